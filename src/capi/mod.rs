@@ -1,0 +1,1 @@
+//! The C ABI: opaque handles, status codes, last-error text. No panic crosses it.

@@ -1,0 +1,1 @@
+//! The kernel interface: render-node discovery and the i915 and etnaviv ioctls.

@@ -1,0 +1,1 @@
+//! Vivante GC cores (etnaviv): core specs, ISA, simulator and backend.

@@ -1,0 +1,1 @@
+//! Intel Gen4–Gen9 EUs: device table, EU ISA, simulator and the scalar backend.
