@@ -1,1 +1,5 @@
 //! Vivante GC cores (etnaviv): core specs, ISA, simulator and backend.
+
+pub mod isa;
+pub mod sim;
+pub mod specs;
