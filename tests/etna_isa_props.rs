@@ -7,7 +7,10 @@ use gpucc::util::rng::Rng;
 
 fn random_src(r: &mut Rng, use_: bool) -> Src {
     let kind = if r.below(4) == 0 {
-        SrcKind::Imm(Imm { ty: *r.pick(&ImmType::ALL), bits: r.next_u32() & 0xf_ffff })
+        SrcKind::Imm(Imm {
+            ty: *r.pick(&ImmType::ALL),
+            bits: r.next_u32() & 0xf_ffff,
+        })
     } else {
         let group = RegGroup::from_bits(r.below(5) as u32).unwrap();
         SrcKind::Reg(RegSrc {
@@ -111,7 +114,11 @@ fn decode_inverts_encode_for_random_valid_instructions() {
         }
         *per_opcode.entry(i.opcode).or_insert(0) += 1;
     }
-    assert_eq!(per_opcode.len(), Opcode::ALL.len(), "every opcode exercised");
+    assert_eq!(
+        per_opcode.len(),
+        Opcode::ALL.len(),
+        "every opcode exercised"
+    );
 }
 
 /// Decoded words: encode back exactly, print, and the printed text is a fixed point of
@@ -142,7 +149,10 @@ fn random_words_never_panic() {
         near += check_decoded(w) as u32;
     }
     println!("random words decoded: {decoded}; one-bit flips decoded: {near}");
-    assert!(near > 10_000, "the flipped-bit set exercises the decoder's accept path");
+    assert!(
+        near > 10_000,
+        "the flipped-bit set exercises the decoder's accept path"
+    );
 }
 
 #[test]
@@ -157,8 +167,11 @@ fn assembled_text_round_trips_for_random_instructions() {
 #[test]
 fn assembler_reports_line_and_column() {
     let specs = gpucc::etnaviv::specs::Specs::from_name("gc3000").unwrap();
-    let e = assemble(specs, "mov t1, void, void, t2.xyzw\nadd t0, t1.xxxx, void, q3.xxxx\n")
-        .unwrap_err();
+    let e = assemble(
+        specs,
+        "mov t1, void, void, t2.xyzw\nadd t0, t1.xxxx, void, q3.xxxx\n",
+    )
+    .unwrap_err();
     assert_eq!((e.line, e.col), (2, 24), "{e}");
     let e = assemble(specs, "  frob t0, void, void, void").unwrap_err();
     assert_eq!((e.line, e.col), (1, 3));
@@ -168,7 +181,14 @@ fn assembler_reports_line_and_column() {
     assert!(e.message.contains("f20"), "{e}");
     let e = assemble(specs, "add t200, t1.xxxx, void, t2.xxxx").unwrap_err();
     assert!(e.message.contains("0..127"), "{e}");
-    let p = assemble(specs, "; comment\n\nmov t1, void, void, t2 # identity swizzle\n").unwrap();
+    let p = assemble(
+        specs,
+        "; comment\n\nmov t1, void, void, t2 # identity swizzle\n",
+    )
+    .unwrap();
     assert_eq!(p.len(), 1);
-    assert_eq!(disassemble_inst(&p[0]), "mov               t1, void, void, t2.xyzw");
+    assert_eq!(
+        disassemble_inst(&p[0]),
+        "mov               t1, void, void, t2.xyzw"
+    );
 }

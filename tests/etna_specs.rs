@@ -33,15 +33,33 @@ fn gc400_r4652() {
     // 256 instructions, no icache: the small register windows.
     assert_eq!(
         s.instruction_memory(),
-        InstructionMemory { has_icache: false, max_instructions: 256, vs_offset: 0x4000, ps_offset: 0x6000 }
+        InstructionMemory {
+            has_icache: false,
+            max_instructions: 256,
+            vs_offset: 0x4000,
+            ps_offset: 0x6000
+        }
     );
     // 320 constants: 256 VS + 64 PS, separate banks.
     assert_eq!(
         s.uniform_limits(),
-        UniformLimits { max_vs_uniforms: 256, max_ps_uniforms: 64, unified: false, vs_offset: 0x5000, ps_offset: 0x7000 }
+        UniformLimits {
+            max_vs_uniforms: 256,
+            max_ps_uniforms: 64,
+            unified: false,
+            vs_offset: 0x5000,
+            ps_offset: 0x7000
+        }
     );
     // Pre-HALTI1: 8 fragment samplers; GC400 has no vertex samplers.
-    assert_eq!(s.sampler_limits(), SamplerLimits { fragment_count: 8, vertex_count: 0, vertex_offset: 8 });
+    assert_eq!(
+        s.sampler_limits(),
+        SamplerLimits {
+            fragment_count: 8,
+            vertex_count: 0,
+            vertex_offset: 8
+        }
+    );
 }
 
 #[test]
@@ -60,12 +78,27 @@ fn gc2000_r5108() {
     // 512 instructions without icache: unified window at 0xC000/0xD000, 256 each.
     assert_eq!(
         s.instruction_memory(),
-        InstructionMemory { has_icache: false, max_instructions: 256, vs_offset: 0xC000, ps_offset: 0xD000 }
+        InstructionMemory {
+            has_icache: false,
+            max_instructions: 256,
+            vs_offset: 0xC000,
+            ps_offset: 0xD000
+        }
     );
     // 168 constants: 168 VS + 64 PS.
     let u = s.uniform_limits();
-    assert_eq!((u.max_vs_uniforms, u.max_ps_uniforms, u.unified), (168, 64, false));
-    assert_eq!(s.sampler_limits(), SamplerLimits { fragment_count: 8, vertex_count: 4, vertex_offset: 8 });
+    assert_eq!(
+        (u.max_vs_uniforms, u.max_ps_uniforms, u.unified),
+        (168, 64, false)
+    );
+    assert_eq!(
+        s.sampler_limits(),
+        SamplerLimits {
+            fragment_count: 8,
+            vertex_count: 4,
+            vertex_offset: 8
+        }
+    );
 }
 
 #[test]
@@ -84,14 +117,32 @@ fn gc3000_r5450() {
     assert!(s.tex_lod_bias_in_coord_w());
     assert_eq!(
         s.instruction_memory(),
-        InstructionMemory { has_icache: true, max_instructions: 256, vs_offset: 0xC000, ps_offset: 0x9000 }
+        InstructionMemory {
+            has_icache: true,
+            max_instructions: 256,
+            vs_offset: 0xC000,
+            ps_offset: 0x9000
+        }
     );
     // Unified uniforms from HALTI1 on: PS after the 256 VS vec4s (0x30000 + 256*16).
     assert_eq!(
         s.uniform_limits(),
-        UniformLimits { max_vs_uniforms: 256, max_ps_uniforms: 64, unified: true, vs_offset: 0x30000, ps_offset: 0x31000 }
+        UniformLimits {
+            max_vs_uniforms: 256,
+            max_ps_uniforms: 64,
+            unified: true,
+            vs_offset: 0x30000,
+            ps_offset: 0x31000
+        }
     );
-    assert_eq!(s.sampler_limits(), SamplerLimits { fragment_count: 16, vertex_count: 16, vertex_offset: 16 });
+    assert_eq!(
+        s.sampler_limits(),
+        SamplerLimits {
+            fragment_count: 16,
+            vertex_count: 16,
+            vertex_offset: 16
+        }
+    );
 }
 
 #[test]
@@ -110,13 +161,31 @@ fn gc7000_r6214() {
     assert!(!s.tex_lod_bias_in_coord_w());
     assert_eq!(
         s.instruction_memory(),
-        InstructionMemory { has_icache: true, max_instructions: 0, vs_offset: 0, ps_offset: 0 }
+        InstructionMemory {
+            has_icache: true,
+            max_instructions: 0,
+            vs_offset: 0,
+            ps_offset: 0
+        }
     );
     assert_eq!(
         s.uniform_limits(),
-        UniformLimits { max_vs_uniforms: 256, max_ps_uniforms: 64, unified: true, vs_offset: 0x34000, ps_offset: 0x37000 }
+        UniformLimits {
+            max_vs_uniforms: 256,
+            max_ps_uniforms: 64,
+            unified: true,
+            vs_offset: 0x34000,
+            ps_offset: 0x37000
+        }
     );
-    assert_eq!(s.sampler_limits(), SamplerLimits { fragment_count: 16, vertex_count: 16, vertex_offset: 16 });
+    assert_eq!(
+        s.sampler_limits(),
+        SamplerLimits {
+            fragment_count: 16,
+            vertex_count: 16,
+            vertex_offset: 16
+        }
+    );
 }
 
 #[test]
