@@ -54,7 +54,11 @@ pub fn sim(
     out += &format!(
         "{} instructions executed{}\n",
         outcome.steps,
-        if outcome.killed { ", fragment killed" } else { "" }
+        if outcome.killed {
+            ", fragment killed"
+        } else {
+            ""
+        }
     );
     Ok(out)
 }
