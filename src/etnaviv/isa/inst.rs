@@ -3,7 +3,17 @@
 //! Fields follow the hardware encoding (Mesa's `etnaviv.xml`) rather than a higher-level view,
 //! so that every decodable instruction has exactly one representation and
 //! `decode(encode(i)) == i` holds. Which fields an instruction uses depends on its
-//! [`Format`]; unused fields stay at their defaults.
+//! [`Format`]; unused fields stay at their defaults:
+//!
+//! | class | fields besides opcode, `sat`, `ty` and the sources its format reads |
+//! |-------|------------------------------------------------------------------------|
+//! | ALU   | `cond` (conditional formats), `dst`, `unk`, `rounding`, `pack`, `skphp`, `thread`, `dst_full` |
+//! | tex   | `dst`, `tex`, `thread` |
+//! | control flow | `cond` (conditional formats), `target`, `dontcare` (bit 34) |
+//! | load  | `dst`, `pack`, `left_shift`, `skphp`, `local`, `denorm`, `thread`, `dst_full` |
+//! | store | `dst.mask` (the memory write mask), as load otherwise, `dontcare` |
+//!
+//! Extended opcodes (0x7f) keep their sub-opcode in the opcode itself; src2 is implied.
 
 use super::opcode::{Format, Opcode};
 
@@ -419,8 +429,7 @@ impl Src {
         }
         self
     }
-    /// The uniform register this source reads, if it reads one (bank 1 counts from 512 here
-    /// only to keep the two banks distinct).
+    /// The uniform slot this source reads, if it reads one (bank 1 follows bank 0 at 512).
     pub fn uniform_index(&self) -> Option<u32> {
         match self.kind {
             SrcKind::Reg(r) if self.use_ && r.group == RegGroup::Uniform => Some(r.reg as u32),

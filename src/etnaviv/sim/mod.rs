@@ -22,8 +22,7 @@ use sampler::{DefaultSampler, Sampler};
 
 /// Temporaries addressable by the 7-bit destination field.
 pub const TEMP_COUNT: usize = 128;
-/// Uniform slots addressable through both uniform banks (bank 1 starts at 128, as Mesa
-/// allocates it).
+/// Uniform slots addressable through both uniform banks of 512 (9-bit register field).
 pub const UNIFORM_COUNT: usize = 1024;
 /// Internal registers (`i` group) the simulator models.
 pub const INTERNAL_COUNT: usize = 16;
