@@ -192,3 +192,39 @@ fn assembler_reports_line_and_column() {
         "mov               t1, void, void, t2.xyzw"
     );
 }
+
+#[test]
+fn mangled_assembly_never_panics() {
+    let mut r = Rng::new(0x9e7a_0004);
+    let junk = [
+        '.', ',', ':', '|', '-', '[', ']', ';', ' ', '\t', 'x', 'w', '_', '0', '9', 'é', '€', 't',
+        'u', 'a',
+    ];
+    let mut accepted = 0;
+    for _ in 0..50_000 {
+        let text = disassemble_inst(&random_inst(&mut r));
+        let mut chars: Vec<char> = text.chars().collect();
+        for _ in 0..=r.below(3) {
+            let at = r.below(chars.len() as u64) as usize;
+            match r.below(3) {
+                0 => {
+                    chars.remove(at);
+                }
+                1 => chars.insert(at, *r.pick(&junk)),
+                _ => chars[at] = *r.pick(&junk),
+            }
+        }
+        let mangled: String = chars.into_iter().collect();
+        if let Ok(i) = assemble_inst(&mangled) {
+            accepted += 1;
+            // Whatever is accepted encodes and decodes again.
+            assert!(decode(encode(&i)).is_ok(), "{mangled}");
+        }
+    }
+    assert!(accepted < 50_000);
+    let note = format!(
+        "store mem, t1.xxxx, u0.zzzz, t2.xyzw\t; dontcare bits in store: {}",
+        "é".repeat(16)
+    );
+    assert!(assemble_inst(&note).is_err(), "{note}");
+}

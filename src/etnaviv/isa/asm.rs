@@ -526,7 +526,7 @@ fn parse_dontcare(text: &str, col: usize, format: Format) -> PResult<[u32; 4]> {
         return Ok([0; 4]);
     };
     let hex = rest.rsplit(':').next().unwrap_or("").trim();
-    if hex.len() != 32 {
+    if hex.len() != 32 || !hex.is_ascii() {
         return Err((
             col,
             format!("expected 32 hex digits of dontcare bits, found '{hex}'"),
