@@ -217,7 +217,8 @@ pub enum RegGroup {
     Internal,
     /// Uniforms 0..511 (bank 0).
     Uniform,
-    /// Uniforms through the second bank select (printed like bank 0 by isaspec).
+    /// Uniforms through the second bank select: Mesa 23.3 reads it as uniform 128 + reg;
+    /// isaspec prints it like bank 0, so it does not survive a trip through text.
     Uniform1,
     /// The other thread's temporaries in dual-issue code ("th").
     Thread,
@@ -429,12 +430,13 @@ impl Src {
         }
         self
     }
-    /// The uniform slot this source reads, if it reads one (bank 1 follows bank 0 at 512).
+    /// The uniform slot this source reads, if it reads one (bank 1 starts at 128, as Mesa
+    /// 23.3's disassembler numbers it).
     pub fn uniform_index(&self) -> Option<u32> {
         match self.kind {
             SrcKind::Reg(r) if self.use_ && r.group == RegGroup::Uniform => Some(r.reg as u32),
             SrcKind::Reg(r) if self.use_ && r.group == RegGroup::Uniform1 => {
-                Some(512 + r.reg as u32)
+                Some(128 + r.reg as u32)
             }
             _ => None,
         }

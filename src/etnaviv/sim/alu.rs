@@ -19,7 +19,7 @@
 //! - MOVAR writes floor(src2) and MOVAI the integer src2 to the enabled components of `a`.
 //! - Integer division or remainder by zero gives 0.
 //! - The `th` group (the other half of a dual-issued pair) reads the temporaries; `u` bank 1
-//!   (group 3) continues bank 0 at uniform 512; `.pack`, `.hp` and the thread selectors do not
+//!   (group 3) reads uniform 128 + reg, as Mesa 23.3's disassembler numbers it; `.pack`, `.hp` and the thread selectors do not
 //!   change results.
 //! - DSX/DSY give 0: a single invocation has no neighbours.
 //! - LOAD/STORE address bytes at `src0.x + src1.x`; component c is the little-endian 32-bit
@@ -89,7 +89,7 @@ fn read_src(m: &Machine, inst: &Inst, slot: usize) -> Result<[u32; 4], String> {
     let (file, base): (&[[u32; 4]], i64) = match r.group {
         RegGroup::Temp | RegGroup::Thread => (&m.temps, 0),
         RegGroup::Uniform => (&m.uniforms, 0),
-        RegGroup::Uniform1 => (&m.uniforms, 512),
+        RegGroup::Uniform1 => (&m.uniforms, 128),
         RegGroup::Internal => (&m.internal, 0),
     };
     let row = usize::try_from(index + base)

@@ -22,7 +22,8 @@ use sampler::{DefaultSampler, Sampler};
 
 /// Temporaries addressable by the 7-bit destination field.
 pub const TEMP_COUNT: usize = 128;
-/// Uniform slots addressable through both uniform banks of 512 (9-bit register field).
+/// Uniform slots the simulator holds (the 9-bit register field reaches 511; bank 1 starts at
+/// 128, as Mesa 23.3's disassembler numbers it).
 pub const UNIFORM_COUNT: usize = 1024;
 /// Internal registers (`i` group) the simulator models.
 pub const INTERNAL_COUNT: usize = 16;
