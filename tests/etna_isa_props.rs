@@ -165,6 +165,16 @@ fn assembled_text_round_trips_for_random_instructions() {
 }
 
 #[test]
+fn default_instruction_is_what_mesa_emits() {
+    assert_eq!(encode(&Inst::new(Opcode::Nop)), [0; 4]);
+    // Mesa 23.3's `MOV t1, void, void, u0` (corpus gc7000 add-sub-1).
+    let mut mov = Inst::new(Opcode::Mov);
+    mov.dst = Dst::temp(1, 15);
+    mov.src[2] = Src::uniform(0, Swizzle::IDENTITY);
+    assert_eq!(encode(&mov), [0x0781_1009, 0, 0, 0x2039_0008]);
+}
+
+#[test]
 fn assembler_reports_line_and_column() {
     let specs = gpucc::etnaviv::specs::Specs::from_name("gc3000").unwrap();
     let e = assemble(

@@ -462,7 +462,8 @@ pub struct Inst {
     /// Bit 27 of ALU instructions, meaning unknown (printed ".unk").
     pub unk: bool,
     pub rounding: Rounding,
-    /// Packed (vec4 of 16-bit) mode; the hardware bit is the inverse.
+    /// ".pack" in the disassembly: the PMODE bit (34) is clear. Used by ALU, load and store
+    /// formats; texture and control-flow formats leave it at the default.
     pub pack: bool,
     pub skphp: bool,
     pub local: bool,
@@ -482,7 +483,9 @@ pub struct Inst {
 }
 
 impl Inst {
-    /// An instruction with every field at its default.
+    /// An instruction with every field at its default. The defaults are the encoding Mesa
+    /// emits (it never sets the PMODE bit, so `pack` is true), which makes `Inst::new(Nop)`
+    /// the all-zero word.
     pub fn new(opcode: Opcode) -> Inst {
         Inst {
             opcode,
@@ -491,7 +494,7 @@ impl Inst {
             dst: Dst::default(),
             unk: false,
             rounding: Rounding::Default,
-            pack: false,
+            pack: true,
             skphp: false,
             local: false,
             denorm: false,
