@@ -493,6 +493,16 @@ fn load_and_store_bytes() {
         [0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55]
     );
     assert_eq!(m.temp_bits(2)[..2], [0x1122_3344, 0x5566_7788]);
+    // Enabled components take consecutive words: a scalar load into .z reads byte 12 itself,
+    // and a store from .yw writes t1.y then t1.w.
+    let p = program(
+        "gc7000",
+        "load.u32 t3.__z_, u0.xxxx, 4:s20, void
+         store.u32 mem._y_w, u0.xxxx, 12:s20, t1.xyzw",
+    );
+    m.run(&p).unwrap();
+    assert_eq!(m.temp_bits(3)[2], 0x1122_3344);
+    assert_eq!(m.memory[20..28], [0x88, 0x77, 0x66, 0x55, 8, 0, 0, 0]);
     let bad = program("gc7000", "load.u32 t2, u0.xxxx, 100:s20, void");
     assert!(m.run(&bad).is_err());
 }

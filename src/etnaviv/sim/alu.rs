@@ -22,8 +22,10 @@
 //!   (group 3) reads uniform 128 + reg, as Mesa 23.3's disassembler numbers it; `.pack`, `.hp` and the thread selectors do not
 //!   change results.
 //! - DSX/DSY give 0: a single invocation has no neighbours.
-//! - LOAD/STORE address bytes at `src0.x + src1.x`; component c is the little-endian 32-bit
-//!   word at that address plus 4c.
+//! - LOAD/STORE address bytes at `src0.x + src1.x` and move consecutive little-endian 32-bit
+//!   words to or from the enabled components in order: a scalar load into `.w` reads the word
+//!   at the address itself, which is what Mesa's load_ubo emission relies on (it ignores the
+//!   component the register allocator picked).
 
 use super::sampler::{Lod, SampleRequest};
 use super::{Flow, Machine};
@@ -396,18 +398,22 @@ pub(crate) fn execute(m: &mut Machine, inst: &Inst) -> Result<Flow, String> {
         Load => {
             let base = u64::from(a[0]).wrapping_add(u64::from(b[0]));
             let mut out = [0u32; 4];
+            let mut addr = base;
             for (k, o) in out.iter_mut().enumerate() {
                 if inst.dst.mask & (1 << k) != 0 {
-                    *o = load_word(m, base + 4 * k as u64)?;
+                    *o = load_word(m, addr)?;
+                    addr += 4;
                 }
             }
             out
         }
         Store => {
             let base = u64::from(a[0]).wrapping_add(u64::from(b[0]));
+            let mut addr = base;
             for (k, &v) in c.iter().enumerate() {
                 if inst.dst.mask & (1 << k) != 0 {
-                    store_word(m, base + 4 * k as u64, v)?;
+                    store_word(m, addr, v)?;
+                    addr += 4;
                 }
             }
             return Ok(Flow::Next);
