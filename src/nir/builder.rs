@@ -1,0 +1,2 @@
+//! Builder (TODO)
+pub struct Builder;
