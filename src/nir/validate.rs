@@ -108,8 +108,11 @@ impl Checker<'_> {
         if !self.issues.is_empty() {
             return;
         }
-        self.compute_dominators();
         self.check_defs();
+        if !self.issues.is_empty() {
+            return;
+        }
+        self.compute_dominators();
         for (n, instr) in imp.instrs.iter().enumerate() {
             self.check_instr(InstrId(n as u32), instr);
         }
@@ -124,6 +127,18 @@ impl Checker<'_> {
         let mut seen = vec![0u32; imp.blocks.len()];
         self.check_list(&imp.body, 0, &mut seen, "function body");
         let end = imp.end_block();
+        for (n, instr) in imp.instrs.iter().enumerate() {
+            let listed = imp
+                .blocks
+                .get(instr.block.0 as usize)
+                .is_some_and(|b| b.instrs.contains(&InstrId(n as u32)));
+            if !listed {
+                self.fail(
+                    format!("instruction {n}"),
+                    format!("not listed in its block b{}", instr.block.0),
+                );
+            }
+        }
         for (b, n) in seen.iter().enumerate() {
             let expected = if b == end.0 as usize { 0 } else { 1 };
             if *n != expected {
