@@ -423,6 +423,25 @@ impl Checker<'_> {
     fn check_instr(&mut self, id: InstrId, instr: &Instr) {
         let imp = self.imp;
         let def = instr.kind.def().and_then(|d| imp.def(d).copied());
+        // Only the register intrinsics may name a register handle.
+        let reg_operand = match &instr.kind {
+            InstrKind::Intrinsic(i) => match i.intrinsic.name() {
+                "load_reg" | "load_reg_indirect" => Some(0),
+                "store_reg" | "store_reg_indirect" => Some(1),
+                _ => None,
+            },
+            _ => None,
+        };
+        for (n, s) in instr.kind.srcs().into_iter().enumerate() {
+            let is_reg = matches!(imp.def_instr(s).map(|x| &x.kind),
+                Some(InstrKind::Intrinsic(d)) if d.intrinsic.name() == "decl_reg");
+            if is_reg && reg_operand != Some(n) {
+                self.fail(
+                    self.where_instr(id),
+                    format!("source {n} reads register %{} directly; use load_reg", s.0),
+                );
+            }
+        }
         match &instr.kind {
             InstrKind::Alu(a) => self.check_alu(id, a),
             InstrKind::LoadConst(c) => {
