@@ -315,10 +315,10 @@ impl Checker<'_> {
                     "the value's defining instruction does not define it",
                 );
             }
-            if !(1..=16).contains(&def.num_components) {
+            if !matches!(def.num_components, 1..=5 | 8 | 16) {
                 self.fail(
                     format!("%{n}"),
-                    format!("{} components (expected 1 to 16)", def.num_components),
+                    format!("{} components (expected 1-5, 8 or 16)", def.num_components),
                 );
             }
             if !matches!(def.bit_size, 1 | 8 | 16 | 32 | 64) {
