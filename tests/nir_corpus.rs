@@ -49,7 +49,7 @@ fn corpus_parses_validates_and_round_trips() {
             }
         };
         if let Err(e) = nir::validate(&shader) {
-            failures.push(format!("{name}: validate: {e:?}"));
+            failures.push(format!("{name}: validate: {e}"));
             continue;
         }
         let printed = nir::print(&shader);

@@ -714,7 +714,9 @@ impl<'a> ImplPrinter<'a> {
             let needs = used != live || (0..used).any(|c| s.swizzle[c] as usize != c);
             if needs {
                 self.out.push('.');
-                let letters = comp_mask_string(live);
+                // Out-of-range components (invalid, but parseable) still print as letters.
+                let wide = live > 4 || s.swizzle[..used].iter().any(|&c| c >= 4);
+                let letters = comp_mask_string(if wide { 16 } else { live });
                 for &c in &s.swizzle[..used] {
                     self.out
                         .push(letters.get(c as usize).copied().unwrap_or(b'?') as char);
@@ -754,10 +756,12 @@ impl<'a> ImplPrinter<'a> {
                 IndexValue::WriteMask(m) => {
                     self.out.push_str("wrmask=");
                     let nc = i.num_components as usize;
-                    let letters = comp_mask_string(nc);
-                    for c in 0..nc.min(16) {
+                    // Bits beyond num_components are invalid but still printed, so the text
+                    // says what the instruction holds.
+                    let letters = comp_mask_string(if *m >> 4 != 0 { 16 } else { nc });
+                    for (c, &l) in letters.iter().enumerate() {
                         if m >> c & 1 != 0 {
-                            self.out.push(letters[c] as char);
+                            self.out.push(l as char);
                         }
                     }
                 }
@@ -809,13 +813,22 @@ impl<'a> ImplPrinter<'a> {
             self.src(*s, tex_src_type(t.op, *kind));
             let _ = write!(self.out, " ({})", kind.name());
         }
+        // nir_print writes gather fields before the texture index and flags after the sampler.
+        let leading = |e: &&String| {
+            e.as_str() == "implicit lod"
+                || e.ends_with("(gather_component)")
+                || e.ends_with("(offsets)")
+        };
+        for e in t.extra.iter().filter(leading) {
+            let _ = write!(self.out, ", {e}");
+        }
         if let Some(ti) = t.texture_index {
             let _ = write!(self.out, ", {ti} (texture)");
         }
         if let Some(si) = t.sampler_index {
             let _ = write!(self.out, ", {si} (sampler)");
         }
-        for e in &t.extra {
+        for e in t.extra.iter().filter(|e| !leading(e)) {
             let _ = write!(self.out, ", {e}");
         }
     }
