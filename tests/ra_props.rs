@@ -41,14 +41,15 @@ fn random_graph(rng: &mut Rng, set: &Arc<RegSet>, classes: &[ClassId]) -> Graph 
         g.set_spill_cost(n, 0.5 + rng.below(100) as f32);
     }
     let density = rng.range(1, 60) as u64;
+    let pairs: Vec<(usize, usize)> = (0..nodes)
+        .flat_map(|a| (0..a).map(move |b| (a, b)))
+        .collect();
     let mut adj = vec![vec![false; nodes]; nodes];
-    for a in 0..nodes {
-        for b in 0..a {
-            if rng.below(100) < density {
-                g.add_edge(NodeId(a as u32), NodeId(b as u32));
-                adj[a][b] = true;
-                adj[b][a] = true;
-            }
+    for (a, b) in pairs {
+        if rng.below(100) < density {
+            g.add_edge(NodeId(a as u32), NodeId(b as u32));
+            adj[a][b] = true;
+            adj[b][a] = true;
         }
     }
     let mut fixed: Vec<Option<RegId>> = vec![None; nodes];

@@ -335,11 +335,11 @@ fn random_sets_match_brute_force_definitions() {
         let n = runs.len();
         assert_eq!(set.num_regs(), n, "case {case}");
         let conflicts = reference_conflicts(n_units, &runs, &named);
-        for a in 0..n {
-            for c in 0..n {
+        for (a, row) in conflicts.iter().enumerate() {
+            for (c, &want) in row.iter().enumerate() {
                 assert_eq!(
                     set.conflicts(RegId(a as u32), RegId(c as u32)),
-                    conflicts[a][c],
+                    want,
                     "case {case}: r{a} r{c}"
                 );
             }

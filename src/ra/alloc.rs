@@ -255,7 +255,8 @@ impl Graph {
         for n in 0..self.num_nodes() {
             let cost = self.cost[n];
             // NaN and non-positive costs mark nodes that must not be spilled.
-            if !(cost > 0.0) || stacked[n] || self.fixed[n].is_some() {
+            let spillable = cost > 0.0;
+            if !spillable || stacked[n] || self.fixed[n].is_some() {
                 continue;
             }
             let benefit = q_total[n] as f32 / set.class_size(self.class[n]) as f32;

@@ -66,8 +66,9 @@ pub(crate) fn count_and(a: &[u64], b: &[u64], words: Range<usize>) -> u32 {
 /// The first set bit at or after `from` within the word range `words`, if any.
 pub(crate) fn first_set_from(bits: &[u64], from: usize, words: Range<usize>) -> Option<usize> {
     let start_word = (from / WORD_BITS).max(words.start);
-    for w in start_word..words.end {
-        let mut word = bits[w];
+    let span = bits.get(start_word..words.end).unwrap_or(&[]);
+    for (w, &word) in (start_word..).zip(span) {
+        let mut word = word;
         if w == from / WORD_BITS {
             word &= !0u64 << (from % WORD_BITS);
         }

@@ -265,11 +265,14 @@ impl RegSetBuilder {
             }
         }
 
-        // Which registers cover each unit.
+        // Which registers cover each unit; most units of a file without runs cover only
+        // themselves, and for those a single bit replaces a row union below.
         let mut cover = BitMatrix::new(self.units, n);
+        let mut in_run = vec![false; self.units];
         for (r, run) in self.runs.iter().enumerate() {
             for u in run.clone() {
                 cover.set(u as usize, r);
+                in_run[u as usize] |= r >= self.units;
             }
         }
 
@@ -302,7 +305,7 @@ impl RegSetBuilder {
             for p in parts {
                 let named = &explicit[start[p as usize] as usize..start[p as usize + 1] as usize];
                 for &x in std::iter::once(&p).chain(named) {
-                    if (x as usize) < units {
+                    if (x as usize) < units && in_run[x as usize] {
                         rows.or_row_from(a, &cover, x as usize);
                     } else {
                         rows.set(a, x as usize);
