@@ -186,3 +186,79 @@ fn never_fails_when_every_node_is_trivially_colourable() {
     }
     assert!(checked > 1000, "only {checked} trivially colourable graphs");
 }
+
+/// The real files under pressure: random interval-like shaders over the Intel Gen7 file and
+/// the etnaviv virtual file, allocated with spill retries. Every intermediate failure names a
+/// spillable candidate and the final assignment passes the checker.
+#[test]
+fn real_files_with_spill_retries() {
+    let intel = {
+        let mut b = RegSetBuilder::new(128);
+        let classes: Vec<ClassId> = (1..=16).map(|k| b.add_contiguous_class(k, 1)).collect();
+        (b.finalize().unwrap(), classes)
+    };
+    let etnaviv = {
+        const MASKS: [u8; 15] = [
+            0xf, 0x7, 0xb, 0xd, 0xe, 0x3, 0x5, 0x9, 0x6, 0xa, 0xc, 0x1, 0x2, 0x4, 0x8,
+        ];
+        let temps = 16;
+        let reg = |t: usize, i: usize| RegId((t * MASKS.len() + i) as u32);
+        let mut b = RegSetBuilder::new(temps * MASKS.len());
+        for t in 0..temps {
+            for (i, mi) in MASKS.iter().enumerate() {
+                for (j, mj) in MASKS[..i].iter().enumerate() {
+                    if mi & mj != 0 {
+                        b.add_conflict(reg(t, i), reg(t, j));
+                    }
+                }
+            }
+        }
+        let classes: Vec<ClassId> = [4, 3, 2, 1]
+            .iter()
+            .map(|&w| {
+                let types: Vec<usize> = (0..MASKS.len())
+                    .filter(|&i| MASKS[i].count_ones() == w)
+                    .collect();
+                b.add_class((0..temps).flat_map(|t| types.iter().map(move |&i| reg(t, i))))
+            })
+            .collect();
+        (b.finalize().unwrap(), classes)
+    };
+    let mut rng = Rng::new(0x7261_0004);
+    let mut spills = 0;
+    for case in 0..120 {
+        let (set, classes) = if case % 2 == 0 { &intel } else { &etnaviv };
+        let mut g = Graph::new(set);
+        let n = rng.range(20, 300) as usize;
+        let mut ends = Vec::with_capacity(n);
+        for i in 0..n {
+            let class = if rng.below(3) == 0 {
+                *rng.pick(&classes[..classes.len().min(8)])
+            } else {
+                classes[0]
+            };
+            let node = g.add_node(class);
+            g.set_spill_cost(node, 1.0 + rng.below(50) as f32);
+            ends.push(i + rng.range(1, 80) as usize);
+            for (m, &end) in ends[..i].iter().enumerate() {
+                if end > i {
+                    g.add_edge(NodeId(m as u32), node);
+                }
+            }
+        }
+        let a = loop {
+            match g.allocate() {
+                Ok(a) => break a,
+                Err(AllocError::Spill(s)) => {
+                    assert!(g.spill_cost(s.candidate) > 0.0, "case {case}");
+                    g.clear_edges(s.candidate);
+                    g.set_spill_cost(s.candidate, 0.0);
+                    spills += 1;
+                }
+                Err(e) => panic!("case {case}: {e}"),
+            }
+        };
+        check(&g, &a).unwrap_or_else(|e| panic!("case {case}: {e}"));
+    }
+    assert!(spills > 0);
+}

@@ -100,6 +100,13 @@ impl Graph {
         let simplified = self.simplify(&adjacency);
         let result = self.select(&adjacency, simplified);
         self.keep_adjacency(adjacency);
+        if let Ok(assignment) = &result {
+            debug_assert_eq!(
+                super::check(self, assignment),
+                Ok(()),
+                "allocator produced an invalid assignment"
+            );
+        }
         result
     }
 
