@@ -78,3 +78,25 @@ pub(crate) fn first_set_from(bits: &[u64], from: usize, words: Range<usize>) -> 
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_set_respects_start_and_word_range() {
+        let mut m = BitMatrix::new(1, 200);
+        for c in [3, 64, 130, 199] {
+            m.set(0, c);
+        }
+        let row = m.row(0);
+        assert_eq!(first_set_from(row, 0, 0..4), Some(3));
+        assert_eq!(first_set_from(row, 4, 0..4), Some(64));
+        assert_eq!(first_set_from(row, 65, 0..4), Some(130));
+        assert_eq!(first_set_from(row, 131, 0..3), None); // 199 lies in word 3, outside
+        assert_eq!(first_set_from(row, 0, 2..4), Some(130)); // words before the range ignored
+        assert_eq!(first_set_from(row, 500, 0..4), None);
+        assert_eq!(count_and(row, row, 0..4), 4);
+        assert_eq!(count_and(row, row, 1..3), 2);
+    }
+}

@@ -302,3 +302,19 @@ impl Graph {
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjacency_is_symmetric_sorted_and_deduplicated() {
+        let edges = [(2, 0), (0, 2), (1, 2), (2, 0), (3, 1)];
+        let adj = Adjacency::build(5, &edges);
+        assert_eq!(adj.neighbours(0), &[2]);
+        assert_eq!(adj.neighbours(1), &[2, 3]);
+        assert_eq!(adj.neighbours(2), &[0, 1]);
+        assert_eq!(adj.neighbours(3), &[1]);
+        assert_eq!(adj.neighbours(4), &[] as &[u32]);
+    }
+}
