@@ -5,8 +5,6 @@
 //! can block fewer than |B| registers (Σ q\[B\]\[class(m)\] < |B|) will always find a register,
 //! so it is removed first and coloured last.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 
 use super::bits::first_set_from;
@@ -135,15 +133,11 @@ impl Graph {
         // Removed from the graph: stacked, or pre-coloured (never stacked, always coloured).
         let mut removed: Vec<bool> = self.fixed.iter().map(Option::is_some).collect();
         let mut remaining = removed.iter().filter(|&&r| !r).count();
-        let mut trivial = Vec::new();
-        let mut optimistic = BinaryHeap::new();
-        for n in (0..n_nodes).rev().filter(|&n| !removed[n]) {
-            if q_total[n] < p(n) {
-                trivial.push(n as u32);
-            } else {
-                optimistic.push((Reverse(q_total[n]), n as u32));
-            }
-        }
+        let mut trivial: Vec<u32> = (0..n_nodes as u32)
+            .rev()
+            .filter(|&n| !removed[n as usize] && q_total[n as usize] < p(n as usize))
+            .collect();
+        let mut lowest = LowestQ::new(n_nodes);
 
         let mut stack = Vec::with_capacity(remaining);
         let mut optimistic_start = None;
@@ -152,20 +146,14 @@ impl Graph {
                 Some(n) => n as usize,
                 None => {
                     // Nothing is trivially colourable: push the node with the lowest q total
-                    // (the fewest blocked registers, so the likeliest to get one anyway),
-                    // breaking ties towards the highest index as Mesa does.
-                    let n = loop {
-                        let (Reverse(q), n) = optimistic.pop().expect("a remaining node is queued");
-                        let n = n as usize;
-                        if !removed[n] && q == q_total[n] {
-                            break n;
-                        }
-                    };
+                    // (the fewest blocked registers, so the likeliest to get one anyway).
+                    let n = lowest.pick(&q_total, &removed).expect("a node remains");
                     optimistic_start.get_or_insert(stack.len());
                     n
                 }
             };
             removed[n] = true;
+            lowest.removed(n);
             remaining -= 1;
             stack.push(n as u32);
             let c = self.class[n];
@@ -176,14 +164,10 @@ impl Graph {
                 }
                 let was_trivial = q_total[m] < p(m);
                 q_total[m] -= set.q(self.class[m], c) as u64;
-                if was_trivial {
-                    continue;
-                }
-                if q_total[m] < p(m) {
+                if !was_trivial && q_total[m] < p(m) {
                     trivial.push(m as u32);
-                } else {
-                    optimistic.push((Reverse(q_total[m]), m as u32));
                 }
+                lowest.lowered(m, q_total[m]);
             }
         }
         Simplified {
@@ -280,6 +264,70 @@ impl Graph {
             }),
             None => AllocError::NoSpillCandidate { uncoloured },
         }
+    }
+}
+
+/// Finds the remaining node with the lowest q total (ties: the highest index, as Mesa), the
+/// way Mesa does: a cached minimum per block of 64 nodes. Q totals only fall, so a fall updates
+/// a valid cache in O(1); a node leaving invalidates its block, which the next pick rescans.
+/// A pick costs n/64 block visits plus the rescans, so even a graph where nearly every push is
+/// optimistic stays near O(n²/64 + edges), with none of a priority queue's stale entries.
+struct LowestQ {
+    best: Vec<Option<(u64, u32)>>,
+    stale: Vec<bool>,
+}
+
+impl LowestQ {
+    const BLOCK: usize = 64;
+
+    fn new(nodes: usize) -> LowestQ {
+        let blocks = nodes.div_ceil(Self::BLOCK);
+        LowestQ {
+            best: vec![None; blocks],
+            stale: vec![true; blocks],
+        }
+    }
+
+    fn better(a: (u64, u32), b: Option<(u64, u32)>) -> bool {
+        match b {
+            None => true,
+            Some(b) => a.0 < b.0 || (a.0 == b.0 && a.1 > b.1),
+        }
+    }
+
+    fn lowered(&mut self, n: usize, q: u64) {
+        let b = n / Self::BLOCK;
+        if !self.stale[b] && Self::better((q, n as u32), self.best[b]) {
+            self.best[b] = Some((q, n as u32));
+        }
+    }
+
+    fn removed(&mut self, n: usize) {
+        self.stale[n / Self::BLOCK] = true;
+    }
+
+    fn pick(&mut self, q_total: &[u64], removed: &[bool]) -> Option<usize> {
+        let mut best = None;
+        for b in 0..self.best.len() {
+            if self.stale[b] {
+                let nodes = b * Self::BLOCK..((b + 1) * Self::BLOCK).min(q_total.len());
+                self.best[b] = nodes.filter(|&n| !removed[n]).fold(None, |acc, n| {
+                    let cand = (q_total[n], n as u32);
+                    if Self::better(cand, acc) {
+                        Some(cand)
+                    } else {
+                        acc
+                    }
+                });
+                self.stale[b] = false;
+            }
+            if let Some(cand) = self.best[b] {
+                if Self::better(cand, best) {
+                    best = Some(cand);
+                }
+            }
+        }
+        best.map(|(_, n)| n as usize)
     }
 }
 
