@@ -416,7 +416,10 @@ impl RegSet {
     }
 
     /// The q-value q\[b\]\[c\]: the most class-`b` registers one class-`c` register conflicts
-    /// with (Runeson–Nyström, in Mesa's orientation).
+    /// with (Runeson–Nyström, in Mesa's orientation), counting the register itself when it is
+    /// in both classes. The orientation matters when classes differ in shape: etnaviv's first
+    /// virtual-register patch hard-coded the transpose without self-conflicts, which says a
+    /// VEC4 neighbour blocks 1 scalar where it blocks all 4 (see tests/ra_qvalues.rs).
     pub fn q(&self, b: ClassId, c: ClassId) -> u32 {
         self.q[b.index() * self.classes.len() + c.index()]
     }
