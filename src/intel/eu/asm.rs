@@ -914,8 +914,10 @@ fn parse_reg_name(name: &str) -> Option<(RegFile, u8, bool)> {
     None
 }
 
-/// Operands the syntax does not show, set the way Mesa's emitter and assembler set them.
-fn fill_hidden(ver: u32, inst: &mut Inst) {
+/// Operands the syntax does not show, set the way Mesa's emitter and assembler set them: the
+/// null/IP operands of flow control, WAIT's notification register, JMPI's IP operands and
+/// NOP's empty fields. Code generators call this too, so their output matches Mesa's bytes.
+pub fn fill_hidden(ver: u32, inst: &mut Inst) {
     let a16 = inst.access_mode == AccessMode::Align16;
     let region = |r: Region| if a16 { Region::new(r.vstride, 4, 1) } else { r };
     let reg =
@@ -1008,7 +1010,12 @@ fn fill_hidden(ver: u32, inst: &mut Inst) {
                 } else {
                     RegType::D
                 };
-                (d, imm(RegType::D), reg(0, s1_ty, vec1))
+                // JIP covers src1's region bits, so its align16 swizzle reads back as zero.
+                let mut s1 = RegSrc::new(RegFile::Arf, 0, 0, s1_ty, region(vec1));
+                if a16 {
+                    s1.swizzle = 0;
+                }
+                (d, imm(RegType::D), Src::Reg(s1))
             };
             let mut d = d;
             if a16 && matches!(jump_layout(ver, op), JumpLayout::Gen6Dst) {

@@ -830,10 +830,14 @@ fn decode_type(ver: u32, file: RegFile, hw: u64) -> Result<RegType, EuError> {
         .ok_or_else(|| err(format!("invalid register type encoding {hw}")))
 }
 
-/// How many sources the 2-source format carries for `op` (the unused src1 of unary forms is
-/// not part of the model).
-fn two_src_count(ver: u32, op: Opcode) -> usize {
+/// How many sources [`Inst::src`] holds for `op`: three for the 3-source format; for the
+/// 2-source format two, except one for unary operations (their unused src1 slot is not part
+/// of the model) and none for NOP.
+pub fn source_count(ver: u32, op: Opcode) -> usize {
     use Opcode::*;
+    if op.is_three_src() {
+        return 3;
+    }
     match op {
         Nop | Nenop => 0,
         Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Lzd | Fbh | Fbl | Cbit | Bfrev | F32to16
@@ -881,7 +885,7 @@ fn decode_two_src(l: &Layout, w: &Word, inst: &mut Inst) -> Result<(), EuError> 
         }
     }
     inst.dst = dst;
-    let n = two_src_count(ver, inst.opcode);
+    let n = source_count(ver, inst.opcode);
     let mut srcs = Vec::with_capacity(n);
     for i in 0..n {
         let base = if i == 0 { 64 } else { 96 };
