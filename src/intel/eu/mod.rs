@@ -10,6 +10,7 @@
 
 pub mod asm;
 pub mod compact;
+mod compact_tables;
 pub mod disasm;
 pub mod hex;
 pub mod inst;
@@ -138,29 +139,37 @@ pub fn split_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<Vec<Encoded>, Eu
 /// Decodes a program of native and compacted instructions. Jump distances of the result are
 /// kept in bytes as encoded (they already account for compacted sizes).
 pub fn decode_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<Vec<Inst>, EuError> {
+    decode_program_at(devinfo, bytes).map(|(insts, _)| insts)
+}
+
+/// Disassembles raw program bytes (native or compacted) with labels at jump targets.
+pub fn disassemble_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<String, EuError> {
+    let (insts, offsets) = decode_program_at(devinfo, bytes)?;
+    Ok(disasm::disassemble_at(
+        devinfo,
+        &insts,
+        &offsets,
+        bytes.len(),
+    ))
+}
+
+/// Like [`decode_program`], also returning each instruction's byte offset.
+pub fn decode_program_at(
+    devinfo: &DevInfo,
+    bytes: &[u8],
+) -> Result<(Vec<Inst>, Vec<usize>), EuError> {
     let mut off = 0;
     let mut out = Vec::new();
+    let mut offsets = Vec::new();
     for (i, e) in split_program(devinfo, bytes)?.into_iter().enumerate() {
         let inst = match e {
             Encoded::Native(b) => decode(devinfo, &b),
             Encoded::Compact(c) => uncompact(devinfo, &c).and_then(|b| decode(devinfo, &b)),
         }
         .map_err(|e| e.at(i, off))?;
+        offsets.push(off);
         off += e.bytes().len();
         out.push(inst);
     }
-    Ok(out)
-}
-
-/// Byte offsets of each instruction of a decoded program given their encoded sizes.
-pub fn offsets(sizes: impl IntoIterator<Item = usize>) -> Vec<usize> {
-    let mut off = 0;
-    sizes
-        .into_iter()
-        .map(|s| {
-            let o = off;
-            off += s;
-            o
-        })
-        .collect()
+    Ok((out, offsets))
 }
