@@ -393,7 +393,7 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
     // Jump targets as instruction indices (None when a jump does not land on an instruction).
     let target = |i: usize, dist: i32| -> Option<usize> {
         let t = i as i64 * 16 + dist as i64;
-        (t >= 0 && t % 16 == 0 && (t / 16) as usize <= n).then(|| (t / 16) as usize)
+        (t >= 0 && t % 16 == 0 && (t / 16) as usize <= n).then_some((t / 16) as usize)
     };
     let mut compactable: Vec<bool> = vec![devinfo.ver >= 60; n];
     for _round in 0..8 {
@@ -401,11 +401,9 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
         let mut offsets = Vec::with_capacity(n + 1);
         let mut off = 0usize;
         let mut out = Vec::with_capacity(n);
-        let mut sizes_guess = Vec::with_capacity(n);
         for c in &compactable {
             offsets.push(off);
             off += if *c { 8 } else { 16 };
-            sizes_guess.push(*c);
         }
         offsets.push(off);
         let mut changed = false;
