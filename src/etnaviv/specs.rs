@@ -1,0 +1,387 @@
+//! Vivante GC cores: identity, feature words and the facts the compiler derives from them.
+//!
+//! The kernel reports a core as model, revision and thirteen 32-bit feature words
+//! (`chipFeatures`, then `chipMinorFeatures0..11`), read from the core or, for cores whose
+//! registers are unreliable, from `etnaviv_hwdb.c`. Mesa turns those words into the handful of
+//! facts its shader compiler needs (HALTI level, which opcodes exist, limits, memory layout);
+//! [`Specs`] repeats that derivation so the same words give the same compiler decisions here.
+//!
+//! Sources for the tables: the kernel's `etnaviv_hwdb.c` (GC400 r4652, GC7000 r6214) and
+//! Mesa 23.3's drm-shim (`src/etnaviv/drm-shim/etnaviv_noop.c`: GC2000 r5108, GC3000 r5450),
+//! which replays what those cores report. Cores whose kernel interface only exposes the first
+//! eight words leave the later ones zero, as the kernel does.
+
+/// Indices into [`Specs::features`].
+pub mod word {
+    pub const FEATURES: usize = 0;
+    pub const MINOR0: usize = 1;
+    pub const MINOR1: usize = 2;
+    pub const MINOR2: usize = 3;
+    pub const MINOR3: usize = 4;
+    pub const MINOR4: usize = 5;
+    pub const MINOR5: usize = 6;
+    pub const MINOR8: usize = 9;
+}
+
+/// Feature bits that the shader compiler looks at (rnndb `common.xml`).
+pub mod bit {
+    pub const MINOR0_HAS_SIGN_FLOOR_CEIL: u32 = 0x0001_0000;
+    pub const MINOR0_HAS_SQRT_TRIG: u32 = 0x0010_0000;
+    pub const MINOR1_HALTI0: u32 = 0x0080_0000;
+    pub const MINOR2_HALTI1: u32 = 0x0000_0800;
+    pub const MINOR3_INSTRUCTION_CACHE: u32 = 0x0000_0008;
+    pub const MINOR3_HAS_FAST_TRANSCENDENTALS: u32 = 0x0000_4000;
+    pub const MINOR4_HALTI2: u32 = 0x0001_0000;
+    pub const MINOR5_HALTI3: u32 = 0x0000_0200;
+    pub const MINOR5_HALTI4: u32 = 0x0000_4000;
+    pub const MINOR5_HALTI5: u32 = 0x2000_0000;
+    pub const MINOR8_SH_NO_ONECONST_LIMIT: u32 = 0x0004_0000;
+}
+
+/// Register-file addresses of the uniform banks (rnndb `state.xml`, `state_3d.xml`).
+mod state {
+    pub const VS_UNIFORMS: u32 = 0x5000;
+    pub const PS_UNIFORMS: u32 = 0x7000;
+    pub const SH_UNIFORMS: u32 = 0x30000;
+    pub const SH_HALTI5_UNIFORMS_MIRROR: u32 = 0x34000;
+    pub const SH_HALTI5_UNIFORMS: u32 = 0x36000;
+}
+
+/// One GC core as the kernel describes it; every compiler-relevant fact is a method derived
+/// from these raw values, so a new core needs only its kernel-reported numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Specs {
+    /// Target name used on the command line (lower case model name).
+    pub name: &'static str,
+    /// `chipModel`, e.g. 0x3000 for GC3000.
+    pub model: u32,
+    /// `chipRevision`, e.g. 0x5450.
+    pub revision: u32,
+    /// `chipFeatures` followed by `chipMinorFeatures0..11`.
+    pub features: [u32; 13],
+    /// Temporary registers per thread (`REGISTER_MAX`).
+    pub register_max: u32,
+    /// Instruction memory size the kernel reports (`INSTRUCTION_COUNT`).
+    pub instruction_count: u32,
+    /// Uniform (constant) vec4 slots the kernel reports (`NUM_CONSTANTS`).
+    pub num_constants: u32,
+    /// Varyings the kernel reports (`NUM_VARYINGS`).
+    pub num_varyings: u32,
+    pub thread_count: u32,
+    pub shader_core_count: u32,
+    pub pixel_pipes: u32,
+}
+
+/// Where the shader instructions of each stage live and how many fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstructionMemory {
+    /// Shaders are fetched from memory through an instruction cache.
+    pub has_icache: bool,
+    /// Instructions that fit in the state registers (0: shaders must be loaded from memory).
+    pub max_instructions: u32,
+    /// State address of the VS instruction window (0 when shaders are only cached).
+    pub vs_offset: u32,
+    /// State address of the PS instruction window.
+    pub ps_offset: u32,
+}
+
+/// Uniform bank sizes and addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UniformLimits {
+    pub max_vs_uniforms: u32,
+    pub max_ps_uniforms: u32,
+    /// VS and PS share one uniform memory (PS uniforms start after the VS ones).
+    pub unified: bool,
+    pub vs_offset: u32,
+    pub ps_offset: u32,
+}
+
+/// Sampler counts; vertex samplers follow the fragment ones in one address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerLimits {
+    pub fragment_count: u32,
+    pub vertex_count: u32,
+    /// Sampler index of vertex sampler 0.
+    pub vertex_offset: u32,
+}
+
+static CORES: [Specs; 4] = [
+    Specs {
+        name: "gc400",
+        model: 0x400,
+        revision: 0x4652,
+        features: [
+            0xa0e9_e004,
+            0xe129_9fff,
+            0xbe13_b219,
+            0xce11_0010,
+            0x0800_0001,
+            0x0002_0102,
+            0x0012_0000,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ],
+        register_max: 64,
+        instruction_count: 256,
+        num_constants: 320,
+        num_varyings: 8,
+        thread_count: 128,
+        shader_core_count: 1,
+        pixel_pipes: 1,
+    },
+    Specs {
+        name: "gc2000",
+        model: 0x2000,
+        revision: 0x5108,
+        features: [
+            0xe029_6cad,
+            0xc979_9eff,
+            0x2efb_f2d9,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ],
+        register_max: 64,
+        instruction_count: 512,
+        num_constants: 168,
+        num_varyings: 11,
+        thread_count: 1024,
+        shader_core_count: 4,
+        pixel_pipes: 2,
+    },
+    Specs {
+        name: "gc3000",
+        model: 0x3000,
+        revision: 0x5450,
+        features: [
+            0xe028_7cad,
+            0xc979_9efb,
+            0xfefb_fadb,
+            0xeb9d_4bbf,
+            0xedff_dced,
+            0x930d_2f47,
+            0x1000_0133,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ],
+        register_max: 64,
+        instruction_count: 256,
+        num_constants: 320,
+        num_varyings: 16,
+        thread_count: 1024,
+        shader_core_count: 4,
+        pixel_pipes: 2,
+    },
+    Specs {
+        name: "gc7000",
+        model: 0x7000,
+        revision: 0x6214,
+        features: [
+            0xe028_7cad,
+            0xc179_9eff,
+            0xfefb_fad9,
+            0xeb9d_4fbf,
+            0xedff_fced,
+            0xdb0d_afc7,
+            0xbb5a_c333,
+            0xfc8e_e200,
+            0x03fb_fa6f,
+            0x00ef_0ef0,
+            0x0edb_f03c,
+            0x9004_4250,
+            0x0000_0024,
+        ],
+        register_max: 64,
+        instruction_count: 512,
+        num_constants: 320,
+        num_varyings: 16,
+        thread_count: 1024,
+        shader_core_count: 4,
+        pixel_pipes: 2,
+    },
+];
+
+impl Specs {
+    /// The core named `name` (case-insensitive; "gc7000l" is accepted for gc7000).
+    pub fn from_name(name: &str) -> Option<&'static Specs> {
+        let lower = name.to_ascii_lowercase();
+        let key = if lower == "gc7000l" {
+            "gc7000"
+        } else {
+            lower.as_str()
+        };
+        CORES.iter().find(|s| s.name == key)
+    }
+
+    /// Every known target name.
+    pub fn names() -> Vec<&'static str> {
+        CORES.iter().map(|s| s.name).collect()
+    }
+
+    /// Every known core.
+    pub fn all() -> &'static [Specs] {
+        &CORES
+    }
+
+    fn has(&self, w: usize, b: u32) -> bool {
+        self.features[w] & b != 0
+    }
+
+    /// HALTI level (-1: pre-HALTI), the highest of the HALTI feature bits, as Mesa ranks them.
+    pub fn halti(&self) -> i32 {
+        use bit::*;
+        use word::*;
+        if self.has(MINOR5, MINOR5_HALTI5) {
+            5
+        } else if self.has(MINOR5, MINOR5_HALTI4) {
+            4
+        } else if self.has(MINOR5, MINOR5_HALTI3) {
+            3
+        } else if self.has(MINOR4, MINOR4_HALTI2) {
+            2
+        } else if self.has(MINOR2, MINOR2_HALTI1) {
+            1
+        } else if self.has(MINOR1, MINOR1_HALTI0) {
+            0
+        } else {
+            -1
+        }
+    }
+
+    /// SIN, COS and SQRT exist (otherwise they are lowered).
+    pub fn has_sin_cos_sqrt(&self) -> bool {
+        self.has(word::MINOR0, bit::MINOR0_HAS_SQRT_TRIG)
+    }
+
+    /// SIGN, FLOOR and CEIL exist.
+    pub fn has_sign_floor_ceil(&self) -> bool {
+        self.has(word::MINOR0, bit::MINOR0_HAS_SIGN_FLOOR_CEIL)
+    }
+
+    /// Fast transcendentals: SIN/COS/LOG/DIV write two components (x: value, y: scale) that a
+    /// following MUL combines; older cores write the final value.
+    pub fn has_new_transcendentals(&self) -> bool {
+        self.has(word::MINOR3, bit::MINOR3_HAS_FAST_TRANSCENDENTALS)
+    }
+
+    /// The HALTI2 instruction set extensions (integer ops, immediates in sources, ...).
+    pub fn has_halti2_instructions(&self) -> bool {
+        self.has(word::MINOR4, bit::MINOR4_HALTI2)
+    }
+
+    /// Native integer support in shaders, which Mesa exposes from HALTI2 on.
+    pub fn has_integers(&self) -> bool {
+        self.halti() >= 2
+    }
+
+    /// An instruction may read at most one distinct uniform register.
+    pub fn has_one_const_limit(&self) -> bool {
+        !self.has(word::MINOR8, bit::MINOR8_SH_NO_ONECONST_LIMIT)
+    }
+
+    /// Temporaries the register allocator may use.
+    pub fn temp_count(&self) -> u32 {
+        self.register_max
+    }
+
+    /// texldb/texldl take their bias or LOD in coord.w rather than in src1 (pre-HALTI5).
+    pub fn tex_lod_bias_in_coord_w(&self) -> bool {
+        self.halti() < 5
+    }
+
+    pub fn instruction_memory(&self) -> InstructionMemory {
+        if self.halti() >= 5 {
+            InstructionMemory {
+                has_icache: true,
+                max_instructions: 0,
+                vs_offset: 0,
+                ps_offset: 0,
+            }
+        } else if self.has(word::MINOR3, bit::MINOR3_INSTRUCTION_CACHE) {
+            // Register window of 2×256 like GC2000, reached through the 0x8000 mirror for PS.
+            InstructionMemory {
+                has_icache: true,
+                max_instructions: 256,
+                vs_offset: 0xC000,
+                ps_offset: 0x9000,
+            }
+        } else if self.instruction_count > 256 {
+            InstructionMemory {
+                has_icache: false,
+                max_instructions: 256,
+                vs_offset: 0xC000,
+                ps_offset: 0xD000,
+            }
+        } else {
+            InstructionMemory {
+                has_icache: false,
+                max_instructions: self.instruction_count,
+                vs_offset: 0x4000,
+                ps_offset: 0x6000,
+            }
+        }
+    }
+
+    /// Uniform counts follow the Vivante kernel's gcmCONFIGUREUNIFORMS table as Mesa copies it.
+    pub fn uniform_limits(&self) -> UniformLimits {
+        let n = self.num_constants;
+        let gc2000_early = self.model == 0x2000 && matches!(self.revision, 0x5118 | 0x5140);
+        let (vs, ps) = if gc2000_early || n == 320 || (n > 256 && self.model == 0x1000) {
+            (256, 64)
+        } else if n >= 256 {
+            (256, 256)
+        } else {
+            (168, 64)
+        };
+        let halti = self.halti();
+        let (unified, vs_offset, ps_offset) = if halti >= 5 {
+            (
+                true,
+                state::SH_HALTI5_UNIFORMS_MIRROR,
+                state::SH_HALTI5_UNIFORMS + 16 * vs,
+            )
+        } else if halti >= 1 {
+            (true, state::SH_UNIFORMS, state::SH_UNIFORMS + 16 * vs)
+        } else {
+            (false, state::VS_UNIFORMS, state::PS_UNIFORMS)
+        };
+        UniformLimits {
+            max_vs_uniforms: vs,
+            max_ps_uniforms: ps,
+            unified,
+            vs_offset,
+            ps_offset,
+        }
+    }
+
+    pub fn sampler_limits(&self) -> SamplerLimits {
+        let (fragment_count, mut vertex_count, vertex_offset) = if self.halti() >= 1 {
+            (16, 16, 16)
+        } else {
+            (8, 4, 8)
+        };
+        if self.model == 0x400 {
+            vertex_count = 0;
+        }
+        SamplerLimits {
+            fragment_count,
+            vertex_count,
+            vertex_offset,
+        }
+    }
+}
