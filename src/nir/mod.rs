@@ -36,9 +36,11 @@
 
 pub mod builder;
 pub mod cfg;
+pub mod interp;
 pub mod ir;
 pub mod opcodes;
 pub mod parse;
+pub mod passes;
 pub mod print;
 pub mod types;
 pub mod validate;
