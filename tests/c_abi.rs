@@ -7,11 +7,12 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The directory holding libgpucc.so for the profile this test was built in (the test binary
-/// lives in its `deps/` subdirectory).
+/// The directory holding the libgpucc.so built together with this test: cargo builds the
+/// library's every crate type into `deps/`, beside the test binary, and only copies them up one
+/// level for `cargo build`.
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
+    exe.parent().unwrap().to_path_buf()
 }
 
 fn build(name: &str) -> PathBuf {
