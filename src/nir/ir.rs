@@ -402,6 +402,14 @@ impl IntrinsicInstr {
             _ => None,
         }
     }
+    /// The slot name of the `io location=` index (`VARYING_SLOT_POS`, `FRAG_RESULT_COLOR`...).
+    pub fn io_location(&self) -> Option<&str> {
+        match self.index(IndexKind::IoSemantics)? {
+            IndexValue::Text(t) => t.strip_prefix("io location=")?.split(' ').next(),
+            _ => None,
+        }
+    }
+
     pub fn type_index(&self, kind: IndexKind) -> Option<AluType> {
         match self.index(kind)? {
             IndexValue::Type(t) => Some(*t),
@@ -562,6 +570,14 @@ impl Impl {
     pub fn def_instr(&self, id: SsaId) -> Option<&Instr> {
         self.def(id).map(|d| self.instr(d.instr))
     }
+    /// Every instruction in program order (blocks in order, instructions in block order).
+    pub fn instrs_in_order(&self) -> impl Iterator<Item = (InstrId, &Instr)> + '_ {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.instrs.iter())
+            .filter_map(move |&id| self.instrs.get(id.0 as usize).map(|i| (id, i)))
+    }
+
     /// The constant components of `id` when a `load_const` defines it.
     pub fn const_value(&self, id: SsaId) -> Option<&[u64]> {
         match &self.def_instr(id)?.kind {

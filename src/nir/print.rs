@@ -879,3 +879,68 @@ impl<'a> ImplPrinter<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_floats_convert_exactly() {
+        // IEEE binary16: 0x3c00 = 1.0, 0xc000 = -2.0, 0x7bff = 65504 (largest normal),
+        // 0x0001 = 2^-24 (smallest subnormal), 0x7c00 = +inf, 0x8000 = -0.0.
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0xc000), -2.0);
+        assert_eq!(half_to_f32(0x7bff), 65504.0);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(half_to_f32(0x7c00), f32::INFINITY);
+        assert!(half_to_f32(0x8000).is_sign_negative());
+        assert!(half_to_f32(0x7e00).is_nan());
+    }
+
+    #[test]
+    fn floats_print_like_c_percent_f() {
+        assert_eq!(c_float(0.5), "0.500000");
+        assert_eq!(c_float(-0.0), "-0.000000");
+        assert_eq!(c_float(f64::INFINITY), "inf");
+        assert_eq!(c_float(f64::NEG_INFINITY), "-inf");
+        assert_eq!(c_float(f64::NAN), "nan");
+        assert_eq!(c_float(-f64::NAN), "-nan");
+        assert_eq!(
+            c_float(f32::MAX as f64),
+            "340282346638528859811704183484516925440.000000"
+        );
+        assert_eq!(count_digits(0), 1);
+        assert_eq!(count_digits(9), 1);
+        assert_eq!(count_digits(10), 2);
+    }
+
+    #[test]
+    fn load_const_shows_every_reading_of_the_bits() {
+        // nir_print's rules: hex always; float for sizes above 8 bits; signed when negative;
+        // decimal when 10 or more; a guess of "only int" drops the float reading.
+        assert_eq!(
+            const_text(&[0xbf00_0000], 32, BaseType::Invalid, None),
+            "(0xbf000000 = -0.500000 = -1090519040 = 3204448256)"
+        );
+        assert_eq!(
+            const_text(&[0x1], 32, BaseType::Invalid, Some((true, false))),
+            "(0x00000001)"
+        );
+        assert_eq!(
+            const_text(&[0x10, 0x2], 32, BaseType::Invalid, Some((true, false))),
+            "(0x00000010, 0x00000002) = (16, 2)"
+        );
+        assert_eq!(
+            const_text(&[1, 0], 1, BaseType::Invalid, None),
+            "(true, false)"
+        );
+        assert_eq!(
+            const_text(&[0x3f80_0000], 32, BaseType::Float, None),
+            "(1.000000)"
+        );
+        assert_eq!(
+            const_text(&[0xff], 8, BaseType::Invalid, None),
+            "(0xff = -1 = 255)"
+        );
+    }
+}
