@@ -564,11 +564,12 @@ impl Impl {
     }
     /// The end block (always the last block, never holding instructions).
     pub fn end_block(&self) -> BlockId {
-        BlockId(self.blocks.len() as u32 - 1)
+        BlockId((self.blocks.len() as u32).saturating_sub(1))
     }
     /// The instruction defining `id`, if it is defined.
     pub fn def_instr(&self, id: SsaId) -> Option<&Instr> {
-        self.def(id).map(|d| self.instr(d.instr))
+        self.def(id)
+            .and_then(|d| self.instrs.get(d.instr.0 as usize))
     }
     /// Every instruction in program order (blocks in order, instructions in block order).
     pub fn instrs_in_order(&self) -> impl Iterator<Item = (InstrId, &Instr)> + '_ {

@@ -556,10 +556,13 @@ impl<'a> ImplPrinter<'a> {
         let Some(block) = imp.blocks.get(b.0 as usize) else {
             return;
         };
-        let has_dest = block
+        // Damaged IR (ids out of range) prints what exists rather than panicking.
+        let instrs: Vec<&Instr> = block
             .instrs
             .iter()
-            .any(|i| imp.instr(*i).kind.def().is_some());
+            .filter_map(|i| imp.instrs.get(i.0 as usize))
+            .collect();
+        let has_dest = instrs.iter().any(|i| i.kind.def().is_some());
         self.no_dest_pad = if has_dest {
             let div = if self.divergence { 4 } else { 0 };
             5 + 1 + div + 1 + count_digits(self.max_index) + 1 + 1 + 1
@@ -568,11 +571,12 @@ impl<'a> ImplPrinter<'a> {
         };
         self.indent(tabs);
         let _ = write!(self.out, "block b{}:", b.0);
-        let preds = self.cfg.preds[b.0 as usize]
+        let edges = |v: &Vec<Vec<BlockId>>| v.get(b.0 as usize).cloned().unwrap_or_default();
+        let preds = edges(&self.cfg.preds)
             .iter()
             .map(|p| format!("b{}", p.0))
             .collect::<Vec<_>>();
-        let succs: String = self.cfg.succs[b.0 as usize]
+        let succs: String = edges(&self.cfg.succs)
             .iter()
             .map(|s| format!("b{} ", s.0))
             .collect();
@@ -588,9 +592,9 @@ impl<'a> ImplPrinter<'a> {
         let block_len = 7 + count_digits(b.0) + 1;
         let pad = self.no_dest_pad.saturating_sub(block_len);
         let _ = writeln!(self.out, "{:pad$}// preds: {}", "", preds.join(" "));
-        for &i in &block.instrs {
+        for i in instrs {
             self.indent(tabs);
-            self.instr(&imp.instr(i).kind);
+            self.instr(&i.kind);
             self.out.push('\n');
         }
         self.indent(tabs);
@@ -625,10 +629,12 @@ impl<'a> ImplPrinter<'a> {
         let _ = write!(self.out, "%{}", id.0);
         let imp = self.imp;
         let Some(def) = imp.def(id) else { return };
-        if let InstrKind::LoadConst(c) = &imp.instr(def.instr).kind {
+        if let Some(InstrKind::LoadConst(c)) = imp.instrs.get(def.instr.0 as usize).map(|i| &i.kind)
+        {
             let i = id.0 as usize;
             let mut ty = ty;
-            if ty == BaseType::Invalid && self.guess.float[i] && !self.guess.int[i] {
+            let guessed = |v: &Vec<bool>| v.get(i).copied().unwrap_or(false);
+            if ty == BaseType::Invalid && guessed(&self.guess.float) && !guessed(&self.guess.int) {
                 ty = BaseType::Float;
             }
             if ty == BaseType::Invalid {
@@ -647,7 +653,10 @@ impl<'a> ImplPrinter<'a> {
                 self.def(c.def);
                 let bits = self.imp.def(c.def).map_or(32, |d| d.bit_size);
                 let i = c.def.0 as usize;
-                let guess = (self.guess.int[i], self.guess.float[i]);
+                let guess = (
+                    self.guess.int.get(i).copied().unwrap_or(false),
+                    self.guess.float.get(i).copied().unwrap_or(false),
+                );
                 let _ = write!(
                     self.out,
                     " = load_const {}",
