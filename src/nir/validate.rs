@@ -691,6 +691,30 @@ impl Checker<'_> {
                     ),
                 );
             }
+            // Allowed destination bit sizes, or the source whose size it must match.
+            if !info.bit_sizes.is_empty() && !info.bit_sizes.contains(&d.bit_size) {
+                self.fail(
+                    self.where_instr(id),
+                    format!(
+                        "destination is {}-bit, allowed: {:?}",
+                        d.bit_size, info.bit_sizes
+                    ),
+                );
+            }
+            let matched = usize::try_from(info.bit_size_src)
+                .ok()
+                .and_then(|n| i.srcs.get(n));
+            if let Some(sd) = matched.and_then(|s| self.imp.def(*s)) {
+                if sd.bit_size != d.bit_size {
+                    self.fail(
+                        self.where_instr(id),
+                        format!(
+                            "destination is {}-bit but source {} is {}-bit",
+                            d.bit_size, info.bit_size_src, sd.bit_size
+                        ),
+                    );
+                }
+            }
         }
         let mut src_defs = Vec::new();
         for (n, &s) in i.srcs.iter().enumerate() {
