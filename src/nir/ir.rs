@@ -71,6 +71,30 @@ impl ShaderInfo {
             None => self.fields.push((key.to_string(), value.to_string())),
         }
     }
+    /// A 64-bit slot mask printed as bit ranges (`inputs_read: 0,15-17`); 0 when absent.
+    pub fn slot_mask(&self, key: &str) -> Option<u64> {
+        let Some(v) = self.field(key) else {
+            return Some(0);
+        };
+        let mut mask = 0u64;
+        for part in v.split(',') {
+            let (lo, hi) = match part.split_once('-') {
+                Some((a, b)) => (a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?),
+                None => {
+                    let n = part.trim().parse::<u32>().ok()?;
+                    (n, n)
+                }
+            };
+            if lo > hi || hi > 63 {
+                return None;
+            }
+            for bit in lo..=hi {
+                mask |= 1 << bit;
+            }
+        }
+        Some(mask)
+    }
+
     /// Whether defs carry a `con`/`div` divergence flag in the text.
     pub fn divergence_analysis_run(&self) -> bool {
         self.field("divergence_analysis_run") == Some("true")
@@ -166,6 +190,12 @@ pub struct Variable {
 }
 
 impl Variable {
+    /// The location as a number (Mesa's `data.location`): slot names map through
+    /// [`super::slots`], `~0` is `u32::MAX`.
+    pub fn location_number(&self) -> Option<u32> {
+        super::slots::slot_number(&self.location)
+    }
+
     /// First component within the slot (Mesa's `location_frac`).
     pub fn location_frac(&self) -> u32 {
         match self.components.as_deref().and_then(|c| c.chars().next()) {

@@ -54,6 +54,7 @@ pub mod ir;
 pub mod opcodes;
 pub mod parse;
 pub mod print;
+pub mod slots;
 pub mod types;
 pub mod validate;
 
