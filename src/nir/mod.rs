@@ -25,9 +25,11 @@
 //! - Out-of-SSA form uses the `decl_reg`/`load_reg`/`store_reg` intrinsics: a register is the
 //!   value defined by `decl_reg`, and loads/stores name it as their register source.
 //!
-//! Walking: iterate `imp.blocks` in order and their `instrs` for a linear pass; recurse over
-//! `imp.body` for structure. To rewrite, build new vectors (or edit `InstrKind`s in place) and
-//! keep `defs[..].instr` and `Instr::block` consistent; [`validate`] checks that.
+//! Walking: [`Impl::instrs_in_order`] (or `imp.blocks` and their `instrs`) for a linear pass;
+//! recurse over `imp.body` for structure. Editing ([`edit`]): [`Impl::alloc_ssa`] +
+//! [`Impl::insert_instr`] to add, [`Impl::rewrite_uses`] to forward values,
+//! [`Impl::remove_instr`] to detach, then [`Impl::compact`] before validating or printing.
+//! [`validate`] checks that `defs[..].instr`, `Instr::block` and the block lists agree.
 //!
 //! # Text
 //!
@@ -50,6 +52,7 @@
 
 pub mod builder;
 pub mod cfg;
+pub mod edit;
 pub mod ir;
 pub mod opcodes;
 pub mod parse;
