@@ -29,11 +29,11 @@
 //! recurse over `imp.body` for structure. Editing ([`edit`]): [`Impl::alloc_ssa`] +
 //! [`Impl::insert_instr`] to add, [`Impl::rewrite_uses`] to forward values,
 //! [`Impl::remove_instr`] to detach, then [`Impl::compact`] before validating or printing.
-//! [`validate`] checks that `defs[..].instr`, `Instr::block` and the block lists agree.
+//! [`validate()`] checks that `defs[..].instr`, `Instr::block` and the block lists agree.
 //!
 //! # Text
 //!
-//! [`parse`] reads Mesa 23.3's nir_print output and [`print`] writes it back byte for byte (all
+//! [`parse()`] reads Mesa 23.3's nir_print output and [`print()`] writes it back byte for byte (all
 //! 3,440 corpus dumps). What nir_print derives is recomputed, not stored: block predecessors
 //! and successors, column padding, the constant values shown beside sources, the int/float
 //! reading of `load_const` (Mesa's `nir_gather_types`), and the variable named after I/O
