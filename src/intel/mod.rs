@@ -1,1 +1,6 @@
 //! Intel Gen4–Gen9 EUs: device table, EU ISA, simulator and the scalar backend.
+
+pub mod devinfo;
+pub mod eu;
+
+pub use devinfo::DevInfo;

@@ -1,0 +1,1061 @@
+//! Assembler for Mesa's EU assembly syntax (what [`super::disasm`] prints and what Mesa's
+//! `i965_asm` reads), producing [`Inst`]s with the hidden operands Mesa's emitter would use.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::disasm::pred_control_from_suffix;
+use super::inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
+use super::native::{has_jip, has_uip, jump_layout, jump_unit, JumpLayout};
+use super::types::{arf, sfid, AccessMode, CondMod, MathFn, Opcode, RegFile, RegType, ThreadCtrl};
+use crate::intel::DevInfo;
+
+/// A syntax or semantic error in assembly text, with its 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+/// Assembles a program. Labels (`NAME:`) take no space; jump operands may name a label or give
+/// a distance in the generation's jump units.
+pub fn assemble(devinfo: &DevInfo, text: &str) -> Result<Vec<Inst>, AsmError> {
+    let clean = strip_comments(text);
+    let chars: Vec<char> = clean.chars().collect();
+    let line_of = |pos: usize| -> (usize, usize) {
+        let mut line = 1;
+        let mut col = 1;
+        for &c in &chars[..pos.min(chars.len())] {
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        (line, col)
+    };
+    let mk_err = |pos: usize, msg: String| {
+        let (line, col) = line_of(pos);
+        AsmError {
+            line,
+            col,
+            message: msg,
+        }
+    };
+
+    // First pass: split into label definitions and instruction statements.
+    let mut stmts: Vec<(usize, usize)> = Vec::new(); // char ranges of instructions
+    let mut labels: HashMap<String, usize> = HashMap::new(); // label -> instruction index
+    let mut pos = 0;
+    while pos < chars.len() {
+        while pos < chars.len() && chars[pos].is_whitespace() {
+            pos += 1;
+        }
+        if pos >= chars.len() {
+            break;
+        }
+        // A label: identifier followed by ':' (and not "JIP:" inside an instruction).
+        let mut q = pos;
+        while q < chars.len() && (chars[q].is_ascii_alphanumeric() || chars[q] == '_') {
+            q += 1;
+        }
+        if q > pos && q < chars.len() && chars[q] == ':' {
+            let name: String = chars[pos..q].iter().collect();
+            if labels.insert(name.clone(), stmts.len()).is_some() {
+                return Err(mk_err(pos, format!("label `{name}` defined twice")));
+            }
+            pos = q + 1;
+            continue;
+        }
+        let start = pos;
+        while pos < chars.len() && chars[pos] != ';' {
+            pos += 1;
+        }
+        if pos >= chars.len() {
+            return Err(mk_err(start, "instruction without terminating `;`".into()));
+        }
+        stmts.push((start, pos));
+        pos += 1;
+    }
+
+    let mut out = Vec::with_capacity(stmts.len());
+    for (idx, &(s, e)) in stmts.iter().enumerate() {
+        let mut p = Parser {
+            c: &chars[..e],
+            pos: s,
+            ver: devinfo.ver,
+        };
+        let inst = p
+            .statement(devinfo, idx, &labels, stmts.len())
+            .map_err(|(at, m)| mk_err(at, m))?;
+        out.push(inst);
+    }
+    Ok(out)
+}
+
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("*/") {
+            Some(j) => {
+                for c in rest[i..i + j + 2].chars() {
+                    out.push(if c == '\n' { '\n' } else { ' ' });
+                }
+                rest = &rest[i + j + 2..];
+            }
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    // `//` line comments too.
+    out.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => format!("{}{}", &l[..i], " ".repeat(l.len() - i)),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+type PResult<T> = Result<T, (usize, String)>;
+
+struct Parser<'a> {
+    c: &'a [char],
+    pos: usize,
+    ver: u32,
+}
+
+/// Operand as written, before the instruction's access mode and type resolve it.
+struct RawReg {
+    file: RegFile,
+    nr: u8,
+    sub: Option<u32>,
+    region: Vec<RegionPart>,
+    swizzle: Option<String>,
+    ty: RegType,
+    negate: bool,
+    abs: bool,
+    indirect: Option<Indirect>,
+}
+
+#[derive(Clone, Copy)]
+enum RegionPart {
+    Num(u8),
+    Vxh,
+}
+
+enum RawOperand {
+    Reg(RawReg),
+    Imm(Imm),
+}
+
+impl<'a> Parser<'a> {
+    fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
+        Err((self.pos, msg.into()))
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.c.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, ch: char) -> bool {
+        if self.peek() == Some(ch) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, ch: char) -> PResult<()> {
+        if self.eat(ch) {
+            Ok(())
+        } else {
+            self.err(format!("expected `{ch}`"))
+        }
+    }
+
+    fn starts_with(&self, s: &str) -> bool {
+        s.chars()
+            .enumerate()
+            .all(|(k, ch)| self.c.get(self.pos + k) == Some(&ch))
+    }
+
+    fn eat_str(&mut self, s: &str) -> bool {
+        if self.starts_with(s) {
+            self.pos += s.chars().count();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ident(&mut self) -> String {
+        let mut s = String::new();
+        while let Some(c) = self.peek() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                s.push(c);
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        s
+    }
+
+    fn uint(&mut self) -> PResult<u64> {
+        let start = self.pos;
+        let mut v: u64 = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(d as u64))
+                .ok_or((start, "number too large".to_string()))?;
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return self.err("expected a number");
+        }
+        Ok(v)
+    }
+
+    fn int(&mut self) -> PResult<i64> {
+        let neg = self.eat('-');
+        let v = self.uint()? as i64;
+        Ok(if neg { -v } else { v })
+    }
+
+    fn type_letters(&mut self) -> PResult<RegType> {
+        let start = self.pos;
+        let mut s = String::new();
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_uppercase()) {
+            s.push(c);
+            self.pos += 1;
+        }
+        RegType::from_letters(&s).ok_or((start, format!("unknown type `{s}`")))
+    }
+
+    fn statement(
+        &mut self,
+        devinfo: &DevInfo,
+        idx: usize,
+        labels: &HashMap<String, usize>,
+        count: usize,
+    ) -> PResult<Inst> {
+        let ver = self.ver;
+        self.skip_ws();
+        let mut pred: Option<(bool, u8, u8, String)> = None;
+        if self.eat('(') {
+            let inverse = if self.eat('-') {
+                true
+            } else {
+                self.eat('+');
+                false
+            };
+            if !self.eat('f') {
+                return self.err("expected a flag register in the predicate");
+            }
+            let nr = self.uint()? as u8;
+            self.expect('.')?;
+            let sub = self.uint()? as u8;
+            let mut suffix = String::new();
+            if self.eat('.') {
+                suffix = format!(".{}", self.ident());
+            }
+            self.expect(')')?;
+            pred = Some((inverse, nr, sub, suffix));
+            self.skip_ws();
+        }
+        let op_pos = self.pos;
+        let name = self.ident();
+        let op = Opcode::from_name(ver, &name).ok_or((
+            op_pos,
+            format!("unknown opcode `{name}` on {}", devinfo.name),
+        ))?;
+        let mut inst = Inst::new(op);
+        let mut flag: Option<(u8, u8)> = None;
+        while self.eat('.') {
+            let mpos = self.pos;
+            if self.peek() == Some('f')
+                && self.c.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
+            {
+                self.pos += 1;
+                let nr = self.uint()? as u8;
+                self.expect('.')?;
+                let sub = self.uint()? as u8;
+                flag = Some((nr, sub));
+                continue;
+            }
+            let m = self.ident();
+            match m.as_str() {
+                "sat" => inst.saturate = true,
+                "breakpoint" => inst.debug = true,
+                _ => {
+                    inst.cond_mod = CondMod::from_suffix(&m)
+                        .ok_or((mpos, format!("unknown modifier `.{m}`")))?;
+                }
+            }
+        }
+        if op == Opcode::Math {
+            self.skip_ws();
+            let fpos = self.pos;
+            let f = self.ident();
+            inst.math_fn =
+                Some(MathFn::from_name(&f).ok_or((fpos, format!("unknown math function `{f}`")))?);
+        }
+        self.skip_ws();
+        if op != Opcode::Nop && op != Opcode::Nenop {
+            self.expect('(')?;
+            let es = self.uint()?;
+            if ![1, 2, 4, 8, 16, 32].contains(&es) {
+                return self.err(format!("invalid execution size {es}"));
+            }
+            inst.exec_size = es as u8;
+            self.expect(')')?;
+        }
+        let mut base_mrf = 0u8;
+        if op == Opcode::Send && ver < 60 {
+            self.skip_ws();
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                base_mrf = self.uint()? as u8;
+            }
+        }
+
+        // Operands, read as text first; their encoding depends on the options after them.
+        let mut dst: Option<RawReg> = None;
+        let mut srcs: Vec<RawOperand> = Vec::new();
+        let mut jip: Option<(usize, String)> = None;
+        let mut uip: Option<(usize, String)> = None;
+        let mut pop: Option<u8> = None;
+        let mut desc: Option<u32> = None;
+        let mut sfid_name: Option<(usize, String)> = None;
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None if matches!(op, Opcode::Nop | Opcode::Nenop) => break,
+                None => return self.err("unexpected end of instruction"),
+                Some('{') => break,
+                _ => {}
+            }
+            if self.eat_str("JIP:") {
+                self.skip_ws();
+                let p = self.pos;
+                jip = Some((p, self.label_or_int()?));
+            } else if self.eat_str("UIP:") {
+                self.skip_ws();
+                let p = self.pos;
+                uip = Some((p, self.label_or_int()?));
+            } else if self.eat_str("Jump:") {
+                self.skip_ws();
+                let p = self.pos;
+                jip = Some((p, self.int()?.to_string()));
+            } else if self.eat_str("Pop:") {
+                self.skip_ws();
+                pop = Some(self.uint()? as u8);
+            } else if op.is_send() && desc.is_some() {
+                // The descriptor commentary: the SFID name, then text up to the options.
+                let p = self.pos;
+                let mut name = String::new();
+                while !self.starts_with("MsgDesc:") {
+                    match self.peek() {
+                        None | Some('{') => {
+                            return self.err("expected `MsgDesc:` after the descriptor")
+                        }
+                        Some(c) => name.push(c),
+                    }
+                    self.pos += 1;
+                }
+                sfid_name = Some((p, name.split_whitespace().collect::<Vec<_>>().join(" ")));
+                while self.peek().is_some_and(|c| c != '{') {
+                    self.pos += 1;
+                }
+            } else if op.is_send() && !srcs.is_empty() && self.starts_with("0x") {
+                self.pos += 2;
+                let p = self.pos;
+                let mut h = String::new();
+                while let Some(c) = self.peek().filter(|c| c.is_ascii_hexdigit()) {
+                    h.push(c);
+                    self.pos += 1;
+                }
+                desc = Some(
+                    u32::from_str_radix(&h, 16).map_err(|_| (p, "bad descriptor".to_string()))?,
+                );
+            } else {
+                let want_dst = op.desc().ndst > 0 && dst.is_none() && !(op == Opcode::Jmpi);
+                if want_dst {
+                    let d = self.operand()?;
+                    match d {
+                        RawOperand::Reg(r) => dst = Some(r),
+                        RawOperand::Imm(_) => {
+                            return self.err("destination cannot be an immediate")
+                        }
+                    }
+                } else {
+                    srcs.push(self.operand()?);
+                }
+            }
+        }
+        let mut opts: Vec<(usize, String)> = Vec::new();
+        let has_opts = self.eat('{');
+        if !has_opts && !matches!(op, Opcode::Nop | Opcode::Nenop) {
+            return self.err("expected `{` before the instruction options");
+        }
+        let mut in_opts = has_opts;
+        while in_opts {
+            self.skip_ws();
+            if self.eat('}') {
+                in_opts = false;
+                continue;
+            }
+            if self.eat(',') {
+                continue;
+            }
+            let p = self.pos;
+            let w = self.ident();
+            if w.is_empty() {
+                return self.err("unexpected character in options");
+            }
+            opts.push((p, w));
+        }
+        self.skip_ws();
+        if self.pos < self.c.len() {
+            return self.err("unexpected text after the options");
+        }
+
+        for (p, o) in &opts {
+            match o.as_str() {
+                "align1" => inst.access_mode = AccessMode::Align1,
+                "align16" => inst.access_mode = AccessMode::Align16,
+                "WE_all" | "nomask" => inst.we_all = true,
+                "NoDDClr" => inst.no_dd_clear = true,
+                "NoDDChk" => inst.no_dd_check = true,
+                "sechalf" if ver < 60 => inst.qtr_ctrl = 1,
+                "compr" if ver < 60 => inst.qtr_ctrl = 2,
+                "compr4" if ver < 60 => inst.qtr_ctrl = 3,
+                "atomic" => inst.thread_ctrl = ThreadCtrl::Atomic,
+                "switch" => inst.thread_ctrl = ThreadCtrl::Switch,
+                "AccWrEnable" | "BranchCtrl" => inst.acc_wr = true,
+                "EOT" => inst.eot = true,
+                "compacted" => {}
+                "1Q" | "2Q" | "3Q" | "4Q" if ver >= 60 => {
+                    inst.qtr_ctrl = o.as_bytes()[0] - b'1';
+                }
+                "1H" if ver >= 60 => inst.qtr_ctrl = 0,
+                "2H" if ver >= 60 => inst.qtr_ctrl = 2,
+                n if ver >= 60
+                    && n.len() == 2
+                    && n.ends_with('N')
+                    && n.as_bytes()[0].is_ascii_digit() =>
+                {
+                    let k = n.as_bytes()[0] - b'1';
+                    if k > 7 || (k & 1 == 1 && ver < 70) {
+                        return Err((*p, format!("invalid channel group `{n}`")));
+                    }
+                    inst.qtr_ctrl = k / 2;
+                    inst.nib_ctrl = k & 1 == 1;
+                }
+                _ => return Err((*p, format!("unknown option `{o}`"))),
+            }
+        }
+
+        if let Some((inv, nr, sub, suffix)) = &pred {
+            let control = pred_control_from_suffix(inst.access_mode, suffix)
+                .ok_or((op_pos, format!("unknown predicate suffix `{suffix}`")))?;
+            inst.pred = Some(Predicate {
+                control,
+                inverse: *inv,
+            });
+            inst.flag_nr = *nr;
+            inst.flag_subnr = *sub;
+        }
+        if let Some((nr, sub)) = flag {
+            inst.flag_nr = nr;
+            inst.flag_subnr = sub;
+        }
+        if ver < 70 && inst.flag_nr != 0 {
+            return Err((op_pos, "flag register f1 needs Gen7 or later".into()));
+        }
+
+        // Resolve operands.
+        if op.is_three_src() {
+            let d = dst.ok_or((op_pos, "missing destination".to_string()))?;
+            inst.dst = self.resolve_dst(&inst, d, true)?;
+            if srcs.len() != 3 {
+                return Err((op_pos, format!("{} takes three sources", op.name())));
+            }
+            inst.src = srcs
+                .into_iter()
+                .map(|s| self.resolve_src(&inst, s, true))
+                .collect::<PResult<Vec<_>>>()?;
+        } else {
+            if let Some(d) = dst {
+                inst.dst = self.resolve_dst(&inst, d, false)?;
+            }
+            let mut resolved = Vec::new();
+            for s in srcs {
+                resolved.push(self.resolve_src(&inst, s, false)?);
+            }
+            inst.src = resolved;
+        }
+
+        // `compr4` is printed for a compressed write to an MRF with bit 7 set.
+        if ver < 60 && inst.qtr_ctrl == 3 && inst.dst.file == RegFile::Mrf {
+            inst.qtr_ctrl = 2;
+            inst.dst.nr |= 0x80;
+        }
+
+        // Jumps.
+        let layout = jump_layout(ver, op);
+        if layout != JumpLayout::None {
+            let unit = jump_unit(ver);
+            let here = idx as i64 * 16;
+            let resolve = |j: &Option<(usize, String)>| -> PResult<i32> {
+                match j {
+                    None => Ok(0),
+                    Some((p, t)) => {
+                        if let Ok(v) = t.parse::<i64>() {
+                            return Ok((v * unit as i64) as i32);
+                        }
+                        let target = labels
+                            .get(t)
+                            .ok_or((*p, format!("undefined label `{t}`")))?;
+                        if *target > count {
+                            return Err((*p, "label beyond the program".into()));
+                        }
+                        Ok((*target as i64 * 16 - here) as i32)
+                    }
+                }
+            };
+            let mut b = Branch {
+                jip: resolve(&jip)?,
+                uip: resolve(&uip)?,
+                pop: pop.unwrap_or(0),
+            };
+            if !has_jip(ver, op) && ver >= 60 {
+                b.jip = 0;
+            }
+            if !has_uip(ver, op) {
+                b.uip = 0;
+            }
+            inst.branch = Some(b);
+        } else if jip.is_some() || uip.is_some() {
+            return Err((op_pos, format!("{} has no jump targets", op.name())));
+        }
+
+        if op.is_send() {
+            let d = desc.ok_or((op_pos, "send without a message descriptor".to_string()))?;
+            let (p, name) = sfid_name.ok_or((op_pos, "send without `MsgDesc:`".to_string()))?;
+            let id = sfid::from_name(ver, &name)
+                .ok_or((p, format!("unknown shared function `{name}`")))?;
+            let mut bits = d & 0x7fff_ffff;
+            if d >> 31 != 0 {
+                inst.eot = true;
+            }
+            if ver < 50 {
+                let in_desc = ((d >> 24) & 0xf) as u8;
+                if in_desc != id {
+                    return Err((
+                        p,
+                        format!("descriptor names SFID {in_desc} but the text says `{name}`"),
+                    ));
+                }
+                bits &= !(0xf << 24);
+            }
+            inst.msg = Some(Message { sfid: id, base_mrf });
+            // The descriptor is src1 unless an indirect a0 register was given.
+            if inst.src.len() < 2 {
+                inst.src.push(Src::Imm(Imm {
+                    ty: RegType::UD,
+                    bits: bits as u64,
+                }));
+            }
+        }
+        fill_hidden(ver, &mut inst);
+        Ok(inst)
+    }
+
+    fn label_or_int(&mut self) -> PResult<String> {
+        if self.peek().is_some_and(|c| c == '-' || c.is_ascii_digit()) {
+            return Ok(self.int()?.to_string());
+        }
+        let s = self.ident();
+        if s.is_empty() {
+            return self.err("expected a label");
+        }
+        Ok(s)
+    }
+
+    fn operand(&mut self) -> PResult<RawOperand> {
+        let mut negate = false;
+        let mut abs = false;
+        loop {
+            let minus = self.peek() == Some('-')
+                && !self.c.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit());
+            if minus || self.peek() == Some('~') {
+                self.pos += 1;
+                negate = true;
+            } else if self.eat_str("(abs)") {
+                abs = true;
+            } else {
+                break;
+            }
+        }
+        if self.peek().is_some_and(|c| c == '-' || c.is_ascii_digit()) {
+            if negate || abs {
+                return self.err("source modifiers on an immediate");
+            }
+            return self.immediate().map(RawOperand::Imm);
+        }
+        let start = self.pos;
+        let (file, nr, bare, indirect) = if self.eat_str("g[a0") {
+            let mut sub = 0u8;
+            let mut off = 0i64;
+            if self.eat('.') {
+                sub = self.uint()? as u8;
+            }
+            self.skip_ws();
+            if !self.eat(']') {
+                off = self.int()?;
+                self.skip_ws();
+                self.expect(']')?;
+            }
+            (
+                RegFile::Grf,
+                0,
+                false,
+                Some(Indirect {
+                    addr_subnr: sub,
+                    offset: off as i16,
+                }),
+            )
+        } else {
+            let name = self.ident();
+            let (file, nr, bare) =
+                parse_reg_name(&name).ok_or((start, format!("unknown register `{name}`")))?;
+            (file, nr, bare, None)
+        };
+        let mut r = RawReg {
+            file,
+            nr,
+            sub: None,
+            region: Vec::new(),
+            swizzle: None,
+            ty: RegType::UD,
+            negate,
+            abs,
+            indirect,
+        };
+        if bare {
+            return Ok(RawOperand::Reg(r));
+        }
+        if indirect.is_none()
+            && self.peek() == Some('.')
+            && self.c.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            r.sub = Some(self.uint()? as u32);
+        }
+        if self.eat('<') {
+            loop {
+                if self.eat_str("VxH") {
+                    r.region.push(RegionPart::Vxh);
+                } else {
+                    let v = self.uint()?;
+                    r.region.push(RegionPart::Num(v as u8));
+                }
+                if self.eat('>') {
+                    break;
+                }
+                if !self.eat(',') && !self.eat(';') {
+                    return self.err("expected `,` or `>` in region");
+                }
+            }
+        }
+        if self.eat('.') {
+            let mut s = String::new();
+            while let Some(c) = self.peek().filter(|c| matches!(c, 'x' | 'y' | 'z' | 'w')) {
+                s.push(c);
+                self.pos += 1;
+            }
+            r.swizzle = Some(s);
+        }
+        r.ty = self.type_letters()?;
+        Ok(RawOperand::Reg(r))
+    }
+
+    fn immediate(&mut self) -> PResult<Imm> {
+        let start = self.pos;
+        if self.eat_str("0x") {
+            let mut h = String::new();
+            while let Some(c) = self
+                .peek()
+                .filter(|c| c.is_ascii_digit() || ('a'..='f').contains(c))
+            {
+                h.push(c);
+                self.pos += 1;
+            }
+            let v = u64::from_str_radix(&h, 16)
+                .map_err(|_| (start, "bad hex immediate".to_string()))?;
+            let ty = self.type_letters()?;
+            if ty.size() < 8 && v >> 32 != 0 {
+                return Err((start, "immediate does not fit in 32 bits".into()));
+            }
+            // Mesa replicates 16-bit immediates into both halves of the dword.
+            let v = if matches!(ty, RegType::UW | RegType::W) && v <= 0xffff {
+                v * 0x1_0001
+            } else {
+                v
+            };
+            return Ok(Imm { ty, bits: v });
+        }
+        let mut s = String::new();
+        while let Some(c) = self
+            .peek()
+            .filter(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | 'e' | '+'))
+        {
+            s.push(c);
+            self.pos += 1;
+        }
+        let ty = self.type_letters()?;
+        let bad = |_| (start, format!("bad immediate `{s}`"));
+        let bits = match ty {
+            RegType::F => (s
+                .parse::<f32>()
+                .map_err(|_| (start, format!("bad float `{s}`")))?)
+            .to_bits() as u64,
+            RegType::DF => (s
+                .parse::<f64>()
+                .map_err(|_| (start, format!("bad float `{s}`")))?)
+            .to_bits(),
+            RegType::D | RegType::W | RegType::Q | RegType::B => {
+                let v: i64 = s.parse().map_err(bad)?;
+                match ty.size() {
+                    8 => v as u64,
+                    4 => v as i32 as u32 as u64,
+                    _ => (v as i16 as u16 as u64) * 0x1_0001,
+                }
+            }
+            _ => {
+                let v: u64 = s.parse().map_err(bad)?;
+                match ty.size() {
+                    8 => v,
+                    4 => v & 0xffff_ffff,
+                    _ => (v & 0xffff) * 0x1_0001,
+                }
+            }
+        };
+        Ok(Imm { ty, bits })
+    }
+
+    fn resolve_dst(&self, inst: &Inst, r: RawReg, three: bool) -> PResult<Dst> {
+        let size = r.ty.size();
+        let align16 = inst.access_mode == AccessMode::Align16;
+        let mut d = Dst {
+            file: r.file,
+            nr: r.nr,
+            subnr: 0,
+            ty: r.ty,
+            hstride: 1,
+            writemask: 0xf,
+            indirect: r.indirect,
+        };
+        let sub = r.sub.unwrap_or(0);
+        d.subnr = if align16 && !three {
+            if sub != 0 {
+                16
+            } else {
+                0
+            }
+        } else {
+            (sub * size) as u8
+        };
+        match r.region.first() {
+            Some(RegionPart::Num(h)) => d.hstride = *h,
+            Some(RegionPart::Vxh) => {
+                return Err((self.pos, "VxH is not a destination stride".into()))
+            }
+            None => {}
+        }
+        if align16 {
+            d.hstride = 1;
+        }
+        if let Some(m) = &r.swizzle {
+            if !align16 {
+                return Err((self.pos, "write masks need align16".into()));
+            }
+            let mut wm = 0u8;
+            for c in m.chars() {
+                wm |= 1 << "xyzw".find(c).unwrap_or(0);
+            }
+            d.writemask = wm;
+        }
+        Ok(d)
+    }
+
+    fn resolve_src(&self, inst: &Inst, s: RawOperand, three: bool) -> PResult<Src> {
+        let r = match s {
+            RawOperand::Imm(i) => return Ok(Src::Imm(i)),
+            RawOperand::Reg(r) => r,
+        };
+        let size = r.ty.size();
+        let align16 = inst.access_mode == AccessMode::Align16;
+        let mut out = RegSrc::new(r.file, r.nr, 0, r.ty, Region::new(0, 1, 0));
+        out.negate = r.negate;
+        out.abs = r.abs;
+        out.indirect = r.indirect;
+        let sub = r.sub.unwrap_or(0);
+        out.subnr = if align16 && !three {
+            if sub != 0 {
+                16
+            } else {
+                0
+            }
+        } else {
+            (sub * size) as u8
+        };
+        let num = |p: &RegionPart| match p {
+            RegionPart::Num(n) => *n,
+            RegionPart::Vxh => Region::VXH,
+        };
+        match r.region.len() {
+            0 => {}
+            1 => {
+                out.region = Region::new(num(&r.region[0]), 4, 1);
+            }
+            3 => {
+                out.region = Region::new(num(&r.region[0]), num(&r.region[1]), num(&r.region[2]));
+            }
+            _ => return Err((self.pos, "a region has one or three parts".into())),
+        }
+        if align16 && !three {
+            out.region.width = 4;
+            out.region.hstride = 1;
+        }
+        if three && out.region == Region::SCALAR && r.swizzle.is_none() {
+            out.swizzle = 0;
+        }
+        if let Some(sw) = &r.swizzle {
+            let ch: Vec<u8> = sw
+                .chars()
+                .map(|c| "xyzw".find(c).unwrap_or(0) as u8)
+                .collect();
+            if ch.is_empty() {
+                return Err((self.pos, "empty swizzle".into()));
+            }
+            let get = |i: usize| ch.get(i).copied().unwrap_or(*ch.last().unwrap_or(&0));
+            out.swizzle = get(0) | get(1) << 2 | get(2) << 4 | get(3) << 6;
+        }
+        Ok(Src::Reg(out))
+    }
+}
+
+/// Register names: `g12`, `m3`, `null`, `a0`, `acc1`, `f0`, `sr0`, `cr0`, `n0`, `ip`, `tdr0`,
+/// `tm0`, `mask0`, `ms0`, `msd0`, `ARF<n>`. Returns the file, number and whether the name is
+/// printed bare (no region or type).
+fn parse_reg_name(name: &str) -> Option<(RegFile, u8, bool)> {
+    let num = |s: &str| s.parse::<u32>().ok();
+    if name == "null" {
+        return Some((RegFile::Arf, arf::NULL, false));
+    }
+    if name == "ip" {
+        return Some((RegFile::Arf, arf::IP, true));
+    }
+    if name == "tdr0" {
+        return Some((RegFile::Arf, arf::TDR, true));
+    }
+    if let Some(n) = name.strip_prefix("ARF").and_then(num) {
+        return Some((RegFile::Arf, n as u8, false));
+    }
+    let prefixes: [(&str, RegFile, u8, u32); 12] = [
+        ("acc", RegFile::Arf, arf::ACCUMULATOR, 15),
+        ("mask", RegFile::Arf, arf::MASK, 15),
+        ("msd", RegFile::Arf, arf::MASK_STACK_DEPTH, 15),
+        ("ms", RegFile::Arf, arf::MASK_STACK, 15),
+        ("sr", RegFile::Arf, arf::STATE, 15),
+        ("cr", RegFile::Arf, arf::CONTROL, 15),
+        ("tm", RegFile::Arf, arf::TIMESTAMP, 15),
+        ("g", RegFile::Grf, 0, 255),
+        ("m", RegFile::Mrf, 0, 255),
+        ("a", RegFile::Arf, arf::ADDRESS, 15),
+        ("f", RegFile::Arf, arf::FLAG, 15),
+        ("n", RegFile::Arf, arf::NOTIFICATION_COUNT, 15),
+    ];
+    for (p, file, base, max) in prefixes {
+        if let Some(n) = name.strip_prefix(p).and_then(num) {
+            if n > max {
+                return None;
+            }
+            return Some((file, base + n as u8, false));
+        }
+    }
+    None
+}
+
+/// Operands the syntax does not show, set the way Mesa's emitter and assembler set them: the
+/// null/IP operands of flow control, WAIT's notification register, JMPI's IP operands and
+/// NOP's empty fields. Code generators call this too, so their output matches Mesa's bytes.
+pub fn fill_hidden(ver: u32, inst: &mut Inst) {
+    let a16 = inst.access_mode == AccessMode::Align16;
+    let region = |r: Region| if a16 { Region::new(r.vstride, 4, 1) } else { r };
+    let reg =
+        |nr: u8, ty: RegType, r: Region| Src::Reg(RegSrc::new(RegFile::Arf, nr, 0, ty, region(r)));
+    let vec8 = Region::new(8, 8, 1);
+    let vec8_a16 = if a16 { Region::new(4, 4, 1) } else { vec8 };
+    let vec1 = Region::SCALAR;
+    let ip_region = Region::new(4, 1, 0);
+    let dst = |file: RegFile, nr: u8, ty: RegType, h: u8| Dst {
+        file,
+        nr,
+        subnr: 0,
+        ty,
+        hstride: h,
+        writemask: 0xf,
+        indirect: None,
+    };
+    let imm = |ty: RegType| Src::Imm(Imm { ty, bits: 0 });
+    use Opcode::*;
+    let op = inst.opcode;
+    match op {
+        If | Iff | Else | Endif | While | Break | Continue | Halt => {
+            let (d, s0, s1) = if ver < 60 {
+                match op {
+                    Endif => (
+                        dst(RegFile::Arf, 0, RegType::D, 1),
+                        reg(0, RegType::D, vec8_a16),
+                        imm(RegType::D),
+                    ),
+                    _ => (
+                        dst(RegFile::Arf, arf::IP, RegType::UD, 1),
+                        reg(arf::IP, RegType::UD, ip_region),
+                        imm(RegType::D),
+                    ),
+                }
+            } else if ver < 70 {
+                match op {
+                    If => (
+                        dst(RegFile::Imm, 0, RegType::W, 0),
+                        reg(0, RegType::D, vec1),
+                        reg(0, RegType::D, vec1),
+                    ),
+                    Else | Endif | While => (
+                        dst(RegFile::Imm, 0, RegType::W, 0),
+                        reg(0, RegType::D, vec8_a16),
+                        reg(0, RegType::D, vec8_a16),
+                    ),
+                    Continue => (
+                        dst(RegFile::Arf, arf::IP, RegType::UD, 1),
+                        reg(arf::IP, RegType::UD, ip_region),
+                        imm(RegType::D),
+                    ),
+                    _ => (
+                        dst(RegFile::Arf, 0, RegType::D, 1),
+                        reg(0, RegType::D, vec8_a16),
+                        imm(RegType::D),
+                    ),
+                }
+            } else if ver < 80 {
+                match op {
+                    If => (
+                        dst(RegFile::Arf, 0, RegType::D, 1),
+                        reg(0, RegType::D, vec1),
+                        imm(RegType::W),
+                    ),
+                    Else | Endif | While => (
+                        dst(RegFile::Arf, 0, RegType::D, 1),
+                        reg(0, RegType::D, vec8_a16),
+                        imm(RegType::W),
+                    ),
+                    Continue => (
+                        dst(RegFile::Arf, arf::IP, RegType::UD, 1),
+                        reg(arf::IP, RegType::UD, ip_region),
+                        imm(RegType::D),
+                    ),
+                    _ => (
+                        dst(RegFile::Arf, 0, RegType::D, 1),
+                        reg(0, RegType::D, vec8_a16),
+                        imm(RegType::D),
+                    ),
+                }
+            } else {
+                let d = match op {
+                    Continue => dst(RegFile::Arf, arf::IP, RegType::UD, 1),
+                    Endif => dst(RegFile::Arf, 0, RegType::UD, 0),
+                    _ => dst(RegFile::Arf, 0, RegType::D, 1),
+                };
+                let s1_ty = if has_uip(ver, op) {
+                    RegType::UD
+                } else {
+                    RegType::D
+                };
+                // JIP covers src1's region bits, so its align16 swizzle reads back as zero.
+                let mut s1 = RegSrc::new(RegFile::Arf, 0, 0, s1_ty, region(vec1));
+                if a16 {
+                    s1.swizzle = 0;
+                }
+                (d, imm(RegType::D), Src::Reg(s1))
+            };
+            let mut d = d;
+            if a16 && matches!(jump_layout(ver, op), JumpLayout::Gen6Dst) {
+                d.writemask = 0;
+            }
+            inst.dst = d;
+            inst.src = vec![s0, s1];
+        }
+        Nop | Nenop => {
+            inst.exec_size = 1;
+            inst.dst = dst(RegFile::Arf, 0, RegType::UD, 0);
+            inst.src.clear();
+        }
+        Do => {
+            inst.dst = dst(RegFile::Arf, 0, RegType::F, 1);
+            inst.src = vec![reg(0, RegType::F, vec8_a16), reg(0, RegType::F, vec8_a16)];
+        }
+        Jmpi => {
+            inst.dst = dst(RegFile::Arf, arf::IP, RegType::UD, 1);
+            let s1 = inst.src.pop().unwrap_or(imm(RegType::D));
+            inst.src = vec![reg(arf::IP, RegType::UD, vec1), s1];
+        }
+        Wait => {
+            // The source repeats the destination; in align16 its swizzle selects the enabled
+            // channel.
+            let ch = (0..4)
+                .find(|c| inst.dst.writemask & (1 << c) != 0)
+                .unwrap_or(0) as u8;
+            let n0 = RegSrc {
+                swizzle: if a16 { ch * 0x55 } else { 0 },
+                ..RegSrc::new(
+                    inst.dst.file,
+                    inst.dst.nr,
+                    inst.dst.subnr,
+                    inst.dst.ty,
+                    region(vec1),
+                )
+            };
+            inst.src = vec![Src::Reg(n0), reg(0, RegType::F, vec8_a16)];
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,175 @@
+//! The Intel EU ISA layer: instruction model, native encoder/decoder, compaction, Mesa-syntax
+//! disassembler and assembler, and the region/operand validator.
+//!
+//! Everything is parameterised by a [`DevInfo`]; generations are compared as `ver` (×10).
+//! Entry points:
+//! - [`assemble`] text → [`Inst`]s, [`encode`] / [`encode_program`] → bytes,
+//! - [`decode_program`] bytes (native or compacted) → [`Inst`]s, [`disassemble`] → text,
+//! - [`compact`] / [`uncompact`] for the 8-byte forms, [`validate`] for hardware rules,
+//! - [`hex::parse`] / [`hex::format`] for the `.expected` text format.
+
+pub mod asm;
+pub mod compact;
+mod compact_tables;
+pub mod disasm;
+pub mod hex;
+pub mod inst;
+pub mod native;
+pub mod types;
+pub mod validate;
+
+use std::fmt;
+
+pub use asm::{assemble, AsmError};
+pub use compact::{compact, uncompact};
+pub use disasm::disassemble;
+pub use inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
+pub use native::{decode, encode};
+pub use types::{AccessMode, CondMod, MathFn, Opcode, RegFile, RegType, ThreadCtrl};
+pub use validate::{validate, ValidationError};
+
+use crate::intel::DevInfo;
+
+/// An encoding or decoding failure, with the instruction index and byte offset when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EuError {
+    /// What is wrong.
+    pub message: String,
+    /// Index of the instruction in its program, when known.
+    pub index: Option<usize>,
+    /// Byte offset of the instruction in its program, when known.
+    pub offset: Option<usize>,
+}
+
+impl EuError {
+    /// An error with a message and no location yet.
+    pub fn new(message: impl Into<String>) -> EuError {
+        EuError {
+            message: message.into(),
+            index: None,
+            offset: None,
+        }
+    }
+
+    fn at(mut self, index: usize, offset: usize) -> EuError {
+        self.index = Some(index);
+        self.offset = Some(offset);
+        self
+    }
+}
+
+impl fmt::Display for EuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.index, self.offset) {
+            (Some(i), Some(o)) => {
+                write!(f, "instruction {i} (byte offset {o:#x}): {}", self.message)
+            }
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for EuError {}
+
+/// Encodes a whole program into native 16-byte instructions.
+pub fn encode_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<[u8; 16]>, EuError> {
+    insts
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| encode(devinfo, inst).map_err(|e| e.at(i, i * 16)))
+        .collect()
+}
+
+/// One instruction as it sits in a program: 16 native bytes or 8 compacted ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoded {
+    /// Native form.
+    Native([u8; 16]),
+    /// Compacted form.
+    Compact([u8; 8]),
+}
+
+impl Encoded {
+    /// The bytes in memory order.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Encoded::Native(b) => b,
+            Encoded::Compact(b) => b,
+        }
+    }
+}
+
+/// Encodes a program, compacting every instruction the generation's tables allow, and fixes up
+/// jump distances for the changed instruction sizes.
+pub fn encode_program_compacted(
+    devinfo: &DevInfo,
+    insts: &[Inst],
+) -> Result<Vec<Encoded>, EuError> {
+    compact::compact_program(devinfo, insts)
+}
+
+/// Splits raw program bytes into instructions: bit 29 of the first dword marks an 8-byte
+/// compacted instruction (Gen6+).
+pub fn split_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<Vec<Encoded>, EuError> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    while off < bytes.len() {
+        let compacted = devinfo.ver >= 60 && bytes.get(off + 3).is_some_and(|b| b & 0x20 != 0);
+        if compacted {
+            let chunk: [u8; 8] = bytes
+                .get(off..off + 8)
+                .and_then(|s| s.try_into().ok())
+                .ok_or_else(|| {
+                    EuError::new("truncated compacted instruction").at(out.len(), off)
+                })?;
+            out.push(Encoded::Compact(chunk));
+            off += 8;
+        } else {
+            let chunk: [u8; 16] = bytes
+                .get(off..off + 16)
+                .and_then(|s| s.try_into().ok())
+                .ok_or_else(|| EuError::new("truncated instruction").at(out.len(), off))?;
+            out.push(Encoded::Native(chunk));
+            off += 16;
+        }
+    }
+    Ok(out)
+}
+
+/// Decodes a program of native and compacted instructions. Jump distances of the result are
+/// kept in bytes as encoded (they already account for compacted sizes).
+pub fn decode_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<Vec<Inst>, EuError> {
+    decode_program_at(devinfo, bytes).map(|(insts, _)| insts)
+}
+
+/// Disassembles raw program bytes (native or compacted) with labels at jump targets.
+pub fn disassemble_program(devinfo: &DevInfo, bytes: &[u8]) -> Result<String, EuError> {
+    let (insts, offsets) = decode_program_at(devinfo, bytes)?;
+    Ok(disasm::disassemble_at(
+        devinfo,
+        &insts,
+        &offsets,
+        bytes.len(),
+    ))
+}
+
+/// Like [`decode_program`], also returning each instruction's byte offset.
+pub fn decode_program_at(
+    devinfo: &DevInfo,
+    bytes: &[u8],
+) -> Result<(Vec<Inst>, Vec<usize>), EuError> {
+    let mut off = 0;
+    let mut out = Vec::new();
+    let mut offsets = Vec::new();
+    for (i, e) in split_program(devinfo, bytes)?.into_iter().enumerate() {
+        let inst = match e {
+            Encoded::Native(b) => decode(devinfo, &b),
+            Encoded::Compact(c) => uncompact(devinfo, &c).and_then(|b| decode(devinfo, &b)),
+        }
+        .map_err(|e| e.at(i, off))?;
+        offsets.push(off);
+        off += e.bytes().len();
+        out.push(inst);
+    }
+    Ok((out, offsets))
+}
