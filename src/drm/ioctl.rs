@@ -235,3 +235,22 @@ impl Drop for Mapping {
         }
     }
 }
+
+/// Shared doors (a test keeps one handle to inspect the fake while a device owns another).
+impl<T: Ioctl + ?Sized> Ioctl for std::rc::Rc<T> {
+    fn ioctl(&self, name: &'static str, request: u64, arg: &mut [u8]) -> std::result::Result<(), i32> {
+        (**self).ioctl(name, request, arg)
+    }
+
+    fn mmap(&self, offset: u64, len: usize) -> std::result::Result<Mapping, i32> {
+        (**self).mmap(offset, len)
+    }
+
+    fn i915_getparam(&self, param: i32) -> std::result::Result<i32, i32> {
+        (**self).i915_getparam(param)
+    }
+
+    fn version(&self) -> std::result::Result<DriverVersion, i32> {
+        (**self).version()
+    }
+}
