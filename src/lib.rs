@@ -6,9 +6,11 @@
 //! ABI on top. Dependencies point one way: `nir` and `ra` know nothing of targets.
 
 pub mod capi;
+pub mod compiler;
 pub mod drm;
 pub mod etnaviv;
 pub mod intel;
 pub mod nir;
 pub mod ra;
+pub mod target;
 pub mod util;

@@ -1,1 +1,77 @@
-fn main() {}
+//! The `gpucc` command line: `gpucc <verb> [--target NAME] ...`.
+//!
+//! Exit status: 0 success, 1 an input was wrong (parse error, failed check, unsupported
+//! feature), 2 the command line itself was wrong. Errors go to stderr as `file:line:col: message`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+// Verb implementations live beside this file, in src/bin/gpucc/.
+#[path = "gpucc/cli.rs"]
+mod cli;
+#[path = "gpucc/isa.rs"]
+mod isa;
+#[path = "gpucc/nir.rs"]
+mod nir;
+#[path = "gpucc/sim.rs"]
+mod sim;
+
+#[derive(Parser)]
+#[command(
+    name = "gpucc",
+    version,
+    about = "Shader compiler backend for Intel Gen4-Gen9 and Vivante GPUs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Subcommand)]
+enum Verb {
+    /// Read, check, print and run NIR shaders (Mesa's nir_print syntax)
+    #[command(subcommand)]
+    Nir(nir::NirVerb),
+    /// List the targets gpucc compiles for
+    Targets,
+    /// Assemble Mesa-syntax assembly into machine code
+    Asm(isa::AsmArgs),
+    /// Disassemble machine code into Mesa-syntax assembly
+    Disasm(isa::DisasmArgs),
+    /// Assemble and run a program on the target's functional simulator
+    Sim(sim::SimArgs),
+    /// Run the built-in benchmarks
+    Bench {
+        /// What to measure: `ra` (register allocator)
+        #[arg(value_parser = ["ra"])]
+        what: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.verb {
+        Verb::Nir(v) => nir::run(v),
+        Verb::Asm(a) => isa::asm(a),
+        Verb::Disasm(a) => isa::disasm(a),
+        Verb::Sim(a) => sim::run(a),
+        Verb::Bench { what } => {
+            debug_assert_eq!(what, "ra");
+            for r in gpucc::ra::bench::run_benchmarks() {
+                println!("{r}");
+            }
+            Ok(())
+        }
+        Verb::Targets => {
+            for t in gpucc::target::all_targets() {
+                println!("{:8} {}", t.name(), t.description());
+            }
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}

@@ -3,3 +3,4 @@
 pub mod isa;
 pub mod sim;
 pub mod specs;
+pub mod tool;

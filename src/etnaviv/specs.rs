@@ -340,16 +340,14 @@ impl Specs {
     /// Uniform counts follow the Vivante kernel's gcmCONFIGUREUNIFORMS table as Mesa copies it.
     pub fn uniform_limits(&self) -> UniformLimits {
         let n = self.num_constants;
-        let (vs, ps) =
-            if self.model == 0x2000 && (self.revision == 0x5118 || self.revision == 0x5140) {
-                (256, 64)
-            } else if n == 320 || (n > 256 && self.model == 0x1000) {
-                (256, 64)
-            } else if n >= 256 {
-                (256, 256)
-            } else {
-                (168, 64)
-            };
+        let gc2000_early = self.model == 0x2000 && matches!(self.revision, 0x5118 | 0x5140);
+        let (vs, ps) = if gc2000_early || n == 320 || (n > 256 && self.model == 0x1000) {
+            (256, 64)
+        } else if n >= 256 {
+            (256, 256)
+        } else {
+            (168, 64)
+        };
         let halti = self.halti();
         let (unified, vs_offset, ps_offset) = if halti >= 5 {
             (

@@ -1,1 +1,54 @@
-//! The input IR: a NIR-like SSA form with Mesa's nir_print text syntax, validator, builder, reference interpreter and the target-neutral passes.
+//! The input IR: a NIR-like SSA form with Mesa's nir_print text syntax, validator, builder,
+//! reference interpreter and the target-neutral passes.
+//!
+//! # Data model
+//!
+//! A [`Shader`] holds the header ([`ShaderInfo`]: stage plus every printed info line), the
+//! global [`Variable`]s (`decl_var`) and the [`Function`]s; a function's body is an [`Impl`].
+//!
+//! Inside an [`Impl`] nothing points at anything: everything is an index.
+//!
+//! - `instrs: Vec<Instr>` is the instruction arena; [`InstrId`] indexes it. Each [`Instr`]
+//!   records its block and an [`InstrKind`] (ALU, load_const, undef, phi, jump, intrinsic,
+//!   texture, deref).
+//! - `blocks: Vec<Block>` holds the basic blocks in program order (the order nir_print numbers
+//!   them, so `BlockId(n)` is `bn`); each block lists its instructions in order. The last block
+//!   is the end block and is always empty.
+//! - `body: Vec<CfNode>` is the structured control-flow tree: blocks, `if` nodes (condition,
+//!   then list, else list) and `loop` nodes (body and optional continue list). Lists alternate
+//!   block / if-or-loop and start and end with a block, as in NIR.
+//! - SSA values are dense [`SsaId`]s (the `N` of `%N`): `defs[N]` describes the value (component
+//!   count 1–16, bit size 1/8/16/32/64, divergence) and names its defining instruction.
+//!   Instructions refer to sources by `SsaId`; ALU sources add a per-channel swizzle.
+//! - Control-flow edges are not stored; [`cfg::Cfg::compute`] derives successors and
+//!   predecessors from the tree (see `cfg.rs` for the rules).
+//! - Out-of-SSA form uses the `decl_reg`/`load_reg`/`store_reg` intrinsics: a register is the
+//!   value defined by `decl_reg`, and loads/stores name it as their register source.
+//!
+//! Walking: iterate `imp.blocks` in order and their `instrs` for a linear pass; recurse over
+//! `imp.body` for structure. To rewrite, build new vectors (or edit `InstrKind`s in place) and
+//! keep `defs[..].instr` and `Instr::block` consistent; [`validate`] checks that.
+//!
+//! # Tables
+//!
+//! [`opcodes`] has one table per instruction family (ALU ops, intrinsics) with the signature
+//! facts of Mesa 23.3; the parser, printer and validator read only these.
+
+pub mod builder;
+pub mod cfg;
+pub mod interp;
+pub mod ir;
+pub mod opcodes;
+pub mod parse;
+pub mod passes;
+pub mod print;
+pub mod types;
+pub mod validate;
+
+pub use builder::Builder;
+pub use ir::*;
+pub use opcodes::{AluOp, IndexKind, Intrinsic};
+pub use parse::{parse, ParseError};
+pub use print::print;
+pub use types::{AluType, BaseType, GlslType, Stage};
+pub use validate::{validate, ValidationError};

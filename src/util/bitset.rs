@@ -9,7 +9,10 @@ pub struct BitSet {
 
 impl BitSet {
     pub fn new(len: usize) -> BitSet {
-        BitSet { words: vec![0; len.div_ceil(64)], len }
+        BitSet {
+            words: vec![0; len.div_ceil(64)],
+            len,
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -335,6 +335,26 @@ fn parse_dst(tok: Tok<'_>, opcode: Opcode) -> PResult<(Dst, bool)> {
     if text == "void" {
         return Ok((Dst::default(), hp));
     }
+    // MOVAR/MOVAI write the address register: the destination field holds only a write mask,
+    // which isaspec prints as `void`. Mesa 23.3's disassembler syntax `a0.x___` sets it.
+    if let (Some(rest), Opcode::Movar | Opcode::Movai) = (text.strip_prefix('a'), opcode) {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let reg = if digits == 0 {
+            0
+        } else {
+            parse_number(tok, &rest[..digits], 127, "register")?
+        };
+        let mask = parse_mask(tok, &rest[digits..])?;
+        return Ok((
+            Dst {
+                use_: false,
+                reg: reg as u8,
+                amode: AddrMode::Direct,
+                mask,
+            },
+            hp,
+        ));
+    }
     let Some(rest) = text.strip_prefix('t') else {
         return err(
             tok,

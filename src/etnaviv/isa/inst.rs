@@ -407,13 +407,13 @@ impl Src {
             kind: SrcKind::Imm(imm),
         }
     }
-    pub fn neg(mut self) -> Src {
+    pub fn negated(mut self) -> Src {
         if let SrcKind::Reg(r) = &mut self.kind {
             r.neg = !r.neg;
         }
         self
     }
-    pub fn abs(mut self) -> Src {
+    pub fn absolute(mut self) -> Src {
         if let SrcKind::Reg(r) = &mut self.kind {
             r.abs = true;
         }

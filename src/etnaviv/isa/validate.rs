@@ -156,7 +156,13 @@ pub fn validate(specs: &Specs, inst: &Inst) -> Result<(), String> {
     }
     let has_dst_field = matches!(format.class(), Class::Alu | Class::Tex | Class::Load);
     if has_dst_field {
-        if writes_no_register(op) {
+        if matches!(op, Opcode::Movar | Opcode::Movai) {
+            if inst.dst.use_ || inst.dst.mask == 0 {
+                return Err(format!(
+                    "{name} writes the address register: dst must be a0 with a mask"
+                ));
+            }
+        } else if writes_no_register(op) {
             if inst.dst.use_ {
                 return Err(format!("{name} writes no register"));
             }

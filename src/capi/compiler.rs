@@ -1,0 +1,89 @@
+//! `gpucc_compiler`: one per target, shareable across threads.
+
+use std::ffi::{c_char, CStr, CString};
+
+use super::status::{guard, write_out, Error, Status};
+
+/// A compiler handle (opaque to C): the compiler and its target name as a C string.
+pub struct Compiler {
+    pub(crate) inner: crate::compiler::Compiler,
+    target_name: CString,
+}
+
+/// Creates a compiler for a target named as on the command line: an Intel platform by Mesa's
+/// short name (brw g4x ilk snb ivb hsw bdw skl) or a Vivante core by model (gc400 gc2000 gc3000
+/// gc7000). An unknown name gives GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid
+/// names.
+///
+/// Thread safety: a compiler may be used from any number of threads at once; it is immutable
+/// after creation. Destroy it with gpucc_compiler_destroy once no thread uses it.
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_create(target: *const c_char, out: *mut *mut Compiler) -> Status {
+    guard("gpucc_compiler_create", || {
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_compiler_create: out is NULL"));
+        }
+        if target.is_null() {
+            return Err(Error::invalid("gpucc_compiler_create: target is NULL"));
+        }
+        // SAFETY: `target` is non-NULL and the header requires a NUL-terminated string.
+        let name = unsafe { CStr::from_ptr(target) };
+        let name = name
+            .to_str()
+            .map_err(|_| Error::invalid("gpucc_compiler_create: target name is not UTF-8"))?;
+        let inner =
+            crate::compiler::Compiler::new(name).map_err(|e| Error::invalid(e.to_string()))?;
+        let target_name = CString::new(inner.target().name()).unwrap_or_default();
+        let compiler = Compiler { inner, target_name };
+        write_out(out, Box::into_raw(Box::new(compiler)), "out")
+    })
+}
+
+/// Destroys a compiler. NULL is accepted and ignored.
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_destroy(compiler: *mut Compiler) {
+    guard("gpucc_compiler_destroy", || {
+        if !compiler.is_null() {
+            // SAFETY: non-NULL compilers only come from Box::into_raw in gpucc_compiler_create,
+            // and the caller gives up the handle by destroying it.
+            drop(unsafe { Box::from_raw(compiler) });
+        }
+        Ok(())
+    });
+}
+
+/// The target name a compiler was created for (static storage; never NULL). Returns "" for a
+/// NULL compiler.
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_target(compiler: *const Compiler) -> *const c_char {
+    // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.
+    match unsafe { compiler.as_ref() } {
+        Some(c) => c.target_name.as_ptr(),
+        None => c"".as_ptr(),
+    }
+}
+
+/// The GPU family of a target, for drivers that serve both.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Intel Gen EUs (i965 generations).
+    Intel = 0,
+    /// Vivante GC cores (etnaviv).
+    Etnaviv = 1,
+}
+
+/// The family of a compiler's target, written to `out`.
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_family(compiler: *const Compiler, out: *mut Family) -> Status {
+    guard("gpucc_compiler_family", || {
+        // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.
+        let c = unsafe { compiler.as_ref() }
+            .ok_or_else(|| Error::invalid("gpucc_compiler_family: compiler is NULL"))?;
+        let family = match c.inner.target().family() {
+            crate::target::Family::Intel => Family::Intel,
+            crate::target::Family::Etnaviv => Family::Etnaviv,
+        };
+        write_out(out, family, "out")
+    })
+}

@@ -1,0 +1,214 @@
+//! Ops whose sources or result have a fixed width: vector construction, dot products,
+//! all/any reductions, and the pack/unpack family.
+
+use super::super::value::{bool_bits, f64_to_f16, from_f64, sext, to_f64, Rounding};
+
+/// Result components of a horizontal op (`out.len()` is the op's output size, or 1 for the
+/// replicated dot products, which the caller splats). None when `name` is not horizontal.
+pub fn eval(name: &str, bits: u8, dst_bits: u8, s: &[&[u64]]) -> Option<Vec<u64>> {
+    let f = |src: usize, c: usize| to_f64(s[src][c], bits);
+    let rd = |x: f64| to_f64(from_f64(x, bits), bits);
+    if let Some(n) = name.strip_prefix("vec") {
+        let n: usize = n.parse().ok()?;
+        return Some((0..n).map(|i| s[i][0]).collect());
+    }
+    if let Some(rest) = name.strip_prefix("fdot") {
+        let n: usize = rest.trim_end_matches("_replicated").parse().ok()?;
+        let p: Vec<f64> = (0..n).map(|c| rd(f(0, c) * f(1, c))).collect();
+        return Some(vec![from_f64(reduce(&p, &|a, b| rd(a + b)), bits)]);
+    }
+    if name == "fdph" || name == "fdph_replicated" {
+        let xy = rd(rd(f(0, 0) * f(1, 0)) + rd(f(0, 1) * f(1, 1)));
+        let xyz = rd(xy + rd(f(0, 2) * f(1, 2)));
+        return Some(vec![from_f64(xyz + f(1, 3), bits)]);
+    }
+    if let Some(rest) = name.strip_prefix("fsum") {
+        let n: usize = rest.parse().ok()?;
+        // unop_reduce: ((x + y) + z) for 3, (x + y) + (z + w) for 4.
+        let v: Vec<f64> = (0..n).map(|c| f(0, c)).collect();
+        let sum = match n {
+            2 => rd(v[0] + v[1]),
+            3 => rd(rd(v[0] + v[1]) + v[2]),
+            _ => rd(rd(v[0] + v[1]) + rd(v[2] + v[3])),
+        };
+        return Some(vec![from_f64(sum, bits)]);
+    }
+    if let Some((kind, n)) = reduction(name) {
+        let eq: Vec<bool> = (0..n)
+            .map(|c| match kind {
+                "all_fequal" | "all_equal" => f(0, c) == f(1, c),
+                "any_fnequal" | "any_nequal" => f(0, c) != f(1, c),
+                "all_iequal" => s[0][c] & bits_mask(bits) == s[1][c] & bits_mask(bits),
+                _ => s[0][c] & bits_mask(bits) != s[1][c] & bits_mask(bits),
+            })
+            .collect();
+        let v = if kind.starts_with("all") {
+            eq.iter().all(|&b| b)
+        } else {
+            eq.iter().any(|&b| b)
+        };
+        let out = if name.starts_with("fall") || name.starts_with("fany") {
+            from_f64(if v { 1.0 } else { 0.0 }, 32)
+        } else {
+            bool_bits(v, dst_bits)
+        };
+        return Some(vec![out]);
+    }
+    let x = s[0][0];
+    let half = |h: u64| to_f64(h & 0xffff, 16);
+    let half_ftz = |h: u64| {
+        let h = if h & 0x7c00 == 0 { h & 0x8000 } else { h };
+        to_f64(h & 0xffff, 16)
+    };
+    let f32b = |v: f64| from_f64(v, 32);
+    let comps = |src: usize, n: usize| -> Vec<f64> { (0..n).map(|c| f(src, c)).collect() };
+    Some(match name {
+        "pack_snorm_2x16" => vec![pack(&comps(0, 2), 16, pack_snorm)],
+        "pack_unorm_2x16" => vec![pack(&comps(0, 2), 16, pack_unorm)],
+        "pack_snorm_4x8" => vec![pack(&comps(0, 4), 8, pack_snorm)],
+        "pack_unorm_4x8" => vec![pack(&comps(0, 4), 8, pack_unorm)],
+        "pack_half_2x16" => vec![
+            f64_to_f16(f(0, 0), Rounding::NearestEven) as u64
+                | (f64_to_f16(f(0, 1), Rounding::NearestEven) as u64) << 16,
+        ],
+        "pack_half_2x16_split" => vec![
+            f64_to_f16(f(0, 0), Rounding::NearestEven) as u64
+                | (f64_to_f16(f(1, 0), Rounding::NearestEven) as u64) << 16,
+        ],
+        "pack_half_2x16_rtz_split" => vec![
+            f64_to_f16(f(0, 0), Rounding::TowardZero) as u64
+                | (f64_to_f16(f(1, 0), Rounding::TowardZero) as u64) << 16,
+        ],
+        // GLSL's unpack*2x16 take the high half for y. (Mesa 23.3's constant expression
+        // truncates `x << 16` to 16 bits there, a known folding bug we do not copy.)
+        "unpack_snorm_2x16" => (0..2)
+            .map(|i| f32b(unpack_snorm(x >> (16 * i), 16)))
+            .collect(),
+        "unpack_unorm_2x16" => (0..2)
+            .map(|i| f32b(unpack_unorm(x >> (16 * i), 16)))
+            .collect(),
+        "unpack_snorm_4x8" => (0..4)
+            .map(|i| f32b(unpack_snorm(x >> (8 * i), 8)))
+            .collect(),
+        "unpack_unorm_4x8" => (0..4)
+            .map(|i| f32b(unpack_unorm(x >> (8 * i), 8)))
+            .collect(),
+        "unpack_half_2x16" => vec![f32b(half(x)), f32b(half(x >> 16))],
+        "unpack_half_2x16_flush_to_zero" => vec![f32b(half_ftz(x)), f32b(half_ftz(x >> 16))],
+        "unpack_half_2x16_split_x" => vec![f32b(half(x))],
+        "unpack_half_2x16_split_y" => vec![f32b(half(x >> 16))],
+        "unpack_half_2x16_split_x_flush_to_zero" => vec![f32b(half_ftz(x))],
+        "unpack_half_2x16_split_y_flush_to_zero" => vec![f32b(half_ftz(x >> 16))],
+        "pack_uint_2x16" => {
+            let c = |v: u64| (v as u32).min(0xffff) as u64;
+            vec![c(s[0][0]) | c(s[0][1]) << 16]
+        }
+        "pack_sint_2x16" => {
+            let c = |v: u64| ((v as u32 as i32).clamp(-32768, 32767) as u32 & 0xffff) as u64;
+            vec![c(s[0][0]) | c(s[0][1]) << 16]
+        }
+        "pack_uvec2_to_uint" => vec![((s[0][0] & 0xffff) | (s[0][1] << 16)) & 0xffff_ffff],
+        "pack_uvec4_to_uint" => {
+            vec![(s[0][0] | s[0][1] << 8 | s[0][2] << 16 | s[0][3] << 24) & 0xffff_ffff]
+        }
+        "pack_32_4x8" => vec![
+            (s[0][0] & 0xff)
+                | (s[0][1] & 0xff) << 8
+                | (s[0][2] & 0xff) << 16
+                | (s[0][3] & 0xff) << 24,
+        ],
+        "pack_32_2x16" => vec![(s[0][0] & 0xffff) | (s[0][1] & 0xffff) << 16],
+        "pack_64_2x32" => vec![(s[0][0] & 0xffff_ffff) | s[0][1] << 32],
+        "pack_64_4x16" => vec![
+            (s[0][0] & 0xffff)
+                | (s[0][1] & 0xffff) << 16
+                | (s[0][2] & 0xffff) << 32
+                | (s[0][3] & 0xffff) << 48,
+        ],
+        "unpack_64_2x32" => vec![x & 0xffff_ffff, x >> 32],
+        "unpack_64_4x16" => (0..4).map(|i| (x >> (16 * i)) & 0xffff).collect(),
+        "unpack_32_2x16" => vec![x & 0xffff, (x >> 16) & 0xffff],
+        "unpack_32_4x8" => (0..4).map(|i| (x >> (8 * i)) & 0xff).collect(),
+        "unpack_32_2x16_split_x" => vec![x & 0xffff],
+        "unpack_32_2x16_split_y" => vec![(x >> 16) & 0xffff],
+        "unpack_64_2x32_split_x" => vec![x & 0xffff_ffff],
+        "unpack_64_2x32_split_y" => vec![x >> 32],
+        "sad_u8x4" => {
+            let b = |v: u64, i: u32| ((v >> (8 * i)) & 0xff) as i64;
+            let sum: i64 = (0..4).map(|i| (b(s[0][0], i) - b(s[1][0], i)).abs()).sum();
+            vec![(s[2][0] as u32).wrapping_add(sum as u32) as u64]
+        }
+        _ => return None,
+    })
+}
+
+fn bits_mask(bits: u8) -> u64 {
+    super::super::value::mask(bits)
+}
+
+/// `(prefix)all_fequal4` and friends: the comparison kind and the vector width.
+fn reduction(name: &str) -> Option<(&str, usize)> {
+    let body = name
+        .strip_prefix("b32")
+        .or_else(|| name.strip_prefix("b16"))
+        .or_else(|| name.strip_prefix("b8"))
+        .or_else(|| name.strip_prefix('b'))
+        .or_else(|| name.strip_prefix('f'))?;
+    for kind in [
+        "all_fequal",
+        "any_fnequal",
+        "all_iequal",
+        "any_inequal",
+        "all_equal",
+        "any_nequal",
+    ] {
+        if let Some(n) = body.strip_prefix(kind) {
+            return Some((kind, n.parse().ok()?));
+        }
+    }
+    None
+}
+
+/// NIR's pairwise reduction order for dot products: sizes 2, 4, 8, 16 split in halves
+/// (`reduce(high half, low half)`); 3 is `(z + y) + x`; 5 is `e + ((w + z) + (y + x))`.
+fn reduce(p: &[f64], add: &dyn Fn(f64, f64) -> f64) -> f64 {
+    match p.len() {
+        1 => p[0],
+        3 => add(add(p[2], p[1]), p[0]),
+        5 => add(p[4], add(add(p[3], p[2]), add(p[1], p[0]))),
+        n => {
+            let h = n / 2;
+            add(reduce(&p[h..], add), reduce(&p[..h], add))
+        }
+    }
+}
+
+fn pack_snorm(x: f64, bits: u32) -> u64 {
+    let scale = ((1u64 << (bits - 1)) - 1) as f64;
+    let c = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
+    let v = (c as f32 * scale as f32).round_ties_even() as i64;
+    v as u64 & ((1u64 << bits) - 1)
+}
+
+fn pack_unorm(x: f64, bits: u32) -> u64 {
+    let scale = ((1u64 << bits) - 1) as f64;
+    let c = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    (c as f32 * scale as f32).round_ties_even() as u64
+}
+
+fn pack(v: &[f64], bits: u32, f: fn(f64, u32) -> u64) -> u64 {
+    v.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &x)| acc | f(x, bits) << (bits * i as u32))
+}
+
+fn unpack_snorm(v: u64, bits: u32) -> f64 {
+    let scale = ((1u64 << (bits - 1)) - 1) as f32;
+    let s = sext(v, bits as u8) as f32;
+    ((s / scale).clamp(-1.0, 1.0)) as f64
+}
+
+fn unpack_unorm(v: u64, bits: u32) -> f64 {
+    let scale = ((1u64 << bits) - 1) as f32;
+    ((v & ((1u64 << bits) - 1)) as f32 / scale) as f64
+}

@@ -1,0 +1,118 @@
+//! What a shader run sees from outside (the [`Environment`]) and what it leaves behind
+//! ([`RunResult`]).
+
+use super::sampler::{DefaultSampler, Sampler};
+use std::collections::BTreeMap;
+
+/// Inputs, buffers and system values for a run of N invocations.
+///
+/// Invocations are laid out as 2×2 quads in a row of quads: invocation `i` is pixel
+/// `(2 * (i / 4) + (i & 1), (i >> 1) & 1)` (see [`pixel`]), so invocations `4q..4q+3` form a
+/// quad for derivatives. For compute shaders the invocations are one workgroup, and invocation
+/// `i` has local id `(i, 0, 0)`.
+pub struct Environment {
+    /// Push constants (`load_uniform`, `load_push_constant`).
+    pub uniforms: Vec<u8>,
+    /// Bytes per unit of `load_uniform`'s base and offset: 16 for the vec4 slots of Gallium's
+    /// etnaviv path (the default), 1 for byte-addressed drivers.
+    pub uniform_unit: u32,
+    /// `load_uniform` offsets are floats (Vivante cores without integer support, like GC2000).
+    pub float_uniform_offsets: bool,
+    /// Uniform buffers by block index (`load_ubo`, byte offsets).
+    pub ubos: Vec<Vec<u8>>,
+    /// Storage buffers by block index; written back into [`RunResult::ssbos`].
+    pub ssbos: Vec<Vec<u8>>,
+    /// Workgroup-shared memory (one workgroup).
+    pub shared: Vec<u8>,
+    /// The shader's constant data, at global address 0 (`load_global_constant`, with
+    /// `load_reloc_const_intel` returning 0 as its base address).
+    pub constant_data: Vec<u8>,
+    /// Per invocation: input slot (driver location, `base + offset`) to 4 components of raw
+    /// 32-bit values. Missing slots use [`generated_input`] when `generate_inputs` is set and
+    /// are an error otherwise.
+    pub inputs: Vec<BTreeMap<u32, [u32; 4]>>,
+    pub generate_inputs: bool,
+    /// Per-invocation `gl_FragCoord`; defaults to the pixel centre `(x + .5, y + .5, .5, 1)`.
+    pub frag_coord: Option<Vec<[f32; 4]>>,
+    /// Per-invocation front-facing flag; defaults to true.
+    pub front_face: Option<Vec<bool>>,
+    pub workgroup_id: [u32; 3],
+    pub workgroup_size: [u32; 3],
+    pub sampler: Box<dyn Sampler>,
+    /// Out-of-bounds buffer, uniform and register accesses read zero and drop writes (as with
+    /// robust buffer access) instead of failing the run. Meant for runs on synthetic data,
+    /// where indices computed from made-up uniforms cannot respect the application's bounds.
+    pub robust_access: bool,
+    /// Instructions executed (per lockstep step) before the run is abandoned as looping.
+    pub step_limit: u64,
+}
+
+impl Default for Environment {
+    fn default() -> Self {
+        Environment {
+            uniforms: Vec::new(),
+            uniform_unit: 16,
+            float_uniform_offsets: false,
+            ubos: Vec::new(),
+            ssbos: Vec::new(),
+            shared: Vec::new(),
+            constant_data: Vec::new(),
+            inputs: Vec::new(),
+            generate_inputs: true,
+            frag_coord: None,
+            front_face: None,
+            workgroup_id: [0; 3],
+            workgroup_size: [1; 3],
+            sampler: Box::new(DefaultSampler),
+            robust_access: false,
+            step_limit: 1_000_000,
+        }
+    }
+}
+
+/// Pixel coordinates of invocation `i` (2×2 quads side by side).
+pub fn pixel(i: usize) -> (u32, u32) {
+    (2 * (i / 4) as u32 + (i & 1) as u32, ((i >> 1) & 1) as u32)
+}
+
+/// The default value of a missing input: component `c` of slot `s` at pixel `(x, y)` is the
+/// float `0.5 + s / 4 + c / 16 + x / 8 + y / 32`, linear in x and y so that derivatives of
+/// inputs are the constants 1/8 and 1/32. Inputs read as integers get `(x + y + c) % 2`
+/// instead, small enough to be a valid index.
+pub fn generated_input(inv: usize, slot: u32, comp: u32, integer: bool) -> u32 {
+    let (x, y) = pixel(inv);
+    if integer {
+        return (x + y + comp) % 2;
+    }
+    let v = 0.5 + slot as f32 / 4.0 + comp as f32 / 16.0 + x as f32 / 8.0 + y as f32 / 32.0;
+    v.to_bits()
+}
+
+/// One output slot of one invocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputSlot {
+    /// The slot's name (`FRAG_RESULT_COLOR`, `VARYING_SLOT_POS`...), when known.
+    pub name: String,
+    pub bit_size: u8,
+    /// Written components (raw bits); None where nothing was written.
+    pub comps: [Option<u64>; 8],
+}
+
+/// Results of one invocation.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct InvocationResult {
+    /// Output slot (driver location) to its components.
+    pub outputs: BTreeMap<u32, OutputSlot>,
+    /// The invocation was discarded / terminated (fragment shaders).
+    pub discarded: bool,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RunResult {
+    pub invocations: Vec<InvocationResult>,
+    pub ssbos: Vec<Vec<u8>>,
+    pub shared: Vec<u8>,
+    /// Lockstep instruction steps executed.
+    pub steps: u64,
+}

@@ -1,0 +1,1127 @@
+//! The lockstep executor: all invocations walk the structured control flow together under an
+//! execution mask, the way a SIMD machine does.
+//!
+//! Why lockstep rather than one invocation at a time: derivatives read the other lanes of a
+//! 2×2 quad at the same instruction, and barriers need every invocation of the workgroup to
+//! arrive. Structured control flow makes the masks simple: an `if` splits the mask, a loop
+//! repeats while any lane is still inside, `break`/`continue` park lanes until the loop's exit
+//! or next iteration. Each lane remembers the last block it ran, which selects its phi sources.
+//!
+//! Derivatives in divergent control flow read whatever the partner lane last computed for
+//! that value (zero if never): undefined in GLSL, deterministic here.
+
+use super::alu::{self, Comps};
+use super::env::{generated_input, pixel, Environment, InvocationResult, OutputSlot, RunResult};
+use super::sampler::TexRequest;
+use super::value::{bool_bits, from_f64, mask, sext, to_f64};
+use super::InterpError;
+use crate::nir::ir::*;
+use crate::nir::opcodes::IndexKind;
+use crate::nir::types::BaseType;
+use std::collections::HashMap;
+
+/// Where a jump sends lanes: collected per loop level.
+#[derive(Default)]
+struct LoopExits {
+    brk: Vec<bool>,
+    cont: Vec<bool>,
+}
+
+struct RegInfo {
+    off: usize,
+    comps: usize,
+    elems: usize,
+}
+
+pub(super) struct Machine<'a> {
+    shader: &'a Shader,
+    imp: &'a Impl,
+    env: &'a Environment,
+    n: usize,
+    offs: Vec<usize>,
+    stride: usize,
+    vals: Vec<u64>,
+    regs: HashMap<u32, RegInfo>,
+    reg_stride: usize,
+    reg_vals: Vec<u64>,
+    temps: HashMap<String, Vec<Vec<u64>>>,
+    prev: Vec<BlockId>,
+    results: Vec<InvocationResult>,
+    scratch: Vec<Vec<u8>>,
+    ssbos: Vec<Vec<u8>>,
+    shared: Vec<u8>,
+    steps: u64,
+    cur: Option<InstrId>,
+}
+
+type R<T> = Result<T, InterpError>;
+
+impl<'a> Machine<'a> {
+    pub(super) fn new(shader: &'a Shader, env: &'a Environment, n: usize) -> R<Machine<'a>> {
+        let imp = shader
+            .entry()
+            .ok_or_else(|| InterpError::new("the shader has no function body"))?;
+        let mut offs = Vec::with_capacity(imp.defs.len());
+        let mut stride = 0;
+        for d in &imp.defs {
+            offs.push(stride);
+            stride += d.map_or(0, |d| d.num_components as usize);
+        }
+        let mut regs = HashMap::new();
+        let mut reg_stride = 0;
+        for ins in &imp.instrs {
+            if let InstrKind::Intrinsic(ii) = &ins.kind {
+                if ii.intrinsic.name() == "decl_reg" {
+                    if let Some(d) = ii.def {
+                        let comps = ii.int_index(IndexKind::NumComponents).unwrap_or(1).max(1);
+                        let elems = ii.int_index(IndexKind::NumArrayElems).unwrap_or(0).max(1);
+                        let info = RegInfo {
+                            off: reg_stride,
+                            comps: comps.min(16) as usize,
+                            elems: elems.min(1 << 16) as usize,
+                        };
+                        reg_stride += info.comps * info.elems;
+                        regs.insert(d.0, info);
+                    }
+                }
+            }
+        }
+        let scratch_size = (shader.info.scratch_size as usize).max(64);
+        Ok(Machine {
+            shader,
+            imp,
+            env,
+            n,
+            offs,
+            stride,
+            vals: vec![0; stride * n],
+            regs,
+            reg_stride,
+            reg_vals: vec![0; reg_stride * n],
+            temps: HashMap::new(),
+            prev: vec![BlockId(0); n],
+            results: vec![InvocationResult::default(); n],
+            scratch: vec![vec![0; scratch_size]; n],
+            ssbos: env.ssbos.clone(),
+            shared: env.shared.clone(),
+            steps: 0,
+            cur: None,
+        })
+    }
+
+    pub(super) fn run(mut self) -> R<RunResult> {
+        let mut mask = vec![true; self.n];
+        let imp = self.imp;
+        self.list(&imp.body, &mut mask, None)?;
+        Ok(RunResult {
+            invocations: self.results,
+            ssbos: self.ssbos,
+            shared: self.shared,
+            steps: self.steps,
+        })
+    }
+
+    fn err(&self, msg: impl Into<String>) -> InterpError {
+        let mut e = InterpError::new(msg);
+        if let Some(id) = self.cur {
+            e.instr = Some(id);
+            e.block = self.imp.instrs.get(id.0 as usize).map(|i| i.block);
+        }
+        e
+    }
+
+    // ---- control flow ----------------------------------------------------------------
+
+    fn list(
+        &mut self,
+        list: &[CfNode],
+        mask: &mut [bool],
+        mut lp: Option<&mut LoopExits>,
+    ) -> R<()> {
+        for node in list {
+            if !mask.iter().any(|&m| m) {
+                return Ok(());
+            }
+            match node {
+                CfNode::Block(b) => self.block(*b, mask, lp.as_deref_mut())?,
+                CfNode::If(f) => {
+                    let cond = self.bools(f.condition, mask)?;
+                    let mut then_mask: Vec<bool> =
+                        mask.iter().zip(&cond).map(|(&m, &c)| m && c).collect();
+                    let mut else_mask: Vec<bool> =
+                        mask.iter().zip(&cond).map(|(&m, &c)| m && !c).collect();
+                    self.list(&f.then_body, &mut then_mask, lp.as_deref_mut())?;
+                    self.list(&f.else_body, &mut else_mask, lp.as_deref_mut())?;
+                    for (i, m) in mask.iter_mut().enumerate() {
+                        *m = then_mask[i] || else_mask[i];
+                    }
+                }
+                CfNode::Loop(l) => {
+                    let mut active = mask.to_vec();
+                    let mut exited = vec![false; self.n];
+                    while active.iter().any(|&m| m) {
+                        self.tick()?;
+                        let mut exits = LoopExits {
+                            brk: vec![false; self.n],
+                            cont: vec![false; self.n],
+                        };
+                        self.list(&l.body, &mut active, Some(&mut exits))?;
+                        for i in 0..self.n {
+                            active[i] |= exits.cont[i];
+                            exited[i] |= exits.brk[i];
+                        }
+                        if !l.continue_body.is_empty() {
+                            let mut exits2 = LoopExits {
+                                brk: vec![false; self.n],
+                                cont: vec![false; self.n],
+                            };
+                            self.list(&l.continue_body, &mut active, Some(&mut exits2))?;
+                            for i in 0..self.n {
+                                active[i] |= exits2.cont[i];
+                                exited[i] |= exits2.brk[i];
+                            }
+                        }
+                    }
+                    mask.copy_from_slice(&exited);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self) -> R<()> {
+        self.steps += 1;
+        if self.steps > self.env.step_limit {
+            return Err(self.err(format!(
+                "step limit of {} exceeded (infinite loop?)",
+                self.env.step_limit
+            )));
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, b: BlockId, mask: &mut [bool], lp: Option<&mut LoopExits>) -> R<()> {
+        let imp = self.imp;
+        let block = imp
+            .blocks
+            .get(b.0 as usize)
+            .ok_or_else(|| self.err(format!("block b{} does not exist", b.0)))?;
+        // Phis read their sources in parallel, before any of them is written.
+        let mut phi_writes = Vec::new();
+        let mut first_other = 0;
+        for (k, &id) in block.instrs.iter().enumerate() {
+            let InstrKind::Phi(phi) = &imp.instrs[id.0 as usize].kind else {
+                first_other = k;
+                break;
+            };
+            first_other = k + 1;
+            self.cur = Some(id);
+            let nc = self.ncomp(phi.def)?;
+            for lane in (0..self.n).filter(|&l| mask[l]) {
+                let from = self.prev[lane];
+                let Some(&(_, src)) = phi.srcs.iter().find(|(pb, _)| *pb == from) else {
+                    return Err(self.err(format!(
+                        "phi %{} has no source for predecessor b{}",
+                        phi.def.0, from.0
+                    )));
+                };
+                let v = self.get(src, lane)?;
+                phi_writes.push((phi.def, lane, v, nc));
+            }
+        }
+        for (def, lane, v, nc) in phi_writes {
+            self.set(def, lane, &v[..nc]);
+        }
+        let mut jump = None;
+        for &id in &block.instrs[first_other..] {
+            self.cur = Some(id);
+            self.tick()?;
+            let instr = &imp.instrs[id.0 as usize];
+            match &instr.kind {
+                InstrKind::Jump(j) => jump = Some(*j),
+                kind => self.instr(kind, mask)?,
+            }
+            if !mask.iter().any(|&m| m) {
+                return Ok(());
+            }
+        }
+        for lane in 0..self.n {
+            if mask[lane] {
+                self.prev[lane] = b;
+            }
+        }
+        match jump {
+            None => {}
+            Some(JumpKind::Break) | Some(JumpKind::Continue) => {
+                let Some(lp) = lp else {
+                    return Err(self.err("break or continue outside a loop"));
+                };
+                let to = if jump == Some(JumpKind::Break) {
+                    &mut lp.brk
+                } else {
+                    &mut lp.cont
+                };
+                for lane in 0..self.n {
+                    if mask[lane] {
+                        to[lane] = true;
+                        mask[lane] = false;
+                    }
+                }
+            }
+            Some(JumpKind::Return) | Some(JumpKind::Halt) => {
+                for lane in 0..self.n {
+                    if mask[lane] {
+                        mask[lane] = false;
+                        if jump == Some(JumpKind::Halt) {
+                            self.results[lane].discarded = true;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- values ------------------------------------------------------------------------
+
+    fn defn(&self, id: SsaId) -> R<Def> {
+        self.imp
+            .def(id)
+            .copied()
+            .ok_or_else(|| self.err(format!("%{} is not defined", id.0)))
+    }
+
+    fn ncomp(&self, id: SsaId) -> R<usize> {
+        Ok(self.defn(id)?.num_components as usize)
+    }
+
+    fn get(&self, id: SsaId, lane: usize) -> R<Comps> {
+        let d = self.defn(id)?;
+        let base = lane * self.stride + self.offs[id.0 as usize];
+        let mut out = [0u64; 16];
+        let nc = d.num_components as usize;
+        out[..nc].copy_from_slice(&self.vals[base..base + nc]);
+        Ok(out)
+    }
+
+    fn set(&mut self, id: SsaId, lane: usize, v: &[u64]) {
+        let Some(Some(d)) = self.imp.defs.get(id.0 as usize) else {
+            return;
+        };
+        let nc = (d.num_components as usize).min(v.len());
+        let base = lane * self.stride + self.offs[id.0 as usize];
+        let m = mask(d.bit_size);
+        for c in 0..nc {
+            self.vals[base + c] = v[c] & m;
+        }
+    }
+
+    fn scalar(&self, id: SsaId, lane: usize) -> R<u64> {
+        Ok(self.get(id, lane)?[0])
+    }
+
+    fn bools(&self, id: SsaId, mask: &[bool]) -> R<Vec<bool>> {
+        (0..self.n)
+            .map(|l| Ok(mask[l] && self.scalar(id, l)? != 0))
+            .collect()
+    }
+
+    fn lanes(&self, mask: &[bool]) -> Vec<usize> {
+        (0..self.n).filter(|&l| mask[l]).collect()
+    }
+
+    // ---- instructions --------------------------------------------------------------
+
+    fn instr(&mut self, kind: &InstrKind, mask: &mut [bool]) -> R<()> {
+        match kind {
+            InstrKind::Alu(a) => self.alu(a, mask),
+            InstrKind::LoadConst(c) => {
+                for lane in self.lanes(mask) {
+                    self.set(c.def, lane, &c.values);
+                }
+                Ok(())
+            }
+            InstrKind::Undef(d) => {
+                for lane in self.lanes(mask) {
+                    self.set(*d, lane, &[0; 16]);
+                }
+                Ok(())
+            }
+            // Derefs are resolved when a load or store uses them.
+            InstrKind::Deref(_) => Ok(()),
+            InstrKind::Intrinsic(ii) => self.intrinsic(ii, mask),
+            InstrKind::Tex(t) => self.tex(t, mask),
+            InstrKind::Phi(_) => Err(self.err("phi after a non-phi instruction")),
+            InstrKind::Jump(_) => Ok(()),
+        }
+    }
+
+    fn alu(&mut self, a: &AluInstr, mask: &[bool]) -> R<()> {
+        let info = a.op.info();
+        let d = self.defn(a.def)?;
+        let nc = d.num_components as usize;
+        let mut src_bits = [0u8; 16];
+        for (i, s) in a.srcs.iter().enumerate().take(16) {
+            src_bits[i] = self.defn(s.ssa)?.bit_size;
+        }
+        let ns = a.srcs.len().min(16);
+        let deriv = info.name.starts_with("fddx") || info.name.starts_with("fddy");
+        for lane in self.lanes(mask) {
+            let mut srcs = [[0u64; 16]; 16];
+            for (i, s) in a.srcs.iter().enumerate().take(16) {
+                let v = self.get(s.ssa, lane)?;
+                let width = match info.input_sizes.get(i) {
+                    Some(&0) | None => nc,
+                    Some(&n) => n as usize,
+                };
+                for c in 0..width.min(16) {
+                    srcs[i][c] = v[(s.swizzle[c] & 15) as usize];
+                }
+            }
+            let out = if deriv {
+                self.derivative(a, lane, nc, d.bit_size)?
+            } else {
+                alu::eval(a.op, nc, d.bit_size, &srcs[..ns], &src_bits[..ns])
+                    .map_err(|e| self.err(e.to_string()))?
+            };
+            self.set(a.def, lane, &out[..nc.max(info.output_size as usize)]);
+        }
+        Ok(())
+    }
+
+    /// `fddx`/`fddy` across the lane's quad: fine derivatives difference the lane's own row
+    /// (column), coarse ones the quad's top-left pixel pair; the unsuffixed ops are fine.
+    fn derivative(&self, a: &AluInstr, lane: usize, nc: usize, bits: u8) -> R<Comps> {
+        let name = a.op.name();
+        let coarse = name.ends_with("_coarse");
+        let q = lane & !3;
+        let (lo, hi) = match (name.starts_with("fddx"), coarse) {
+            (true, false) => (lane & !1, lane | 1),
+            (true, true) => (q, q + 1),
+            (false, false) => (lane & !2, lane | 2),
+            (false, true) => (q, q + 2),
+        };
+        let s = a
+            .srcs
+            .first()
+            .ok_or_else(|| self.err(format!("{name} needs a source")))?;
+        let pick = |l: usize| -> R<Comps> { self.get(s.ssa, if l < self.n { l } else { lane }) };
+        let (vlo, vhi) = (pick(lo)?, pick(hi)?);
+        let mut out = [0u64; 16];
+        for c in 0..nc {
+            let k = (s.swizzle[c] & 15) as usize;
+            out[c] = from_f64(to_f64(vhi[k], bits) - to_f64(vlo[k], bits), bits);
+        }
+        Ok(out)
+    }
+
+    fn index(&self, ii: &IntrinsicInstr, kind: IndexKind) -> i64 {
+        ii.int_index(kind).unwrap_or(0)
+    }
+
+    fn io_name(ii: &IntrinsicInstr) -> String {
+        match ii.index(IndexKind::IoSemantics) {
+            Some(IndexValue::Text(t)) => t
+                .split("location=")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .unwrap_or("")
+                .to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn src(&self, ii: &IntrinsicInstr, i: usize) -> R<SsaId> {
+        ii.srcs
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.err(format!("{} is missing source {i}", ii.intrinsic.name())))
+    }
+
+    fn intrinsic(&mut self, ii: &IntrinsicInstr, mask: &mut [bool]) -> R<()> {
+        let name = ii.intrinsic.name();
+        let lanes = self.lanes(mask);
+        let def = ii.def;
+        let (nc, bits) = match def {
+            Some(d) => {
+                let d = self.defn(d)?;
+                (d.num_components as usize, d.bit_size)
+            }
+            None => (ii.num_components as usize, 32),
+        };
+        let bytes = (bits as usize / 8).max(1);
+        match name {
+            "decl_reg" => {}
+            "load_reg" | "load_reg_indirect" => {
+                let reg = self.src(ii, 0)?;
+                let base = self.index(ii, IndexKind::Base);
+                let fabs = self.index(ii, IndexKind::LegacyFabs) != 0;
+                let fneg = self.index(ii, IndexKind::LegacyFneg) != 0;
+                for lane in lanes {
+                    let idx = base + self.indirect(ii, name.ends_with("_indirect"), 1, lane)?;
+                    let mut v = self.reg_read(reg, idx, lane)?;
+                    for c in v.iter_mut().take(nc) {
+                        if fabs {
+                            *c &= !(1u64 << (bits - 1));
+                        }
+                        if fneg {
+                            *c ^= 1u64 << (bits - 1);
+                        }
+                    }
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "store_reg" | "store_reg_indirect" => {
+                let (val, reg) = (self.src(ii, 0)?, self.src(ii, 1)?);
+                let base = self.index(ii, IndexKind::Base);
+                let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
+                let fsat = self.index(ii, IndexKind::LegacyFsat) != 0;
+                let vbits = self.defn(val)?.bit_size;
+                for lane in lanes {
+                    let idx = base + self.indirect(ii, name.ends_with("_indirect"), 2, lane)?;
+                    let mut v = self.get(val, lane)?;
+                    if fsat {
+                        for c in v.iter_mut() {
+                            let x = to_f64(*c, vbits);
+                            *c = from_f64(
+                                super::alu::float::fmin(super::alu::float::fmax(x, 0.0), 1.0),
+                                vbits,
+                            );
+                        }
+                    }
+                    self.reg_write(reg, idx, lane, &v, wrmask)?;
+                }
+            }
+            "load_ubo" | "load_ubo_vec4" => {
+                let unit = if name == "load_ubo_vec4" { 16 } else { 1 };
+                for lane in lanes {
+                    let block = self.scalar(self.src(ii, 0)?, lane)? as usize;
+                    let off = self.scalar(self.src(ii, 1)?, lane)? as u32 as usize * unit
+                        + self.index(ii, IndexKind::Base).max(0) as usize * unit;
+                    let buf = self
+                        .env
+                        .ubos
+                        .get(block)
+                        .ok_or_else(|| self.err(format!("UBO {block} is not bound")))?;
+                    let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
+                        .ok_or_else(|| self.err(oob("UBO", block, off, nc * bytes, buf.len())))?;
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "load_uniform" | "load_push_constant" => {
+                let unit = if name == "load_uniform" {
+                    self.env.uniform_unit as usize
+                } else {
+                    1
+                };
+                for lane in lanes {
+                    let raw = self.scalar(self.src(ii, 0)?, lane)?;
+                    let off = if self.env.float_uniform_offsets && name == "load_uniform" {
+                        let f = f32::from_bits(raw as u32);
+                        if !(0.0..1e9).contains(&f) && !self.env.robust_access {
+                            return Err(self.err(format!("uniform offset {f} out of range")));
+                        }
+                        if (0.0..1e9).contains(&f) {
+                            f as usize
+                        } else {
+                            usize::MAX / 2
+                        }
+                    } else {
+                        raw as u32 as usize
+                    };
+                    let base = self.index(ii, IndexKind::Base).max(0) as usize;
+                    let at = base.saturating_add(off).saturating_mul(unit);
+                    let buf = &self.env.uniforms;
+                    let v = robust_read(self.env.robust_access, buf, at, nc, bytes)
+                        .ok_or_else(|| self.err(oob("uniform", 0, at, nc * bytes, buf.len())))?;
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "load_input" | "load_interpolated_input" | "load_per_vertex_input" => {
+                let off_src = if name == "load_input" { 0 } else { 1 };
+                let comp = self.index(ii, IndexKind::Component) as u32;
+                let integer = ii
+                    .type_index(IndexKind::DestType)
+                    .is_some_and(|t| t.base != BaseType::Float);
+                for lane in lanes {
+                    let slot = self.index(ii, IndexKind::Base) as u32
+                        + self.scalar(self.src(ii, off_src)?, lane)? as u32;
+                    let mut v = [0u64; 16];
+                    for (c, out) in v.iter_mut().enumerate().take(nc) {
+                        *out = self.input(lane, slot, comp + c as u32, integer)? as u64;
+                    }
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "load_barycentric_pixel"
+            | "load_barycentric_centroid"
+            | "load_barycentric_sample"
+            | "load_barycentric_at_offset"
+            | "load_barycentric_at_sample" => {
+                // Inputs come already interpolated; the barycentrics are only a handle.
+                for lane in lanes {
+                    self.set_def(def, lane, &[0; 16])?;
+                }
+            }
+            "load_frag_coord" => {
+                for lane in lanes {
+                    let fc = match &self.env.frag_coord {
+                        Some(v) => *v.get(lane).ok_or_else(|| {
+                            self.err(format!("no frag coord for invocation {lane}"))
+                        })?,
+                        None => {
+                            let (x, y) = pixel(lane);
+                            [x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0]
+                        }
+                    };
+                    let v: Vec<u64> = fc.iter().map(|f| f.to_bits() as u64).collect();
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "load_front_face" => {
+                for lane in lanes {
+                    let ff = self
+                        .env
+                        .front_face
+                        .as_ref()
+                        .map_or(true, |v| v.get(lane).copied().unwrap_or(true));
+                    self.set_def(def, lane, &[bool_bits(ff, bits)])?;
+                }
+            }
+            "load_helper_invocation" => {
+                for lane in lanes {
+                    self.set_def(def, lane, &[bool_bits(false, bits)])?;
+                }
+            }
+            "load_local_invocation_id"
+            | "load_global_invocation_id"
+            | "load_workgroup_id"
+            | "load_num_workgroups"
+            | "load_workgroup_size"
+            | "load_local_invocation_index"
+            | "load_vertex_id"
+            | "load_vertex_id_zero_base"
+            | "load_instance_id"
+            | "load_invocation_id"
+            | "load_sample_id"
+            | "load_subgroup_invocation"
+            | "load_first_vertex"
+            | "load_base_vertex"
+            | "load_base_instance" => {
+                let ws = self.env.workgroup_size;
+                let wg = self.env.workgroup_id;
+                for lane in lanes {
+                    let l = lane as u64;
+                    let local = [
+                        l % ws[0].max(1) as u64,
+                        (l / ws[0].max(1) as u64) % ws[1].max(1) as u64,
+                        l / (ws[0].max(1) as u64 * ws[1].max(1) as u64),
+                    ];
+                    let v: [u64; 3] = match name {
+                        "load_local_invocation_id" => local,
+                        "load_global_invocation_id" => {
+                            [0, 1, 2].map(|i| wg[i] as u64 * ws[i] as u64 + local[i])
+                        }
+                        "load_workgroup_id" => wg.map(|x| x as u64),
+                        "load_num_workgroups" => [1; 3],
+                        "load_workgroup_size" => ws.map(|x| x as u64),
+                        "load_first_vertex" | "load_base_vertex" | "load_base_instance" => [0; 3],
+                        "load_instance_id" => [0; 3],
+                        _ => [l, 0, 0],
+                    };
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "store_output" | "store_per_vertex_output" => {
+                let val = self.src(ii, 0)?;
+                let off_src = if name == "store_output" { 1 } else { 2 };
+                let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
+                let comp = self.index(ii, IndexKind::Component) as usize;
+                let vbits = self.defn(val)?.bit_size;
+                let io = Self::io_name(ii);
+                for lane in lanes {
+                    let slot = self.index(ii, IndexKind::Base) as u32
+                        + self.scalar(self.src(ii, off_src)?, lane)? as u32;
+                    let v = self.get(val, lane)?;
+                    self.output(lane, slot, &io, vbits, comp, &v, wrmask);
+                }
+            }
+            "store_deref" | "load_deref" => self.deref_access(ii, &lanes)?,
+            "load_scratch" | "store_scratch" => {
+                let store = name == "store_scratch";
+                let addr_src = if store { 1 } else { 0 };
+                for lane in lanes {
+                    let off = self.scalar(self.src(ii, addr_src)?, lane)? as u32 as usize
+                        + self.index(ii, IndexKind::Base).max(0) as usize;
+                    if store {
+                        let val = self.src(ii, 0)?;
+                        let vb = (self.defn(val)?.bit_size as usize / 8).max(1);
+                        let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
+                        let v = self.get(val, lane)?;
+                        let len = self.scratch[lane].len();
+                        if write(&mut self.scratch[lane], off, &v, nc, vb, wrmask).is_none()
+                            && !self.env.robust_access
+                        {
+                            return Err(self.err(oob("scratch", 0, off, nc * vb, len)));
+                        }
+                    } else {
+                        let buf = &self.scratch[lane];
+                        let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
+                            .ok_or_else(|| {
+                                self.err(oob("scratch", 0, off, nc * bytes, buf.len()))
+                            })?;
+                        self.set_def(def, lane, &v)?;
+                    }
+                }
+            }
+            "load_reloc_const_intel" => {
+                for lane in lanes {
+                    self.set_def(def, lane, &[0])?;
+                }
+            }
+            "load_global_constant" | "load_global" | "load_constant" => {
+                for lane in lanes {
+                    let mut off = self.scalar(self.src(ii, 0)?, lane)? as usize;
+                    if name == "load_constant" {
+                        off += self.index(ii, IndexKind::Base).max(0) as usize;
+                    }
+                    let buf = &self.env.constant_data;
+                    let v = robust_read(self.env.robust_access, buf, off, nc, bytes).ok_or_else(
+                        || self.err(oob("constant data", 0, off, nc * bytes, buf.len())),
+                    )?;
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "load_ssbo" | "store_ssbo" | "load_shared" | "store_shared" => {
+                let store = name.starts_with("store");
+                let ssbo = name.ends_with("ssbo");
+                for lane in lanes {
+                    let (block, off) = match (ssbo, store) {
+                        (true, false) => (
+                            self.scalar(self.src(ii, 0)?, lane)?,
+                            self.scalar(self.src(ii, 1)?, lane)?,
+                        ),
+                        (true, true) => (
+                            self.scalar(self.src(ii, 1)?, lane)?,
+                            self.scalar(self.src(ii, 2)?, lane)?,
+                        ),
+                        (false, false) => (0, self.scalar(self.src(ii, 0)?, lane)?),
+                        (false, true) => (0, self.scalar(self.src(ii, 1)?, lane)?),
+                    };
+                    let off = off as u32 as usize
+                        + if ssbo {
+                            0
+                        } else {
+                            self.index(ii, IndexKind::Base).max(0) as usize
+                        };
+                    let block = block as usize;
+                    let what = if ssbo { "SSBO" } else { "shared memory" };
+                    if store {
+                        let val = self.src(ii, 0)?;
+                        let vb = (self.defn(val)?.bit_size as usize / 8).max(1);
+                        let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
+                        let v = self.get(val, lane)?;
+                        let buf = if ssbo {
+                            match self.ssbos.get_mut(block) {
+                                Some(b) => b,
+                                None => return Err(self.err(format!("SSBO {block} is not bound"))),
+                            }
+                        } else {
+                            &mut self.shared
+                        };
+                        let len = buf.len();
+                        if write(buf, off, &v, nc, vb, wrmask).is_none() && !self.env.robust_access
+                        {
+                            return Err(self.err(oob(what, block, off, nc * vb, len)));
+                        }
+                    } else {
+                        let buf = if ssbo {
+                            self.ssbos
+                                .get(block)
+                                .ok_or_else(|| self.err(format!("SSBO {block} is not bound")))?
+                        } else {
+                            &self.shared
+                        };
+                        let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
+                            .ok_or_else(|| {
+                                self.err(oob(what, block, off, nc * bytes, buf.len()))
+                            })?;
+                        self.set_def(def, lane, &v)?;
+                    }
+                }
+            }
+            "load_texture_scale" => {
+                for lane in lanes {
+                    let t = self.scalar(self.src(ii, 0)?, lane)? as u32;
+                    let s = self.env.sampler.size(t, 0);
+                    let v = [
+                        (1.0 / s[0] as f32).to_bits() as u64,
+                        (1.0 / s[1] as f32).to_bits() as u64,
+                    ];
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            "discard" | "terminate" | "demote" | "discard_if" | "terminate_if" | "demote_if" => {
+                let cond = name.ends_with("_if");
+                for lane in lanes {
+                    if !cond || self.scalar(self.src(ii, 0)?, lane)? != 0 {
+                        self.results[lane].discarded = true;
+                        if !name.starts_with("demote") {
+                            mask[lane] = false;
+                        }
+                    }
+                }
+            }
+            "barrier"
+            | "memory_barrier"
+            | "control_barrier"
+            | "scoped_barrier"
+            | "memory_barrier_buffer"
+            | "memory_barrier_shared"
+            | "group_memory_barrier"
+            | "memory_barrier_image"
+            | "begin_invocation_interlock"
+            | "end_invocation_interlock" => {
+                // Lockstep execution already orders every lane's memory accesses.
+            }
+            _ => {
+                return Err(self.err(format!("intrinsic `{name}` is not supported")));
+            }
+        }
+        Ok(())
+    }
+
+    fn set_def(&mut self, def: Option<SsaId>, lane: usize, v: &[u64]) -> R<()> {
+        match def {
+            Some(d) => {
+                self.set(d, lane, v);
+                Ok(())
+            }
+            None => Err(self.err("intrinsic has no destination")),
+        }
+    }
+
+    fn indirect(&self, ii: &IntrinsicInstr, on: bool, src: usize, lane: usize) -> R<i64> {
+        if !on {
+            return Ok(0);
+        }
+        Ok(self.scalar(self.src(ii, src)?, lane)? as u32 as i32 as i64)
+    }
+
+    fn reg_slot(&self, reg: SsaId, idx: i64) -> R<(usize, usize)> {
+        let info = self
+            .regs
+            .get(&reg.0)
+            .ok_or_else(|| self.err(format!("%{} is not a decl_reg", reg.0)))?;
+        if idx < 0 || idx as usize >= info.elems {
+            return Err(self.err(format!(
+                "register %{} index {idx} out of bounds ({} elements)",
+                reg.0, info.elems
+            )));
+        }
+        Ok((info.off + idx as usize * info.comps, info.comps))
+    }
+
+    fn reg_read(&self, reg: SsaId, idx: i64, lane: usize) -> R<Comps> {
+        let (off, comps) = match self.reg_slot(reg, idx) {
+            Err(_) if self.env.robust_access && self.regs.contains_key(&reg.0) => {
+                return Ok([0; 16])
+            }
+            r => r?,
+        };
+        let base = lane * self.reg_stride + off;
+        let mut v = [0u64; 16];
+        v[..comps].copy_from_slice(&self.reg_vals[base..base + comps]);
+        Ok(v)
+    }
+
+    fn reg_write(&mut self, reg: SsaId, idx: i64, lane: usize, v: &Comps, wrmask: u32) -> R<()> {
+        let (off, comps) = match self.reg_slot(reg, idx) {
+            Err(_) if self.env.robust_access && self.regs.contains_key(&reg.0) => return Ok(()),
+            r => r?,
+        };
+        let base = lane * self.reg_stride + off;
+        for c in 0..comps {
+            if wrmask & (1 << c) != 0 {
+                self.reg_vals[base + c] = v[c];
+            }
+        }
+        Ok(())
+    }
+
+    fn input(&self, lane: usize, slot: u32, comp: u32, integer: bool) -> R<u32> {
+        let given = self
+            .env
+            .inputs
+            .get(lane)
+            .and_then(|m| m.get(&(slot + comp / 4)))
+            .map(|v| v[(comp % 4) as usize]);
+        match given {
+            Some(v) => Ok(v),
+            None if self.env.generate_inputs => Ok(generated_input(lane, slot, comp, integer)),
+            None => Err(self.err(format!(
+                "input slot {slot} component {comp} of invocation {lane} is not provided"
+            ))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn output(
+        &mut self,
+        lane: usize,
+        slot: u32,
+        io: &str,
+        bits: u8,
+        comp: usize,
+        v: &Comps,
+        wrmask: u32,
+    ) {
+        let entry = self.results[lane]
+            .outputs
+            .entry(slot)
+            .or_insert_with(|| OutputSlot {
+                name: io.to_string(),
+                bit_size: bits,
+                comps: [None; 8],
+            });
+        for (c, &val) in v.iter().enumerate().take(8) {
+            if wrmask & (1 << c) != 0 && comp + c < 8 {
+                entry.comps[comp + c] = Some(val);
+            }
+        }
+    }
+
+    /// Follows a deref chain to its variable and flat element index.
+    fn resolve(&self, id: SsaId, lane: usize) -> R<(String, i64)> {
+        let instr = self
+            .imp
+            .def_instr(id)
+            .ok_or_else(|| self.err(format!("%{} is not defined", id.0)))?;
+        match &instr.kind {
+            InstrKind::Deref(d) => match &d.kind {
+                DerefKind::Var(name) => Ok((name.clone(), 0)),
+                DerefKind::Array { parent, index } => {
+                    let (name, base) = self.resolve(*parent, lane)?;
+                    let i = sext(self.scalar(*index, lane)?, self.defn(*index)?.bit_size);
+                    Ok((name, base + i))
+                }
+            },
+            _ => Err(self.err(format!("%{} is not a deref", id.0))),
+        }
+    }
+
+    fn deref_access(&mut self, ii: &IntrinsicInstr, lanes: &[usize]) -> R<()> {
+        let store = ii.intrinsic.name() == "store_deref";
+        let ptr = self.src(ii, 0)?;
+        for &lane in lanes {
+            let (name, idx) = self.resolve(ptr, lane)?;
+            let var = self
+                .shader
+                .variables
+                .iter()
+                .chain(self.imp.locals.iter())
+                .find(|v| v.name == name)
+                .ok_or_else(|| self.err(format!("variable `{name}` is not declared")))?;
+            let elem = var.ty.element_components().max(1) as usize;
+            match (var.mode, store) {
+                (VarMode::ShaderOut, true) => {
+                    let val = self.src(ii, 1)?;
+                    let vbits = self.defn(val)?.bit_size;
+                    let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
+                    let v = self.get(val, lane)?;
+                    let slot = var.driver_location + idx.max(0) as u32;
+                    let (loc, frac) = (var.location.clone(), var.location_frac() as usize);
+                    self.output(lane, slot, &loc, vbits, frac, &v, wrmask);
+                }
+                (VarMode::ShaderIn, false) => {
+                    let slot = var.driver_location + idx.max(0) as u32;
+                    let frac = var.location_frac();
+                    let integer = var.ty.alu_base() != BaseType::Float
+                        && var.ty.alu_base() != BaseType::Invalid;
+                    let nc = ii.num_components as usize;
+                    let mut v = [0u64; 16];
+                    for (c, o) in v.iter_mut().enumerate().take(nc) {
+                        *o = self.input(lane, slot, frac + c as u32, integer)? as u64;
+                    }
+                    self.set_def(ii.def, lane, &v)?;
+                }
+                (VarMode::ShaderTemp | VarMode::FunctionTemp, _) => {
+                    let len = var
+                        .ty
+                        .arrays
+                        .iter()
+                        .map(|&n| n.max(1) as usize)
+                        .product::<usize>();
+                    let n = self.n;
+                    let storage = self
+                        .temps
+                        .entry(name.clone())
+                        .or_insert_with(|| vec![vec![0; elem * len]; n]);
+                    if idx < 0 || idx as usize >= len {
+                        return Err(self.err(format!("`{name}[{idx}]` is out of bounds")));
+                    }
+                    let at = idx as usize * elem;
+                    if store {
+                        let val = self.src(ii, 1)?;
+                        let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
+                        let v = self.get(val, lane)?;
+                        let slot = &mut self.temps.get_mut(&name).expect("inserted above")[lane];
+                        for c in 0..elem.min(16) {
+                            if wrmask & (1 << c) != 0 {
+                                slot[at + c] = v[c];
+                            }
+                        }
+                    } else {
+                        let mut v = [0u64; 16];
+                        let src = &storage[lane];
+                        v[..elem.min(16)].copy_from_slice(&src[at..at + elem.min(16)]);
+                        self.set_def(ii.def, lane, &v)?;
+                    }
+                }
+                (mode, _) => {
+                    return Err(self.err(format!(
+                        "{} through a deref of a {} variable is not supported",
+                        ii.intrinsic.name(),
+                        mode.name()
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn tex(&mut self, t: &TexInstr, mask: &[bool]) -> R<()> {
+        let op = t.op.name();
+        let d = self.defn(t.def)?;
+        let integer = t.dest_type.base != BaseType::Float;
+        for lane in self.lanes(mask) {
+            let mut texture = t.texture_index.unwrap_or(0);
+            let mut sampler = t.sampler_index.unwrap_or(0);
+            let mut req = TexRequest {
+                op,
+                texture,
+                sampler,
+                coord: Vec::new(),
+                lod: None,
+                bias: None,
+                comparator: None,
+                offset: Vec::new(),
+                integer,
+            };
+            for &(kind, ssa) in &t.srcs {
+                let sd = self.defn(ssa)?;
+                let v = self.get(ssa, lane)?;
+                let nc = sd.num_components as usize;
+                let float_src = |k: usize| to_f64(v[k], sd.bit_size);
+                let int_src = |k: usize| sext(v[k], sd.bit_size);
+                match kind.name() {
+                    "coord" => {
+                        req.coord = (0..nc)
+                            .map(|k| {
+                                if t.op.integer_coords() {
+                                    int_src(k) as f64
+                                } else {
+                                    float_src(k)
+                                }
+                            })
+                            .collect()
+                    }
+                    "lod" => {
+                        req.lod = Some(if t.op.integer_coords() || op == "txs" {
+                            int_src(0) as f64
+                        } else {
+                            float_src(0)
+                        })
+                    }
+                    "bias" => req.bias = Some(float_src(0)),
+                    "comparator" => req.comparator = Some(float_src(0)),
+                    "offset" => req.offset = (0..nc).map(int_src).collect(),
+                    "texture_offset" => texture = texture.wrapping_add(v[0] as u32),
+                    "sampler_offset" => sampler = sampler.wrapping_add(v[0] as u32),
+                    "projector" => {
+                        let p = float_src(0);
+                        for c in &mut req.coord {
+                            *c /= p;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            req.texture = texture;
+            req.sampler = sampler;
+            let bits = d.bit_size;
+            let mut out = [0u64; 16];
+            match op {
+                "txs" => {
+                    let lod = req.lod.unwrap_or(0.0).max(0.0) as u32;
+                    let s = self.env.sampler.size(texture, lod);
+                    for c in 0..(d.num_components as usize).min(3) {
+                        out[c] = s[c] as u64;
+                    }
+                }
+                "query_levels" => out[0] = self.env.sampler.levels(texture) as u64,
+                "texture_samples" => out[0] = 1,
+                "lod" => {}
+                _ => {
+                    let v = self
+                        .env
+                        .sampler
+                        .sample(&req)
+                        .map_err(|e| self.err(format!("{op}: {e}")))?;
+                    for c in 0..(d.num_components as usize).min(4) {
+                        out[c] = if integer {
+                            v[c] as i64 as u64
+                        } else {
+                            from_f64(v[c], bits)
+                        };
+                    }
+                }
+            }
+            self.set(t.def, lane, &out);
+        }
+        Ok(())
+    }
+}
+
+/// A read that yields zeros out of bounds when robust access is on.
+fn robust_read(robust: bool, buf: &[u8], off: usize, nc: usize, bytes: usize) -> Option<[u64; 16]> {
+    read(buf, off, nc, bytes).or(if robust { Some([0; 16]) } else { None })
+}
+
+fn oob(what: &str, block: usize, off: usize, len: usize, size: usize) -> String {
+    format!("{what} {block}: access of {len} bytes at offset {off} is out of bounds (size {size})")
+}
+
+/// Little-endian components of `bytes` bytes each.
+fn read(buf: &[u8], off: usize, nc: usize, bytes: usize) -> Option<[u64; 16]> {
+    let end = off.checked_add(nc.checked_mul(bytes)?)?;
+    let data = buf.get(off..end)?;
+    let mut out = [0u64; 16];
+    for (c, chunk) in data.chunks(bytes).enumerate().take(16) {
+        out[c] = chunk
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | b as u64);
+    }
+    Some(out)
+}
+
+fn write(
+    buf: &mut [u8],
+    off: usize,
+    v: &[u64; 16],
+    nc: usize,
+    bytes: usize,
+    wrmask: u32,
+) -> Option<()> {
+    let end = off.checked_add(nc.checked_mul(bytes)?)?;
+    let data = buf.get_mut(off..end)?;
+    for (c, chunk) in data.chunks_mut(bytes).enumerate().take(16) {
+        if wrmask & (1 << c) != 0 {
+            for (k, b) in chunk.iter_mut().enumerate() {
+                *b = (v[c] >> (8 * k)) as u8;
+            }
+        }
+    }
+    Some(())
+}

@@ -1,0 +1,69 @@
+//! The reference interpreter: the semantics every backend is checked against.
+//!
+//! [`run`] executes a shader's entry point for N invocations in lockstep (see [`exec`]'s
+//! documentation for why), reading everything external from an [`Environment`] and returning
+//! each invocation's outputs. ALU semantics live in [`alu`], one definition per opcode, shared
+//! with constant folding; texture reads go through the [`Sampler`] trait, with
+//! [`DefaultSampler`] as a deterministic model. Errors (an unsupported op, an out-of-bounds
+//! access, a run that exceeds the step limit) come back as [`InterpError`]s naming the
+//! instruction; nothing the shader does makes the interpreter panic.
+
+pub mod alu;
+mod cli;
+pub mod env;
+mod exec;
+pub mod sampler;
+pub mod value;
+
+pub use cli::{format_result, run_cli, CliError};
+pub use env::{Environment, InvocationResult, OutputSlot, RunResult};
+pub use sampler::{DefaultSampler, Sampler, TexRequest};
+
+use crate::nir::ir::{BlockId, InstrId, Shader};
+use std::fmt;
+
+/// A run-time failure, with the instruction it happened at when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterpError {
+    pub message: String,
+    pub block: Option<BlockId>,
+    pub instr: Option<InstrId>,
+}
+
+impl InterpError {
+    pub fn new(message: impl Into<String>) -> InterpError {
+        InterpError {
+            message: message.into(),
+            block: None,
+            instr: None,
+        }
+    }
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(b) = self.block {
+            write!(f, "block b{}: ", b.0)?;
+        }
+        if let Some(i) = self.instr {
+            write!(f, "instruction #{}: ", i.0)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+/// Runs `shader` for `invocations` invocations (at least 1, at most 4096).
+pub fn run(
+    shader: &Shader,
+    env: &Environment,
+    invocations: usize,
+) -> Result<RunResult, InterpError> {
+    if invocations == 0 || invocations > 4096 {
+        return Err(InterpError::new(format!(
+            "invocation count {invocations} is outside 1..=4096"
+        )));
+    }
+    exec::Machine::new(shader, env, invocations)?.run()
+}

@@ -1,0 +1,572 @@
+//! The data model: shader, variables, functions, the control-flow tree and the instruction arena.
+
+use super::opcodes::{AluOp, IndexKind, Intrinsic};
+use super::types::{AluType, GlslType, Stage};
+
+/// Dense SSA value id: the `N` of `%N`. Indexes [`Impl::defs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SsaId(pub u32);
+
+/// Index into [`Impl::blocks`]; equals the printed `bN` because blocks are kept in program order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+/// Index into [`Impl::instrs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstrId(pub u32);
+
+/// A whole shader: header info, global variables, functions, and any backend text that followed
+/// the NIR in the dump (kept so a dump prints back unchanged).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shader {
+    pub info: ShaderInfo,
+    pub variables: Vec<Variable>,
+    pub functions: Vec<Function>,
+    /// Lines after the last function (e.g. Intel's "VS Output VUE map" report), verbatim.
+    pub trailer: String,
+}
+
+impl Shader {
+    pub fn stage(&self) -> Stage {
+        self.info.stage
+    }
+    pub fn name(&self) -> Option<&str> {
+        self.info.field("name")
+    }
+    /// The implementation of the entry point (the first function with a body).
+    pub fn entry(&self) -> Option<&Impl> {
+        self.functions.iter().find_map(|f| f.body.as_ref())
+    }
+    pub fn entry_mut(&mut self) -> Option<&mut Impl> {
+        self.functions.iter_mut().find_map(|f| f.body.as_mut())
+    }
+}
+
+/// The shader_info block Mesa prints before the variables.
+///
+/// Every header line between `shader:` and `inputs:` is kept as a (key, value) pair in order,
+/// so that headers of any stage print back exactly; typed accessors read the few fields the
+/// compiler needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShaderInfo {
+    pub stage: Stage,
+    pub fields: Vec<(String, String)>,
+    pub num_inputs: u32,
+    pub num_outputs: u32,
+    pub num_uniforms: u32,
+    pub scratch_size: u32,
+    pub constant_data_size: u32,
+}
+
+impl ShaderInfo {
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn set_field(&mut self, key: &str, value: &str) {
+        match self.fields.iter_mut().find(|(k, _)| k == key) {
+            Some(f) => f.1 = value.to_string(),
+            None => self.fields.push((key.to_string(), value.to_string())),
+        }
+    }
+    /// Whether defs carry a `con`/`div` divergence flag in the text.
+    pub fn divergence_analysis_run(&self) -> bool {
+        self.field("divergence_analysis_run") == Some("true")
+    }
+}
+
+/// Variable storage mode (`nir_variable_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarMode {
+    ShaderIn,
+    ShaderOut,
+    Uniform,
+    Ubo,
+    System,
+    Ssbo,
+    Shared,
+    Global,
+    PushConst,
+    Constant,
+    Image,
+    ShaderTemp,
+    FunctionTemp,
+}
+
+const MODE_NAMES: [(VarMode, &str); 13] = [
+    (VarMode::ShaderIn, "shader_in"),
+    (VarMode::ShaderOut, "shader_out"),
+    (VarMode::Uniform, "uniform"),
+    (VarMode::Ubo, "ubo"),
+    (VarMode::System, "system"),
+    (VarMode::Ssbo, "ssbo"),
+    (VarMode::Shared, "shared"),
+    (VarMode::Global, "global"),
+    (VarMode::PushConst, "push_const"),
+    (VarMode::Constant, "constant"),
+    (VarMode::Image, "image"),
+    (VarMode::ShaderTemp, "shader_temp"),
+    (VarMode::FunctionTemp, "function_temp"),
+];
+
+impl VarMode {
+    /// nir_print's spelling in deref instructions (temporaries are named).
+    pub fn name(self) -> &'static str {
+        MODE_NAMES
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map(|p| p.1)
+            .unwrap_or("")
+    }
+    pub fn from_name(s: &str) -> Option<VarMode> {
+        MODE_NAMES.iter().find(|(_, n)| *n == s).map(|p| p.0)
+    }
+    /// Whether `decl_var` prints a location tuple for this mode.
+    pub fn has_location(self) -> bool {
+        matches!(
+            self,
+            VarMode::ShaderIn
+                | VarMode::ShaderOut
+                | VarMode::Uniform
+                | VarMode::System
+                | VarMode::Ubo
+                | VarMode::Ssbo
+                | VarMode::Image
+        )
+    }
+}
+
+/// A `decl_var`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    pub mode: VarMode,
+    /// Qualifier words printed before the mode (`centroid`, `sample`, `patch`, `invariant`...).
+    pub qualifiers: Vec<String>,
+    /// `INTERP_MODE_NONE`, `INTERP_MODE_SMOOTH`, ...
+    pub interpolation: String,
+    /// Access qualifiers (`coherent`, `readonly`...); empty prints `none`.
+    pub access: Vec<String>,
+    /// Image format short name for image variables.
+    pub image_format: Option<String>,
+    /// `highp`, `mediump`, `lowp`, or None.
+    pub precision: Option<String>,
+    pub ty: GlslType,
+    pub name: String,
+    /// Location as printed: a slot name (`VARYING_SLOT_POS`), a number, or `~0`.
+    pub location: String,
+    /// Component suffix of I/O variables (`xyzw`, `zw` ...): gives location_frac.
+    pub components: Option<String>,
+    pub driver_location: u32,
+    pub binding: u32,
+    pub compact: bool,
+    /// Initializer text after ` = ` (constant values, `null`, sampler state), verbatim.
+    pub initializer: Option<String>,
+}
+
+impl Variable {
+    /// First component within the slot (Mesa's `location_frac`).
+    pub fn location_frac(&self) -> u32 {
+        match self.components.as_deref().and_then(|c| c.chars().next()) {
+            Some(c @ 'x'..='z') => c as u32 - 'x' as u32,
+            Some('w') => 3,
+            Some(c @ 'a'..='p') => c as u32 - 'a' as u32,
+            _ => 0,
+        }
+    }
+}
+
+/// A `decl_function`, with its implementation when it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub num_params: u32,
+    /// `(noinline)` / `(inline)` marker, verbatim.
+    pub inline_hint: String,
+    pub body: Option<Impl>,
+}
+
+/// Description of one SSA value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Def {
+    pub num_components: u8,
+    pub bit_size: u8,
+    pub divergent: bool,
+    /// The instruction that defines the value.
+    pub instr: InstrId,
+}
+
+/// A function body.
+///
+/// Storage: every instruction lives in the `instrs` arena and is referred to by [`InstrId`];
+/// every basic block lives in `blocks` (in program order, the last one being the end block);
+/// the structured control flow is the tree `body` of [`CfNode`]s whose leaves are blocks; SSA
+/// values are dense [`SsaId`]s indexing `defs` (None for ids no instruction defines).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Impl {
+    /// `decl_var`s of function-temporary variables.
+    pub locals: Vec<Variable>,
+    pub instrs: Vec<Instr>,
+    pub blocks: Vec<Block>,
+    pub body: Vec<CfNode>,
+    pub defs: Vec<Option<Def>>,
+    /// Number of SSA ids allocated (Mesa's `ssa_alloc`): at least `defs.len()`. It only sets
+    /// the printed column width, but is kept so that text prints back unchanged.
+    pub ssa_alloc: u32,
+}
+
+/// A basic block: instructions in order. Its CFG edges are derived from the tree (see `cfg`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Block {
+    pub instrs: Vec<InstrId>,
+}
+
+/// A node of the structured control-flow tree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CfNode {
+    Block(BlockId),
+    If(IfNode),
+    Loop(LoopNode),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfNode {
+    pub condition: SsaId,
+    /// nir_print's control comment (`flatten`, `don't flatten`...), if any.
+    pub control: Option<String>,
+    pub then_body: Vec<CfNode>,
+    pub else_body: Vec<CfNode>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopNode {
+    pub body: Vec<CfNode>,
+    /// The `continue { }` construct; empty when the loop has none.
+    pub continue_body: Vec<CfNode>,
+}
+
+/// An instruction and the block it sits in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instr {
+    pub block: BlockId,
+    pub kind: InstrKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstrKind {
+    Alu(AluInstr),
+    LoadConst(LoadConstInstr),
+    Undef(SsaId),
+    Phi(PhiInstr),
+    Jump(JumpKind),
+    Intrinsic(IntrinsicInstr),
+    Tex(TexInstr),
+    Deref(DerefInstr),
+}
+
+impl InstrKind {
+    /// The value this instruction defines, if any.
+    pub fn def(&self) -> Option<SsaId> {
+        match self {
+            InstrKind::Alu(a) => Some(a.def),
+            InstrKind::LoadConst(c) => Some(c.def),
+            InstrKind::Undef(d) => Some(*d),
+            InstrKind::Phi(p) => Some(p.def),
+            InstrKind::Jump(_) => None,
+            InstrKind::Intrinsic(i) => i.def,
+            InstrKind::Tex(t) => Some(t.def),
+            InstrKind::Deref(d) => Some(d.def),
+        }
+    }
+
+    /// Every SSA value this instruction reads, in source order.
+    pub fn srcs(&self) -> Vec<SsaId> {
+        match self {
+            InstrKind::Alu(a) => a.srcs.iter().map(|s| s.ssa).collect(),
+            InstrKind::Phi(p) => p.srcs.iter().map(|s| s.1).collect(),
+            InstrKind::Intrinsic(i) => i.srcs.clone(),
+            InstrKind::Tex(t) => t.srcs.iter().map(|s| s.1).collect(),
+            InstrKind::Deref(d) => match &d.kind {
+                DerefKind::Array { parent, index } => {
+                    vec![*parent, *index]
+                }
+                DerefKind::Var(_) => Vec::new(),
+            },
+            InstrKind::LoadConst(_) | InstrKind::Undef(_) | InstrKind::Jump(_) => Vec::new(),
+        }
+    }
+}
+
+/// An ALU source: a value and the component read for each channel of the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AluSrc {
+    pub ssa: SsaId,
+    pub swizzle: [u8; 16],
+}
+
+impl AluSrc {
+    pub const IDENTITY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+    pub fn new(ssa: SsaId) -> AluSrc {
+        AluSrc {
+            ssa,
+            swizzle: AluSrc::IDENTITY,
+        }
+    }
+    pub fn swizzled(ssa: SsaId, comps: &[u8]) -> AluSrc {
+        let mut swizzle = AluSrc::IDENTITY;
+        swizzle[..comps.len()].copy_from_slice(comps);
+        AluSrc { ssa, swizzle }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AluInstr {
+    pub op: AluOp,
+    pub def: SsaId,
+    pub srcs: Vec<AluSrc>,
+    /// `!`: the result must not be changed by algebraic rewrites.
+    pub exact: bool,
+    pub no_signed_wrap: bool,
+    pub no_unsigned_wrap: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadConstInstr {
+    pub def: SsaId,
+    /// Raw bits per component (booleans are 0/1), zero-extended to 64 bits.
+    pub values: Vec<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhiInstr {
+    pub def: SsaId,
+    /// (predecessor block, value) pairs in printed order.
+    pub srcs: Vec<(BlockId, SsaId)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JumpKind {
+    Break,
+    Continue,
+    Return,
+    Halt,
+}
+
+impl JumpKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            JumpKind::Break => "break",
+            JumpKind::Continue => "continue",
+            JumpKind::Return => "return",
+            JumpKind::Halt => "halt",
+        }
+    }
+}
+
+/// A constant index value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexValue {
+    /// Plain integer indices (`base=4`).
+    Int(i64),
+    /// `wrmask=xz`: bit i set when component i is written.
+    WriteMask(u32),
+    /// `src_type=float32`, `dest_type=...`.
+    Type(AluType),
+    /// Indices with structured spellings (access, io semantics, xfb, scopes...), verbatim.
+    Text(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntrinsicInstr {
+    pub intrinsic: Intrinsic,
+    pub def: Option<SsaId>,
+    /// `num_components` of the instruction: the destination's width when it has one,
+    /// otherwise the width of the value stored (used to print write masks).
+    pub num_components: u8,
+    pub srcs: Vec<SsaId>,
+    /// One value per entry of the intrinsic's index list, in table order.
+    pub indices: Vec<IndexValue>,
+}
+
+impl IntrinsicInstr {
+    pub fn index(&self, kind: IndexKind) -> Option<&IndexValue> {
+        let slot = self.intrinsic.index_slot(kind)?;
+        self.indices.get(slot)
+    }
+    pub fn int_index(&self, kind: IndexKind) -> Option<i64> {
+        match self.index(kind)? {
+            IndexValue::Int(v) => Some(*v),
+            IndexValue::WriteMask(m) => Some(*m as i64),
+            _ => None,
+        }
+    }
+    pub fn type_index(&self, kind: IndexKind) -> Option<AluType> {
+        match self.index(kind)? {
+            IndexValue::Type(t) => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+/// Texture source kinds (`nir_tex_src_type`), by printed name.
+pub const TEX_SRC_NAMES: [&str; 21] = [
+    "coord",
+    "projector",
+    "comparator",
+    "offset",
+    "bias",
+    "lod",
+    "min_lod",
+    "ms_index",
+    "ms_mcs_intel",
+    "ddx",
+    "ddy",
+    "texture_deref",
+    "sampler_deref",
+    "texture_offset",
+    "sampler_offset",
+    "texture_handle",
+    "sampler_handle",
+    "plane",
+    "backend1",
+    "backend2",
+    "sampler_deref_intrinsic",
+];
+
+/// Texture opcodes (`nir_texop`), by printed name.
+pub const TEX_OP_NAMES: [&str; 14] = [
+    "tex",
+    "txb",
+    "txl",
+    "txd",
+    "txf",
+    "txf_ms",
+    "txf_ms_fb",
+    "txf_ms_mcs_intel",
+    "txs",
+    "lod",
+    "tg4",
+    "query_levels",
+    "texture_samples",
+    "samples_identical",
+];
+
+/// A texture source kind: index into [`TEX_SRC_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TexSrc(pub u8);
+
+impl TexSrc {
+    pub const COORD: TexSrc = TexSrc(0);
+    pub const COMPARATOR: TexSrc = TexSrc(2);
+    pub const OFFSET: TexSrc = TexSrc(3);
+    pub const BIAS: TexSrc = TexSrc(4);
+    pub const LOD: TexSrc = TexSrc(5);
+    pub const DDX: TexSrc = TexSrc(9);
+    pub const DDY: TexSrc = TexSrc(10);
+    pub fn name(self) -> &'static str {
+        TEX_SRC_NAMES[self.0 as usize]
+    }
+    pub fn from_name(s: &str) -> Option<TexSrc> {
+        TEX_SRC_NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| TexSrc(i as u8))
+    }
+}
+
+/// A texture opcode: index into [`TEX_OP_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TexOp(pub u8);
+
+impl TexOp {
+    pub const TEX: TexOp = TexOp(0);
+    pub const TXB: TexOp = TexOp(1);
+    pub const TXL: TexOp = TexOp(2);
+    pub const TXD: TexOp = TexOp(3);
+    pub const TXF: TexOp = TexOp(4);
+    pub const TXS: TexOp = TexOp(8);
+    pub fn name(self) -> &'static str {
+        TEX_OP_NAMES[self.0 as usize]
+    }
+    pub fn from_name(s: &str) -> Option<TexOp> {
+        TEX_OP_NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| TexOp(i as u8))
+    }
+    /// Whether the op reads through a sampler (Mesa's `nir_tex_instr_need_sampler`).
+    pub fn needs_sampler(self) -> bool {
+        !matches!(
+            self.name(),
+            "txf"
+                | "txf_ms"
+                | "txs"
+                | "query_levels"
+                | "texture_samples"
+                | "samples_identical"
+                | "txf_ms_fb"
+                | "txf_ms_mcs_intel"
+        )
+    }
+    /// Whether integer coordinates / lod are taken (`nir_tex_instr_src_type`).
+    pub fn integer_coords(self) -> bool {
+        matches!(
+            self.name(),
+            "txf" | "txf_ms" | "txf_ms_fb" | "txf_ms_mcs_intel" | "samples_identical"
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexInstr {
+    pub op: TexOp,
+    pub def: SsaId,
+    pub dest_type: AluType,
+    pub srcs: Vec<(TexSrc, SsaId)>,
+    pub texture_index: Option<u32>,
+    pub sampler_index: Option<u32>,
+    /// Less common trailing fields (`texture non-uniform`, `N (gather_component)`...), verbatim.
+    pub extra: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DerefKind {
+    /// `deref_var &name`: the variable's name.
+    Var(String),
+    /// `deref_array &(*%parent)[%index]`.
+    Array { parent: SsaId, index: SsaId },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DerefInstr {
+    pub def: SsaId,
+    pub kind: DerefKind,
+    pub modes: Vec<VarMode>,
+    pub ty: GlslType,
+}
+
+impl Impl {
+    pub fn def(&self, id: SsaId) -> Option<&Def> {
+        self.defs.get(id.0 as usize).and_then(|d| d.as_ref())
+    }
+    pub fn instr(&self, id: InstrId) -> &Instr {
+        &self.instrs[id.0 as usize]
+    }
+    /// The end block (always the last block, never holding instructions).
+    pub fn end_block(&self) -> BlockId {
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+    /// The instruction defining `id`, if it is defined.
+    pub fn def_instr(&self, id: SsaId) -> Option<&Instr> {
+        self.def(id).map(|d| self.instr(d.instr))
+    }
+    /// The constant components of `id` when a `load_const` defines it.
+    pub fn const_value(&self, id: SsaId) -> Option<&[u64]> {
+        match &self.def_instr(id)?.kind {
+            InstrKind::LoadConst(c) => Some(&c.values),
+            _ => None,
+        }
+    }
+}

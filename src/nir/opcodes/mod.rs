@@ -1,0 +1,177 @@
+//! Instruction-family tables: the single source of truth for the parser, printer, validator and
+//! interpreter. One row per ALU opcode ([`ALU_OPS`]) and per intrinsic ([`INTRINSICS`]), with
+//! the signature facts of Mesa 23.3's `nir_opcodes.py` / `nir_intrinsics.py`.
+
+mod alu_table;
+mod intrinsic_table;
+
+pub use alu_table::{AluOp, ALU_OPS};
+pub use intrinsic_table::{IndexKind, INDEX_NAMES, INTRINSICS};
+
+use super::types::AluType;
+
+/// Operand order does not matter (`a op b == b op a`).
+pub const COMMUTATIVE: u8 = 1;
+/// `(a op b) op c == a op (b op c)`.
+pub const ASSOCIATIVE: u8 = 2;
+/// The op selects one of its operands (like `bcsel`), so it forwards values bit-exactly.
+pub const SELECTION: u8 = 4;
+
+/// Signature of an ALU opcode.
+///
+/// A size of 0 means "the vector width of the instruction" (a per-component op); a non-zero
+/// size is fixed (horizontal ops such as `fdot3` or `vec4`). A type with bit size 0 takes the
+/// instruction's bit size.
+#[derive(Debug)]
+pub struct AluOpInfo {
+    pub name: &'static str,
+    pub output_size: u8,
+    pub output_type: AluType,
+    pub input_sizes: &'static [u8],
+    pub input_types: &'static [AluType],
+    pub is_conversion: bool,
+    pub props: u8,
+}
+
+impl AluOpInfo {
+    pub fn num_inputs(&self) -> usize {
+        self.input_sizes.len()
+    }
+    pub fn is_commutative(&self) -> bool {
+        self.props & COMMUTATIVE != 0
+    }
+}
+
+impl AluOp {
+    pub fn info(self) -> &'static AluOpInfo {
+        &ALU_OPS[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    /// The opcode spelled `name` in NIR text.
+    pub fn from_name(name: &str) -> Option<AluOp> {
+        ALU_OPS
+            .binary_search_by(|o| o.name.cmp(name))
+            .ok()
+            .map(|i| alu_table::ALL[i])
+    }
+}
+
+/// The intrinsic may be removed when its result is unused.
+pub const CAN_ELIMINATE: u8 = 1;
+/// The intrinsic may be moved relative to other instructions.
+pub const CAN_REORDER: u8 = 2;
+
+/// Signature of an intrinsic.
+///
+/// Source component counts: 0 = the instruction's `num_components`, -1 = any width.
+/// `dest_components`: -1 = no destination, 0 = `num_components`.
+#[derive(Debug)]
+pub struct IntrinsicInfo {
+    pub name: &'static str,
+    pub src_components: &'static [i8],
+    pub dest_components: i8,
+    pub indices: &'static [IndexKind],
+    pub flags: u8,
+    pub sysval: bool,
+    pub bit_sizes: &'static [u8],
+    pub bit_size_src: i8,
+}
+
+impl IntrinsicInfo {
+    pub fn num_srcs(&self) -> usize {
+        self.src_components.len()
+    }
+    pub fn has_dest(&self) -> bool {
+        self.dest_components >= 0
+    }
+}
+
+/// An intrinsic opcode: an index into [`INTRINSICS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Intrinsic(pub u16);
+
+impl Intrinsic {
+    pub fn info(self) -> &'static IntrinsicInfo {
+        &INTRINSICS[self.0 as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    pub fn from_name(name: &str) -> Option<Intrinsic> {
+        INTRINSICS
+            .binary_search_by(|o| o.name.cmp(name))
+            .ok()
+            .map(|i| Intrinsic(i as u16))
+    }
+    /// Position of `kind` among this intrinsic's constant indices.
+    pub fn index_slot(self, kind: IndexKind) -> Option<usize> {
+        self.info().indices.iter().position(|&k| k == kind)
+    }
+}
+
+impl IndexKind {
+    /// Mesa's name (`write_mask`, `io_semantics`, ...).
+    pub fn name(self) -> &'static str {
+        INDEX_NAMES[self as usize]
+    }
+    /// The prefix nir_print writes before the value: most indices print as `name=value`,
+    /// a few have their own spelling.
+    pub fn printed_prefix(self) -> &'static str {
+        match self {
+            IndexKind::WriteMask => "wrmask=",
+            IndexKind::IoSemantics => "io location=",
+            IndexKind::IoXfb => "xfb(",
+            IndexKind::IoXfb2 => "xfb2(",
+            _ => "",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_lookup_round_trips() {
+        for w in ALU_OPS.windows(2) {
+            assert!(w[0].name < w[1].name);
+        }
+        for w in INTRINSICS.windows(2) {
+            assert!(w[0].name < w[1].name);
+        }
+        for (i, info) in ALU_OPS.iter().enumerate() {
+            let op = AluOp::from_name(info.name).unwrap();
+            assert_eq!(op as usize, i);
+            assert_eq!(info.input_sizes.len(), info.input_types.len());
+        }
+        assert!(AluOp::from_name("nonsense").is_none());
+    }
+
+    #[test]
+    fn signatures_match_nir_definitions() {
+        // Facts from nir_opcodes.py: ffma is a 3-source float op, fdot3 reduces two vec3 to a
+        // scalar, vec4 gathers four scalars, flt32 compares floats into a 32-bit boolean.
+        let ffma = AluOp::from_name("ffma").unwrap().info();
+        assert_eq!(ffma.num_inputs(), 3);
+        assert_eq!(ffma.output_type, AluType::F0);
+        let fdot3 = AluOp::from_name("fdot3").unwrap().info();
+        assert_eq!((fdot3.output_size, fdot3.input_sizes), (1, &[3u8, 3][..]));
+        assert!(fdot3.is_commutative());
+        let vec4 = AluOp::from_name("vec4").unwrap().info();
+        assert_eq!(
+            (vec4.output_size, vec4.input_sizes),
+            (4, &[1u8, 1, 1, 1][..])
+        );
+        let flt = AluOp::from_name("flt32").unwrap().info();
+        assert_eq!(flt.output_type, AluType::B32);
+        assert!(!flt.is_commutative());
+        let store = Intrinsic::from_name("store_output").unwrap().info();
+        assert_eq!(store.src_components, &[0, 1]);
+        assert!(!store.has_dest());
+        let ubo = Intrinsic::from_name("load_ubo").unwrap().info();
+        assert_eq!(ubo.dest_components, 0);
+        assert_eq!(ubo.indices[0], IndexKind::Access);
+    }
+}

@@ -1,0 +1,1 @@
+//! Target-neutral NIR passes.

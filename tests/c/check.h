@@ -1,0 +1,81 @@
+/* Tiny assertion helpers shared by the C ABI tests (test scaffolding only; the tests use no
+ * gpucc interface but include/gpucc.h). */
+#ifndef GPUCC_TEST_CHECK_H
+#define GPUCC_TEST_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucc.h"
+
+static int check_failures;
+
+#define CHECK(cond)                                                                    \
+   do {                                                                                \
+      if (!(cond)) {                                                                   \
+         fprintf(stderr, "%s:%d: check failed: %s (last error: '%s')\n", __FILE__,    \
+                 __LINE__, #cond, gpucc_last_error());                                 \
+         check_failures++;                                                             \
+      }                                                                                \
+   } while (0)
+
+/* Checks a call's status and that the last-error text contains `needle` (or is empty for OK). */
+#define CHECK_STATUS(call, expected, needle)                                           \
+   do {                                                                                \
+      gpucc_status s_ = (call);                                                        \
+      if (s_ != (expected)) {                                                          \
+         fprintf(stderr, "%s:%d: %s returned %s, expected %s (last error: '%s')\n",   \
+                 __FILE__, __LINE__, #call, gpucc_status_name(s_),                     \
+                 gpucc_status_name(expected), gpucc_last_error());                     \
+         check_failures++;                                                             \
+      } else if ((expected) == GPUCC_STATUS_OK && gpucc_last_error()[0] != '\0') {     \
+         fprintf(stderr, "%s:%d: %s succeeded but left error '%s'\n", __FILE__,       \
+                 __LINE__, #call, gpucc_last_error());                                 \
+         check_failures++;                                                             \
+      } else if (strstr(gpucc_last_error(), (needle)) == NULL) {                       \
+         fprintf(stderr, "%s:%d: %s: error '%s' does not mention '%s'\n", __FILE__,  \
+                 __LINE__, #call, gpucc_last_error(), (needle));                       \
+         check_failures++;                                                             \
+      }                                                                                \
+   } while (0)
+
+static inline int
+check_report(const char *name)
+{
+   if (check_failures) {
+      fprintf(stderr, "%s: %d check(s) failed\n", name, check_failures);
+      return 1;
+   }
+   printf("%s: ok\n", name);
+   return 0;
+}
+
+/* Reads a whole file; returns NULL on failure. The caller frees the buffer. */
+static inline char *
+read_file(const char *path, size_t *len)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   size_t cap = 4096, n = 0;
+   char *buf = malloc(cap);
+   size_t got;
+   while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+      n += got;
+      if (n == cap) {
+         cap *= 2;
+         char *bigger = realloc(buf, cap);
+         if (!bigger) {
+            free(buf);
+            buf = NULL;
+         }
+         buf = bigger;
+      }
+   }
+   fclose(f);
+   *len = n;
+   return buf;
+}
+
+#endif

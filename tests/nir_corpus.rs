@@ -1,0 +1,94 @@
+//! Every shader of the Mesa 23.3 corpus parses, validates and round-trips through the printer.
+
+mod common;
+
+use gpucc::nir;
+
+/// First differing line of two texts, for failure reports.
+fn first_diff(a: &str, b: &str) -> Option<(usize, String, String)> {
+    let (mut la, mut lb) = (a.lines(), b.lines());
+    let mut n = 0;
+    loop {
+        n += 1;
+        match (la.next(), lb.next()) {
+            (None, None) => return None,
+            (x, y) if x == y => continue,
+            (x, y) => {
+                return Some((
+                    n,
+                    x.unwrap_or("<eof>").to_string(),
+                    y.unwrap_or("<eof>").to_string(),
+                ))
+            }
+        }
+    }
+}
+
+#[test]
+fn corpus_parses_validates_and_round_trips() {
+    let Some(dir) = common::shared_path("corpus/nir") else {
+        return;
+    };
+    let files = common::files_with_suffix(&dir, ".nir");
+    assert!(
+        files.len() > 3000,
+        "corpus looks incomplete: {} files",
+        files.len()
+    );
+    let (mut ok, mut identical) = (0, 0);
+    let mut failures = Vec::new();
+    let mut diffs = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.strip_prefix(&dir).unwrap().display().to_string();
+        let shader = match nir::parse(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{name}: parse: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = nir::validate(&shader) {
+            failures.push(format!("{name}: validate: {e}"));
+            continue;
+        }
+        let printed = nir::print(&shader);
+        let reparsed = match nir::parse(&printed) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{name}: reparse of printed text: {e}"));
+                continue;
+            }
+        };
+        if reparsed != shader {
+            failures.push(format!("{name}: printed text parses to a different shader"));
+            continue;
+        }
+        if nir::print(&reparsed) != printed {
+            failures.push(format!("{name}: printing is not a fixed point"));
+            continue;
+        }
+        ok += 1;
+        if printed == text {
+            identical += 1;
+        } else if diffs.len() < 8 {
+            diffs.push((name, first_diff(&text, &printed)));
+        }
+    }
+    println!(
+        "nir corpus: {} files, {ok} parse+validate+round-trip, {identical} print byte-identical",
+        files.len()
+    );
+    for d in &diffs {
+        println!("  differs: {d:?}");
+    }
+    for f in failures.iter().take(20) {
+        println!("  FAIL {f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus files failed",
+        failures.len(),
+        files.len()
+    );
+}
