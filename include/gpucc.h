@@ -70,6 +70,11 @@ typedef enum {
 typedef struct gpucc_AddrMode gpucc_AddrMode;
 
 /**
+ * A buffer object on a device (opaque to C).
+ */
+typedef struct gpucc_bo gpucc_bo;
+
+/**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
  */
 typedef struct gpucc_compiler gpucc_compiler;
@@ -83,6 +88,11 @@ typedef struct gpucc_Cond gpucc_Cond;
  * Operand data type (3 bits, split over bit 53 and bits 94..95).
  */
 typedef struct gpucc_DataType gpucc_DataType;
+
+/**
+ * An open render node (opaque to C).
+ */
+typedef struct gpucc_device gpucc_device;
 
 /**
  * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
@@ -160,6 +170,67 @@ const char *gpucc_compiler_target(const gpucc_compiler *compiler);
  * The family of a compiler's target, written to `out`.
  */
 gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family *out);
+
+/**
+ * Opens a render node and identifies its GPU. `path` names the node (for example
+ * "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
+ *
+ * Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
+ * node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
+ * errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
+ * has no gpucc target.
+ *
+ * Thread safety: a device may be used by one thread at a time.
+ */
+gpucc_status gpucc_device_open(const char *path, gpucc_device **out);
+
+/**
+ * Closes a device. NULL is accepted and ignored. Buffers must be destroyed first.
+ */
+void gpucc_device_destroy(gpucc_device *dev);
+
+/**
+ * The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
+ * gpucc_compiler_create takes. Owned by the device; "" for NULL.
+ */
+const char *gpucc_device_target(const gpucc_device *dev);
+
+/**
+ * Creates a compiler for the device's target (as gpucc_compiler_create with
+ * gpucc_device_target(dev)).
+ */
+gpucc_status gpucc_compiler_create_for_device(const gpucc_device *dev, gpucc_compiler **out);
+
+/**
+ * Copies `len` bytes at `data` into a new buffer object on the device (a program's code, a
+ * data buffer). The buffer is at least `len` bytes, rounded up to a page.
+ */
+gpucc_status gpucc_device_upload(gpucc_device *dev,
+                                 const uint8_t *data,
+                                 size_t len,
+                                 gpucc_bo **out);
+
+/**
+ * The GEM handle of a buffer (0 for NULL).
+ */
+uint32_t gpucc_bo_handle(const gpucc_bo *bo);
+
+/**
+ * The buffer's GPU address when gpucc chose it (softpin: Gen8+ Intel, etnaviv with a softpin
+ * range); 0 when the kernel places the buffer at submission.
+ */
+uint64_t gpucc_bo_gpu_address(const gpucc_bo *bo);
+
+/**
+ * The buffer's size in bytes (0 for NULL).
+ */
+uint64_t gpucc_bo_size(const gpucc_bo *bo);
+
+/**
+ * Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
+ * ignored; the handle is freed even when the kernel call fails.
+ */
+gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
 
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and
