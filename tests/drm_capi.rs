@@ -12,7 +12,9 @@ use gpucc::drm::uapi::etnaviv as etna;
 use gpucc::drm::uapi::Pod;
 
 fn last_error() -> String {
-    unsafe { CStr::from_ptr(gpucc_last_error()) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(gpucc_last_error()) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn has_render_nodes() -> bool {
@@ -22,7 +24,9 @@ fn has_render_nodes() -> bool {
 #[test]
 fn open_without_a_gpu_reports_absence() {
     if has_render_nodes() {
-        eprintln!("SKIP: this machine has render nodes; the no-device path is covered by drm_sequence");
+        eprintln!(
+            "SKIP: this machine has render nodes; the no-device path is covered by drm_sequence"
+        );
         return;
     }
     let mut dev = ptr::null_mut();
@@ -31,44 +35,83 @@ fn open_without_a_gpu_reports_absence() {
     assert!(dev.is_null(), "no handle on failure");
     assert_eq!(last_error(), "no i915 or etnaviv render node found");
     // The listing the command line prints.
-    assert_eq!(gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()), "no render nodes\n");
+    assert_eq!(
+        gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()),
+        "no render nodes\n"
+    );
 }
 
 #[test]
 fn open_of_a_missing_node_names_it() {
     let path = CString::new("/nonexistent/renderD128").unwrap();
     let mut dev = ptr::null_mut();
-    assert_eq!(gpucc_device_open(path.as_ptr(), &mut dev), Status::DeviceError);
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), &mut dev),
+        Status::DeviceError
+    );
     assert!(dev.is_null());
-    assert_eq!(last_error(), "cannot open /nonexistent/renderD128: No such file or directory (errno 2)");
+    assert_eq!(
+        last_error(),
+        "cannot open /nonexistent/renderD128: No such file or directory (errno 2)"
+    );
 }
 
 #[test]
 fn open_of_a_non_drm_file_names_the_ioctl() {
     let path = CString::new("/dev/null").unwrap();
     let mut dev = ptr::null_mut();
-    assert_eq!(gpucc_device_open(path.as_ptr(), &mut dev), Status::DeviceError);
-    assert_eq!(last_error(), "DRM_IOCTL_VERSION failed: Inappropriate ioctl for device (errno 25)");
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), &mut dev),
+        Status::DeviceError
+    );
+    assert_eq!(
+        last_error(),
+        "DRM_IOCTL_VERSION failed: Inappropriate ioctl for device (errno 25)"
+    );
 }
 
 #[test]
 fn null_arguments() {
     let path = CString::new("/dev/null").unwrap();
-    assert_eq!(gpucc_device_open(path.as_ptr(), ptr::null_mut()), Status::InvalidArgument);
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), ptr::null_mut()),
+        Status::InvalidArgument
+    );
     assert_eq!(last_error(), "gpucc_device_open: out is NULL");
-    assert_eq!(unsafe { CStr::from_ptr(gpucc_device_target(ptr::null())) }.to_bytes(), b"");
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_device_target(ptr::null())) }.to_bytes(),
+        b""
+    );
     gpucc_device_destroy(ptr::null_mut());
     let mut bo = ptr::null_mut();
-    assert_eq!(gpucc_device_upload(ptr::null_mut(), ptr::null(), 0, &mut bo), Status::InvalidArgument);
-    assert_eq!(gpucc_bo_destroy(ptr::null_mut(), ptr::null_mut()), Status::Ok);
-    assert_eq!((gpucc_bo_handle(ptr::null()), gpucc_bo_gpu_address(ptr::null()), gpucc_bo_size(ptr::null())), (0, 0, 0));
+    assert_eq!(
+        gpucc_device_upload(ptr::null_mut(), ptr::null(), 0, &mut bo),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        gpucc_bo_destroy(ptr::null_mut(), ptr::null_mut()),
+        Status::Ok
+    );
+    assert_eq!(
+        (
+            gpucc_bo_handle(ptr::null()),
+            gpucc_bo_gpu_address(ptr::null()),
+            gpucc_bo_size(ptr::null())
+        ),
+        (0, 0, 0)
+    );
     let mut compiler = ptr::null_mut();
-    assert_eq!(gpucc_compiler_create_for_device(ptr::null(), &mut compiler), Status::InvalidArgument);
+    assert_eq!(
+        gpucc_compiler_create_for_device(ptr::null(), &mut compiler),
+        Status::InvalidArgument
+    );
 }
 
 /// A GC7000 with a softpin range, answering GEM_NEW with handle 9.
 fn gc7000() -> FakeIoctl {
-    let specs = gpucc::etnaviv::specs::Specs::from_name("gc7000").unwrap().clone();
+    let specs = gpucc::etnaviv::specs::Specs::from_name("gc7000")
+        .unwrap()
+        .clone();
     FakeIoctl::new("etnaviv", move |name, arg| {
         match name {
             "DRM_IOCTL_ETNAVIV_GET_PARAM" => {
@@ -96,22 +139,48 @@ fn gc7000() -> FakeIoctl {
 #[test]
 fn upload_through_the_abi() {
     let fake = Rc::new(gc7000());
-    let inner = gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128")).unwrap();
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
     let dev = Device::into_handle(inner);
-    assert_eq!(unsafe { CStr::from_ptr(gpucc_device_target(dev)) }.to_str().unwrap(), "gc7000");
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_device_target(dev)) }
+            .to_str()
+            .unwrap(),
+        "gc7000"
+    );
 
     let code = [0x07u8; 48];
     let mut bo = ptr::null_mut();
-    assert_eq!(gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut bo), Status::Ok, "{}", last_error());
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut bo),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
     assert_eq!(gpucc_bo_handle(bo), 9);
-    assert_eq!(gpucc_bo_gpu_address(bo), 0x1000_0000, "softpin address from the kernel's range");
+    assert_eq!(
+        gpucc_bo_gpu_address(bo),
+        0x1000_0000,
+        "softpin address from the kernel's range"
+    );
     assert_eq!(gpucc_bo_size(bo), 4096);
     assert_eq!(gpucc_bo_destroy(dev, bo), Status::Ok);
     assert_eq!(fake.names().last(), Some(&"DRM_IOCTL_GEM_CLOSE"));
 
     let mut compiler = ptr::null_mut();
-    assert_eq!(gpucc_compiler_create_for_device(dev, &mut compiler), Status::Ok, "{}", last_error());
-    assert_eq!(unsafe { CStr::from_ptr(gpucc_compiler_target(compiler)) }.to_str().unwrap(), "gc7000");
+    assert_eq!(
+        gpucc_compiler_create_for_device(dev, &mut compiler),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_compiler_target(compiler)) }
+            .to_str()
+            .unwrap(),
+        "gc7000"
+    );
     gpucc_compiler_destroy(compiler);
     gpucc_device_destroy(dev);
 }

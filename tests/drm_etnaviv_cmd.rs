@@ -6,7 +6,9 @@
 //! address / 4 in 15:0. Packets are padded to 64 bits.
 
 use gpucc::drm::etnaviv::cmdstream::{load_state_header, CmdStream, Reloc, OP_END};
-use gpucc::drm::etnaviv::shader::{emit_code, emit_program_state, upload_form, ShaderImage, Stage, UploadForm};
+use gpucc::drm::etnaviv::shader::{
+    emit_code, emit_program_state, upload_form, ShaderImage, Stage, UploadForm,
+};
 use gpucc::etnaviv::specs::Specs;
 
 fn specs(name: &str) -> &'static Specs {
@@ -33,9 +35,16 @@ fn packets_are_padded_to_64_bits() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_0200, 7, // header + 1 value: already even
-            0x0802_1000, 1, 2, 0, // header + 2 values: padded
-            0x0803_1000, 1, 2, 3, // header + 3 values: even
+            0x0801_0200,
+            7, // header + 1 value: already even
+            0x0802_1000,
+            1,
+            2,
+            0, // header + 2 values: padded
+            0x0803_1000,
+            1,
+            2,
+            3, // header + 3 values: even
         ]
     );
     assert_eq!(s.words().len() % 2, 0);
@@ -61,11 +70,26 @@ fn relocated_state_records_its_offset() {
     s.set_state_reloc(0x086c, 1, 0x40, 0x1000);
     // VS_INST_ADDR 0x86c >> 2 = 0x21b; the value is presumed + offset, at byte 12.
     assert_eq!(s.words(), &[0x0801_0200, 0, 0x0801_021b, 0x1040]);
-    assert_eq!(s.relocs(), &[Reloc { submit_offset: 12, bo_index: 1, bo_offset: 0x40 }]);
+    assert_eq!(
+        s.relocs(),
+        &[Reloc {
+            submit_offset: 12,
+            bo_index: 1,
+            bo_offset: 0x40
+        }]
+    );
 }
 
 fn image<'a>(stage: Stage, code: &'a [u32]) -> ShaderImage<'a> {
-    ShaderImage { stage, code, temps: 2, inputs: &[], outputs: &[], uniforms: &[], input_count_unk8: 0 }
+    ShaderImage {
+        stage,
+        code,
+        temps: 2,
+        inputs: &[],
+        outputs: &[],
+        uniforms: &[],
+        input_count_unk8: 0,
+    }
 }
 
 #[test]
@@ -96,9 +120,14 @@ fn state_window_with_range_registers() {
     emit_code(&mut s, gc2000, &img, form, 0, 0).unwrap();
     // PS_RANGE (0x101c >> 2 = 0x407): PS owns slots from 0x100, high = 0 + 0x100.
     // Then the PS window of the 512-slot memory at 0xd000 (>> 2 = 0x3400).
-    assert_eq!(s.words(), &[0x0801_0407, 0x0100_0100, 0x0804_3400, 0xa, 0xb, 0xc, 0xd, 0]);
+    assert_eq!(
+        s.words(),
+        &[0x0801_0407, 0x0100_0100, 0x0804_3400, 0xa, 0xb, 0xc, 0xd, 0]
+    );
     // Too large for the window and no instruction cache: an error naming the size.
-    let e = upload_form(gc2000, Stage::Vertex, 300).unwrap_err().to_string();
+    let e = upload_form(gc2000, Stage::Vertex, 300)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("300") && e.contains("gc2000"), "{e}");
 }
 
@@ -113,8 +142,25 @@ fn pre_halti5_icache_upload() {
     emit_code(&mut s, gc3000, &img, form, 3, 0x2000).unwrap();
     // VS_RANGE (0x85c): high = 299 << 16; VS_ICACHE_CONTROL (0x868): ENABLE | FLUSH_VS (0x11);
     // VS_INST_ADDR (0x86c): the buffer's address.
-    assert_eq!(s.words(), &[0x0801_0217, 0x012b_0000, 0x0801_021a, 0x11, 0x0801_021b, 0x2000]);
-    assert_eq!(s.relocs(), &[Reloc { submit_offset: 20, bo_index: 3, bo_offset: 0 }]);
+    assert_eq!(
+        s.words(),
+        &[
+            0x0801_0217,
+            0x012b_0000,
+            0x0801_021a,
+            0x11,
+            0x0801_021b,
+            0x2000
+        ]
+    );
+    assert_eq!(
+        s.relocs(),
+        &[Reloc {
+            submit_offset: 20,
+            bo_index: 3,
+            bo_offset: 0
+        }]
+    );
 }
 
 #[test]
@@ -129,15 +175,28 @@ fn halti5_icache_upload() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_021f, 0, // PS_NEWRANGE_LOW (0x87c)
-            0x0801_0424, 3, // PS_NEWRANGE_HIGH (0x1090): instruction count
-            0x0801_040a, 0x1000, // PS_INST_ADDR (0x1028)
-            0x0801_5580, 2, // SH_CONFIG (0x15600)
-            0x0801_021a, 1, // VS_ICACHE_CONTROL: ENABLE
-            0x0801_0425, 2, // PS_ICACHE_COUNT (0x1094): count - 1
+            0x0801_021f,
+            0, // PS_NEWRANGE_LOW (0x87c)
+            0x0801_0424,
+            3, // PS_NEWRANGE_HIGH (0x1090): instruction count
+            0x0801_040a,
+            0x1000, // PS_INST_ADDR (0x1028)
+            0x0801_5580,
+            2, // SH_CONFIG (0x15600)
+            0x0801_021a,
+            1, // VS_ICACHE_CONTROL: ENABLE
+            0x0801_0425,
+            2, // PS_ICACHE_COUNT (0x1094): count - 1
         ]
     );
-    assert_eq!(s.relocs(), &[Reloc { submit_offset: 20, bo_index: 2, bo_offset: 0 }]);
+    assert_eq!(
+        s.relocs(),
+        &[Reloc {
+            submit_offset: 20,
+            bo_index: 2,
+            bo_offset: 0
+        }]
+    );
 }
 
 #[test]
@@ -158,15 +217,28 @@ fn vertex_program_state() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_020e, 0, // VS_START_PC (0x838)
-            0x0801_0200, 2, // VS_END_PC (0x800): two instructions
-            0x0801_0201, 3, // VS_OUTPUT_COUNT (0x804)
-            0x0801_0202, 0x802, // VS_INPUT_COUNT (0x808): UNK8 = 8 in 12:8, count 2
-            0x0801_0203, 5, // VS_TEMP_REGISTER_CONTROL (0x80c)
-            0x0801_0204, 0x0002_0100, // VS_OUTPUT(0) (0x810): registers 0, 1, 2 a byte each
-            0x0801_0208, 0x0000_0100, // VS_INPUT(0) (0x820)
-            0x0801_0218, 1, // VS_UNIFORM_CACHE (0x860): FLUSH
-            0x0804_1400, 0x3f80_0000, 0, 0, 0x3f80_0000, 0, // VS_UNIFORMS (0x5000), padded
+            0x0801_020e,
+            0, // VS_START_PC (0x838)
+            0x0801_0200,
+            2, // VS_END_PC (0x800): two instructions
+            0x0801_0201,
+            3, // VS_OUTPUT_COUNT (0x804)
+            0x0801_0202,
+            0x802, // VS_INPUT_COUNT (0x808): UNK8 = 8 in 12:8, count 2
+            0x0801_0203,
+            5, // VS_TEMP_REGISTER_CONTROL (0x80c)
+            0x0801_0204,
+            0x0002_0100, // VS_OUTPUT(0) (0x810): registers 0, 1, 2 a byte each
+            0x0801_0208,
+            0x0000_0100, // VS_INPUT(0) (0x820)
+            0x0801_0218,
+            1, // VS_UNIFORM_CACHE (0x860): FLUSH
+            0x0804_1400,
+            0x3f80_0000,
+            0,
+            0,
+            0x3f80_0000,
+            0, // VS_UNIFORMS (0x5000), padded
         ]
     );
 }
@@ -189,13 +261,20 @@ fn fragment_program_state() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_0406, 0, // PS_START_PC (0x1018)
-            0x0801_0400, 1, // PS_END_PC (0x1000)
-            0x0801_0401, 0, // PS_OUTPUT_REG (0x1004)
-            0x0801_0402, 0x1f04, // PS_INPUT_COUNT: UNK8 31, three varyings + position
-            0x0801_0403, 4, // PS_TEMP_REGISTER_CONTROL: at least the inputs (4)
-            0x0801_0218, 0x11, // VS_UNIFORM_CACHE: FLUSH | PS
-            0x0801_1c00, 7, // PS_UNIFORMS (0x7000)
+            0x0801_0406,
+            0, // PS_START_PC (0x1018)
+            0x0801_0400,
+            1, // PS_END_PC (0x1000)
+            0x0801_0401,
+            0, // PS_OUTPUT_REG (0x1004)
+            0x0801_0402,
+            0x1f04, // PS_INPUT_COUNT: UNK8 31, three varyings + position
+            0x0801_0403,
+            4, // PS_TEMP_REGISTER_CONTROL: at least the inputs (4)
+            0x0801_0218,
+            0x11, // VS_UNIFORM_CACHE: FLUSH | PS
+            0x0801_1c00,
+            7, // PS_UNIFORMS (0x7000)
         ]
     );
 }
@@ -206,6 +285,14 @@ fn malformed_code_is_rejected() {
     let code = [1u32, 2, 3];
     let img = image(Stage::Vertex, &code);
     let mut s = CmdStream::new();
-    let e = emit_code(&mut s, gc400, &img, UploadForm::StateWindow { offset: 0x4000 }, 0, 0).unwrap_err();
+    let e = emit_code(
+        &mut s,
+        gc400,
+        &img,
+        UploadForm::StateWindow { offset: 0x4000 },
+        0,
+        0,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("multiple of four"), "{e}");
 }

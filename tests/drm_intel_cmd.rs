@@ -24,7 +24,10 @@ fn batch_buffer_end() {
 fn media_loads_and_flush() {
     // Pipeline 2 (media) << 27 = 0x10000000; sub-opcodes 1 (CURBE), 2 (IDD), 4 (flush).
     assert_eq!(media_curbe_load(0x60, 0x140), [0x7001_0002, 0, 0x60, 0x140]);
-    assert_eq!(media_interface_descriptor_load(32, 0x100), [0x7002_0002, 0, 32, 0x100]);
+    assert_eq!(
+        media_interface_descriptor_load(32, 0x100),
+        [0x7002_0002, 0, 32, 0x100]
+    );
     assert_eq!(media_state_flush(0), [0x7004_0000, 0]);
     // Interface Descriptor Offset is bits 37:32, i.e. 5:0 of DW1.
     assert_eq!(media_state_flush(3), [0x7004_0000, 3]);
@@ -112,14 +115,31 @@ fn media_vfe_state() {
     // DW2: max threads − 1 = 63 in 31:16, URB entries 2 in 15:8, reset timer bit 7,
     // bypass gateway bit 6, GPGPU mode bit 2 → 0x003f0000 | 0x200 | 0x80 | 0x40 | 0x4.
     // DW4: URB entry size 2 in 31:16, CURBE size 10 in 15:0.
-    assert_eq!(vfe.encode(Gen::Gen7), vec![0x7000_0006, 0, 0x003f_02c4, 0, 0x0002_000a, 0, 0, 0]);
+    assert_eq!(
+        vfe.encode(Gen::Gen7),
+        vec![0x7000_0006, 0, 0x003f_02c4, 0, 0x0002_000a, 0, 0, 0]
+    );
 
     // Gen8: 9 dwords; scratch pointer 47:10 across DW1/DW2, thread fields move to DW3 (no
     // GPGPU mode bit), sizes to DW5.
-    let vfe8 = MediaVfeState { per_thread_scratch: 3, scratch_base: 0x1_0000_0400, ..vfe };
+    let vfe8 = MediaVfeState {
+        per_thread_scratch: 3,
+        scratch_base: 0x1_0000_0400,
+        ..vfe
+    };
     assert_eq!(
         vfe8.encode(Gen::Gen8),
-        vec![0x7000_0007, 0x0000_0403, 0x0000_0001, 0x003f_02c0, 0, 0x0002_000a, 0, 0, 0]
+        vec![
+            0x7000_0007,
+            0x0000_0403,
+            0x0000_0001,
+            0x003f_02c0,
+            0,
+            0x0002_000a,
+            0,
+            0,
+            0
+        ]
     );
 }
 
@@ -139,13 +159,26 @@ fn interface_descriptor() {
     };
     // Gen7: DW0 kernel start (31:6); DW3 binding table pointer (15:5) | entry count (4:0);
     // DW4 CURBE read length (31:16) | offset; DW5 barrier (bit 21) | threads (7:0).
-    assert_eq!(idd.encode(Gen::Gen7), [0x1000, 0, 0, 0x2c3, 0x0002_0000, 0x0020_0008, 0, 0]);
+    assert_eq!(
+        idd.encode(Gen::Gen7),
+        [0x1000, 0, 0, 0x2c3, 0x0002_0000, 0x0020_0008, 0, 0]
+    );
     // Gen7.5 adds the cross-thread constant read length in DW6 (bits 199:192).
-    assert_eq!(idd.encode(Gen::Gen75), [0x1000, 0, 0, 0x2c3, 0x0002_0000, 0x0020_0008, 1, 0]);
+    assert_eq!(
+        idd.encode(Gen::Gen75),
+        [0x1000, 0, 0, 0x2c3, 0x0002_0000, 0x0020_0008, 1, 0]
+    );
     // Gen8: 48-bit kernel pointer in DW0/DW1, everything else one dword later, SLM size in
     // DW6 bits 20:16 (4 << 16), threads in 9:0, cross-thread length in DW7.
-    let idd8 = InterfaceDescriptor { kernel_start: 0x1_0000_1040, slm_size: 4, ..idd };
-    assert_eq!(idd8.encode(Gen::Gen8), [0x1040, 1, 0, 0, 0x2c3, 0x0002_0000, 0x0024_0008, 1]);
+    let idd8 = InterfaceDescriptor {
+        kernel_start: 0x1_0000_1040,
+        slm_size: 4,
+        ..idd
+    };
+    assert_eq!(
+        idd8.encode(Gen::Gen8),
+        [0x1040, 1, 0, 0, 0x2c3, 0x0002_0000, 0x0024_0008, 1]
+    );
 }
 
 #[test]
@@ -165,42 +198,108 @@ fn walker_layout() {
     // DW2: SIMD16 (1) in 31:30 | width max 3; then start/dimension pairs for x, y, z.
     assert_eq!(
         w.encode(Gen::Gen7),
-        vec![0x7105_0009, 0, 0x4000_0003, 0, 4, 0, 2, 0, 1, 0xffff, 0xffff_ffff]
+        vec![
+            0x7105_0009,
+            0,
+            0x4000_0003,
+            0,
+            4,
+            0,
+            2,
+            0,
+            1,
+            0xffff,
+            0xffff_ffff
+        ]
     );
     // Gen8: 15 dwords; indirect data length/address in DW2/DW3, thread counters in DW4,
     // X start DW5, X dimension DW7, Y start DW8, Y dimension DW10, Z DW11/DW12, masks DW13/14.
     assert_eq!(
         w.encode(Gen::Gen8),
-        vec![0x7105_000d, 0, 0, 0, 0x4000_0003, 0, 0, 4, 0, 0, 2, 0, 1, 0xffff, 0xffff_ffff]
+        vec![
+            0x7105_000d,
+            0,
+            0,
+            0,
+            0x4000_0003,
+            0,
+            0,
+            4,
+            0,
+            0,
+            2,
+            0,
+            1,
+            0xffff,
+            0xffff_ffff
+        ]
     );
 }
 
 #[test]
 fn buffer_surface_state() {
-    let s = BufferSurface { address: 0x0012_3000, elements: 1000, pitch: 0, format: FORMAT_RAW, mocs: 1 };
+    let s = BufferSurface {
+        address: 0x0012_3000,
+        elements: 1000,
+        pitch: 0,
+        format: FORMAT_RAW,
+        mocs: 1,
+    };
     // 999 = 7 * 128 + 0x67: Width (6:0 of DW2) 0x67, Height (29:16 of DW2) 7, Depth 0.
     // DW0: SURFTYPE_BUFFER (4) << 29 | RAW (0x1ff) << 18 = 0x80000000 | 0x07fc0000.
     // Gen7 DW5: MOCS in bits 19:16. Gen7.5 DW7: shader channel selects R=4 (27:25), G=5
     // (24:22), B=6 (21:19), A=7 (18:16) = 0x08000000 | 0x01400000 | 0x00300000 | 0x00070000.
     assert_eq!(
         s.encode(Gen::Gen7).unwrap(),
-        vec![0x87fc_0000, 0x0012_3000, 0x0007_0067, 0, 0, 0x0001_0000, 0, 0]
+        vec![
+            0x87fc_0000,
+            0x0012_3000,
+            0x0007_0067,
+            0,
+            0,
+            0x0001_0000,
+            0,
+            0
+        ]
     );
     assert_eq!(
         s.encode(Gen::Gen75).unwrap(),
-        vec![0x87fc_0000, 0x0012_3000, 0x0007_0067, 0, 0, 0x0001_0000, 0, 0x0977_0000]
+        vec![
+            0x87fc_0000,
+            0x0012_3000,
+            0x0007_0067,
+            0,
+            0,
+            0x0001_0000,
+            0,
+            0x0977_0000
+        ]
     );
     // A 16 MiB buffer: 0xffffff → width 0x7f, height 0x3fff, depth (27:21 of DW3) 7.
-    let big = BufferSurface { elements: 1 << 24, ..s };
+    let big = BufferSurface {
+        elements: 1 << 24,
+        ..s
+    };
     let words = big.encode(Gen::Gen7).unwrap();
     assert_eq!((words[2], words[3]), (0x3fff_007f, 0x00e0_0000));
     // Gen7 addresses at most 2^27 elements; zero elements is not a surface.
-    assert!(BufferSurface { elements: (1 << 27) + 1, ..s }.encode(Gen::Gen7).is_none());
-    assert!(BufferSurface { elements: 0, ..s }.encode(Gen::Gen7).is_none());
+    assert!(BufferSurface {
+        elements: (1 << 27) + 1,
+        ..s
+    }
+    .encode(Gen::Gen7)
+    .is_none());
+    assert!(BufferSurface { elements: 0, ..s }
+        .encode(Gen::Gen7)
+        .is_none());
 
     // Gen8: HALIGN_4 (1 << 14) and VALIGN_4 (1 << 16) in DW0, MOCS 0x78 in DW1 bits 30:24,
     // 64-bit base address in DW8/DW9, channel selects in DW7.
-    let s8 = BufferSurface { address: 0x1_0000_2000, mocs: 0x78, ..s };
+    let s8 = BufferSurface {
+        address: 0x1_0000_2000,
+        mocs: 0x78,
+        ..s
+    };
     assert_eq!(
         s8.encode(Gen::Gen8).unwrap(),
         vec![
@@ -244,7 +343,11 @@ fn dispatch() -> ComputeDispatch {
 
 #[test]
 fn gen7_batch_layout_and_relocations() {
-    let addr = Addresses { batch: 0x10000, program: 0x20000, buffers: vec![0x30000, 0x40000] };
+    let addr = Addresses {
+        batch: 0x10000,
+        program: 0x20000,
+        buffers: vec![0x30000, 0x40000],
+    };
     let b = build_compute_batch(Gen::Gen7, &dispatch(), &addr).unwrap();
     let d = &b.dwords;
     // Command order and sizes: PIPELINE_SELECT (1) at 0, SBA (10) at 1, VFE (8) at 11,
@@ -275,7 +378,11 @@ fn gen7_batch_layout_and_relocations() {
     // each with MOCS 1 and modify enable (0x101).
     // SBA starts at dword 1, so its DW2..DW5 are dwords 3..6 (bytes 12..24).
     assert_eq!(&d[3..7], &[0x10101, 0x10101, 0x10101, 0x20101]);
-    let relocs: Vec<(u32, Target, u32)> = b.relocs.iter().map(|r| (r.offset, r.target, r.delta)).collect();
+    let relocs: Vec<(u32, Target, u32)> = b
+        .relocs
+        .iter()
+        .map(|r| (r.offset, r.target, r.delta))
+        .collect();
     assert_eq!(
         relocs,
         vec![
@@ -291,7 +398,11 @@ fn gen7_batch_layout_and_relocations() {
 
 #[test]
 fn gen8_batch_uses_wide_addresses() {
-    let addr = Addresses { batch: 0x1_0000_0000, program: 0x2_0000_0000, buffers: vec![0x3_0000_0000, 0x10_0000] };
+    let addr = Addresses {
+        batch: 0x1_0000_0000,
+        program: 0x2_0000_0000,
+        buffers: vec![0x3_0000_0000, 0x10_0000],
+    };
     let b = build_compute_batch(Gen::Gen8, &dispatch(), &addr).unwrap();
     // 1 + 16 + 9 + 4 + 4 + 15 + 2 + 1 = 52 dwords, already qword aligned.
     assert_eq!(b.command_bytes, 208);
@@ -300,7 +411,13 @@ fn gen8_batch_uses_wide_addresses() {
     // Surface state base (DW4/DW5 of SBA at dword 1) = batch address | MOCS | enable.
     assert_eq!((b.dwords[5], b.dwords[6]), (0x0000_0011, 1));
     // Gen8 surface states are 64 bytes; their address is in DW8/DW9.
-    let ss0 = b.relocs.iter().find(|r| r.target == Target::Buffer(0)).unwrap().offset as usize / 4;
+    let ss0 = b
+        .relocs
+        .iter()
+        .find(|r| r.target == Target::Buffer(0))
+        .unwrap()
+        .offset as usize
+        / 4;
     assert_eq!((b.dwords[ss0], b.dwords[ss0 + 1]), (0, 3));
 }
 
@@ -309,11 +426,17 @@ fn dispatch_rejects_bad_input() {
     let addr = Addresses::default();
     let mut d = dispatch();
     d.kernel_offset = 4;
-    assert!(build_compute_batch(Gen::Gen7, &d, &addr).unwrap_err().to_string().contains("aligned"));
+    assert!(build_compute_batch(Gen::Gen7, &d, &addr)
+        .unwrap_err()
+        .to_string()
+        .contains("aligned"));
     let mut d = dispatch();
     d.groups = [0, 1, 1];
     assert!(build_compute_batch(Gen::Gen7, &d, &addr).is_err());
     let mut d = dispatch();
     d.buffer_sizes = vec![4; 32];
-    assert!(build_compute_batch(Gen::Gen7, &d, &addr).unwrap_err().to_string().contains("31"));
+    assert!(build_compute_batch(Gen::Gen7, &d, &addr)
+        .unwrap_err()
+        .to_string()
+        .contains("31"));
 }

@@ -27,8 +27,10 @@ fn header_dir() -> Option<PathBuf> {
     }
     let mut candidates = vec![PathBuf::from("/usr/include/drm")];
     if let Ok(rd) = std::fs::read_dir("/usr/src") {
-        let mut dirs: Vec<PathBuf> =
-            rd.flatten().map(|e| e.path().join("include/uapi/drm")).collect();
+        let mut dirs: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path().join("include/uapi/drm"))
+            .collect();
         dirs.sort();
         candidates.extend(dirs.into_iter().rev());
     }
@@ -136,12 +138,24 @@ fn expectations() -> Vec<(String, u64)> {
         ("DRM_IOCTL_I915_GEM_CREATE", i915::GEM_CREATE.number),
         ("DRM_IOCTL_I915_GEM_PWRITE", i915::GEM_PWRITE.number),
         ("DRM_IOCTL_I915_GEM_MMAP", i915::GEM_MMAP.number),
-        ("DRM_IOCTL_I915_GEM_MMAP_OFFSET", i915::GEM_MMAP_OFFSET.number),
+        (
+            "DRM_IOCTL_I915_GEM_MMAP_OFFSET",
+            i915::GEM_MMAP_OFFSET.number,
+        ),
         ("DRM_IOCTL_I915_GEM_SET_DOMAIN", i915::GEM_SET_DOMAIN.number),
         ("DRM_IOCTL_I915_GEM_WAIT", i915::GEM_WAIT.number),
-        ("DRM_IOCTL_I915_GEM_CONTEXT_CREATE", i915::GEM_CONTEXT_CREATE.number),
-        ("DRM_IOCTL_I915_GEM_CONTEXT_DESTROY", i915::GEM_CONTEXT_DESTROY.number),
-        ("DRM_IOCTL_I915_GEM_EXECBUFFER2", i915::GEM_EXECBUFFER2.number),
+        (
+            "DRM_IOCTL_I915_GEM_CONTEXT_CREATE",
+            i915::GEM_CONTEXT_CREATE.number,
+        ),
+        (
+            "DRM_IOCTL_I915_GEM_CONTEXT_DESTROY",
+            i915::GEM_CONTEXT_DESTROY.number,
+        ),
+        (
+            "DRM_IOCTL_I915_GEM_EXECBUFFER2",
+            i915::GEM_EXECBUFFER2.number,
+        ),
         ("DRM_IOCTL_ETNAVIV_GET_PARAM", etna::GET_PARAM.number),
         ("DRM_IOCTL_ETNAVIV_GEM_NEW", etna::GEM_NEW.number),
         ("DRM_IOCTL_ETNAVIV_GEM_INFO", etna::GEM_INFO.number),
@@ -152,33 +166,72 @@ fn expectations() -> Vec<(String, u64)> {
     for (name, number) in requests {
         v.push(((*name).to_string(), number));
     }
-    v.push(("DRM_IOCTL_ETNAVIV_WAIT_FENCE".to_string(), etna::WAIT_FENCE.number));
+    v.push((
+        "DRM_IOCTL_ETNAVIV_WAIT_FENCE".to_string(),
+        etna::WAIT_FENCE.number,
+    ));
 
     // Parameter numbers and flags the code passes to the kernel.
     let constants: [(&str, u64); 27] = [
         ("I915_PARAM_CHIPSET_ID", i915::param::CHIPSET_ID as u64),
         ("I915_PARAM_REVISION", i915::param::REVISION as u64),
-        ("I915_PARAM_HAS_EXEC_SOFTPIN", i915::param::HAS_EXEC_SOFTPIN as u64),
-        ("I915_PARAM_HAS_EXEC_NO_RELOC", i915::param::HAS_EXEC_NO_RELOC as u64),
-        ("I915_PARAM_HAS_EXEC_HANDLE_LUT", i915::param::HAS_EXEC_HANDLE_LUT as u64),
+        (
+            "I915_PARAM_HAS_EXEC_SOFTPIN",
+            i915::param::HAS_EXEC_SOFTPIN as u64,
+        ),
+        (
+            "I915_PARAM_HAS_EXEC_NO_RELOC",
+            i915::param::HAS_EXEC_NO_RELOC as u64,
+        ),
+        (
+            "I915_PARAM_HAS_EXEC_HANDLE_LUT",
+            i915::param::HAS_EXEC_HANDLE_LUT as u64,
+        ),
         ("I915_PARAM_EU_TOTAL", i915::param::EU_TOTAL as u64),
-        ("I915_PARAM_SUBSLICE_TOTAL", i915::param::SUBSLICE_TOTAL as u64),
+        (
+            "I915_PARAM_SUBSLICE_TOTAL",
+            i915::param::SUBSLICE_TOTAL as u64,
+        ),
         ("I915_GEM_DOMAIN_RENDER", i915::domain::RENDER as u64),
-        ("I915_GEM_DOMAIN_INSTRUCTION", i915::domain::INSTRUCTION as u64),
+        (
+            "I915_GEM_DOMAIN_INSTRUCTION",
+            i915::domain::INSTRUCTION as u64,
+        ),
         ("I915_GEM_DOMAIN_WC", i915::domain::WC as u64),
         ("I915_MMAP_OFFSET_WC", i915::mmap_offset::WC),
         ("EXEC_OBJECT_WRITE", i915::exec_object::WRITE),
         ("EXEC_OBJECT_PINNED", i915::exec_object::PINNED),
-        ("EXEC_OBJECT_SUPPORTS_48B_ADDRESS", i915::exec_object::SUPPORTS_48B_ADDRESS),
+        (
+            "EXEC_OBJECT_SUPPORTS_48B_ADDRESS",
+            i915::exec_object::SUPPORTS_48B_ADDRESS,
+        ),
         ("I915_EXEC_RENDER", i915::exec::RENDER),
         ("I915_EXEC_NO_RELOC", i915::exec::NO_RELOC),
         ("ETNAVIV_PARAM_GPU_MODEL", etna::param::GPU_MODEL as u64),
-        ("ETNAVIV_PARAM_GPU_FEATURES_0", etna::param::GPU_FEATURES_0 as u64),
-        ("ETNAVIV_PARAM_GPU_FEATURES_12", etna::param::GPU_FEATURES_0 as u64 + 12),
-        ("ETNAVIV_PARAM_GPU_REGISTER_MAX", etna::param::GPU_REGISTER_MAX as u64),
-        ("ETNAVIV_PARAM_GPU_INSTRUCTION_COUNT", etna::param::GPU_INSTRUCTION_COUNT as u64),
-        ("ETNAVIV_PARAM_GPU_NUM_CONSTANTS", etna::param::GPU_NUM_CONSTANTS as u64),
-        ("ETNAVIV_PARAM_SOFTPIN_START_ADDR", etna::param::SOFTPIN_START_ADDR as u64),
+        (
+            "ETNAVIV_PARAM_GPU_FEATURES_0",
+            etna::param::GPU_FEATURES_0 as u64,
+        ),
+        (
+            "ETNAVIV_PARAM_GPU_FEATURES_12",
+            etna::param::GPU_FEATURES_0 as u64 + 12,
+        ),
+        (
+            "ETNAVIV_PARAM_GPU_REGISTER_MAX",
+            etna::param::GPU_REGISTER_MAX as u64,
+        ),
+        (
+            "ETNAVIV_PARAM_GPU_INSTRUCTION_COUNT",
+            etna::param::GPU_INSTRUCTION_COUNT as u64,
+        ),
+        (
+            "ETNAVIV_PARAM_GPU_NUM_CONSTANTS",
+            etna::param::GPU_NUM_CONSTANTS as u64,
+        ),
+        (
+            "ETNAVIV_PARAM_SOFTPIN_START_ADDR",
+            etna::param::SOFTPIN_START_ADDR as u64,
+        ),
         ("ETNA_BO_WC", etna::bo::WC as u64),
         ("ETNA_PREP_WRITE", etna::prep::WRITE as u64),
         ("ETNA_SUBMIT_BO_WRITE", etna::submit::BO_WRITE as u64),
@@ -235,7 +288,9 @@ fn uapi_matches_kernel_headers() {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let run = Command::new(&exe).output().expect("running the layout probe");
+    let run = Command::new(&exe)
+        .output()
+        .expect("running the layout probe");
     assert!(run.status.success());
     let _ = std::fs::remove_dir_all(&work);
 
@@ -251,8 +306,17 @@ fn uapi_matches_kernel_headers() {
         .filter(|((_, rust), c)| rust != *c)
         .map(|((expr, rust), c)| format!("{expr}: C {c} ({c:#x}), Rust {rust} ({rust:#x})"))
         .collect();
-    assert!(mismatches.is_empty(), "uapi mismatches against {}:\n{}", dir.display(), mismatches.join("\n"));
-    eprintln!("checked {} sizes, offsets, request numbers and constants against {}", expected.len(), dir.display());
+    assert!(
+        mismatches.is_empty(),
+        "uapi mismatches against {}:\n{}",
+        dir.display(),
+        mismatches.join("\n")
+    );
+    eprintln!(
+        "checked {} sizes, offsets, request numbers and constants against {}",
+        expected.len(),
+        dir.display()
+    );
 }
 
 /// The request encoding itself, by hand from asm-generic/ioctl.h: dir in bits 31:30

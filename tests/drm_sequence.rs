@@ -72,7 +72,10 @@ fn i915_open_identifies_ivy_bridge() {
             "DRM_IOCTL_I915_GEM_CONTEXT_CREATE",
         ]
     );
-    let asked: Vec<i32> = fake.calls()[1..8].iter().map(|c| c.input::<i915::DrmI915Getparam>().param).collect();
+    let asked: Vec<i32> = fake.calls()[1..8]
+        .iter()
+        .map(|c| c.input::<i915::DrmI915Getparam>().param)
+        .collect();
     assert_eq!(
         asked,
         [
@@ -85,12 +88,25 @@ fn i915_open_identifies_ivy_bridge() {
             param::SUBSLICE_TOTAL
         ]
     );
-    let Gpu::I915(g) = dev.gpu() else { panic!("not i915") };
-    assert_eq!(g.params().eu_total, None, "EU_TOTAL is unanswered on this fake kernel");
+    let Gpu::I915(g) = dev.gpu() else {
+        panic!("not i915")
+    };
+    assert_eq!(
+        g.params().eu_total,
+        None,
+        "EU_TOTAL is unanswered on this fake kernel"
+    );
     assert!(g.params().has_exec_no_reloc);
     drop(dev);
-    assert_eq!(fake.names().last(), Some(&"DRM_IOCTL_I915_GEM_CONTEXT_DESTROY"));
-    let destroy = fake.calls().last().unwrap().input::<i915::DrmI915GemContextDestroy>();
+    assert_eq!(
+        fake.names().last(),
+        Some(&"DRM_IOCTL_I915_GEM_CONTEXT_DESTROY")
+    );
+    let destroy = fake
+        .calls()
+        .last()
+        .unwrap()
+        .input::<i915::DrmI915GemContextDestroy>();
     assert_eq!(destroy.ctx_id, 7);
 }
 
@@ -120,9 +136,16 @@ fn i915_upload_and_dispatch_sequence_gen7() {
     let program = dev.upload(&[0xaa; 100]).unwrap();
     let data = dev.upload(&[0; 256]).unwrap();
     assert_eq!((program.handle, data.handle, program.size), (1, 2, 4096));
-    let Gpu::I915(g) = dev.gpu_mut() else { panic!() };
-    let to_bo = |b: gpucc::drm::device::Buffer| Bo { handle: b.handle, size: b.size, address: b.address };
-    g.dispatch_compute(&to_bo(program), &tiny_dispatch(), &[to_bo(data)]).unwrap();
+    let Gpu::I915(g) = dev.gpu_mut() else {
+        panic!()
+    };
+    let to_bo = |b: gpucc::drm::device::Buffer| Bo {
+        handle: b.handle,
+        size: b.size,
+        address: b.address,
+    };
+    g.dispatch_compute(&to_bo(program), &tiny_dispatch(), &[to_bo(data)])
+        .unwrap();
 
     let calls = fake.calls()[start..].to_vec();
     let names: Vec<&str> = calls.iter().map(|c| c.name).collect();
@@ -151,14 +174,21 @@ fn i915_upload_and_dispatch_sequence_gen7() {
     let mo = calls[1].input::<i915::DrmI915GemMmapOffset>();
     assert_eq!((mo.handle, mo.flags), (1, i915::mmap_offset::WC));
     let sd = calls[2].input::<i915::DrmI915GemSetDomain>();
-    assert_eq!((sd.handle, sd.read_domains, sd.write_domain), (1, i915::domain::WC, i915::domain::WC));
+    assert_eq!(
+        (sd.handle, sd.read_domains, sd.write_domain),
+        (1, i915::domain::WC, i915::domain::WC)
+    );
     // Each upload mapped its object at the offset the kernel returned.
     assert_eq!(fake.mmaps()[..2], [(1 << 20, 4096), (2 << 20, 4096)]);
 
     let eb = calls[9].input::<i915::DrmI915GemExecbuffer2>();
     assert_eq!(eb.buffer_count, 3, "data buffer, program, batch");
     assert_eq!(eb.batch_len, 168);
-    assert_eq!(eb.flags, i915::exec::RENDER, "Gen7: relocations, no NO_RELOC");
+    assert_eq!(
+        eb.flags,
+        i915::exec::RENDER,
+        "Gen7: relocations, no NO_RELOC"
+    );
     assert_eq!(eb.rsvd1, 7, "context id");
     let wait = calls[10].input::<i915::DrmI915GemWait>();
     assert_eq!((wait.bo_handle, wait.timeout_ns), (3, -1));
@@ -169,21 +199,23 @@ fn i915_upload_and_dispatch_sequence_gen7() {
 
 #[test]
 fn i915_pwrite_fallback_without_mmap_offset() {
-    let fake = Rc::new(FakeIoctl::new("i915", {
-        let mut handle = 0;
-        move |name, arg| match name {
-            "DRM_IOCTL_I915_GEM_MMAP_OFFSET" => Err(libc::ENOTTY),
-            "DRM_IOCTL_I915_GEM_CREATE" => {
-                handle += 1;
-                let mut a = i915::DrmI915GemCreate::from_bytes(arg);
-                a.handle = handle;
-                arg.copy_from_slice(a.as_bytes());
-                Ok(())
+    let fake = Rc::new(
+        FakeIoctl::new("i915", {
+            let mut handle = 0;
+            move |name, arg| match name {
+                "DRM_IOCTL_I915_GEM_MMAP_OFFSET" => Err(libc::ENOTTY),
+                "DRM_IOCTL_I915_GEM_CREATE" => {
+                    handle += 1;
+                    let mut a = i915::DrmI915GemCreate::from_bytes(arg);
+                    a.handle = handle;
+                    arg.copy_from_slice(a.as_bytes());
+                    Ok(())
+                }
+                _ => Ok(()),
             }
-            _ => Ok(()),
-        }
-    })
-    .with_i915_param(param::CHIPSET_ID, 0x0416));
+        })
+        .with_i915_param(param::CHIPSET_ID, 0x0416),
+    );
     let mut dev = open(&fake).unwrap();
     assert_eq!(dev.target(), "hsw");
     let start = fake.calls().len();
@@ -192,7 +224,11 @@ fn i915_pwrite_fallback_without_mmap_offset() {
     let names: Vec<&str> = calls.iter().map(|c| c.name).collect();
     assert_eq!(
         names,
-        ["DRM_IOCTL_I915_GEM_CREATE", "DRM_IOCTL_I915_GEM_MMAP_OFFSET", "DRM_IOCTL_I915_GEM_PWRITE"]
+        [
+            "DRM_IOCTL_I915_GEM_CREATE",
+            "DRM_IOCTL_I915_GEM_MMAP_OFFSET",
+            "DRM_IOCTL_I915_GEM_PWRITE"
+        ]
     );
     let pw = calls[2].input::<i915::DrmI915GemPwrite>();
     assert_eq!((pw.handle, pw.offset, pw.size), (1, 0, 3));
@@ -201,19 +237,38 @@ fn i915_pwrite_fallback_without_mmap_offset() {
 
 #[test]
 fn gen8_exec_list_is_softpinned() {
-    let batch_bo = Bo { handle: 3, size: 4096, address: 0x30_0000 };
-    let program = Bo { handle: 1, size: 4096, address: 0x10_0000 };
-    let data = Bo { handle: 2, size: 4096, address: 0x20_0000 };
+    let batch_bo = Bo {
+        handle: 3,
+        size: 4096,
+        address: 0x30_0000,
+    };
+    let program = Bo {
+        handle: 1,
+        size: 4096,
+        address: 0x10_0000,
+    };
+    let data = Bo {
+        handle: 2,
+        size: 4096,
+        address: 0x20_0000,
+    };
     let batch = gpucc::drm::i915::build_compute_batch(
         gpucc::drm::i915::cmd::Gen::Gen8,
         &tiny_dispatch(),
-        &gpucc::drm::i915::Addresses { batch: 0x30_0000, program: 0x10_0000, buffers: vec![0x20_0000] },
+        &gpucc::drm::i915::Addresses {
+            batch: 0x30_0000,
+            program: 0x10_0000,
+            buffers: vec![0x20_0000],
+        },
     )
     .unwrap();
     let exec = exec_list(&batch, &batch_bo, &program, &[data], true);
     let pinned = i915::exec_object::PINNED | i915::exec_object::SUPPORTS_48B_ADDRESS;
-    let summary: Vec<(u32, u64, u64, u32)> =
-        exec.objects.iter().map(|o| (o.handle, o.offset, o.flags, o.relocation_count)).collect();
+    let summary: Vec<(u32, u64, u64, u32)> = exec
+        .objects
+        .iter()
+        .map(|o| (o.handle, o.offset, o.flags, o.relocation_count))
+        .collect();
     assert_eq!(
         summary,
         [
@@ -226,10 +281,16 @@ fn gen8_exec_list_is_softpinned() {
 
     // The same batch without softpin carries one relocation per address field.
     let exec7 = exec_list(&batch, &batch_bo, &program, &[data], false);
-    assert_eq!(exec7.objects[2].relocation_count as usize, batch.relocs.len());
+    assert_eq!(
+        exec7.objects[2].relocation_count as usize,
+        batch.relocs.len()
+    );
     assert_eq!(exec7.relocs.len(), 5, "four state bases and one surface");
     let surface = exec7.relocs.last().unwrap();
-    assert_eq!((surface.target_handle, surface.write_domain), (2, i915::domain::RENDER));
+    assert_eq!(
+        (surface.target_handle, surface.write_domain),
+        (2, i915::domain::RENDER)
+    );
 }
 
 /// A fake etnaviv kernel reporting GC7000 r6214 (the feature words of the core table).
@@ -287,10 +348,18 @@ fn etnaviv_identify_upload_submit_wait() {
         .map(|c| c.input::<etna::DrmEtnavivParam>().param)
         .collect();
     // The thirteen feature words, then identity and limits, then the softpin range.
-    assert_eq!(&params[..13], (0x03..=0x0f).collect::<Vec<u32>>().as_slice());
-    assert!(params.contains(&etna::param::GPU_MODEL) && params.contains(&etna::param::GPU_NUM_CONSTANTS));
+    assert_eq!(
+        &params[..13],
+        (0x03..=0x0f).collect::<Vec<u32>>().as_slice()
+    );
+    assert!(
+        params.contains(&etna::param::GPU_MODEL)
+            && params.contains(&etna::param::GPU_NUM_CONSTANTS)
+    );
     assert_eq!(params.last(), Some(&etna::param::SOFTPIN_START_ADDR));
-    let Gpu::Etnaviv(g) = dev.gpu_mut() else { panic!() };
+    let Gpu::Etnaviv(g) = dev.gpu_mut() else {
+        panic!()
+    };
     assert_eq!(g.specs().halti(), 5);
     assert_eq!(g.params().softpin_start, None);
 
@@ -323,28 +392,48 @@ fn etnaviv_identify_upload_submit_wait() {
     assert_eq!((prep.handle, prep.op), (5, etna::prep::WRITE));
     let submit = calls[4].input::<etna::DrmEtnavivGemSubmit>();
     assert_eq!(
-        (submit.pipe, submit.exec_state, submit.nr_bos, submit.nr_relocs, submit.stream_size, submit.flags),
+        (
+            submit.pipe,
+            submit.exec_state,
+            submit.nr_bos,
+            submit.nr_relocs,
+            submit.stream_size,
+            submit.flags
+        ),
         (0, 0, 1, 1, 16, 0)
     );
     assert_eq!(submit.fence_fd, -1);
     let wait = calls[5].input::<etna::DrmEtnavivWaitFence>();
     assert_eq!((wait.pipe, wait.fence, wait.flags), (0, 42, 0));
-    assert!(wait.timeout.tv_sec > 0 || wait.timeout.tv_nsec > 0, "an absolute deadline");
+    assert!(
+        wait.timeout.tv_sec > 0 || wait.timeout.tv_nsec > 0,
+        "an absolute deadline"
+    );
 }
 
 #[test]
 fn etnaviv_softpin_submits_without_relocations() {
     let fake = Rc::new(etnaviv_kernel(0x7000, Some(0x4000_0000)));
     let mut dev = open(&fake).unwrap();
-    let Gpu::Etnaviv(g) = dev.gpu_mut() else { panic!() };
+    let Gpu::Etnaviv(g) = dev.gpu_mut() else {
+        panic!()
+    };
     let bo = g.create_bo(100).unwrap();
     assert_eq!(bo.address, 0x4000_0000);
     let mut stream = CmdStream::new();
     stream.set_state_reloc(0x1028, 0, 0, bo.address);
     g.submit(&stream, &[bo], &[true]).unwrap();
-    let submit = fake.calls().last().unwrap().input::<etna::DrmEtnavivGemSubmit>();
+    let submit = fake
+        .calls()
+        .last()
+        .unwrap()
+        .input::<etna::DrmEtnavivGemSubmit>();
     assert_eq!((submit.nr_relocs, submit.flags), (0, etna::submit::SOFTPIN));
-    assert_eq!(stream.words()[1], 0x4000_0000, "the stream holds the pinned address");
+    assert_eq!(
+        stream.words()[1],
+        0x4000_0000,
+        "the stream holds the pinned address"
+    );
 }
 
 #[test]
@@ -359,31 +448,58 @@ fn wrong_driver_is_named() {
     let fake = Rc::new(FakeIoctl::new("amdgpu", |_, _| Ok(())));
     let e = open(&fake).err().unwrap();
     assert!(matches!(e, Error::WrongDriver { ref driver, .. } if driver == "amdgpu"));
-    assert_eq!(e.to_string(), "/dev/dri/renderD128 is driven by 'amdgpu', not i915 or etnaviv");
+    assert_eq!(
+        e.to_string(),
+        "/dev/dri/renderD128 is driven by 'amdgpu', not i915 or etnaviv"
+    );
 }
 
 #[test]
 fn failing_ioctl_names_itself_and_the_errno() {
     let fake = Rc::new(
-        FakeIoctl::new("i915", |name, _| if name == "DRM_IOCTL_I915_GEM_CREATE" { Err(libc::ENOMEM) } else { Ok(()) })
-            .with_i915_param(param::CHIPSET_ID, 0x0166),
+        FakeIoctl::new("i915", |name, _| {
+            if name == "DRM_IOCTL_I915_GEM_CREATE" {
+                Err(libc::ENOMEM)
+            } else {
+                Ok(())
+            }
+        })
+        .with_i915_param(param::CHIPSET_ID, 0x0166),
     );
     let mut dev = open(&fake).unwrap();
     let e = dev.upload(&[1]).unwrap_err();
-    assert_eq!(e, Error::Ioctl { name: "DRM_IOCTL_I915_GEM_CREATE", errno: libc::ENOMEM });
-    assert_eq!(e.to_string(), "DRM_IOCTL_I915_GEM_CREATE failed: Cannot allocate memory (errno 12)");
+    assert_eq!(
+        e,
+        Error::Ioctl {
+            name: "DRM_IOCTL_I915_GEM_CREATE",
+            errno: libc::ENOMEM
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "DRM_IOCTL_I915_GEM_CREATE failed: Cannot allocate memory (errno 12)"
+    );
 }
 
 #[test]
 fn missing_chipset_id_fails_identification() {
     let fake = Rc::new(FakeIoctl::new("i915", |_, _| Ok(())));
     let e = open(&fake).err().unwrap().to_string();
-    assert!(e.starts_with("DRM_IOCTL_I915_GETPARAM(CHIPSET_ID) failed: Invalid argument"), "{e}");
+    assert!(
+        e.starts_with("DRM_IOCTL_I915_GETPARAM(CHIPSET_ID) failed: Invalid argument"),
+        "{e}"
+    );
 }
 
 #[test]
 fn interrupted_calls_are_retried() {
-    let mut results = vec![Err(libc::EINTR), Err(libc::EAGAIN), Err(libc::EINTR), Ok(())].into_iter();
+    let mut results = vec![
+        Err(libc::EINTR),
+        Err(libc::EAGAIN),
+        Err(libc::EINTR),
+        Ok(()),
+    ]
+    .into_iter();
     let mut calls = 0;
     assert_eq!(
         retry_interrupted(|| {
@@ -414,7 +530,10 @@ fn no_render_node_is_a_clear_error() {
     assert!(nodes.is_empty());
     assert_eq!(format_nodes(&nodes), "no render nodes\n");
     // A directory that does not exist at all behaves the same.
-    assert!(matches!(Device::open_first(&dir.join("missing")), Err(Error::NoDevice)));
+    assert!(matches!(
+        Device::open_first(&dir.join("missing")),
+        Err(Error::NoDevice)
+    ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -426,18 +545,32 @@ fn a_non_drm_node_reports_the_version_ioctl() {
     std::fs::write(dir.join("renderD128"), b"").unwrap();
     std::fs::write(dir.join("card0"), b"").unwrap();
     let e = Device::open_first(&dir).err().unwrap();
-    assert_eq!(e, Error::Ioctl { name: "DRM_IOCTL_VERSION", errno: libc::ENOTTY });
+    assert_eq!(
+        e,
+        Error::Ioctl {
+            name: "DRM_IOCTL_VERSION",
+            errno: libc::ENOTTY
+        }
+    );
     let nodes = gpucc::drm::node::list_render_nodes_in(&dir);
     assert_eq!(nodes.len(), 1, "only renderD* nodes are listed");
     let text = format_nodes(&nodes);
-    assert!(text.contains("renderD128: ?, no target (DRM_IOCTL_VERSION failed"), "{text}");
+    assert!(
+        text.contains("renderD128: ?, no target (DRM_IOCTL_VERSION failed"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn open_of_a_missing_path_names_it() {
-    let e = Device::open(Some(Path::new("/nonexistent/renderD999"))).err().unwrap();
-    assert_eq!(e.to_string(), "cannot open /nonexistent/renderD999: No such file or directory (errno 2)");
+    let e = Device::open(Some(Path::new("/nonexistent/renderD999")))
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "cannot open /nonexistent/renderD999: No such file or directory (errno 2)"
+    );
 }
 
 #[test]

@@ -36,7 +36,9 @@ fn device_error(e: drm::Error) -> Error {
     let status = match &e {
         drm::Error::WrongDriver { .. } | drm::Error::Unsupported(_) => Status::Unsupported,
         drm::Error::Invalid(_) => Status::InvalidArgument,
-        drm::Error::NoDevice | drm::Error::Open { .. } | drm::Error::Ioctl { .. } => Status::DeviceError,
+        drm::Error::NoDevice | drm::Error::Open { .. } | drm::Error::Ioctl { .. } => {
+            Status::DeviceError
+        }
     };
     Error::new(status, e.to_string())
 }
@@ -61,7 +63,10 @@ pub extern "C" fn gpucc_device_open(path: *const c_char, out: *mut *mut Device) 
         } else {
             // SAFETY: `path` is non-NULL and the header requires a NUL-terminated string.
             let c = unsafe { CStr::from_ptr(path) };
-            Some(c.to_str().map_err(|_| Error::invalid("gpucc_device_open: path is not UTF-8"))?)
+            Some(
+                c.to_str()
+                    .map_err(|_| Error::invalid("gpucc_device_open: path is not UTF-8"))?,
+            )
         };
         let inner = drm::Device::open(path.map(Path::new)).map_err(device_error)?;
         write_out(out, Device::into_handle(inner), "out")
@@ -95,20 +100,27 @@ pub extern "C" fn gpucc_device_target(dev: *const Device) -> *const c_char {
 /// Creates a compiler for the device's target (as gpucc_compiler_create with
 /// gpucc_device_target(dev)).
 #[no_mangle]
-pub extern "C" fn gpucc_compiler_create_for_device(dev: *const Device, out: *mut *mut Compiler) -> Status {
+pub extern "C" fn gpucc_compiler_create_for_device(
+    dev: *const Device,
+    out: *mut *mut Compiler,
+) -> Status {
     guard("gpucc_compiler_create_for_device", || {
         // SAFETY: a non-NULL device is a live handle from gpucc_device_open.
         let d = unsafe { dev.as_ref() }
             .ok_or_else(|| Error::invalid("gpucc_compiler_create_for_device: dev is NULL"))?;
         if out.is_null() {
-            return Err(Error::invalid("gpucc_compiler_create_for_device: out is NULL"));
+            return Err(Error::invalid(
+                "gpucc_compiler_create_for_device: out is NULL",
+            ));
         }
         match gpucc_compiler_create(d.target.as_ptr(), out) {
             Status::Ok => Ok(()),
             status => {
                 // SAFETY: gpucc_last_error never returns NULL and its text stays valid until
                 // the next gpucc call on this thread; it is copied before any such call.
-                let message = unsafe { CStr::from_ptr(gpucc_last_error()) }.to_string_lossy().into_owned();
+                let message = unsafe { CStr::from_ptr(gpucc_last_error()) }
+                    .to_string_lossy()
+                    .into_owned();
                 Err(Error::new(status, message))
             }
         }
@@ -118,11 +130,17 @@ pub extern "C" fn gpucc_compiler_create_for_device(dev: *const Device, out: *mut
 /// Copies `len` bytes at `data` into a new buffer object on the device (a program's code, a
 /// data buffer). The buffer is at least `len` bytes, rounded up to a page.
 #[no_mangle]
-pub extern "C" fn gpucc_device_upload(dev: *mut Device, data: *const u8, len: usize, out: *mut *mut Bo) -> Status {
+pub extern "C" fn gpucc_device_upload(
+    dev: *mut Device,
+    data: *const u8,
+    len: usize,
+    out: *mut *mut Bo,
+) -> Status {
     guard("gpucc_device_upload", || {
         // SAFETY: a non-NULL device is a live handle from gpucc_device_open, used by one
         // thread at a time (the header's contract), so the exclusive borrow is unique.
-        let d = unsafe { dev.as_mut() }.ok_or_else(|| Error::invalid("gpucc_device_upload: dev is NULL"))?;
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid("gpucc_device_upload: dev is NULL"))?;
         if out.is_null() {
             return Err(Error::invalid("gpucc_device_upload: out is NULL"));
         }
@@ -130,7 +148,9 @@ pub extern "C" fn gpucc_device_upload(dev: *mut Device, data: *const u8, len: us
             return Err(Error::invalid("gpucc_device_upload: data is NULL"));
         }
         if len > isize::MAX as usize {
-            return Err(Error::invalid(format!("gpucc_device_upload: length {len} is too large")));
+            return Err(Error::invalid(format!(
+                "gpucc_device_upload: length {len} is too large"
+            )));
         }
         let bytes: &[u8] = if len == 0 {
             &[]
@@ -178,7 +198,8 @@ pub extern "C" fn gpucc_bo_destroy(dev: *mut Device, bo: *mut Bo) -> Status {
         // caller gives up the handle by destroying it.
         let bo = unsafe { Box::from_raw(bo) };
         // SAFETY: as in gpucc_device_upload.
-        let d = unsafe { dev.as_mut() }.ok_or_else(|| Error::invalid("gpucc_bo_destroy: dev is NULL"))?;
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid("gpucc_bo_destroy: dev is NULL"))?;
         d.inner.release(bo.inner).map_err(device_error)
     })
 }

@@ -238,7 +238,12 @@ impl Drop for Mapping {
 
 /// Shared doors (a test keeps one handle to inspect the fake while a device owns another).
 impl<T: Ioctl + ?Sized> Ioctl for std::rc::Rc<T> {
-    fn ioctl(&self, name: &'static str, request: u64, arg: &mut [u8]) -> std::result::Result<(), i32> {
+    fn ioctl(
+        &self,
+        name: &'static str,
+        request: u64,
+        arg: &mut [u8],
+    ) -> std::result::Result<(), i32> {
         (**self).ioctl(name, request, arg)
     }
 

@@ -33,12 +33,21 @@ fn target_for_ver(ver: u32) -> Option<&'static str> {
 impl Platform {
     pub fn from_chipset(id: u16) -> Result<Platform> {
         let info = DevInfo::from_pci_id(id).ok_or_else(|| {
-            Error::Unsupported(format!("Intel GPU with PCI id {id:#06x} is not a Gen4-Gen9 part gpucc knows"))
+            Error::Unsupported(format!(
+                "Intel GPU with PCI id {id:#06x} is not a Gen4-Gen9 part gpucc knows"
+            ))
         })?;
         let target = target_for_ver(info.ver).ok_or_else(|| {
-            Error::Unsupported(format!("no gpucc target for {} (generation {})", info.full_name, info.ver))
+            Error::Unsupported(format!(
+                "no gpucc target for {} (generation {})",
+                info.full_name, info.ver
+            ))
         })?;
-        Ok(Platform { target, ver: info.ver, name: info.name })
+        Ok(Platform {
+            target,
+            ver: info.ver,
+            name: info.name,
+        })
     }
 }
 
