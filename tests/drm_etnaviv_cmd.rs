@@ -27,6 +27,7 @@ fn load_state_headers() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn packets_are_padded_to_64_bits() {
     let mut s = CmdStream::new();
     s.set_state(0x0800, 7);
@@ -35,16 +36,9 @@ fn packets_are_padded_to_64_bits() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_0200,
-            7, // header + 1 value: already even
-            0x0802_1000,
-            1,
-            2,
-            0, // header + 2 values: padded
-            0x0803_1000,
-            1,
-            2,
-            3, // header + 3 values: even
+            0x0801_0200, 7, // header + 1 value: already even
+            0x0802_1000, 1, 2, 0, // header + 2 values: padded
+            0x0803_1000, 1, 2, 3, // header + 3 values: even
         ]
     );
     assert_eq!(s.words().len() % 2, 0);
@@ -164,6 +158,7 @@ fn pre_halti5_icache_upload() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn halti5_icache_upload() {
     let gc7000 = specs("gc7000");
     let code = vec![0u32; 12];
@@ -175,31 +170,19 @@ fn halti5_icache_upload() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_021f,
-            0, // PS_NEWRANGE_LOW (0x87c)
-            0x0801_0424,
-            3, // PS_NEWRANGE_HIGH (0x1090): instruction count
-            0x0801_040a,
-            0x1000, // PS_INST_ADDR (0x1028)
-            0x0801_5580,
-            2, // SH_CONFIG (0x15600)
-            0x0801_021a,
-            1, // VS_ICACHE_CONTROL: ENABLE
-            0x0801_0425,
-            2, // PS_ICACHE_COUNT (0x1094): count - 1
+            0x0801_021f, 0, // PS_NEWRANGE_LOW (0x87c)
+            0x0801_0424, 3, // PS_NEWRANGE_HIGH (0x1090): instruction count
+            0x0801_040a, 0x1000, // PS_INST_ADDR (0x1028)
+            0x0801_5580, 2, // SH_CONFIG (0x15600)
+            0x0801_021a, 1, // VS_ICACHE_CONTROL: ENABLE
+            0x0801_0425, 2, // PS_ICACHE_COUNT (0x1094): count - 1
         ]
     );
-    assert_eq!(
-        s.relocs(),
-        &[Reloc {
-            submit_offset: 20,
-            bo_index: 2,
-            bo_offset: 0
-        }]
-    );
+    assert_eq!(s.relocs(), &[Reloc { submit_offset: 20, bo_index: 2, bo_offset: 0 }]);
 }
 
 #[test]
+#[rustfmt::skip]
 fn vertex_program_state() {
     let gc400 = specs("gc400");
     let code = vec![0u32; 8];
@@ -217,33 +200,21 @@ fn vertex_program_state() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_020e,
-            0, // VS_START_PC (0x838)
-            0x0801_0200,
-            2, // VS_END_PC (0x800): two instructions
-            0x0801_0201,
-            3, // VS_OUTPUT_COUNT (0x804)
-            0x0801_0202,
-            0x802, // VS_INPUT_COUNT (0x808): UNK8 = 8 in 12:8, count 2
-            0x0801_0203,
-            5, // VS_TEMP_REGISTER_CONTROL (0x80c)
-            0x0801_0204,
-            0x0002_0100, // VS_OUTPUT(0) (0x810): registers 0, 1, 2 a byte each
-            0x0801_0208,
-            0x0000_0100, // VS_INPUT(0) (0x820)
-            0x0801_0218,
-            1, // VS_UNIFORM_CACHE (0x860): FLUSH
-            0x0804_1400,
-            0x3f80_0000,
-            0,
-            0,
-            0x3f80_0000,
-            0, // VS_UNIFORMS (0x5000), padded
+            0x0801_020e, 0, // VS_START_PC (0x838)
+            0x0801_0200, 2, // VS_END_PC (0x800): two instructions
+            0x0801_0201, 3, // VS_OUTPUT_COUNT (0x804)
+            0x0801_0202, 0x802, // VS_INPUT_COUNT (0x808): UNK8 = 8 in 12:8, count 2
+            0x0801_0203, 5, // VS_TEMP_REGISTER_CONTROL (0x80c)
+            0x0801_0204, 0x0002_0100, // VS_OUTPUT(0) (0x810): registers 0, 1, 2 a byte each
+            0x0801_0208, 0x0000_0100, // VS_INPUT(0) (0x820)
+            0x0801_0218, 1, // VS_UNIFORM_CACHE (0x860): FLUSH
+            0x0804_1400, 0x3f80_0000, 0, 0, 0x3f80_0000, 0, // VS_UNIFORMS (0x5000), padded
         ]
     );
 }
 
 #[test]
+#[rustfmt::skip]
 fn fragment_program_state() {
     let gc400 = specs("gc400");
     let code = vec![0u32; 4];
@@ -261,20 +232,13 @@ fn fragment_program_state() {
     assert_eq!(
         s.words(),
         &[
-            0x0801_0406,
-            0, // PS_START_PC (0x1018)
-            0x0801_0400,
-            1, // PS_END_PC (0x1000)
-            0x0801_0401,
-            0, // PS_OUTPUT_REG (0x1004)
-            0x0801_0402,
-            0x1f04, // PS_INPUT_COUNT: UNK8 31, three varyings + position
-            0x0801_0403,
-            4, // PS_TEMP_REGISTER_CONTROL: at least the inputs (4)
-            0x0801_0218,
-            0x11, // VS_UNIFORM_CACHE: FLUSH | PS
-            0x0801_1c00,
-            7, // PS_UNIFORMS (0x7000)
+            0x0801_0406, 0, // PS_START_PC (0x1018)
+            0x0801_0400, 1, // PS_END_PC (0x1000)
+            0x0801_0401, 0, // PS_OUTPUT_REG (0x1004)
+            0x0801_0402, 0x1f04, // PS_INPUT_COUNT: UNK8 31, three varyings + position
+            0x0801_0403, 4, // PS_TEMP_REGISTER_CONTROL: at least the inputs (4)
+            0x0801_0218, 0x11, // VS_UNIFORM_CACHE: FLUSH | PS
+            0x0801_1c00, 7, // PS_UNIFORMS (0x7000)
         ]
     );
 }
@@ -295,4 +259,61 @@ fn malformed_code_is_rejected() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("multiple of four"), "{e}");
+}
+
+#[test]
+#[rustfmt::skip]
+fn halti5_vertex_program_state() {
+    let gc7000 = specs("gc7000");
+    let code = vec![0u32; 8];
+    let img = ShaderImage {
+        stage: Stage::Vertex,
+        code: &code,
+        temps: 3,
+        inputs: &[0],
+        outputs: &[0, 1],
+        uniforms: &[1, 2, 3, 4],
+        input_count_unk8: 8,
+    };
+    let mut s = CmdStream::new();
+    emit_program_state(&mut s, gc7000, &img, 0).unwrap();
+    assert_eq!(
+        s.words(),
+        &[
+            // No START/END PC on HALTI5. VS_HALTI5_OUTPUT_COUNT (0x870): 2 | (2 * 0x10) << 8.
+            0x0801_021c, 0x2002,
+            0x0801_0202, 0x801, // VS_INPUT_COUNT
+            0x0801_0203, 3, // VS_TEMP_REGISTER_CONTROL
+            // VS_HALTI5_UNK008A0 (0x8a0): 0x0001000e | (0x110 / 2 = 0x88) << 20.
+            0x0801_0228, 0x0881_000e,
+            0x0801_0238, 0x0000_0100, // VS_HALTI5_OUTPUT(0) (0x8e0)
+            0x0801_0230, 0, // VS_HALTI5_INPUT(0) (0x8c0)
+            0x0801_0219, 0, // VS_UNIFORM_BASE (0x864): unified bank, VS first
+            0x0801_0218, 1, // VS_UNIFORM_CACHE flush
+            // Uniforms through the HALTI5 mirror at 0x34000 (>> 2 = 0xd000), padded.
+            0x0804_d000, 1, 2, 3, 4, 0,
+        ]
+    );
+}
+
+#[test]
+fn halti5_shader_ends_with_prefetch() {
+    use gpucc::drm::etnaviv::shader::emit_shader;
+    let gc7000 = specs("gc7000");
+    let code = vec![0u32; 4];
+    let img = ShaderImage {
+        outputs: &[0],
+        ..image(Stage::Fragment, &code)
+    };
+    let mut s = CmdStream::new();
+    assert_eq!(
+        emit_shader(&mut s, gc7000, &img, 1, 0).unwrap(),
+        UploadForm::IcacheHalti5
+    );
+    let w = s.words();
+    // The last packet is PS_ICACHE_PREFETCH (0x1048 >> 2 = 0x412) = 0.
+    assert_eq!(&w[w.len() - 2..], &[0x0801_0412, 0]);
+    // The PS program state on HALTI5 starts at PS_OUTPUT_REG (0x1004): no PS_START_PC (0x1018).
+    assert!(!w.contains(&0x0801_0406));
+    assert!(w.contains(&0x0801_0401));
 }

@@ -37,6 +37,12 @@ pub mod reg {
     pub const PS_NEWRANGE_HIGH: u32 = 0x1090;
     pub const PS_ICACHE_COUNT: u32 = 0x1094;
     pub const SH_CONFIG: u32 = 0x15600;
+    pub const VS_UNIFORM_BASE: u32 = 0x0864;
+    pub const PS_UNIFORM_BASE: u32 = 0x1024;
+    pub const VS_HALTI5_OUTPUT_COUNT: u32 = 0x0870;
+    pub const VS_HALTI5_UNK008A0: u32 = 0x08a0;
+    pub const VS_HALTI5_INPUT: u32 = 0x08c0;
+    pub const VS_HALTI5_OUTPUT: u32 = 0x08e0;
 }
 
 /// `VS_ICACHE_CONTROL` bits.
@@ -195,8 +201,10 @@ fn pack_registers(regs: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Emits the pre-HALTI5 program states of one shader: start and end PC (in instructions,
-/// relative to the upload), temporaries, input/output mapping and the uniforms.
+/// Emits the program states of one shader: start and end PC (in instructions, relative to
+/// the upload; HALTI5 has none, its shaders start at the instruction address), temporaries,
+/// input/output mapping and the uniforms. HALTI5 moved the VS output and input maps to new
+/// addresses and wants the output count in a new form.
 pub fn emit_program_state(
     s: &mut CmdStream,
     specs: &Specs,
@@ -205,6 +213,7 @@ pub fn emit_program_state(
 ) -> Result<()> {
     let n = (image.code.len() / 4) as u32;
     let limits = specs.uniform_limits();
+    let halti5 = specs.halti() >= 5;
     match image.stage {
         Stage::Vertex => {
             if image.outputs.len() > 16 || image.inputs.len() > 16 {
@@ -212,28 +221,54 @@ pub fn emit_program_state(
                     "a vertex shader has at most 16 inputs and 16 outputs".into(),
                 ));
             }
-            s.set_state(reg::VS_START_PC, start_pc);
-            s.set_state(reg::VS_END_PC, start_pc + n);
-            s.set_state(reg::VS_OUTPUT_COUNT, image.outputs.len() as u32 & 0xff);
+            let outputs = image.outputs.len() as u32;
+            if halti5 {
+                if outputs == 0 {
+                    return Err(Error::Invalid(
+                        "a vertex shader must write the position".into(),
+                    ));
+                }
+                // Count in 7:0, and the output buffer stride (16 bytes per output) from bit 8.
+                s.set_state(reg::VS_HALTI5_OUTPUT_COUNT, outputs | (outputs * 0x10) << 8);
+            } else {
+                s.set_state(reg::VS_START_PC, start_pc);
+                s.set_state(reg::VS_END_PC, start_pc + n);
+                s.set_state(reg::VS_OUTPUT_COUNT, outputs & 0xff);
+            }
             s.set_state(
                 reg::VS_INPUT_COUNT,
                 (image.input_count_unk8 & 0x1f) << 8 | (image.inputs.len() as u32 & 0xf),
             );
             s.set_state(reg::VS_TEMP_REGISTER_CONTROL, image.temps & 0x3f);
+            let (output_reg, input_reg) = if halti5 {
+                // Mesa's magic value: 0x0001000e with 0x110 / outputs in bits 28:20.
+                s.set_state(
+                    reg::VS_HALTI5_UNK008A0,
+                    0x0001_000e | (0x110 / outputs) << 20,
+                );
+                (reg::VS_HALTI5_OUTPUT, reg::VS_HALTI5_INPUT)
+            } else {
+                (reg::VS_OUTPUT, reg::VS_INPUT)
+            };
             if !image.outputs.is_empty() {
-                s.set_states(reg::VS_OUTPUT, &pack_registers(image.outputs));
+                s.set_states(output_reg, &pack_registers(image.outputs));
             }
             if !image.inputs.is_empty() {
-                s.set_states(reg::VS_INPUT, &pack_registers(image.inputs));
+                s.set_states(input_reg, &pack_registers(image.inputs));
             }
             if !image.uniforms.is_empty() {
+                if limits.unified {
+                    s.set_state(reg::VS_UNIFORM_BASE, 0);
+                }
                 s.set_state(reg::VS_UNIFORM_CACHE, UNIFORM_CACHE_FLUSH);
                 s.set_states(limits.vs_offset, image.uniforms);
             }
         }
         Stage::Fragment => {
-            s.set_state(reg::PS_START_PC, start_pc);
-            s.set_state(reg::PS_END_PC, start_pc + n);
+            if !halti5 {
+                s.set_state(reg::PS_START_PC, start_pc);
+                s.set_state(reg::PS_END_PC, start_pc + n);
+            }
             s.set_state(
                 reg::PS_OUTPUT_REG,
                 image.outputs.first().copied().unwrap_or(0).into(),
@@ -249,6 +284,10 @@ pub fn emit_program_state(
                 image.temps.max(inputs) & 0x3f,
             );
             if !image.uniforms.is_empty() {
+                if limits.unified {
+                    // PS uniforms follow the VS ones in the shared bank.
+                    s.set_state(reg::PS_UNIFORM_BASE, limits.max_vs_uniforms);
+                }
                 s.set_state(
                     reg::VS_UNIFORM_CACHE,
                     UNIFORM_CACHE_FLUSH | UNIFORM_CACHE_PS,
@@ -258,4 +297,27 @@ pub fn emit_program_state(
         }
     }
     Ok(())
+}
+
+/// Everything one shader needs in the stream: the code in the form the core wants, the
+/// program states, and on HALTI5 the prefetch prompt that makes the cache load the new code.
+/// Returns the form used, so the caller knows whether `bo_index` must be in the submit.
+pub fn emit_shader(
+    s: &mut CmdStream,
+    specs: &Specs,
+    image: &ShaderImage,
+    bo_index: u32,
+    presumed: u64,
+) -> Result<UploadForm> {
+    let form = upload_form(specs, image.stage, image.code.len() / 4)?;
+    emit_code(s, specs, image, form, bo_index, presumed)?;
+    emit_program_state(s, specs, image, 0)?;
+    if form == UploadForm::IcacheHalti5 {
+        let prefetch = match image.stage {
+            Stage::Vertex => reg::VS_ICACHE_PREFETCH,
+            Stage::Fragment => reg::PS_ICACHE_PREFETCH,
+        };
+        s.set_state(prefetch, 0);
+    }
+    Ok(form)
 }
