@@ -259,3 +259,69 @@ impl<T: Ioctl + ?Sized> Ioctl for std::rc::Rc<T> {
         (**self).version()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(path: &str) -> FdIoctl {
+        FdIoctl::new(
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn ioctl_on_a_non_drm_file_fails_with_enotty() {
+        let io = open("/dev/null");
+        let mut arg = uapi::drm::DrmGemClose { handle: 1, pad: 0 };
+        let e = call(&io, uapi::drm::GEM_CLOSE, &mut arg).unwrap_err();
+        assert_eq!(
+            e,
+            Error::Ioctl {
+                name: "DRM_IOCTL_GEM_CLOSE",
+                errno: libc::ENOTTY
+            }
+        );
+        assert_eq!(io.version(), Err(libc::ENOTTY));
+    }
+
+    #[test]
+    fn short_argument_buffers_are_refused_before_the_kernel_sees_them() {
+        let io = open("/dev/null");
+        let mut small = [0u8; 4];
+        // GEM_CLOSE's request encodes an 8-byte argument.
+        assert_eq!(
+            io.ioctl("test", uapi::drm::GEM_CLOSE.number, &mut small),
+            Err(libc::EINVAL)
+        );
+    }
+
+    #[test]
+    fn shared_mappings_read_and_write() {
+        // /dev/zero supports MAP_SHARED mappings like a GEM object's fake offset does.
+        let io = open("/dev/zero");
+        let mut map = io.mmap(0, 8192).unwrap();
+        assert!(map.as_slice().iter().all(|&b| b == 0));
+        map.as_mut_slice()[4095..4097].copy_from_slice(&[7, 9]);
+        assert_eq!(&map.as_slice()[4094..4098], &[0, 7, 9, 0]);
+        assert_eq!(io.mmap(0, 0).unwrap().as_slice().len(), 0);
+    }
+
+    #[test]
+    fn mmap_failures_return_the_errno() {
+        // /dev/null cannot be mapped.
+        assert_eq!(open("/dev/null").mmap(0, 4096).err(), Some(libc::ENODEV));
+    }
+
+    #[test]
+    fn errno_text_drops_the_rust_suffix() {
+        assert_eq!(
+            crate::drm::error::errno_text(libc::ENOENT),
+            "No such file or directory"
+        );
+    }
+}

@@ -108,3 +108,33 @@ impl<T: Pod> Request<T> {
         ((self.number >> SIZE_SHIFT) as usize) & ((1 << SIZE_BITS) - 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::i915::DrmI915GemCreate;
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_in_native_order() {
+        let mut a = DrmI915GemCreate {
+            size: 0x1122_3344_5566_7788,
+            handle: 0xaabb_ccdd,
+            pad: 0,
+        };
+        let bytes = a.as_bytes().to_vec();
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(&bytes[..8], &0x1122_3344_5566_7788u64.to_ne_bytes());
+        assert_eq!(DrmI915GemCreate::from_bytes(&bytes), a);
+        a.as_bytes_mut()[8..12].copy_from_slice(&5u32.to_ne_bytes());
+        assert_eq!(a.handle, 5);
+        // Short input is zero-extended.
+        assert_eq!(DrmI915GemCreate::from_bytes(&bytes[..8]).handle, 0);
+    }
+
+    #[test]
+    fn request_fields() {
+        let r = super::super::i915::GEM_CREATE;
+        assert_eq!(r.size(), 16);
+        assert_eq!(format!("{r:?}"), "DRM_IOCTL_I915_GEM_CREATE (0xc010645b)");
+    }
+}
