@@ -363,6 +363,9 @@ fn gen7_batch_layout_and_relocations() {
     assert_eq!(d[40], 0x0500_0000);
     assert_eq!(d[41], 0);
     assert_eq!(b.command_bytes, 168);
+    // VFE: 56 threads (55 << 16), two URB entries, gateway bits and GPGPU mode (0xc4); URB
+    // entry size 2 and a CURBE of 2 threads x 1 register, rounded to 2: 0x00020002.
+    assert_eq!((d[13], d[15]), (0x0037_02c4, 0x0002_0002));
     // State follows at 64-byte alignment: IDD at 192, CURBE at 256, binding table at 320,
     // surface states at 384 and 416.
     assert_eq!((d[25], d[26]), (32, 192), "IDD length and start");

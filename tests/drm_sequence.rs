@@ -262,7 +262,7 @@ fn gen8_exec_list_is_softpinned() {
         },
     )
     .unwrap();
-    let exec = exec_list(&batch, &batch_bo, &program, &[data], true);
+    let exec = exec_list(&batch, &batch_bo, &program, &[data], true).unwrap();
     let pinned = i915::exec_object::PINNED | i915::exec_object::SUPPORTS_48B_ADDRESS;
     let summary: Vec<(u32, u64, u64, u32)> = exec
         .objects
@@ -280,7 +280,9 @@ fn gen8_exec_list_is_softpinned() {
     assert_eq!(exec.flags, i915::exec::RENDER | i915::exec::NO_RELOC);
 
     // The same batch without softpin carries one relocation per address field.
-    let exec7 = exec_list(&batch, &batch_bo, &program, &[data], false);
+    let exec7 = exec_list(&batch, &batch_bo, &program, &[data], false).unwrap();
+    // A batch naming more buffers than given is an error, not a panic.
+    assert!(exec_list(&batch, &batch_bo, &program, &[], false).is_err());
     assert_eq!(
         exec7.objects[2].relocation_count as usize,
         batch.relocs.len()

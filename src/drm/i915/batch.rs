@@ -137,7 +137,7 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
             d.kernel_offset
         )));
     }
-    if d.threads_in_group == 0 || d.groups.contains(&0) {
+    if d.threads_in_group == 0 || d.threads_in_group > 64 || d.groups.contains(&0) {
         return Err(Error::Invalid(
             "a compute dispatch needs at least one thread and one group".into(),
         ));
@@ -189,14 +189,14 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
         w.reloc(at, slots[i], target, delta);
     }
 
-    let urb_entry_size = d.per_thread_registers.max(1);
+    // Mesa's values for Gen7/8 compute: two URB entries of two units, and a CURBE (in
+    // 256-bit units, one GRF each) holding every thread's push constants, rounded up to two.
     let curbe_size = d.cross_thread_registers + d.per_thread_registers * d.threads_in_group;
     let vfe = MediaVfeState {
         max_threads: d.max_threads,
         urb_entries: 2,
-        // Each URB entry and CURBE unit is 256 bits, one GRF.
-        urb_entry_size,
-        curbe_size: curbe_size.max(1),
+        urb_entry_size: 2,
+        curbe_size: curbe_size.div_ceil(2) * 2,
         bypass_gateway: true,
         reset_gateway_timer: true,
         ..Default::default()

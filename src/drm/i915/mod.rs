@@ -244,6 +244,13 @@ impl I915 {
                 "this kernel lacks softpin (I915_PARAM_HAS_EXEC_SOFTPIN)".into(),
             ));
         }
+        if buffers.len() != dispatch.buffer_sizes.len() {
+            return Err(Error::Invalid(format!(
+                "the dispatch describes {} buffers but {} were given",
+                dispatch.buffer_sizes.len(),
+                buffers.len()
+            )));
+        }
         // Size the batch from a dry run with zero addresses; the layout does not depend on them.
         let probe = Addresses {
             batch: 0,
@@ -272,7 +279,7 @@ impl I915 {
         };
         let batch = build_compute_batch(gen, dispatch, &addresses)?;
         self.write_bo(batch_bo, 0, &batch.bytes())?;
-        let exec = exec_list(&batch, batch_bo, program, buffers, self.uses_softpin());
+        let exec = exec_list(&batch, batch_bo, program, buffers, self.uses_softpin())?;
         self.execbuffer(&exec, batch.command_bytes)?;
         self.wait(batch_bo, -1)
     }
@@ -326,7 +333,7 @@ pub fn exec_list(
     program: &Bo,
     buffers: &[Bo],
     softpin: bool,
-) -> ExecList {
+) -> Result<ExecList> {
     let mut objects = Vec::with_capacity(buffers.len() + 2);
     let pinned = if softpin {
         exec_object::PINNED | exec_object::SUPPORTS_48B_ADDRESS
@@ -353,7 +360,15 @@ pub fn exec_list(
             let (target, write) = match r.target {
                 Target::Batch => (batch_bo, 0),
                 Target::Program => (program, 0),
-                Target::Buffer(i) => (&buffers[i], domain::RENDER),
+                Target::Buffer(i) => {
+                    let bo = buffers.get(i).ok_or_else(|| {
+                        Error::Invalid(format!(
+                            "batch refers to buffer {i} but only {} were given",
+                            buffers.len()
+                        ))
+                    })?;
+                    (bo, domain::RENDER)
+                }
             };
             relocs.push(uapi::DrmI915GemRelocationEntry {
                 target_handle: target.handle,
@@ -382,11 +397,11 @@ pub fn exec_list(
         ..Default::default()
     });
     let flags = exec::RENDER | if softpin { exec::NO_RELOC } else { 0 };
-    ExecList {
+    Ok(ExecList {
         objects,
         relocs,
         flags,
-    }
+    })
 }
 
 /// Decodes a recorded EXECBUFFER2 argument (for request-sequence tests).
