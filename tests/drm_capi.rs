@@ -184,3 +184,43 @@ fn upload_through_the_abi() {
     gpucc_compiler_destroy(compiler);
     gpucc_device_destroy(dev);
 }
+
+/// Builds tests/c/drm_device.c against include/gpucc.h and the freshly built libgpucc.so, as
+/// tests/c_abi.rs does for the other C programs, and runs it.
+#[test]
+fn c_program_sees_clean_failures() {
+    use std::process::Command;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = std::env::current_exe().unwrap();
+    let lib = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    assert!(
+        lib.join("libgpucc.so").is_file(),
+        "{} has no libgpucc.so",
+        lib.display()
+    );
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-drm_device");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let status = Command::new(&cc)
+        .args(["-Wall", "-Wextra", "-Werror", "-std=c11"])
+        .arg(format!("-I{}", root.join("include").display()))
+        .arg(root.join("tests/c/drm_device.c"))
+        .arg("-o")
+        .arg(&out)
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lgpucc")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{cc}': {e}"));
+    assert!(status.success(), "compiling tests/c/drm_device.c failed");
+    let mut run = Command::new(&out);
+    if !has_render_nodes() {
+        run.arg("no-nodes");
+    }
+    let result = run.output().unwrap();
+    assert!(
+        result.status.success(),
+        "drm_device failed:\n{}{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
