@@ -2,7 +2,8 @@
 //! GPU reported as a status and a message, and upload/destroy over a test double.
 
 use std::ffi::{CStr, CString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::ptr;
 use std::rc::Rc;
 
@@ -185,42 +186,105 @@ fn upload_through_the_abi() {
     gpucc_device_destroy(dev);
 }
 
-/// Builds tests/c/drm_device.c against include/gpucc.h and the freshly built libgpucc.so, as
-/// tests/c_abi.rs does for the other C programs, and runs it.
-#[test]
-fn c_program_sees_clean_failures() {
-    use std::process::Command;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let lib = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
+}
+
+fn cc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".into())
+}
+
+/// Builds tests/c/<name>.c against include/gpucc.h and the freshly built libgpucc.so, as
+/// tests/c_abi.rs does for the other C programs.
+fn build_client(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = lib_dir();
     assert!(
         lib.join("libgpucc.so").is_file(),
         "{} has no libgpucc.so",
         lib.display()
     );
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-drm_device");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let status = Command::new(&cc)
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
+    let status = Command::new(cc())
         .args(["-Wall", "-Wextra", "-Werror", "-std=c11"])
         .arg(format!("-I{}", root.join("include").display()))
-        .arg(root.join("tests/c/drm_device.c"))
+        .arg(root.join("tests/c").join(format!("{name}.c")))
         .arg("-o")
         .arg(&out)
         .arg(format!("-L{}", lib.display()))
         .arg("-lgpucc")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .status()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler '{cc}': {e}"));
-    assert!(status.success(), "compiling tests/c/drm_device.c failed");
-    let mut run = Command::new(&out);
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
+    assert!(status.success(), "compiling tests/c/{name}.c failed");
+    out
+}
+
+fn run_ok(cmd: &mut Command) {
+    let result = cmd.output().unwrap();
+    assert!(
+        result.status.success(),
+        "{cmd:?} failed:\n{}{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+#[test]
+fn c_program_sees_clean_failures() {
+    let exe = build_client("drm_device");
+    let mut run = Command::new(&exe);
     if !has_render_nodes() {
         run.arg("no-nodes");
     }
-    let result = run.output().unwrap();
-    assert!(
-        result.status.success(),
-        "drm_device failed:\n{}{}",
-        String::from_utf8_lossy(&result.stdout),
-        String::from_utf8_lossy(&result.stderr)
+    run_ok(&mut run);
+}
+
+/// The kernel uapi headers the shim is written against (see tests/drm_layout.rs).
+fn uapi_header_dir() -> PathBuf {
+    let has = |d: &Path| ["drm.h", "i915_drm.h"].iter().all(|h| d.join(h).is_file());
+    let mut candidates: Vec<PathBuf> = std::env::var_os("GPUCC_DRM_INCLUDE")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    candidates.push(PathBuf::from("/usr/include/drm"));
+    if let Ok(rd) = std::fs::read_dir("/usr/src") {
+        let mut dirs: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path().join("include/uapi/drm"))
+            .collect();
+        dirs.sort();
+        candidates.extend(dirs.into_iter().rev());
+    }
+    candidates.push(PathBuf::from("/usr/include/libdrm"));
+    candidates.into_iter().find(|d| has(d)).unwrap_or_else(|| {
+        panic!("kernel DRM uapi headers (drm.h, i915_drm.h) not found; see tests/drm_layout.rs")
+    })
+}
+
+/// The whole C ABI path over real system calls: an LD_PRELOAD shim (tests/c/drm_shim.c)
+/// plays an Ivy Bridge render node, and tests/c/drm_shim_client.c opens it, uploads and
+/// creates a compiler.
+#[test]
+fn c_program_over_the_ioctl_shim() {
+    let shim = Path::new(env!("CARGO_TARGET_TMPDIR")).join("libgpucc_drm_shim.so");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new(cc())
+        .args(["-shared", "-fPIC", "-Wall", "-Werror", "-o"])
+        .arg(&shim)
+        .arg(root.join("tests/c/drm_shim.c"))
+        .arg(format!("-I{}", uapi_header_dir().display()))
+        .arg("-ldl")
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
+    assert!(status.success(), "compiling tests/c/drm_shim.c failed");
+    let client = build_client("drm_shim_client");
+    run_ok(Command::new(&client).env("LD_PRELOAD", &shim));
+    run_ok(
+        Command::new(&client)
+            .arg("amdgpu")
+            .env("LD_PRELOAD", &shim)
+            .env("GPUCC_SHIM_DRIVER", "amdgpu"),
     );
 }
