@@ -140,6 +140,48 @@ typedef struct gpucc_TexOp gpucc_TexOp;
  */
 typedef struct gpucc_TexSrc gpucc_TexSrc;
 
+/**
+ * A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
+ * Until compiled programs carry these numbers themselves, the driver passes them here.
+ */
+typedef struct {
+  /**
+   * Offset of the kernel in its buffer (64-byte aligned).
+   */
+  uint64_t kernel_offset;
+  /**
+   * SIMD width the kernel was compiled for: 8, 16 or 32.
+   */
+  uint32_t simd_width;
+  /**
+   * Invocations per work group (x * y * z).
+   */
+  uint32_t local_size;
+  /**
+   * Push-constant registers each thread reads, and registers shared by all threads.
+   */
+  uint32_t per_thread_registers;
+  uint32_t cross_thread_registers;
+  /**
+   * Push constants (cross-thread block, then each thread's block), 32 bytes per register;
+   * may be NULL when `push_constants_len` is 0.
+   */
+  const uint8_t *push_constants;
+  size_t push_constants_len;
+  /**
+   * Work groups in x, y and z.
+   */
+  uint32_t groups[3];
+  /**
+   * Shared local memory per group in bytes (at most 64 KiB).
+   */
+  uint32_t shared_memory_bytes;
+  /**
+   * The kernel uses barriers.
+   */
+  bool barrier;
+} gpucc_ComputeDispatch;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -231,6 +273,17 @@ uint64_t gpucc_bo_size(const gpucc_bo *bo);
  * ignored; the handle is freed even when the kernel call fails.
  */
 gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
+
+/**
+ * Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
+ * (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
+ * entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+ */
+gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
+                                           const gpucc_bo *kernel,
+                                           const gpucc_ComputeDispatch *dispatch,
+                                           const gpucc_bo *const *buffers,
+                                           size_t buffer_count);
 
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and

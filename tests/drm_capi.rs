@@ -288,3 +288,128 @@ fn c_program_over_the_ioctl_shim() {
             .env("GPUCC_SHIM_DRIVER", "amdgpu"),
     );
 }
+
+/// A fake Ivy Bridge kernel for the dispatch entry point.
+fn ivb() -> FakeIoctl {
+    use gpucc::drm::uapi::i915;
+    let next = std::cell::Cell::new(1u32);
+    FakeIoctl::new("i915", move |name, arg| {
+        if name == "DRM_IOCTL_I915_GEM_CREATE" {
+            let mut a = i915::DrmI915GemCreate::from_bytes(arg);
+            a.handle = next.get();
+            next.set(a.handle + 1);
+            arg.copy_from_slice(a.as_bytes());
+        }
+        Ok(())
+    })
+    .with_i915_param(i915::param::CHIPSET_ID, 0x0166)
+}
+
+fn dispatch_desc() -> ComputeDispatch {
+    ComputeDispatch {
+        kernel_offset: 0,
+        simd_width: 8,
+        local_size: 8,
+        per_thread_registers: 0,
+        cross_thread_registers: 0,
+        push_constants: ptr::null(),
+        push_constants_len: 0,
+        groups: [4, 1, 1],
+        shared_memory_bytes: 0,
+        barrier: false,
+    }
+}
+
+#[test]
+fn dispatch_through_the_abi() {
+    use gpucc::drm::uapi::i915;
+    let fake = Rc::new(ivb());
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
+    let dev = Device::into_handle(inner);
+    let code = [0u8; 64];
+    let (mut kernel, mut data) = (ptr::null_mut(), ptr::null_mut());
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
+        Status::Ok
+    );
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut data),
+        Status::Ok
+    );
+    let buffers = [data as *const Bo];
+    let desc = dispatch_desc();
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, buffers.as_ptr(), 1),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    let calls = fake.calls();
+    let n = calls.len();
+    assert_eq!(
+        &fake.names()[n - 3..],
+        [
+            "DRM_IOCTL_I915_GEM_EXECBUFFER2",
+            "DRM_IOCTL_I915_GEM_WAIT",
+            "DRM_IOCTL_GEM_CLOSE"
+        ]
+    );
+    let eb = calls[n - 3].input::<i915::DrmI915GemExecbuffer2>();
+    assert_eq!(eb.buffer_count, 3);
+
+    // Bad descriptors come back as INVALID_ARGUMENT with a reason.
+    let bad = ComputeDispatch {
+        simd_width: 12,
+        ..desc
+    };
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &bad, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert!(last_error().contains("SIMD width 12"), "{}", last_error());
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, ptr::null(), ptr::null(), 0),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: dispatch is NULL"
+    );
+    let nulls = [ptr::null::<Bo>()];
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, nulls.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: buffers[0] is NULL"
+    );
+
+    assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
+    assert_eq!(gpucc_bo_destroy(dev, data), Status::Ok);
+    gpucc_device_destroy(dev);
+}
+
+#[test]
+fn dispatch_on_vivante_is_unsupported() {
+    let fake = Rc::new(gc7000());
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake), Path::new("/dev/dri/renderD128")).unwrap();
+    let dev = Device::into_handle(inner);
+    let code = [0u8; 16];
+    let mut kernel = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
+        Status::Ok
+    );
+    let desc = dispatch_desc();
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, ptr::null(), 0),
+        Status::Unsupported
+    );
+    assert!(last_error().contains("Intel GPUs only"), "{}", last_error());
+    assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
+    gpucc_device_destroy(dev);
+}

@@ -443,3 +443,64 @@ fn dispatch_rejects_bad_input() {
         .to_string()
         .contains("31"));
 }
+
+#[test]
+fn launch_lowering() {
+    use gpucc::drm::i915::batch::{encode_slm_size, ComputeLaunch};
+    let launch = ComputeLaunch {
+        kernel_offset: 64,
+        simd_width: 8,
+        local_size: 20,
+        per_thread_registers: 1,
+        cross_thread_registers: 0,
+        push_constants: vec![0; 96],
+        groups: [5, 1, 1],
+        shared_memory_bytes: 5000,
+        barrier: true,
+    };
+    let d = launch.lower(Gen::Gen7, 56, vec![4096]).unwrap();
+    // 20 invocations at SIMD8: 3 threads, the last one running 20 - 16 = 4 channels.
+    assert_eq!((d.threads_in_group, d.right_mask), (3, 0xf));
+    // 5000 bytes round up to 8 KiB: encoding 2. Gen7 MOCS: L3 cacheable (1).
+    assert_eq!((d.slm_size, d.mocs), (2, 1));
+    let full = ComputeLaunch {
+        simd_width: 16,
+        local_size: 64,
+        ..launch.clone()
+    };
+    let d = full.lower(Gen::Gen8, 56, vec![]).unwrap();
+    assert_eq!(
+        (d.threads_in_group, d.right_mask, d.mocs),
+        (4, 0xffff, 0x78)
+    );
+    let wide = ComputeLaunch {
+        simd_width: 32,
+        local_size: 32,
+        push_constants: vec![],
+        ..launch.clone()
+    };
+    assert_eq!(
+        wide.lower(Gen::Gen8, 56, vec![]).unwrap().right_mask,
+        0xffff_ffff
+    );
+    // 96 bytes of push constants do not fit one register per thread of a 1-thread group.
+    let small = ComputeLaunch {
+        local_size: 8,
+        ..launch.clone()
+    };
+    assert!(small.lower(Gen::Gen7, 56, vec![]).is_err());
+    assert!(ComputeLaunch {
+        simd_width: 4,
+        ..launch
+    }
+    .lower(Gen::Gen7, 56, vec![])
+    .is_err());
+
+    // SLM: none, then 4 KiB minimum, powers of two up to 64 KiB as 1..5.
+    assert_eq!(encode_slm_size(0).unwrap(), 0);
+    assert_eq!(encode_slm_size(1).unwrap(), 1);
+    assert_eq!(encode_slm_size(4096).unwrap(), 1);
+    assert_eq!(encode_slm_size(4097).unwrap(), 2);
+    assert_eq!(encode_slm_size(65536).unwrap(), 5);
+    assert!(encode_slm_size(65537).is_err());
+}

@@ -203,3 +203,119 @@ pub extern "C" fn gpucc_bo_destroy(dev: *mut Device, bo: *mut Bo) -> Status {
         d.inner.release(bo.inner).map_err(device_error)
     })
 }
+
+/// A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
+/// Until compiled programs carry these numbers themselves, the driver passes them here.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ComputeDispatch {
+    /// Offset of the kernel in its buffer (64-byte aligned).
+    pub kernel_offset: u64,
+    /// SIMD width the kernel was compiled for: 8, 16 or 32.
+    pub simd_width: u32,
+    /// Invocations per work group (x * y * z).
+    pub local_size: u32,
+    /// Push-constant registers each thread reads, and registers shared by all threads.
+    pub per_thread_registers: u32,
+    pub cross_thread_registers: u32,
+    /// Push constants (cross-thread block, then each thread's block), 32 bytes per register;
+    /// may be NULL when `push_constants_len` is 0.
+    pub push_constants: *const u8,
+    pub push_constants_len: usize,
+    /// Work groups in x, y and z.
+    pub groups: [u32; 3],
+    /// Shared local memory per group in bytes (at most 64 KiB).
+    pub shared_memory_bytes: u32,
+    /// The kernel uses barriers.
+    pub barrier: bool,
+}
+
+/// Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
+/// (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
+/// entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+#[no_mangle]
+pub extern "C" fn gpucc_device_dispatch_compute(
+    dev: *mut Device,
+    kernel: *const Bo,
+    dispatch: *const ComputeDispatch,
+    buffers: *const *const Bo,
+    buffer_count: usize,
+) -> Status {
+    guard("gpucc_device_dispatch_compute", || {
+        const ENTRY: &str = "gpucc_device_dispatch_compute";
+        // SAFETY: as in gpucc_device_upload.
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: dev is NULL")))?;
+        // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+        let kernel = unsafe { kernel.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: kernel is NULL")))?;
+        // SAFETY: a non-NULL descriptor points to a readable ComputeDispatch (header contract).
+        let desc = unsafe { dispatch.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: dispatch is NULL")))?;
+        if buffers.is_null() && buffer_count != 0 {
+            return Err(Error::invalid(format!("{ENTRY}: buffers is NULL")));
+        }
+        if buffer_count > 31 {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: {buffer_count} buffers; at most 31 can be bound"
+            )));
+        }
+        let handles: &[*const Bo] = if buffer_count == 0 {
+            &[]
+        } else {
+            // SAFETY: `buffers` is non-NULL with `buffer_count` (≤ 31) readable pointers.
+            unsafe { std::slice::from_raw_parts(buffers, buffer_count) }
+        };
+        let mut bound = Vec::with_capacity(handles.len());
+        for (i, &h) in handles.iter().enumerate() {
+            // SAFETY: each non-NULL entry is a live handle from gpucc_device_upload.
+            let bo = unsafe { h.as_ref() }
+                .ok_or_else(|| Error::invalid(format!("{ENTRY}: buffers[{i}] is NULL")))?;
+            bound.push(i915_bo(bo));
+        }
+        if desc.push_constants.is_null() && desc.push_constants_len != 0 {
+            return Err(Error::invalid(format!("{ENTRY}: push_constants is NULL")));
+        }
+        if desc.push_constants_len > 1 << 20 {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: {} bytes of push constants",
+                desc.push_constants_len
+            )));
+        }
+        let push = if desc.push_constants_len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: non-NULL with `push_constants_len` (≤ 1 MiB) readable bytes.
+            unsafe { std::slice::from_raw_parts(desc.push_constants, desc.push_constants_len) }
+                .to_vec()
+        };
+        let launch = drm::i915::ComputeLaunch {
+            kernel_offset: desc.kernel_offset,
+            simd_width: desc.simd_width,
+            local_size: desc.local_size,
+            per_thread_registers: desc.per_thread_registers,
+            cross_thread_registers: desc.cross_thread_registers,
+            push_constants: push,
+            groups: desc.groups,
+            shared_memory_bytes: desc.shared_memory_bytes,
+            barrier: desc.barrier,
+        };
+        match d.inner.gpu_mut() {
+            drm::Gpu::I915(g) => g
+                .launch(&i915_bo(kernel), &launch, &bound)
+                .map_err(device_error),
+            drm::Gpu::Etnaviv(_) => Err(Error::new(
+                Status::Unsupported,
+                format!("{ENTRY}: compute dispatch is implemented for Intel GPUs only"),
+            )),
+        }
+    })
+}
+
+fn i915_bo(bo: &Bo) -> drm::i915::Bo {
+    drm::i915::Bo {
+        handle: bo.inner.handle,
+        size: bo.inner.size,
+        address: bo.inner.address,
+    }
+}

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #ifndef __user
@@ -25,6 +26,7 @@
 static int shim_fd = -1;
 static unsigned next_handle = 1;
 static int create_attempts;
+static int executed;
 
 typedef int (*open_fn)(const char *, int, ...);
 typedef int (*ioctl_fn)(int, unsigned long, ...);
@@ -112,6 +114,21 @@ answer(unsigned long request, void *arg)
    case DRM_IOCTL_I915_GEM_MMAP_OFFSET:
       ((struct drm_i915_gem_mmap_offset *)arg)->offset = 0;
       return 0;
+   case DRM_IOCTL_I915_GEM_EXECBUFFER2: {
+      /* Check what a Gen7 kernel would: the batch is the last object, it carries the
+       * relocations, its length is qword aligned and ends in MI_BATCH_BUFFER_END. */
+      struct drm_i915_gem_execbuffer2 *eb = arg;
+      struct drm_i915_gem_exec_object2 *objs =
+         (struct drm_i915_gem_exec_object2 *)(uintptr_t)eb->buffers_ptr;
+      if (eb->buffer_count < 2 || eb->batch_len == 0 || eb->batch_len % 8 != 0 || eb->rsvd1 != 1)
+         return fail(EINVAL);
+      if (objs[eb->buffer_count - 1].relocation_count == 0)
+         return fail(EINVAL);
+      executed++;
+      return 0;
+   }
+   case DRM_IOCTL_I915_GEM_WAIT:
+      return executed ? 0 : fail(EINVAL);
    case DRM_IOCTL_I915_GEM_SET_DOMAIN:
    case DRM_IOCTL_GEM_CLOSE:
    case DRM_IOCTL_I915_GEM_CONTEXT_DESTROY:

@@ -28,6 +28,25 @@ main(int argc, char **argv)
    CHECK(gpucc_bo_handle(bo) == 1);        /* the EINTR'd first attempt was retried */
    CHECK(gpucc_bo_size(bo) == 4096);       /* rounded up to a page */
    CHECK(gpucc_bo_gpu_address(bo) == 0);   /* Gen7: the kernel places buffers */
+
+   /* A dispatch of the blob as a SIMD8 kernel over one buffer: the shim checks the
+    * execbuffer's shape (batch last, with relocations, qword-aligned length). */
+   gpucc_bo *data = NULL;
+   CHECK_STATUS(gpucc_device_upload(dev, code, sizeof(code), &data), GPUCC_STATUS_OK, "");
+   gpucc_ComputeDispatch desc;
+   memset(&desc, 0, sizeof(desc));
+   desc.simd_width = 8;
+   desc.local_size = 8;
+   desc.groups[0] = 2;
+   desc.groups[1] = 1;
+   desc.groups[2] = 1;
+   const gpucc_bo *bound[1] = {data};
+   CHECK_STATUS(gpucc_device_dispatch_compute(dev, bo, &desc, bound, 1), GPUCC_STATUS_OK, "");
+   desc.simd_width = 12;
+   CHECK_STATUS(gpucc_device_dispatch_compute(dev, bo, &desc, bound, 1),
+                GPUCC_STATUS_INVALID_ARGUMENT, "SIMD width 12");
+
+   CHECK_STATUS(gpucc_bo_destroy(dev, data), GPUCC_STATUS_OK, "");
    CHECK_STATUS(gpucc_bo_destroy(dev, bo), GPUCC_STATUS_OK, "");
 
    gpucc_compiler *compiler = NULL;

@@ -302,3 +302,88 @@ fn dummy_walker() -> GpgpuWalker {
         bottom_mask: 0,
     }
 }
+
+/// A compute launch as a driver describes it, before it is turned into hardware fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputeLaunch {
+    pub kernel_offset: u64,
+    /// SIMD width the kernel was compiled for: 8, 16 or 32.
+    pub simd_width: u32,
+    /// Invocations per work group (x × y × z).
+    pub local_size: u32,
+    pub per_thread_registers: u32,
+    pub cross_thread_registers: u32,
+    pub push_constants: Vec<u8>,
+    pub groups: [u32; 3],
+    pub shared_memory_bytes: u32,
+    pub barrier: bool,
+}
+
+/// Mesa's SLM size encoding for Gen7/8: 0 for none, else log2 of the size rounded up to a
+/// power of two of at least 4 KiB, minus 11 (4 KiB → 1 ... 64 KiB → 5).
+pub fn encode_slm_size(bytes: u32) -> Result<u32> {
+    if bytes == 0 {
+        return Ok(0);
+    }
+    if bytes > 64 * 1024 {
+        return Err(Error::Invalid(format!(
+            "{bytes} bytes of shared memory exceed the 64 KiB of Gen7/8"
+        )));
+    }
+    let size = bytes.next_power_of_two().max(4096);
+    Ok(size.trailing_zeros() - 11)
+}
+
+impl ComputeLaunch {
+    /// The hardware-level dispatch: hardware threads per group, the execution mask of the last
+    /// thread (the group size modulo the SIMD width, or all channels), thread and MOCS limits.
+    pub fn lower(
+        &self,
+        gen: Gen,
+        max_threads: u32,
+        buffer_sizes: Vec<u32>,
+    ) -> Result<ComputeDispatch> {
+        let simd = match self.simd_width {
+            8 => SimdSize::Simd8,
+            16 => SimdSize::Simd16,
+            32 => SimdSize::Simd32,
+            w => return Err(Error::Invalid(format!("SIMD width {w} is not 8, 16 or 32"))),
+        };
+        if self.local_size == 0 {
+            return Err(Error::Invalid(
+                "a work group needs at least one invocation".into(),
+            ));
+        }
+        let threads = self.local_size.div_ceil(self.simd_width);
+        let remainder = self.local_size % self.simd_width;
+        let lanes = if remainder == 0 {
+            self.simd_width
+        } else {
+            remainder
+        };
+        let right_mask = u32::MAX >> (32 - lanes);
+        let needed =
+            (self.per_thread_registers * threads + self.cross_thread_registers) as usize * 32;
+        if self.push_constants.len() > needed {
+            return Err(Error::Invalid(format!(
+                "{} bytes of push constants exceed the {needed} bytes the registers hold",
+                self.push_constants.len()
+            )));
+        }
+        Ok(ComputeDispatch {
+            kernel_offset: self.kernel_offset,
+            simd,
+            threads_in_group: threads,
+            curbe: self.push_constants.clone(),
+            cross_thread_registers: self.cross_thread_registers,
+            per_thread_registers: self.per_thread_registers,
+            buffer_sizes,
+            groups: self.groups,
+            max_threads: max_threads.max(1),
+            slm_size: encode_slm_size(self.shared_memory_bytes)?,
+            barrier: self.barrier,
+            right_mask,
+            mocs: gen.default_mocs(),
+        })
+    }
+}

@@ -28,6 +28,15 @@ impl Gen {
         }
     }
 
+    /// The memory object control state Mesa's isl uses for its own buffers: L3 cacheable on
+    /// Gen7/7.5, write-back in LLC/eLLC with L3 on Gen8.
+    pub fn default_mocs(self) -> u32 {
+        match self {
+            Gen::Gen7 | Gen::Gen75 => 1,
+            Gen::Gen8 => 0x78,
+        }
+    }
+
     fn is_gen8(self) -> bool {
         self == Gen::Gen8
     }

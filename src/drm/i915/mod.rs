@@ -9,7 +9,9 @@ use crate::drm::ioctl::{call, Ioctl};
 use crate::drm::uapi::i915::{self as uapi, domain, exec, exec_object, param};
 use crate::drm::uapi::{drm as core, Pod};
 
-pub use batch::{build_compute_batch, Addresses, Batch, ComputeDispatch, Reloc, Target};
+pub use batch::{
+    build_compute_batch, Addresses, Batch, ComputeDispatch, ComputeLaunch, Reloc, Target,
+};
 pub use platform::Platform;
 
 /// What GETPARAM tells about the GPU.
@@ -282,6 +284,27 @@ impl I915 {
         let exec = exec_list(&batch, batch_bo, program, buffers, self.uses_softpin())?;
         self.execbuffer(&exec, batch.command_bytes)?;
         self.wait(batch_bo, -1)
+    }
+
+    /// Launches a kernel described at the driver level (see [`ComputeLaunch`]), binding
+    /// `buffers` as RAW surfaces 0, 1, ... of their full size.
+    pub fn launch(&mut self, program: &Bo, launch: &ComputeLaunch, buffers: &[Bo]) -> Result<()> {
+        let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "compute dispatch is implemented for Gen7, Gen7.5 and Gen8, not {}",
+                self.platform.target
+            ))
+        })?;
+        let sizes = buffers
+            .iter()
+            .map(|b| {
+                u32::try_from(b.size).map_err(|_| {
+                    Error::Invalid(format!("buffer {} is too large to bind", b.handle))
+                })
+            })
+            .collect::<Result<Vec<u32>>>()?;
+        let dispatch = launch.lower(gen, self.platform.max_cs_threads, sizes)?;
+        self.dispatch_compute(program, &dispatch, buffers)
     }
 
     /// EXECBUFFER2 on the render ring in our context; the batch is the last object.

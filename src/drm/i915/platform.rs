@@ -13,6 +13,8 @@ pub struct Platform {
     pub ver: u32,
     /// Platform name from the device table (byt, chv, ...), for messages.
     pub name: &'static str,
+    /// Compute threads the VFE may run at once (0 where the platform has no compute).
+    pub max_cs_threads: u32,
 }
 
 /// Target name per generation ×10.
@@ -47,6 +49,7 @@ impl Platform {
             target,
             ver: info.ver,
             name: info.name,
+            max_cs_threads: info.max_cs_threads,
         })
     }
 }
