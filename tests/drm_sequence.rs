@@ -584,3 +584,38 @@ fn fake_request_numbers_match_uapi() {
     assert_eq!(fake.calls()[0].arg_in.len(), 16);
     let _ = fake.version();
 }
+
+#[test]
+fn i915_gen8_softpin_dispatch() {
+    let fake = Rc::new(i915_kernel(0x1616, true));
+    let mut dev = open(&fake).unwrap();
+    assert_eq!(dev.target(), "bdw");
+    let program = dev.upload(&[0; 64]).unwrap();
+    let data = dev.upload(&[0; 64]).unwrap();
+    // Softpin: gpucc assigns addresses from 1 MiB in 64 KiB steps.
+    assert_eq!((program.address, data.address), (0x10_0000, 0x11_0000));
+    let Gpu::I915(g) = dev.gpu_mut() else {
+        panic!()
+    };
+    let to_bo = |b: gpucc::drm::device::Buffer| Bo {
+        handle: b.handle,
+        size: b.size,
+        address: b.address,
+    };
+    let mut d = tiny_dispatch();
+    d.buffer_sizes = vec![64];
+    g.dispatch_compute(&to_bo(program), &d, &[to_bo(data)])
+        .unwrap();
+    let calls = fake.calls();
+    let eb = calls
+        .iter()
+        .find(|c| c.name == "DRM_IOCTL_I915_GEM_EXECBUFFER2")
+        .unwrap()
+        .input::<i915::DrmI915GemExecbuffer2>();
+    assert_eq!(eb.flags, i915::exec::RENDER | i915::exec::NO_RELOC);
+    assert_eq!(eb.batch_len, 208, "52 Gen8 command dwords");
+    // A buffer list that does not match the dispatch is refused before any ioctl.
+    let before = fake.calls().len();
+    assert!(g.dispatch_compute(&to_bo(program), &d, &[]).is_err());
+    assert_eq!(fake.calls().len(), before);
+}

@@ -140,9 +140,9 @@ impl I915 {
     /// (MMAP_OFFSET + mmap, after moving the object to the WC domain), or with PWRITE when the
     /// kernel has no MMAP_OFFSET.
     pub fn write_bo(&mut self, bo: &Bo, offset: u64, bytes: &[u8]) -> Result<()> {
-        let end = offset
+        offset
             .checked_add(bytes.len() as u64)
-            .filter(|&e| e <= bo.size)
+            .filter(|&end| end <= bo.size)
             .ok_or_else(|| {
                 Error::Invalid(format!(
                     "write of {} bytes at offset {offset} overflows buffer {} of {} bytes",
@@ -151,7 +151,6 @@ impl I915 {
                     bo.size
                 ))
             })?;
-        let _ = end;
         let mut mo = uapi::DrmI915GemMmapOffset {
             handle: bo.handle,
             flags: uapi::mmap_offset::WC,
