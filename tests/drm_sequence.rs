@@ -619,3 +619,50 @@ fn i915_gen8_softpin_dispatch() {
     assert!(g.dispatch_compute(&to_bo(program), &d, &[]).is_err());
     assert_eq!(fake.calls().len(), before);
 }
+
+#[test]
+fn etnaviv_shader_load_and_submit() {
+    use gpucc::drm::etnaviv::shader::{ShaderImage, Stage, UploadForm};
+    let fake = Rc::new(etnaviv_kernel(0x7000, None));
+    let mut dev = open(&fake).unwrap();
+    let Gpu::Etnaviv(g) = dev.gpu_mut() else {
+        panic!()
+    };
+    let code = [1u32, 2, 3, 4, 5, 6, 7, 8];
+    let image = ShaderImage {
+        stage: Stage::Fragment,
+        code: &code,
+        temps: 2,
+        inputs: &[],
+        outputs: &[0],
+        uniforms: &[],
+        input_count_unk8: 31,
+    };
+    let start = fake.calls().len();
+    let load = g.load_shader(&image).unwrap();
+    // HALTI5 fetches through the cache: the code goes to a buffer first.
+    assert_eq!(load.form, UploadForm::IcacheHalti5);
+    let bo = load.bo.unwrap();
+    assert_eq!(
+        fake.names()[start..],
+        [
+            "DRM_IOCTL_ETNAVIV_GEM_NEW",
+            "DRM_IOCTL_ETNAVIV_GEM_INFO",
+            "DRM_IOCTL_ETNAVIV_GEM_CPU_PREP",
+            "DRM_IOCTL_ETNAVIV_GEM_CPU_FINI",
+        ]
+    );
+    // The stream's one relocation is the PS instruction address, against submit buffer 0.
+    assert_eq!(load.stream.relocs().len(), 1);
+    assert_eq!(load.stream.relocs()[0].bo_index, 0);
+    let fence = g.submit(&load.stream, &[bo], &[false]).unwrap();
+    g.wait_fence(fence, 1_000_000_000).unwrap();
+    let submit = fake
+        .calls()
+        .iter()
+        .find(|c| c.name == "DRM_IOCTL_ETNAVIV_GEM_SUBMIT")
+        .unwrap()
+        .input::<etna::DrmEtnavivGemSubmit>();
+    assert_eq!((submit.nr_bos, submit.nr_relocs), (1, 1));
+    assert_eq!(submit.stream_size as usize, load.stream.words().len() * 4);
+}

@@ -58,6 +58,15 @@ pub struct Bo {
     pub address: u64,
 }
 
+/// A shader made ready for the core: the states to submit and, for cached forms, the buffer
+/// holding the code (which must be submit buffer 0 of the stream).
+#[derive(Debug)]
+pub struct ShaderLoad {
+    pub stream: CmdStream,
+    pub bo: Option<Bo>,
+    pub form: shader::UploadForm,
+}
+
 /// An open etnaviv render node (3D pipe).
 pub struct Etnaviv {
     io: Box<dyn Ioctl>,
@@ -301,6 +310,24 @@ impl Etnaviv {
             timeout: deadline(timeout_ns),
         };
         call(self.io.as_ref(), uapi::WAIT_FENCE, &mut arg)
+    }
+
+    /// Places a compiled shader where this core fetches it: into the command stream's state
+    /// window, or (instruction cache cores and programs too large for the window) into a new
+    /// buffer that the stream's instruction address refers to as submit buffer 0.
+    pub fn load_shader(&mut self, image: &shader::ShaderImage) -> Result<ShaderLoad> {
+        let form = shader::upload_form(&self.specs, image.stage, image.code.len() / 4)?;
+        let bo = match form {
+            shader::UploadForm::StateWindow { .. } => None,
+            _ => {
+                let bytes: Vec<u8> = image.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+                Some(self.upload(&bytes)?)
+            }
+        };
+        let mut stream = CmdStream::new();
+        let presumed = bo.map_or(0, |b| b.address);
+        shader::emit_shader(&mut stream, &self.specs, image, 0, presumed)?;
+        Ok(ShaderLoad { stream, bo, form })
     }
 
     pub fn io(&self) -> &dyn Ioctl {
