@@ -180,7 +180,7 @@ typedef struct {
    * The kernel uses barriers.
    */
   bool barrier;
-} gpucc_ComputeDispatch;
+} gpucc_compute_dispatch;
 
 #ifdef __cplusplus
 extern "C" {
@@ -281,7 +281,7 @@ gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
  */
 gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
                                            const gpucc_bo *kernel,
-                                           const gpucc_ComputeDispatch *dispatch,
+                                           const gpucc_compute_dispatch *dispatch,
                                            const gpucc_bo *const *buffers,
                                            size_t buffer_count);
 

@@ -41,6 +41,8 @@ enum Verb {
     Disasm(isa::DisasmArgs),
     /// Assemble and run a program on the target's functional simulator
     Sim(sim::SimArgs),
+    /// List the DRM render nodes and the target gpucc would compile for on each
+    Device,
     /// Run the built-in benchmarks
     Bench {
         /// What to measure: `ra` (register allocator)
@@ -61,6 +63,10 @@ fn main() -> ExitCode {
             for r in gpucc::ra::bench::run_benchmarks() {
                 println!("{r}");
             }
+            Ok(())
+        }
+        Verb::Device => {
+            print!("{}", gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
             Ok(())
         }
         Verb::Targets => {

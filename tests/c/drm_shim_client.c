@@ -33,7 +33,7 @@ main(int argc, char **argv)
     * execbuffer's shape (batch last, with relocations, qword-aligned length). */
    gpucc_bo *data = NULL;
    CHECK_STATUS(gpucc_device_upload(dev, code, sizeof(code), &data), GPUCC_STATUS_OK, "");
-   gpucc_ComputeDispatch desc;
+   gpucc_compute_dispatch desc;
    memset(&desc, 0, sizeof(desc));
    desc.simd_width = 8;
    desc.local_size = 8;
