@@ -1,6 +1,8 @@
 //! The device entry points of the C ABI, called as C would: NULL handling, the absence of a
 //! GPU reported as a status and a message, and upload/destroy over a test double.
 
+mod common;
+
 use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -186,41 +188,6 @@ fn upload_through_the_abi() {
     gpucc_device_destroy(dev);
 }
 
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
-}
-
-fn cc() -> String {
-    std::env::var("CC").unwrap_or_else(|_| "cc".into())
-}
-
-/// Builds tests/c/<name>.c against include/gpucc.h and the freshly built libgpucc.so, as
-/// tests/c_abi.rs does for the other C programs.
-fn build_client(name: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib = lib_dir();
-    assert!(
-        lib.join("libgpucc.so").is_file(),
-        "{} has no libgpucc.so",
-        lib.display()
-    );
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
-    let status = Command::new(cc())
-        .args(["-Wall", "-Wextra", "-Werror", "-std=c11"])
-        .arg(format!("-I{}", root.join("include").display()))
-        .arg(root.join("tests/c").join(format!("{name}.c")))
-        .arg("-o")
-        .arg(&out)
-        .arg(format!("-L{}", lib.display()))
-        .arg("-lgpucc")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
-    assert!(status.success(), "compiling tests/c/{name}.c failed");
-    out
-}
-
 fn run_ok(cmd: &mut Command) {
     let result = cmd.output().unwrap();
     assert!(
@@ -233,7 +200,7 @@ fn run_ok(cmd: &mut Command) {
 
 #[test]
 fn c_program_sees_clean_failures() {
-    let exe = build_client("drm_device");
+    let exe = common::build_c_program("drm_device");
     let mut run = Command::new(&exe);
     if !has_render_nodes() {
         run.arg("no-nodes");
@@ -270,16 +237,16 @@ fn uapi_header_dir() -> PathBuf {
 fn c_program_over_the_ioctl_shim() {
     let shim = Path::new(env!("CARGO_TARGET_TMPDIR")).join("libgpucc_drm_shim.so");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let status = Command::new(cc())
+    let status = Command::new(common::cc())
         .args(["-shared", "-fPIC", "-Wall", "-Werror", "-o"])
         .arg(&shim)
         .arg(root.join("tests/c/drm_shim.c"))
         .arg(format!("-I{}", uapi_header_dir().display()))
         .arg("-ldl")
         .status()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", common::cc()));
     assert!(status.success(), "compiling tests/c/drm_shim.c failed");
-    let client = build_client("drm_shim_client");
+    let client = common::build_c_program("drm_shim_client");
     run_ok(Command::new(&client).env("LD_PRELOAD", &shim));
     run_ok(
         Command::new(&client)
