@@ -66,7 +66,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         Verb::Device => {
-            print!("{}", gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
+            print!(
+                "{}",
+                gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes())
+            );
             Ok(())
         }
         Verb::Targets => {
