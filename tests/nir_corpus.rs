@@ -38,6 +38,7 @@ fn corpus_parses_validates_and_round_trips() {
     let (mut ok, mut identical) = (0, 0);
     let mut failures = Vec::new();
     let mut diffs = Vec::new();
+    let (mut tex, mut tex_with_var) = (0, 0);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let name = path.strip_prefix(&dir).unwrap().display().to_string();
@@ -48,9 +49,27 @@ fn corpus_parses_validates_and_round_trips() {
                 continue;
             }
         };
-        if let Err(e) = nir::validate(&shader) {
-            failures.push(format!("{name}: validate: {e:?}"));
+        if let Some(v) = shader
+            .variables
+            .iter()
+            .find(|v| v.mode.has_location() && v.location_number().is_none())
+        {
+            failures.push(format!(
+                "{name}: unknown location `{}` of `{}`",
+                v.location, v.name
+            ));
             continue;
+        }
+        if let Err(e) = nir::validate(&shader) {
+            failures.push(format!("{name}: validate: {e}"));
+            continue;
+        }
+        for instr in &shader.entry().unwrap().instrs {
+            if let nir::InstrKind::Tex(t) = &instr.kind {
+                tex += 1;
+                let index = t.sampler_index.or(t.texture_index);
+                tex_with_var += index.and_then(|i| shader.sampler_variable(i)).is_some() as usize;
+            }
         }
         let printed = nir::print(&shader);
         let reparsed = match nir::parse(&printed) {
@@ -79,6 +98,7 @@ fn corpus_parses_validates_and_round_trips() {
         "nir corpus: {} files, {ok} parse+validate+round-trip, {identical} print byte-identical",
         files.len()
     );
+    println!("  texture instructions: {tex}, bound to a declared sampler: {tex_with_var}");
     for d in &diffs {
         println!("  differs: {d:?}");
     }

@@ -222,6 +222,7 @@ struct ImplBuilder {
     uses: Vec<(SsaId, usize, usize)>,
     digits: usize,
     current: BlockId,
+    divergence: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -334,7 +335,7 @@ impl<'a> Parser<'a> {
             .peek_line()
             .is_some_and(|l| l.starts_with("decl_function "))
         {
-            functions.push(self.function()?);
+            functions.push(self.function(info.divergence_analysis_run())?);
             // nir_print separates functions with a blank line; after the last one the blank
             // line belongs to the trailer.
             let mut look = self.next;
@@ -374,7 +375,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn function(&mut self) -> PResult<Function> {
+    fn function(&mut self, divergence: bool) -> PResult<Function> {
         let mut c = self.take_line("decl_function")?;
         c.expect("decl_function", "")?;
         let name = c.word().to_string();
@@ -399,12 +400,12 @@ impl<'a> Parser<'a> {
         }
         if self.lines.get(look).is_some_and(|l| l.starts_with("impl ")) {
             self.next = look;
-            func.body = Some(self.impl_body(&func.name)?);
+            func.body = Some(self.impl_body(&func.name, divergence)?);
         }
         Ok(func)
     }
 
-    fn impl_body(&mut self, fname: &str) -> PResult<Impl> {
+    fn impl_body(&mut self, fname: &str, divergence: bool) -> PResult<Impl> {
         let mut c = self.take_line("impl")?;
         c.expect("impl", "")?;
         let name = c.word();
@@ -426,6 +427,7 @@ impl<'a> Parser<'a> {
             uses: Vec::new(),
             digits: 0,
             current: BlockId(0),
+            divergence,
         };
         while self
             .peek_line()
@@ -473,6 +475,41 @@ impl<'a> Parser<'a> {
             };
             if let InstrKind::Phi(phi) = &mut b.imp.instrs[p.instr.0 as usize].kind {
                 phi.srcs[p.src].0 = blk;
+            }
+        }
+        // A stored width is only known once every value is: recompute it for intrinsics
+        // without a destination (the stored value's width).
+        let widths: Vec<Option<u8>> = b
+            .imp
+            .instrs
+            .iter()
+            .map(|instr| match &instr.kind {
+                InstrKind::Intrinsic(i) if i.def.is_none() => {
+                    let p = i
+                        .intrinsic
+                        .info()
+                        .src_components
+                        .iter()
+                        .position(|&n| n == 0)?;
+                    Some(
+                        i.srcs
+                            .get(p)
+                            .and_then(|s| b.imp.def(*s))
+                            .map_or(0, |d| d.num_components),
+                    )
+                }
+                _ => None,
+            })
+            .collect();
+        for (instr, w) in b.imp.instrs.iter_mut().zip(widths) {
+            if let (InstrKind::Intrinsic(i), Some(w)) = (&mut instr.kind, w) {
+                i.num_components = w;
+            }
+        }
+        // Divergence flags mean nothing unless the analysis ran (and nir_print omits them).
+        if !b.divergence {
+            for d in b.imp.defs.iter_mut().flatten() {
+                d.divergent = false;
             }
         }
         for &(id, line, col) in &b.uses {
@@ -706,8 +743,10 @@ fn instruction(c: &mut Cur, b: &mut ImplBuilder) -> PResult<InstrKind> {
     if c.rest().starts_with('x') {
         c.pos += 1;
         comps = c.uint("a component count after `x`")?;
-        if !(1..=16).contains(&comps) {
-            return c.err(format!("invalid component count {comps}: expected 1 to 16"));
+        if !matches!(comps, 2..=5 | 8 | 16) {
+            return c.err(format!(
+                "invalid component count {comps}: expected 2, 3, 4, 5, 8 or 16"
+            ));
         }
     }
     let before = c.pos;
@@ -1064,20 +1103,11 @@ fn intrinsic(c: &mut Cur, b: &mut ImplBuilder, def: Option<SsaId>) -> PResult<In
             ),
         });
     }
-    // num_components: the destination width, or for stores the width of the stored value.
-    let num_components = match def {
-        Some(d) => b.imp.def(d).map_or(1, |d| d.num_components),
-        None => match (
-            info.src_components.iter().position(|&n| n == 0),
-            srcs.first(),
-        ) {
-            (Some(p), _) => srcs
-                .get(p)
-                .and_then(|s| b.imp.def(*s))
-                .map_or(0, |d| d.num_components),
-            _ => 0,
-        },
-    };
+    // num_components: the destination width; for intrinsics without a destination it is the
+    // stored value's width, filled in once every value is known (see `finish`).
+    let num_components = def
+        .and_then(|d| b.imp.def(d))
+        .map_or(0, |d| d.num_components);
     let mut indices = Vec::new();
     for (&kind, (off, item)) in info.indices.iter().zip(items) {
         let col = idx_start + off + 1;
@@ -1221,12 +1251,16 @@ fn tex(c: &mut Cur, b: &mut ImplBuilder, id: SsaId) -> PResult<InstrKind> {
             col,
             message: msg,
         };
+        if matches!(
+            item,
+            "implicit lod" | "texture non-uniform" | "sampler non-uniform" | "sparse"
+        ) {
+            instr.extra.push(item.to_string());
+            continue;
+        }
         let (value, label) = match (item.rfind(" ("), item.ends_with(')')) {
             (Some(p), true) => (&item[..p], &item[p + 2..item.len() - 1]),
-            _ => {
-                instr.extra.push(item.to_string());
-                continue;
-            }
+            _ => return Err(bad(format!("unexpected texture field `{item}`"))),
         };
         if let Some(v) = value.strip_prefix('%') {
             let digits = v.split(' ').next().unwrap_or("");
@@ -1252,8 +1286,12 @@ fn tex(c: &mut Cur, b: &mut ImplBuilder, id: SsaId) -> PResult<InstrKind> {
             } else {
                 instr.sampler_index = Some(n);
             }
-        } else {
+        } else if (label == "gather_component" && value.parse::<u32>().is_ok())
+            || (label == "offsets" && value.starts_with('{') && value.ends_with('}'))
+        {
             instr.extra.push(item.to_string());
+        } else {
+            return Err(bad(format!("unexpected texture field `{item}`")));
         }
     }
     Ok(InstrKind::Tex(instr))

@@ -274,11 +274,14 @@ fn classify(name: &str) -> TypeClass {
             }
         }
     }
-    let bare = name.trim_start_matches(['i', 'u']);
-    if bare.starts_with("sampler") || name.starts_with("texture") {
+    // Integer variants carry one `i`/`u` prefix: isampler2D, uimage3D.
+    let is = |kind: &str| {
+        name.starts_with(kind) || (name.starts_with(['i', 'u']) && name[1..].starts_with(kind))
+    };
+    if is("sampler") || is("texture") {
         return TypeClass::Sampler;
     }
-    if bare.starts_with("image") {
+    if is("image") {
         return TypeClass::Image;
     }
     TypeClass::Other

@@ -15,7 +15,10 @@ pub fn shared_dir() -> Option<PathBuf> {
     if dir.join("README.md").is_file() {
         Some(dir)
     } else {
-        eprintln!("SKIP: {} not found; shared data tests skipped", dir.display());
+        eprintln!(
+            "SKIP: {} not found; shared data tests skipped",
+            dir.display()
+        );
         None
     }
 }
@@ -30,7 +33,9 @@ pub fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {

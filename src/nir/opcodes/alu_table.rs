@@ -872,7 +872,7 @@ pub(super) const ALL: [AluOp; 428] = [
 ];
 
 /// Signature and properties of every opcode, indexed by `AluOp as usize`.
-pub const ALU_OPS: [AluOpInfo; 428] = [
+pub static ALU_OPS: [AluOpInfo; 428] = [
     AluOpInfo {
         name: "amul",
         output_size: 0,

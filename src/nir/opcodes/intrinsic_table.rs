@@ -143,7 +143,7 @@ pub const INDEX_NAMES: [&str; 64] = [
 ];
 
 /// Every intrinsic, in name order.
-pub const INTRINSICS: [IntrinsicInfo; 581] = [
+pub static INTRINSICS: [IntrinsicInfo; 581] = [
     IntrinsicInfo {
         name: "accept_ray_intersection",
         src_components: &[],

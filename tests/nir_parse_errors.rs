@@ -1,0 +1,198 @@
+//! Each class of malformed NIR text is rejected with its line, column and what was expected.
+
+use gpucc::nir::{self, ParseError};
+
+fn base() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/nir/if_phi.nir");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Replaces the first occurrence of `from` (which must exist) and returns the text with the
+/// 1-based line and column where `from` started.
+fn mutate(from: &str, to: &str) -> (String, usize, usize) {
+    let text = base();
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not in the base text"));
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |p| p + 1) + 1;
+    (text.replacen(from, to, 1), line, col)
+}
+
+fn error(text: &str) -> ParseError {
+    match nir::parse(text) {
+        Ok(_) => panic!("expected a parse error"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn base_text_parses() {
+    nir::parse(&base()).unwrap();
+}
+
+#[test]
+fn unknown_alu_opcode() {
+    let (text, line, col) = mutate("fneg %2", "fnegate %2");
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (line, col));
+    assert!(
+        e.message.contains("unknown ALU opcode") && e.message.contains("fnegate"),
+        "{e}"
+    );
+    assert_eq!(e.to_string(), format!("{line}:{col}: {}", e.message));
+}
+
+#[test]
+fn unknown_intrinsic() {
+    let (text, line, col) = mutate("@load_barycentric_pixel", "@load_barycentric_pixle");
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (line, col + 1));
+    assert!(
+        e.message
+            .contains("unknown intrinsic `load_barycentric_pixle`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_texture_op_and_stage() {
+    let e = error(&base().replace("MESA_SHADER_FRAGMENT", "MESA_SHADER_PIXEL"));
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("unknown shader stage"), "{e}");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/nir/tex_deref.nir");
+    let tex = std::fs::read_to_string(path).unwrap();
+    let e = error(&tex.replace("(float32)tex %1", "(float32)texx %1"));
+    assert!(e.message.contains("unknown texture op `texx`"), "{e}");
+    let e = error(&tex.replace("%1 (coord)", "%1 (coordinate)"));
+    assert!(
+        e.message
+            .contains("unknown texture source kind `coordinate`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_alu_source_count() {
+    let (text, line, _) = mutate("flt %2.x, %3 (0.500000)", "flt %2.x");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(e.message.contains("takes 2 sources, found 1"), "{e}");
+    let (text, line, _) = mutate("fneg %2", "fneg %2, %2");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(e.message.contains("takes 1 sources"), "{e}");
+}
+
+#[test]
+fn wrong_intrinsic_source_count() {
+    let (text, line, col) = mutate(
+        "@load_interpolated_input (%1, %0 (0x0))",
+        "@load_interpolated_input (%1)",
+    );
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (line, col + 1));
+    assert!(e.message.contains("takes 2 sources, found 1"), "{e}");
+}
+
+#[test]
+fn wrong_intrinsic_index_count() {
+    let (text, line, _) = mutate("(interp_mode=1)", "(interp_mode=1, base=0)");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(e.message.contains("takes 1 constant indices"), "{e}");
+    let (text, _, _) = mutate("(interp_mode=1)", "(base=1)");
+    assert!(error(&text).message.contains("expected `interp_mode=`"));
+}
+
+#[test]
+fn bad_swizzles() {
+    // A letter outside x y z w / a..p.
+    let (text, line, col) = mutate("%2.wzyx", "%2.wzyq");
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (line, col + 6));
+    assert!(e.message.contains("bad swizzle letter `q`"), "{e}");
+    // Too few letters for a 4-wide instruction.
+    let (text, line, _) = mutate("%2.wzyx", "%2.wz");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(
+        e.message.contains("bad swizzle `.wz`") && e.message.contains("reads 4 components"),
+        "{e}"
+    );
+}
+
+#[test]
+fn undefined_values() {
+    let (text, line, col) = mutate("fneg %2", "fneg %9");
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (line, col + 5));
+    assert!(e.message.contains("undefined value %9"), "{e}");
+    let (text, _, _) = mutate("phi b1: %5", "phi b7: %5");
+    assert!(error(&text).message.contains("undefined block b7"));
+}
+
+#[test]
+fn values_defined_twice() {
+    let (text, line, _) = mutate("%6 = fneg", "%5 = fneg");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(e.message.contains("%5 is defined twice"), "{e}");
+}
+
+#[test]
+fn bad_def_sizes_and_constants() {
+    let (text, _, _) = mutate("div 1     %4", "div 7     %4");
+    assert!(error(&text).message.contains("invalid bit size 7"));
+    let (text, _, _) = mutate("div 32x2  %1", "div 32x17 %1");
+    assert!(error(&text).message.contains("invalid component count 17"));
+    let (text, _, _) = mutate("(0x3f000000 = 0.500000)", "(0x13f000000)");
+    assert!(error(&text).message.contains("does not fit in 32 bits"));
+    let (text, _, _) = mutate("(0x3f000000 = 0.500000)", "(0x3f000000, 0x0)");
+    assert!(error(&text).message.contains("2 values for 1 components"));
+}
+
+#[test]
+fn truncated_input() {
+    let text = base();
+    // Cut in the middle of the header, of a declaration, of an instruction, and before the
+    // closing brace: every cut is an error at the end of what remains, never a panic.
+    for cut in [
+        20,
+        text.find("decl_var").unwrap() + 12,
+        text.find("fmul").unwrap() + 2,
+        text.len() - 3,
+    ] {
+        let part = &text[..cut];
+        let e = error(part);
+        let lines = part.lines().count();
+        assert!(
+            e.line >= lines.saturating_sub(1) && e.line <= lines,
+            "cut {cut}: {e}"
+        );
+    }
+    let e = error("");
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("unexpected end of input"), "{e}");
+    let e = error(&text[..text.find("    block b4:").unwrap()]);
+    assert!(e.message.contains("unexpected end of input"), "{e}");
+}
+
+#[test]
+fn structure_errors() {
+    let (text, line, _) = mutate("    } else {\n", "");
+    let e = error(&text);
+    assert!(
+        e.message.contains("expected `} else {`") || e.message.contains("expected"),
+        "{e}"
+    );
+    assert!(e.line <= line);
+    let (text, line, _) = mutate("    block b3:", "    blok b3:");
+    let e = error(&text);
+    assert_eq!(e.line, line);
+    assert!(
+        e.message.contains("expected `block`, `if`, `loop` or `}`"),
+        "{e}"
+    );
+}
