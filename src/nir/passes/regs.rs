@@ -273,18 +273,15 @@ fn convertible(imp: &Impl) -> HashMap<SsaId, RegShape> {
                         }
                     }
                 }
-                "load_reg" => {
+                "load_reg"
                     if int(IndexKind::Base) != 0
                         || int(IndexKind::LegacyFabs) != 0
-                        || int(IndexKind::LegacyFneg) != 0
-                    {
-                        bad.extend(ii.srcs.first().copied());
-                    }
+                        || int(IndexKind::LegacyFneg) != 0 =>
+                {
+                    bad.extend(ii.srcs.first().copied());
                 }
-                "store_reg" => {
-                    if int(IndexKind::Base) != 0 || int(IndexKind::LegacyFsat) != 0 {
-                        bad.extend(ii.srcs.get(1).copied());
-                    }
+                "store_reg" if int(IndexKind::Base) != 0 || int(IndexKind::LegacyFsat) != 0 => {
+                    bad.extend(ii.srcs.get(1).copied());
                 }
                 "load_reg_indirect" => bad.extend(ii.srcs.first().copied()),
                 "store_reg_indirect" => bad.extend(ii.srcs.get(1).copied()),
