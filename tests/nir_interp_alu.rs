@@ -556,7 +556,7 @@ fn set_on_and_float_comparisons() {
     check(
         "flt32",
         32,
-        &[f(&[-INF, 1.0, NAN]), u(&[1, 1.0f32.to_bits() as u32, 0])],
+        &[f(&[-INF, 1.0, NAN]), u(&[1, 1.0f32.to_bits(), 0])],
         &[T, 0, 0],
     );
     check(
