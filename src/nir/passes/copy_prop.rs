@@ -66,7 +66,7 @@ pub fn copy_prop_impl(imp: &mut Impl) -> bool {
                     }
                 }
             }
-            other => super::util::for_each_src_mut(other, &mut |s| {
+            other => other.for_each_src_mut(|s| {
                 while let Some(c) = copies.get(s).filter(|c| c.whole) {
                     *s = c.src.ssa;
                     progress = true;

@@ -2,7 +2,6 @@
 //! other effect, and registers that are never read (with their stores).
 
 use super::each_impl;
-use super::util::{compact, use_counts};
 use crate::nir::ir::*;
 use crate::nir::opcodes::CAN_ELIMINATE;
 
@@ -43,7 +42,7 @@ fn read_regs(imp: &Impl) -> Vec<bool> {
 pub fn dce_impl(imp: &mut Impl) -> bool {
     let mut progress = false;
     loop {
-        let counts = use_counts(imp);
+        let counts = imp.use_counts();
         let read = read_regs(imp);
         let mut removed = false;
         for b in 0..imp.blocks.len() {
@@ -75,7 +74,7 @@ pub fn dce_impl(imp: &mut Impl) -> bool {
         progress = true;
     }
     if progress {
-        compact(imp);
+        imp.compact();
     }
     progress
 }

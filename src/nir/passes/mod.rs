@@ -2,10 +2,10 @@
 //! it changed anything, works on every function body, and leaves the shader valid (the tests
 //! run the validator after each one).
 //!
-//! Passes edit the instruction arena through the helpers in [`util`]: new instructions are
-//! appended to the arena and placed in a block's list; removed ones are dropped from their
-//! block and the arena is compacted at the end, so `defs[..].instr` and `Instr::block` stay
-//! consistent.
+//! Passes edit the instruction arena through [`crate::nir::edit`] and the helpers in [`util`]:
+//! new instructions are appended to the arena and placed in a block's list; removed ones are
+//! dropped from their block and the arena is compacted at the end, so `defs[..].instr` and
+//! `Instr::block` stay consistent.
 
 pub mod constant_folding;
 pub mod copy_prop;

@@ -15,7 +15,7 @@
 //! legacy modifiers stay registers.
 
 use super::each_impl;
-use super::util::{compact, new_def, push_instr, rewrite_uses};
+use super::util::{new_def, push_instr, rewrite_uses};
 use crate::nir::cfg::Cfg;
 use crate::nir::ir::*;
 use crate::nir::opcodes::{AluOp, IndexKind, Intrinsic};
@@ -447,7 +447,7 @@ pub fn regs_to_ssa_impl(imp: &mut Impl) -> bool {
     };
     rewrite_uses(imp, &|s| replace.contains_key(&s).then(|| resolve(s)));
     remove_trivial_phis(imp);
-    compact(imp);
+    imp.compact();
     true
 }
 

@@ -1,23 +1,7 @@
-//! Arena editing helpers shared by the passes.
+//! Editing helpers the passes need beyond [`crate::nir::edit`]: batch use rewriting (one
+//! walk for many replacements) and appending instructions whose value is defined later.
 
 use crate::nir::ir::*;
-
-/// Calls `f` on every SSA source of an instruction, mutably.
-pub fn for_each_src_mut(kind: &mut InstrKind, f: &mut impl FnMut(&mut SsaId)) {
-    match kind {
-        InstrKind::Alu(a) => a.srcs.iter_mut().for_each(|s| f(&mut s.ssa)),
-        InstrKind::Phi(p) => p.srcs.iter_mut().for_each(|s| f(&mut s.1)),
-        InstrKind::Intrinsic(i) => i.srcs.iter_mut().for_each(f),
-        InstrKind::Tex(t) => t.srcs.iter_mut().for_each(|s| f(&mut s.1)),
-        InstrKind::Deref(d) => {
-            if let DerefKind::Array { parent, index } = &mut d.kind {
-                f(parent);
-                f(index);
-            }
-        }
-        InstrKind::LoadConst(_) | InstrKind::Undef(_) | InstrKind::Jump(_) => {}
-    }
-}
 
 /// Calls `f` on every `if` condition of a control-flow list, mutably.
 pub fn for_each_condition_mut(list: &mut [CfNode], f: &mut impl FnMut(&mut SsaId)) {
@@ -37,48 +21,11 @@ pub fn for_each_condition_mut(list: &mut [CfNode], f: &mut impl FnMut(&mut SsaId
     }
 }
 
-fn for_each_condition(list: &[CfNode], f: &mut impl FnMut(SsaId)) {
-    for node in list {
-        match node {
-            CfNode::Block(_) => {}
-            CfNode::If(n) => {
-                f(n.condition);
-                for_each_condition(&n.then_body, f);
-                for_each_condition(&n.else_body, f);
-            }
-            CfNode::Loop(l) => {
-                for_each_condition(&l.body, f);
-                for_each_condition(&l.continue_body, f);
-            }
-        }
-    }
-}
-
-/// Number of uses of every SSA value by instructions placed in blocks and by `if`s.
-pub fn use_counts(imp: &Impl) -> Vec<u32> {
-    let mut counts = vec![0u32; imp.defs.len()];
-    for block in &imp.blocks {
-        for &id in &block.instrs {
-            for s in imp.instr(id).kind.srcs() {
-                if let Some(c) = counts.get_mut(s.0 as usize) {
-                    *c += 1;
-                }
-            }
-        }
-    }
-    for_each_condition(&imp.body, &mut |s| {
-        if let Some(c) = counts.get_mut(s.0 as usize) {
-            *c += 1;
-        }
-    });
-    counts
-}
-
 /// Replaces every use of a value for which `map` returns a replacement.
 pub fn rewrite_uses(imp: &mut Impl, map: &impl Fn(SsaId) -> Option<SsaId>) {
     let placed: Vec<InstrId> = imp.blocks.iter().flat_map(|b| b.instrs.clone()).collect();
     for id in placed {
-        for_each_src_mut(&mut imp.instrs[id.0 as usize].kind, &mut |s| {
+        imp.instrs[id.0 as usize].kind.for_each_src_mut(|s| {
             if let Some(r) = map(*s) {
                 *s = r;
             }
@@ -118,41 +65,4 @@ pub fn new_def(
     });
     imp.ssa_alloc = imp.defs.len() as u32;
     id
-}
-
-/// Drops arena entries no block lists, renumbers the rest, and forgets the values they
-/// defined. Call at the end of a pass that removed instructions.
-pub fn compact(imp: &mut Impl) {
-    let mut map = vec![None; imp.instrs.len()];
-    let mut instrs = Vec::new();
-    for (b, block) in imp.blocks.iter_mut().enumerate() {
-        for id in block.instrs.iter_mut() {
-            let new = InstrId(instrs.len() as u32);
-            let mut ins = imp.instrs[id.0 as usize].clone();
-            ins.block = BlockId(b as u32);
-            instrs.push(ins);
-            map[id.0 as usize] = Some(new);
-            *id = new;
-        }
-    }
-    for def in imp.defs.iter_mut() {
-        if let Some(d) = def {
-            match map.get(d.instr.0 as usize).copied().flatten() {
-                Some(n) => d.instr = n,
-                None => *def = None,
-            }
-        }
-    }
-    imp.instrs = instrs;
-}
-
-/// The block-order position of every placed instruction: (block, index in block).
-pub fn positions(imp: &Impl) -> Vec<Option<(u32, u32)>> {
-    let mut pos = vec![None; imp.instrs.len()];
-    for (b, block) in imp.blocks.iter().enumerate() {
-        for (k, id) in block.instrs.iter().enumerate() {
-            pos[id.0 as usize] = Some((b as u32, k as u32));
-        }
-    }
-    pos
 }
