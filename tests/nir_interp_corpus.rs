@@ -115,9 +115,7 @@ fn piglit_probes(test: &str) -> Option<Vec<Vec<f32>>> {
         if line.starts_with("clear") {
             continue;
         }
-        let Some(pos) = line.find("probe") else {
-            return None;
-        };
+        let pos = line.find("probe")?;
         let rest = &line[pos + 5..];
         let (n, rest) = if let Some(r) = rest.trim_start().strip_prefix("all") {
             (0, r.trim_start())
