@@ -246,3 +246,74 @@ fn self_contained_piglit_fragment_shaders_match_piglit_probes() {
         wrong.len()
     );
 }
+
+/// Bounded robustness run: corpus shaders whose constants are replaced by random bit patterns
+/// (NaN, infinities, huge indices, negative offsets) run against small, non-robust buffers.
+/// Errors are expected; a panic fails the test. Folding and the other passes then run on the
+/// same shaders and must leave them valid.
+#[test]
+fn mutated_constants_never_panic_the_interpreter() {
+    let Some(dir) = common::shared_path("corpus/nir") else {
+        return;
+    };
+    let files = common::files_with_suffix(&dir, ".nir");
+    let mut rng = gpucc::util::rng::Rng::new(0x5eed_1e55);
+    let specials: [u64; 8] = [
+        0x7fc0_0000,
+        0xff80_0000,
+        0x8000_0000,
+        0xffff_ffff,
+        0x7fff_ffff,
+        0x0000_0001,
+        0x4f80_0000,
+        0x0001_0000,
+    ];
+    let (mut runs, mut errors) = (0, 0);
+    for path in files.iter().step_by(7) {
+        let Ok(mut shader) = nir::parse(&std::fs::read_to_string(path).unwrap()) else {
+            continue;
+        };
+        let Some(imp) = shader.entry_mut() else {
+            continue;
+        };
+        let defs = imp.defs.clone();
+        for ins in &mut imp.instrs {
+            if let InstrKind::LoadConst(c) = &mut ins.kind {
+                let bits = defs[c.def.0 as usize].map_or(32, |d| d.bit_size);
+                let mask = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                for v in &mut c.values {
+                    if rng.below(3) == 0 {
+                        let r = if rng.bool() {
+                            *rng.pick(&specials)
+                        } else {
+                            rng.next_u64()
+                        };
+                        *v = r & mask;
+                    }
+                }
+            }
+        }
+        let env = Environment {
+            uniforms: vec![0; 256],
+            ubos: vec![vec![0; 256]; 2],
+            step_limit: 100_000,
+            ..Environment::default()
+        };
+        runs += 1;
+        if interp::run(&shader, &env, 4).is_err() {
+            errors += 1;
+        }
+        // The passes must cope with the same values (constant folding evaluates them).
+        passes::constant_folding(&mut shader);
+        passes::copy_prop(&mut shader);
+        passes::dce(&mut shader);
+        passes::regs_to_ssa(&mut shader);
+        assert!(nir::validate(&shader).is_ok(), "{}", path.display());
+    }
+    println!("mutated constants: {runs} runs, {errors} ended with an error");
+    assert!(runs > 400);
+}
