@@ -59,7 +59,8 @@ impl Shader {
 ///
 /// Every header line between `shader:` and `inputs:` is kept as a (key, value) pair in order,
 /// so that headers of any stage print back exactly; typed accessors read the few fields the
-/// compiler needs.
+/// compiler needs. `stage` comes from the `shader:` line; the numeric `stage:` line is one of
+/// the fields (the builder writes both).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShaderInfo {
     pub stage: Stage,
