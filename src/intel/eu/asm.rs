@@ -375,7 +375,7 @@ impl<'a> Parser<'a> {
             } else if self.eat_str("Pop:") {
                 self.skip_ws();
                 pop = Some(self.uint()? as u8);
-            } else if op.is_send() && !hexes.is_empty() && !self.starts_with("0x") {
+            } else if op.is_send() && self.at_sfid_comment() {
                 // The descriptor commentary: the SFID name, then text up to the options.
                 let p = self.pos;
                 let mut name = String::new();
@@ -566,14 +566,17 @@ impl<'a> Parser<'a> {
         }
 
         if op.is_send() {
-            let d = *hexes
-                .first()
-                .ok_or((op_pos, "send without a message descriptor".to_string()))?;
+            let split = matches!(op, Opcode::Sends | Opcode::Sendsc);
+            let d = match hexes.first() {
+                Some(d) => *d,
+                None if split => 0,
+                None => return Err((op_pos, "send without a message descriptor".to_string())),
+            };
             let (p, name) = sfid_name.ok_or((op_pos, "send without `MsgDesc:`".to_string()))?;
             let id = sfid::from_name(ver, &name)
                 .ok_or((p, format!("unknown shared function `{name}`")))?;
             let mut bits = d & 0x7fff_ffff;
-            if d >> 31 != 0 {
+            if d >> 31 != 0 && !split {
                 inst.eot = true;
             }
             if ver < 50 {
@@ -631,6 +634,20 @@ impl<'a> Parser<'a> {
         }
         fill_hidden(ver, &mut inst);
         Ok(inst)
+    }
+
+    /// At `<sfid name> MsgDesc:`, the descriptor commentary of a send.
+    fn at_sfid_comment(&self) -> bool {
+        let mut i = self.pos;
+        while i < self.c.len() && self.c[i] != '{' {
+            if self.c[i..].starts_with(&['M', 's', 'g', 'D', 'e', 's', 'c', ':']) {
+                let name: String = self.c[self.pos..i].iter().collect();
+                let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+                return (0..16).any(|id| sfid::name(self.ver, id) == Some(name.as_str()));
+            }
+            i += 1;
+        }
+        false
     }
 
     /// A register name: lowercase letters and digits (the type suffix that may follow is
