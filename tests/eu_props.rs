@@ -273,7 +273,6 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
         inst.msg = Some(Message {
             sfid: rng.below(16) as u8,
             base_mrf: 0,
-            ex_desc: 0,
         });
         inst.eot = rng.bool();
         inst.cond_mod = CondMod::None;
@@ -307,28 +306,10 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
             ty: RegType::UD,
             bits: (rng.next_u32() & desc_mask) as u64,
         });
-        let ex_desc = if ver >= 90 {
-            rng.next_u32() & 0xffff_0000
-        } else {
-            0
-        };
         inst.msg = Some(Message {
             sfid: rng.below(16) as u8,
             base_mrf: if ver < 60 { rng.below(16) as u8 } else { 0 },
-            ex_desc,
         });
-        if ver >= 90 {
-            // Gen9 keeps the extended descriptor in src0's region bits: src0 reads back scalar.
-            let ty = *rng.pick(&reg_types(ver));
-            let mut r = RegSrc::new(RegFile::Grf, rng.below(128) as u8, 0, ty, Region::SCALAR);
-            if a16 {
-                r.region = Region::new(0, 4, 1);
-                r.swizzle = 0;
-            }
-            r.negate = rng.bool();
-            r.abs = rng.bool();
-            inst.src[0] = Src::Reg(r);
-        }
         inst.eot = rng.bool();
         inst.cond_mod = CondMod::None;
     }
@@ -418,7 +399,14 @@ fn random_bytes_never_panic() {
                 let _ = eu::encode(devinfo, &inst);
             }
             // Whole programs of random bytes, compacted or not.
-            let _ = eu::decode_program(devinfo, &b[..rng.below(17) as usize]);
+            let k = rng.below(17) as usize;
+            let _ = eu::decode_program(devinfo, &b[..k]);
+            let _ = eu::disassemble_program(devinfo, &b[..k]);
+            let mut c = [0u8; 8];
+            c.copy_from_slice(&b[..8]);
+            if let Ok(native) = eu::uncompact(devinfo, &c) {
+                let _ = eu::decode(devinfo, &native);
+            }
         }
         assert!(decoded > 0, "{name}: nothing decoded at all");
     }

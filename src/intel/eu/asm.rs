@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
                     && n.ends_with('N')
                     && n.as_bytes()[0].is_ascii_digit() =>
                 {
-                    let k = n.as_bytes()[0] - b'1';
+                    let k = n.as_bytes()[0].wrapping_sub(b'1');
                     if k > 7 || (k & 1 == 1 && ver < 70) {
                         return Err((*p, format!("invalid channel group `{n}`")));
                     }
@@ -589,11 +589,7 @@ impl<'a> Parser<'a> {
                 }
                 bits &= !(0xf << 24);
             }
-            inst.msg = Some(Message {
-                sfid: id,
-                base_mrf,
-                ex_desc: 0,
-            });
+            inst.msg = Some(Message { sfid: id, base_mrf });
             if matches!(op, Opcode::Sends | Opcode::Sendsc) {
                 // Payloads print without regions; a subregister means the second half (16 B).
                 inst.dst.subnr = if inst.dst.subnr != 0 { 16 } else { 0 };

@@ -275,8 +275,6 @@ pub struct Message {
     pub sfid: u8,
     /// Gen4/5 base message register (the number printed after the exec size).
     pub base_mrf: u8,
-    /// Gen9 SEND/SENDC extended descriptor (bits 31:16; SENDS keeps its own in `src[3]`).
-    pub ex_desc: u32,
 }
 
 /// One EU instruction.

@@ -405,8 +405,8 @@ impl RegType {
         }
     }
 
-    /// Size in bytes of one element (vector immediates count as their 32-bit container... no:
-    /// as Mesa does, 2 bytes for V/UV and 4 for VF).
+    /// Size in bytes of one element, as Mesa counts it (2 for the V/UV half-byte vectors, 4 for
+    /// VF), which is also the unit of printed subregister numbers.
     pub fn size(self) -> u32 {
         match self {
             RegType::UB | RegType::B => 1,
