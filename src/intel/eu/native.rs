@@ -824,12 +824,6 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
             inst.flag_nr = w.get(h, lo) as u8;
         }
     }
-    if !op.is_send()
-        && w.get(127, 127) != 0
-        && !matches!(layout, JumpLayout::Gen6 | JumpLayout::Gen8)
-    {
-        // Bit 127 is part of src1 for everything but sends; nothing to do here.
-    }
 
     if three {
         decode_three_src(&l, &w, &mut inst)?;
