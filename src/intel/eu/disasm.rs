@@ -771,7 +771,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let d = imm.bits as u32;
     let mut unsupported = false;
     match sf {
-        sfid::MATH if ver < 60 => {
+        sfid::MATH => {
             let fns: Vec<Option<&str>> = (0..16u8)
                 .map(|i| super::types::MathFn::from_hw(i).map(|f| f.name()))
                 .collect();
@@ -833,8 +833,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         Some("SIMD8"),
                         Some("SIMD16"),
                         Some("SIMD32/64"),
-                        None,
-                        None,
+                        Some("SIMD8H"),
+                        Some("SIMD16H"),
                         None,
                     ],
                     simd as u64,
@@ -871,7 +871,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 o.str(")");
             }
         }
-        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE if ver >= 60 || sf == sfid::DATAPORT_READ => {
+        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE => {
             if ver >= 60 {
                 let (ctrl, ty) = dp_ctrl_type(ver, d);
                 let commit = if ver >= 70 { 0 } else { bits(d, 17, 17) };
@@ -1039,7 +1039,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
         }
         sfid::THREAD_SPAWNER => {}
-        sfid::GATEWAY if ver >= 60 => {
+        sfid::GATEWAY => {
             let names = [
                 "open",
                 "close",
@@ -1050,7 +1050,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 "mmio read/write",
                 "(null)",
             ];
-            o.str(&format!(" ({})", names[bits(d, 2, 0) as usize]));
+            let sub = if ver >= 60 {
+                bits(d, 2, 0)
+            } else {
+                bits(d, 1, 0)
+            };
+            o.str(&format!(" ({})", names[sub as usize]));
         }
         sfid::DATA_CACHE if ver >= 70 => {
             o.str(" (");
@@ -1074,7 +1079,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
             o.str(")");
         }
-        sfid::DATA_CACHE_1 if ver >= 75 => {
+        sfid::DATA_CACHE_1 if ver >= 70 => {
             o.str(" (");
             let ty = if ver >= 80 {
                 bits(d, 18, 14)
