@@ -273,6 +273,7 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
         inst.msg = Some(Message {
             sfid: rng.below(16) as u8,
             base_mrf: 0,
+            ex_desc: 0,
         });
         inst.eot = rng.bool();
         inst.cond_mod = CondMod::None;
@@ -309,6 +310,7 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
         inst.msg = Some(Message {
             sfid: rng.below(16) as u8,
             base_mrf: if ver < 60 { rng.below(16) as u8 } else { 0 },
+            ex_desc: 0,
         });
         inst.eot = rng.bool();
         inst.cond_mod = CondMod::None;
@@ -426,7 +428,11 @@ fn printable(inst: &mut Inst, ver: u32) -> bool {
         inst.saturate = false; // not printed for sends
         if op == Sendc && ver < 60 {
             // Mesa prints the base MRF for SEND only.
-            inst.msg = Some(Message { sfid, base_mrf: 0 });
+            inst.msg = Some(Message {
+                sfid,
+                base_mrf: 0,
+                ex_desc: 0,
+            });
         }
         if matches!(op, Sends | Sendsc) {
             if inst.dst.file == RegFile::Arf {

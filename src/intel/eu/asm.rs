@@ -589,7 +589,11 @@ impl<'a> Parser<'a> {
                 }
                 bits &= !(0xf << 24);
             }
-            inst.msg = Some(Message { sfid: id, base_mrf });
+            inst.msg = Some(Message {
+                sfid: id,
+                base_mrf,
+                ex_desc: 0,
+            });
             if matches!(op, Opcode::Sends | Opcode::Sendsc) {
                 // Payloads print without regions; a subregister means the second half (16 B).
                 inst.dst.subnr = if inst.dst.subnr != 0 { 16 } else { 0 };

@@ -324,6 +324,21 @@ pub fn encode(devinfo: &DevInfo, inst: &Inst) -> Result<[u8; 16], EuError> {
         encode_two_src(&l, inst, &mut w)?;
     }
 
+    if ver >= 90 && matches!(op, Opcode::Send | Opcode::Sendc) {
+        let ex = inst.msg.map_or(0, |m| m.ex_desc) as u64;
+        if ex & 0xffff != 0 {
+            return Err(err("SEND extended descriptor bits 15:0 must be zero"));
+        }
+        if ex != 0 {
+            w.set(94, 91, ex >> 28);
+            w.set(88, 85, (ex >> 24) & 0xf);
+            w.set(83, 80, (ex >> 20) & 0xf);
+            w.set(67, 64, (ex >> 16) & 0xf);
+        }
+    } else if inst.msg.is_some_and(|m| m.ex_desc != 0) {
+        return Err(err("an extended descriptor needs a Gen9 SEND"));
+    }
+
     if op.is_send() {
         let m = inst.msg.unwrap_or_default();
         if m.sfid > 15 {
