@@ -61,20 +61,17 @@ fn main() -> ExitCode {
         Verb::Bench { what } => {
             debug_assert_eq!(what, "ra");
             for r in gpucc::ra::bench::run_benchmarks() {
-                println!("{r}");
+                cli::out(format_args!("{r}\n"));
             }
             Ok(())
         }
         Verb::Device => {
-            print!(
-                "{}",
-                gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes())
-            );
+            cli::out(gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
             Ok(())
         }
         Verb::Targets => {
             for t in gpucc::target::all_targets() {
-                println!("{:8} {}", t.name(), t.description());
+                cli::out(format_args!("{:8} {}\n", t.name(), t.description()));
             }
             Ok(())
         }

@@ -41,6 +41,6 @@ pub fn run(args: SimArgs) -> Outcome {
         }
     }
     .map_err(|e| input_error(&args.file, e))?;
-    print!("{out}");
+    crate::cli::out(&out);
     Ok(())
 }
