@@ -445,7 +445,7 @@ impl Thread {
                 } else {
                     self.write_dst(loc, inst.dst.ty, result, inst.saturate)?;
                 }
-                if inst.acc_wr && inst.dst.file != RegFile::Arf {
+                if inst.acc_wr && inst.dst.file != RegFile::Arf && !matches!(op, Addc | Subb) {
                     let acc = Loc::Arf(super::thread::arf_base(0x20) + (i * inst.dst.ty.size()) as usize);
                     self.write_dst(acc, inst.dst.ty, result, inst.saturate)?;
                 }
