@@ -100,6 +100,7 @@ impl Thread {
                     res.eot = true;
                     return Ok(res);
                 }
+                Next::Jump(target) if is_end(offsets, target) => pc = insts.len(),
                 Next::Jump(target) => {
                     pc = offsets.binary_search(&target).map_err(|_| {
                         SimError::at(
@@ -110,6 +111,45 @@ impl Thread {
                     })?;
                 }
             }
+        }
+    }
+
+    /// Executes the single instruction `insts[pc]` of a program laid out at `offsets` and
+    /// returns the index of the next instruction (`None` after EOT). Useful to probe one
+    /// instruction in the context of its program, and for debuggers.
+    pub fn step(
+        &mut self,
+        insts: &[Inst],
+        offsets: &[usize],
+        pc: usize,
+    ) -> Result<Option<usize>, SimError> {
+        let (Some(inst), Some(&off)) = (insts.get(pc), offsets.get(pc)) else {
+            return Err(SimError::new(format!("no instruction {pc}")));
+        };
+        let mut res = RunResult::default();
+        let mut reported = Vec::new();
+        self.wake(off, inst.opcode == Opcode::While);
+        let mut ctx = Ctx {
+            pc,
+            off,
+            next_off: offsets.get(pc + 1).copied().unwrap_or(off + INST_SIZE),
+            res: &mut res,
+            reported: &mut reported,
+        };
+        let mut shared = std::mem::take(&mut self.shared);
+        let next = self.exec(inst, &mut ctx, &mut shared);
+        self.shared = shared;
+        match next.map_err(|m| SimError::at(m, pc, off))? {
+            Next::Fall => Ok(Some(pc + 1)),
+            Next::End => Ok(None),
+            Next::Jump(t) if is_end(offsets, t) => Ok(Some(insts.len())),
+            Next::Jump(t) => offsets.binary_search(&t).map(Some).map_err(|_| {
+                SimError::at(
+                    format!("jump to byte offset {t:#x}, which is not an instruction"),
+                    pc,
+                    off,
+                )
+            }),
         }
     }
 
@@ -624,6 +664,14 @@ impl Thread {
         let loc = Loc::Arf(super::thread::arf_base(0x20) + (i * ty.size()) as usize);
         Ok(from_bits(ty, self.read_raw(loc, ty.size() as usize)?, self.float_env()))
     }
+}
+
+/// Whether `target` is the end of the program (a label after the last instruction, which
+/// may be native or compacted).
+fn is_end(offsets: &[usize], target: usize) -> bool {
+    offsets
+        .last()
+        .is_some_and(|&l| target == l + INST_SIZE || target == l + INST_SIZE / 2)
 }
 
 /// Per-instruction context of the fetch loop.
