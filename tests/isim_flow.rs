@@ -11,7 +11,9 @@ fn run(name: &str, simd: u32, src: &str, setup: impl FnOnce(&mut Thread)) -> (Th
     let insts = eu::assemble(d, src).unwrap_or_else(|e| panic!("assemble on {name}: {e}"));
     let mut t = Thread::new(d, simd).unwrap();
     setup(&mut t);
-    let r = t.run(&insts).unwrap_or_else(|e| panic!("run on {name}: {e}"));
+    let r = t
+        .run(&insts)
+        .unwrap_or_else(|e| panic!("run on {name}: {e}"));
     (t, r)
 }
 
@@ -70,8 +72,8 @@ fn nested_expect(x: f32) -> f32 {
 #[test]
 fn nested_if_else_simd8_and_simd16() {
     let xs: [f32; 16] = [
-        -20.0, -5.0, 0.0, 3.0, 7.0, -10.0, -10.5, 100.0, 6.0, 5.0, -11.0, -1.0, 0.5, -0.0,
-        1000.0, -1000.0,
+        -20.0, -5.0, 0.0, 3.0, 7.0, -10.0, -10.5, 100.0, 6.0, 5.0, -11.0, -1.0, 0.5, -0.0, 1000.0,
+        -1000.0,
     ];
     // By hand: 2 1 3 3 4 1 2 4 | 4 3 2 1 3 3 4 2
     let hand: [f32; 16] = [
@@ -93,7 +95,10 @@ fn nested_if_else_simd8_and_simd16() {
             }
             assert_eq!(got, hand[..n as usize], "{p} SIMD{n}");
             let plus: Vec<f32> = hand[..n as usize].iter().map(|v| v + 10.0).collect();
-            assert_eq!(sum, plus, "{p} SIMD{n}: every channel runs again after the ENDIF");
+            assert_eq!(
+                sum, plus,
+                "{p} SIMD{n}: every channel runs again after the ENDIF"
+            );
             assert!(r.diagnostics.iter().all(|d| !d.message.contains("hazard")));
         }
     }
@@ -155,7 +160,10 @@ fn loop_with_per_channel_break_and_continue() {
             let hand: Vec<u32> = cases[..n as usize].iter().map(|c| c.2 as u32).collect();
             assert_eq!(sums, hand, "{p} SIMD{n}");
             let plus: Vec<u32> = hand.iter().map(|s| s + 1000).collect();
-            assert_eq!(after, plus, "{p} SIMD{n}: broken channels rejoin after the WHILE");
+            assert_eq!(
+                after, plus,
+                "{p} SIMD{n}: broken channels rejoin after the WHILE"
+            );
             assert!(r.steps > 8, "the loop ran");
         }
     }
@@ -179,7 +187,9 @@ add(N)          g12<1>F         g10<8,8,1>F     0x40000000F     { align1 QC };
 fn halt_simd8_and_simd16() {
     for p in PLATFORMS {
         for n in [8u32, 16] {
-            let xs: Vec<f32> = (0..n).map(|c| if c % 3 == 0 { -1.0 } else { 1.0 }).collect();
+            let xs: Vec<f32> = (0..n)
+                .map(|c| if c % 3 == 0 { -1.0 } else { 1.0 })
+                .collect();
             let (t, _) = run(p, n, &simd(HALT, n), |t| {
                 t.set_grf_f32(2, 0, &xs).unwrap();
             });
@@ -189,11 +199,21 @@ fn halt_simd8_and_simd16() {
                 g10.extend(t.grf_f(11));
                 g12.extend(t.grf_f(13));
             }
-            let hand: Vec<f32> = xs.iter().map(|x| if *x < 0.0 { 0.0 } else { 1.0 }).collect();
+            let hand: Vec<f32> = xs
+                .iter()
+                .map(|x| if *x < 0.0 { 0.0 } else { 1.0 })
+                .collect();
             assert_eq!(g10, hand, "{p} SIMD{n}");
             let plus: Vec<f32> = hand.iter().map(|v| v + 2.0).collect();
-            assert_eq!(g12, plus, "{p} SIMD{n}: halted channels rejoin at the target");
-            assert_eq!(t.grf_f(20), [5.0; 8], "live channels remain: the block runs");
+            assert_eq!(
+                g12, plus,
+                "{p} SIMD{n}: halted channels rejoin at the target"
+            );
+            assert_eq!(
+                t.grf_f(20),
+                [5.0; 8],
+                "live channels remain: the block runs"
+            );
 
             // Every channel halts: the hardware jumps over the block, WE_all move included.
             let (t, _) = run(p, n, &simd(HALT, n), |t| {
@@ -221,7 +241,8 @@ mov(8)          g21<1>F         0x3f800000F                     { align1 1Q };
         assert_eq!(t.grf_f(20), [0.0; 8], "{p}");
         assert_eq!(t.grf_f(21), [1.0; 8], "{p}");
         let (t, _) = run(p, 8, src, |t| {
-            t.set_grf_f32(2, 0, &[1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]).unwrap()
+            t.set_grf_f32(2, 0, &[1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+                .unwrap()
         });
         assert_eq!(t.grf_f(20), [5.0; 8], "{p}");
     }

@@ -45,7 +45,9 @@ fn run(p: &str, body: &str) -> (Thread, RunResult) {
     t.set_grf_f32(20, 0, &xs()).unwrap();
     for r in 2..8u32 {
         // Destination registers hold 0xdd; source dword k of register r holds 100 * r + k.
-        let v: Vec<u32> = (0..8).map(|k| if r < 4 { 0xdd } else { 100 * r + k }).collect();
+        let v: Vec<u32> = (0..8)
+            .map(|k| if r < 4 { 0xdd } else { 100 * r + k })
+            .collect();
         t.set_grf(r, 0, &v).unwrap();
     }
     let res = t.run(&insts).unwrap();
@@ -61,7 +63,10 @@ fn written(t: &Thread, before: &[[u32; 8]]) -> Vec<bool> {
             let dw = 2 * (c % 4);
             let src = 100 * (4 + c / 4) as u32 + dw as u32;
             let now = t.grf_ud(reg as u32)[dw];
-            assert!(now == src || now == before[reg - 2][dw], "channel {c}: {now}");
+            assert!(
+                now == src || now == before[reg - 2][dw],
+                "channel {c}: {now}"
+            );
             now == src && now != before[reg - 2][dw]
         })
         .collect()

@@ -96,7 +96,10 @@ pub fn format_run(t: &Thread, res: &RunResult, ranges: &[(u32, u32)]) -> String 
         for r in a..=b {
             let ud = t.grf_ud(r);
             let hex: Vec<String> = ud.iter().map(|d| format!("{d:08x}")).collect();
-            let fl: Vec<String> = ud.iter().map(|d| format!("{}", f32::from_bits(*d))).collect();
+            let fl: Vec<String> = ud
+                .iter()
+                .map(|d| format!("{}", f32::from_bits(*d)))
+                .collect();
             let _ = writeln!(out, "g{r:<3} {}   [{}]", hex.join(" "), fl.join(", "));
         }
     }

@@ -211,9 +211,9 @@ impl Thread {
             If | Else | Endif | While | Break | Continue | Halt => self.exec_flow(inst, ctx),
             Send | Sendc => self.exec_send(inst, ctx, shared),
             Mov | Sel | Not | And | Or | Xor | Shr | Shl | Asr | Cmp | Cmpn | Csel | F32to16
-            | F16to32 | Bfrev | Bfe | Bfi1 | Bfi2 | Add | Mul | Avg | Frc | Rndu | Rndd
-            | Rnde | Rndz | Mac | Mach | Lzd | Fbh | Fbl | Cbit | Addc | Subb | Dp4 | Dph
-            | Dp3 | Dp2 | Line | Pln | Mad | Lrp | Math => {
+            | F16to32 | Bfrev | Bfe | Bfi1 | Bfi2 | Add | Mul | Avg | Frc | Rndu | Rndd | Rnde
+            | Rndz | Mac | Mach | Lzd | Fbh | Fbl | Cbit | Addc | Subb | Dp4 | Dph | Dp3 | Dp2
+            | Line | Pln | Mad | Lrp | Math => {
                 self.exec_alu(inst, ctx)?;
                 Ok(Next::Fall)
             }
@@ -237,9 +237,10 @@ impl Thread {
             preds.push(self.predicate(inst, ch)?);
         }
         let any_live = |t: &Thread| {
-            chans
-                .clone()
-                .any(|c| matches!(t.chans[c as usize], Chan::Active) || t.chans[c as usize] == Chan::Wait(ctx.next_off))
+            chans.clone().any(|c| {
+                matches!(t.chans[c as usize], Chan::Active)
+                    || t.chans[c as usize] == Chan::Wait(ctx.next_off)
+            })
         };
         match inst.opcode {
             Opcode::If => {
@@ -249,7 +250,11 @@ impl Thread {
                         self.chans[ch as usize] = Chan::Wait(jip);
                     }
                 }
-                Ok(if any_live(self) { Next::Fall } else { Next::Jump(jip) })
+                Ok(if any_live(self) {
+                    Next::Fall
+                } else {
+                    Next::Jump(jip)
+                })
             }
             Opcode::Else => {
                 let jip = target(b.jip)?;
@@ -258,11 +263,19 @@ impl Thread {
                         self.chans[ch as usize] = Chan::Wait(jip);
                     }
                 }
-                Ok(if any_live(self) { Next::Fall } else { Next::Jump(jip) })
+                Ok(if any_live(self) {
+                    Next::Fall
+                } else {
+                    Next::Jump(jip)
+                })
             }
             Opcode::Endif => {
                 let jip = target(b.jip)?;
-                Ok(if any_live(self) { Next::Fall } else { Next::Jump(jip) })
+                Ok(if any_live(self) {
+                    Next::Fall
+                } else {
+                    Next::Jump(jip)
+                })
             }
             Opcode::Break | Opcode::Continue | Opcode::Halt => {
                 let jip = target(b.jip)?;
@@ -276,7 +289,11 @@ impl Thread {
                         };
                     }
                 }
-                Ok(if any_live(self) { Next::Fall } else { Next::Jump(jip) })
+                Ok(if any_live(self) {
+                    Next::Fall
+                } else {
+                    Next::Jump(jip)
+                })
             }
             _ => {
                 // WHILE
@@ -335,8 +352,7 @@ impl Thread {
     /// destination spans more than one GRF under the execution mask.
     fn compressed_span(&self, inst: &Inst) -> Option<(u32, u32)> {
         let d = &inst.dst;
-        if self.devinfo.ver >= 80 || inst.we_all || d.file != RegFile::Grf || d.indirect.is_some()
-        {
+        if self.devinfo.ver >= 80 || inst.we_all || d.file != RegFile::Grf || d.indirect.is_some() {
             return None;
         }
         let size = d.ty.size();
@@ -375,8 +391,8 @@ impl Thread {
         let env = self.float_env();
         let prec = Self::precision(inst);
         let nsrc = match op {
-            Mov | Not | F32to16 | F16to32 | Bfrev | Frc | Rndu | Rndd | Rnde | Rndz | Lzd
-            | Fbh | Fbl | Cbit => 1,
+            Mov | Not | F32to16 | F16to32 | Bfrev | Frc | Rndu | Rndd | Rnde | Rndz | Lzd | Fbh
+            | Fbl | Cbit => 1,
             Math if inst.math_fn.is_some_and(|f| !f.is_binary()) => 1,
             Csel | Bfe | Bfi2 | Mad | Lrp => 3,
             _ => 2,
@@ -429,7 +445,11 @@ impl Thread {
                         false
                     } else {
                         alu::compare(inst.cond_mod, a, b).ok_or_else(|| {
-                            format!("unsupported: `{}` with condition {:?}", op.name(), inst.cond_mod)
+                            format!(
+                                "unsupported: `{}` with condition {:?}",
+                                op.name(),
+                                inst.cond_mod
+                            )
                         })?
                     };
                     (Val::Int(if r { -1 } else { 0 }), Some(r))
@@ -480,13 +500,18 @@ impl Thread {
                 } else if matches!(op, Cmp | Cmpn) {
                     let bits = if result.i() != 0 { u64::MAX } else { 0 };
                     let size = inst.dst.ty.size() as usize;
-                    let bits = if size >= 8 { bits } else { bits & ((1 << (size * 8)) - 1) };
+                    let bits = if size >= 8 {
+                        bits
+                    } else {
+                        bits & ((1 << (size * 8)) - 1)
+                    };
                     self.write_raw(loc, size, bits)?;
                 } else {
                     self.write_dst(loc, inst.dst.ty, result, inst.saturate)?;
                 }
                 if inst.acc_wr && inst.dst.file != RegFile::Arf && !matches!(op, Addc | Subb) {
-                    let acc = Loc::Arf(super::thread::arf_base(0x20) + (i * inst.dst.ty.size()) as usize);
+                    let acc =
+                        Loc::Arf(super::thread::arf_base(0x20) + (i * inst.dst.ty.size()) as usize);
                     self.write_dst(acc, inst.dst.ty, result, inst.saturate)?;
                 }
             }
@@ -495,9 +520,16 @@ impl Thread {
                     Some(f) => f,
                     None => {
                         let env = self.float_env();
-                        let written =
-                            from_bits(inst.dst.ty, to_bits(inst.dst.ty, result, inst.saturate, env), env);
-                        let zero = if inst.dst.ty.is_float() { Val::Float(0.0) } else { Val::Int(0) };
+                        let written = from_bits(
+                            inst.dst.ty,
+                            to_bits(inst.dst.ty, result, inst.saturate, env),
+                            env,
+                        );
+                        let zero = if inst.dst.ty.is_float() {
+                            Val::Float(0.0)
+                        } else {
+                            Val::Int(0)
+                        };
                         alu::compare(inst.cond_mod, written, zero).ok_or_else(|| {
                             format!("unsupported: conditional modifier {:?}", inst.cond_mod)
                         })?
@@ -662,7 +694,11 @@ impl Thread {
     fn read_acc(&self, inst: &Inst, i: u32) -> Result<Val, String> {
         let ty = inst.dst.ty;
         let loc = Loc::Arf(super::thread::arf_base(0x20) + (i * ty.size()) as usize);
-        Ok(from_bits(ty, self.read_raw(loc, ty.size() as usize)?, self.float_env()))
+        Ok(from_bits(
+            ty,
+            self.read_raw(loc, ty.size() as usize)?,
+            self.float_env(),
+        ))
     }
 }
 

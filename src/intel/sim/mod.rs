@@ -62,7 +62,11 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "instruction {} (byte offset {:#x}): {}", self.index, self.offset, self.message)
+        write!(
+            f,
+            "instruction {} (byte offset {:#x}): {}",
+            self.index, self.offset, self.message
+        )
     }
 }
 
@@ -125,7 +129,9 @@ impl SimError {
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.index, self.offset) {
-            (Some(i), Some(o)) => write!(f, "instruction {i} (byte offset {o:#x}): {}", self.message),
+            (Some(i), Some(o)) => {
+                write!(f, "instruction {i} (byte offset {o:#x}): {}", self.message)
+            }
             _ => f.write_str(&self.message),
         }
     }

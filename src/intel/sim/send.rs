@@ -67,9 +67,10 @@ impl Msg {
 impl Thread {
     fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
         let a = reg * REG_SIZE + dword * 4;
-        Ok(self.read_raw(Loc::Grf(a), 4).map_err(|_| {
-            format!("message payload g{reg}.{dword} is outside the GRF file")
-        })? as u32)
+        Ok(self
+            .read_raw(Loc::Grf(a), 4)
+            .map_err(|_| format!("message payload g{reg}.{dword} is outside the GRF file"))?
+            as u32)
     }
 
     fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
@@ -128,7 +129,11 @@ impl Thread {
         match m.sfid {
             sfid::SAMPLER => self.sampler_msg(&m, shared)?,
             sfid::DATAPORT_WRITE => {
-                let ty = if ver >= 80 { desc >> 14 & 0x1f } else { desc >> 14 & 0xf };
+                let ty = if ver >= 80 {
+                    desc >> 14 & 0x1f
+                } else {
+                    desc >> 14 & 0xf
+                };
                 if ty != 12 {
                     return Err(m.unknown(ver));
                 }
@@ -158,7 +163,13 @@ impl Thread {
         let simd = match ctrl & 7 {
             0 => 16,
             4 => 8,
-            _ => return Err(format!("unsupported: {} (render-target write subtype {})", m.unknown(self.devinfo.ver), ctrl & 7)),
+            _ => {
+                return Err(format!(
+                    "unsupported: {} (render-target write subtype {})",
+                    m.unknown(self.devinfo.ver),
+                    ctrl & 7
+                ))
+            }
         };
         let rpp = simd as usize / 8;
         let hdr = if m.header { 2 } else { 0 };
@@ -232,7 +243,9 @@ impl Thread {
             let f = |p: usize| -> Result<f64, String> {
                 Ok(f32::from_bits(self.param(first, rpp, p, c)?) as f64)
             };
-            let d = |p: usize| -> Result<i64, String> { Ok(self.param(first, rpp, p, c)? as i32 as i64) };
+            let d = |p: usize| -> Result<i64, String> {
+                Ok(self.param(first, rpp, p, c)? as i32 as i64)
+            };
             let mut req = TexRequest {
                 op: "tex",
                 texture,
@@ -293,7 +306,11 @@ impl Thread {
                     if let Some(t) = shared.buffer_texel(texture, d(0)?) {
                         t
                     } else {
-                        req.lod = if params > lod_pos { Some(d(lod_pos)? as f64) } else { None };
+                        req.lod = if params > lod_pos {
+                            Some(d(lod_pos)? as f64)
+                        } else {
+                            None
+                        };
                         for p in coords {
                             req.coord.push(d(p)? as f64);
                         }
@@ -318,7 +335,11 @@ impl Thread {
 
     fn const_read(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let ty = if ver >= 80 { m.desc >> 14 & 0x1f } else { m.desc >> 14 & 0xf };
+        let ty = if ver >= 80 {
+            m.desc >> 14 & 0x1f
+        } else {
+            m.desc >> 14 & 0xf
+        };
         if ty != 0 || !m.header {
             return Err(m.unknown(ver));
         }
@@ -346,7 +367,11 @@ impl Thread {
         if m.sfid == sfid::DATA_CACHE && m.desc >> 18 & 1 == 1 {
             return self.scratch_msg(m, shared);
         }
-        let ty = if ver >= 80 { m.desc >> 14 & 0x1f } else { m.desc >> 14 & 0xf };
+        let ty = if ver >= 80 {
+            m.desc >> 14 & 0x1f
+        } else {
+            m.desc >> 14 & 0xf
+        };
         let port1 = m.sfid == sfid::DATA_CACHE_1;
         let (read, write, atomic) = if ver >= 75 {
             (port1 && ty == 1, port1 && ty == 9, port1 && ty == 2)
@@ -360,7 +385,12 @@ impl Thread {
             let simd = match m.desc >> 12 & 3 {
                 1 => 16,
                 2 => 8,
-                mode => return Err(format!("unsupported: {} (SIMD mode {mode})", m.unknown(ver))),
+                mode => {
+                    return Err(format!(
+                        "unsupported: {} (SIMD mode {mode})",
+                        m.unknown(ver)
+                    ))
+                }
             };
             let rpp = simd / 8;
             let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
@@ -393,8 +423,16 @@ impl Thread {
                     continue;
                 }
                 let addr = self.param(first, rpp, 0, c)?;
-                let a = if op.operands() >= 1 { self.param(first, rpp, 1, c)? } else { 0 };
-                let b = if op.operands() >= 2 { self.param(first, rpp, 2, c)? } else { 0 };
+                let a = if op.operands() >= 1 {
+                    self.param(first, rpp, 1, c)?
+                } else {
+                    0
+                };
+                let b = if op.operands() >= 2 {
+                    self.param(first, rpp, 2, c)?
+                } else {
+                    0
+                };
                 let old = shared.untyped_atomic(surface, addr, op, a, b)?;
                 if ctrl >> 5 & 1 == 1 {
                     if let Some(dst) = m.dst {

@@ -152,8 +152,7 @@ pub trait SharedFunctions {
         b: u32,
     ) -> Result<u32, String>;
     /// Constant-cache read of bytes at `offset` of constant buffer `surface`.
-    fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8])
-        -> Result<(), String>;
+    fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8]) -> Result<(), String>;
     /// A message-gateway barrier.
     fn barrier(&mut self) -> Result<(), String>;
 }
@@ -240,7 +239,9 @@ impl SharedFunctions for DefaultShared {
     fn scratch_write(&mut self, offset: usize, data: &[u8]) -> Result<(), String> {
         let end = offset + data.len();
         if end > 1 << 24 {
-            return Err(format!("scratch write at byte {offset} beyond the 16 MiB model"));
+            return Err(format!(
+                "scratch write at byte {offset} beyond the 16 MiB model"
+            ));
         }
         if self.scratch.len() < end {
             self.scratch.resize(end, 0);
@@ -272,12 +273,7 @@ impl SharedFunctions for DefaultShared {
         Ok(old)
     }
 
-    fn constant_read(
-        &mut self,
-        surface: u32,
-        offset: usize,
-        out: &mut [u8],
-    ) -> Result<(), String> {
+    fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8]) -> Result<(), String> {
         let buf = self
             .constants
             .get(&surface)

@@ -154,7 +154,12 @@ impl Thread {
     /// The 32 bits of flag register `f{nr}` (f0.0 in the low half, f0.1 in the high half).
     pub fn flag(&self, nr: u32) -> u32 {
         let b = arf_base(0x30) + (nr as usize & 1) * REG_SIZE;
-        u32::from_le_bytes([self.arf[b], self.arf[b + 1], self.arf[b + 2], self.arf[b + 3]])
+        u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ])
     }
 
     /// Sets flag register `f{nr}`.
@@ -226,7 +231,9 @@ impl Thread {
             RegFile::Grf => {
                 let abs = nr as isize * REG_SIZE as isize + byte;
                 if abs < 0 || abs as usize >= self.grf.len() {
-                    return Err(format!("register access at byte {abs} is outside the GRF file"));
+                    return Err(format!(
+                        "register access at byte {abs} is outside the GRF file"
+                    ));
                 }
                 Ok(Loc::Grf(abs as usize))
             }
@@ -242,7 +249,9 @@ impl Thread {
                 let off = reg * REG_SIZE as isize + byte;
                 let limit = (ARF_REGS_PER_KIND * REG_SIZE) as isize;
                 if off < 0 || off >= limit {
-                    return Err(format!("access to ARF {nr:#x} at byte {byte} is out of range"));
+                    return Err(format!(
+                        "access to ARF {nr:#x} at byte {byte} is out of range"
+                    ));
                 }
                 Ok(Loc::Arf(
                     (nr >> 4) as usize * ARF_REGS_PER_KIND * REG_SIZE + off as usize,
@@ -386,7 +395,13 @@ impl Thread {
     }
 
     /// Converts and writes a result element.
-    pub(super) fn write_dst(&mut self, loc: Loc, ty: RegType, v: Val, sat: bool) -> Result<(), String> {
+    pub(super) fn write_dst(
+        &mut self,
+        loc: Loc,
+        ty: RegType,
+        v: Val,
+        sat: bool,
+    ) -> Result<(), String> {
         let bits = to_bits(ty, v, sat, self.float_env());
         self.write_raw(loc, ty.size() as usize, bits)
     }
