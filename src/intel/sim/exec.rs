@@ -612,7 +612,7 @@ impl Thread {
             Add if float => r(a.f() + b.f()),
             Add => Val::Int(a.i() + b.i()),
             Mul if float => r(a.f() * b.f()),
-            Mul => Val::Int(a.i() * b.i()),
+            Mul => Val::Int(a.i().wrapping_mul(b.i())),
             Avg => Val::Int((a.i() + b.i() + 1) >> 1),
             Frc | Rndu | Rndd | Rnde | Rndz => r(alu::round_op(inst.opcode, a.f())),
             Mac => {
@@ -620,10 +620,10 @@ impl Thread {
                 if float {
                     r(a.f() * b.f() + acc.f())
                 } else {
-                    Val::Int(a.i() * b.i() + acc.i())
+                    Val::Int(a.i().wrapping_mul(b.i()).wrapping_add(acc.i()))
                 }
             }
-            Mach => Val::Int((a.i() * b.i()) >> 32),
+            Mach => Val::Int(a.i().wrapping_mul(b.i()) >> 32),
             Lzd => Val::Int((a.i() as u32).leading_zeros() as i128),
             Fbh => Val::Int(alu::fbh(a.i(), inst.src[0].ty() == RegType::D)),
             Fbl => Val::Int(alu::fbl(a.i())),
