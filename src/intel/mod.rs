@@ -2,5 +2,6 @@
 
 pub mod devinfo;
 pub mod eu;
+pub mod sim;
 
 pub use devinfo::DevInfo;
