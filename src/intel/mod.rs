@@ -2,5 +2,7 @@
 
 pub mod devinfo;
 pub mod eu;
+pub mod fs;
+pub mod kernel;
 
 pub use devinfo::DevInfo;
