@@ -88,7 +88,11 @@ pub fn build_cfg(insts: &[Inst]) -> Vec<Block> {
     for b in 0..n {
         if blocks[b].end > blocks[b].start {
             let last = blocks[b].end - 1;
-            if !matches!(insts[last].op, Op::Else) && b + 1 < n {
+            // ELSE jumps over the else branch; an unpredicated WHILE always goes back to the
+            // DO (NIR loops leave through BREAK only).
+            let no_fallthrough = insts[last].op == Op::Else
+                || (insts[last].op == Op::While && insts[last].pred.is_none());
+            if !no_fallthrough && b + 1 < n {
                 blocks[b].succs.push(b + 1);
             }
         } else if b + 1 < n {
