@@ -4,5 +4,6 @@ pub mod devinfo;
 pub mod eu;
 pub mod fs;
 pub mod kernel;
+pub mod sim;
 
 pub use devinfo::DevInfo;
