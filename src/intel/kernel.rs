@@ -126,6 +126,10 @@ pub struct Kernel {
     pub inputs: Vec<InputSlot>,
     /// Render targets written.
     pub num_render_targets: u32,
+    /// UBO blocks read with pull-constant (sampler `ld`) messages.
+    pub pull_constant_blocks: Vec<u32>,
+    /// Binding-table index of UBO block 0 for pull-constant messages.
+    pub ubo_surface_base: u32,
     /// WM flags.
     pub flags: Flags,
     /// Scratch bytes per thread.

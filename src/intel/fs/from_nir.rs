@@ -45,7 +45,12 @@ pub struct ShaderFacts {
     pub num_render_targets: u32,
     /// The shader writes depth.
     pub computes_depth: bool,
+    /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
+    pub pull_blocks: Vec<u32>,
 }
+
+/// Binding-table index of UBO block 0 for pull-constant loads.
+pub const UBO_SURFACE_BASE: u32 = 64;
 
 /// The largest push-constant block handled (in registers); more needs pull constants.
 const MAX_PUSH_REGS: u32 = 32;
@@ -531,8 +536,9 @@ impl<'a> Translator<'a> {
                     false,
                 )
             }
-            "fddx" | "fddx_coarse" | "fddx_fine" | "fddy" | "fddy_coarse" | "fddy_fine" => {
-                // Coarse derivatives within each 2x2 subspan: x uses pixels 1-0, y uses 2-0.
+            "fddx_coarse" | "fddy_coarse" => {
+                // Coarse: every pixel of a 2x2 subspan gets the top-left pair's difference
+                // (x: pixel 1 - pixel 0, y: pixel 2 - pixel 0).
                 let x = self.in_grf(f(arg(0)?));
                 let second = if name.starts_with("fddx") { 1 } else { 2 };
                 let quad = Some(Region::new(4, 4, 0));
@@ -543,6 +549,27 @@ impl<'a> Translator<'a> {
                 let b = Reg { region: quad, ..x };
                 let dst = self.vgrf(F);
                 self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddx" | "fddx_fine" => {
+                // Fine x: each pixel pair (0,1), (2,3) differences its own row.
+                let x = self.in_grf(f(arg(0)?));
+                let pair = Some(Region::new(2, 2, 0));
+                let a = Reg {
+                    region: pair,
+                    ..x.horiz_offset(1)
+                };
+                let b = Reg { region: pair, ..x };
+                let dst = self.vgrf(F);
+                self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddy" | "fddy_fine" => {
+                // Fine y: pixels (2,3) minus (0,1) of each subspan, which only align16
+                // swizzles can say (.zwzw - .xyxy per subspan).
+                let x = self.in_grf(f(arg(0)?));
+                let dst = self.vgrf(F);
+                self.push(Op::DdyFine, dst, vec![x, x.negate()]);
                 dst
             }
             other => return Err(unsupported(format!("ALU op {other}"))),
@@ -713,10 +740,11 @@ impl<'a> Translator<'a> {
                     .imp
                     .const_value(src(1)?)
                     .and_then(|v| v.first().copied());
-                let (Some(block), Some(offset)) = (block, offset) else {
-                    return Err(unsupported(
-                        "load_ubo with a non-constant block or offset (pull constants)",
-                    ));
+                let Some(block) = block else {
+                    return Err(unsupported("load_ubo with a non-constant block index"));
+                };
+                let Some(offset) = offset else {
+                    return self.emit_pull_constant(i, block as u32, src(1)?);
                 };
                 let (n, bits) = self.def_info(def()?)?;
                 if bits != 32 || offset % 4 != 0 {
@@ -742,6 +770,11 @@ impl<'a> Translator<'a> {
             }
             "store_output" => {
                 let loc = i.io_location().unwrap_or("").to_string();
+                if let Some(nir::IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
+                    if t.split(' ').any(|w| w == "dualsrc") {
+                        return Err(unsupported("dual-source blending"));
+                    }
+                }
                 let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
                 let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
                 let val = self.value(src(0)?)?.clone();
@@ -773,6 +806,93 @@ impl<'a> Translator<'a> {
             }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
+        Ok(())
+    }
+
+    /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
+    /// (`UBO_SURFACE_BASE + block`), one per 16-byte row, each returning four dwords; the
+    /// component is picked by the offset's low bits, statically when the alignment says them.
+    fn emit_pull_constant(
+        &mut self,
+        i: &IntrinsicInstr,
+        block: u32,
+        offset: SsaId,
+    ) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = i
+            .def
+            .ok_or_else(|| CompileError::Invalid("load_ubo has no result".into()))?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let surface = UBO_SURFACE_BASE + block;
+        if surface > 255 {
+            return Err(unsupported("UBO block index over 191"));
+        }
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let off = self.comp(offset, 0)?.retype(UD);
+        let align_mul = i.int_index(IndexKind::AlignMul).unwrap_or(1) as u32;
+        let align_off = i.int_index(IndexKind::AlignOffset).unwrap_or(0) as u32;
+        let per = self.per();
+        let fetch = |t: &mut Self, byte: Reg| -> Reg {
+            let idx = t.vgrf(UD);
+            t.alu(Opcode::Shr, idx, vec![byte, Reg::imm(UD, 4)]);
+            let nr = t.prog.alloc(4 * per);
+            let dst = Reg::vgrf(nr, UD);
+            t.push(
+                Op::Tex {
+                    kind: TexKind::Ld,
+                    surface: surface as u8,
+                    sampler: 0,
+                },
+                dst,
+                vec![idx, Reg::imm(UD, 0)],
+            );
+            dst
+        };
+        let off = self.in_grf(off);
+        let mut out = Vec::new();
+        if align_mul >= 16 {
+            // The offset's low four bits are align_offset's: rows and components are static.
+            let low = align_off % 16;
+            let mut rows: BTreeMap<u32, Reg> = BTreeMap::new();
+            for c in 0..n as u32 {
+                let byte = low + 4 * c;
+                let row = byte / 16;
+                if !rows.contains_key(&row) {
+                    let b = self.vgrf(UD);
+                    self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
+                    let r = fetch(self, b);
+                    rows.insert(row, r);
+                }
+                let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![src]);
+                out.push(d);
+            }
+        } else {
+            for c in 0..n as u32 {
+                let b = self.vgrf(UD);
+                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 4 * c)]);
+                let row = fetch(self, b);
+                let which = self.vgrf(UD);
+                self.alu(Opcode::Shr, which, vec![b, Reg::imm(UD, 2)]);
+                self.alu(Opcode::And, which, vec![which, Reg::imm(UD, 3)]);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![row]);
+                for k in 1..4u32 {
+                    let m = self.alu(Opcode::Cmp, Reg::null(UD), vec![which, Reg::imm(UD, k)]);
+                    m.cmod = CondMod::Z;
+                    self.alu(Opcode::Sel, d, vec![row.reg_offset(k * per), d])
+                        .pred = Some(false);
+                }
+                out.push(d);
+            }
+        }
+        self.set(def, out);
         Ok(())
     }
 
