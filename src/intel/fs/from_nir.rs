@@ -45,9 +45,14 @@ pub struct ShaderFacts {
     pub num_render_targets: u32,
     /// The shader writes depth.
     pub computes_depth: bool,
+    /// The shader can discard pixels (live-pixel mask kept in f0.1).
+    pub uses_kill: bool,
     /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
     pub pull_blocks: Vec<u32>,
 }
+
+/// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
+pub const KILL_FLAG: u8 = 1;
 
 /// Binding-table index of UBO block 0 for pull-constant loads.
 pub const UBO_SURFACE_BASE: u32 = 64;
@@ -97,6 +102,13 @@ pub fn from_nir(
         depth: None,
     };
     t.plan_payload();
+    if t.facts.uses_kill {
+        // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
+        let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+        init.cmod = CondMod::Z;
+        init.flag_subnr = KILL_FLAG;
+    }
     t.emit_list(&imp.body)?;
     t.emit_fb_writes();
     if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
@@ -118,6 +130,8 @@ impl<'a> Translator<'a> {
                 match i.intrinsic.name() {
                     "load_barycentric_pixel" => bary = true,
                     "load_frag_coord" => frag_coord = true,
+                    "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
+                    | "demote_if" => self.facts.uses_kill = true,
                     _ => {}
                 }
             }
@@ -804,6 +818,26 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
+            "discard" | "terminate" | "demote" => {
+                // Clear the live bit of every channel running this.
+                let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+                let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+                k.cmod = CondMod::Nz;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
+            "discard_if" | "terminate_if" | "demote_if" => {
+                // Live pixels stay live where the condition is false.
+                let c = self.in_grf(self.comp(src(0)?, 0)?.retype(RegType::D));
+                let k = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::D),
+                    vec![c, Reg::imm(RegType::D, 0)],
+                );
+                k.cmod = CondMod::Z;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
         Ok(())
@@ -1026,7 +1060,8 @@ impl<'a> Translator<'a> {
             if let Some(d) = self.depth {
                 src.push(d);
             }
-            self.push(
+            let uses_kill = self.facts.uses_kill;
+            let w = self.push(
                 Op::FbWrite {
                     target: rt as u8,
                     last: k + 1 == n,
@@ -1034,6 +1069,11 @@ impl<'a> Translator<'a> {
                 Reg::null(RegType::UW),
                 src,
             );
+            if uses_kill {
+                // Discarded pixels are left out of the write by predicating it on f0.1.
+                w.pred = Some(false);
+                w.flag_subnr = KILL_FLAG;
+            }
         }
     }
 }

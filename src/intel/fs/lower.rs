@@ -52,6 +52,7 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 send.eot = last;
                 send.group = inst.group;
                 send.pred = inst.pred;
+                send.flag_subnr = inst.flag_subnr;
                 prog.insts.push(send);
                 progress = true;
             }

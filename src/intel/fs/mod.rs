@@ -191,7 +191,7 @@ impl Context {
             pull_constant_blocks: facts.pull_blocks.clone(),
             ubo_surface_base: from_nir::UBO_SURFACE_BASE,
             flags: Flags {
-                uses_kill: false,
+                uses_kill: facts.uses_kill,
                 computes_depth: facts.computes_depth,
                 uses_omask: false,
                 bary_perspective_pixel: facts.payload.bary_pixel.is_some(),
