@@ -317,4 +317,4 @@ pub enum VerifyOutcome {
     Unsupported(String),
 }
 
-pub use verify::verify;
+pub use verify::{verify, verify_kernel};

@@ -104,12 +104,22 @@ pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
             }
         }
     };
+    verify_kernel(ctx, shader, &kernel, simd)
+}
+
+/// Runs an already compiled `kernel` (its SIMD`simd` variant) against the interpreter.
+pub fn verify_kernel(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+) -> VerifyOutcome {
     if kernel.variant(simd).is_none() {
         return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
     }
     let inexact = uses_inexact_math(shader);
     for set in 0..INPUT_SETS {
-        match run_set(ctx, shader, &kernel, simd, set, inexact) {
+        match run_set(ctx, shader, kernel, simd, set, inexact) {
             Ok(None) => {}
             Ok(Some(fail)) => return fail,
             Err(e) => return e,
