@@ -61,7 +61,6 @@ pub const UBO_SURFACE_BASE: u32 = 64;
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
-    devinfo: &'static DevInfo,
     imp: &'a nir::Impl,
     width: u8,
     prog: Program,
@@ -89,8 +88,8 @@ pub fn from_nir(
     let imp = shader
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
+    let _ = devinfo;
     let mut t = Translator {
-        devinfo,
         imp,
         width,
         prog: Program::default(),
@@ -302,18 +301,12 @@ impl<'a> Translator<'a> {
         if bits == 16 || bits == 8 {
             return Err(unsupported(format!("{bits}-bit ALU op {name}")));
         }
-        let info = a.op.info();
         let src_at = |t: &Self, i: usize, c: usize| -> Result<Reg, CompileError> {
             let s = a
                 .srcs
                 .get(i)
                 .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))?;
-            let chan = if info.input_sizes.get(i).copied().unwrap_or(0) == 0 {
-                s.swizzle[c] as usize
-            } else {
-                s.swizzle[c] as usize
-            };
-            t.comp(s.ssa, chan)
+            t.comp(s.ssa, s.swizzle[c] as usize)
         };
         // Vector constructors and per-component ops.
         if let Some(n) = name.strip_prefix("vec") {
@@ -896,11 +889,10 @@ impl<'a> Translator<'a> {
             for c in 0..n as u32 {
                 let byte = low + 4 * c;
                 let row = byte / 16;
-                if !rows.contains_key(&row) {
+                if let std::collections::btree_map::Entry::Vacant(e) = rows.entry(row) {
                     let b = self.vgrf(UD);
                     self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
-                    let r = fetch(self, b);
-                    rows.insert(row, r);
+                    e.insert(fetch(self, b));
                 }
                 let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
                 let d = self.vgrf(UD);
@@ -991,8 +983,8 @@ impl<'a> Translator<'a> {
             ("txd", true) => {
                 let ddx = comps(self, get(TexSrc::DDX))?;
                 let ddy = comps(self, get(TexSrc::DDY))?;
-                for c in 0..coord.len() {
-                    params.push(coord[c]);
+                for (c, &co) in coord.iter().enumerate() {
+                    params.push(co);
                     if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
                         params.push(*x);
                         params.push(*y);
@@ -1093,7 +1085,7 @@ fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
         CfNode::Block(b) => imp
             .blocks
             .get(b.0 as usize)
-            .is_none_or(|b| b.instrs.is_empty()),
+            .map_or(true, |b| b.instrs.is_empty()),
         _ => false,
     })
 }
