@@ -61,6 +61,8 @@ pub const UBO_SURFACE_BASE: u32 = 64;
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
+    /// Longest sampler array the shader declares (texture_offset candidates).
+    sampler_array_len: u32,
     imp: &'a nir::Impl,
     width: u8,
     prog: Program,
@@ -89,7 +91,15 @@ pub fn from_nir(
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
     let _ = devinfo;
+    let sampler_array_len = shader
+        .variables
+        .iter()
+        .filter(|v| v.ty.base.contains("sampler") || v.ty.base.contains("texture"))
+        .map(|v| v.ty.arrays.iter().product::<u32>())
+        .max()
+        .unwrap_or(1);
     let mut t = Translator {
+        sampler_array_len,
         imp,
         width,
         prog: Program::default(),
@@ -938,7 +948,14 @@ impl<'a> Translator<'a> {
         for (k, _) in &t.srcs {
             if !matches!(
                 k.name(),
-                "coord" | "comparator" | "lod" | "bias" | "ddx" | "ddy"
+                "coord"
+                    | "comparator"
+                    | "lod"
+                    | "bias"
+                    | "ddx"
+                    | "ddy"
+                    | "texture_offset"
+                    | "sampler_offset"
             ) {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
@@ -1017,21 +1034,51 @@ impl<'a> Translator<'a> {
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
-        let params = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
-        if surface > 255 || sampler > 15 {
+        let dynamic = t
+            .srcs
+            .iter()
+            .find(|s| s.0.name() == "texture_offset")
+            .map(|s| s.1);
+        let candidates = if dynamic.is_some() {
+            self.sampler_array_len.max(1)
+        } else {
+            1
+        };
+        if surface + candidates > 256 || sampler + candidates > 16 {
             return Err(unsupported("texture or sampler index out of range"));
         }
-        self.push(
-            Op::Tex {
-                kind,
-                surface: surface as u8,
-                sampler: sampler as u8,
-            },
-            dst,
-            params,
-        );
+        let idx = match dynamic {
+            Some(id) => Some(self.in_grf(self.comp(id, 0)?.retype(RegType::UD))),
+            None => None,
+        };
+        // A run-time texture index (an element of a sampler array, possibly different per
+        // pixel) becomes one message per array element, each predicated on the pixels whose
+        // index selects it; the sampler index follows the texture's.
+        for k in 0..candidates {
+            if let Some(idx) = idx {
+                let m = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::UD),
+                    vec![idx, Reg::imm(RegType::UD, k)],
+                );
+                m.cmod = CondMod::Z;
+            }
+            let inst = self.push(
+                Op::Tex {
+                    kind,
+                    surface: (surface + k) as u8,
+                    sampler: (sampler + k) as u8,
+                },
+                dst,
+                params.clone(),
+            );
+            if idx.is_some() {
+                inst.pred = Some(false);
+            }
+        }
         let (n, _) = self.def_info(t.def)?;
         let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
         self.set(t.def, out);

@@ -10,6 +10,8 @@
 
 use crate::util::bitset::BitSet;
 
+use crate::intel::eu::Opcode;
+
 use super::ir::{File, Inst, Op, Program, REG_SIZE};
 
 /// A basic block: instructions `start..end`.
@@ -201,8 +203,10 @@ pub fn compute(prog: &Program) -> Liveness {
                         continue;
                     }
                     let p = piece_base[inst.dst.nr as usize] + r as usize;
-                    let full =
-                        inst.pred.is_none() && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
+                    // A predicated SEL still writes every channel (the predicate picks
+                    // the source); other predicated writes leave channels untouched.
+                    let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                    let full = whole && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
                     if full && !use_[b].contains(p) {
                         def[b].insert(p);
                     }
