@@ -88,3 +88,18 @@ fn unsupported_features_are_named() {
         other => panic!("snb: {other:?}"),
     }
 }
+
+#[test]
+fn context_is_shared_between_threads() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    let ctx = Context::new(DevInfo::from_name("bdw").unwrap());
+    send_sync(&ctx);
+    let shader = gpucc::nir::parse(SHADER).unwrap();
+    let opts = Options::widths(&[8, 16]);
+    let a = std::thread::scope(|s| {
+        let h = s.spawn(|| ctx.compile(&shader, &opts).unwrap().code);
+        let mine = ctx.compile(&shader, &opts).unwrap().code;
+        (h.join().unwrap(), mine)
+    });
+    assert_eq!(a.0, a.1, "same bytes from two threads");
+}

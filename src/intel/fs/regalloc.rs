@@ -4,7 +4,8 @@
 //! q-values are built once per [`super::Context`]. Registers the thread payload, push
 //! constants and attribute setup occupy are excluded for the whole program (precoloured nodes
 //! that interfere with everything), and the payload of the end-of-thread send is precoloured
-//! to the top of the file, as Gen7 requires g112–g127 for EOT sources.
+//! to the top of the file, as Gen7 requires g112–g127 for EOT sources; on Gen8 the payload of
+//! any other SIMD8 send stays out of g127.
 
 use std::sync::Arc;
 
@@ -89,7 +90,6 @@ pub fn allocate(
         intervals.push(live.vgrf_interval(v, size));
     }
     // EOT payloads sit at the top of the register file.
-    let _ = devinfo;
     for inst in &prog.insts {
         if inst.op == Op::Send && inst.eot {
             if let Some(src) = inst.src.first().filter(|s| s.file == File::Vgrf) {
@@ -98,6 +98,25 @@ pub fn allocate(
                 if let Some(r) = rf.reg_at[size as usize - 1][at as usize] {
                     g.precolor(ra::NodeId(src.nr), r);
                 }
+            }
+        }
+    }
+    // Gen8+: the source payload of a non-EOT SIMD8 send may not sit in the last register
+    // (the hardware reads one register past a SIMD8 message there).
+    if devinfo.ver >= 80 {
+        let payloads: Vec<u32> = prog
+            .insts
+            .iter()
+            .filter(|i| i.op == Op::Send && !i.eot && i.exec_size == 8)
+            .filter_map(|i| i.src.first().filter(|s| s.file == File::Vgrf).map(|s| s.nr))
+            .collect();
+        if !payloads.is_empty() {
+            let last = g.add_node(rf.classes[0]);
+            if let Some(r) = rf.reg_at[0][grfs as usize - 1] {
+                g.precolor(last, r);
+            }
+            for v in payloads {
+                g.add_edge(last, ra::NodeId(v));
             }
         }
     }
