@@ -47,7 +47,7 @@ fn run_platform(corpus: &str, target: &str) -> (usize, usize) {
         100.0 * ok as f64 / files.len().max(1) as f64
     );
     let mut t: Vec<_> = tally.into_iter().collect();
-    t.sort_by(|a, b| b.1.cmp(&a.1));
+    t.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (what, n) in t {
         println!("  {n:4} unsupported: {what}");
     }

@@ -100,7 +100,7 @@ fn load_payload_compr4_is_two_simd8_moves_without_compr4() {
     lower::lower_load_payload(dev("brw"), &mut p);
     assert_eq!(p.insts.len(), 8);
     // r0 g0 b0 a0 at m2..m5, r1 g1 b1 a1 at m6..m9; the second halves use sechalf (group 8).
-    for i in 0..4 {
+    for (i, &colour) in colours.iter().enumerate().take(4) {
         let lo = &p.insts[2 * i];
         let hi = &p.insts[2 * i + 1];
         assert_eq!(
@@ -113,8 +113,8 @@ fn load_payload_compr4_is_two_simd8_moves_without_compr4() {
         );
         assert_eq!(lo.dst.offset, 32 * i as u32);
         assert_eq!(hi.dst.offset, 32 * (i as u32 + 4));
-        assert_eq!((lo.src[0].nr, lo.src[0].offset), (colours[i], 0));
-        assert_eq!((hi.src[0].nr, hi.src[0].offset), (colours[i], 32));
+        assert_eq!((lo.src[0].nr, lo.src[0].offset), (colour, 0));
+        assert_eq!((hi.src[0].nr, hi.src[0].offset), (colour, 32));
     }
 }
 
