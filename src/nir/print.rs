@@ -840,9 +840,10 @@ impl<'a> ImplPrinter<'a> {
                 let _ = write!(self.out, " = deref_var &{name}");
             }
             DerefKind::Array { parent, index } => {
-                let _ = write!(self.out, " = deref_array &(*%{})", parent.0);
-                let idx = self.array_index(*index);
-                self.out.push_str(&idx);
+                // nir_print shows a constant index by value, which loses the SSA value that
+                // holds it; the instruction always names the value so the text reads back,
+                // and the comment shows the chain with constants as nir_print does.
+                let _ = write!(self.out, " = deref_array &(*%{})[%{}]", parent.0, index.0);
             }
         }
         let modes: Vec<&str> = d.modes.iter().map(|m| m.name()).collect();
