@@ -1,22 +1,12 @@
-//! The texture model shared by the etnaviv simulator and (later) the NIR interpreter.
+//! Texture access for the simulator, through the NIR interpreter's texture model.
 //!
-//! Nothing here depends on the Vivante ISA: a sampling request is a unit, a coordinate and a
-//! level-of-detail choice, and the answer is an RGBA colour. It lives in `etnaviv::sim` for now
-//! and can move to a target-neutral module unchanged.
-//!
-//! [`DefaultSampler`] is deterministic and simple enough to compute by hand in tests:
-//!
-//! - every unit holds a square 2D texture of `size`×`size` texels at level 0 (default 16), with
-//!   levels down to 1×1 (level `L` is `max(1, size >> L)` wide);
-//! - the texel at integer coordinates `(i, j)` of level `L` on unit `u` has colour
-//!   `(i / 16, j / 16, L / 16, (u + 1) / 16)`;
-//! - filtering is nearest: `i = floor(s * width)`, `j = floor(t * height)`;
-//! - wrapping is clamp-to-edge or repeat, per sampler;
-//! - the level is `round(lod)` clamped to the existing levels; an implicit-lod sample (no bias,
-//!   no explicit lod, no derivatives) uses level 0, derivatives select
-//!   `log2(max(|ddx|, |ddy|) * size)`;
-//! - a depth comparison returns 1.0 in all channels when `compare <= red`, else 0.0;
-//! - an integer fetch (`txf`) addresses texels directly and returns black outside the level.
+//! The simulator and the reference interpreter must return the same texels for the same
+//! request, or no compiled shader that samples could ever match its reference. The model
+//! therefore lives in one place, the target-neutral [`crate::nir::interp::sampler`]; this module
+//! only translates a Vivante sampling request (unit, coordinate register, LOD mode) into that
+//! model's terms. Only 2D sampling is modelled: the coordinate's x and y are passed on.
+
+use crate::nir::interp::sampler::{DefaultSampler as Model, Sampler as _, TexRequest};
 
 /// What to sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,108 +38,82 @@ pub trait Sampler {
     fn fetch(&self, unit: u32, texel: [i32; 2], level: i32) -> [f32; 4];
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wrap {
-    Clamp,
-    Repeat,
-}
+/// Units a [`DefaultSampler`] describes.
+pub const UNITS: usize = 32;
 
-/// The documented default model (see the module comment).
-#[derive(Clone, Debug, PartialEq)]
+/// The NIR interpreter's default model seen from the hardware's sampler units.
+///
+/// Vertex shaders sample through units placed after the fragment ones; `first_unit` is the
+/// unit that shows texture 0, so that texture indices agree with the NIR the program came
+/// from. The coordinate register always has four components; how many of them address the
+/// texture depends on the texture bound to the unit (1D, 2D, 3D/cube/array), which
+/// `coord_dims` gives per unit (2 by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DefaultSampler {
-    pub size: u32,
-    pub wrap: Wrap,
+    pub first_unit: u32,
+    pub coord_dims: [u8; UNITS],
 }
 
 impl Default for DefaultSampler {
     fn default() -> DefaultSampler {
         DefaultSampler {
-            size: 16,
-            wrap: Wrap::Clamp,
+            first_unit: 0,
+            coord_dims: [2; UNITS],
         }
     }
 }
 
 impl DefaultSampler {
-    fn levels(&self) -> i32 {
-        32 - self.size.max(1).leading_zeros() as i32
+    fn coord(&self, unit: u32, c: [f64; 4]) -> Vec<f64> {
+        let n = self.coord_dims.get(unit as usize).copied().unwrap_or(2);
+        c[..usize::from(n.clamp(1, 4))].to_vec()
     }
 
-    fn width(&self, level: i32) -> i32 {
-        ((self.size.max(1) >> level.clamp(0, 31)) as i32).max(1)
+    fn texture(&self, unit: u32) -> u32 {
+        unit.saturating_sub(self.first_unit)
     }
 
-    fn texel(&self, unit: u32, i: i32, j: i32, level: i32) -> [f32; 4] {
-        [
-            i as f32 / 16.0,
-            j as f32 / 16.0,
-            level as f32 / 16.0,
-            (unit + 1) as f32 / 16.0,
-        ]
-    }
-
-    fn wrap_coord(&self, x: i32, n: i32) -> i32 {
-        match self.wrap {
-            Wrap::Clamp => x.clamp(0, n - 1),
-            Wrap::Repeat => x.rem_euclid(n),
-        }
-    }
-
-    /// The level a request reads.
-    pub fn level(&self, lod: Lod) -> i32 {
-        let l = match lod {
-            Lod::Implicit => 0.0,
-            Lod::Bias(b) => b,
-            Lod::Explicit(l) => l,
-            Lod::Gradients { ddx, ddy } => {
-                let m = ddx[0]
-                    .abs()
-                    .max(ddx[1].abs())
-                    .max(ddy[0].abs())
-                    .max(ddy[1].abs());
-                (m * self.size as f32).log2()
-            }
-        };
-        let l = if l.is_nan() { 0.0 } else { l.round() };
-        (l.clamp(0.0, (self.levels() - 1) as f32)) as i32
+    fn run(&self, req: TexRequest) -> [f32; 4] {
+        // The model only fails on requests it cannot express; those read black.
+        Model.sample(&req).map_or([0.0; 4], |v| v.map(|x| x as f32))
     }
 }
 
 impl Sampler for DefaultSampler {
     fn sample(&self, req: &SampleRequest) -> [f32; 4] {
-        let level = self.level(req.lod);
-        let n = self.width(level);
-        let to_texel = |c: f32| {
-            let x = (c * n as f32).floor();
-            // Saturate before the integer conversion so huge or NaN coordinates stay defined.
-            let x = if x.is_nan() {
-                0.0
-            } else {
-                x.clamp(-1.0e9, 1.0e9)
-            };
-            self.wrap_coord(x as i32, n)
+        let t = self.texture(req.unit);
+        let (op, lod, bias) = match req.lod {
+            Lod::Implicit => ("tex", None, None),
+            Lod::Bias(b) => ("txb", None, Some(f64::from(b))),
+            Lod::Explicit(l) => ("txl", Some(f64::from(l)), None),
+            Lod::Gradients { .. } => ("txd", None, None),
         };
-        let colour = self.texel(
-            req.unit,
-            to_texel(req.coord[0]),
-            to_texel(req.coord[1]),
-            level,
-        );
-        match req.compare {
-            Some(r) => [if r <= colour[0] { 1.0 } else { 0.0 }; 4],
-            None => colour,
-        }
+        self.run(TexRequest {
+            op,
+            texture: t,
+            sampler: t,
+            coord: self.coord(req.unit, req.coord.map(f64::from)),
+            lod,
+            bias,
+            comparator: req.compare.map(f64::from),
+            offset: Vec::new(),
+            integer: false,
+        })
     }
 
     fn fetch(&self, unit: u32, texel: [i32; 2], level: i32) -> [f32; 4] {
-        if level < 0 || level >= self.levels() {
-            return [0.0; 4];
-        }
-        let n = self.width(level);
-        if texel.iter().any(|&c| c < 0 || c >= n) {
-            return [0.0; 4];
-        }
-        self.texel(unit, texel[0], texel[1], level)
+        let t = self.texture(unit);
+        self.run(TexRequest {
+            op: "txf",
+            texture: t,
+            sampler: t,
+            coord: self.coord(unit, [f64::from(texel[0]), f64::from(texel[1]), 0.0, 0.0]),
+            lod: Some(f64::from(level)),
+            bias: None,
+            comparator: None,
+            offset: Vec::new(),
+            integer: false,
+        })
     }
 }
 
@@ -157,8 +121,10 @@ impl Sampler for DefaultSampler {
 mod tests {
     use super::*;
 
+    /// Expected texels from the model's documentation: texture `t`, level `l`, texel `(x, y)`
+    /// is `((x + 1) / 32, (y + 1) / 32, (t + 1) / 8, 1 - l / 8)`, nearest, repeat, 16×16.
     #[test]
-    fn default_model_by_hand() {
+    fn follows_the_interpreter_model_by_hand() {
         let s = DefaultSampler::default();
         let req = |coord, lod| SampleRequest {
             unit: 2,
@@ -168,47 +134,58 @@ mod tests {
         };
         // s = 0.5 on 16 texels → texel 8; t = 0.25 → texel 4.
         assert_eq!(
-            s.sample(&req([0.5, 0.25, 0.0, 0.0], Lod::Implicit)),
-            [0.5, 0.25, 0.0, 3.0 / 16.0]
+            s.sample(&req([0.5, 0.25, 9.0, 9.0], Lod::Implicit)),
+            [9.0 / 32.0, 5.0 / 32.0, 3.0 / 8.0, 1.0]
         );
         // Level 2 is 4×4: s = 0.5 → texel 2.
         assert_eq!(
             s.sample(&req([0.5, 0.5, 0.0, 0.0], Lod::Explicit(2.2))),
-            [2.0 / 16.0, 2.0 / 16.0, 2.0 / 16.0, 3.0 / 16.0]
+            [3.0 / 32.0, 3.0 / 32.0, 3.0 / 8.0, 0.75]
         );
-        // Clamp: s = 1.5 → texel 15; repeat: s = 1.25 → texel 4.
+        // Bias 1 selects level 1 (8×8): s = 0.5 → texel 4.
         assert_eq!(
-            s.sample(&req([1.5, -1.0, 0.0, 0.0], Lod::Implicit))[..2],
-            [15.0 / 16.0, 0.0]
+            s.sample(&req([0.5, 0.5, 0.0, 0.0], Lod::Bias(1.0)))[0],
+            5.0 / 32.0
         );
-        let r = DefaultSampler {
-            wrap: Wrap::Repeat,
+        // Repeat: s = 1.25 → texel 20 mod 16 = 4.
+        assert_eq!(
+            s.sample(&req([1.25, 0.0, 0.0, 0.0], Lod::Implicit))[0],
+            5.0 / 32.0
+        );
+        // Vertex units: with texture 0 at unit 16, unit 17 shows texture 1.
+        let vs = DefaultSampler {
+            first_unit: 16,
             ..DefaultSampler::default()
         };
-        assert_eq!(
-            r.sample(&req([1.25, -0.25, 0.0, 0.0], Lod::Implicit))[..2],
-            [4.0 / 16.0, 12.0 / 16.0]
-        );
-        // Levels: 16, 8, 4, 2, 1 → lod clamps at 4.
-        assert_eq!(s.level(Lod::Bias(9.0)), 4);
-        assert_eq!(
-            s.level(Lod::Gradients {
-                ddx: [0.25, 0.0],
-                ddy: [0.0, 0.0]
-            }),
-            2
-        );
+        let r = SampleRequest {
+            unit: 17,
+            coord: [0.0; 4],
+            lod: Lod::Implicit,
+            compare: None,
+        };
+        assert_eq!(vs.sample(&r)[2], 2.0 / 8.0);
         assert_eq!(
             s.fetch(0, [3, 5], 0),
-            [3.0 / 16.0, 5.0 / 16.0, 0.0, 1.0 / 16.0]
+            [4.0 / 32.0, 6.0 / 32.0, 1.0 / 8.0, 1.0]
         );
-        assert_eq!(s.fetch(0, [16, 0], 0), [0.0; 4]);
         let shadow = SampleRequest {
             unit: 0,
             coord: [0.5, 0.0, 0.0, 0.0],
             lod: Lod::Implicit,
-            compare: Some(0.4),
+            compare: Some(0.2),
         };
         assert_eq!(s.sample(&shadow), [1.0; 4]);
+        // A 3D texture on unit 1: r = 0.5 over a depth of 4 → layer 2, adding 2/64 to blue.
+        let mut dims = DefaultSampler::default();
+        dims.coord_dims[1] = 3;
+        let r3 = SampleRequest {
+            unit: 1,
+            coord: [0.0, 0.0, 0.5, 0.0],
+            lod: Lod::Implicit,
+            compare: None,
+        };
+        assert_eq!(dims.sample(&r3)[2], 2.0 / 8.0 + 2.0 / 64.0);
+        // The same request on a 2D unit ignores z.
+        assert_eq!(s.sample(&SampleRequest { unit: 1, ..r3 })[2], 2.0 / 8.0);
     }
 }
