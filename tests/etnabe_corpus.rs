@@ -182,14 +182,26 @@ fn check(platform: &str, target: &str) {
     };
     let mesa = mesa_stats(&csv);
     let (mut ours_t, mut mesa_t, mut ours_i, mut mesa_i, mut n) = (0u64, 0u64, 0u64, 0u64, 0);
+    let mut worst: Vec<(i64, String)> = Vec::new();
     for (name, (i, t)) in &r.stats {
         if let Some((mi, mt)) = mesa.get(name) {
+            worst.push((
+                i64::from(*t) - i64::from(*mt),
+                format!("{name}: temps {t} vs {mt}, instructions {i} vs {mi}"),
+            ));
             ours_t += u64::from(*t);
             mesa_t += u64::from(*mt);
             ours_i += u64::from(*i);
             mesa_i += u64::from(*mi);
             n += 1;
         }
+    }
+    worst.sort();
+    for (_, w) in worst.iter().rev().take(8) {
+        eprintln!("  most temps over Mesa: {w}");
+    }
+    for (_, w) in worst.iter().take(3) {
+        eprintln!("  most temps under Mesa: {w}");
     }
     eprintln!(
         "{target}: {n} shaders both compiled: temps gpucc {ours_t} vs Mesa {mesa_t}; \

@@ -74,3 +74,76 @@ fn hsw_retargeted_corpus_compiles_or_names_the_feature() {
 fn bdw_corpus_compiles_or_names_the_feature() {
     run_platform("bdw", "bdw");
 }
+
+fn verify_platform(corpus: &str, target: &str, simd: u32) {
+    use gpucc::intel::fs::{verify, VerifyOutcome};
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
+        return;
+    };
+    let dev = DevInfo::from_name(target).unwrap();
+    let ctx = Context::new(dev);
+    let files = common::files_with_suffix(&dir, ".fs.nir");
+    let (mut pass, mut unsup) = (0, 0);
+    let mut fails = Vec::new();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &files {
+        let shader = gpucc::nir::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+        match verify(&ctx, &shader, simd) {
+            VerifyOutcome::Pass => pass += 1,
+            VerifyOutcome::Unsupported(w) => {
+                unsup += 1;
+                *tally.entry(w.chars().take(90).collect()).or_default() += 1;
+            }
+            VerifyOutcome::Fail {
+                invocation,
+                output,
+                expected,
+                got,
+            } => fails.push(format!(
+                "{}: invocation {invocation} {output}: expected {expected}, got {got}",
+                f.file_name().unwrap().to_string_lossy()
+            )),
+        }
+    }
+    println!(
+        "verify {target} SIMD{simd}: {pass} passed, {} failed, {unsup} unsupported",
+        fails.len()
+    );
+    for (w, n) in &tally {
+        println!("  {n:4} unsupported: {w}");
+    }
+    for f in fails.iter().take(40) {
+        println!("  FAIL {f}");
+    }
+    assert!(fails.is_empty(), "{} files mismatched", fails.len());
+}
+
+#[test]
+fn ivb_simd8_matches_the_interpreter() {
+    verify_platform("ivb", "ivb", 8);
+}
+
+#[test]
+fn ivb_simd16_matches_the_interpreter() {
+    verify_platform("ivb", "ivb", 16);
+}
+
+#[test]
+fn hsw_simd8_matches_the_interpreter() {
+    verify_platform("ivb", "hsw", 8);
+}
+
+#[test]
+fn hsw_simd16_matches_the_interpreter() {
+    verify_platform("ivb", "hsw", 16);
+}
+
+#[test]
+fn bdw_simd8_matches_the_interpreter() {
+    verify_platform("bdw", "bdw", 8);
+}
+
+#[test]
+fn bdw_simd16_matches_the_interpreter() {
+    verify_platform("bdw", "bdw", 16);
+}

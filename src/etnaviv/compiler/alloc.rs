@@ -12,7 +12,7 @@ use super::ir::*;
 use super::regs::{Class, RegFile, VirtReg};
 use super::CompileError;
 use crate::nir::types::Stage;
-use crate::ra::{AllocError, Graph, NodeId};
+use crate::ra::{check, AllocError, Assignment, Graph, NodeId, RegId};
 use crate::util::bitset::BitSet;
 
 /// The register class a value gets.
@@ -29,12 +29,23 @@ pub fn class_of(v: &Value) -> Class {
     }
 }
 
-/// Live intervals `[start, end]` in program points, per value (None: never used nor defined).
-pub fn intervals(p: &Program) -> Vec<Option<(u32, u32)>> {
+/// One piece of a live range: value `value` is live over program points `start..=end` of
+/// one basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub value: usize,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Live ranges as one interval per basic block a value is live in (so a phi variable,
+/// assigned at the end of both arms of an `if`, is not live inside the arms), listed per
+/// block.
+pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
     // Basic blocks over the instruction list.
     let instrs: Vec<&Instr> = p.instrs().collect();
     if instrs.is_empty() {
-        return vec![None; p.values.len()];
+        return Vec::new();
     }
     let mut label_at = vec![usize::MAX; p.labels as usize];
     let mut starts = vec![0usize];
@@ -125,19 +136,22 @@ pub fn intervals(p: &Program) -> Vec<Option<(u32, u32)>> {
             }
         }
     }
-    let mut iv: Vec<Option<(u32, u32)>> = vec![None; nv];
-    let mut touch = |v: usize, pt: u32| {
-        iv[v] = Some(match iv[v] {
-            None => (pt, pt),
-            Some((a, b)) => (a.min(pt), b.max(pt)),
-        });
-    };
-    for (v, val) in p.values.iter().enumerate() {
-        if matches!(val.kind, ValueKind::Input { .. }) {
-            touch(v, 0);
-        }
-    }
+    let mut pieces = Vec::with_capacity(nb);
     for b in 0..nb {
+        let mut iv: Vec<Option<(u32, u32)>> = vec![None; nv];
+        let mut touch = |v: usize, pt: u32| {
+            iv[v] = Some(match iv[v] {
+                None => (pt, pt),
+                Some((a, b)) => (a.min(pt), b.max(pt)),
+            });
+        };
+        if b == 0 {
+            for (v, val) in p.values.iter().enumerate() {
+                if matches!(val.kind, ValueKind::Input { .. }) {
+                    touch(v, 0);
+                }
+            }
+        }
         let mut live = live_out[b].clone();
         let end_pt = 2 * ends[b] as u32 + 1;
         for v in live.iter() {
@@ -162,13 +176,25 @@ pub fn intervals(p: &Program) -> Vec<Option<(u32, u32)>> {
                 touch(v, rd);
             }
         }
-        if b == 0 {
-            for v in live.iter() {
-                touch(v, 0);
-            }
+        let start_pt = if b == 0 { 0 } else { 2 * starts[b] as u32 + 1 };
+        for v in live.iter() {
+            touch(v, start_pt);
         }
+        let mut list: Vec<Piece> = iv
+            .iter()
+            .enumerate()
+            .filter_map(|(v, i)| {
+                i.map(|(start, end)| Piece {
+                    value: v,
+                    start,
+                    end,
+                })
+            })
+            .collect();
+        list.sort_by_key(|p| (p.start, p.value));
+        pieces.push(list);
     }
-    iv
+    pieces
 }
 
 /// The registers chosen, per value, and the number of temporaries used.
@@ -179,12 +205,17 @@ pub struct Allocation {
 
 /// Colours every value of `p` on `file`.
 pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation, CompileError> {
-    let iv = intervals(p);
+    let pieces = intervals(p);
     let nv = p.values.len();
+    let mut first_start: Vec<Option<u32>> = vec![None; nv];
+    for piece in pieces.iter().flatten() {
+        let f = &mut first_start[piece.value];
+        *f = Some(f.map_or(piece.start, |x| x.min(piece.start)));
+    }
     let mut g = Graph::with_capacity(&file.set, nv + 1, nv * 4);
     let mut nodes: Vec<Option<NodeId>> = vec![None; nv];
     for (v, val) in p.values.iter().enumerate() {
-        if iv[v].is_none() {
+        if first_start[v].is_none() {
             continue;
         }
         let n = g.add_node(file.class_id(class_of(val)));
@@ -209,26 +240,70 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
     } else {
         None
     };
-    let mut order: Vec<usize> = (0..nv).filter(|&v| iv[v].is_some()).collect();
-    order.sort_by_key(|&v| iv[v].map(|i| i.0));
-    let mut active: Vec<usize> = Vec::new();
-    for &v in &order {
-        let (s, _) = iv[v].unwrap_or((0, 0));
-        active.retain(|&a| iv[a].is_some_and(|(_, e)| e >= s));
-        for &a in &active {
-            if let (Some(x), Some(y)) = (nodes[a], nodes[v]) {
-                g.add_edge(x, y);
+    let mut order: Vec<usize> = (0..nv).filter(|&v| first_start[v].is_some()).collect();
+    order.sort_by_key(|&v| first_start[v]);
+    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); g.num_nodes()];
+    let mut seen = std::collections::HashSet::new();
+    for block in &pieces {
+        let mut active: Vec<Piece> = Vec::new();
+        for piece in block {
+            active.retain(|a| a.end >= piece.start);
+            for a in &active {
+                let (Some(x), Some(y)) = (nodes[a.value], nodes[piece.value]) else {
+                    continue;
+                };
+                if x != y && seen.insert((x.min(y), x.max(y))) {
+                    g.add_edge(x, y);
+                    adj[x.index()].push(y);
+                    adj[y.index()].push(x);
+                }
+            }
+            active.push(*piece);
+        }
+    }
+    if let Some(pn) = position {
+        for m in nodes.iter().flatten() {
+            adj[pn.index()].push(*m);
+            adj[m.index()].push(pn);
+        }
+    }
+    // Two colourings: the graph allocator's, and a greedy pass in order of interval start,
+    // which is optimal for interval graphs of one class and usually beats simplify/select's
+    // order here. The one using fewer temporaries wins; both are checked by `ra::check`.
+    let by_start: Vec<NodeId> = order.iter().filter_map(|&v| nodes[v]).collect();
+    let greedy = greedy(&g, &adj, &by_start, file);
+    let graph = g.allocate();
+    let temps_of = |a: &Assignment| {
+        a.regs()
+            .iter()
+            .map(|r| u32::from(VirtReg::from_id(*r).base) + 1)
+            .max()
+            .unwrap_or(0)
+    };
+    let assignment = match (graph, greedy) {
+        (Ok(a), Some(b)) => {
+            if temps_of(&b) < temps_of(&a) {
+                b
+            } else {
+                a
             }
         }
-        active.push(v);
-    }
-    let assignment = g.allocate().map_err(|e| match e {
-        AllocError::Invalid(e) => CompileError::Invalid(format!("register allocation: {e}")),
-        _ => CompileError::Limit(format!(
-            "the shader needs more than the {} temporaries",
-            file.temps
-        )),
-    })?;
+        (Ok(a), None) => a,
+        (Err(_), Some(b)) => b,
+        (Err(e), None) => {
+            return Err(match e {
+                AllocError::Invalid(e) => {
+                    CompileError::Invalid(format!("register allocation: {e}"))
+                }
+                _ => CompileError::Limit(format!(
+                    "the shader needs more than the {} temporaries",
+                    file.temps
+                )),
+            })
+        }
+    };
+    check(&g, &assignment)
+        .map_err(|e| CompileError::Invalid(format!("register allocation check: {e}")))?;
     let mut regs = vec![None; nv];
     let mut num_temps = u32::from(position.is_some());
     for v in 0..nv {
@@ -239,4 +314,31 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
         }
     }
     Ok(Allocation { regs, num_temps })
+}
+
+/// Colours `order` greedily with the lowest register of each node's class that no coloured
+/// neighbour conflicts with. None when some node finds no register.
+fn greedy(g: &Graph, adj: &[Vec<NodeId>], order: &[NodeId], file: &RegFile) -> Option<Assignment> {
+    let set = g.reg_set();
+    let mut reg: Vec<Option<RegId>> = (0..g.num_nodes())
+        .map(|n| g.precolour(NodeId(n as u32)))
+        .collect();
+    for &n in order {
+        if reg[n.index()].is_some() {
+            continue;
+        }
+        let taken: Vec<RegId> = adj[n.index()]
+            .iter()
+            .filter_map(|m| reg[m.index()])
+            .collect();
+        let r = set
+            .class_regs(g.class(n))
+            .iter()
+            .copied()
+            .find(|&r| taken.iter().all(|&t| t != r && !set.conflicts(r, t)))?;
+        reg[n.index()] = Some(r);
+    }
+    let _ = file;
+    let regs: Option<Vec<RegId>> = reg.into_iter().collect();
+    regs.map(Assignment::from_regs)
 }

@@ -25,14 +25,37 @@ use crate::nir::types::{BaseType, Stage};
 /// How a NIR def is read by operands.
 #[derive(Clone, Debug)]
 enum Binding {
-    /// Components `off..` of a value.
-    Value(ValueId, u8),
-    /// A fixed temporary (fragment position).
-    Fixed(u8),
-    Uniform(u32),
+    /// An operand pattern: NIR component `c` of the def is operand component `swz[c]` of
+    /// `kind`, with the modifiers applied. Moves, negations and absolute values of
+    /// non-phi values become such aliases instead of instructions.
+    Src {
+        kind: OperandKind,
+        swz: [u8; 4],
+        neg: bool,
+        abs: bool,
+    },
     Const(Vec<u32>),
     /// A deref of an output variable at a slot offset.
     Deref(String, u32),
+}
+
+impl Binding {
+    fn value(v: ValueId, off: u8) -> Binding {
+        Binding::Src {
+            kind: OperandKind::Value(v),
+            swz: [0, 1, 2, 3].map(|c: u8| (c + off).min(3)),
+            neg: false,
+            abs: false,
+        }
+    }
+    fn plain(kind: OperandKind) -> Binding {
+        Binding::Src {
+            kind,
+            swz: [0, 1, 2, 3],
+            neg: false,
+            abs: false,
+        }
+    }
 }
 
 /// An input as the shader object reports it.
@@ -84,6 +107,12 @@ struct Tr<'a> {
     outputs: Vec<OutputInfo>,
     /// Per predecessor block: (phi variable, source def) copies to make at its end.
     phi_copies: HashMap<BlockId, Vec<(ValueId, SsaId)>>,
+    /// NIR uses per def (sources and if conditions).
+    uses: Vec<u32>,
+    /// Stores per output slot.
+    stores: HashMap<u32, u32>,
+    /// Phi variables: reassigned on loop back edges, so never aliased.
+    phi_values: Vec<ValueId>,
     /// (continue target, break target) of the enclosing loops.
     loops: Vec<(Label, Label)>,
     uses_discard: bool,
@@ -112,12 +141,16 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         inputs: Vec::new(),
         outputs: Vec::new(),
         phi_copies: HashMap::new(),
+        phi_values: Vec::new(),
+        uses: vec![0; imp.defs.len()],
+        stores: HashMap::new(),
         loops: Vec::new(),
         uses_discard: false,
         textures: Vec::new(),
         int_bools: specs.has_integers(),
     };
     t.prepare_phis()?;
+    t.count_uses();
     t.list(&imp.body)?;
     Ok(Lowered {
         program: t.p,
@@ -146,13 +179,94 @@ impl<'a> Tr<'a> {
             if let InstrKind::Phi(phi) = &ins.kind {
                 let d = self.def(phi.def)?;
                 let v = self.p.new_value(d.num_components, ValueKind::Temp);
-                self.bind[phi.def.0 as usize] = Some(Binding::Value(v, 0));
+                self.phi_values.push(v);
+                self.bind[phi.def.0 as usize] = Some(Binding::value(v, 0));
                 for &(pred, src) in &phi.srcs {
                     self.phi_copies.entry(pred).or_default().push((v, src));
                 }
             }
         }
         Ok(())
+    }
+
+    fn count_uses(&mut self) {
+        let imp = self.imp;
+        for ins in &imp.instrs {
+            for s in ins.kind.srcs() {
+                if let Some(u) = self.uses.get_mut(s.0 as usize) {
+                    *u += 1;
+                }
+            }
+        }
+        fn walk(nodes: &[CfNode], uses: &mut [u32]) {
+            for n in nodes {
+                match n {
+                    CfNode::If(i) => {
+                        if let Some(u) = uses.get_mut(i.condition.0 as usize) {
+                            *u += 1;
+                        }
+                        walk(&i.then_body, uses);
+                        walk(&i.else_body, uses);
+                    }
+                    CfNode::Loop(l) => walk(&l.body, uses),
+                    CfNode::Block(_) => {}
+                }
+            }
+        }
+        walk(&imp.body, &mut self.uses);
+        // Stores per output slot, to know which outputs have a single writer.
+        let mut derefs: HashMap<u32, (String, u32)> = HashMap::new();
+        for ins in &imp.instrs {
+            match &ins.kind {
+                InstrKind::Deref(d) => {
+                    let b = match &d.kind {
+                        DerefKind::Var(n) => Some((n.clone(), 0)),
+                        DerefKind::Array { parent, index } => derefs
+                            .get(&parent.0)
+                            .cloned()
+                            .zip(imp.const_value(*index))
+                            .map(|((n, o), v)| (n, o + v[0] as u32)),
+                    };
+                    if let Some(b) = b {
+                        derefs.insert(d.def.0, b);
+                    }
+                }
+                InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "store_deref" => {
+                    if let Some((name, idx)) = ii.srcs.first().and_then(|p| derefs.get(&p.0)) {
+                        if let Some(v) = self.shader.variables.iter().find(|v| &v.name == name) {
+                            *self.stores.entry(v.driver_location + idx).or_default() += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The value `val` itself when a store of it to output `slot` can simply make it the
+    /// output register: its only use, the slot's only store, all components from x on.
+    fn coalescible_output(&self, val: SsaId, slot: u32, frac: u8, wrmask: u8) -> Option<ValueId> {
+        let width = self.imp.def(val)?.num_components;
+        if frac != 0
+            || wrmask != (1 << width) - 1
+            || self.uses.get(val.0 as usize) != Some(&1)
+            || self.stores.get(&slot) != Some(&1)
+        {
+            return None;
+        }
+        match self.bind.get(val.0 as usize)?.as_ref()? {
+            Binding::Src {
+                kind: OperandKind::Value(v),
+                swz: [0, 1, 2, 3],
+                neg: false,
+                abs: false,
+            } if self.p.values[v.index()].kind == ValueKind::Temp
+                && !self.phi_values.contains(v) =>
+            {
+                Some(*v)
+            }
+            _ => None,
+        }
     }
 
     fn def(&self, id: SsaId) -> R<Def> {
@@ -174,18 +288,16 @@ impl<'a> Tr<'a> {
     /// The operand reading NIR components `comps[c]` of `id` in channel `c`.
     fn operand(&self, id: SsaId, comps: [u8; 4]) -> R<Operand> {
         Ok(match self.binding(id)? {
-            Binding::Value(v, off) => Operand::value(*v, comps.map(|c| c + off)),
-            Binding::Fixed(r) => Operand {
-                kind: OperandKind::Fixed(*r),
-                swz: comps,
-                neg: false,
-                abs: false,
-            },
-            Binding::Uniform(slot) => Operand {
-                kind: OperandKind::Uniform(*slot),
-                swz: comps,
-                neg: false,
-                abs: false,
+            Binding::Src {
+                kind,
+                swz,
+                neg,
+                abs,
+            } => Operand {
+                kind: *kind,
+                swz: comps.map(|c| swz[c as usize & 3]),
+                neg: *neg,
+                abs: *abs,
             },
             Binding::Const(vals) => {
                 Operand::konst(comps.map(|c| vals.get(c as usize).copied().unwrap_or(0)))
@@ -208,7 +320,7 @@ impl<'a> Tr<'a> {
             return unsupported(format!("{}-component values (%{})", d.num_components, id.0));
         }
         let v = self.p.new_value(d.num_components, ValueKind::Temp);
-        self.bind[id.0 as usize] = Some(Binding::Value(v, 0));
+        self.bind[id.0 as usize] = Some(Binding::value(v, 0));
         Ok(v)
     }
 
@@ -227,6 +339,21 @@ impl<'a> Tr<'a> {
         src: [Option<Operand>; 3],
         shape: Shape,
     ) {
+        let mut src = src;
+        if !ty.is_float() {
+            // Integer instructions would apply the modifiers as integer negation and
+            // absolute value: float modifiers folded from fneg/fabs go through a MOV first.
+            for s in src.iter_mut().flatten() {
+                if (s.neg || s.abs) && !matches!(s.kind, OperandKind::Const(_)) {
+                    let t = self.temp(4);
+                    let mut i = Instr::new(Opcode::Mov, Shape::Aligned);
+                    i.dst = Some((t, 0xf));
+                    i.src[2] = Some(*s);
+                    self.p.push(i);
+                    *s = Operand::value(t, [0, 1, 2, 3]);
+                }
+            }
+        }
         let mut i = Instr::new(op, shape);
         i.ty = ty;
         i.cond = cond;
@@ -444,7 +571,7 @@ impl<'a> Tr<'a> {
                 let def = ii
                     .def
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                self.bind[def.0 as usize] = Some(Binding::Uniform(base + off));
+                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
                 self.uniforms.note_user(base + off);
             }
             "load_input" => {
@@ -462,13 +589,13 @@ impl<'a> Tr<'a> {
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
                 let n = self.def(def)?.num_components;
                 let v = self.input(slot, integer, comp + n, ii)?;
-                self.bind[def.0 as usize] = Some(Binding::Value(v, comp));
+                self.bind[def.0 as usize] = Some(Binding::value(v, comp));
             }
             "load_frag_coord" => {
                 let def = ii
                     .def
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                self.bind[def.0 as usize] = Some(Binding::Fixed(0));
+                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Fixed(0)));
             }
             "load_texture_scale" => {
                 let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
@@ -479,7 +606,7 @@ impl<'a> Tr<'a> {
                     .def
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
                 let slot = self.uniforms.texture_scale(unit);
-                self.bind[def.0 as usize] = Some(Binding::Uniform(slot));
+                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
             }
             "store_deref" => self.store(ii)?,
             "discard" | "terminate" => {
@@ -556,6 +683,19 @@ impl<'a> Tr<'a> {
         let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u8 & ((1 << width) - 1);
         if frac as u32 + width as u32 > 4 {
             return unsupported("outputs crossing a vec4 slot");
+        }
+        if let Some(v) = self.coalescible_output(val, slot, frac, wrmask) {
+            self.p.values[v.index()] = Value {
+                width: 4,
+                kind: ValueKind::Output,
+            };
+            self.outputs.push(OutputInfo {
+                slot,
+                value: v,
+                comps: wrmask,
+                name: var.location.split('.').next().unwrap_or("").to_string(),
+            });
+            return Ok(());
         }
         let out = match self.outputs.iter_mut().find(|o| o.slot == slot) {
             Some(o) => {
@@ -702,6 +842,9 @@ impl<'a> Tr<'a> {
                 | "ushr"
                 | "b32csel"
         );
+        if matches!(name, "mov" | "fneg" | "fabs") && self.alias(a, n)? {
+            return Ok(());
+        }
         if int_op && !self.specs.has_integers() {
             return unsupported(format!("integer op {name} on {}", self.specs.name));
         }
@@ -989,6 +1132,59 @@ impl<'a> Tr<'a> {
             other => return unsupported(format!("ALU op {other}")),
         }
         Ok(())
+    }
+
+    /// Binds a `mov`, `fneg` or `fabs` to its source with the swizzle and modifier composed,
+    /// when the source is not a phi variable (whose later reassignment would change what
+    /// the alias reads). Returns whether it did.
+    fn alias(&mut self, a: &AluInstr, n: u8) -> R<bool> {
+        let src = &a.srcs[0];
+        let comps = aligned(&src.swizzle, n);
+        let b = match self.binding(src.ssa)?.clone() {
+            Binding::Const(vals) => {
+                let mut out: Vec<u32> = comps[..n as usize]
+                    .iter()
+                    .map(|&c| vals.get(c as usize).copied().unwrap_or(0))
+                    .collect();
+                for v in &mut out {
+                    match a.op.name() {
+                        "fneg" => *v ^= 0x8000_0000,
+                        "fabs" => *v &= 0x7fff_ffff,
+                        _ => {}
+                    }
+                }
+                Binding::Const(out)
+            }
+            Binding::Src {
+                kind,
+                swz,
+                mut neg,
+                mut abs,
+            } => {
+                if let OperandKind::Value(v) = kind {
+                    if self.phi_values.contains(&v) {
+                        return Ok(false);
+                    }
+                }
+                match a.op.name() {
+                    "fneg" => neg = !neg,
+                    "fabs" => {
+                        abs = true;
+                        neg = false;
+                    }
+                    _ => {}
+                }
+                Binding::Src {
+                    kind,
+                    swz: comps.map(|c| swz[c as usize & 3]),
+                    neg,
+                    abs,
+                }
+            }
+            Binding::Deref(..) => return Ok(false),
+        };
+        self.bind[a.def.0 as usize] = Some(b);
+        Ok(true)
     }
 
     /// The `.x`-only ops, one instruction (or short sequence) per component.

@@ -20,6 +20,7 @@ pub mod liveness;
 pub mod lower;
 pub mod regalloc;
 pub mod stats;
+pub mod verify;
 
 use std::fmt;
 use std::sync::Arc;
@@ -309,19 +310,4 @@ pub enum VerifyOutcome {
     Unsupported(String),
 }
 
-/// Compiles `shader` at `simd` and compares the simulator with the interpreter.
-///
-/// The EU simulator (`intel::sim`) has not landed on this branch yet, so after compiling this
-/// reports what stops verification rather than pretending to have run anything.
-pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
-    match ctx.compile(shader, &Options::widths(&[simd])) {
-        Err(CompileError::Unsupported(f)) => VerifyOutcome::Unsupported(f),
-        Err(e) => VerifyOutcome::Fail {
-            invocation: 0,
-            output: "(compile)".into(),
-            expected: "a kernel".into(),
-            got: e.to_string(),
-        },
-        Ok(_) => VerifyOutcome::Unsupported("EU simulator (intel::sim) not available".into()),
-    }
-}
+pub use verify::verify;
