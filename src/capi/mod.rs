@@ -26,12 +26,14 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod compiler;
+mod device;
 mod program;
 mod shader;
 mod status;
 mod version;
 
 pub use compiler::*;
+pub use device::*;
 pub use program::*;
 pub use shader::*;
 pub use status::*;
