@@ -345,12 +345,14 @@ impl<'a> Tr<'a> {
             // absolute value: float modifiers folded from fneg/fabs go through a MOV first.
             for s in src.iter_mut().flatten() {
                 if (s.neg || s.abs) && !matches!(s.kind, OperandKind::Const(_)) {
-                    let t = self.temp(4);
+                    // A broadcast (the usual case) needs only a scalar.
+                    let splat = s.swz.iter().all(|&c| c == s.swz[0]);
+                    let t = self.temp(if splat { 1 } else { 4 });
                     let mut i = Instr::new(Opcode::Mov, Shape::Aligned);
-                    i.dst = Some((t, 0xf));
+                    i.dst = Some((t, if splat { 1 } else { 0xf }));
                     i.src[2] = Some(*s);
                     self.p.push(i);
-                    *s = Operand::value(t, [0, 1, 2, 3]);
+                    *s = Operand::value(t, if splat { [0; 4] } else { [0, 1, 2, 3] });
                 }
             }
         }
