@@ -15,6 +15,258 @@
 #define GPUCC_VERSION_STRING "0.1.0"
 
 
+#define gpucc_OPCODE_BIT6 80
+
+#define gpucc_SAT 11
+
+#define gpucc_DST_USE 12
+
+#define gpucc_UNK 27
+
+/**
+ * Set when the instruction is *not* packed.
+ */
+#define gpucc_PMODE 34
+
+#define gpucc_SKPHP 39
+
+#define gpucc_LOCAL 40
+
+#define gpucc_DENORM 42
+
+#define gpucc_TYPE_BIT2 53
+
+#define gpucc_LOW_HALF 109
+
+#define gpucc_HIGH_HALF 120
+
+#define gpucc_DST_FULL 127
+
+/**
+ * Register group value that marks a 20-bit immediate.
+ */
+#define gpucc_GROUP_IMMEDIATE 7
+
+/**
+ * The escape opcode value.
+ */
+#define gpucc_EXTENDED 127
+
+/**
+ * Temporaries addressable by the 7-bit destination field.
+ */
+#define gpucc_TEMP_COUNT 128
+
+/**
+ * Uniform slots addressable through both uniform banks (bank 1 starts at 128, as Mesa
+ * allocates it).
+ */
+#define gpucc_UNIFORM_COUNT 1024
+
+/**
+ * Internal registers (`i` group) the simulator models.
+ */
+#define gpucc_INTERNAL_COUNT 16
+
+#define gpucc_FEATURES 0
+
+#define gpucc_MINOR0 1
+
+#define gpucc_MINOR1 2
+
+#define gpucc_MINOR2 3
+
+#define gpucc_MINOR3 4
+
+#define gpucc_MINOR4 5
+
+#define gpucc_MINOR5 6
+
+#define gpucc_MINOR8 9
+
+#define gpucc_MINOR0_HAS_SIGN_FLOOR_CEIL 65536
+
+#define gpucc_MINOR0_HAS_SQRT_TRIG 1048576
+
+#define gpucc_MINOR1_HALTI0 8388608
+
+#define gpucc_MINOR2_HALTI1 2048
+
+#define gpucc_MINOR3_INSTRUCTION_CACHE 8
+
+#define gpucc_MINOR3_HAS_FAST_TRANSCENDENTALS 16384
+
+#define gpucc_MINOR4_HALTI2 65536
+
+#define gpucc_MINOR5_HALTI3 512
+
+#define gpucc_MINOR5_HALTI4 16384
+
+#define gpucc_MINOR5_HALTI5 536870912
+
+#define gpucc_MINOR8_SH_NO_ONECONST_LIMIT 262144
+
+#define gpucc_VS_UNIFORMS 20480
+
+#define gpucc_PS_UNIFORMS 28672
+
+#define gpucc_SH_UNIFORMS 196608
+
+#define gpucc_SH_HALTI5_UNIFORMS_MIRROR 212992
+
+#define gpucc_SH_HALTI5_UNIFORMS 221184
+
+/**
+ * Register types per base register, in the seed's order.
+ */
+#define gpucc_NUM_TYPES 15
+
+/**
+ * Encoded vertical stride 0xF: per-element indirect rows.
+ */
+#define gpucc_Region_VXH 255
+
+/**
+ * The identity swizzle `.xyzw`.
+ */
+#define gpucc_RegSrc_XYZW 228
+
+/**
+ * The null register.
+ */
+#define gpucc_NULL 0
+
+/**
+ * Address register a0.
+ */
+#define gpucc_ADDRESS 16
+
+/**
+ * Accumulators acc0/acc1.
+ */
+#define gpucc_ACCUMULATOR 32
+
+/**
+ * Flag registers f0/f1.
+ */
+#define gpucc_FLAG 48
+
+/**
+ * Mask register.
+ */
+#define gpucc_MASK 64
+
+/**
+ * Mask stack.
+ */
+#define gpucc_MASK_STACK 80
+
+/**
+ * Mask stack depth.
+ */
+#define gpucc_MASK_STACK_DEPTH 96
+
+/**
+ * State register sr0.
+ */
+#define gpucc_STATE 112
+
+/**
+ * Control register cr0.
+ */
+#define gpucc_CONTROL 128
+
+/**
+ * Notification count n0.
+ */
+#define gpucc_NOTIFICATION_COUNT 144
+
+/**
+ * Instruction pointer.
+ */
+#define gpucc_IP 160
+
+/**
+ * Thread dependency register.
+ */
+#define gpucc_TDR 176
+
+/**
+ * Timestamp tm0.
+ */
+#define gpucc_TIMESTAMP 192
+
+/**
+ * Extended math (Gen4/5).
+ */
+#define gpucc_MATH 1
+
+/**
+ * Sampler.
+ */
+#define gpucc_SAMPLER 2
+
+/**
+ * Message gateway.
+ */
+#define gpucc_GATEWAY 3
+
+/**
+ * Gen4/5 data port read; Gen6+ sampler cache data port.
+ */
+#define gpucc_DATAPORT_READ 4
+
+/**
+ * Gen4/5 data port write; Gen6+ render cache.
+ */
+#define gpucc_DATAPORT_WRITE 5
+
+/**
+ * URB.
+ */
+#define gpucc_URB 6
+
+/**
+ * Thread spawner.
+ */
+#define gpucc_THREAD_SPAWNER 7
+
+/**
+ * VME.
+ */
+#define gpucc_VME 8
+
+/**
+ * Gen6+ constant cache.
+ */
+#define gpucc_CONSTANT_CACHE 9
+
+/**
+ * Gen7+ data cache (port 0).
+ */
+#define gpucc_DATA_CACHE 10
+
+/**
+ * Gen7+ pixel interpolator.
+ */
+#define gpucc_PIXEL_INTERPOLATOR 11
+
+/**
+ * Haswell+ data cache port 1.
+ */
+#define gpucc_DATA_CACHE_1 12
+
+/**
+ * Haswell+ check-and-refinement engine.
+ */
+#define gpucc_CRE 13
+
+#define gpucc_DEFAULT_SIZE 16
+
+#define gpucc_DEFAULT_DEPTH 4
+
+#define gpucc_DEFAULT_LEVELS 5
+
 /**
  * Operand order does not matter (`a op b == b op a`).
  */
@@ -90,14 +342,65 @@ typedef enum {
 } gpucc_family;
 
 /**
+ * Register addressing: direct or relative to one component of the address register `a`.
+ */
+typedef struct gpucc_AddrMode gpucc_AddrMode;
+
+/**
+ * The broad family a format belongs to, which fixes the meaning of bits 12..42 and 127.
+ */
+typedef struct gpucc_Class gpucc_Class;
+
+/**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
  */
 typedef struct gpucc_compiler gpucc_compiler;
 
 /**
+ * Condition codes of SELECT, SET, CMP, BRANCH and TEXKILL (5-bit field).
+ */
+typedef struct gpucc_Cond gpucc_Cond;
+
+/**
+ * Operand data type (3 bits, split over bit 53 and bits 94..95).
+ */
+typedef struct gpucc_DataType gpucc_DataType;
+
+/**
+ * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
+ */
+typedef struct gpucc_ImmType gpucc_ImmType;
+
+/**
+ * Data type of an operand.
+ */
+typedef struct gpucc_RegType gpucc_RegType;
+
+/**
+ * A source region `<vstride;width,hstride>` in elements. `vstride == VXH` marks the
+ * Vx1/VxH indirect forms.
+ */
+typedef struct gpucc_Region gpucc_Region;
+
+/**
+ * Rounding mode of ALU instructions (bits 32..33).
+ */
+typedef struct gpucc_Rounding gpucc_Rounding;
+
+/**
  * An imported shader (opaque to C).
  */
 typedef struct gpucc_shader gpucc_shader;
+
+/**
+ * Field positions of one source slot.
+ */
+typedef struct gpucc_SrcBits gpucc_SrcBits;
+
+/**
+ * A source or texture swizzle: two bits per component, x in the low bits.
+ */
+typedef struct gpucc_Swizzle gpucc_Swizzle;
 
 /**
  * A texture opcode: index into [`TEX_OP_NAMES`].
@@ -108,6 +411,33 @@ typedef struct gpucc_TexOp gpucc_TexOp;
  * A texture source kind: index into [`TEX_SRC_NAMES`].
  */
 typedef struct gpucc_TexSrc gpucc_TexSrc;
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Component set (write mask) of each type.
+ */
+#define gpucc_TYPE_MASK { 15, 7, 11, 13, 14, 3, 5, 9, 6, 10, 12, 1, 2, 4, 8, }
+
+
+
+
+
+
 
 #define gpucc_AluSrc_IDENTITY { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, }
 

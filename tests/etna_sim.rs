@@ -533,33 +533,51 @@ fn command_line_set_and_dump() {
 #[test]
 fn texture_bias_gradients_shadow_and_fetch() {
     // texldb on GC3000: bias in coord.w; 1 → level 1 (8×8): (0.5, 0.25) → texel (4, 2).
-    let m = run("gc3000", "texldb t2, tex0.xyzw, t1.xyzw, void, void", |m| m.set_temp(1, [0.5, 0.25, 0.0, 1.0]));
+    let m = run("gc3000", "texldb t2, tex0.xyzw, t1.xyzw, void, void", |m| {
+        m.set_temp(1, [0.5, 0.25, 0.0, 1.0])
+    });
     assert_eq!(m.temp(2), [4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 1.0 / 16.0]);
     // On GC7000 the bias is src1.x; coord.w is ignored.
-    let m = run("gc7000", "texldb t2, tex1.xyzw, t1.xyzw, t3.xxxx, void", |m| {
-        m.set_temp(1, [0.5, 0.25, 0.0, 3.0]);
-        m.set_temp(3, [1.0; 4]);
-    });
+    let m = run(
+        "gc7000",
+        "texldb t2, tex1.xyzw, t1.xyzw, t3.xxxx, void",
+        |m| {
+            m.set_temp(1, [0.5, 0.25, 0.0, 3.0]);
+            m.set_temp(3, [1.0; 4]);
+        },
+    );
     assert_eq!(m.temp(2), [4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0]);
     // texldd: |ddx| = 0.25 of 16 texels = 4 → log2 4 = level 2 (4×4): texel (2, 1).
-    let m = run("gc3000", "texldd t2, tex0.xyzw, t1.xyzw, t3.xyzw, t4.xyzw", |m| {
-        m.set_temp(1, [0.5, 0.25, 0.0, 0.0]);
-        m.set_temp(3, [0.25, 0.0, 0.0, 0.0]);
-        m.set_temp(4, [0.0, 0.125, 0.0, 0.0]);
-    });
+    let m = run(
+        "gc3000",
+        "texldd t2, tex0.xyzw, t1.xyzw, t3.xyzw, t4.xyzw",
+        |m| {
+            m.set_temp(1, [0.5, 0.25, 0.0, 0.0]);
+            m.set_temp(3, [0.25, 0.0, 0.0, 0.0]);
+            m.set_temp(4, [0.0, 0.125, 0.0, 0.0]);
+        },
+    );
     assert_eq!(m.temp(2), [2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0]);
     // Shadow compare in src2: red at s = 0.5 is 0.5.
     for (reference, lit) in [(0.4f32, 1.0f32), (0.6, 0.0)] {
-        let m = run("gc3000", "texld t2.x___, tex0.xxxx, t1.xyyy, void, t3.xxxx", |m| {
-            m.set_temp(1, [0.5, 0.0, 0.0, 0.0]);
-            m.set_temp(3, [reference; 4]);
-        });
+        let m = run(
+            "gc3000",
+            "texld t2.x___, tex0.xxxx, t1.xyyy, void, t3.xxxx",
+            |m| {
+                m.set_temp(1, [0.5, 0.0, 0.0, 0.0]);
+                m.set_temp(3, [reference; 4]);
+            },
+        );
         assert_eq!(m.temp(2)[0], lit, "reference {reference}");
     }
     // txf: integer texel (3, 5) at lod 0.0 (a float, as Mesa converts it).
-    let m = run("gc7000", "txf t2, tex2.xyzw, t1.xyyy, t3.xxxx, 0:u20", |m| {
-        m.set_temp_int(1, [3, 5, 0, 0]);
-        m.set_temp(3, [0.0; 4]);
-    });
+    let m = run(
+        "gc7000",
+        "txf t2, tex2.xyzw, t1.xyyy, t3.xxxx, 0:u20",
+        |m| {
+            m.set_temp_int(1, [3, 5, 0, 0]);
+            m.set_temp(3, [0.0; 4]);
+        },
+    );
     assert_eq!(m.temp(2), [3.0 / 16.0, 5.0 / 16.0, 0.0, 3.0 / 16.0]);
 }

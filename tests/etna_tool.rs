@@ -19,7 +19,10 @@ fn asm_prints_hex_words_and_disasm_reads_them_back() {
     for w in [0x0781_1018u32, 0x1500_1f20, 0, 0] {
         bytes.extend_from_slice(&w.to_le_bytes());
     }
-    assert_eq!(tool::disasm_binary(&bytes).unwrap(), "texld             t1, tex0.xyzw, t1.xyyy, void, void\n");
+    assert_eq!(
+        tool::disasm_binary(&bytes).unwrap(),
+        "texld             t1, tex0.xyzw, t1.xyyy, void, void\n"
+    );
     assert!(tool::disasm_binary(&bytes[..10]).is_err());
     let e = tool::asm(gc3000, "mov t1, void, void, t2.xyzw\nbogus t1\n").unwrap_err();
     assert!(e.starts_with("2:1:"), "{e}");

@@ -125,6 +125,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         );
     }
     let specs = ctx.specs();
+    let indirect = obj
+        .insts
+        .iter()
+        .any(|i| matches!(i.opcode, Opcode::Movar | Opcode::Movai));
     let fragment = shader.stage() == Stage::Fragment;
     let float_offsets = !specs.has_integers();
     let int_slots = integer_uniform_slots(shader, float_offsets);
@@ -145,7 +149,13 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         for (slot, v) in ubits.iter_mut().enumerate() {
             for c in v.iter_mut() {
                 *c = if int_slots.contains(&(slot as u32)) {
-                    rng.below(4) as u32
+                    // Small integers, as floats on cores that keep integers in floats.
+                    let k = rng.below(4) as u32;
+                    if float_offsets {
+                        (k as f32).to_bits()
+                    } else {
+                        k
+                    }
                 } else {
                     (rng.range(8, 64) as f32 / 64.0).to_bits()
                 };
@@ -161,7 +171,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                     } else if integer {
                         rng.below(2) as u32
                     } else {
-                        (rng.range(-64, 64) as f32 / 32.0).to_bits()
+                        // Positive, like the generated inputs: NaNs from square roots or logs
+                        // of negative numbers would only test the min/max NaN conventions,
+                        // where GLSL leaves the hardware free.
+                        (rng.range(4, 64) as f32 / 32.0).to_bits()
                     }
                 });
                 map.insert(io.slot, v);
@@ -219,6 +232,13 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             }
             let outcome = match m.run(&obj.insts) {
                 Ok(o) => o,
+                Err(e) if e.message.contains("out of range") && indirect => {
+                    // The interpreter reads zero out of bounds (robust access); the hardware
+                    // result is undefined, so there is nothing to compare.
+                    return VerifyOutcome::Unsupported(format!(
+                        "out-of-range indirect uniform access on these inputs ({e})"
+                    ));
+                }
                 Err(e) => return VerifyOutcome::Error(format!("simulator: {e}")),
             };
             if outcome.killed || expected.discarded {
