@@ -15,283 +15,6 @@
 #define GPUCC_VERSION_STRING "0.1.0"
 
 
-#define gpucc_OPCODE_BIT6 80
-
-#define gpucc_SAT 11
-
-#define gpucc_DST_USE 12
-
-#define gpucc_UNK 27
-
-/**
- * Set when the instruction is *not* packed.
- */
-#define gpucc_PMODE 34
-
-#define gpucc_SKPHP 39
-
-#define gpucc_LOCAL 40
-
-#define gpucc_DENORM 42
-
-#define gpucc_TYPE_BIT2 53
-
-#define gpucc_LOW_HALF 109
-
-#define gpucc_HIGH_HALF 120
-
-#define gpucc_DST_FULL 127
-
-/**
- * Register group value that marks a 20-bit immediate.
- */
-#define gpucc_GROUP_IMMEDIATE 7
-
-/**
- * The escape opcode value.
- */
-#define gpucc_EXTENDED 127
-
-/**
- * Temporaries addressable by the 7-bit destination field.
- */
-#define gpucc_TEMP_COUNT 128
-
-/**
- * Uniform slots addressable through both uniform banks (bank 1 starts at 128, as Mesa
- * allocates it).
- */
-#define gpucc_UNIFORM_COUNT 1024
-
-/**
- * Internal registers (`i` group) the simulator models.
- */
-#define gpucc_INTERNAL_COUNT 16
-
-#define gpucc_FEATURES 0
-
-#define gpucc_MINOR0 1
-
-#define gpucc_MINOR1 2
-
-#define gpucc_MINOR2 3
-
-#define gpucc_MINOR3 4
-
-#define gpucc_MINOR4 5
-
-#define gpucc_MINOR5 6
-
-#define gpucc_MINOR8 9
-
-#define gpucc_MINOR0_HAS_SIGN_FLOOR_CEIL 65536
-
-#define gpucc_MINOR0_HAS_SQRT_TRIG 1048576
-
-#define gpucc_MINOR1_HALTI0 8388608
-
-#define gpucc_MINOR2_HALTI1 2048
-
-#define gpucc_MINOR3_INSTRUCTION_CACHE 8
-
-#define gpucc_MINOR3_HAS_FAST_TRANSCENDENTALS 16384
-
-#define gpucc_MINOR4_HALTI2 65536
-
-#define gpucc_MINOR5_HALTI3 512
-
-#define gpucc_MINOR5_HALTI4 16384
-
-#define gpucc_MINOR5_HALTI5 536870912
-
-#define gpucc_MINOR8_SH_NO_ONECONST_LIMIT 262144
-
-#define gpucc_VS_UNIFORMS 20480
-
-#define gpucc_PS_UNIFORMS 28672
-
-#define gpucc_SH_UNIFORMS 196608
-
-#define gpucc_SH_HALTI5_UNIFORMS_MIRROR 212992
-
-#define gpucc_SH_HALTI5_UNIFORMS 221184
-
-/**
- * Register types per base register, in the seed's order.
- */
-#define gpucc_NUM_TYPES 15
-
-/**
- * Encoded vertical stride 0xF: per-element indirect rows.
- */
-#define gpucc_Region_VXH 255
-
-/**
- * The identity swizzle `.xyzw`.
- */
-#define gpucc_RegSrc_XYZW 228
-
-/**
- * The null register.
- */
-#define gpucc_NULL 0
-
-/**
- * Address register a0.
- */
-#define gpucc_ADDRESS 16
-
-/**
- * Accumulators acc0/acc1.
- */
-#define gpucc_ACCUMULATOR 32
-
-/**
- * Flag registers f0/f1.
- */
-#define gpucc_FLAG 48
-
-/**
- * Mask register.
- */
-#define gpucc_MASK 64
-
-/**
- * Mask stack.
- */
-#define gpucc_MASK_STACK 80
-
-/**
- * Mask stack depth.
- */
-#define gpucc_MASK_STACK_DEPTH 96
-
-/**
- * State register sr0.
- */
-#define gpucc_STATE 112
-
-/**
- * Control register cr0.
- */
-#define gpucc_CONTROL 128
-
-/**
- * Notification count n0.
- */
-#define gpucc_NOTIFICATION_COUNT 144
-
-/**
- * Instruction pointer.
- */
-#define gpucc_IP 160
-
-/**
- * Thread dependency register.
- */
-#define gpucc_TDR 176
-
-/**
- * Timestamp tm0.
- */
-#define gpucc_TIMESTAMP 192
-
-/**
- * Extended math (Gen4/5).
- */
-#define gpucc_MATH 1
-
-/**
- * Sampler.
- */
-#define gpucc_SAMPLER 2
-
-/**
- * Message gateway.
- */
-#define gpucc_GATEWAY 3
-
-/**
- * Gen4/5 data port read; Gen6+ sampler cache data port.
- */
-#define gpucc_DATAPORT_READ 4
-
-/**
- * Gen4/5 data port write; Gen6+ render cache.
- */
-#define gpucc_DATAPORT_WRITE 5
-
-/**
- * URB.
- */
-#define gpucc_URB 6
-
-/**
- * Thread spawner.
- */
-#define gpucc_THREAD_SPAWNER 7
-
-/**
- * VME.
- */
-#define gpucc_VME 8
-
-/**
- * Gen6+ constant cache.
- */
-#define gpucc_CONSTANT_CACHE 9
-
-/**
- * Gen7+ data cache (port 0).
- */
-#define gpucc_DATA_CACHE 10
-
-/**
- * Gen7+ pixel interpolator.
- */
-#define gpucc_PIXEL_INTERPOLATOR 11
-
-/**
- * Haswell+ data cache port 1.
- */
-#define gpucc_DATA_CACHE_1 12
-
-/**
- * Haswell+ check-and-refinement engine.
- */
-#define gpucc_CRE 13
-
-#define gpucc_DEFAULT_SIZE 16
-
-#define gpucc_DEFAULT_DEPTH 4
-
-#define gpucc_DEFAULT_LEVELS 5
-
-/**
- * Operand order does not matter (`a op b == b op a`).
- */
-#define gpucc_COMMUTATIVE 1
-
-/**
- * `(a op b) op c == a op (b op c)`.
- */
-#define gpucc_ASSOCIATIVE 2
-
-/**
- * The op selects one of its operands (like `bcsel`), so it forwards values bit-exactly.
- */
-#define gpucc_SELECTION 4
-
-/**
- * The intrinsic may be removed when its result is unused.
- */
-#define gpucc_CAN_ELIMINATE 1
-
-/**
- * The intrinsic may be moved relative to other instructions.
- */
-#define gpucc_CAN_REORDER 2
-
 /**
  * Result of every fallible gpucc call.
  */
@@ -347,9 +70,9 @@ typedef enum {
 typedef struct gpucc_AddrMode gpucc_AddrMode;
 
 /**
- * The broad family a format belongs to, which fixes the meaning of bits 12..42 and 127.
+ * A buffer object on a device (opaque to C).
  */
-typedef struct gpucc_Class gpucc_Class;
+typedef struct gpucc_bo gpucc_bo;
 
 /**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
@@ -365,6 +88,11 @@ typedef struct gpucc_Cond gpucc_Cond;
  * Operand data type (3 bits, split over bit 53 and bits 94..95).
  */
 typedef struct gpucc_DataType gpucc_DataType;
+
+/**
+ * An open render node (opaque to C).
+ */
+typedef struct gpucc_device gpucc_device;
 
 /**
  * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
@@ -412,60 +140,47 @@ typedef struct gpucc_TexOp gpucc_TexOp;
  */
 typedef struct gpucc_TexSrc gpucc_TexSrc;
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 /**
- * Component set (write mask) of each type.
+ * A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
+ * Until compiled programs carry these numbers themselves, the driver passes them here.
  */
-#define gpucc_TYPE_MASK { 15, 7, 11, 13, 14, 3, 5, 9, 6, 10, 12, 1, 2, 4, 8, }
-
-
-
-
-
-
-
-#define gpucc_AluSrc_IDENTITY { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+typedef struct {
+  /**
+   * Offset of the kernel in its buffer (64-byte aligned).
+   */
+  uint64_t kernel_offset;
+  /**
+   * SIMD width the kernel was compiled for: 8, 16 or 32.
+   */
+  uint32_t simd_width;
+  /**
+   * Invocations per work group (x * y * z).
+   */
+  uint32_t local_size;
+  /**
+   * Push-constant registers each thread reads, and registers shared by all threads.
+   */
+  uint32_t per_thread_registers;
+  uint32_t cross_thread_registers;
+  /**
+   * Push constants (cross-thread block, then each thread's block), 32 bytes per register;
+   * may be NULL when `push_constants_len` is 0.
+   */
+  const uint8_t *push_constants;
+  size_t push_constants_len;
+  /**
+   * Work groups in x, y and z.
+   */
+  uint32_t groups[3];
+  /**
+   * Shared local memory per group in bytes (at most 64 KiB).
+   */
+  uint32_t shared_memory_bytes;
+  /**
+   * The kernel uses barriers.
+   */
+  bool barrier;
+} gpucc_compute_dispatch;
 
 #ifdef __cplusplus
 extern "C" {
@@ -497,6 +212,78 @@ const char *gpucc_compiler_target(const gpucc_compiler *compiler);
  * The family of a compiler's target, written to `out`.
  */
 gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family *out);
+
+/**
+ * Opens a render node and identifies its GPU. `path` names the node (for example
+ * "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
+ *
+ * Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
+ * node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
+ * errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
+ * has no gpucc target.
+ *
+ * Thread safety: a device may be used by one thread at a time.
+ */
+gpucc_status gpucc_device_open(const char *path, gpucc_device **out);
+
+/**
+ * Closes a device. NULL is accepted and ignored. Buffers must be destroyed first.
+ */
+void gpucc_device_destroy(gpucc_device *dev);
+
+/**
+ * The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
+ * gpucc_compiler_create takes. Owned by the device; "" for NULL.
+ */
+const char *gpucc_device_target(const gpucc_device *dev);
+
+/**
+ * Creates a compiler for the device's target (as gpucc_compiler_create with
+ * gpucc_device_target(dev)).
+ */
+gpucc_status gpucc_compiler_create_for_device(const gpucc_device *dev, gpucc_compiler **out);
+
+/**
+ * Copies `len` bytes at `data` into a new buffer object on the device (a program's code, a
+ * data buffer). The buffer is at least `len` bytes, rounded up to a page.
+ */
+gpucc_status gpucc_device_upload(gpucc_device *dev,
+                                 const uint8_t *data,
+                                 size_t len,
+                                 gpucc_bo **out);
+
+/**
+ * The GEM handle of a buffer (0 for NULL).
+ */
+uint32_t gpucc_bo_handle(const gpucc_bo *bo);
+
+/**
+ * The buffer's GPU address when gpucc chose it (softpin: Gen8+ Intel, etnaviv with a softpin
+ * range); 0 when the kernel places the buffer at submission.
+ */
+uint64_t gpucc_bo_gpu_address(const gpucc_bo *bo);
+
+/**
+ * The buffer's size in bytes (0 for NULL).
+ */
+uint64_t gpucc_bo_size(const gpucc_bo *bo);
+
+/**
+ * Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
+ * ignored; the handle is freed even when the kernel call fails.
+ */
+gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
+
+/**
+ * Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
+ * (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
+ * entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+ */
+gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
+                                           const gpucc_bo *kernel,
+                                           const gpucc_compute_dispatch *dispatch,
+                                           const gpucc_bo *const *buffers,
+                                           size_t buffer_count);
 
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and

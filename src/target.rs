@@ -1,9 +1,13 @@
 //! Target names: the GPUs a compiler object can be created for.
 //!
-//! Intel platforms use Mesa's short names, Vivante cores their model names. The name is what a
-//! driver passes to `gpucc_compiler_create` and what `--target` takes on the command line.
+//! Intel platforms use Mesa's short names and Vivante cores their model names; the name is what
+//! a driver passes to `gpucc_compiler_create` and what `--target` takes on the command line.
+//! The two device tables ([`DevInfo`] and [`Specs`]) are the single source of the names.
 
 use std::fmt;
+
+use crate::etnaviv::specs::Specs;
+use crate::intel::devinfo::DevInfo;
 
 /// Which backend a target belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -14,78 +18,12 @@ pub enum Family {
     Etnaviv,
 }
 
-/// A named GPU target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Target {
-    pub name: &'static str,
-    pub family: Family,
-    /// A human description for listings and error messages.
-    pub description: &'static str,
+/// A GPU target with its device facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Intel(&'static DevInfo),
+    Etnaviv(&'static Specs),
 }
-
-/// Every target gpucc knows, Intel in generation order, then Vivante cores by model number.
-pub const TARGETS: &[Target] = &[
-    Target {
-        name: "brw",
-        family: Family::Intel,
-        description: "Intel Gen4 (Broadwater/Crestline)",
-    },
-    Target {
-        name: "g4x",
-        family: Family::Intel,
-        description: "Intel Gen4.5 (G45/GM45)",
-    },
-    Target {
-        name: "ilk",
-        family: Family::Intel,
-        description: "Intel Gen5 (Ironlake)",
-    },
-    Target {
-        name: "snb",
-        family: Family::Intel,
-        description: "Intel Gen6 (Sandy Bridge)",
-    },
-    Target {
-        name: "ivb",
-        family: Family::Intel,
-        description: "Intel Gen7 (Ivy Bridge)",
-    },
-    Target {
-        name: "hsw",
-        family: Family::Intel,
-        description: "Intel Gen7.5 (Haswell)",
-    },
-    Target {
-        name: "bdw",
-        family: Family::Intel,
-        description: "Intel Gen8 (Broadwell)",
-    },
-    Target {
-        name: "skl",
-        family: Family::Intel,
-        description: "Intel Gen9 (Skylake)",
-    },
-    Target {
-        name: "gc400",
-        family: Family::Etnaviv,
-        description: "Vivante GC400",
-    },
-    Target {
-        name: "gc2000",
-        family: Family::Etnaviv,
-        description: "Vivante GC2000 (HALTI0)",
-    },
-    Target {
-        name: "gc3000",
-        family: Family::Etnaviv,
-        description: "Vivante GC3000 (HALTI2)",
-    },
-    Target {
-        name: "gc7000",
-        family: Family::Etnaviv,
-        description: "Vivante GC7000L (HALTI5)",
-    },
-];
 
 /// The target name was not recognised; the message lists the valid ones.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,25 +42,61 @@ impl fmt::Display for UnknownTarget {
 
 impl std::error::Error for UnknownTarget {}
 
+/// Every target, Intel platforms oldest first, then Vivante cores.
+pub fn all_targets() -> impl Iterator<Item = Target> {
+    DevInfo::all()
+        .iter()
+        .map(Target::Intel)
+        .chain(Specs::all().iter().map(Target::Etnaviv))
+}
+
 /// The names of every target, in table order.
 pub fn target_names() -> Vec<&'static str> {
-    TARGETS.iter().map(|t| t.name).collect()
+    all_targets().map(|t| t.name()).collect()
 }
 
 impl Target {
-    /// Looks a target up by name (case-sensitive, as Mesa's short names are).
+    /// Looks a target up by name.
     pub fn from_name(name: &str) -> Result<Target, UnknownTarget> {
-        TARGETS
-            .iter()
-            .copied()
-            .find(|t| t.name == name)
+        DevInfo::from_name(name)
+            .map(Target::Intel)
+            .or_else(|| Specs::from_name(name).map(Target::Etnaviv))
             .ok_or_else(|| UnknownTarget(name.to_string()))
+    }
+
+    /// The canonical name (an alias such as `vlv` resolves to the table's `byt`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Target::Intel(d) => d.name,
+            Target::Etnaviv(s) => s.name,
+        }
+    }
+
+    pub fn family(&self) -> Family {
+        match self {
+            Target::Intel(_) => Family::Intel,
+            Target::Etnaviv(_) => Family::Etnaviv,
+        }
+    }
+
+    /// A one-line description for listings.
+    pub fn description(&self) -> String {
+        match self {
+            Target::Intel(d) => format!("{}, Gen{}", d.full_name, d.ver as f32 / 10.0),
+            Target::Etnaviv(s) => {
+                let halti = match s.halti() {
+                    h if h < 0 => "pre-HALTI".to_string(),
+                    h => format!("HALTI{h}"),
+                };
+                format!("Vivante GC{:X} rev {:#x}, {halti}", s.model, s.revision)
+            }
+        }
     }
 }
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }
 
@@ -132,13 +106,15 @@ mod tests {
 
     #[test]
     fn every_design_name_resolves() {
-        for name in [
-            "brw", "g4x", "ilk", "snb", "ivb", "hsw", "bdw", "skl", "gc2000", "gc3000", "gc7000",
-        ] {
-            assert_eq!(Target::from_name(name).unwrap().name, name);
+        let names = ["brw", "g4x", "ilk", "snb", "ivb", "hsw", "bdw", "skl"];
+        for name in names.into_iter().chain(["gc2000", "gc3000", "gc7000"]) {
+            assert_eq!(Target::from_name(name).unwrap().name(), name);
         }
-        assert_eq!(Target::from_name("ivb").unwrap().family, Family::Intel);
-        assert_eq!(Target::from_name("gc3000").unwrap().family, Family::Etnaviv);
+        assert_eq!(Target::from_name("ivb").unwrap().family(), Family::Intel);
+        assert_eq!(
+            Target::from_name("gc3000").unwrap().family(),
+            Family::Etnaviv
+        );
     }
 
     #[test]

@@ -165,6 +165,16 @@ fn assembled_text_round_trips_for_random_instructions() {
 }
 
 #[test]
+fn default_instruction_is_what_mesa_emits() {
+    assert_eq!(encode(&Inst::new(Opcode::Nop)), [0; 4]);
+    // Mesa 23.3's `MOV t1, void, void, u0` (corpus gc7000 add-sub-1).
+    let mut mov = Inst::new(Opcode::Mov);
+    mov.dst = Dst::temp(1, 15);
+    mov.src[2] = Src::uniform(0, Swizzle::IDENTITY);
+    assert_eq!(encode(&mov), [0x0781_1009, 0, 0, 0x2039_0008]);
+}
+
+#[test]
 fn assembler_reports_line_and_column() {
     let specs = gpucc::etnaviv::specs::Specs::from_name("gc3000").unwrap();
     let e = assemble(
@@ -191,4 +201,40 @@ fn assembler_reports_line_and_column() {
         disassemble_inst(&p[0]),
         "mov               t1, void, void, t2.xyzw"
     );
+}
+
+#[test]
+fn mangled_assembly_never_panics() {
+    let mut r = Rng::new(0x9e7a_0004);
+    let junk = [
+        '.', ',', ':', '|', '-', '[', ']', ';', ' ', '\t', 'x', 'w', '_', '0', '9', 'é', '€', 't',
+        'u', 'a',
+    ];
+    let mut accepted = 0;
+    for _ in 0..50_000 {
+        let text = disassemble_inst(&random_inst(&mut r));
+        let mut chars: Vec<char> = text.chars().collect();
+        for _ in 0..=r.below(3) {
+            let at = r.below(chars.len() as u64) as usize;
+            match r.below(3) {
+                0 => {
+                    chars.remove(at);
+                }
+                1 => chars.insert(at, *r.pick(&junk)),
+                _ => chars[at] = *r.pick(&junk),
+            }
+        }
+        let mangled: String = chars.into_iter().collect();
+        if let Ok(i) = assemble_inst(&mangled) {
+            accepted += 1;
+            // Whatever is accepted encodes and decodes again.
+            assert!(decode(encode(&i)).is_ok(), "{mangled}");
+        }
+    }
+    assert!(accepted < 50_000);
+    let note = format!(
+        "store mem, t1.xxxx, u0.zzzz, t2.xyzw\t; dontcare bits in store: {}",
+        "é".repeat(16)
+    );
+    assert!(assemble_inst(&note).is_err(), "{note}");
 }

@@ -447,35 +447,6 @@ fn address_register() {
 }
 
 #[test]
-fn texture_sampling_through_the_default_model() {
-    // texld: (0.5, 0.25) on 16×16 → texel (8, 4) → (8/16, 4/16, level 0, (unit 0 + 1)/16).
-    let m = run(
-        "gc3000",
-        "texld t2, tex0.xyzw, t1.xyzw, void, void\ntexld t3, tex3.wzyx, t1.xyzw, void, void",
-        |m| {
-            m.set_temp(1, [0.5, 0.25, 0.0, 2.0]);
-        },
-    );
-    assert_eq!(m.temp(2), [0.5, 0.25, 0.0, 1.0 / 16.0]);
-    assert_eq!(m.temp(3), [4.0 / 16.0, 0.0, 0.25, 0.5]);
-    // texldl: pre-HALTI5 the lod comes from coord.w (2 → 4×4, texel (2, 1)); HALTI5 from src1.
-    let m = run("gc3000", "texldl t2, tex0.xyzw, t1.xyzw, void, void", |m| {
-        m.set_temp(1, [0.5, 0.25, 0.0, 2.0])
-    });
-    assert_eq!(m.temp(2), [2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0]);
-    let m = run(
-        "gc7000",
-        "texldl t2, tex0.xyzw, t1.xyzw, t5.xxxx, void",
-        |m| {
-            m.set_temp(1, [0.5, 0.25, 0.0, 2.0]);
-            m.set_temp(5, [1.0; 4]);
-        },
-    );
-    // level 1 is 8×8: texel (4, 2)
-    assert_eq!(m.temp(2), [4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 1.0 / 16.0]);
-}
-
-#[test]
 fn load_and_store_bytes() {
     let mut m = Machine::new(specs("gc7000"));
     m.memory = vec![0; 32];
@@ -493,6 +464,16 @@ fn load_and_store_bytes() {
         [0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55]
     );
     assert_eq!(m.temp_bits(2)[..2], [0x1122_3344, 0x5566_7788]);
+    // Enabled components take consecutive words: a scalar load into .z reads byte 12 itself,
+    // and a store from .yw writes t1.y then t1.w.
+    let p = program(
+        "gc7000",
+        "load.u32 t3.__z_, u0.xxxx, 4:s20, void
+         store.u32 mem._y_w, u0.xxxx, 12:s20, t1.xyzw",
+    );
+    m.run(&p).unwrap();
+    assert_eq!(m.temp_bits(3)[2], 0x1122_3344);
+    assert_eq!(m.memory[20..28], [0x88, 0x77, 0x66, 0x55, 8, 0, 0, 0]);
     let bad = program("gc7000", "load.u32 t2, u0.xxxx, 100:s20, void");
     assert!(m.run(&bad).is_err());
 }
@@ -531,12 +512,87 @@ fn command_line_set_and_dump() {
 }
 
 #[test]
+fn every_opcode_either_runs_or_says_it_is_not_simulated() {
+    use gpucc::etnaviv::isa::{Dst, Opcode, Slot, Src, Swizzle};
+    for &op in Opcode::ALL {
+        let format = op.formats()[0];
+        let mut inst = Inst::new(op);
+        for (slot, rule) in format.slots().iter().enumerate() {
+            if *rule == Slot::Present {
+                inst.src[slot] = Src::temp(0, Swizzle::IDENTITY);
+            }
+        }
+        inst.dst = Dst::temp(1, 15);
+        inst.target = 1;
+        let mut m = Machine::new(specs("gc7000"));
+        m.memory = vec![0; 64];
+        let r = m.run(&[inst]);
+        let unsupported = matches!(&r, Err(e) if e.message.contains("not simulated"));
+        assert_eq!(
+            unsupported,
+            !gpucc::etnaviv::sim::is_simulated(op),
+            "{}: {r:?}",
+            op.name()
+        );
+        if !unsupported {
+            assert!(r.is_ok(), "{}: {r:?}", op.name());
+        }
+    }
+}
+
+/// Texel of the shared default model (nir::interp::sampler): unit t, level l, texel (x, y):
+/// ((x + 1) / 32, (y + 1) / 32, (t + 1) / 8, 1 - l / 8); level l is 16 >> l texels wide,
+/// nearest filtering, repeat wrapping.
+fn texel(t: u32, l: u32, x: u32, y: u32) -> [f32; 4] {
+    [
+        (x + 1) as f32 / 32.0,
+        (y + 1) as f32 / 32.0,
+        (t + 1) as f32 / 8.0,
+        1.0 - l as f32 / 8.0,
+    ]
+}
+
+#[test]
+fn texture_sampling_through_the_shared_model() {
+    // texld: (0.5, 0.25) on 16×16 → texel (8, 4) of level 0; tex3 with a .wzyx swizzle.
+    let m = run(
+        "gc3000",
+        "texld t2, tex0.xyzw, t1.xyzw, void, void
+         texld t3, tex3.wzyx, t1.xyzw, void, void",
+        |m| m.set_temp(1, [0.5, 0.25, 0.0, 2.0]),
+    );
+    assert_eq!(m.temp(2), texel(0, 0, 8, 4));
+    let t = texel(3, 0, 8, 4);
+    assert_eq!(m.temp(3), [t[3], t[2], t[1], t[0]]);
+    // Repeat wrapping: s = 1.25 → texel 4, t = -0.25 → texel 12.
+    let m = run("gc3000", "texld t2, tex0.xyzw, t1.xyzw, void, void", |m| {
+        m.set_temp(1, [1.25, -0.25, 0.0, 0.0])
+    });
+    assert_eq!(m.temp(2), texel(0, 0, 4, 12));
+    // texldl: pre-HALTI5 the lod comes from coord.w (2 → 4×4, texel (2, 1)); HALTI5 from src1.
+    let m = run("gc3000", "texldl t2, tex0.xyzw, t1.xyzw, void, void", |m| {
+        m.set_temp(1, [0.5, 0.25, 0.0, 2.0])
+    });
+    assert_eq!(m.temp(2), texel(0, 2, 2, 1));
+    let m = run(
+        "gc7000",
+        "texldl t2, tex0.xyzw, t1.xyzw, t5.xxxx, void",
+        |m| {
+            m.set_temp(1, [0.5, 0.25, 0.0, 2.0]);
+            m.set_temp(5, [1.0; 4]);
+        },
+    );
+    // level 1 is 8×8: texel (4, 2)
+    assert_eq!(m.temp(2), texel(0, 1, 4, 2));
+}
+
+#[test]
 fn texture_bias_gradients_shadow_and_fetch() {
     // texldb on GC3000: bias in coord.w; 1 → level 1 (8×8): (0.5, 0.25) → texel (4, 2).
     let m = run("gc3000", "texldb t2, tex0.xyzw, t1.xyzw, void, void", |m| {
         m.set_temp(1, [0.5, 0.25, 0.0, 1.0])
     });
-    assert_eq!(m.temp(2), [4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 1.0 / 16.0]);
+    assert_eq!(m.temp(2), texel(0, 1, 4, 2));
     // On GC7000 the bias is src1.x; coord.w is ignored.
     let m = run(
         "gc7000",
@@ -546,20 +602,19 @@ fn texture_bias_gradients_shadow_and_fetch() {
             m.set_temp(3, [1.0; 4]);
         },
     );
-    assert_eq!(m.temp(2), [4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0]);
-    // texldd: |ddx| = 0.25 of 16 texels = 4 → log2 4 = level 2 (4×4): texel (2, 1).
+    assert_eq!(m.temp(2), texel(1, 1, 4, 2));
+    // texldd: the shared model samples level 0 whatever the gradients.
     let m = run(
         "gc3000",
         "texldd t2, tex0.xyzw, t1.xyzw, t3.xyzw, t4.xyzw",
         |m| {
             m.set_temp(1, [0.5, 0.25, 0.0, 0.0]);
             m.set_temp(3, [0.25, 0.0, 0.0, 0.0]);
-            m.set_temp(4, [0.0, 0.125, 0.0, 0.0]);
         },
     );
-    assert_eq!(m.temp(2), [2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0]);
-    // Shadow compare in src2: red at s = 0.5 is 0.5.
-    for (reference, lit) in [(0.4f32, 1.0f32), (0.6, 0.0)] {
+    assert_eq!(m.temp(2), texel(0, 0, 8, 4));
+    // Shadow compare in src2: red at s = 0.5 is 9/32.
+    for (reference, lit) in [(0.25f32, 1.0f32), (0.3, 0.0)] {
         let m = run(
             "gc3000",
             "texld t2.x___, tex0.xxxx, t1.xyyy, void, t3.xxxx",
@@ -579,5 +634,12 @@ fn texture_bias_gradients_shadow_and_fetch() {
             m.set_temp(3, [0.0; 4]);
         },
     );
-    assert_eq!(m.temp(2), [3.0 / 16.0, 5.0 / 16.0, 0.0, 3.0 / 16.0]);
+    assert_eq!(m.temp(2), texel(2, 0, 3, 5));
+    // An integer-typed sample returns the model's values times 1024, truncated.
+    let m = run(
+        "gc7000",
+        "texld.s32 t2, tex0.xyzw, t1.xyzw, void, void",
+        |m| m.set_temp(1, [0.5, 0.25, 0.0, 0.0]),
+    );
+    assert_eq!(m.temp_int(2), [288, 160, 128, 1024]);
 }

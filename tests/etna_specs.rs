@@ -13,6 +13,8 @@ fn names_and_lookup() {
     assert_eq!(Specs::names(), vec!["gc400", "gc2000", "gc3000", "gc7000"]);
     assert_eq!(Specs::from_name("GC7000L").unwrap().revision, 0x6214);
     assert!(Specs::from_name("gc9999").is_none());
+    assert_eq!(Specs::from_model(0x3000, 0x5450).unwrap().name, "gc3000");
+    assert!(Specs::from_model(0x3000, 0x5451).is_none());
 }
 
 #[test]

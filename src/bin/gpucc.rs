@@ -10,8 +10,12 @@ use clap::{Parser, Subcommand};
 // Verb implementations live beside this file, in src/bin/gpucc/.
 #[path = "gpucc/cli.rs"]
 mod cli;
+#[path = "gpucc/isa.rs"]
+mod isa;
 #[path = "gpucc/nir.rs"]
 mod nir;
+#[path = "gpucc/sim.rs"]
+mod sim;
 
 #[derive(Parser)]
 #[command(
@@ -31,15 +35,43 @@ enum Verb {
     Nir(nir::NirVerb),
     /// List the targets gpucc compiles for
     Targets,
+    /// Assemble Mesa-syntax assembly into machine code
+    Asm(isa::AsmArgs),
+    /// Disassemble machine code into Mesa-syntax assembly
+    Disasm(isa::DisasmArgs),
+    /// Assemble and run a program on the target's functional simulator
+    Sim(sim::SimArgs),
+    /// List the DRM render nodes and the target gpucc would compile for on each
+    Device,
+    /// Run the built-in benchmarks
+    Bench {
+        /// What to measure: `ra` (register allocator)
+        #[arg(value_parser = ["ra"])]
+        what: String,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.verb {
         Verb::Nir(v) => nir::run(v),
+        Verb::Asm(a) => isa::asm(a),
+        Verb::Disasm(a) => isa::disasm(a),
+        Verb::Sim(a) => sim::run(a),
+        Verb::Bench { what } => {
+            debug_assert_eq!(what, "ra");
+            for r in gpucc::ra::bench::run_benchmarks() {
+                cli::out(format_args!("{r}\n"));
+            }
+            Ok(())
+        }
+        Verb::Device => {
+            cli::out(gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
+            Ok(())
+        }
         Verb::Targets => {
-            for t in gpucc::target::TARGETS {
-                println!("{:8} {}", t.name, t.description);
+            for t in gpucc::target::all_targets() {
+                cli::out(format_args!("{:8} {}\n", t.name(), t.description()));
             }
             Ok(())
         }

@@ -33,7 +33,7 @@ pub extern "C" fn gpucc_compiler_create(target: *const c_char, out: *mut *mut Co
             .map_err(|_| Error::invalid("gpucc_compiler_create: target name is not UTF-8"))?;
         let inner =
             crate::compiler::Compiler::new(name).map_err(|e| Error::invalid(e.to_string()))?;
-        let target_name = CString::new(inner.target().name).unwrap_or_default();
+        let target_name = CString::new(inner.target().name()).unwrap_or_default();
         let compiler = Compiler { inner, target_name };
         write_out(out, Box::into_raw(Box::new(compiler)), "out")
     })
@@ -80,7 +80,7 @@ pub extern "C" fn gpucc_compiler_family(compiler: *const Compiler, out: *mut Fam
         // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.
         let c = unsafe { compiler.as_ref() }
             .ok_or_else(|| Error::invalid("gpucc_compiler_family: compiler is NULL"))?;
-        let family = match c.inner.target().family {
+        let family = match c.inner.target().family() {
             crate::target::Family::Intel => Family::Intel,
             crate::target::Family::Etnaviv => Family::Etnaviv,
         };

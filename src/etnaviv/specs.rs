@@ -228,6 +228,13 @@ impl Specs {
         CORES.iter().find(|s| s.name == key)
     }
 
+    /// The core the kernel identifies by model and revision, if gpucc has its table.
+    pub fn from_model(model: u32, revision: u32) -> Option<&'static Specs> {
+        CORES
+            .iter()
+            .find(|s| s.model == model && s.revision == revision)
+    }
+
     /// Every known target name.
     pub fn names() -> Vec<&'static str> {
         CORES.iter().map(|s| s.name).collect()

@@ -11,6 +11,21 @@
 
 static int check_failures;
 
+/* The smallest valid fragment shader: one constant, no inputs or outputs. */
+static const char tiny_shader[] = "shader: MESA_SHADER_FRAGMENT\n"
+                                  "name: tiny\n"
+                                  "inputs: 0\n"
+                                  "outputs: 0\n"
+                                  "uniforms: 0\n"
+                                  "decl_function main (0 params)\n"
+                                  "\n"
+                                  "impl main {\n"
+                                  "    block b0:   // preds:\n"
+                                  "    con 32     %0 = load_const (0x00000000)\n"
+                                  "                    // succs: b1\n"
+                                  "    block b1:\n"
+                                  "}\n";
+
 #define CHECK(cond)                                                                    \
    do {                                                                                \
       if (!(cond)) {                                                                   \

@@ -1,20 +1,6 @@
 /* Every entry point's error paths: NULL arguments, malformed text, unknown target. */
 #include "check.h"
 
-static const char good[] = "shader: MESA_SHADER_FRAGMENT\n"
-                           "name: tiny\n"
-                           "inputs: 0\n"
-                           "outputs: 0\n"
-                           "uniforms: 0\n"
-                           "decl_function main (0 params)\n"
-                           "\n"
-                           "impl main {\n"
-                           "    block b0:   // preds:\n"
-                           "    con 32     %0 = load_const (0x00000000)\n"
-                           "                    // succs: b1\n"
-                           "    block b1:\n"
-                           "}\n";
-
 int
 main(void)
 {
@@ -54,14 +40,14 @@ main(void)
    gpucc_shader *shader = NULL;
    CHECK_STATUS(gpucc_shader_from_nir_text(NULL, 10, &shader), GPUCC_STATUS_INVALID_ARGUMENT,
                 "text is NULL");
-   CHECK_STATUS(gpucc_shader_from_nir_text(good, strlen(good), NULL),
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader), NULL),
                 GPUCC_STATUS_INVALID_ARGUMENT, "out is NULL");
    CHECK_STATUS(gpucc_shader_from_nir_text("", 0, &shader), GPUCC_STATUS_PARSE_ERROR, "1:1");
    CHECK_STATUS(gpucc_shader_from_nir_text("shader: MESA_SHADER_FRAGMENT\nbogus line\n", 41,
                                            &shader),
                 GPUCC_STATUS_PARSE_ERROR, "2:1");
    /* only `len` bytes are read: the same text cut short is truncated input */
-   CHECK_STATUS(gpucc_shader_from_nir_text(good, strlen(good) - 3, &shader),
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader) - 3, &shader),
                 GPUCC_STATUS_PARSE_ERROR, ":");
    CHECK_STATUS(gpucc_shader_from_nir_text("shader: \xc3\x28", 10, &shader),
                 GPUCC_STATUS_PARSE_ERROR, "1:9: invalid UTF-8");
@@ -82,7 +68,7 @@ main(void)
                                    "}\n";
    CHECK_STATUS(gpucc_shader_from_nir_text(undefined, strlen(undefined), &shader),
                 GPUCC_STATUS_PARSE_ERROR, "10:");
-   CHECK_STATUS(gpucc_shader_from_nir_text(good, strlen(good), &shader), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader), &shader), GPUCC_STATUS_OK, "");
 
    /* shader_print */
    char *str = NULL;

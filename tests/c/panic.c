@@ -5,20 +5,6 @@
 
 #include "check.h"
 
-static const char text[] = "shader: MESA_SHADER_FRAGMENT\n"
-                           "name: tiny\n"
-                           "inputs: 0\n"
-                           "outputs: 0\n"
-                           "uniforms: 0\n"
-                           "decl_function main (0 params)\n"
-                           "\n"
-                           "impl main {\n"
-                           "    block b0:   // preds:\n"
-                           "    con 32     %0 = load_const (0x00000000)\n"
-                           "                    // succs: b1\n"
-                           "    block b1:\n"
-                           "}\n";
-
 static void
 force(const char *entry)
 {
@@ -45,10 +31,10 @@ main(void)
                 "internal error in gpucc_compiler_family");
 
    force("gpucc_shader_from_nir_text");
-   CHECK_STATUS(gpucc_shader_from_nir_text(text, strlen(text), &shader), GPUCC_STATUS_INTERNAL,
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader), &shader), GPUCC_STATUS_INTERNAL,
                 "forced panic");
    force("");
-   CHECK_STATUS(gpucc_shader_from_nir_text(text, strlen(text), &shader), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader), &shader), GPUCC_STATUS_OK, "");
 
    force("gpucc_shader_print");
    CHECK_STATUS(gpucc_shader_print(shader, &str), GPUCC_STATUS_INTERNAL, "forced panic");

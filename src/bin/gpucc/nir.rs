@@ -15,6 +15,16 @@ pub enum NirVerb {
     },
     /// Parse, validate and print a shader in nir_print syntax
     Print { file: PathBuf },
+    /// Run a shader on the reference interpreter and print its outputs
+    Run {
+        file: PathBuf,
+        /// Number of invocations (fragment shaders run in 2x2 quads)
+        #[arg(long, default_value_t = 4)]
+        invocations: usize,
+        /// Raw bytes of the uniforms (push constants, also bound as UBO 0)
+        #[arg(long)]
+        uniforms: Option<PathBuf>,
+    },
 }
 
 pub fn run(verb: NirVerb) -> Outcome {
@@ -34,7 +44,23 @@ pub fn run(verb: NirVerb) -> Outcome {
         }
         NirVerb::Print { file } => {
             let shader = load(&file)?;
-            print!("{}", gpucc::nir::print(&shader));
+            crate::cli::out(gpucc::nir::print(&shader));
+            Ok(())
+        }
+        NirVerb::Run {
+            file,
+            invocations,
+            uniforms,
+        } => {
+            load(&file)?;
+            let uniforms = match uniforms {
+                Some(path) => crate::cli::read_bytes(&path)?,
+                None => Vec::new(),
+            };
+            let text = read_text(&file)?;
+            let out = gpucc::nir::interp::run_cli(&text, invocations, &uniforms)
+                .map_err(|e| crate::cli::input_error(&file, format_args!(" {e}")))?;
+            crate::cli::out(&out);
             Ok(())
         }
     }

@@ -100,6 +100,8 @@ fn assemble_line(line: &str) -> PResult<Option<Inst>> {
     let opcode = Opcode::from_name(name)
         .ok_or_else(|| (mnem.col, format!("unknown instruction '{name}'")))?;
     let mut inst = Inst::new(opcode);
+    // The text shows ".pack" whenever the PMODE bit is clear, so its absence means set.
+    inst.pack = false;
     let mut cond = None;
     for m in parts {
         apply_modifier(&mut inst, &mut cond, m).map_err(|msg| (mnem.col, msg))?;
@@ -164,9 +166,10 @@ fn assemble_line(line: &str) -> PResult<Option<Inst>> {
         inst.cond = c;
     }
     let format = inst.format();
-    if format == Format::AluNoSrc {
-        // NOP, RET and BARRIER print no modifiers; the blob leaves the PMODE bit clear.
-        inst.pack = true;
+    if format == Format::AluNoSrc || matches!(format.class(), Class::Tex | Class::Cf) {
+        // NOP, RET and BARRIER print no modifiers (the blob leaves PMODE clear); texture and
+        // control-flow formats have no PMODE field.
+        inst.pack = Inst::new(opcode).pack;
     }
     if cond.is_some() && !format.has_cond() {
         return Err((mnem.col, format!("{name} takes no condition in this form")));
@@ -526,7 +529,7 @@ fn parse_dontcare(text: &str, col: usize, format: Format) -> PResult<[u32; 4]> {
         return Ok([0; 4]);
     };
     let hex = rest.rsplit(':').next().unwrap_or("").trim();
-    if hex.len() != 32 {
+    if hex.len() != 32 || !hex.is_ascii() {
         return Err((
             col,
             format!("expected 32 hex digits of dontcare bits, found '{hex}'"),

@@ -5,7 +5,7 @@ use super::inst::{Imm, Inst, Src, SrcKind};
 use super::opcode::{Class, Format, Slot};
 
 /// Encodes `inst`. Fields its format does not use are ignored, so any [`Inst`] encodes; use
-/// [`super::validate`] to check that it is meaningful for a core.
+/// [`super::validate()`] to check that it is meaningful for a core.
 pub fn encode(inst: &Inst) -> [u32; 4] {
     to_words(encode_u128(inst))
 }

@@ -3,7 +3,17 @@
 //! Fields follow the hardware encoding (Mesa's `etnaviv.xml`) rather than a higher-level view,
 //! so that every decodable instruction has exactly one representation and
 //! `decode(encode(i)) == i` holds. Which fields an instruction uses depends on its
-//! [`Format`]; unused fields stay at their defaults.
+//! [`Format`]; unused fields stay at their defaults:
+//!
+//! | class | fields besides opcode, `sat`, `ty` and the sources its format reads |
+//! |-------|------------------------------------------------------------------------|
+//! | ALU   | `cond` (conditional formats), `dst`, `unk`, `rounding`, `pack`, `skphp`, `thread`, `dst_full` |
+//! | tex   | `dst`, `tex`, `thread` |
+//! | control flow | `cond` (conditional formats), `target`, `dontcare` (bit 34) |
+//! | load  | `dst`, `pack`, `left_shift`, `skphp`, `local`, `denorm`, `thread`, `dst_full` |
+//! | store | `dst.mask` (the memory write mask), as load otherwise, `dontcare` |
+//!
+//! Extended opcodes (0x7f) keep their sub-opcode in the opcode itself; src2 is implied.
 
 use super::opcode::{Format, Opcode};
 
@@ -207,7 +217,8 @@ pub enum RegGroup {
     Internal,
     /// Uniforms 0..511 (bank 0).
     Uniform,
-    /// Uniforms through the second bank select (printed like bank 0 by isaspec).
+    /// Uniforms through the second bank select: Mesa 23.3 reads it as uniform 128 + reg;
+    /// isaspec prints it like bank 0, so it does not survive a trip through text.
     Uniform1,
     /// The other thread's temporaries in dual-issue code ("th").
     Thread,
@@ -419,13 +430,13 @@ impl Src {
         }
         self
     }
-    /// The uniform register this source reads, if it reads one (bank 1 counts from 512 here
-    /// only to keep the two banks distinct).
+    /// The uniform slot this source reads, if it reads one (bank 1 starts at 128, as Mesa
+    /// 23.3's disassembler numbers it).
     pub fn uniform_index(&self) -> Option<u32> {
         match self.kind {
             SrcKind::Reg(r) if self.use_ && r.group == RegGroup::Uniform => Some(r.reg as u32),
             SrcKind::Reg(r) if self.use_ && r.group == RegGroup::Uniform1 => {
-                Some(512 + r.reg as u32)
+                Some(128 + r.reg as u32)
             }
             _ => None,
         }
@@ -451,7 +462,8 @@ pub struct Inst {
     /// Bit 27 of ALU instructions, meaning unknown (printed ".unk").
     pub unk: bool,
     pub rounding: Rounding,
-    /// Packed (vec4 of 16-bit) mode; the hardware bit is the inverse.
+    /// ".pack" in the disassembly: the PMODE bit (34) is clear. Used by ALU, load and store
+    /// formats; texture and control-flow formats leave it at the default.
     pub pack: bool,
     pub skphp: bool,
     pub local: bool,
@@ -471,7 +483,9 @@ pub struct Inst {
 }
 
 impl Inst {
-    /// An instruction with every field at its default.
+    /// An instruction with every field at its default. The defaults are the encoding Mesa
+    /// emits (it never sets the PMODE bit, so `pack` is true), which makes `Inst::new(Nop)`
+    /// the all-zero word.
     pub fn new(opcode: Opcode) -> Inst {
         Inst {
             opcode,
@@ -480,7 +494,7 @@ impl Inst {
             dst: Dst::default(),
             unk: false,
             rounding: Rounding::Default,
-            pack: false,
+            pack: true,
             skphp: false,
             local: false,
             denorm: false,

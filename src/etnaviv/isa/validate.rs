@@ -203,8 +203,8 @@ pub fn validate(specs: &Specs, inst: &Inst) -> Result<(), String> {
                     Some(prev) if prev != u => {
                         return Err(format!(
                             "reads two uniform registers (u{} and u{}); {} allows one per instruction",
-                            prev % 512,
-                            u % 512,
+                            prev,
+                            u,
                             specs.name
                         ));
                     }

@@ -18,11 +18,16 @@
 //!   BRANCH_ANY tests whether any component passes.
 //! - MOVAR writes floor(src2) and MOVAI the integer src2 to the enabled components of `a`.
 //! - Integer division or remainder by zero gives 0.
+//! - The `th` group (the other half of a dual-issued pair) reads the temporaries; `u` bank 1
+//!   (group 3) reads uniform 128 + reg, as Mesa 23.3's disassembler numbers it; `.pack`, `.hp` and the thread selectors do not
+//!   change results.
 //! - DSX/DSY give 0: a single invocation has no neighbours.
-//! - LOAD/STORE address bytes at `src0.x + src1.x`; component c is the little-endian 32-bit
-//!   word at that address plus 4c.
+//! - LOAD/STORE address bytes at `src0.x + src1.x` and move consecutive little-endian 32-bit
+//!   words to or from the enabled components in order: a scalar load into `.w` reads the word
+//!   at the address itself, which is what Mesa's load_ubo emission relies on (it ignores the
+//!   component the register allocator picked).
 
-use super::sampler::{Lod, SampleRequest};
+use super::sampler::TexRequest;
 use super::{Flow, Machine};
 use crate::etnaviv::isa::*;
 
@@ -305,39 +310,65 @@ fn store_word(m: &mut Machine, addr: u64, v: u32) -> Result<(), String> {
 }
 
 fn texture(m: &mut Machine, inst: &Inst) -> Result<[u32; 4], String> {
-    let coord = read_src(m, inst, 0)?.map(f);
+    let raw = read_src(m, inst, 0)?;
     let s1 = read_src(m, inst, 1)?;
     let s2 = read_src(m, inst, 2)?;
     let unit = u32::from(inst.tex.id);
-    let in_w = m.specs.tex_lod_bias_in_coord_w();
-    let colour = match inst.opcode {
+    let dims = m
+        .texture_dims
+        .get(unit as usize)
+        .copied()
+        .unwrap_or(2)
+        .clamp(1, 3);
+    let lod_arg = if m.specs.tex_lod_bias_in_coord_w() {
+        f(raw[3])
+    } else {
+        f(s1[0])
+    };
+    let (op, coord, lod, bias) = match inst.opcode {
+        // Integer texel coordinates; the level comes as a float in src1 (Mesa converts it).
         Opcode::Txf => {
-            let c = read_src(m, inst, 0)?.map(|x| x as i32);
-            let lod = if inst.src[1].use_ { f(s1[0]) as i32 } else { 0 };
-            m.sampler().fetch(unit, [c[0], c[1]], lod)
+            let lod = inst.src[1].use_.then(|| f64::from(f(s1[0])));
+            ("txf", raw.map(|x| f64::from(x as i32)), lod, None)
         }
-        op => {
-            let lod_arg = if in_w { coord[3] } else { f(s1[0]) };
-            let lod = match op {
-                Opcode::Texldb => Lod::Bias(lod_arg),
-                Opcode::Texldl => Lod::Explicit(lod_arg),
-                Opcode::Texldd => Lod::Gradients {
-                    ddx: [f(s1[0]), f(s1[1])],
-                    ddy: [f(s2[0]), f(s2[1])],
-                },
-                _ => Lod::Implicit,
-            };
-            let compare = (op == Opcode::Texld && inst.src[2].use_).then(|| f(s2[0]));
-            m.sampler().sample(&SampleRequest {
-                unit,
-                coord,
-                lod,
-                compare,
-            })
+        Opcode::Texldb => (
+            "txb",
+            raw.map(|x| f64::from(f(x))),
+            None,
+            Some(f64::from(lod_arg)),
+        ),
+        Opcode::Texldl => (
+            "txl",
+            raw.map(|x| f64::from(f(x))),
+            Some(f64::from(lod_arg)),
+            None,
+        ),
+        Opcode::Texldd => ("txd", raw.map(|x| f64::from(f(x))), None, None),
+        _ => ("tex", raw.map(|x| f64::from(f(x))), None, None),
+    };
+    let comparator =
+        (inst.opcode == Opcode::Texld && inst.src[2].use_).then(|| f64::from(f(s2[0])));
+    let req = TexRequest {
+        op,
+        texture: unit,
+        sampler: unit,
+        coord: coord[..dims].to_vec(),
+        lod,
+        bias,
+        comparator,
+        offset: Vec::new(),
+        integer: !inst.ty.is_float(),
+    };
+    let colour = m.sampler().sample(&req)?;
+    let bits = |v: f64| {
+        if req.integer {
+            v as i64 as u32
+        } else {
+            (v as f32).to_bits()
         }
     };
     let swz = inst.tex.swiz;
-    Ok([0, 1, 2, 3].map(|c| fb(colour[swz.component(c)])))
+    Ok([0, 1, 2, 3].map(|c| bits(colour[swz.component(c)])))
 }
 
 /// Executes one instruction.
@@ -393,18 +424,22 @@ pub(crate) fn execute(m: &mut Machine, inst: &Inst) -> Result<Flow, String> {
         Load => {
             let base = u64::from(a[0]).wrapping_add(u64::from(b[0]));
             let mut out = [0u32; 4];
+            let mut addr = base;
             for (k, o) in out.iter_mut().enumerate() {
                 if inst.dst.mask & (1 << k) != 0 {
-                    *o = load_word(m, base + 4 * k as u64)?;
+                    *o = load_word(m, addr)?;
+                    addr += 4;
                 }
             }
             out
         }
         Store => {
             let base = u64::from(a[0]).wrapping_add(u64::from(b[0]));
+            let mut addr = base;
             for (k, &v) in c.iter().enumerate() {
                 if inst.dst.mask & (1 << k) != 0 {
-                    store_word(m, base + 4 * k as u64, v)?;
+                    store_word(m, addr, v)?;
+                    addr += 4;
                 }
             }
             return Ok(Flow::Next);

@@ -5,7 +5,9 @@
 //! according to its type field. 16-bit and 8-bit integer types compute in 32 bits and wrap the
 //! result to their width; f16 is computed as f32. The per-opcode rules, and the choices made
 //! where the hardware is not documented, are in [`alu`]. Texture sampling goes through a
-//! [`sampler::Sampler`]; [`sampler::DefaultSampler`] is the shared deterministic model.
+//! [`sampler::Sampler`], the NIR interpreter's trait, with its deterministic default model, so
+//! both run the same textures. A binary does not say how many coordinates a texture takes, so
+//! [`Machine::texture_dims`] holds that per unit (2 unless set).
 //!
 //! Inputs are placed as the hardware does: a fragment shader finds the fragment position in t0
 //! and its varyings from t1 on; a vertex shader finds its attributes from t0 on. Outputs are
@@ -22,8 +24,8 @@ use sampler::{DefaultSampler, Sampler};
 
 /// Temporaries addressable by the 7-bit destination field.
 pub const TEMP_COUNT: usize = 128;
-/// Uniform slots addressable through both uniform banks (bank 1 starts at 128, as Mesa
-/// allocates it).
+/// Uniform slots the simulator holds (the 9-bit register field reaches 511; bank 1 starts at
+/// 128, as Mesa 23.3's disassembler numbers it).
 pub const UNIFORM_COUNT: usize = 1024;
 /// Internal registers (`i` group) the simulator models.
 pub const INTERNAL_COUNT: usize = 16;
@@ -64,6 +66,8 @@ pub struct Machine {
     pub memory: Vec<u8>,
     /// Instructions after which a run gives up (guards against endless loops).
     pub max_steps: usize,
+    /// Coordinates each texture unit takes (1–3; cube maps and arrays use 3).
+    pub texture_dims: Vec<usize>,
     sampler: Box<dyn Sampler>,
 }
 
@@ -88,7 +92,8 @@ impl Machine {
             address: [0; 4],
             memory: Vec::new(),
             max_steps: 1_000_000,
-            sampler: Box::new(DefaultSampler::default()),
+            texture_dims: vec![2; 32],
+            sampler: Box::new(DefaultSampler),
         }
     }
 

@@ -83,6 +83,11 @@ impl Out {
             None => self.col += t.len(),
         }
     }
+    /// Appends text without moving the column (see the SEND descriptor line).
+    fn raw(&mut self, t: &str) {
+        self.s.push_str(t);
+    }
+
     fn pad(&mut self, c: usize) {
         loop {
             self.str(" ");
@@ -94,7 +99,8 @@ impl Out {
     /// Mesa's `control()`: prints a table entry, or the invalid-value note.
     fn control(&mut self, what: &str, table: &[Option<&str>], id: u64, space: Option<&mut bool>) {
         match table.get(id as usize).copied().flatten() {
-            None => self.str(&format!("*** invalid {what} value {id} ")),
+            // Mesa prints this note around its column counter too.
+            None => self.raw(&format!("*** invalid {what} value {id} ")),
             Some(name) => {
                 if !name.is_empty() {
                     let mut sp = false;
@@ -336,8 +342,15 @@ fn mods_str(ver: u32, op: Opcode, negate: bool, abs: bool) -> String {
     s
 }
 
-fn imm_str(out: &mut Out, imm: &Imm) {
+fn imm_str(out: &mut Out, op: Opcode, imm: &Imm) {
     let lo = imm.bits as u32;
+    if op == Opcode::Dim && imm.ty == RegType::F {
+        // DIM carries a 64-bit float in an F-typed slot.
+        out.str(&format!("0x{:x}F", imm.bits));
+        out.pad(48);
+        out.str(&format!("/* {}F */", fmt_g(f64::from_bits(imm.bits))));
+        return;
+    }
     match imm.ty {
         RegType::UQ => out.str(&format!("0x{:016x}UQ", imm.bits)),
         RegType::Q => out.str(&format!("0x{:016x}Q", imm.bits)),
@@ -376,7 +389,7 @@ fn imm_str(out: &mut Out, imm: &Imm) {
 
 fn src_str(out: &mut Out, ver: u32, inst: &Inst, s: &Src) {
     let r: &RegSrc = match s {
-        Src::Imm(imm) => return imm_str(out, imm),
+        Src::Imm(imm) => return imm_str(out, inst.opcode, imm),
         Src::Reg(r) => r,
     };
     let mut t = mods_str(ver, inst.opcode, r.negate, r.abs);
@@ -459,9 +472,9 @@ fn three_src_src(s: &Src) -> String {
 fn write_label(out: &mut Out, labels: &BTreeMap<usize, usize>, offset: usize, jump: i32, ver: u32) {
     let t = offset as i64 + jump as i64;
     match (t >= 0).then(|| labels.get(&(t as usize))).flatten() {
-        Some(n) => out.str(&format!(" LABEL{n}")),
+        Some(n) => out.str(&format!("LABEL{n}")),
         // No instruction there: print the distance in hardware units so it still assembles.
-        None => out.str(&format!(" {}", jump / jump_unit(ver))),
+        None => out.str(&format!("{}", jump / jump_unit(ver))),
     }
 }
 
@@ -544,6 +557,19 @@ pub fn format_inst(
         o.pad(16);
         if let Some(s) = inst.src.get(1) {
             src_str(&mut o, ver, inst, s);
+        }
+    } else if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        let sub = |subnr: u8| if subnr != 0 { ".1" } else { "" };
+        o.pad(16);
+        let d = &inst.dst;
+        o.str(&format!("{}{}UD", reg_name(d.file, d.nr).0, sub(d.subnr)));
+        if let Some(Src::Reg(r)) = inst.src.first() {
+            o.pad(32);
+            o.str(&format!("g{}{}UD", r.nr, sub(r.subnr)));
+        }
+        if let Some(Src::Reg(r)) = inst.src.get(1) {
+            o.pad(48);
+            o.str(&format!("{}UD", reg_name(r.file, r.nr).0));
         }
     } else if op.is_three_src() {
         o.pad(16);
@@ -700,8 +726,29 @@ pub fn send_dword3(ver: u32, inst: &Inst) -> u32 {
 fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let ver = devinfo.ver;
     let sf = inst.msg.map_or(0, |m| m.sfid);
-    let imm = inst.src.get(1).and_then(|s| s.as_imm());
-    if imm.is_none() {
+    let split = matches!(inst.opcode, Opcode::Sends | Opcode::Sendsc);
+    let imm = inst
+        .src
+        .get(if split { 2 } else { 1 })
+        .and_then(|s| s.as_imm());
+    let ex_imm = if split {
+        inst.src.get(3).and_then(|s| s.as_imm())
+    } else {
+        None
+    };
+    if split {
+        o.pad(64);
+        match imm {
+            Some(i) => o.str(&format!("0x{:08x}", i.bits as u32)),
+            None => o.str("a0<0>UD"),
+        }
+        o.pad(80);
+        match (ex_imm, inst.src.get(3)) {
+            (Some(i), _) => o.str(&format!("0x{:08x}", i.bits as u32)),
+            (None, Some(Src::Reg(r))) if r.subnr != 0 => o.str(&format!("a0.{}<0>UD", r.subnr)),
+            _ => o.str("a0<0>UD"),
+        }
+    } else if imm.is_none() {
         o.pad(48);
         if let Some(s) = inst.src.get(1) {
             src_str(o, ver, inst, s);
@@ -710,13 +757,16 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     } else {
         o.pad(48);
     }
-    let dword3 = super::native::encode(devinfo, inst)
-        .map(|b| u32::from_le_bytes([b[12], b[13], b[14], b[15]]))
-        .unwrap_or_else(|_| send_dword3(ver, inst));
-    o.str(&format!("0x{dword3:08x}"));
+    if !split {
+        let dword3 = super::native::encode(devinfo, inst)
+            .map(|b| u32::from_le_bytes([b[12], b[13], b[14], b[15]]))
+            .unwrap_or_else(|_| send_dword3(ver, inst));
+        o.str(&format!("0x{dword3:08x}"));
+    }
     o.str("\n");
     o.pad(16);
-    o.str("            ");
+    // Mesa writes this indent around its column counter, so later padding ignores it.
+    o.raw("            ");
     let mut space = false;
     let names: Vec<Option<&str>> = (0..16).map(|i| sfid::name(ver, i)).collect();
     o.control("SFID", &names, sf as u64, Some(&mut space));
@@ -728,7 +778,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let d = imm.bits as u32;
     let mut unsupported = false;
     match sf {
-        sfid::MATH if ver < 60 => {
+        sfid::MATH => {
             let fns: Vec<Option<&str>> = (0..16u8)
                 .map(|i| super::types::MathFn::from_hw(i).map(|f| f.name()))
                 .collect();
@@ -790,8 +840,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         Some("SIMD8"),
                         Some("SIMD16"),
                         Some("SIMD32/64"),
-                        None,
-                        None,
+                        Some("SIMD8H"),
+                        Some("SIMD16H"),
                         None,
                     ],
                     simd as u64,
@@ -828,7 +878,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 o.str(")");
             }
         }
-        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE if ver >= 60 || sf == sfid::DATAPORT_READ => {
+        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE => {
             if ver >= 60 {
                 let (ctrl, ty) = dp_ctrl_type(ver, d);
                 let commit = if ver >= 70 { 0 } else { bits(d, 17, 17) };
@@ -996,7 +1046,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
         }
         sfid::THREAD_SPAWNER => {}
-        sfid::GATEWAY if ver >= 60 => {
+        sfid::GATEWAY => {
             let names = [
                 "open",
                 "close",
@@ -1007,7 +1057,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 "mmio read/write",
                 "(null)",
             ];
-            o.str(&format!(" ({})", names[bits(d, 2, 0) as usize]));
+            let sub = if ver >= 60 {
+                bits(d, 2, 0)
+            } else {
+                bits(d, 1, 0)
+            };
+            o.str(&format!(" ({})", names[sub as usize]));
         }
         sfid::DATA_CACHE if ver >= 70 => {
             o.str(" (");
@@ -1031,7 +1086,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
             o.str(")");
         }
-        sfid::DATA_CACHE_1 if ver >= 75 => {
+        sfid::DATA_CACHE_1 if ver >= 70 => {
             o.str(" (");
             let ty = if ver >= 80 {
                 bits(d, 18, 14)
@@ -1105,15 +1160,15 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     if unsupported {
         o.str(&format!("unsupported shared function ID {sf}"));
     }
-    if space {
-        o.str(" ");
-    }
     let (mlen, rlen) = if ver >= 50 {
         (bits(d, 28, 25), bits(d, 24, 20))
     } else {
         (bits(d, 23, 20), bits(d, 19, 16))
     };
     o.str(&format!(" mlen {mlen}"));
+    if let Some(ex) = ex_imm {
+        o.str(&format!(" ex_mlen {}", bits(ex.bits as u32, 9, 6)));
+    }
     o.str(&format!(" rlen {rlen}"));
 }
 
