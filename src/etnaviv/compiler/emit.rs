@@ -9,6 +9,9 @@
 //! same way through the source's own type. Channels nothing reads repeat a used one, the
 //! way Mesa prints them (`.xyyy`).
 
+// Component and type indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::alloc::Allocation;
 use super::consts::Uniforms;
 use super::ir::*;

@@ -17,10 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::consts::UniformContent;
 use super::{CompileError, Context, Options};
 use crate::etnaviv::isa::Opcode;
-use crate::etnaviv::sim::sampler::DefaultSampler as SimSampler;
 use crate::etnaviv::sim::Machine;
 use crate::nir::interp::env::{generated_input, pixel};
-use crate::nir::interp::{self, Environment, Sampler as _};
+use crate::nir::interp::{self, Environment, Sampler, TexRequest};
 use crate::nir::ir::{InstrKind, Shader, VarMode};
 use crate::nir::opcodes::IndexKind;
 use crate::nir::types::{BaseType, Stage};
@@ -198,16 +197,12 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         };
         for (inv, expected) in reference.invocations.iter().enumerate() {
             let mut m = Machine::new(specs);
-            let mut sampler = SimSampler {
-                first_unit,
-                ..SimSampler::default()
-            };
+            m.set_sampler(Box::new(UnitSampler { first_unit }));
             for s in &obj.samplers {
-                if let Some(d) = sampler.coord_dims.get_mut(s.unit as usize) {
-                    *d = s.coord_dims;
+                if let Some(d) = m.texture_dims.get_mut(s.unit as usize) {
+                    *d = usize::from(s.coord_dims);
                 }
             }
-            m.set_sampler(Box::new(sampler));
             for (slot, contents) in obj.uniforms.iter().enumerate() {
                 let mut v = [0u32; 4];
                 for (c, content) in contents.iter().enumerate() {
@@ -288,4 +283,25 @@ fn input_is_integer(shader: &Shader, slot: u32) -> bool {
         }
         _ => false,
     })
+}
+
+/// The interpreter's default texture model seen from the hardware's units: vertex shaders
+/// sample through units after the fragment ones, so unit `first_unit` shows texture 0.
+struct UnitSampler {
+    first_unit: u32,
+}
+
+impl Sampler for UnitSampler {
+    fn sample(&self, req: &TexRequest) -> Result<[f64; 4], String> {
+        let mut r = req.clone();
+        r.texture = r.texture.saturating_sub(self.first_unit);
+        r.sampler = r.sampler.saturating_sub(self.first_unit);
+        interp::DefaultSampler.sample(&r)
+    }
+    fn size(&self, texture: u32, lod: u32) -> [u32; 3] {
+        interp::DefaultSampler.size(texture.saturating_sub(self.first_unit), lod)
+    }
+    fn levels(&self, texture: u32) -> u32 {
+        interp::DefaultSampler.levels(texture.saturating_sub(self.first_unit))
+    }
 }
