@@ -32,11 +32,9 @@ pub struct Stats {
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pct = if self.bytes_uncompacted > 0 {
-            100 * (self.bytes_uncompacted - self.bytes) / self.bytes_uncompacted
-        } else {
-            0
-        };
+        let pct = (100 * self.bytes_uncompacted.saturating_sub(self.bytes))
+            .checked_div(self.bytes_uncompacted)
+            .unwrap_or(0);
         write!(
             f,
             "SIMD{} shader: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} sends, \
@@ -126,6 +124,10 @@ pub struct Kernel {
     pub inputs: Vec<InputSlot>,
     /// Render targets written.
     pub num_render_targets: u32,
+    /// UBO blocks read with pull-constant (sampler `ld`) messages.
+    pub pull_constant_blocks: Vec<u32>,
+    /// Binding-table index of UBO block 0 for pull-constant messages.
+    pub ubo_surface_base: u32,
     /// WM flags.
     pub flags: Flags,
     /// Scratch bytes per thread.

@@ -29,6 +29,32 @@ pub fn class_of(v: &Value) -> Class {
     }
 }
 
+/// Liveness bits (4 × value + component) an instruction writes.
+fn defs_of(ins: &Instr) -> impl Iterator<Item = usize> + '_ {
+    ins.dst.into_iter().flat_map(|(d, mask)| {
+        (0..4)
+            .filter(move |c| mask & (1 << c) != 0)
+            .map(move |c| 4 * d.index() + c)
+    })
+}
+
+/// Liveness bits an instruction reads: the value components its used channels read.
+fn uses_of(ins: &Instr) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (slot, s) in ins.src.iter().enumerate() {
+        let Some(s) = s else { continue };
+        if let OperandKind::Value(v) = s.kind {
+            let used = ins.used_channels(slot);
+            for c in 0..4 {
+                if used & (1 << c) != 0 {
+                    out.push(4 * v.index() + (s.swz[c] as usize & 3));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One piece of a live range: value `value` is live over program points `start..=end` of
 /// one basic block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,33 +120,45 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
     let outputs: Vec<usize> = (0..nv)
         .filter(|&v| p.values[v].kind == ValueKind::Output)
         .collect();
-    // use/def per block
-    let mut gen = vec![BitSet::new(nv); nb];
-    let mut kill = vec![BitSet::new(nv); nb];
+    // Liveness is tracked per component (bit 4v + c), so a write of some components of a
+    // value keeps the others live: vectors assembled over several instructions, or outputs
+    // written piecewise in different blocks, stay intact in between.
+    let nc = nv * 4;
+    let mut gen = vec![BitSet::new(nc); nb];
+    let mut kill = vec![BitSet::new(nc); nb];
     for b in 0..nb {
         for i in (starts[b]..ends[b]).rev() {
             let ins = instrs[i];
-            if let Some((d, _)) = ins.dst {
-                kill[b].insert(d.index());
-                gen[b].remove(d.index());
+            for k in defs_of(ins) {
+                kill[b].insert(k);
+                gen[b].remove(k);
             }
-            for s in ins.src.iter().flatten() {
-                if let OperandKind::Value(v) = s.kind {
-                    gen[b].insert(v.index());
-                }
+            for k in uses_of(ins) {
+                gen[b].insert(k);
             }
         }
     }
-    let mut live_in = vec![BitSet::new(nv); nb];
-    let mut live_out = vec![BitSet::new(nv); nb];
+    // The driver reads the output components the program writes.
+    let mut written = vec![0u8; nv];
+    for ins in &instrs {
+        if let Some((d, m)) = ins.dst {
+            written[d.index()] |= m;
+        }
+    }
+    let mut live_in = vec![BitSet::new(nc); nb];
+    let mut live_out = vec![BitSet::new(nc); nb];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = BitSet::new(nv);
+            let mut out = BitSet::new(nc);
             if exits[b] {
                 for &o in &outputs {
-                    out.insert(o);
+                    for c in 0..4 {
+                        if written[o] & (1 << c) != 0 {
+                            out.insert(4 * o + c);
+                        }
+                    }
                 }
             }
             for &s in &succs[b] {
@@ -154,31 +192,31 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
         }
         let mut live = live_out[b].clone();
         let end_pt = 2 * ends[b] as u32 + 1;
-        for v in live.iter() {
-            touch(v, end_pt);
+        for k in live.iter() {
+            touch(k / 4, end_pt);
         }
         for i in (starts[b]..ends[b]).rev() {
             let ins = instrs[i];
             let (rd, wr) = (2 * i as u32 + 1, 2 * i as u32 + 2);
-            for v in live.iter() {
-                touch(v, wr);
+            for k in live.iter() {
+                touch(k / 4, wr);
             }
             if let Some((d, _)) = ins.dst {
                 touch(d.index(), wr);
-                live.remove(d.index());
             }
-            for s in ins.src.iter().flatten() {
-                if let OperandKind::Value(v) = s.kind {
-                    live.insert(v.index());
-                }
+            for k in defs_of(ins) {
+                live.remove(k);
             }
-            for v in live.iter() {
-                touch(v, rd);
+            for k in uses_of(ins) {
+                live.insert(k);
+            }
+            for k in live.iter() {
+                touch(k / 4, rd);
             }
         }
         let start_pt = if b == 0 { 0 } else { 2 * starts[b] as u32 + 1 };
-        for v in live.iter() {
-            touch(v, start_pt);
+        for k in live.iter() {
+            touch(k / 4, start_pt);
         }
         let mut list: Vec<Piece> = iv
             .iter()
@@ -271,8 +309,10 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
     // which is optimal for interval graphs of one class and usually beats simplify/select's
     // order here. The one using fewer temporaries wins; both are checked by `ra::check`.
     let by_start: Vec<NodeId> = order.iter().filter_map(|&v| nodes[v]).collect();
-    let greedy = greedy(&g, &adj, &by_start, file);
-    let graph = g.allocate();
+    // Wider classes first among values starting together leaves the narrow ones the holes.
+    let mut wide_first = order.clone();
+    wide_first.sort_by_key(|&v| (first_start[v], std::cmp::Reverse(p.values[v].width)));
+    let wide_first: Vec<NodeId> = wide_first.iter().filter_map(|&v| nodes[v]).collect();
     let temps_of = |a: &Assignment| {
         a.regs()
             .iter()
@@ -280,6 +320,15 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
             .max()
             .unwrap_or(0)
     };
+    let greedy = match (
+        greedy(&g, &adj, &by_start, file),
+        greedy(&g, &adj, &wide_first, file),
+    ) {
+        (Some(a), Some(b)) if temps_of(&b) < temps_of(&a) => Some(b),
+        (Some(a), _) => Some(a),
+        (None, b) => b,
+    };
+    let graph = g.allocate();
     let assignment = match (graph, greedy) {
         (Ok(a), Some(b)) => {
             if temps_of(&b) < temps_of(&a) {

@@ -8,6 +8,9 @@
 //! puts the constants an instruction needs into one slot, reusing slots that already hold the
 //! values or have free components, as Mesa's immediate packing does.
 
+// Component and type indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::ir::*;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
 

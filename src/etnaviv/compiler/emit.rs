@@ -9,6 +9,9 @@
 //! same way through the source's own type. Channels nothing reads repeat a used one, the
 //! way Mesa prints them (`.xyyy`).
 
+// Component and type indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::alloc::Allocation;
 use super::consts::Uniforms;
 use super::ir::*;
@@ -109,6 +112,14 @@ pub fn emit(
         if let Some(t) = ins.target {
             hw.target = label_at[t.0 as usize];
         }
+        if ins.addr_mask != 0 {
+            hw.dst = Dst {
+                use_: false,
+                reg: 0,
+                amode: isa::AddrMode::Direct,
+                mask: ins.addr_mask,
+            };
+        }
         if let Some((d, mask)) = ins.dst {
             let comps = comps_of(alloc, d)?;
             let mut m = 0u8;
@@ -142,7 +153,9 @@ pub fn emit(
                         let c = comps_of(alloc, v)?;
                         *c.get(comp as usize).or(c.last()).unwrap_or(&0)
                     }
-                    OperandKind::Fixed(_) | OperandKind::Uniform(_) => comp.min(3),
+                    OperandKind::Fixed(_)
+                    | OperandKind::Uniform(_)
+                    | OperandKind::UniformRel(_) => comp.min(3),
                     OperandKind::Const(vals) => {
                         const_reads.push((slot, pc, vals[j]));
                         0
@@ -173,7 +186,12 @@ pub fn emit(
         }
         for slot in 0..3 {
             let Some(op) = ins.src[slot] else { continue };
+            let mut amode = isa::AddrMode::Direct;
             let (group, reg) = match op.kind {
+                OperandKind::UniformRel(u) => {
+                    amode = isa::AddrMode::AX;
+                    (RegGroup::Uniform, u as u16)
+                }
                 OperandKind::Value(v) => (RegGroup::Temp, u16::from(base_of(alloc, v))),
                 OperandKind::Fixed(r) => (RegGroup::Temp, u16::from(r)),
                 OperandKind::Uniform(u) => (RegGroup::Uniform, u as u16),
@@ -184,7 +202,7 @@ pub fn emit(
                 kind: SrcKind::Reg(RegSrc {
                     group,
                     reg,
-                    amode: isa::AddrMode::Direct,
+                    amode,
                     swiz: fill(swz[slot]),
                     neg: op.neg,
                     abs: op.abs,

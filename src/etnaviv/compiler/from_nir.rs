@@ -345,12 +345,14 @@ impl<'a> Tr<'a> {
             // absolute value: float modifiers folded from fneg/fabs go through a MOV first.
             for s in src.iter_mut().flatten() {
                 if (s.neg || s.abs) && !matches!(s.kind, OperandKind::Const(_)) {
-                    let t = self.temp(4);
+                    // A broadcast (the usual case) needs only a scalar.
+                    let splat = s.swz.iter().all(|&c| c == s.swz[0]);
+                    let t = self.temp(if splat { 1 } else { 4 });
                     let mut i = Instr::new(Opcode::Mov, Shape::Aligned);
-                    i.dst = Some((t, 0xf));
+                    i.dst = Some((t, if splat { 1 } else { 0xf }));
                     i.src[2] = Some(*s);
                     self.p.push(i);
-                    *s = Operand::value(t, [0, 1, 2, 3]);
+                    *s = Operand::value(t, if splat { [0; 4] } else { [0, 1, 2, 3] });
                 }
             }
         }
@@ -562,15 +564,15 @@ impl<'a> Tr<'a> {
         let name = ii.intrinsic.name();
         match name {
             "load_uniform" => {
-                let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
-                    Some(o) if self.int_bools => o,
-                    Some(o) => f32::from_bits(o) as u32,
-                    None => return unsupported("indirect uniform loads"),
-                };
                 let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
                 let def = ii
                     .def
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
+                let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+                    Some(o) if self.int_bools => o,
+                    Some(o) => f32::from_bits(o) as u32,
+                    None => return self.indirect_uniform(ii, base, def),
+                };
                 self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
                 self.uniforms.note_user(base + off);
             }
@@ -627,6 +629,43 @@ impl<'a> Tr<'a> {
             "load_ubo" | "load_ubo_vec4" => return unsupported("UBO loads (load_ubo)"),
             other => return unsupported(format!("intrinsic {other}")),
         }
+        Ok(())
+    }
+
+    /// `u[base + offset]`: the offset goes to the address register (MOVAR floors a float
+    /// offset on cores without integers, MOVAI takes an integer), and a MOV reads the slot
+    /// relative to it right away, before anything else can change `a.x`.
+    fn indirect_uniform(&mut self, ii: &IntrinsicInstr, base: u32, def: SsaId) -> R<()> {
+        let range = ii.int_index(IndexKind::Range).unwrap_or(1).max(1) as u32;
+        for k in 0..range.min(1024) {
+            self.uniforms.note_user(base + k);
+        }
+        let off = self.operand(ii.srcs[0], [0; 4])?;
+        let mut mova = Instr::new(
+            if self.int_bools {
+                Opcode::Movai
+            } else {
+                Opcode::Movar
+            },
+            Shape::Broadcast(1),
+        );
+        mova.ty = if self.int_bools {
+            DataType::S32
+        } else {
+            DataType::F32
+        };
+        mova.addr_mask = 1;
+        mova.src[2] = Some(off);
+        self.p.push(mova);
+        let v = self.new_def(def)?;
+        let n = self.p.values[v.index()].width;
+        let src = Operand {
+            kind: OperandKind::UniformRel(base),
+            swz: [0, 1, 2, 3].map(|c: u8| c.min(n - 1)),
+            neg: false,
+            abs: false,
+        };
+        self.mov((v, (1 << n) - 1), src);
         Ok(())
     }
 

@@ -49,6 +49,8 @@ pub enum OperandKind {
     Fixed(u8),
     /// A uniform slot; `swz` is physical.
     Uniform(u32),
+    /// The uniform slot `base + a.x` (indirect access); `swz` is physical.
+    UniformRel(u32),
     /// Constants per channel (`vals[c]` is what channel `c` reads), placed later in a
     /// uniform slot; `swz` is unused.
     Const([u32; 4]),
@@ -136,6 +138,8 @@ pub struct Instr {
     /// Sampler unit of texture instructions.
     pub sampler: u8,
     pub target: Option<Label>,
+    /// Components of the address register written (MOVAR/MOVAI), instead of `dst`.
+    pub addr_mask: u8,
 }
 
 impl Instr {
@@ -161,6 +165,7 @@ impl Instr {
             shape,
             sampler: 0,
             target: None,
+            addr_mask: 0,
         }
     }
 }

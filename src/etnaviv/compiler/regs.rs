@@ -11,6 +11,9 @@
 //! Building the set takes a while (960 registers, their conflicts, the q-values), so a
 //! [`RegFile`] is built once per compiler object and shared through an `Arc`.
 
+// Component and type indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use std::sync::Arc;
 
 use crate::ra::{ClassId, RegId, RegSet, RegSetBuilder, RegSetError};

@@ -236,6 +236,22 @@ pub fn generate(
                     .collect::<Result<_, _>>()?;
                 e
             }
+            Op::DdyFine => {
+                let mut e = eu::Inst::new(Opcode::Add);
+                e.access_mode = AccessMode::Align16;
+                e.dst = dst_of(&inst.dst)?;
+                let mut srcs = Vec::new();
+                for (k, s) in inst.src.iter().enumerate() {
+                    let Src::Reg(mut r) = src_of(s, inst.exec_size, true)? else {
+                        return Err(CompileError::Internal("ddy_fine of an immediate".into()));
+                    };
+                    // .zwzw for the lower row, .xyxy for the upper one.
+                    r.swizzle = if k == 0 { 0xee } else { 0x44 };
+                    srcs.push(Src::Reg(r));
+                }
+                e.src = srcs;
+                e
+            }
             Op::LoadPayload | Op::FbWrite { .. } | Op::Tex { .. } => {
                 return Err(CompileError::Internal(format!(
                     "logical instruction reached codegen: {inst}"

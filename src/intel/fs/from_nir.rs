@@ -45,13 +45,24 @@ pub struct ShaderFacts {
     pub num_render_targets: u32,
     /// The shader writes depth.
     pub computes_depth: bool,
+    /// The shader can discard pixels (live-pixel mask kept in f0.1).
+    pub uses_kill: bool,
+    /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
+    pub pull_blocks: Vec<u32>,
 }
+
+/// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
+pub const KILL_FLAG: u8 = 1;
+
+/// Binding-table index of UBO block 0 for pull-constant loads.
+pub const UBO_SURFACE_BASE: u32 = 64;
 
 /// The largest push-constant block handled (in registers); more needs pull constants.
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
-    devinfo: &'static DevInfo,
+    /// Longest sampler array the shader declares (texture_offset candidates).
+    sampler_array_len: u32,
     imp: &'a nir::Impl,
     width: u8,
     prog: Program,
@@ -79,8 +90,16 @@ pub fn from_nir(
     let imp = shader
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
+    let _ = devinfo;
+    let sampler_array_len = shader
+        .variables
+        .iter()
+        .filter(|v| v.ty.base.contains("sampler") || v.ty.base.contains("texture"))
+        .map(|v| v.ty.arrays.iter().product::<u32>())
+        .max()
+        .unwrap_or(1);
     let mut t = Translator {
-        devinfo,
+        sampler_array_len,
         imp,
         width,
         prog: Program::default(),
@@ -92,6 +111,13 @@ pub fn from_nir(
         depth: None,
     };
     t.plan_payload();
+    if t.facts.uses_kill {
+        // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
+        let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+        init.cmod = CondMod::Z;
+        init.flag_subnr = KILL_FLAG;
+    }
     t.emit_list(&imp.body)?;
     t.emit_fb_writes();
     if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
@@ -113,6 +139,8 @@ impl<'a> Translator<'a> {
                 match i.intrinsic.name() {
                     "load_barycentric_pixel" => bary = true,
                     "load_frag_coord" => frag_coord = true,
+                    "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
+                    | "demote_if" => self.facts.uses_kill = true,
                     _ => {}
                 }
             }
@@ -283,18 +311,12 @@ impl<'a> Translator<'a> {
         if bits == 16 || bits == 8 {
             return Err(unsupported(format!("{bits}-bit ALU op {name}")));
         }
-        let info = a.op.info();
         let src_at = |t: &Self, i: usize, c: usize| -> Result<Reg, CompileError> {
             let s = a
                 .srcs
                 .get(i)
                 .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))?;
-            let chan = if info.input_sizes.get(i).copied().unwrap_or(0) == 0 {
-                s.swizzle[c] as usize
-            } else {
-                s.swizzle[c] as usize
-            };
-            t.comp(s.ssa, chan)
+            t.comp(s.ssa, s.swizzle[c] as usize)
         };
         // Vector constructors and per-component ops.
         if let Some(n) = name.strip_prefix("vec") {
@@ -531,8 +553,9 @@ impl<'a> Translator<'a> {
                     false,
                 )
             }
-            "fddx" | "fddx_coarse" | "fddx_fine" | "fddy" | "fddy_coarse" | "fddy_fine" => {
-                // Coarse derivatives within each 2x2 subspan: x uses pixels 1-0, y uses 2-0.
+            "fddx_coarse" | "fddy_coarse" => {
+                // Coarse: every pixel of a 2x2 subspan gets the top-left pair's difference
+                // (x: pixel 1 - pixel 0, y: pixel 2 - pixel 0).
                 let x = self.in_grf(f(arg(0)?));
                 let second = if name.starts_with("fddx") { 1 } else { 2 };
                 let quad = Some(Region::new(4, 4, 0));
@@ -543,6 +566,27 @@ impl<'a> Translator<'a> {
                 let b = Reg { region: quad, ..x };
                 let dst = self.vgrf(F);
                 self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddx" | "fddx_fine" => {
+                // Fine x: each pixel pair (0,1), (2,3) differences its own row.
+                let x = self.in_grf(f(arg(0)?));
+                let pair = Some(Region::new(2, 2, 0));
+                let a = Reg {
+                    region: pair,
+                    ..x.horiz_offset(1)
+                };
+                let b = Reg { region: pair, ..x };
+                let dst = self.vgrf(F);
+                self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddy" | "fddy_fine" => {
+                // Fine y: pixels (2,3) minus (0,1) of each subspan, which only align16
+                // swizzles can say (.zwzw - .xyxy per subspan).
+                let x = self.in_grf(f(arg(0)?));
+                let dst = self.vgrf(F);
+                self.push(Op::DdyFine, dst, vec![x, x.negate()]);
                 dst
             }
             other => return Err(unsupported(format!("ALU op {other}"))),
@@ -713,10 +757,11 @@ impl<'a> Translator<'a> {
                     .imp
                     .const_value(src(1)?)
                     .and_then(|v| v.first().copied());
-                let (Some(block), Some(offset)) = (block, offset) else {
-                    return Err(unsupported(
-                        "load_ubo with a non-constant block or offset (pull constants)",
-                    ));
+                let Some(block) = block else {
+                    return Err(unsupported("load_ubo with a non-constant block index"));
+                };
+                let Some(offset) = offset else {
+                    return self.emit_pull_constant(i, block as u32, src(1)?);
                 };
                 let (n, bits) = self.def_info(def()?)?;
                 if bits != 32 || offset % 4 != 0 {
@@ -742,6 +787,11 @@ impl<'a> Translator<'a> {
             }
             "store_output" => {
                 let loc = i.io_location().unwrap_or("").to_string();
+                if let Some(nir::IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
+                    if t.split(' ').any(|w| w == "dualsrc") {
+                        return Err(unsupported("dual-source blending"));
+                    }
+                }
                 let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
                 let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
                 let val = self.value(src(0)?)?.clone();
@@ -771,8 +821,114 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
+            "discard" | "terminate" | "demote" => {
+                // Clear the live bit of every channel running this.
+                let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+                let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+                k.cmod = CondMod::Nz;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
+            "discard_if" | "terminate_if" | "demote_if" => {
+                // Live pixels stay live where the condition is false.
+                let c = self.in_grf(self.comp(src(0)?, 0)?.retype(RegType::D));
+                let k = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::D),
+                    vec![c, Reg::imm(RegType::D, 0)],
+                );
+                k.cmod = CondMod::Z;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
+        Ok(())
+    }
+
+    /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
+    /// (`UBO_SURFACE_BASE + block`), one per 16-byte row, each returning four dwords; the
+    /// component is picked by the offset's low bits, statically when the alignment says them.
+    fn emit_pull_constant(
+        &mut self,
+        i: &IntrinsicInstr,
+        block: u32,
+        offset: SsaId,
+    ) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = i
+            .def
+            .ok_or_else(|| CompileError::Invalid("load_ubo has no result".into()))?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let surface = UBO_SURFACE_BASE + block;
+        if surface > 255 {
+            return Err(unsupported("UBO block index over 191"));
+        }
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let off = self.comp(offset, 0)?.retype(UD);
+        let align_mul = i.int_index(IndexKind::AlignMul).unwrap_or(1) as u32;
+        let align_off = i.int_index(IndexKind::AlignOffset).unwrap_or(0) as u32;
+        let per = self.per();
+        let fetch = |t: &mut Self, byte: Reg| -> Reg {
+            let idx = t.vgrf(UD);
+            t.alu(Opcode::Shr, idx, vec![byte, Reg::imm(UD, 4)]);
+            let nr = t.prog.alloc(4 * per);
+            let dst = Reg::vgrf(nr, UD);
+            t.push(
+                Op::Tex {
+                    kind: TexKind::Ld,
+                    surface: surface as u8,
+                    sampler: 0,
+                },
+                dst,
+                vec![idx, Reg::imm(UD, 0)],
+            );
+            dst
+        };
+        let off = self.in_grf(off);
+        let mut out = Vec::new();
+        if align_mul >= 16 {
+            // The offset's low four bits are align_offset's: rows and components are static.
+            let low = align_off % 16;
+            let mut rows: BTreeMap<u32, Reg> = BTreeMap::new();
+            for c in 0..n as u32 {
+                let byte = low + 4 * c;
+                let row = byte / 16;
+                if let std::collections::btree_map::Entry::Vacant(e) = rows.entry(row) {
+                    let b = self.vgrf(UD);
+                    self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
+                    e.insert(fetch(self, b));
+                }
+                let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![src]);
+                out.push(d);
+            }
+        } else {
+            for c in 0..n as u32 {
+                let b = self.vgrf(UD);
+                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 4 * c)]);
+                let row = fetch(self, b);
+                let which = self.vgrf(UD);
+                self.alu(Opcode::Shr, which, vec![b, Reg::imm(UD, 2)]);
+                self.alu(Opcode::And, which, vec![which, Reg::imm(UD, 3)]);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![row]);
+                for k in 1..4u32 {
+                    let m = self.alu(Opcode::Cmp, Reg::null(UD), vec![which, Reg::imm(UD, k)]);
+                    m.cmod = CondMod::Z;
+                    self.alu(Opcode::Sel, d, vec![row.reg_offset(k * per), d])
+                        .pred = Some(false);
+                }
+                out.push(d);
+            }
+        }
+        self.set(def, out);
         Ok(())
     }
 
@@ -792,7 +948,14 @@ impl<'a> Translator<'a> {
         for (k, _) in &t.srcs {
             if !matches!(
                 k.name(),
-                "coord" | "comparator" | "lod" | "bias" | "ddx" | "ddy"
+                "coord"
+                    | "comparator"
+                    | "lod"
+                    | "bias"
+                    | "ddx"
+                    | "ddy"
+                    | "texture_offset"
+                    | "sampler_offset"
             ) {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
@@ -837,8 +1000,8 @@ impl<'a> Translator<'a> {
             ("txd", true) => {
                 let ddx = comps(self, get(TexSrc::DDX))?;
                 let ddy = comps(self, get(TexSrc::DDY))?;
-                for c in 0..coord.len() {
-                    params.push(coord[c]);
+                for (c, &co) in coord.iter().enumerate() {
+                    params.push(co);
                     if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
                         params.push(*x);
                         params.push(*y);
@@ -871,21 +1034,51 @@ impl<'a> Translator<'a> {
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
-        let params = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
-        if surface > 255 || sampler > 15 {
+        let dynamic = t
+            .srcs
+            .iter()
+            .find(|s| s.0.name() == "texture_offset")
+            .map(|s| s.1);
+        let candidates = if dynamic.is_some() {
+            self.sampler_array_len.max(1)
+        } else {
+            1
+        };
+        if surface + candidates > 256 || sampler + candidates > 16 {
             return Err(unsupported("texture or sampler index out of range"));
         }
-        self.push(
-            Op::Tex {
-                kind,
-                surface: surface as u8,
-                sampler: sampler as u8,
-            },
-            dst,
-            params,
-        );
+        let idx = match dynamic {
+            Some(id) => Some(self.in_grf(self.comp(id, 0)?.retype(RegType::UD))),
+            None => None,
+        };
+        // A run-time texture index (an element of a sampler array, possibly different per
+        // pixel) becomes one message per array element, each predicated on the pixels whose
+        // index selects it; the sampler index follows the texture's.
+        for k in 0..candidates {
+            if let Some(idx) = idx {
+                let m = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::UD),
+                    vec![idx, Reg::imm(RegType::UD, k)],
+                );
+                m.cmod = CondMod::Z;
+            }
+            let inst = self.push(
+                Op::Tex {
+                    kind,
+                    surface: (surface + k) as u8,
+                    sampler: (sampler + k) as u8,
+                },
+                dst,
+                params.clone(),
+            );
+            if idx.is_some() {
+                inst.pred = Some(false);
+            }
+        }
         let (n, _) = self.def_info(t.def)?;
         let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
         self.set(t.def, out);
@@ -906,7 +1099,8 @@ impl<'a> Translator<'a> {
             if let Some(d) = self.depth {
                 src.push(d);
             }
-            self.push(
+            let uses_kill = self.facts.uses_kill;
+            let w = self.push(
                 Op::FbWrite {
                     target: rt as u8,
                     last: k + 1 == n,
@@ -914,6 +1108,11 @@ impl<'a> Translator<'a> {
                 Reg::null(RegType::UW),
                 src,
             );
+            if uses_kill {
+                // Discarded pixels are left out of the write by predicating it on f0.1.
+                w.pred = Some(false);
+                w.flag_subnr = KILL_FLAG;
+            }
         }
     }
 }
@@ -933,7 +1132,7 @@ fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
         CfNode::Block(b) => imp
             .blocks
             .get(b.0 as usize)
-            .is_none_or(|b| b.instrs.is_empty()),
+            .map_or(true, |b| b.instrs.is_empty()),
         _ => false,
     })
 }

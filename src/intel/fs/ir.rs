@@ -222,6 +222,9 @@ pub enum Op {
     },
     /// A lowered send: `src[0]` is the payload, `desc`/`sfid` in the instruction.
     Send,
+    /// Fine y derivative: `src[0]` minus `src[1]` read as the lower and upper pixel rows of
+    /// each subspan (an align16 ADD with .zwzw / .xyxy swizzles).
+    DdyFine,
     /// Structured control flow.
     If,
     /// Structured control flow.
@@ -417,6 +420,7 @@ impl fmt::Display for Inst {
                 sampler,
             } => write!(f, "tex.{kind:?}.t{surface}.s{sampler}")?,
             Op::Send => write!(f, "send.sfid{}.{:#x}", self.sfid, self.desc)?,
+            Op::DdyFine => f.write_str("ddy_fine")?,
             Op::If => f.write_str("if")?,
             Op::Else => f.write_str("else")?,
             Op::EndIf => f.write_str("endif")?,

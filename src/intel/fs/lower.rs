@@ -52,6 +52,7 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 send.eot = last;
                 send.group = inst.group;
                 send.pred = inst.pred;
+                send.flag_subnr = inst.flag_subnr;
                 prog.insts.push(send);
                 progress = true;
             }
@@ -102,6 +103,8 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 send.desc = desc;
                 send.sfid = SFID_SAMPLER;
                 send.group = inst.group;
+                send.pred = inst.pred;
+                send.flag_subnr = inst.flag_subnr;
                 prog.insts.push(send);
                 progress = true;
             }
@@ -217,6 +220,7 @@ pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
     match inst.op {
         Op::Alu(o) if o.is_three_src() && !devinfo.supports_simd16_3src => width = width.min(8),
         Op::Math(MathFn::IntDivQuotient | MathFn::IntDivRemainder) => width = width.min(8),
+        Op::DdyFine => width = width.min(8),
         Op::Math(_) if devinfo.ver < 70 => width = width.min(8),
         Op::Alu(Opcode::Mul)
             if devinfo.ver < 80

@@ -161,7 +161,12 @@ impl Context {
                 None => {}
             }
         }
-        let facts = facts.ok_or_else(|| CompileError::Internal("no variant compiled".into()))?;
+        let facts = facts.ok_or_else(|| {
+            CompileError::Unsupported(format!(
+                "register spilling (SIMD{} does not fit in 128 GRFs)",
+                widths[0]
+            ))
+        })?;
         let mut flat_inputs = 0u64;
         for (i, inp) in facts.inputs.iter().enumerate() {
             if inp.2 && i < 64 {
@@ -183,8 +188,10 @@ impl Context {
                 })
                 .collect(),
             num_render_targets: facts.num_render_targets,
+            pull_constant_blocks: facts.pull_blocks.clone(),
+            ubo_surface_base: from_nir::UBO_SURFACE_BASE,
             flags: Flags {
-                uses_kill: false,
+                uses_kill: facts.uses_kill,
                 computes_depth: facts.computes_depth,
                 uses_omask: false,
                 bary_perspective_pixel: facts.payload.bary_pixel.is_some(),
@@ -310,4 +317,4 @@ pub enum VerifyOutcome {
     Unsupported(String),
 }
 
-pub use verify::verify;
+pub use verify::{verify, verify_kernel};

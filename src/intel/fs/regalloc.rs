@@ -106,8 +106,8 @@ pub fn allocate(
         if let Some(r) = rf.reg_at[0][u as usize] {
             g.precolor(node, r);
         }
-        for v in 0..n {
-            if intervals[v].is_some() {
+        for (v, iv) in intervals.iter().enumerate() {
+            if iv.is_some() {
                 g.add_edge(node, ra::NodeId(v as u32));
             }
         }
@@ -124,8 +124,8 @@ pub fn allocate(
         }
         active.push(v);
     }
-    for v in 0..n {
-        let cost = match intervals[v] {
+    for (v, iv) in intervals.iter().enumerate() {
+        let cost = match *iv {
             Some((s, e)) => 1.0 + (e - s) as f32,
             None => 0.0,
         };
@@ -144,11 +144,11 @@ pub fn allocate(
         .map_err(|e| CompileError::Internal(format!("register allocation check failed: {e:?}")))?;
     let mut base = Vec::with_capacity(n);
     let mut used = reserved;
-    for v in 0..n {
+    for (v, iv) in intervals.iter().enumerate() {
         let r = assignment.reg(ra::NodeId(v as u32));
         let start = rf.set.units_of(r).start as u32;
         base.push(start);
-        if intervals[v].is_some() {
+        if iv.is_some() {
             used = used.max(start + prog.vgrf_sizes[v]);
         }
     }

@@ -11,7 +11,7 @@
 //! - textures: both use the default sampler model; `gl_FragCoord` is the pixel centre with
 //!   z = 0.5, w = 1.
 //!
-//! The sets differ in their uniform data and dispatch masks (set 1 disables half the pixels);
+//! The sets differ in their uniform data and dispatch masks (set 1 disables every other subspan);
 //! control flow diverges wherever the shader branches on inputs. Outputs compare bit-exact,
 //! except when the shader uses hardware math (rcp, rsq, sqrt, exp2, log2, sin, cos, pow) or a
 //! fused multiply-add/lerp, where results may differ by [`MATH_ULPS`] units in the last place
@@ -28,6 +28,10 @@ use super::{CompileError, Context, Options, VerifyOutcome};
 
 /// Allowed difference, in units in the last place, where hardware math is involved.
 pub const MATH_ULPS: u32 = 64;
+
+/// Size of every UBO read with pull constants, in bytes (reads beyond it return zero on both
+/// sides).
+pub const PULL_UBO_BYTES: usize = 4096;
 
 /// Number of input sets.
 pub const INPUT_SETS: usize = 3;
@@ -100,12 +104,22 @@ pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
             }
         }
     };
+    verify_kernel(ctx, shader, &kernel, simd)
+}
+
+/// Runs an already compiled `kernel` (its SIMD`simd` variant) against the interpreter.
+pub fn verify_kernel(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+) -> VerifyOutcome {
     if kernel.variant(simd).is_none() {
         return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
     }
     let inexact = uses_inexact_math(shader);
     for set in 0..INPUT_SETS {
-        match run_set(ctx, shader, &kernel, simd, set, inexact) {
+        match run_set(ctx, shader, kernel, simd, set, inexact) {
             Ok(None) => {}
             Ok(Some(fail)) => return fail,
             Err(e) => return e,
@@ -137,6 +151,14 @@ fn run_set(
             ubos[b].resize(need.next_multiple_of(16), 0);
         }
     }
+    for &b in &kernel.pull_constant_blocks {
+        let b = b as usize;
+        if ubos.len() <= b {
+            ubos.resize(b + 1, Vec::new());
+        }
+        let len = ubos[b].len().max(PULL_UBO_BYTES);
+        ubos[b].resize(len, 0);
+    }
     for (b, bytes) in ubos.iter_mut().enumerate() {
         for (d, chunk) in bytes.chunks_mut(4).enumerate() {
             chunk.copy_from_slice(&ubo_dword(set, b as u32, d as u32).to_le_bytes());
@@ -161,7 +183,9 @@ fn run_set(
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
 
     let mask: u32 = match set {
-        1 => 0x5a5a_5a5a & ((1u64 << n) - 1) as u32,
+        // Whole subspans off, as the hardware dispatches them (a partly covered subspan
+        // still runs its helper pixels).
+        1 => 0x0f0f_0f0f & ((1u64 << n) - 1) as u32,
         _ => ((1u64 << n) - 1) as u32,
     };
     let mut t = Thread::new(dev, simd)
@@ -195,6 +219,10 @@ fn run_set(
         }
     };
     payload.apply(&mut t).map_err(sim_err)?;
+    for &b in &kernel.pull_constant_blocks {
+        t.shared_mut()
+            .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
+    }
     let mut next = if kernel.flags.bary_perspective_pixel {
         2 + 2 * simd / 8
     } else {
