@@ -354,6 +354,14 @@ gpucc_status gpucc_device_upload(gpucc_device *dev,
                                  gpucc_bo **out);
 
 /**
+ * Places a compiled program's machine code in a new buffer object on the device (the code
+ * gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
+ * back on Intel, the instruction words on Vivante). The program must have been compiled for the
+ * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+ */
+gpucc_status gpucc_program_upload(gpucc_device *dev, const gpucc_program *program, gpucc_bo **out);
+
+/**
  * The GEM handle of a buffer (0 for NULL).
  */
 uint32_t gpucc_bo_handle(const gpucc_bo *bo);
@@ -407,7 +415,7 @@ gpucc_status gpucc_program_code(const gpucc_program *program, const uint8_t **co
 /**
  * Fills `*info` with the program's binding facts and statistics.
  */
-gpucc_status gpucc_program_info(const gpucc_program *program, gpucc_program_info *info);
+gpucc_status gpucc_program_get_info(const gpucc_program *program, gpucc_program_info *info);
 
 /**
  * The program's statistics in Mesa's wording, one line per variant. Free with

@@ -138,9 +138,12 @@ pub extern "C" fn gpucc_program_code(
 
 /// Fills `*info` with the program's binding facts and statistics.
 #[no_mangle]
-pub extern "C" fn gpucc_program_info(program: *const Program, info: *mut ProgramInfo) -> Status {
-    guard("gpucc_program_info", || {
-        let p = program_ref(program, "gpucc_program_info")?;
+pub extern "C" fn gpucc_program_get_info(
+    program: *const Program,
+    info: *mut ProgramInfo,
+) -> Status {
+    guard("gpucc_program_get_info", || {
+        let p = program_ref(program, "gpucc_program_get_info")?;
         write_out(info, program_info(p), "info")
     })
 }
