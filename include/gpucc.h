@@ -65,6 +65,16 @@ typedef enum {
 } gpucc_family;
 
 /**
+ * Shader stages as programs report them.
+ */
+typedef enum {
+  GPUCC_STAGE_VERTEX = 0,
+  GPUCC_STAGE_FRAGMENT = 1,
+  GPUCC_STAGE_COMPUTE = 2,
+  GPUCC_STAGE_OTHER = 3,
+} gpucc_stage;
+
+/**
  * Register addressing: direct or relative to one component of the address register `a`.
  */
 typedef struct gpucc_AddrMode gpucc_AddrMode;
@@ -73,6 +83,11 @@ typedef struct gpucc_AddrMode gpucc_AddrMode;
  * A buffer object on a device (opaque to C).
  */
 typedef struct gpucc_bo gpucc_bo;
+
+/**
+ * The register classes a value can be given.
+ */
+typedef struct gpucc_Class gpucc_Class;
 
 /**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
@@ -95,9 +110,24 @@ typedef struct gpucc_DataType gpucc_DataType;
 typedef struct gpucc_device gpucc_device;
 
 /**
+ * Where an operand lives.
+ */
+typedef struct gpucc_File gpucc_File;
+
+/**
  * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
  */
 typedef struct gpucc_ImmType gpucc_ImmType;
+
+/**
+ * A whole lowered program, ready for allocation.
+ */
+typedef struct gpucc_program gpucc_program;
+
+/**
+ * An operand: a region of a register file.
+ */
+typedef struct gpucc_Reg gpucc_Reg;
 
 /**
  * Data type of an operand.
@@ -182,6 +212,77 @@ typedef struct {
   bool barrier;
 } gpucc_compute_dispatch;
 
+/**
+ * Options of one compile. Pass NULL for the defaults.
+ */
+typedef struct {
+  /**
+   * Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
+   * the backend choose. Ignored for Vivante targets.
+   */
+  uint32_t simd_mask;
+} gpucc_compile_options;
+
+/**
+ * What a driver needs to bind a program, for both families. Fields that do not apply to the
+ * program's family are 0 (or false).
+ */
+typedef struct {
+  gpucc_family family;
+  gpucc_stage stage;
+  /**
+   * Bytes of machine code (gpucc_program_code).
+   */
+  size_t code_size;
+  /**
+   * Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent.
+   */
+  uint32_t simd8_offset;
+  uint32_t simd16_offset;
+  uint32_t simd32_offset;
+  /**
+   * Intel: first GRF after the thread payload (push constants start here), of SIMD8.
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * Intel: GRFs used by the widest variant. Vivante: vec4 temporaries used.
+   */
+  uint32_t registers;
+  /**
+   * Intel: scratch bytes per thread.
+   */
+  uint32_t scratch_size;
+  /**
+   * Intel: push-constant dwords; Vivante: uniform vec4 slots.
+   */
+  uint32_t uniforms;
+  /**
+   * Inputs read (varyings / attributes).
+   */
+  uint32_t inputs;
+  /**
+   * The program can discard pixels.
+   */
+  bool uses_discard;
+  /**
+   * Intel: the program writes depth.
+   */
+  bool computes_depth;
+  /**
+   * Vivante: the program must run from memory through the instruction cache.
+   */
+  bool needs_icache;
+  /**
+   * Statistics of the widest variant (Mesa's meanings).
+   */
+  uint32_t instructions;
+  uint32_t loops;
+  uint32_t cycles;
+  uint32_t spills;
+  uint32_t fills;
+  uint32_t sends;
+} gpucc_program_info;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -253,6 +354,14 @@ gpucc_status gpucc_device_upload(gpucc_device *dev,
                                  gpucc_bo **out);
 
 /**
+ * Places a compiled program's machine code in a new buffer object on the device (the code
+ * gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
+ * back on Intel, the instruction words on Vivante). The program must have been compiled for the
+ * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+ */
+gpucc_status gpucc_program_upload(gpucc_device *dev, const gpucc_program *program, gpucc_bo **out);
+
+/**
  * The GEM handle of a buffer (0 for NULL).
  */
 uint32_t gpucc_bo_handle(const gpucc_bo *bo);
@@ -284,6 +393,45 @@ gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
                                            const gpucc_compute_dispatch *dispatch,
                                            const gpucc_bo *const *buffers,
                                            size_t buffer_count);
+
+/**
+ * Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
+ * GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
+ * (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL.
+ *
+ * Thread safety: any number of threads may compile with one compiler at once.
+ */
+gpucc_status gpucc_compile(const gpucc_compiler *compiler,
+                           const gpucc_shader *shader,
+                           const gpucc_compile_options *options,
+                           gpucc_program **out);
+
+/**
+ * The machine code: `*code` points into the program (valid until it is destroyed) and `*size`
+ * receives its length in bytes.
+ */
+gpucc_status gpucc_program_code(const gpucc_program *program, const uint8_t **code, size_t *size);
+
+/**
+ * Fills `*info` with the program's binding facts and statistics.
+ */
+gpucc_status gpucc_program_get_info(const gpucc_program *program, gpucc_program_info *info);
+
+/**
+ * The program's statistics in Mesa's wording, one line per variant. Free with
+ * gpucc_string_free.
+ */
+gpucc_status gpucc_program_stats(const gpucc_program *program, char **out);
+
+/**
+ * The program's assembly in Mesa's disassembler syntax. Free with gpucc_string_free.
+ */
+gpucc_status gpucc_program_disassemble(const gpucc_program *program, char **out);
+
+/**
+ * Destroys a program. NULL is accepted and ignored.
+ */
+void gpucc_program_destroy(gpucc_program *program);
 
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and

@@ -1,25 +1,171 @@
 //! The compiler object: one per target, shared by every shader compiled for it.
 //!
 //! Everything that depends only on the target (device facts, register sets and their q-values)
-//! belongs here and is built once, never per shader. A `Compiler` is `Send + Sync`: drivers
-//! compile from several threads at once with one object.
+//! lives in the backend context built here once, never per shader. A `Compiler` is
+//! `Send + Sync`: drivers compile from several threads at once with one object.
 
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::etnaviv;
+use crate::intel;
+use crate::nir;
+use crate::program::Program;
 use crate::target::{Target, UnknownTarget};
+use crate::verify::VerifyOutcome;
+
+/// The backend state of one target, built once.
+#[derive(Debug)]
+enum Backend {
+    Intel(intel::fs::Context),
+    Etnaviv(etnaviv::compiler::Context),
+}
 
 #[derive(Debug)]
 pub struct Compiler {
     target: Target,
+    backend: Backend,
+}
+
+/// Options of one compile.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// Intel: the SIMD widths to try (8, 16, 32); empty means the backend's default choice.
+    pub simd: Vec<u32>,
+}
+
+/// Why a compile failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileError {
+    /// The shader uses a feature the target or gpucc does not support; names it.
+    Unsupported(String),
+    /// The program exceeds a hardware limit; names it.
+    Limit(String),
+    /// The shader is malformed for this backend.
+    Invalid(String),
+    /// A gpucc bug caught by an internal check.
+    Internal(String),
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            CompileError::Limit(m) => write!(f, "limit exceeded: {m}"),
+            CompileError::Invalid(m) => write!(f, "invalid shader: {m}"),
+            CompileError::Internal(m) => write!(f, "internal error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+impl From<intel::fs::CompileError> for CompileError {
+    fn from(e: intel::fs::CompileError) -> CompileError {
+        match e {
+            intel::fs::CompileError::Unsupported(m) => CompileError::Unsupported(m),
+            intel::fs::CompileError::Invalid(m) => CompileError::Invalid(m),
+            intel::fs::CompileError::Internal(m) => CompileError::Internal(m),
+        }
+    }
+}
+
+impl From<etnaviv::compiler::CompileError> for CompileError {
+    fn from(e: etnaviv::compiler::CompileError) -> CompileError {
+        match e {
+            etnaviv::compiler::CompileError::Unsupported(m) => CompileError::Unsupported(m),
+            etnaviv::compiler::CompileError::Limit(m) => CompileError::Limit(m),
+            etnaviv::compiler::CompileError::Invalid(m) => CompileError::Invalid(m),
+        }
+    }
 }
 
 impl Compiler {
     pub fn new(target_name: &str) -> Result<Compiler, UnknownTarget> {
-        Ok(Compiler {
-            target: Target::from_name(target_name)?,
-        })
+        Ok(Compiler::for_target(Target::from_name(target_name)?))
+    }
+
+    pub fn for_target(target: Target) -> Compiler {
+        let backend = match target {
+            Target::Intel(devinfo) => Backend::Intel(intel::fs::Context::new(devinfo)),
+            Target::Etnaviv(specs) => Backend::Etnaviv(etnaviv::compiler::Context::new(specs)),
+        };
+        Compiler { target, backend }
     }
 
     pub fn target(&self) -> Target {
         self.target
+    }
+
+    /// Compiles one shader (already validated) into a kernel-ready program.
+    pub fn compile(
+        &self,
+        shader: &nir::Shader,
+        options: &CompileOptions,
+    ) -> Result<Program, CompileError> {
+        match &self.backend {
+            Backend::Intel(ctx) => {
+                let mut opts = intel::fs::Options::default();
+                if !options.simd.is_empty() {
+                    opts.simd = options.simd.clone();
+                }
+                let kernel = ctx.compile(&out_of_ssa(shader), &opts)?;
+                Ok(Program::intel(self.target, shader.stage(), kernel))
+            }
+            Backend::Etnaviv(ctx) => {
+                let object = ctx.compile(shader, &etnaviv::compiler::Options::default())?;
+                Ok(Program::etnaviv(self.target, object))
+            }
+        }
+    }
+}
+
+/// The scalar Intel backend, like Mesa's, takes NIR out of SSA form: phis become register
+/// intrinsics first. A shader without phis (as Mesa hands them over) is used as it is.
+fn out_of_ssa(shader: &nir::Shader) -> Cow<'_, nir::Shader> {
+    let has_phis = shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|body| {
+            body.instrs_in_order()
+                .any(|(_, i)| matches!(i.kind, nir::InstrKind::Phi(_)))
+        });
+    if !has_phis {
+        return Cow::Borrowed(shader);
+    }
+    let mut copy = shader.clone();
+    nir::passes::phis_to_regs(&mut copy);
+    Cow::Owned(copy)
+}
+
+impl Compiler {
+    /// Compiles `shader`, runs it on the target's simulator and the NIR on the reference
+    /// interpreter with several deterministic input sets, and compares the outputs. Intel
+    /// shaders are checked at each width of `simd` (default SIMD8 and SIMD16; a width that
+    /// would spill is skipped, as the driver would not use it).
+    pub fn verify(&self, shader: &nir::Shader, simd: &[u32]) -> VerifyOutcome {
+        /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
+        const INPUT_SETS: usize = 3;
+        match &self.backend {
+            Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS).into(),
+            Backend::Intel(ctx) => {
+                let widths = if simd.is_empty() { &[8, 16][..] } else { simd };
+                let mut outcome = VerifyOutcome::Pass;
+                for (i, &w) in widths.iter().enumerate() {
+                    match VerifyOutcome::from(intel::fs::verify(ctx, &out_of_ssa(shader), w)) {
+                        VerifyOutcome::Pass => {}
+                        // Only the first width decides whether the shader is supported.
+                        VerifyOutcome::Unsupported(_) if i > 0 => {}
+                        other => {
+                            outcome = other;
+                            break;
+                        }
+                    }
+                }
+                outcome
+            }
+        }
     }
 }
 

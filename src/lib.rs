@@ -11,6 +11,8 @@ pub mod drm;
 pub mod etnaviv;
 pub mod intel;
 pub mod nir;
+pub mod program;
 pub mod ra;
 pub mod target;
 pub mod util;
+pub mod verify;

@@ -43,7 +43,7 @@ fn c_panic_becomes_internal_status() {
 
 #[test]
 fn c_import_print_example() {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/gradient.fs.nir");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/intel/gradient.fs.nir");
     let printed = run(&common::build_c_program("import_print"), &[&example]);
     assert!(printed.contains("name: gradient"), "{printed}");
 }
@@ -65,4 +65,12 @@ fn c_import_print_corpus() {
             "{printed}"
         );
     }
+}
+
+#[test]
+fn c_compile_both_families() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let intel = root.join("examples/intel/gradient.fs.nir");
+    let etna = root.join("examples/etnaviv/gradient.fs.nir");
+    run(&common::build_c_program("compile"), &[&intel, &etna]);
 }

@@ -24,7 +24,7 @@ fn tmp(name: &str, contents: &str) -> String {
 
 #[test]
 fn nir_check_accepts_the_example_and_reports_errors_with_location() {
-    let ok = gpucc(&["nir", "check", "examples/gradient.fs.nir"]);
+    let ok = gpucc(&["nir", "check", "examples/intel/gradient.fs.nir"]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
 
     let bad = tmp("bad.nir", "shader: MESA_SHADER_FRAGMENT\nbogus line\n");
@@ -36,7 +36,7 @@ fn nir_check_accepts_the_example_and_reports_errors_with_location() {
 
 #[test]
 fn nir_print_is_a_fixed_point_on_the_example() {
-    let out = gpucc(&["nir", "print", "examples/gradient.fs.nir"]);
+    let out = gpucc(&["nir", "print", "examples/intel/gradient.fs.nir"]);
     assert_eq!(out.status.code(), Some(0));
     let printed = tmp("printed.nir", &text(&out.stdout));
     let again = gpucc(&["nir", "print", &printed]);
@@ -102,4 +102,122 @@ fn targets_lists_every_design_name() {
             "{name}: {out}"
         );
     }
+}
+
+#[test]
+fn compile_prints_mesa_worded_stats() {
+    let out = gpucc(&[
+        "compile",
+        "--target",
+        "ivb",
+        "examples/intel/gradient.fs.nir",
+        "--stats",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stats = text(&out.stdout);
+    assert!(stats.starts_with("SIMD8 shader: "), "{stats}");
+    assert!(
+        stats.contains(" instructions. ") && stats.contains(" spills:fills, "),
+        "{stats}"
+    );
+
+    let out = gpucc(&[
+        "compile",
+        "--target",
+        "gc3000",
+        "examples/etnaviv/gradient.fs.nir",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("FRAG shader: "));
+
+    // Gen4 has no scalar backend: an input error naming the reason.
+    let out = gpucc(&[
+        "compile",
+        "--target",
+        "brw",
+        "examples/intel/gradient.fs.nir",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("unsupported"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn verify_output_format() {
+    let out = gpucc(&[
+        "verify",
+        "--target",
+        "bdw",
+        "examples/intel/gradient.fs.nir",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout),
+        "PASS examples/intel/gradient.fs.nir\n1 passed, 0 failed, 0 unsupported\n"
+    );
+    // GC2000 has no integer comparisons: unsupported, which is not a failure.
+    let out = gpucc(&[
+        "verify",
+        "--target",
+        "gc2000",
+        "examples/etnaviv/gradient.fs.nir",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines = text(&out.stdout);
+    assert!(
+        lines.starts_with("UNSUPPORTED examples/etnaviv/gradient.fs.nir: "),
+        "{lines}"
+    );
+    assert!(
+        lines.ends_with("0 passed, 0 failed, 1 unsupported\n"),
+        "{lines}"
+    );
+}
+
+#[test]
+fn report_writes_the_mesa_stats_columns_and_compares() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-in");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::copy(
+        "examples/intel/gradient.fs.nir",
+        dir.join("sub/gradient.fs.nir"),
+    )
+    .unwrap();
+    let csv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ours.csv");
+    let out = gpucc(&[
+        "report",
+        "--target",
+        "ivb",
+        &dir.to_string_lossy(),
+        "--csv",
+        &csv.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ours = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = ours.lines();
+    assert_eq!(
+        lines.next(),
+        Some("shader,stage,simd,instructions,cycles,spills,fills,sends,grfs,compile_us")
+    );
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&row[..3], &["sub/gradient.fs", "fs", "8"]);
+    assert_eq!(row.len(), 10);
+
+    // A hand-written "Mesa" file with one more instruction for the SIMD8 program: ours helps it.
+    let simd8 = ours.lines().nth(1).unwrap();
+    let n: u64 = row[3].parse().unwrap();
+    let mesa_row = simd8.replacen(&format!(",8,{n},"), &format!(",8,{},", n + 1), 1);
+    let mesa = tmp(
+        "mesa.csv",
+        &format!("shader,stage,simd,instructions,cycles,spills,fills,sends,grfs,compile_us\n{mesa_row}\n"),
+    );
+    let cmp = gpucc(&["report", "--compare", &mesa, &csv.to_string_lossy()]);
+    assert_eq!(cmp.status.code(), Some(0), "{}", text(&cmp.stderr));
+    let report = text(&cmp.stdout);
+    let expected = format!("total instructions in shared programs: {} -> {n} ", n + 1);
+    assert!(report.contains(&expected), "{report}");
+    assert!(report.contains("helped: 1, HURT: 0"), "{report}");
 }

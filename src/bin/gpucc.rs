@@ -10,6 +10,8 @@ use clap::{Parser, Subcommand};
 // Verb implementations live beside this file, in src/bin/gpucc/.
 #[path = "gpucc/cli.rs"]
 mod cli;
+#[path = "gpucc/compile.rs"]
+mod compile;
 #[path = "gpucc/isa.rs"]
 mod isa;
 #[path = "gpucc/nir.rs"]
@@ -35,6 +37,12 @@ enum Verb {
     Nir(nir::NirVerb),
     /// List the targets gpucc compiles for
     Targets,
+    /// Compile a NIR shader for a target
+    Compile(compile::CompileArgs),
+    /// Compile shaders, run them on the simulator and the reference interpreter, compare
+    Verify(compile::VerifyArgs),
+    /// Compile a directory of shaders and write Mesa-comparable statistics as CSV
+    Report(compile::ReportArgs),
     /// Assemble Mesa-syntax assembly into machine code
     Asm(isa::AsmArgs),
     /// Disassemble machine code into Mesa-syntax assembly
@@ -55,6 +63,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.verb {
         Verb::Nir(v) => nir::run(v),
+        Verb::Compile(a) => compile::compile(a),
+        Verb::Verify(a) => compile::verify(a),
+        Verb::Report(a) => compile::report(a),
         Verb::Asm(a) => isa::asm(a),
         Verb::Disasm(a) => isa::disasm(a),
         Verb::Sim(a) => sim::run(a),

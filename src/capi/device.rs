@@ -164,6 +164,38 @@ pub extern "C" fn gpucc_device_upload(
     })
 }
 
+/// Places a compiled program's machine code in a new buffer object on the device (the code
+/// gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
+/// back on Intel, the instruction words on Vivante). The program must have been compiled for the
+/// device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+#[no_mangle]
+pub extern "C" fn gpucc_program_upload(
+    dev: *mut Device,
+    program: *const crate::program::Program,
+    out: *mut *mut Bo,
+) -> Status {
+    guard("gpucc_program_upload", || {
+        // SAFETY: a non-NULL device is a live handle from gpucc_device_open, used by one
+        // thread at a time (the header's contract), so the exclusive borrow is unique; a
+        // non-NULL program is a live handle from gpucc_compile.
+        let (d, p) = unsafe { (dev.as_mut(), program.as_ref()) };
+        let d = d.ok_or_else(|| Error::invalid("gpucc_program_upload: dev is NULL"))?;
+        let p = p.ok_or_else(|| Error::invalid("gpucc_program_upload: program is NULL"))?;
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_program_upload: out is NULL"));
+        }
+        if p.target.name() != d.inner.target() {
+            return Err(Error::invalid(format!(
+                "gpucc_program_upload: the program was compiled for {}, the device is {}",
+                p.target.name(),
+                d.inner.target()
+            )));
+        }
+        let inner = d.inner.upload(&p.bytes).map_err(device_error)?;
+        write_out(out, Box::into_raw(Box::new(Bo { inner })), "out")
+    })
+}
+
 /// The GEM handle of a buffer (0 for NULL).
 #[no_mangle]
 pub extern "C" fn gpucc_bo_handle(bo: *const Bo) -> u32 {

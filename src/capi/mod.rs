@@ -27,12 +27,14 @@
 
 mod compiler;
 mod device;
+mod program;
 mod shader;
 mod status;
 mod version;
 
 pub use compiler::*;
 pub use device::*;
+pub use program::*;
 pub use shader::*;
 pub use status::*;
 pub use version::*;

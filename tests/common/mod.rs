@@ -72,7 +72,11 @@ pub fn build_c_program(name: &str) -> PathBuf {
         "{} has no libgpucc.so",
         lib.display()
     );
-    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
+    // Tests run in parallel and may build the same program: each build gets its own file.
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("c-{name}-{}-{n}", std::process::id()));
     let status = std::process::Command::new(cc())
         .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-pthread"])
         .arg(format!("-I{}", root.join("include").display()))
@@ -81,7 +85,9 @@ pub fn build_c_program(name: &str) -> PathBuf {
         .arg(&out)
         .arg(format!("-L{}", lib.display()))
         .arg("-lgpucc")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        // DT_RPATH (not RUNPATH) so that the library of this build wins over the stale copy
+        // cargo may leave one level up, which LD_LIBRARY_PATH of `cargo test` lists first.
+        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
     assert!(status.success(), "compiling tests/c/{name}.c failed");

@@ -1,0 +1,313 @@
+//! `gpucc compile`, `gpucc verify` and `gpucc report`: the backends from the command line.
+
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use gpucc::compiler::{CompileOptions, Compiler};
+use gpucc::program::StatsRow;
+use gpucc::verify::VerifyOutcome;
+
+use crate::cli::{input_error, target, write_output, Failure, Outcome};
+use crate::nir::load;
+
+#[derive(Args)]
+pub struct CompileArgs {
+    /// Target GPU (see `gpucc targets`)
+    #[arg(long)]
+    target: String,
+    /// Shader in Mesa's nir_print syntax
+    file: PathBuf,
+    /// Intel: compile only this SIMD width (8, 16 or 32); may be repeated
+    #[arg(long, value_parser = ["8", "16", "32"])]
+    simd: Vec<String>,
+    /// Print the program's assembly in Mesa's syntax
+    #[arg(long)]
+    asm: bool,
+    /// Print the statistics in Mesa's wording
+    #[arg(long)]
+    stats: bool,
+    /// Write the machine code (raw bytes, memory order) to this file
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Target GPU (see `gpucc targets`)
+    #[arg(long)]
+    target: String,
+    /// Shaders in Mesa's nir_print syntax
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Intel: check only this SIMD width (default: 8 and 16); may be repeated
+    #[arg(long, value_parser = ["8", "16", "32"])]
+    simd: Vec<String>,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Target GPU (see `gpucc targets`); not needed with --compare
+    #[arg(long, required_unless_present = "compare")]
+    target: Option<String>,
+    /// Directory of .nir files (searched recursively)
+    #[arg(required_unless_present = "compare")]
+    dir: Option<PathBuf>,
+    /// Write the CSV here instead of standard output
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Compare two CSV files (Mesa's, then ours) and print totals and helped/hurt counts
+    #[arg(long, num_args = 2, value_names = ["MESA_CSV", "OURS_CSV"])]
+    compare: Option<Vec<PathBuf>>,
+}
+
+fn widths(simd: &[String]) -> Vec<u32> {
+    simd.iter().filter_map(|s| s.parse().ok()).collect()
+}
+
+fn compiler(name: &str) -> Result<Compiler, Failure> {
+    Ok(Compiler::for_target(target(name)?))
+}
+
+pub fn compile(args: CompileArgs) -> Outcome {
+    let compiler = compiler(&args.target)?;
+    let shader = load(&args.file)?;
+    let options = CompileOptions {
+        simd: widths(&args.simd),
+    };
+    let program = compiler
+        .compile(&shader, &options)
+        .map_err(|e| input_error(&args.file, format_args!(" {e}")))?;
+    if args.asm {
+        print!("{}", program.asm_text());
+    }
+    if args.stats || (!args.asm && args.output.is_none()) {
+        print!("{}", program.stats_text());
+    }
+    if let Some(out) = &args.output {
+        write_output(out, &program.bytes)?;
+    }
+    Ok(())
+}
+
+pub fn verify(args: VerifyArgs) -> Outcome {
+    let compiler = compiler(&args.target)?;
+    let simd = widths(&args.simd);
+    let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
+    for file in &args.files {
+        let name = file.display().to_string();
+        let outcome = match load(file) {
+            Ok(shader) => compiler.verify(&shader, &simd),
+            Err(_) => VerifyOutcome::Error("cannot be read or parsed".into()),
+        };
+        match outcome {
+            VerifyOutcome::Pass => passed += 1,
+            VerifyOutcome::Unsupported(_) => unsupported += 1,
+            _ => failed += 1,
+        }
+        println!("{}", outcome.line(&name));
+    }
+    println!("{passed} passed, {failed} failed, {unsupported} unsupported");
+    if failed > 0 {
+        Err(Failure::Input)
+    } else {
+        Ok(())
+    }
+}
+
+/// The CSV columns, the same as shared/corpus/mesa-stats/*.csv.
+const CSV_HEADER: &str = "shader,stage,simd,instructions,cycles,spills,fills,sends,grfs,compile_us";
+
+pub fn report(args: ReportArgs) -> Outcome {
+    if let Some(files) = &args.compare {
+        return compare(&files[0], &files[1]);
+    }
+    let (Some(name), Some(dir)) = (args.target.as_deref(), args.dir.as_deref()) else {
+        return Err(Failure::Usage(
+            "report needs --target and a directory".into(),
+        ));
+    };
+    let compiler = compiler(name)?;
+    let files = nir_files(dir);
+    let progress = std::io::stderr().is_terminal();
+    let mut csv = String::from(CSV_HEADER);
+    csv.push('\n');
+    let (mut compiled, mut skipped) = (0, 0);
+    for (i, file) in files.iter().enumerate() {
+        if progress {
+            eprint!("\r[{}/{}] {}\x1b[K", i + 1, files.len(), file.display());
+        }
+        let rel = file.strip_prefix(dir).unwrap_or(file).to_string_lossy();
+        let shader_name = rel.strip_suffix(".nir").unwrap_or(&rel).to_string();
+        let Ok(shader) = load(file) else {
+            skipped += 1;
+            continue;
+        };
+        let start = Instant::now();
+        let result = compiler.compile(&shader, &CompileOptions::default());
+        let micros = start.elapsed().as_micros();
+        let program = match result {
+            Ok(p) => p,
+            Err(e) => {
+                if !progress {
+                    eprintln!("{shader_name}: {e}");
+                }
+                skipped += 1;
+                continue;
+            }
+        };
+        compiled += 1;
+        let stage = stage_name(&shader_name);
+        for row in program.stats() {
+            csv.push_str(&csv_row(&shader_name, stage, &row, micros));
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    eprintln!(
+        "{compiled} compiled, {skipped} not compiled, of {} files",
+        files.len()
+    );
+    match &args.csv {
+        Some(out) => write_output(out, csv.as_bytes()),
+        None => {
+            print!("{csv}");
+            Ok(())
+        }
+    }
+}
+
+fn stage_name(shader: &str) -> &'static str {
+    if shader.ends_with(".vs") {
+        "vs"
+    } else if shader.ends_with(".cs") {
+        "cs"
+    } else {
+        "fs"
+    }
+}
+
+fn csv_row(shader: &str, stage: &str, r: &StatsRow, micros: u128) -> String {
+    let opt = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
+    format!(
+        "{shader},{stage},{},{},{},{},{},{},{},{micros}\n",
+        opt(r.simd),
+        r.instructions,
+        opt(r.cycles),
+        opt(r.spills),
+        opt(r.fills),
+        opt(r.sends),
+        r.grfs,
+    )
+}
+
+fn nir_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "nir") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// One row of a stats CSV, keyed by shader and SIMD width.
+struct CsvRow {
+    key: (String, String),
+    values: [Option<u64>; 6],
+}
+
+const COLUMNS: [&str; 6] = ["instructions", "cycles", "spills", "fills", "sends", "grfs"];
+
+fn read_csv(path: &Path) -> Result<Vec<CsvRow>, Failure> {
+    let text = crate::cli::read_text(path)?;
+    let mut lines = text.lines();
+    if lines.next() != Some(CSV_HEADER) {
+        return Err(input_error(
+            path,
+            format_args!("1:1: expected the header `{CSV_HEADER}`"),
+        ));
+    }
+    let mut rows = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 10 {
+            return Err(input_error(
+                path,
+                format_args!("{}:1: expected 10 columns", n + 2),
+            ));
+        }
+        let mut values = [None; 6];
+        for (v, s) in values.iter_mut().zip(&f[3..9]) {
+            *v = s.parse().ok();
+        }
+        rows.push(CsvRow {
+            key: (f[0].to_string(), f[2].to_string()),
+            values,
+        });
+    }
+    Ok(rows)
+}
+
+/// Prints shader-db style totals over the (shader, SIMD) pairs both files have, with
+/// helped/hurt counts per column, and the count of SIMD16 programs in each.
+fn compare(mesa: &Path, ours: &Path) -> Outcome {
+    let mesa_rows = read_csv(mesa)?;
+    let our_rows = read_csv(ours)?;
+    let ours_by_key: std::collections::HashMap<_, _> =
+        our_rows.iter().map(|r| (&r.key, r)).collect();
+    let pairs: Vec<(&CsvRow, &CsvRow)> = mesa_rows
+        .iter()
+        .filter_map(|m| ours_by_key.get(&m.key).map(|o| (m, *o)))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{} programs in both ({} in Mesa's, {} in ours)",
+        pairs.len(),
+        mesa_rows.len(),
+        our_rows.len()
+    );
+    for (c, name) in COLUMNS.iter().enumerate() {
+        let both: Vec<(u64, u64)> = pairs
+            .iter()
+            .filter_map(|(m, o)| Some((m.values[c]?, o.values[c]?)))
+            .collect();
+        if both.is_empty() {
+            continue;
+        }
+        let (tm, to): (u64, u64) = both.iter().fold((0, 0), |(a, b), (m, o)| (a + m, b + o));
+        let helped = both.iter().filter(|(m, o)| o < m).count();
+        let hurt = both.iter().filter(|(m, o)| o > m).count();
+        let pct = if tm > 0 {
+            100.0 * (to as f64 - tm as f64) / tm as f64
+        } else {
+            0.0
+        };
+        let ratio = if tm > 0 { to as f64 / tm as f64 } else { 1.0 };
+        let _ = writeln!(
+            out,
+            "total {name} in shared programs: {tm} -> {to} ({pct:+.2}%, ratio {ratio:.3}); helped: {helped}, HURT: {hurt}"
+        );
+    }
+    let simd16 = |rows: &[CsvRow]| rows.iter().filter(|r| r.key.1 == "16").count();
+    let _ = writeln!(
+        out,
+        "SIMD16 programs: Mesa {}, ours {}",
+        simd16(&mesa_rows),
+        simd16(&our_rows)
+    );
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! `gpucc_compile` and `gpucc_program`: compiled shaders as a driver loads them.
+
+use std::ffi::c_char;
+
+use super::compiler::{Compiler, Family};
+use super::shader::{into_c_string, Shader};
+use super::status::{guard, write_out, Error, Status};
+use crate::compiler::{CompileError, CompileOptions};
+use crate::program::{Code, Program};
+
+/// Options of one compile. Pass NULL for the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CompileOptionsC {
+    /// Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
+    /// the backend choose. Ignored for Vivante targets.
+    pub simd_mask: u32,
+}
+
+/// Shader stages as programs report them.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Vertex = 0,
+    Fragment = 1,
+    Compute = 2,
+    Other = 3,
+}
+
+/// What a driver needs to bind a program, for both families. Fields that do not apply to the
+/// program's family are 0 (or false).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ProgramInfo {
+    pub family: Family,
+    pub stage: Stage,
+    /// Bytes of machine code (gpucc_program_code).
+    pub code_size: usize,
+    /// Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent.
+    pub simd8_offset: u32,
+    pub simd16_offset: u32,
+    pub simd32_offset: u32,
+    /// Intel: first GRF after the thread payload (push constants start here), of SIMD8.
+    pub dispatch_grf_start: u32,
+    /// Intel: GRFs used by the widest variant. Vivante: vec4 temporaries used.
+    pub registers: u32,
+    /// Intel: scratch bytes per thread.
+    pub scratch_size: u32,
+    /// Intel: push-constant dwords; Vivante: uniform vec4 slots.
+    pub uniforms: u32,
+    /// Inputs read (varyings / attributes).
+    pub inputs: u32,
+    /// The program can discard pixels.
+    pub uses_discard: bool,
+    /// Intel: the program writes depth.
+    pub computes_depth: bool,
+    /// Vivante: the program must run from memory through the instruction cache.
+    pub needs_icache: bool,
+    /// Statistics of the widest variant (Mesa's meanings).
+    pub instructions: u32,
+    pub loops: u32,
+    pub cycles: u32,
+    pub spills: u32,
+    pub fills: u32,
+    pub sends: u32,
+}
+
+/// Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
+/// GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
+/// (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL.
+///
+/// Thread safety: any number of threads may compile with one compiler at once.
+#[no_mangle]
+pub extern "C" fn gpucc_compile(
+    compiler: *const Compiler,
+    shader: *const Shader,
+    options: *const CompileOptionsC,
+    out: *mut *mut Program,
+) -> Status {
+    guard("gpucc_compile", || {
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_compile: out is NULL"));
+        }
+        // SAFETY: non-NULL handles are live objects from their constructors; options, when
+        // non-NULL, points to a caller-owned struct (the header's contract).
+        let (compiler, shader, options) =
+            unsafe { (compiler.as_ref(), shader.as_ref(), options.as_ref()) };
+        let compiler = compiler.ok_or_else(|| Error::invalid("gpucc_compile: compiler is NULL"))?;
+        let shader = shader.ok_or_else(|| Error::invalid("gpucc_compile: shader is NULL"))?;
+        let mut opts = CompileOptions::default();
+        if let Some(o) = options {
+            if o.simd_mask & !7 != 0 {
+                return Err(Error::invalid(format!(
+                    "gpucc_compile: simd_mask {:#x} has bits other than SIMD8|SIMD16|SIMD32",
+                    o.simd_mask
+                )));
+            }
+            opts.simd = [(1, 8), (2, 16), (4, 32)]
+                .iter()
+                .filter(|(bit, _)| o.simd_mask & bit != 0)
+                .map(|&(_, w)| w)
+                .collect();
+        }
+        let program = compiler.inner.compile(&shader.nir, &opts).map_err(|e| {
+            let status = match e {
+                CompileError::Unsupported(_) => Status::Unsupported,
+                CompileError::Limit(_) | CompileError::Invalid(_) => Status::InvalidArgument,
+                CompileError::Internal(_) => Status::Internal,
+            };
+            Error::new(status, e.to_string())
+        })?;
+        write_out(out, Box::into_raw(Box::new(program)), "out")
+    })
+}
+
+fn program_ref<'a>(program: *const Program, entry: &str) -> Result<&'a Program, Error> {
+    // SAFETY: a non-NULL program is a live handle from gpucc_compile.
+    unsafe { program.as_ref() }.ok_or_else(|| Error::invalid(format!("{entry}: program is NULL")))
+}
+
+/// The machine code: `*code` points into the program (valid until it is destroyed) and `*size`
+/// receives its length in bytes.
+#[no_mangle]
+pub extern "C" fn gpucc_program_code(
+    program: *const Program,
+    code: *mut *const u8,
+    size: *mut usize,
+) -> Status {
+    guard("gpucc_program_code", || {
+        let p = program_ref(program, "gpucc_program_code")?;
+        if size.is_null() {
+            return Err(Error::invalid("gpucc_program_code: size is NULL"));
+        }
+        write_out(code, p.bytes.as_ptr(), "code")?;
+        write_out(size, p.bytes.len(), "size")
+    })
+}
+
+/// Fills `*info` with the program's binding facts and statistics.
+#[no_mangle]
+pub extern "C" fn gpucc_program_get_info(
+    program: *const Program,
+    info: *mut ProgramInfo,
+) -> Status {
+    guard("gpucc_program_get_info", || {
+        let p = program_ref(program, "gpucc_program_get_info")?;
+        write_out(info, program_info(p), "info")
+    })
+}
+
+fn program_info(p: &Program) -> ProgramInfo {
+    let stage = match p.stage {
+        crate::nir::types::Stage::Vertex => Stage::Vertex,
+        crate::nir::types::Stage::Fragment => Stage::Fragment,
+        crate::nir::types::Stage::Compute => Stage::Compute,
+        _ => Stage::Other,
+    };
+    let family = match p.code {
+        Code::Intel(_) => Family::Intel,
+        Code::Etnaviv(_) => Family::Etnaviv,
+    };
+    let mut info = ProgramInfo {
+        family,
+        stage,
+        code_size: p.bytes.len(),
+        simd8_offset: u32::MAX,
+        simd16_offset: u32::MAX,
+        simd32_offset: u32::MAX,
+        dispatch_grf_start: 0,
+        registers: 0,
+        scratch_size: 0,
+        uniforms: 0,
+        inputs: 0,
+        uses_discard: false,
+        computes_depth: false,
+        needs_icache: false,
+        instructions: 0,
+        loops: 0,
+        cycles: 0,
+        spills: 0,
+        fills: 0,
+        sends: 0,
+    };
+    if let Some(widest) = p.stats().last() {
+        info.instructions = widest.instructions;
+        info.cycles = widest.cycles.unwrap_or(0);
+        info.spills = widest.spills.unwrap_or(0);
+        info.fills = widest.fills.unwrap_or(0);
+        info.sends = widest.sends.unwrap_or(0);
+        info.registers = widest.grfs;
+    }
+    match &p.code {
+        Code::Intel(k) => {
+            let offset = |w| k.variant(w).map_or(u32::MAX, |v| v.offset);
+            info.simd8_offset = offset(8);
+            info.simd16_offset = offset(16);
+            info.simd32_offset = offset(32);
+            info.dispatch_grf_start = k.simd.first().map_or(0, |v| v.dispatch_grf_start);
+            info.loops = k.simd.last().map_or(0, |v| v.stats.loops);
+            info.scratch_size = k.scratch_size;
+            info.uniforms = k.push_constants.len() as u32;
+            info.inputs = k.inputs.len() as u32;
+            info.uses_discard = k.flags.uses_kill;
+            info.computes_depth = k.flags.computes_depth;
+        }
+        Code::Etnaviv(o) => {
+            info.loops = o.num_loops;
+            info.uniforms = o.uniforms.len() as u32;
+            info.inputs = o.inputs.len() as u32;
+            info.uses_discard = o.uses_discard;
+            info.needs_icache = o.needs_icache;
+        }
+    }
+    info
+}
+
+/// The program's statistics in Mesa's wording, one line per variant. Free with
+/// gpucc_string_free.
+#[no_mangle]
+pub extern "C" fn gpucc_program_stats(program: *const Program, out: *mut *mut c_char) -> Status {
+    guard("gpucc_program_stats", || {
+        let p = program_ref(program, "gpucc_program_stats")?;
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_program_stats: out is NULL"));
+        }
+        write_out(out, into_c_string(p.stats_text()), "out")
+    })
+}
+
+/// The program's assembly in Mesa's disassembler syntax. Free with gpucc_string_free.
+#[no_mangle]
+pub extern "C" fn gpucc_program_disassemble(
+    program: *const Program,
+    out: *mut *mut c_char,
+) -> Status {
+    guard("gpucc_program_disassemble", || {
+        let p = program_ref(program, "gpucc_program_disassemble")?;
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_program_disassemble: out is NULL"));
+        }
+        write_out(out, into_c_string(p.asm_text()), "out")
+    })
+}
+
+/// Destroys a program. NULL is accepted and ignored.
+#[no_mangle]
+pub extern "C" fn gpucc_program_destroy(program: *mut Program) {
+    guard("gpucc_program_destroy", || {
+        if !program.is_null() {
+            // SAFETY: non-NULL programs only come from Box::into_raw in gpucc_compile, and the
+            // caller gives up the handle by destroying it.
+            drop(unsafe { Box::from_raw(program) });
+        }
+        Ok(())
+    });
+}
