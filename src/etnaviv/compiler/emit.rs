@@ -65,7 +65,7 @@ pub fn inline_immediates(p: &mut Program) {
                 continue;
             }
             let imm = if ins.ty.is_float() {
-                (v & 0xfff == 0).then(|| isa::Imm {
+                (v & 0xfff == 0).then_some(isa::Imm {
                     ty: isa::ImmType::F20,
                     bits: v >> 12,
                 })
