@@ -348,6 +348,17 @@ fn one_const_rule() {
     let obj7 = c7.compile(&s, &Options::default()).unwrap();
     let add = obj7.insts.iter().find(|i| i.opcode == Opcode::Add).unwrap();
     assert_eq!(uniforms_read(add), vec![0, 1]);
+    // HALTI2+ takes 2.0 and 0.5 (low 12 mantissa bits zero) as inline immediates.
+    let mad7 = obj7.insts.iter().find(|i| i.opcode == Opcode::Mad).unwrap();
+    let imms: Vec<u32> = mad7
+        .src
+        .iter()
+        .filter_map(|s| match s.kind {
+            SrcKind::Imm(i) if s.use_ => Some(i.value()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(imms, vec![2.0f32.to_bits(), 0.5f32.to_bits()]);
     assert_eq!(verify(&c7, &s, 3), VerifyOutcome::Pass);
 }
 

@@ -39,6 +39,49 @@ pub fn drop_trivial_branches(p: &mut Program) {
     p.items = out;
 }
 
+/// Turns constants that are the same in every channel read, and fit 20 bits, into inline
+/// immediates (HALTI2+ cores): floats whose low 12 mantissa bits are zero, integers within
+/// ±2^19. They then need no uniform slot and do not count against the one-const rule.
+pub fn inline_immediates(p: &mut Program) {
+    for item in &mut p.items {
+        let Item::Instr(ins) = item else { continue };
+        if ins.shape == Shape::Texture || ins.target.is_some() {
+            continue;
+        }
+        for slot in 0..3 {
+            let used = ins.used_channels(slot);
+            let Some(op) = &mut ins.src[slot] else {
+                continue;
+            };
+            let OperandKind::Const(vals) = op.kind else {
+                continue;
+            };
+            if op.neg || op.abs {
+                continue;
+            }
+            let mut read = (0..4).filter(|c| used & (1 << c) != 0).map(|c| vals[c]);
+            let Some(v) = read.next() else { continue };
+            if read.any(|x| x != v) {
+                continue;
+            }
+            let imm = if ins.ty.is_float() {
+                (v & 0xfff == 0).then_some(isa::Imm {
+                    ty: isa::ImmType::F20,
+                    bits: v >> 12,
+                })
+            } else {
+                let x = v as i32;
+                (-(1 << 19)..(1 << 19))
+                    .contains(&x)
+                    .then(|| isa::Imm::s20(x))
+            };
+            if let Some(imm) = imm {
+                op.kind = OperandKind::Imm(imm);
+            }
+        }
+    }
+}
+
 /// Physical components of value `v`.
 fn comps_of(alloc: &Allocation, v: ValueId) -> Result<Vec<u8>, CompileError> {
     alloc
@@ -155,7 +198,8 @@ pub fn emit(
                     }
                     OperandKind::Fixed(_)
                     | OperandKind::Uniform(_)
-                    | OperandKind::UniformRel(_) => comp.min(3),
+                    | OperandKind::UniformRel(_)
+                    | OperandKind::Imm(_) => comp.min(3),
                     OperandKind::Const(vals) => {
                         const_reads.push((slot, pc, vals[j]));
                         0
@@ -186,6 +230,10 @@ pub fn emit(
         }
         for slot in 0..3 {
             let Some(op) = ins.src[slot] else { continue };
+            if let OperandKind::Imm(imm) = op.kind {
+                hw.src[slot] = Src::imm(imm);
+                continue;
+            }
             let mut amode = isa::AddrMode::Direct;
             let (group, reg) = match op.kind {
                 OperandKind::UniformRel(u) => {
@@ -195,7 +243,9 @@ pub fn emit(
                 OperandKind::Value(v) => (RegGroup::Temp, u16::from(base_of(alloc, v))),
                 OperandKind::Fixed(r) => (RegGroup::Temp, u16::from(r)),
                 OperandKind::Uniform(u) => (RegGroup::Uniform, u as u16),
-                OperandKind::Const(_) => (RegGroup::Uniform, const_slot[slot].unwrap_or(0) as u16),
+                OperandKind::Const(_) | OperandKind::Imm(_) => {
+                    (RegGroup::Uniform, const_slot[slot].unwrap_or(0) as u16)
+                }
             };
             hw.src[slot] = Src {
                 use_: true,

@@ -51,6 +51,8 @@ pub enum OperandKind {
     Uniform(u32),
     /// The uniform slot `base + a.x` (indirect access); `swz` is physical.
     UniformRel(u32),
+    /// A 20-bit immediate (HALTI2+), the same in every channel; `swz` is unused.
+    Imm(crate::etnaviv::isa::Imm),
     /// Constants per channel (`vals[c]` is what channel `c` reads), placed later in a
     /// uniform slot; `swz` is unused.
     Const([u32; 4]),

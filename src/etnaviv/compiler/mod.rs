@@ -83,6 +83,9 @@ impl Context {
 
     pub fn compile(&self, shader: &Shader, opts: &Options) -> Result<ShaderObject, CompileError> {
         let mut lowered = from_nir::lower(self.specs, shader)?;
+        if self.specs.has_halti2_instructions() {
+            emit::inline_immediates(&mut lowered.program);
+        }
         if self.specs.has_one_const_limit() {
             consts::one_const(&mut lowered.program);
         }

@@ -9,8 +9,10 @@
 //! Floats compare within a tolerance because the hardware's transcendentals (RCP, RSQ, EXP,
 //! LOG, SIN, COS, SQRT) are not correctly rounded and the simulator computes them in single
 //! precision while the interpreter uses double: values match when they are bit-identical,
-//! both NaN, or within `2^-12` relative (about 2048 ulps) or `1e-5` absolute. Integer
-//! outputs (non-float bit patterns) therefore still compare essentially exactly.
+//! both NaN, or within `2^-9` relative or `1e-5` absolute. The relative bound is wide
+//! because `pow` becomes EXP(LOG(x) · y), which multiplies LOG's error by `y · log2 x`
+//! (exponents above 100 occur in the corpus' specular terms). Integer outputs (non-float
+//! bit patterns) still compare essentially exactly.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -56,7 +58,7 @@ pub fn close_enough(expected: u32, got: u32) -> bool {
         return false;
     }
     let diff = (a - b).abs();
-    diff <= 1e-5 || diff <= a.abs().max(b.abs()) / 4096.0
+    diff <= 1e-5 || diff <= a.abs().max(b.abs()) / 512.0
 }
 
 /// User uniform slots that some load reads as integers.
@@ -142,6 +144,7 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         specs.sampler_limits().vertex_offset
     };
     let model = interp::DefaultSampler;
+    let mut skipped: Vec<String> = Vec::new();
     for set in 0..input_sets {
         let mut rng = Rng::new(0x5eed_0000 + set as u64);
         let mut ubits = vec![[0u32; 4]; user_slots];
@@ -156,7 +159,7 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                         k
                     }
                 } else {
-                    (rng.range(8, 64) as f32 / 64.0).to_bits()
+                    random_float(&mut rng).to_bits()
                 };
             }
         }
@@ -173,7 +176,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                         // Positive, like the generated inputs: NaNs from square roots or logs
                         // of negative numbers would only test the min/max NaN conventions,
                         // where GLSL leaves the hardware free.
-                        (rng.range(4, 64) as f32 / 32.0).to_bits()
+                        // Not dyadic either: exact binary fractions land texture coordinates
+                        // on texel edges, where a fused and an unfused multiply-add pick
+                        // different texels.
+                        random_float(&mut rng).to_bits()
                     }
                 });
                 map.insert(io.slot, v);
@@ -188,11 +194,17 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             float_uniform_offsets: float_offsets,
             inputs: inputs.clone(),
             generate_inputs: true,
-            robust_access: true,
+            // Out-of-bounds reads are undefined in GLSL (the interpreter would read zero, the
+            // hardware a neighbouring slot): an input set that causes one is skipped.
+            robust_access: false,
             ..Environment::default()
         };
         let reference = match interp::run(shader, &env, INVOCATIONS) {
             Ok(r) => r,
+            Err(e) if e.message.contains("out of bounds") || e.message.contains("out of range") => {
+                skipped.push(e.to_string());
+                continue;
+            }
             Err(e) => return VerifyOutcome::Error(format!("interpreter: {e}")),
         };
         for (inv, expected) in reference.invocations.iter().enumerate() {
@@ -267,6 +279,12 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             }
         }
     }
+    if input_sets > 0 && skipped.len() == input_sets {
+        return VerifyOutcome::Unsupported(format!(
+            "every input set reads out of bounds ({})",
+            skipped[0]
+        ));
+    }
     VerifyOutcome::Pass
 }
 
@@ -304,4 +322,9 @@ impl Sampler for UnitSampler {
     fn levels(&self, texture: u32) -> u32 {
         interp::DefaultSampler.levels(texture.saturating_sub(self.first_unit))
     }
+}
+
+/// A float in [0.1, 2.0) with a random mantissa.
+fn random_float(rng: &mut Rng) -> f32 {
+    0.1 + rng.below(1_000_000) as f32 * (1.9 / 1_000_000.0)
 }
