@@ -14,10 +14,11 @@ use crate::program::Program;
 use crate::target::{Target, UnknownTarget};
 use crate::verify::VerifyOutcome;
 
-/// The backend state of one target, built once.
+/// The backend state of one target, built once. (Boxed: the Intel context holds its flow
+/// templates inline and is much larger than the etnaviv one.)
 #[derive(Debug)]
 enum Backend {
-    Intel(intel::fs::Context),
+    Intel(Box<intel::fs::Context>),
     Etnaviv(etnaviv::compiler::Context),
 }
 
@@ -87,7 +88,7 @@ impl Compiler {
 
     pub fn for_target(target: Target) -> Compiler {
         let backend = match target {
-            Target::Intel(devinfo) => Backend::Intel(intel::fs::Context::new(devinfo)),
+            Target::Intel(devinfo) => Backend::Intel(Box::new(intel::fs::Context::new(devinfo))),
             Target::Etnaviv(specs) => Backend::Etnaviv(etnaviv::compiler::Context::new(specs)),
         };
         Compiler { target, backend }
