@@ -149,7 +149,7 @@ impl Compiler {
         /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
         const INPUT_SETS: usize = 3;
         match &self.backend {
-            Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS).into(),
+            Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS),
             Backend::Intel(ctx) => {
                 let widths = if simd.is_empty() { &[8, 16][..] } else { simd };
                 let mut outcome = VerifyOutcome::Pass;

@@ -48,28 +48,6 @@ impl fmt::Display for VerifyOutcome {
     }
 }
 
-impl From<crate::etnaviv::compiler::VerifyOutcome> for VerifyOutcome {
-    fn from(o: crate::etnaviv::compiler::VerifyOutcome) -> VerifyOutcome {
-        use crate::etnaviv::compiler::VerifyOutcome as E;
-        match o {
-            E::Pass => VerifyOutcome::Pass,
-            E::Fail {
-                invocation,
-                output,
-                expected,
-                got,
-            } => VerifyOutcome::Fail {
-                invocation,
-                output,
-                expected,
-                got,
-            },
-            E::Unsupported(f) => VerifyOutcome::Unsupported(f),
-            E::Error(e) => VerifyOutcome::Error(e),
-        }
-    }
-}
-
 impl From<crate::intel::fs::VerifyOutcome> for VerifyOutcome {
     fn from(o: crate::intel::fs::VerifyOutcome) -> VerifyOutcome {
         use crate::intel::fs::VerifyOutcome as I;

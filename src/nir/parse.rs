@@ -6,7 +6,6 @@
 //! printer. Every error carries the 1-based line and column and says what was expected.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use super::ir::*;
 use super::opcodes::{AluOp, IndexKind, Intrinsic};
@@ -14,20 +13,7 @@ use super::print::count_digits;
 use super::types::{AluType, GlslType, Stage};
 
 /// Where and why the text could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: usize,
-    pub col: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub type ParseError = crate::util::SourceError;
 
 type PResult<T> = Result<T, ParseError>;
 

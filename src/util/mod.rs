@@ -2,3 +2,6 @@
 
 pub mod bitset;
 pub mod rng;
+pub mod source_error;
+
+pub use source_error::SourceError;

@@ -30,20 +30,7 @@ use crate::util::rng::Rng;
 /// Invocations per input set (one quad).
 const INVOCATIONS: usize = 4;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum VerifyOutcome {
-    Pass,
-    Fail {
-        invocation: usize,
-        output: String,
-        expected: String,
-        got: String,
-    },
-    /// The shader uses something the compiler (or this check) does not handle.
-    Unsupported(String),
-    /// Compilation or a run failed for another reason.
-    Error(String),
-}
+pub use crate::verify::VerifyOutcome;
 
 /// Whether two output components agree (see the module documentation).
 pub fn close_enough(expected: u32, got: u32) -> bool {

@@ -5,28 +5,13 @@
 //! note, as the disassembler prints it, restores those bits, so even the blob's words with
 //! stray bits in "don't care" positions re-assemble exactly.
 
-use std::fmt;
-
 use super::bits;
 use super::float::f32_to_f16;
 use super::inst::*;
 use super::opcode::{Class, Format, Opcode, Slot};
 
 /// An assembly error at a 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AsmError {
-    pub line: usize,
-    pub col: usize,
-    pub message: String,
-}
-
-impl fmt::Display for AsmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
-    }
-}
-
-impl std::error::Error for AsmError {}
+pub type AsmError = crate::util::SourceError;
 
 /// Assembles a program, one instruction per non-blank line. `specs` is accepted so that the
 /// command line can pass its target; the syntax itself does not depend on the core (use

@@ -2,7 +2,6 @@
 //! `i965_asm` reads), producing [`Inst`]s with the hidden operands Mesa's emitter would use.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use super::disasm::pred_control_from_suffix;
 use super::inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
@@ -11,23 +10,7 @@ use super::types::{arf, sfid, AccessMode, CondMod, MathFn, Opcode, RegFile, RegT
 use crate::intel::DevInfo;
 
 /// A syntax or semantic error in assembly text, with its 1-based line and column.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AsmError {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for AsmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
-    }
-}
-
-impl std::error::Error for AsmError {}
+pub type AsmError = crate::util::SourceError;
 
 /// Assembles a program. Labels (`NAME:`) take no space; jump operands may name a label or give
 /// a distance in the generation's jump units.
