@@ -1,0 +1,59 @@
+//! piglit's own shader tests (shared/corpus/piglit) run end to end with the NIR Mesa 23.3
+//! produced for each platform (shared/corpus/nir/<platform>), with piglit's expected pixels.
+//! Prints the tally and every FAIL with its cause.
+
+mod common;
+
+use gpucc::piglit::{self, Mode, Outcome};
+
+fn run_suite(platform: &str, mode: Mode) -> Option<piglit::Counts> {
+    let dir = common::shared_path("corpus/piglit")?;
+    let nir_dir = common::shared_path(&format!("corpus/nir/{platform}"))?;
+    let tests = common::files_with_suffix(&dir, ".shader_test");
+    let mut counts = piglit::Counts::default();
+    let mut skips = std::collections::BTreeMap::new();
+    for t in &tests {
+        let o = piglit::run_test(platform, t, &nir_dir, mode);
+        counts.add(&o);
+        match &o {
+            Outcome::Fail { .. } => println!("{}: {o}", piglit::test_name(t)),
+            Outcome::Skip(r) => {
+                // Group by reason, without the test-specific tail (names, line numbers).
+                let key = if r.starts_with("no ") {
+                    "no NIR for a stage (Mesa did not compile it for this platform)".to_string()
+                } else {
+                    r.split(" at line").next().unwrap_or(r).to_string()
+                };
+                *skips.entry(key).or_insert(0) += 1;
+            }
+            Outcome::Pass { .. } => {}
+        }
+    }
+    println!(
+        "{platform} {mode:?}: {} passed, {} failed, {} skipped of {}",
+        counts.passed,
+        counts.failed,
+        counts.skipped,
+        tests.len()
+    );
+    for (k, n) in &skips {
+        println!("  skipped {n}: {k}");
+    }
+    Some(counts)
+}
+
+#[test]
+fn ivb_interpreter() {
+    let Some(c) = run_suite("ivb", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 150, "{c:?}");
+}
+
+#[test]
+fn gc2000_interpreter() {
+    let Some(c) = run_suite("gc2000", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}
