@@ -212,6 +212,73 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
         return inst;
     }
 
+    if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        let file = if rng.bool() {
+            RegFile::Grf
+        } else {
+            RegFile::Arf
+        };
+        inst.dst = Dst::reg(
+            file,
+            rng.below(128) as u8,
+            *rng.pick(&[0u8, 16]),
+            RegType::UD,
+        );
+        let payload = |rng: &mut Rng, file: RegFile, sub: u8| {
+            Src::Reg(RegSrc::new(
+                file,
+                rng.below(128) as u8,
+                sub,
+                RegType::UD,
+                Region::SCALAR,
+            ))
+        };
+        let a0 = |sub: u8| {
+            Src::Reg(RegSrc::new(
+                RegFile::Arf,
+                0x10,
+                sub,
+                RegType::UD,
+                Region::SCALAR,
+            ))
+        };
+        let sub0 = *rng.pick(&[0u8, 16]);
+        let s1file = if rng.bool() {
+            RegFile::Grf
+        } else {
+            RegFile::Arf
+        };
+        let desc = if rng.below(4) == 0 {
+            a0(0)
+        } else {
+            Src::Imm(Imm {
+                ty: RegType::UD,
+                bits: (rng.next_u32() & 0x7fff_ffff) as u64,
+            })
+        };
+        let ex = if rng.below(4) == 0 {
+            a0(rng.below(8) as u8)
+        } else {
+            Src::Imm(Imm {
+                ty: RegType::UD,
+                bits: (rng.next_u32() & !0xfc3f) as u64,
+            })
+        };
+        inst.src = vec![
+            payload(rng, RegFile::Grf, sub0),
+            payload(rng, s1file, 0),
+            desc,
+            ex,
+        ];
+        inst.msg = Some(Message {
+            sfid: rng.below(16) as u8,
+            base_mrf: 0,
+            ex_desc: 0,
+        });
+        inst.eot = rng.bool();
+        inst.cond_mod = CondMod::None;
+        return inst;
+    }
     inst.dst = random_dst(rng, ver, a16);
     let n = source_count(ver, op);
     let unary = n == 1;
@@ -219,6 +286,14 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
         .map(|i| {
             let last = i + 1 == n;
             if last && rng.below(3) == 0 {
+                if op == Opcode::Dim {
+                    inst.flag_nr = 0;
+                    inst.flag_subnr = 0;
+                    return Src::Imm(Imm {
+                        ty: RegType::F,
+                        bits: rng.next_u64(),
+                    });
+                }
                 Src::Imm(random_imm(rng, ver, unary && ver >= 80))
             } else {
                 Src::Reg(random_reg_src(rng, ver, a16))
@@ -232,10 +307,28 @@ fn random_inst(rng: &mut Rng, devinfo: &DevInfo) -> Inst {
             ty: RegType::UD,
             bits: (rng.next_u32() & desc_mask) as u64,
         });
+        let ex_desc = if ver >= 90 {
+            rng.next_u32() & 0xffff_0000
+        } else {
+            0
+        };
         inst.msg = Some(Message {
             sfid: rng.below(16) as u8,
             base_mrf: if ver < 60 { rng.below(16) as u8 } else { 0 },
+            ex_desc,
         });
+        if ver >= 90 {
+            // Gen9 keeps the extended descriptor in src0's region bits: src0 reads back scalar.
+            let ty = *rng.pick(&reg_types(ver));
+            let mut r = RegSrc::new(RegFile::Grf, rng.below(128) as u8, 0, ty, Region::SCALAR);
+            if a16 {
+                r.region = Region::new(0, 4, 1);
+                r.swizzle = 0;
+            }
+            r.negate = rng.bool();
+            r.abs = rng.bool();
+            inst.src[0] = Src::Reg(r);
+        }
         inst.eot = rng.bool();
         inst.cond_mod = CondMod::None;
     }

@@ -48,6 +48,17 @@ fn corpus_parses_validates_and_round_trips() {
                 continue;
             }
         };
+        if let Some(v) = shader
+            .variables
+            .iter()
+            .find(|v| v.mode.has_location() && v.location_number().is_none())
+        {
+            failures.push(format!(
+                "{name}: unknown location `{}` of `{}`",
+                v.location, v.name
+            ));
+            continue;
+        }
         if let Err(e) = nir::validate(&shader) {
             failures.push(format!("{name}: validate: {e}"));
             continue;

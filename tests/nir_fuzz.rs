@@ -208,3 +208,97 @@ fn mutated_nir_never_panics() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n---\n"));
 }
+
+/// Random damage to the in-memory IR (what a buggy pass could leave behind).
+fn damage(rng: &mut Rng, shader: &mut nir::Shader) {
+    use nir::{BlockId, CfNode, InstrKind, SsaId};
+    let Some(imp) = shader.entry_mut() else {
+        return;
+    };
+    let n_defs = imp.defs.len() as u64 + 3;
+    let n_blocks = imp.blocks.len() as u64 + 2;
+    let n_instrs = imp.instrs.len() as u64;
+    if n_instrs == 0 {
+        return;
+    }
+    let i = rng.below(n_instrs) as usize;
+    match rng.below(7) {
+        0 => match &mut imp.instrs[i].kind {
+            InstrKind::Alu(a) if !a.srcs.is_empty() => {
+                let k = rng.below(a.srcs.len() as u64) as usize;
+                a.srcs[k].ssa = SsaId(rng.below(n_defs) as u32);
+                a.srcs[k].swizzle[0] = rng.below(20) as u8;
+            }
+            InstrKind::Intrinsic(x) if !x.srcs.is_empty() => {
+                let k = rng.below(x.srcs.len() as u64) as usize;
+                x.srcs[k] = SsaId(rng.below(n_defs) as u32);
+            }
+            InstrKind::Phi(p) if !p.srcs.is_empty() => {
+                p.srcs[0].0 = BlockId(rng.below(n_blocks) as u32);
+            }
+            _ => {}
+        },
+        1 => imp.instrs[i].block = BlockId(rng.below(n_blocks) as u32),
+        2 if !imp.blocks.is_empty() => {
+            let b = rng.below(imp.blocks.len() as u64) as usize;
+            imp.blocks[b]
+                .instrs
+                .push(nir::InstrId(rng.below(n_instrs + 2) as u32));
+        }
+        3 => {
+            if let Some(Some(d)) = imp.defs.get_mut(rng.below(n_defs) as usize) {
+                d.instr = nir::InstrId(rng.below(n_instrs + 2) as u32);
+                d.num_components = rng.below(18) as u8;
+            }
+        }
+        4 => {
+            let len = rng.below(imp.defs.len() as u64 + 1) as usize;
+            imp.defs.truncate(len);
+        }
+        5 => {
+            if let Some(CfNode::Block(b)) = imp.body.first_mut() {
+                *b = BlockId(rng.below(n_blocks) as u32);
+            }
+        }
+        _ => {
+            if rng.bool() {
+                imp.blocks.pop();
+            } else {
+                imp.body.pop();
+            }
+        }
+    }
+}
+
+#[test]
+fn damaged_ir_never_panics_the_validator_or_printer() {
+    let inputs = inputs();
+    let mut rng = Rng::new(0x6461_6d61_6765_0001);
+    let mut problems = Vec::new();
+    let mut rejected = 0;
+    let mut runs = 0;
+    for (name, text) in inputs.iter().take(30) {
+        let Ok(base) = nir::parse(text) else { continue };
+        for k in 0..100 {
+            let mut s = base.clone();
+            for _ in 0..1 + rng.below(3) {
+                damage(&mut rng, &mut s);
+            }
+            runs += 1;
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                let v = nir::validate(&s).is_err();
+                let _ = nir::print(&s);
+                v
+            }));
+            match r {
+                Ok(v) => rejected += v as usize,
+                Err(_) => problems.push(format!("{name} damage {k}: PANIC")),
+            }
+            if problems.len() > 5 {
+                break;
+            }
+        }
+    }
+    println!("nir damage: {runs} damaged shaders, {rejected} rejected by the validator");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

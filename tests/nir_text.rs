@@ -62,6 +62,11 @@ fn if_phi_round_trips_and_has_its_structure() {
 fn register_loop_round_trips_and_links_the_loop() {
     let s = round_trip("reg_loop.nir");
     assert_eq!(s.stage(), Stage::Vertex);
+    // "inputs_read: 15" is bit 15 (VERT_ATTRIB_GENERIC0); absent fields read as empty.
+    assert_eq!(s.info.slot_mask("inputs_read"), Some(1 << 15));
+    assert_eq!(s.info.slot_mask("outputs_written"), Some(1));
+    assert_eq!(s.info.slot_mask("system_values_read"), Some(0));
+    assert_eq!(s.variables[1].location_number(), Some(15));
     let imp = s.entry().unwrap();
     let cfg = Cfg::compute(imp);
     // b1 is the loop header: entered from b0 and from the end of the body (b4).

@@ -213,6 +213,15 @@ fn required_indices_per_intrinsic() {
         "write mask names components beyond num_components",
     );
 
+    // Destination bit sizes: load_front_face yields a 1- or 32-bit boolean.
+    let mut b = builder();
+    b.intrinsic_named("load_front_face", &[], Some((1, 16)), &[])
+        .unwrap();
+    expect_rule(
+        &b.finish().unwrap(),
+        "destination is 16-bit, allowed: [1, 32]",
+    );
+
     // Source count.
     let mut b = builder();
     let off = b.imm_u32(0);

@@ -2,5 +2,8 @@
 
 pub mod devinfo;
 pub mod eu;
+pub mod fs;
+pub mod kernel;
+pub mod sim;
 
 pub use devinfo::DevInfo;

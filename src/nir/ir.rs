@@ -71,6 +71,30 @@ impl ShaderInfo {
             None => self.fields.push((key.to_string(), value.to_string())),
         }
     }
+    /// A 64-bit slot mask printed as bit ranges (`inputs_read: 0,15-17`); 0 when absent.
+    pub fn slot_mask(&self, key: &str) -> Option<u64> {
+        let Some(v) = self.field(key) else {
+            return Some(0);
+        };
+        let mut mask = 0u64;
+        for part in v.split(',') {
+            let (lo, hi) = match part.split_once('-') {
+                Some((a, b)) => (a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?),
+                None => {
+                    let n = part.trim().parse::<u32>().ok()?;
+                    (n, n)
+                }
+            };
+            if lo > hi || hi > 63 {
+                return None;
+            }
+            for bit in lo..=hi {
+                mask |= 1 << bit;
+            }
+        }
+        Some(mask)
+    }
+
     /// Whether defs carry a `con`/`div` divergence flag in the text.
     pub fn divergence_analysis_run(&self) -> bool {
         self.field("divergence_analysis_run") == Some("true")
@@ -166,6 +190,12 @@ pub struct Variable {
 }
 
 impl Variable {
+    /// The location as a number (Mesa's `data.location`): slot names map through
+    /// [`super::slots`], `~0` is `u32::MAX`.
+    pub fn location_number(&self) -> Option<u32> {
+        super::slots::slot_number(&self.location)
+    }
+
     /// First component within the slot (Mesa's `location_frac`).
     pub fn location_frac(&self) -> u32 {
         match self.components.as_deref().and_then(|c| c.chars().next()) {
@@ -402,6 +432,14 @@ impl IntrinsicInstr {
             _ => None,
         }
     }
+    /// The slot name of the `io location=` index (`VARYING_SLOT_POS`, `FRAG_RESULT_COLOR`...).
+    pub fn io_location(&self) -> Option<&str> {
+        match self.index(IndexKind::IoSemantics)? {
+            IndexValue::Text(t) => t.strip_prefix("io location=")?.split(' ').next(),
+            _ => None,
+        }
+    }
+
     pub fn type_index(&self, kind: IndexKind) -> Option<AluType> {
         match self.index(kind)? {
             IndexValue::Type(t) => Some(*t),
@@ -556,12 +594,21 @@ impl Impl {
     }
     /// The end block (always the last block, never holding instructions).
     pub fn end_block(&self) -> BlockId {
-        BlockId(self.blocks.len() as u32 - 1)
+        BlockId((self.blocks.len() as u32).saturating_sub(1))
     }
     /// The instruction defining `id`, if it is defined.
     pub fn def_instr(&self, id: SsaId) -> Option<&Instr> {
-        self.def(id).map(|d| self.instr(d.instr))
+        self.def(id)
+            .and_then(|d| self.instrs.get(d.instr.0 as usize))
     }
+    /// Every instruction in program order (blocks in order, instructions in block order).
+    pub fn instrs_in_order(&self) -> impl Iterator<Item = (InstrId, &Instr)> + '_ {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.instrs.iter())
+            .filter_map(move |&id| self.instrs.get(id.0 as usize).map(|i| (id, i)))
+    }
+
     /// The constant components of `id` when a `load_const` defines it.
     pub fn const_value(&self, id: SsaId) -> Option<&[u64]> {
         match &self.def_instr(id)?.kind {

@@ -29,6 +29,20 @@
 //! `imp.body` for structure. To rewrite, build new vectors (or edit `InstrKind`s in place) and
 //! keep `defs[..].instr` and `Instr::block` consistent; [`validate`] checks that.
 //!
+//! # Text
+//!
+//! [`parse`] reads Mesa 23.3's nir_print output and [`print`] writes it back byte for byte (all
+//! 3,440 corpus dumps). What nir_print derives is recomputed, not stored: block predecessors
+//! and successors, column padding, the constant values shown beside sources, the int/float
+//! reading of `load_const` (Mesa's `nir_gather_types`), and the variable named after I/O
+//! intrinsics. What the model does not interpret is kept as text so it survives a round trip:
+//! header info lines ([`ShaderInfo::fields`]), variable initializers, structured intrinsic
+//! indices such as `io location=...` or `access=...` ([`IndexValue::Text`]), rare texture
+//! fields, and any backend output after the shader ([`Shader::trailer`]). Divergence flags
+//! (`con`/`div`) are kept only when the header says the analysis ran, as nir_print does.
+//! One deliberate difference: `deref_array` names its index value (`[%3]`) where nir_print
+//! shows a constant index by value, which could not be read back.
+//!
 //! # Tables
 //!
 //! [`opcodes`] has one table per instruction family (ALU ops, intrinsics) with the signature
@@ -42,6 +56,7 @@ pub mod opcodes;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod slots;
 pub mod types;
 pub mod validate;
 

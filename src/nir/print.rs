@@ -556,10 +556,13 @@ impl<'a> ImplPrinter<'a> {
         let Some(block) = imp.blocks.get(b.0 as usize) else {
             return;
         };
-        let has_dest = block
+        // Damaged IR (ids out of range) prints what exists rather than panicking.
+        let instrs: Vec<&Instr> = block
             .instrs
             .iter()
-            .any(|i| imp.instr(*i).kind.def().is_some());
+            .filter_map(|i| imp.instrs.get(i.0 as usize))
+            .collect();
+        let has_dest = instrs.iter().any(|i| i.kind.def().is_some());
         self.no_dest_pad = if has_dest {
             let div = if self.divergence { 4 } else { 0 };
             5 + 1 + div + 1 + count_digits(self.max_index) + 1 + 1 + 1
@@ -568,11 +571,12 @@ impl<'a> ImplPrinter<'a> {
         };
         self.indent(tabs);
         let _ = write!(self.out, "block b{}:", b.0);
-        let preds = self.cfg.preds[b.0 as usize]
+        let edges = |v: &Vec<Vec<BlockId>>| v.get(b.0 as usize).cloned().unwrap_or_default();
+        let preds = edges(&self.cfg.preds)
             .iter()
             .map(|p| format!("b{}", p.0))
             .collect::<Vec<_>>();
-        let succs: String = self.cfg.succs[b.0 as usize]
+        let succs: String = edges(&self.cfg.succs)
             .iter()
             .map(|s| format!("b{} ", s.0))
             .collect();
@@ -588,9 +592,9 @@ impl<'a> ImplPrinter<'a> {
         let block_len = 7 + count_digits(b.0) + 1;
         let pad = self.no_dest_pad.saturating_sub(block_len);
         let _ = writeln!(self.out, "{:pad$}// preds: {}", "", preds.join(" "));
-        for &i in &block.instrs {
+        for i in instrs {
             self.indent(tabs);
-            self.instr(&imp.instr(i).kind);
+            self.instr(&i.kind);
             self.out.push('\n');
         }
         self.indent(tabs);
@@ -625,10 +629,12 @@ impl<'a> ImplPrinter<'a> {
         let _ = write!(self.out, "%{}", id.0);
         let imp = self.imp;
         let Some(def) = imp.def(id) else { return };
-        if let InstrKind::LoadConst(c) = &imp.instr(def.instr).kind {
+        if let Some(InstrKind::LoadConst(c)) = imp.instrs.get(def.instr.0 as usize).map(|i| &i.kind)
+        {
             let i = id.0 as usize;
             let mut ty = ty;
-            if ty == BaseType::Invalid && self.guess.float[i] && !self.guess.int[i] {
+            let guessed = |v: &Vec<bool>| v.get(i).copied().unwrap_or(false);
+            if ty == BaseType::Invalid && guessed(&self.guess.float) && !guessed(&self.guess.int) {
                 ty = BaseType::Float;
             }
             if ty == BaseType::Invalid {
@@ -647,7 +653,10 @@ impl<'a> ImplPrinter<'a> {
                 self.def(c.def);
                 let bits = self.imp.def(c.def).map_or(32, |d| d.bit_size);
                 let i = c.def.0 as usize;
-                let guess = (self.guess.int[i], self.guess.float[i]);
+                let guess = (
+                    self.guess.int.get(i).copied().unwrap_or(false),
+                    self.guess.float.get(i).copied().unwrap_or(false),
+                );
                 let _ = write!(
                     self.out,
                     " = load_const {}",
@@ -840,9 +849,10 @@ impl<'a> ImplPrinter<'a> {
                 let _ = write!(self.out, " = deref_var &{name}");
             }
             DerefKind::Array { parent, index } => {
-                let _ = write!(self.out, " = deref_array &(*%{})", parent.0);
-                let idx = self.array_index(*index);
-                self.out.push_str(&idx);
+                // nir_print shows a constant index by value, which loses the SSA value that
+                // holds it; the instruction always names the value so the text reads back,
+                // and the comment shows the chain with constants as nir_print does.
+                let _ = write!(self.out, " = deref_array &(*%{})[%{}]", parent.0, index.0);
             }
         }
         let modes: Vec<&str> = d.modes.iter().map(|m| m.name()).collect();
@@ -876,5 +886,70 @@ impl<'a> ImplPrinter<'a> {
             },
             _ => format!("%{}", id.0),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_floats_convert_exactly() {
+        // IEEE binary16: 0x3c00 = 1.0, 0xc000 = -2.0, 0x7bff = 65504 (largest normal),
+        // 0x0001 = 2^-24 (smallest subnormal), 0x7c00 = +inf, 0x8000 = -0.0.
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0xc000), -2.0);
+        assert_eq!(half_to_f32(0x7bff), 65504.0);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(half_to_f32(0x7c00), f32::INFINITY);
+        assert!(half_to_f32(0x8000).is_sign_negative());
+        assert!(half_to_f32(0x7e00).is_nan());
+    }
+
+    #[test]
+    fn floats_print_like_c_percent_f() {
+        assert_eq!(c_float(0.5), "0.500000");
+        assert_eq!(c_float(-0.0), "-0.000000");
+        assert_eq!(c_float(f64::INFINITY), "inf");
+        assert_eq!(c_float(f64::NEG_INFINITY), "-inf");
+        assert_eq!(c_float(f64::NAN), "nan");
+        assert_eq!(c_float(-f64::NAN), "-nan");
+        assert_eq!(
+            c_float(f32::MAX as f64),
+            "340282346638528859811704183484516925440.000000"
+        );
+        assert_eq!(count_digits(0), 1);
+        assert_eq!(count_digits(9), 1);
+        assert_eq!(count_digits(10), 2);
+    }
+
+    #[test]
+    fn load_const_shows_every_reading_of_the_bits() {
+        // nir_print's rules: hex always; float for sizes above 8 bits; signed when negative;
+        // decimal when 10 or more; a guess of "only int" drops the float reading.
+        assert_eq!(
+            const_text(&[0xbf00_0000], 32, BaseType::Invalid, None),
+            "(0xbf000000 = -0.500000 = -1090519040 = 3204448256)"
+        );
+        assert_eq!(
+            const_text(&[0x1], 32, BaseType::Invalid, Some((true, false))),
+            "(0x00000001)"
+        );
+        assert_eq!(
+            const_text(&[0x10, 0x2], 32, BaseType::Invalid, Some((true, false))),
+            "(0x00000010, 0x00000002) = (16, 2)"
+        );
+        assert_eq!(
+            const_text(&[1, 0], 1, BaseType::Invalid, None),
+            "(true, false)"
+        );
+        assert_eq!(
+            const_text(&[0x3f80_0000], 32, BaseType::Float, None),
+            "(1.000000)"
+        );
+        assert_eq!(
+            const_text(&[0xff], 8, BaseType::Invalid, None),
+            "(0xff = -1 = 255)"
+        );
     }
 }

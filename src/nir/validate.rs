@@ -47,6 +47,7 @@ pub fn validate(shader: &Shader) -> Result<(), ValidationError> {
                 issues: &mut issues,
                 cfg: Cfg::compute(imp),
                 idom: Vec::new(),
+                positions: Vec::new(),
             }
             .run();
         }
@@ -65,6 +66,8 @@ struct Checker<'a> {
     cfg: Cfg,
     /// Immediate dominator per block (None: unreachable).
     idom: Vec<Option<u32>>,
+    /// Index of each instruction within its block.
+    positions: Vec<usize>,
 }
 
 impl Checker<'_> {
@@ -111,6 +114,12 @@ impl Checker<'_> {
         self.check_defs();
         if !self.issues.is_empty() {
             return;
+        }
+        self.positions = vec![0; imp.instrs.len()];
+        for block in &imp.blocks {
+            for (k, i) in block.instrs.iter().enumerate() {
+                self.positions[i.0 as usize] = k;
+            }
         }
         self.compute_dominators();
         for (n, instr) in imp.instrs.iter().enumerate() {
@@ -342,12 +351,7 @@ impl Checker<'_> {
 
     /// The position of an instruction within its block.
     fn position(&self, id: InstrId) -> usize {
-        let instr = self.imp.instr(id);
-        self.imp.blocks[instr.block.0 as usize]
-            .instrs
-            .iter()
-            .position(|i| *i == id)
-            .unwrap_or(0)
+        self.positions.get(id.0 as usize).copied().unwrap_or(0)
     }
 
     /// `src` must be defined, and its definition must dominate the use at `id`.
@@ -686,6 +690,30 @@ impl Checker<'_> {
                         d.num_components, i.num_components
                     ),
                 );
+            }
+            // Allowed destination bit sizes, or the source whose size it must match.
+            if !info.bit_sizes.is_empty() && !info.bit_sizes.contains(&d.bit_size) {
+                self.fail(
+                    self.where_instr(id),
+                    format!(
+                        "destination is {}-bit, allowed: {:?}",
+                        d.bit_size, info.bit_sizes
+                    ),
+                );
+            }
+            let matched = usize::try_from(info.bit_size_src)
+                .ok()
+                .and_then(|n| i.srcs.get(n));
+            if let Some(sd) = matched.and_then(|s| self.imp.def(*s)) {
+                if sd.bit_size != d.bit_size {
+                    self.fail(
+                        self.where_instr(id),
+                        format!(
+                            "destination is {}-bit but source {} is {}-bit",
+                            d.bit_size, info.bit_size_src, sd.bit_size
+                        ),
+                    );
+                }
             }
         }
         let mut src_defs = Vec::new();

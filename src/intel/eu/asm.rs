@@ -350,7 +350,7 @@ impl<'a> Parser<'a> {
         let mut jip: Option<(usize, String)> = None;
         let mut uip: Option<(usize, String)> = None;
         let mut pop: Option<u8> = None;
-        let mut desc: Option<u32> = None;
+        let mut hexes: Vec<u32> = Vec::new();
         let mut sfid_name: Option<(usize, String)> = None;
         loop {
             self.skip_ws();
@@ -375,7 +375,7 @@ impl<'a> Parser<'a> {
             } else if self.eat_str("Pop:") {
                 self.skip_ws();
                 pop = Some(self.uint()? as u8);
-            } else if op.is_send() && desc.is_some() {
+            } else if op.is_send() && self.at_sfid_comment() {
                 // The descriptor commentary: the SFID name, then text up to the options.
                 let p = self.pos;
                 let mut name = String::new();
@@ -400,7 +400,7 @@ impl<'a> Parser<'a> {
                     h.push(c);
                     self.pos += 1;
                 }
-                desc = Some(
+                hexes.push(
                     u32::from_str_radix(&h, 16).map_err(|_| (p, "bad descriptor".to_string()))?,
                 );
             } else {
@@ -566,12 +566,17 @@ impl<'a> Parser<'a> {
         }
 
         if op.is_send() {
-            let d = desc.ok_or((op_pos, "send without a message descriptor".to_string()))?;
+            let split = matches!(op, Opcode::Sends | Opcode::Sendsc);
+            let d = match hexes.first() {
+                Some(d) => *d,
+                None if split => 0,
+                None => return Err((op_pos, "send without a message descriptor".to_string())),
+            };
             let (p, name) = sfid_name.ok_or((op_pos, "send without `MsgDesc:`".to_string()))?;
             let id = sfid::from_name(ver, &name)
                 .ok_or((p, format!("unknown shared function `{name}`")))?;
             let mut bits = d & 0x7fff_ffff;
-            if d >> 31 != 0 {
+            if d >> 31 != 0 && !split {
                 inst.eot = true;
             }
             if ver < 50 {
@@ -584,9 +589,43 @@ impl<'a> Parser<'a> {
                 }
                 bits &= !(0xf << 24);
             }
-            inst.msg = Some(Message { sfid: id, base_mrf });
-            // The descriptor is src1 unless an indirect a0 register was given.
-            if inst.src.len() < 2 {
+            inst.msg = Some(Message {
+                sfid: id,
+                base_mrf,
+                ex_desc: 0,
+            });
+            if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+                // Payloads print without regions; a subregister means the second half (16 B).
+                inst.dst.subnr = if inst.dst.subnr != 0 { 16 } else { 0 };
+                inst.dst.hstride = 1;
+                for s in inst.src.iter_mut() {
+                    if let Src::Reg(r) = s {
+                        r.region = Region::SCALAR;
+                        if r.nr & 0xf0 != arf::ADDRESS || r.file != RegFile::Arf {
+                            r.subnr = if r.subnr != 0 { 16 } else { 0 };
+                        } else {
+                            r.subnr /= 4;
+                        }
+                    }
+                }
+                let mut hex = hexes.iter();
+                while inst.src.len() < 4 {
+                    let h = *hex.next().ok_or((
+                        op_pos,
+                        "sends needs a descriptor and an extended descriptor".to_string(),
+                    ))?;
+                    let bits = if inst.src.len() == 2 {
+                        h & 0x7fff_ffff
+                    } else {
+                        h
+                    };
+                    inst.src.push(Src::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: bits as u64,
+                    }));
+                }
+            } else if inst.src.len() < 2 {
+                // The descriptor is src1 unless an indirect a0 register was given.
                 inst.src.push(Src::Imm(Imm {
                     ty: RegType::UD,
                     bits: bits as u64,
@@ -595,6 +634,37 @@ impl<'a> Parser<'a> {
         }
         fill_hidden(ver, &mut inst);
         Ok(inst)
+    }
+
+    /// At `<sfid name> MsgDesc:`, the descriptor commentary of a send.
+    fn at_sfid_comment(&self) -> bool {
+        let mut i = self.pos;
+        while i < self.c.len() && self.c[i] != '{' {
+            if self.c[i..].starts_with(&['M', 's', 'g', 'D', 'e', 's', 'c', ':']) {
+                let name: String = self.c[self.pos..i].iter().collect();
+                let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+                return (0..16).any(|id| sfid::name(self.ver, id) == Some(name.as_str()));
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// A register name: lowercase letters and digits (the type suffix that may follow is
+    /// uppercase), or `ARF<n>`.
+    fn reg_ident(&mut self) -> String {
+        let mut s = String::new();
+        if self.eat_str("ARF") {
+            s.push_str("ARF");
+        }
+        while let Some(c) = self
+            .peek()
+            .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            s.push(c);
+            self.pos += 1;
+        }
+        s
     }
 
     fn label_or_int(&mut self) -> PResult<String> {
@@ -652,7 +722,7 @@ impl<'a> Parser<'a> {
                 }),
             )
         } else {
-            let name = self.ident();
+            let name = self.reg_ident();
             let (file, nr, bare) =
                 parse_reg_name(&name).ok_or((start, format!("unknown register `{name}`")))?;
             (file, nr, bare, None)

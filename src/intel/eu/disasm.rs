@@ -336,8 +336,15 @@ fn mods_str(ver: u32, op: Opcode, negate: bool, abs: bool) -> String {
     s
 }
 
-fn imm_str(out: &mut Out, imm: &Imm) {
+fn imm_str(out: &mut Out, op: Opcode, imm: &Imm) {
     let lo = imm.bits as u32;
+    if op == Opcode::Dim && imm.ty == RegType::F {
+        // DIM carries a 64-bit float in an F-typed slot.
+        out.str(&format!("0x{:x}F", imm.bits));
+        out.pad(48);
+        out.str(&format!("/* {}F */", fmt_g(f64::from_bits(imm.bits))));
+        return;
+    }
     match imm.ty {
         RegType::UQ => out.str(&format!("0x{:016x}UQ", imm.bits)),
         RegType::Q => out.str(&format!("0x{:016x}Q", imm.bits)),
@@ -376,7 +383,7 @@ fn imm_str(out: &mut Out, imm: &Imm) {
 
 fn src_str(out: &mut Out, ver: u32, inst: &Inst, s: &Src) {
     let r: &RegSrc = match s {
-        Src::Imm(imm) => return imm_str(out, imm),
+        Src::Imm(imm) => return imm_str(out, inst.opcode, imm),
         Src::Reg(r) => r,
     };
     let mut t = mods_str(ver, inst.opcode, r.negate, r.abs);
@@ -545,6 +552,19 @@ pub fn format_inst(
         if let Some(s) = inst.src.get(1) {
             src_str(&mut o, ver, inst, s);
         }
+    } else if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        let sub = |subnr: u8| if subnr != 0 { ".1" } else { "" };
+        o.pad(16);
+        let d = &inst.dst;
+        o.str(&format!("{}{}UD", reg_name(d.file, d.nr).0, sub(d.subnr)));
+        if let Some(Src::Reg(r)) = inst.src.first() {
+            o.pad(32);
+            o.str(&format!("g{}{}UD", r.nr, sub(r.subnr)));
+        }
+        if let Some(Src::Reg(r)) = inst.src.get(1) {
+            o.pad(48);
+            o.str(&format!("{}UD", reg_name(r.file, r.nr).0));
+        }
     } else if op.is_three_src() {
         o.pad(16);
         o.str(&three_src_dst(inst));
@@ -700,8 +720,29 @@ pub fn send_dword3(ver: u32, inst: &Inst) -> u32 {
 fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let ver = devinfo.ver;
     let sf = inst.msg.map_or(0, |m| m.sfid);
-    let imm = inst.src.get(1).and_then(|s| s.as_imm());
-    if imm.is_none() {
+    let split = matches!(inst.opcode, Opcode::Sends | Opcode::Sendsc);
+    let imm = inst
+        .src
+        .get(if split { 2 } else { 1 })
+        .and_then(|s| s.as_imm());
+    let ex_imm = if split {
+        inst.src.get(3).and_then(|s| s.as_imm())
+    } else {
+        None
+    };
+    if split {
+        o.pad(64);
+        match imm {
+            Some(i) => o.str(&format!("0x{:08x}", i.bits as u32)),
+            None => o.str("a0<0>UD"),
+        }
+        o.pad(80);
+        match (ex_imm, inst.src.get(3)) {
+            (Some(i), _) => o.str(&format!("0x{:08x}", i.bits as u32)),
+            (None, Some(Src::Reg(r))) if r.subnr != 0 => o.str(&format!("a0.{}<0>UD", r.subnr)),
+            _ => o.str("a0<0>UD"),
+        }
+    } else if imm.is_none() {
         o.pad(48);
         if let Some(s) = inst.src.get(1) {
             src_str(o, ver, inst, s);
@@ -710,10 +751,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     } else {
         o.pad(48);
     }
-    let dword3 = super::native::encode(devinfo, inst)
-        .map(|b| u32::from_le_bytes([b[12], b[13], b[14], b[15]]))
-        .unwrap_or_else(|_| send_dword3(ver, inst));
-    o.str(&format!("0x{dword3:08x}"));
+    if !split {
+        let dword3 = super::native::encode(devinfo, inst)
+            .map(|b| u32::from_le_bytes([b[12], b[13], b[14], b[15]]))
+            .unwrap_or_else(|_| send_dword3(ver, inst));
+        o.str(&format!("0x{dword3:08x}"));
+    }
     o.str("\n");
     o.pad(16);
     o.str("            ");
@@ -1114,6 +1157,9 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
         (bits(d, 23, 20), bits(d, 19, 16))
     };
     o.str(&format!(" mlen {mlen}"));
+    if let Some(ex) = ex_imm {
+        o.str(&format!(" ex_mlen {}", bits(ex.bits as u32, 9, 6)));
+    }
     o.str(&format!(" rlen {rlen}"));
 }
 

@@ -275,6 +275,8 @@ pub struct Message {
     pub sfid: u8,
     /// Gen4/5 base message register (the number printed after the exec size).
     pub base_mrf: u8,
+    /// Gen9 SEND/SENDC extended descriptor (bits 31:16; SENDS keeps its own in `src[3]`).
+    pub ex_desc: u32,
 }
 
 /// One EU instruction.
@@ -322,7 +324,8 @@ pub struct Inst {
     pub dst: Dst,
     /// Sources: two for the 2-source format (src1 absent for unary forms), three for the
     /// 3-source format. For SEND, src1 holds the descriptor (immediate UD, or a0 when
-    /// indirect).
+    /// indirect). For the Gen9 split SENDS: both payloads, the descriptor and the extended
+    /// descriptor (each an immediate UD or an a0 register).
     pub src: Vec<Src>,
     /// Jump fields of flow-control instructions.
     pub branch: Option<Branch>,

@@ -26,7 +26,7 @@ pub use disasm::disassemble;
 pub use inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
 pub use native::{decode, encode};
 pub use types::{AccessMode, CondMod, MathFn, Opcode, RegFile, RegType, ThreadCtrl};
-pub use validate::{validate, ValidationError};
+pub use validate::{validate, Rule, ValidationError};
 
 use crate::intel::DevInfo;
 

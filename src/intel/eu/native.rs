@@ -297,6 +297,14 @@ pub fn encode(devinfo: &DevInfo, inst: &Inst) -> Result<[u8; 16], EuError> {
     w.set(28, 28, inst.acc_wr as u64);
     w.set(30, 30, inst.debug as u64);
     w.set(31, 31, inst.saturate as u64);
+    if op == Opcode::Dim
+        && (inst.flag_nr | inst.flag_subnr) != 0
+        && inst.src.first().is_some_and(|s| s.as_imm().is_some())
+    {
+        return Err(err(
+            "DIM's 64-bit immediate leaves no room for a flag register",
+        ));
+    }
     if inst.flag_nr > 1 || inst.flag_subnr > 1 {
         return Err(err("flag register must be f0.0 … f1.1"));
     }
@@ -310,8 +318,22 @@ pub fn encode(devinfo: &DevInfo, inst: &Inst) -> Result<[u8; 16], EuError> {
 
     if three {
         encode_three_src(&l, inst, &mut w)?;
+    } else if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        encode_split_send(inst, &mut w)?;
     } else {
         encode_two_src(&l, inst, &mut w)?;
+    }
+
+    if ver >= 90 && matches!(op, Opcode::Send | Opcode::Sendc) {
+        // The Gen9 extended descriptor lives in src0's region and src1's type bits.
+        let ex = inst.msg.map_or(0, |m| m.ex_desc) as u64;
+        if ex & 0xffff != 0 {
+            return Err(err("SEND extended descriptor bits 15:0 must be zero"));
+        }
+        w.set(94, 91, ex >> 28);
+        w.set(88, 85, (ex >> 24) & 0xf);
+        w.set(83, 80, (ex >> 20) & 0xf);
+        w.set(67, 64, (ex >> 16) & 0xf);
     }
 
     if op.is_send() {
@@ -515,7 +537,7 @@ fn encode_src(l: &Layout, inst: &Inst, i: usize, s: &Src, w: &mut Word) -> Resul
     w.set(th, tl, reg_type_hw(l.ver, s.file(), s.ty())?);
     match s {
         Src::Imm(imm) => {
-            if imm.ty.size() == 8 {
+            if imm.ty.size() == 8 || inst.opcode == Opcode::Dim {
                 if i != 0 {
                     return Err(err("64-bit immediates must be source 0"));
                 }
@@ -525,7 +547,7 @@ fn encode_src(l: &Layout, inst: &Inst, i: usize, s: &Src, w: &mut Word) -> Resul
                     return Err(err("immediate does not fit in 32 bits"));
                 }
                 w.set(127, 96, imm.bits);
-                if i == 0 && inst.src.len() < 2 {
+                if i == 0 && inst.src.len() < 2 && inst.opcode != Opcode::Dim {
                     // Mesa mirrors a 32-bit src0 immediate's type into the unused src1 slot.
                     let (fh, fl) = l.src_file(1);
                     let (th, tl) = l.src_type(1);
@@ -757,6 +779,16 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
         if ver < 60 {
             m.base_mrf = w.get(27, 24) as u8;
         }
+        if ver >= 90 && matches!(op, Opcode::Send | Opcode::Sendc) {
+            m.ex_desc = ((w.get(94, 91) << 28)
+                | (w.get(88, 85) << 24)
+                | (w.get(83, 80) << 20)
+                | (w.get(67, 64) << 16)) as u32;
+            w.set(94, 91, 0);
+            w.set(88, 85, 0);
+            w.set(83, 80, 0);
+            w.set(67, 64, 0);
+        }
         inst.eot = w.get(127, 127) != 0;
         w.set(127, 127, 0);
         inst.msg = Some(m);
@@ -806,9 +838,13 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
     inst.debug = w.get(30, 30) != 0;
     inst.saturate = w.get(31, 31) != 0;
     let (h, lo) = l.flag_subnr(three);
-    inst.flag_subnr = w.get(h, lo) as u8;
-    if let Some((h, lo)) = l.flag_nr(three) {
-        inst.flag_nr = w.get(h, lo) as u8;
+    // HSW's DIM spreads its 64-bit immediate over the pre-Gen8 flag fields.
+    let dim_imm = op == Opcode::Dim && w.get(38, 37) == RegFile::Imm.hw();
+    if !dim_imm {
+        inst.flag_subnr = w.get(h, lo) as u8;
+        if let Some((h, lo)) = l.flag_nr(three) {
+            inst.flag_nr = w.get(h, lo) as u8;
+        }
     }
     if !op.is_send()
         && w.get(127, 127) != 0
@@ -819,10 +855,140 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
 
     if three {
         decode_three_src(&l, &w, &mut inst)?;
+    } else if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        decode_split_send(&w, &mut inst);
     } else {
         decode_two_src(&l, &w, &mut inst)?;
     }
     Ok(inst)
+}
+
+/// The a0 register that holds an indirect descriptor.
+fn a0(subnr: u8) -> Src {
+    Src::Reg(RegSrc::new(
+        RegFile::Arf,
+        super::types::arf::ADDRESS,
+        subnr,
+        RegType::UD,
+        Region::SCALAR,
+    ))
+}
+
+fn split_send_payload(file: RegFile, nr: u8, subnr: u8) -> Src {
+    Src::Reg(RegSrc::new(file, nr, subnr, RegType::UD, Region::SCALAR))
+}
+
+/// Gen9 SENDS/SENDSC: two payload registers and two descriptors, with fixed UD types.
+fn encode_split_send(inst: &Inst, w: &mut Word) -> Result<(), EuError> {
+    if inst.src.len() != 4 {
+        return Err(err(
+            "sends takes two payloads, a descriptor and an extended descriptor",
+        ));
+    }
+    let d = &inst.dst;
+    if d.indirect.is_some() || !matches!(d.file, RegFile::Grf | RegFile::Arf) || d.subnr % 16 != 0 {
+        return Err(err(
+            "sends destination must be a direct GRF or null, 16-byte aligned",
+        ));
+    }
+    check_reg_nr(d.file, d.nr)?;
+    w.set(35, 35, (d.file == RegFile::Grf) as u64);
+    w.set(60, 53, d.nr as u64);
+    w.set(52, 52, (d.subnr / 16) as u64);
+    let reg = |s: &Src, what: &str| -> Result<RegSrc, EuError> {
+        match s {
+            Src::Reg(r) if r.indirect.is_none() => Ok(*r),
+            _ => Err(err(format!("sends {what} must be a direct register"))),
+        }
+    };
+    let s0 = reg(&inst.src[0], "payload 0")?;
+    if s0.file != RegFile::Grf || s0.subnr % 16 != 0 {
+        return Err(err("sends payload 0 must be a 16-byte aligned GRF"));
+    }
+    check_reg_nr(s0.file, s0.nr)?;
+    w.set(76, 69, s0.nr as u64);
+    w.set(68, 68, (s0.subnr / 16) as u64);
+    let s1 = reg(&inst.src[1], "payload 1")?;
+    if !matches!(s1.file, RegFile::Grf | RegFile::Arf) {
+        return Err(err("sends payload 1 must be a GRF or null"));
+    }
+    check_reg_nr(s1.file, s1.nr)?;
+    w.set(51, 44, s1.nr as u64);
+    w.set(36, 36, (s1.file == RegFile::Grf) as u64);
+    match &inst.src[2] {
+        Src::Imm(i) => {
+            if i.bits >> 31 != 0 {
+                return Err(err("sends descriptor has 31 bits"));
+            }
+            w.set(126, 96, i.bits);
+        }
+        Src::Reg(_) => w.set(77, 77, 1),
+    }
+    match &inst.src[3] {
+        Src::Imm(i) => {
+            let ex = i.bits;
+            if ex & 0xfc3f != 0 || ex >> 32 != 0 {
+                return Err(err(
+                    "sends extended descriptor bits 15:10 and 5:0 must be zero",
+                ));
+            }
+            w.set(95, 80, ex >> 16);
+            w.set(67, 64, (ex >> 6) & 0xf);
+        }
+        Src::Reg(r) => {
+            w.set(61, 61, 1);
+            if r.subnr > 7 {
+                return Err(err("extended descriptor address subregister out of range"));
+            }
+            w.set(82, 80, r.subnr as u64);
+        }
+    }
+    Ok(())
+}
+
+fn decode_split_send(w: &Word, inst: &mut Inst) {
+    let dfile = if w.get(35, 35) != 0 {
+        RegFile::Grf
+    } else {
+        RegFile::Arf
+    };
+    inst.dst = Dst::reg(
+        dfile,
+        w.get(60, 53) as u8,
+        (w.get(52, 52) * 16) as u8,
+        RegType::UD,
+    );
+    let s1file = if w.get(36, 36) != 0 {
+        RegFile::Grf
+    } else {
+        RegFile::Arf
+    };
+    let desc = if w.get(77, 77) != 0 {
+        a0(0)
+    } else {
+        Src::Imm(Imm {
+            ty: RegType::UD,
+            bits: w.get(126, 96),
+        })
+    };
+    let ex = if w.get(61, 61) != 0 {
+        a0(w.get(82, 80) as u8)
+    } else {
+        Src::Imm(Imm {
+            ty: RegType::UD,
+            bits: (w.get(95, 80) << 16) | (w.get(67, 64) << 6),
+        })
+    };
+    inst.src = vec![
+        split_send_payload(
+            RegFile::Grf,
+            w.get(76, 69) as u8,
+            (w.get(68, 68) * 16) as u8,
+        ),
+        split_send_payload(s1file, w.get(51, 44) as u8, 0),
+        desc,
+        ex,
+    ];
 }
 
 fn decode_type(ver: u32, file: RegFile, hw: u64) -> Result<RegType, EuError> {
@@ -894,7 +1060,7 @@ fn decode_two_src(l: &Layout, w: &Word, inst: &mut Inst) -> Result<(), EuError> 
         let file = RegFile::from_hw(w.get(fh, fl));
         let ty = decode_type(ver, file, w.get(th, tl))?;
         if file == RegFile::Imm {
-            let bits = if ty.size() == 8 {
+            let bits = if ty.size() == 8 || inst.opcode == Opcode::Dim {
                 w.get(127, 64)
             } else {
                 w.get(127, 96)

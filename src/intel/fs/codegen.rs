@@ -1,0 +1,337 @@
+//! Allocated IR → EU instructions, with jump distances resolved.
+//!
+//! Flow-control instructions carry generation-specific hidden operands (Gen8 moved the IF
+//! operands around, for one); rather than restating them here, each is taken from a template
+//! the device's own assembler produced once per [`super::Context`] and given its execution
+//! controls and jump distances.
+
+use crate::intel::eu::{
+    self, AccessMode, Branch, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc, RegType,
+    Region, Src,
+};
+use crate::intel::DevInfo;
+
+use super::ir::{File, Inst, Op, Program, Reg};
+use super::CompileError;
+
+/// Per-device flow-control templates.
+#[derive(Debug, Clone)]
+pub struct FlowTemplates {
+    if_: eu::Inst,
+    else_: eu::Inst,
+    endif: eu::Inst,
+    while_: eu::Inst,
+    break_: eu::Inst,
+    cont: eu::Inst,
+}
+
+impl FlowTemplates {
+    /// Assembles the templates for `devinfo` (Gen6+ syntax).
+    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
+        let text = "(+f0.0) if(8) JIP: L1 UIP: L2 { align1 1Q };
+L1:
+else(8) JIP: L2 UIP: L2 { align1 1Q };
+L2:
+endif(8) JIP: L3 { align1 1Q };
+L3:
+L4:
+break(8) JIP: L5 UIP: L5 { align1 1Q };
+cont(8) JIP: L5 UIP: L5 { align1 1Q };
+L5:
+while(8) JIP: L4 { align1 1Q };
+";
+        let v = eu::assemble(devinfo, text)
+            .map_err(|e| CompileError::Internal(format!("flow templates: {e}")))?;
+        if v.len() != 6 {
+            return Err(CompileError::Internal("flow templates: wrong count".into()));
+        }
+        Ok(FlowTemplates {
+            if_: v[0].clone(),
+            else_: v[1].clone(),
+            endif: v[2].clone(),
+            break_: v[3].clone(),
+            cont: v[4].clone(),
+            while_: v[5].clone(),
+        })
+    }
+}
+
+fn qtr(inst: &Inst) -> (u8, bool) {
+    (inst.group / 8, inst.exec_size == 4 && inst.group % 8 == 4)
+}
+
+fn dst_of(r: &Reg) -> Result<Dst, CompileError> {
+    Ok(match r.file {
+        File::Null | File::Bad => Dst::null(r.ty),
+        File::Fixed => {
+            let mut d = Dst::reg(RegFile::Grf, reg_nr(r)?, r.offset as u8, r.ty);
+            d.hstride = r.stride.max(1);
+            d
+        }
+        other => {
+            return Err(CompileError::Internal(format!(
+                "destination in file {other:?} survived lowering"
+            )))
+        }
+    })
+}
+
+fn reg_nr(r: &Reg) -> Result<u8, CompileError> {
+    u8::try_from(r.nr)
+        .ok()
+        .filter(|&n| n < 128)
+        .ok_or_else(|| CompileError::Internal(format!("register g{} out of range", r.nr)))
+}
+
+fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
+    match r.file {
+        File::Imm => Ok(Src::Imm(Imm {
+            ty: r.ty,
+            bits: r.imm,
+        })),
+        File::Fixed => {
+            let region = if let Some(rg) = r.region {
+                rg
+            } else if align16 {
+                if r.stride == 0 {
+                    Region::SCALAR
+                } else {
+                    Region::new(4, 4, 1)
+                }
+            } else if r.stride == 0 {
+                Region::SCALAR
+            } else {
+                let w = exec.min(8);
+                Region::new(w * r.stride, w, r.stride)
+            };
+            let mut s = RegSrc::new(RegFile::Grf, reg_nr(r)?, r.offset as u8, r.ty, region);
+            if align16 && r.stride == 0 {
+                // Replicate the scalar's component: .xxxx relative to its subregister.
+                s.swizzle = 0;
+            }
+            s.negate = r.neg;
+            s.abs = r.abs;
+            Ok(Src::Reg(s))
+        }
+        File::Null => Ok(Src::Reg(RegSrc::new(
+            RegFile::Arf,
+            0,
+            0,
+            r.ty,
+            Region::new(8, 8, 1),
+        ))),
+        other => Err(CompileError::Internal(format!(
+            "source in file {other:?} survived lowering"
+        ))),
+    }
+}
+
+/// Emits `prog` (fully allocated and lowered) as EU instructions.
+pub fn generate(
+    devinfo: &DevInfo,
+    flow: &FlowTemplates,
+    prog: &Program,
+) -> Result<Vec<eu::Inst>, CompileError> {
+    // EU index of every IR instruction (DO emits nothing on Gen6+).
+    let mut eu_index = Vec::with_capacity(prog.insts.len() + 1);
+    let mut n = 0usize;
+    for i in &prog.insts {
+        eu_index.push(n);
+        if i.op != Op::Do {
+            n += 1;
+        }
+    }
+    eu_index.push(n);
+    let targets = flow_targets(&prog.insts)?;
+    let mut out = Vec::with_capacity(n);
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        let (q, nib) = qtr(inst);
+        let here = eu_index[ip] as i32;
+        let dist = |t: usize| (eu_index[t] as i32 - here) * 16;
+        let mut e = match inst.op {
+            Op::Do => continue,
+            Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
+                let (tmpl, jip, uip) = match inst.op {
+                    Op::If => (&flow.if_, targets[ip].0, targets[ip].1),
+                    Op::Else => (&flow.else_, targets[ip].0, targets[ip].1),
+                    Op::EndIf => (&flow.endif, ip + 1, ip + 1),
+                    Op::While => (&flow.while_, targets[ip].0, targets[ip].0),
+                    Op::Break => (&flow.break_, targets[ip].0, targets[ip].1),
+                    _ => (&flow.cont, targets[ip].0, targets[ip].1),
+                };
+                let mut e = tmpl.clone();
+                let old = e.branch.unwrap_or_default();
+                e.branch = Some(Branch {
+                    jip: dist(jip),
+                    uip: if old.uip == 0 { 0 } else { dist(uip) },
+                    pop: 0,
+                });
+                e.pred = inst.pred.map(|inv| Predicate {
+                    control: 1,
+                    inverse: inv,
+                });
+                e
+            }
+            Op::Send => {
+                let mut e = eu::Inst::new(if inst.eot {
+                    Opcode::Sendc
+                } else {
+                    Opcode::Send
+                });
+                e.dst = match inst.dst.file {
+                    File::Fixed => Dst::reg(RegFile::Grf, reg_nr(&inst.dst)?, 0, RegType::UW),
+                    _ => Dst::null(RegType::UW),
+                };
+                let payload = inst
+                    .src
+                    .first()
+                    .ok_or_else(|| CompileError::Internal("send without payload".into()))?;
+                e.src = vec![
+                    Src::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        reg_nr(payload)?,
+                        0,
+                        RegType::UD,
+                        Region::new(8, 8, 1),
+                    )),
+                    Src::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: inst.desc as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: inst.sfid,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e.eot = inst.eot;
+                e
+            }
+            Op::Math(m) => {
+                let mut e = eu::Inst::new(Opcode::Math);
+                e.math_fn = Some(m);
+                e.dst = dst_of(&inst.dst)?;
+                let mut srcs: Vec<Src> = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(s, inst.exec_size, false))
+                    .collect::<Result<_, _>>()?;
+                if srcs.len() == 1 {
+                    srcs.push(src_of(&Reg::null(inst.dst.ty), inst.exec_size, false)?);
+                }
+                e.src = srcs;
+                e
+            }
+            Op::Alu(op) => {
+                let mut e = eu::Inst::new(op);
+                let align16 = op.is_three_src();
+                if align16 {
+                    e.access_mode = AccessMode::Align16;
+                }
+                e.dst = dst_of(&inst.dst)?;
+                e.src = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(s, inst.exec_size, align16))
+                    .collect::<Result<_, _>>()?;
+                e
+            }
+            Op::DdyFine => {
+                let mut e = eu::Inst::new(Opcode::Add);
+                e.access_mode = AccessMode::Align16;
+                e.dst = dst_of(&inst.dst)?;
+                let mut srcs = Vec::new();
+                for (k, s) in inst.src.iter().enumerate() {
+                    let Src::Reg(mut r) = src_of(s, inst.exec_size, true)? else {
+                        return Err(CompileError::Internal("ddy_fine of an immediate".into()));
+                    };
+                    // .zwzw for the lower row, .xyxy for the upper one.
+                    r.swizzle = if k == 0 { 0xee } else { 0x44 };
+                    srcs.push(Src::Reg(r));
+                }
+                e.src = srcs;
+                e
+            }
+            Op::LoadPayload | Op::FbWrite { .. } | Op::Tex { .. } => {
+                return Err(CompileError::Internal(format!(
+                    "logical instruction reached codegen: {inst}"
+                )))
+            }
+        };
+        e.exec_size = inst.exec_size;
+        e.qtr_ctrl = q;
+        e.nib_ctrl = nib;
+        e.we_all = inst.we_all;
+        if !inst.op.is_flow() {
+            e.pred = inst.pred.map(|inv| Predicate {
+                control: 1,
+                inverse: inv,
+            });
+        }
+        e.flag_subnr = inst.flag_subnr;
+        e.cond_mod = inst.cmod;
+        e.saturate = inst.sat;
+        let _ = devinfo;
+        out.push(e);
+    }
+    Ok(out)
+}
+
+/// (JIP target, UIP target) as IR indices for each flow instruction.
+fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
+    let mut t = vec![(0usize, 0usize); insts.len()];
+    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Every break/continue jumps (JIP) to the end of its innermost block: the next ELSE,
+    // ENDIF or WHILE at its nesting level.
+    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
+    let bad = || CompileError::Internal("unbalanced control flow".into());
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::If => {
+                ifs.push((ip, None));
+                pending.push(Vec::new());
+            }
+            Op::Else => {
+                let top = ifs.last_mut().ok_or_else(bad)?;
+                top.1 = Some(ip);
+                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
+                    t[j].0 = ip;
+                }
+            }
+            Op::EndIf => {
+                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
+                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
+                if let Some(e) = e_ip {
+                    t[e] = (ip, ip);
+                }
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+            }
+            Op::Do => {
+                loops.push((ip, Vec::new()));
+                pending.push(Vec::new());
+            }
+            Op::Break | Op::Continue => {
+                loops.last_mut().ok_or_else(bad)?.1.push(ip);
+                pending.last_mut().ok_or_else(bad)?.push(ip);
+            }
+            Op::While => {
+                let (d, jumps) = loops.pop().ok_or_else(bad)?;
+                t[ip] = (d + 1, d + 1);
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+                for j in jumps {
+                    t[j].1 = ip;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !ifs.is_empty() || !loops.is_empty() {
+        return Err(bad());
+    }
+    Ok(t)
+}

@@ -1,0 +1,1099 @@
+//! NIR → backend IR for fragment shaders, at one dispatch width.
+//!
+//! Every NIR value becomes one operand per component: a full-width virtual register, or, when
+//! the value is the same for every channel and the hardware can read it in place, an immediate
+//! (load_const) or a push-constant slot (load_ubo at a constant offset). Values that sit in the
+//! thread payload (barycentrics, pixel coordinates) are read from fixed registers whose numbers
+//! the [`PayloadLayout`] settles before translation starts.
+
+use std::collections::BTreeMap;
+
+use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
+use crate::intel::DevInfo;
+use crate::nir::{
+    self, CfNode, IndexKind, InstrKind, IntrinsicInstr, JumpKind, SsaId, Stage, TexOp, TexSrc,
+};
+
+use super::ir::{File, Inst, Op, Program, Reg, TexKind};
+use super::CompileError;
+
+/// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
+/// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
+/// attribute setup data).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayloadLayout {
+    /// First register of the perspective pixel barycentrics, when enabled.
+    pub bary_pixel: Option<u32>,
+    /// Interpolated source depth.
+    pub source_depth: Option<u32>,
+    /// Interpolated source W.
+    pub source_w: Option<u32>,
+    /// Registers the hardware fills before push constants.
+    pub num_regs: u32,
+}
+
+/// What the translation found that the program object must describe.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShaderFacts {
+    /// Payload layout.
+    pub payload: PayloadLayout,
+    /// Push-constant dwords in layout order: (UBO block, byte offset).
+    pub push: Vec<(u32, u32)>,
+    /// Input slots in setup order: (NIR base, io location name, flat).
+    pub inputs: Vec<(u32, String, bool)>,
+    /// Render targets written.
+    pub num_render_targets: u32,
+    /// The shader writes depth.
+    pub computes_depth: bool,
+    /// The shader can discard pixels (live-pixel mask kept in f0.1).
+    pub uses_kill: bool,
+    /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
+    pub pull_blocks: Vec<u32>,
+}
+
+/// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
+pub const KILL_FLAG: u8 = 1;
+
+/// Binding-table index of UBO block 0 for pull-constant loads.
+pub const UBO_SURFACE_BASE: u32 = 64;
+
+/// The largest push-constant block handled (in registers); more needs pull constants.
+const MAX_PUSH_REGS: u32 = 32;
+
+struct Translator<'a> {
+    devinfo: &'static DevInfo,
+    imp: &'a nir::Impl,
+    width: u8,
+    prog: Program,
+    values: Vec<Option<Vec<Reg>>>,
+    facts: ShaderFacts,
+    push_index: BTreeMap<(u32, u32), u32>,
+    input_index: BTreeMap<u32, u32>,
+    outputs: BTreeMap<u32, Vec<Reg>>,
+    depth: Option<Reg>,
+}
+
+fn unsupported(what: impl Into<String>) -> CompileError {
+    CompileError::Unsupported(what.into())
+}
+
+/// Translates the entry point of a fragment shader at `width` channels.
+pub fn from_nir(
+    devinfo: &'static DevInfo,
+    shader: &nir::Shader,
+    width: u8,
+) -> Result<(Program, ShaderFacts), CompileError> {
+    if shader.stage() != Stage::Fragment {
+        return Err(unsupported(format!("{} stage", shader.stage().mesa_name())));
+    }
+    let imp = shader
+        .entry()
+        .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
+    let mut t = Translator {
+        devinfo,
+        imp,
+        width,
+        prog: Program::default(),
+        values: vec![None; imp.defs.len()],
+        facts: ShaderFacts::default(),
+        push_index: BTreeMap::new(),
+        input_index: BTreeMap::new(),
+        outputs: BTreeMap::new(),
+        depth: None,
+    };
+    t.plan_payload();
+    if t.facts.uses_kill {
+        // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
+        let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+        init.cmod = CondMod::Z;
+        init.flag_subnr = KILL_FLAG;
+    }
+    t.emit_list(&imp.body)?;
+    t.emit_fb_writes();
+    if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
+        return Err(unsupported("pull constants (push block over 32 registers)"));
+    }
+    Ok((t.prog, t.facts))
+}
+
+impl<'a> Translator<'a> {
+    fn per(&self) -> u32 {
+        (self.width as u32 * 4).div_ceil(32)
+    }
+
+    fn plan_payload(&mut self) {
+        let mut bary = false;
+        let mut frag_coord = false;
+        for ins in &self.imp.instrs {
+            if let InstrKind::Intrinsic(i) = &ins.kind {
+                match i.intrinsic.name() {
+                    "load_barycentric_pixel" => bary = true,
+                    "load_frag_coord" => frag_coord = true,
+                    "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
+                    | "demote_if" => self.facts.uses_kill = true,
+                    _ => {}
+                }
+            }
+        }
+        let per_bary = 2 * self.per();
+        let mut n = 2;
+        let p = &mut self.facts.payload;
+        if bary {
+            p.bary_pixel = Some(n);
+            n += per_bary;
+        }
+        if frag_coord {
+            p.source_depth = Some(n);
+            n += self.width as u32 / 8;
+            p.source_w = Some(n);
+            n += self.width as u32 / 8;
+        }
+        p.num_regs = n;
+    }
+
+    fn vgrf(&mut self, ty: RegType) -> Reg {
+        let nr = self.prog.alloc(self.per());
+        Reg::vgrf(nr, ty)
+    }
+
+    fn push(&mut self, op: Op, dst: Reg, src: Vec<Reg>) -> &mut Inst {
+        self.prog.insts.push(Inst::new(op, self.width, dst, src));
+        self.prog.insts.last_mut().unwrap()
+    }
+
+    fn alu(&mut self, op: Opcode, dst: Reg, src: Vec<Reg>) -> &mut Inst {
+        self.push(Op::Alu(op), dst, src)
+    }
+
+    fn value(&self, id: SsaId) -> Result<&Vec<Reg>, CompileError> {
+        self.values
+            .get(id.0 as usize)
+            .and_then(|v| v.as_ref())
+            .ok_or_else(|| CompileError::Invalid(format!("%{} used before its definition", id.0)))
+    }
+
+    fn comp(&self, id: SsaId, c: usize) -> Result<Reg, CompileError> {
+        self.value(id)?
+            .get(c)
+            .copied()
+            .ok_or_else(|| CompileError::Invalid(format!("%{} has no component {c}", id.0)))
+    }
+
+    fn def_info(&self, id: SsaId) -> Result<(u8, u8), CompileError> {
+        let d = self
+            .imp
+            .def(id)
+            .ok_or_else(|| CompileError::Invalid(format!("%{} has no definition", id.0)))?;
+        Ok((d.num_components, d.bit_size))
+    }
+
+    fn set(&mut self, id: SsaId, regs: Vec<Reg>) {
+        if let Some(slot) = self.values.get_mut(id.0 as usize) {
+            *slot = Some(regs);
+        }
+    }
+
+    /// A register copy of `r` when the instruction cannot take it as it is (immediates in
+    /// 3-source, math and first-source positions).
+    fn in_grf(&mut self, r: Reg) -> Reg {
+        if r.file != File::Imm {
+            return r;
+        }
+        let t = self.vgrf(r.ty);
+        self.alu(Opcode::Mov, t, vec![r]);
+        t
+    }
+
+    fn emit_list(&mut self, list: &[CfNode]) -> Result<(), CompileError> {
+        for node in list {
+            match node {
+                CfNode::Block(b) => {
+                    let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
+                        CompileError::Invalid(format!("block b{} does not exist", b.0))
+                    })?;
+                    for &id in &block.instrs {
+                        self.emit_instr(id)?;
+                    }
+                }
+                CfNode::If(n) => {
+                    let c = self.comp(n.condition, 0)?;
+                    let mov = self.alu(
+                        Opcode::Mov,
+                        Reg::null(RegType::D),
+                        vec![c.retype(RegType::D)],
+                    );
+                    mov.cmod = CondMod::Nz;
+                    let i = self.push(Op::If, Reg::BAD, vec![]);
+                    i.pred = Some(false);
+                    self.emit_list(&n.then_body)?;
+                    if !is_empty_list(self.imp, &n.else_body) {
+                        self.push(Op::Else, Reg::BAD, vec![]);
+                        self.emit_list(&n.else_body)?;
+                    }
+                    self.push(Op::EndIf, Reg::BAD, vec![]);
+                }
+                CfNode::Loop(l) => {
+                    if !is_empty_list(self.imp, &l.continue_body) {
+                        return Err(unsupported("loop continue construct"));
+                    }
+                    self.push(Op::Do, Reg::BAD, vec![]);
+                    self.emit_list(&l.body)?;
+                    self.push(Op::While, Reg::BAD, vec![]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_instr(&mut self, id: nir::InstrId) -> Result<(), CompileError> {
+        let ins = self.imp.instr(id);
+        match &ins.kind {
+            InstrKind::LoadConst(c) => {
+                let (_, bits) = self.def_info(c.def)?;
+                if bits == 64 {
+                    return Err(unsupported("64-bit constants"));
+                }
+                let ty = if bits == 1 { RegType::D } else { RegType::UD };
+                let regs = c
+                    .values
+                    .iter()
+                    .map(|&v| {
+                        let v = if bits == 1 && v != 0 {
+                            u32::MAX as u64
+                        } else {
+                            v
+                        };
+                        Reg::imm(ty, v as u32)
+                    })
+                    .collect();
+                self.set(c.def, regs);
+            }
+            InstrKind::Undef(d) => {
+                let (n, _) = self.def_info(*d)?;
+                self.set(*d, vec![Reg::imm(RegType::UD, 0); n as usize]);
+            }
+            InstrKind::Alu(a) => self.emit_alu(a)?,
+            InstrKind::Intrinsic(i) => self.emit_intrinsic(i)?,
+            InstrKind::Tex(t) => self.emit_tex(t)?,
+            InstrKind::Jump(JumpKind::Break) => {
+                self.push(Op::Break, Reg::BAD, vec![]);
+            }
+            InstrKind::Jump(JumpKind::Continue) => {
+                self.push(Op::Continue, Reg::BAD, vec![]);
+            }
+            InstrKind::Jump(k) => return Err(unsupported(format!("jump {}", k.name()))),
+            InstrKind::Phi(_) => return Err(unsupported("phi (expected registers)")),
+            InstrKind::Deref(_) => return Err(unsupported("deref instructions")),
+        }
+        Ok(())
+    }
+
+    fn emit_alu(&mut self, a: &nir::AluInstr) -> Result<(), CompileError> {
+        let (ncomp, bits) = self.def_info(a.def)?;
+        let name = a.op.name();
+        if bits == 64
+            || a.srcs
+                .iter()
+                .any(|s| self.def_info(s.ssa).map(|d| d.1 == 64).unwrap_or(false))
+        {
+            return Err(unsupported(format!("64-bit ALU op {name}")));
+        }
+        if bits == 16 || bits == 8 {
+            return Err(unsupported(format!("{bits}-bit ALU op {name}")));
+        }
+        let info = a.op.info();
+        let src_at = |t: &Self, i: usize, c: usize| -> Result<Reg, CompileError> {
+            let s = a
+                .srcs
+                .get(i)
+                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))?;
+            let chan = if info.input_sizes.get(i).copied().unwrap_or(0) == 0 {
+                s.swizzle[c] as usize
+            } else {
+                s.swizzle[c] as usize
+            };
+            t.comp(s.ssa, chan)
+        };
+        // Vector constructors and per-component ops.
+        if let Some(n) = name.strip_prefix("vec") {
+            if n.parse::<usize>().is_ok() {
+                let mut regs = Vec::new();
+                for i in 0..a.srcs.len() {
+                    let s = src_at(self, i, 0)?;
+                    let d = self.vgrf(RegType::UD);
+                    self.alu(Opcode::Mov, d, vec![s.retype(RegType::UD)]);
+                    regs.push(d);
+                }
+                self.set(a.def, regs);
+                return Ok(());
+            }
+        }
+        let mut out = Vec::with_capacity(ncomp as usize);
+        for c in 0..ncomp as usize {
+            let nsrc = a.srcs.len();
+            let mut s = Vec::with_capacity(nsrc);
+            for i in 0..nsrc {
+                s.push(src_at(self, i, c)?);
+            }
+            out.push(self.emit_alu_scalar(name, &s)?);
+        }
+        self.set(a.def, out);
+        Ok(())
+    }
+
+    fn emit_alu_scalar(&mut self, name: &str, s: &[Reg]) -> Result<Reg, CompileError> {
+        use RegType::{D, F, UD};
+        let f = |r: Reg| r.retype(F);
+        let d = |r: Reg| r.retype(D);
+        let ud = |r: Reg| r.retype(UD);
+        let arg = |i: usize| -> Result<Reg, CompileError> {
+            s.get(i)
+                .copied()
+                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))
+        };
+        let unary = |t: &mut Self, op: Opcode, ty: RegType, src: Reg| -> Reg {
+            let dst = t.vgrf(ty);
+            t.alu(op, dst, vec![src]);
+            dst
+        };
+        let binary =
+            |t: &mut Self, op: Opcode, ty: RegType, a: Reg, b: Reg, commutes: bool| -> Reg {
+                let (a, b) = if a.file == File::Imm && b.file != File::Imm && commutes {
+                    (b, a)
+                } else {
+                    (t.in_grf(a), b)
+                };
+                let dst = t.vgrf(ty);
+                t.alu(op, dst, vec![a, b]);
+                dst
+            };
+        let cmp = |t: &mut Self, ty: RegType, a: Reg, b: Reg, cm: CondMod| -> Reg {
+            let (a, b, cm) = if a.file == File::Imm && b.file != File::Imm {
+                (b, a, swap_cond(cm))
+            } else {
+                (t.in_grf(a), b, cm)
+            };
+            let dst = t.vgrf(ty);
+            let i = t.alu(Opcode::Cmp, dst, vec![a.retype(ty), b.retype(ty)]);
+            i.cmod = cm;
+            dst.retype(D)
+        };
+        let sel = |t: &mut Self, ty: RegType, a: Reg, b: Reg, cm: CondMod| -> Reg {
+            let (a, b) = if a.file == File::Imm && b.file != File::Imm {
+                (b, a)
+            } else {
+                (t.in_grf(a), b)
+            };
+            let dst = t.vgrf(ty);
+            let i = t.alu(Opcode::Sel, dst, vec![a.retype(ty), b.retype(ty)]);
+            i.cmod = cm;
+            dst
+        };
+        let math = |t: &mut Self, m: MathFn, ty: RegType, srcs: Vec<Reg>| -> Reg {
+            let srcs: Vec<Reg> = srcs.into_iter().map(|r| t.in_grf(r.retype(ty))).collect();
+            let dst = t.vgrf(ty);
+            t.push(Op::Math(m), dst, srcs);
+            dst
+        };
+        let three = |t: &mut Self, op: Opcode, a: Reg, b: Reg, c: Reg| -> Reg {
+            let a = t.in_grf(f(a));
+            let b = t.in_grf(f(b));
+            let c = t.in_grf(f(c));
+            let dst = t.vgrf(F);
+            t.alu(op, dst, vec![a, b, c]);
+            dst
+        };
+        let r = match name {
+            "mov" => unary(self, Opcode::Mov, UD, ud(arg(0)?)),
+            "fneg" => unary(self, Opcode::Mov, F, f(arg(0)?).negate()),
+            "fabs" => unary(self, Opcode::Mov, F, f(arg(0)?).absolute()),
+            "fsat" => {
+                let dst = self.vgrf(F);
+                let src = f(arg(0)?);
+                self.alu(Opcode::Mov, dst, vec![src]).sat = true;
+                dst
+            }
+            "ineg" => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
+            "iabs" => unary(self, Opcode::Mov, D, d(arg(0)?).absolute()),
+            "inot" => unary(self, Opcode::Not, D, d(arg(0)?)),
+            "fadd" => binary(self, Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
+            "fmul" => binary(self, Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
+            "iadd" => binary(self, Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
+            "imul" => binary(self, Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
+            "imul_32x16" => {
+                let b = arg(1)?;
+                let lo = if b.file == File::Imm {
+                    Reg::imm(RegType::W, (b.imm as u32) & 0xffff)
+                } else {
+                    Reg {
+                        ty: RegType::W,
+                        stride: if b.stride == 0 { 0 } else { 2 },
+                        ..b
+                    }
+                };
+                let a0 = self.in_grf(d(arg(0)?));
+                let dst = self.vgrf(D);
+                self.alu(Opcode::Mul, dst, vec![a0, lo]);
+                dst
+            }
+            "iand" => binary(self, Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
+            "ior" => binary(self, Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
+            "ixor" => binary(self, Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
+            "ishl" => binary(self, Opcode::Shl, UD, ud(arg(0)?), ud(arg(1)?), false),
+            "ushr" => binary(self, Opcode::Shr, UD, ud(arg(0)?), ud(arg(1)?), false),
+            "ishr" => binary(self, Opcode::Asr, D, d(arg(0)?), d(arg(1)?), false),
+            "ffma" => three(self, Opcode::Mad, arg(2)?, arg(0)?, arg(1)?),
+            "flrp" => three(self, Opcode::Lrp, arg(2)?, arg(1)?, arg(0)?),
+            "fmax" => sel(self, F, arg(0)?, arg(1)?, CondMod::Ge),
+            "fmin" => sel(self, F, arg(0)?, arg(1)?, CondMod::L),
+            "imax" => sel(self, D, arg(0)?, arg(1)?, CondMod::Ge),
+            "imin" => sel(self, D, arg(0)?, arg(1)?, CondMod::L),
+            "umax" => sel(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
+            "umin" => sel(self, UD, arg(0)?, arg(1)?, CondMod::L),
+            "flt32" | "flt" => cmp(self, F, arg(0)?, arg(1)?, CondMod::L),
+            "fge32" | "fge" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Ge),
+            "feq32" | "feq" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Z),
+            "fneu32" | "fneu" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Nz),
+            "ilt32" | "ilt" => cmp(self, D, arg(0)?, arg(1)?, CondMod::L),
+            "ige32" | "ige" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Ge),
+            "ieq32" | "ieq" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Z),
+            "ine32" | "ine" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Nz),
+            "ult32" | "ult" => cmp(self, UD, arg(0)?, arg(1)?, CondMod::L),
+            "uge32" | "uge" => cmp(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
+            "b32csel" | "bcsel" => {
+                let c = d(arg(0)?);
+                let m = self.alu(Opcode::Mov, Reg::null(D), vec![c]);
+                m.cmod = CondMod::Nz;
+                let (mut a, mut b, mut inv) = (ud(arg(1)?), ud(arg(2)?), false);
+                if a.file == File::Imm && b.file != File::Imm {
+                    std::mem::swap(&mut a, &mut b);
+                    inv = true;
+                }
+                let a = self.in_grf(a);
+                let dst = self.vgrf(UD);
+                self.alu(Opcode::Sel, dst, vec![a, b]).pred = Some(inv);
+                dst
+            }
+            "b2f32" => unary(self, Opcode::Mov, F, d(arg(0)?).negate()),
+            "b2i32" => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
+            "f2i32" => unary(self, Opcode::Mov, D, f(arg(0)?)),
+            "f2u32" => unary(self, Opcode::Mov, UD, f(arg(0)?)),
+            "i2f32" => unary(self, Opcode::Mov, F, d(arg(0)?)),
+            "u2f32" => unary(self, Opcode::Mov, F, ud(arg(0)?)),
+            "fround_even" => {
+                let x = self.in_grf(f(arg(0)?));
+                unary(self, Opcode::Rnde, F, x)
+            }
+            "ffloor" => {
+                let x = self.in_grf(f(arg(0)?));
+                unary(self, Opcode::Rndd, F, x)
+            }
+            "ftrunc" => {
+                let x = self.in_grf(f(arg(0)?));
+                unary(self, Opcode::Rndz, F, x)
+            }
+            "fceil" => {
+                let x = self.in_grf(f(arg(0)?));
+                let t = unary(self, Opcode::Rndd, F, x.negate());
+                unary(self, Opcode::Mov, F, t.negate())
+            }
+            "ffract" => {
+                let x = self.in_grf(f(arg(0)?));
+                unary(self, Opcode::Frc, F, x)
+            }
+            "fsign" => {
+                let x = self.in_grf(f(arg(0)?));
+                let m = self.alu(Opcode::Cmp, Reg::null(F), vec![x, Reg::imm_f(0.0)]);
+                m.cmod = CondMod::Nz;
+                let dst = self.vgrf(UD);
+                self.alu(Opcode::And, dst, vec![ud(x), Reg::imm(UD, 0x8000_0000)]);
+                self.alu(Opcode::Or, dst, vec![dst, Reg::imm(UD, 0x3f80_0000)])
+                    .pred = Some(false);
+                dst
+            }
+            "frcp" => math(self, MathFn::Inv, F, vec![arg(0)?]),
+            "frsq" => math(self, MathFn::Rsq, F, vec![arg(0)?]),
+            "fsqrt" => math(self, MathFn::Sqrt, F, vec![arg(0)?]),
+            "fexp2" => math(self, MathFn::Exp, F, vec![arg(0)?]),
+            "flog2" => math(self, MathFn::Log, F, vec![arg(0)?]),
+            "fsin" => math(self, MathFn::Sin, F, vec![arg(0)?]),
+            "fcos" => math(self, MathFn::Cos, F, vec![arg(0)?]),
+            "fpow" => math(self, MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
+            "idiv" => math(self, MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
+            "bitfield_reverse" => {
+                let x = self.in_grf(ud(arg(0)?));
+                unary(self, Opcode::Bfrev, UD, x)
+            }
+            "extract_u8" | "extract_i8" | "extract_u16" | "extract_i16" => {
+                let sel = arg(1)?;
+                if sel.file != File::Imm {
+                    return Err(unsupported(format!("{name} with a non-constant selector")));
+                }
+                let x = self.in_grf(ud(arg(0)?));
+                let (bytes, signed) = match name {
+                    "extract_u8" => (1, false),
+                    "extract_i8" => (1, true),
+                    "extract_u16" => (2, false),
+                    _ => (2, true),
+                };
+                let shift = 32 - 8 * bytes * (sel.imm as u32 + 1);
+                let t = binary(self, Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
+                let op = if signed { Opcode::Asr } else { Opcode::Shr };
+                let ty = if signed { D } else { UD };
+                binary(
+                    self,
+                    op,
+                    ty,
+                    t.retype(ty),
+                    Reg::imm(UD, 32 - 8 * bytes),
+                    false,
+                )
+            }
+            "fddx_coarse" | "fddy_coarse" => {
+                // Coarse: every pixel of a 2x2 subspan gets the top-left pair's difference
+                // (x: pixel 1 - pixel 0, y: pixel 2 - pixel 0).
+                let x = self.in_grf(f(arg(0)?));
+                let second = if name.starts_with("fddx") { 1 } else { 2 };
+                let quad = Some(Region::new(4, 4, 0));
+                let a = Reg {
+                    region: quad,
+                    ..x.horiz_offset(second)
+                };
+                let b = Reg { region: quad, ..x };
+                let dst = self.vgrf(F);
+                self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddx" | "fddx_fine" => {
+                // Fine x: each pixel pair (0,1), (2,3) differences its own row.
+                let x = self.in_grf(f(arg(0)?));
+                let pair = Some(Region::new(2, 2, 0));
+                let a = Reg {
+                    region: pair,
+                    ..x.horiz_offset(1)
+                };
+                let b = Reg { region: pair, ..x };
+                let dst = self.vgrf(F);
+                self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
+                dst
+            }
+            "fddy" | "fddy_fine" => {
+                // Fine y: pixels (2,3) minus (0,1) of each subspan, which only align16
+                // swizzles can say (.zwzw - .xyxy per subspan).
+                let x = self.in_grf(f(arg(0)?));
+                let dst = self.vgrf(F);
+                self.push(Op::DdyFine, dst, vec![x, x.negate()]);
+                dst
+            }
+            other => return Err(unsupported(format!("ALU op {other}"))),
+        };
+        Ok(r)
+    }
+
+    fn emit_intrinsic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let src = |k: usize| -> Result<SsaId, CompileError> {
+            i.srcs
+                .get(k)
+                .copied()
+                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
+        };
+        let def = || {
+            i.def
+                .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
+        };
+        match name {
+            "decl_reg" => {
+                let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
+                let arr = i.int_index(IndexKind::NumArrayElems).unwrap_or(0);
+                let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
+                if arr != 0 {
+                    return Err(unsupported("register arrays"));
+                }
+                if bits != 32 && bits != 1 {
+                    return Err(unsupported(format!("{bits}-bit registers")));
+                }
+                let regs = (0..n).map(|_| self.vgrf(RegType::UD)).collect();
+                self.set(def()?, regs);
+            }
+            "load_reg" => {
+                if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 1 {
+                    return Err(unsupported("indirect register access"));
+                }
+                let reg = self.value(src(0)?)?.clone();
+                let (n, _) = self.def_info(def()?)?;
+                let mut out = Vec::new();
+                for r in reg.iter().take(n as usize) {
+                    let d = self.vgrf(RegType::UD);
+                    self.alu(Opcode::Mov, d, vec![*r]);
+                    out.push(d);
+                }
+                self.set(def()?, out);
+            }
+            "store_reg" => {
+                if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 2 {
+                    return Err(unsupported("indirect register access"));
+                }
+                let val = self.value(src(0)?)?.clone();
+                let reg = self.value(src(1)?)?.clone();
+                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
+                for (c, r) in reg.iter().enumerate() {
+                    if mask & (1 << c) != 0 {
+                        let v = val.get(c).copied().ok_or_else(|| {
+                            CompileError::Invalid(format!("store_reg writes missing component {c}"))
+                        })?;
+                        self.alu(Opcode::Mov, *r, vec![v.retype(RegType::UD)]);
+                    }
+                }
+            }
+            "load_barycentric_pixel" => {
+                let base = self.facts.payload.bary_pixel.unwrap_or(2);
+                self.set(def()?, vec![Reg::fixed(base, 0, RegType::F, 1); 2]);
+            }
+            "load_interpolated_input" => {
+                let bary = self.comp(src(0)?, 0)?;
+                let off = self
+                    .imp
+                    .const_value(src(1)?)
+                    .and_then(|v| v.first().copied());
+                if off != Some(0) {
+                    return Err(unsupported("indirect input offset"));
+                }
+                let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+                let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+                let slot = self.input_slot(base, i, false);
+                let (n, _) = self.def_info(def()?)?;
+                let mut out = Vec::new();
+                for c in 0..n as u32 {
+                    let attr = Reg {
+                        file: File::Attr,
+                        nr: slot,
+                        offset: (first + c) * 16,
+                        ty: RegType::F,
+                        stride: 0,
+                        ..Reg::BAD
+                    };
+                    let d = self.vgrf(RegType::F);
+                    self.alu(Opcode::Pln, d, vec![attr, bary]);
+                    out.push(d);
+                }
+                self.set(def()?, out);
+            }
+            "load_input" => {
+                let off = self
+                    .imp
+                    .const_value(src(0)?)
+                    .and_then(|v| v.first().copied());
+                if off != Some(0) {
+                    return Err(unsupported("indirect input offset"));
+                }
+                let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+                let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+                let slot = self.input_slot(base, i, true);
+                let (n, _) = self.def_info(def()?)?;
+                let mut out = Vec::new();
+                for c in 0..n as u32 {
+                    let attr = Reg {
+                        file: File::Attr,
+                        nr: slot,
+                        offset: (first + c) * 16 + 12,
+                        ty: RegType::UD,
+                        stride: 0,
+                        ..Reg::BAD
+                    };
+                    let d = self.vgrf(RegType::UD);
+                    self.alu(Opcode::Mov, d, vec![attr]);
+                    out.push(d);
+                }
+                self.set(def()?, out);
+            }
+            "load_frag_coord" => {
+                let mut out = Vec::new();
+                for (sub, pattern) in [(4u32, 0x1010_1010u32), (5, 0x1100_1100)] {
+                    let t = self.vgrf(RegType::UW);
+                    let src = Reg {
+                        region: Some(Region::new(2, 4, 0)),
+                        ..Reg::fixed(1, sub * 2, RegType::UW, 1)
+                    };
+                    self.alu(Opcode::Add, t, vec![src, Reg::imm(RegType::V, pattern)]);
+                    let fl = self.vgrf(RegType::F);
+                    self.alu(Opcode::Mov, fl, vec![t]);
+                    let d = self.vgrf(RegType::F);
+                    self.alu(Opcode::Add, d, vec![fl, Reg::imm_f(0.5)]);
+                    out.push(d);
+                }
+                let p = self.facts.payload.clone();
+                let z = self.vgrf(RegType::F);
+                let zsrc = Reg::fixed(p.source_depth.unwrap_or(0), 0, RegType::F, 1);
+                self.alu(Opcode::Mov, z, vec![zsrc]);
+                out.push(z);
+                let w = self.vgrf(RegType::F);
+                let wsrc = Reg::fixed(p.source_w.unwrap_or(0), 0, RegType::F, 1);
+                self.push(Op::Math(MathFn::Inv), w, vec![wsrc]);
+                out.push(w);
+                self.set(def()?, out);
+            }
+            "load_front_face" => {
+                let t = self.vgrf(RegType::D);
+                self.alu(
+                    Opcode::Asr,
+                    t,
+                    vec![Reg::fixed(0, 0, RegType::W, 0), Reg::imm(RegType::D, 15)],
+                );
+                let d = self.vgrf(RegType::D);
+                self.alu(Opcode::Not, d, vec![t]);
+                self.set(def()?, vec![d]);
+            }
+            "load_ubo" => {
+                let block = self
+                    .imp
+                    .const_value(src(0)?)
+                    .and_then(|v| v.first().copied());
+                let offset = self
+                    .imp
+                    .const_value(src(1)?)
+                    .and_then(|v| v.first().copied());
+                let Some(block) = block else {
+                    return Err(unsupported("load_ubo with a non-constant block index"));
+                };
+                let Some(offset) = offset else {
+                    return self.emit_pull_constant(i, block as u32, src(1)?);
+                };
+                let (n, bits) = self.def_info(def()?)?;
+                if bits != 32 || offset % 4 != 0 {
+                    return Err(unsupported("load_ubo of non-dword data"));
+                }
+                let mut out = Vec::new();
+                for c in 0..n as u32 {
+                    let key = (block as u32, offset as u32 + 4 * c);
+                    let next = self.facts.push.len() as u32;
+                    let slot = *self.push_index.entry(key).or_insert(next);
+                    if slot == next {
+                        self.facts.push.push(key);
+                    }
+                    out.push(Reg {
+                        file: File::Uniform,
+                        nr: slot,
+                        ty: RegType::UD,
+                        stride: 0,
+                        ..Reg::BAD
+                    });
+                }
+                self.set(def()?, out);
+            }
+            "store_output" => {
+                let loc = i.io_location().unwrap_or("").to_string();
+                if let Some(nir::IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
+                    if t.split(' ').any(|w| w == "dualsrc") {
+                        return Err(unsupported("dual-source blending"));
+                    }
+                }
+                let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
+                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
+                let val = self.value(src(0)?)?.clone();
+                if loc == "FRAG_RESULT_DEPTH" {
+                    let d = self.vgrf(RegType::F);
+                    self.alu(Opcode::Mov, d, vec![val[0].retype(RegType::F)]);
+                    self.depth = Some(d);
+                    self.facts.computes_depth = true;
+                    return Ok(());
+                }
+                let rt = if loc == "FRAG_RESULT_COLOR" {
+                    0
+                } else if let Some(n) = loc.strip_prefix("FRAG_RESULT_DATA") {
+                    n.parse::<u32>()
+                        .map_err(|_| unsupported(format!("output {loc}")))?
+                } else {
+                    return Err(unsupported(format!("fragment output {loc}")));
+                };
+                if !self.outputs.contains_key(&rt) {
+                    let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
+                    self.outputs.insert(rt, regs);
+                }
+                let regs = self.outputs[&rt].clone();
+                for (c, v) in val.iter().enumerate() {
+                    if mask & (1 << c) != 0 && first + c < 4 {
+                        self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
+                    }
+                }
+            }
+            "discard" | "terminate" | "demote" => {
+                // Clear the live bit of every channel running this.
+                let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+                let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+                k.cmod = CondMod::Nz;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
+            "discard_if" | "terminate_if" | "demote_if" => {
+                // Live pixels stay live where the condition is false.
+                let c = self.in_grf(self.comp(src(0)?, 0)?.retype(RegType::D));
+                let k = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::D),
+                    vec![c, Reg::imm(RegType::D, 0)],
+                );
+                k.cmod = CondMod::Z;
+                k.flag_subnr = KILL_FLAG;
+                k.pred = Some(false);
+            }
+            other => return Err(unsupported(format!("intrinsic {other}"))),
+        }
+        Ok(())
+    }
+
+    /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
+    /// (`UBO_SURFACE_BASE + block`), one per 16-byte row, each returning four dwords; the
+    /// component is picked by the offset's low bits, statically when the alignment says them.
+    fn emit_pull_constant(
+        &mut self,
+        i: &IntrinsicInstr,
+        block: u32,
+        offset: SsaId,
+    ) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = i
+            .def
+            .ok_or_else(|| CompileError::Invalid("load_ubo has no result".into()))?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let surface = UBO_SURFACE_BASE + block;
+        if surface > 255 {
+            return Err(unsupported("UBO block index over 191"));
+        }
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let off = self.comp(offset, 0)?.retype(UD);
+        let align_mul = i.int_index(IndexKind::AlignMul).unwrap_or(1) as u32;
+        let align_off = i.int_index(IndexKind::AlignOffset).unwrap_or(0) as u32;
+        let per = self.per();
+        let fetch = |t: &mut Self, byte: Reg| -> Reg {
+            let idx = t.vgrf(UD);
+            t.alu(Opcode::Shr, idx, vec![byte, Reg::imm(UD, 4)]);
+            let nr = t.prog.alloc(4 * per);
+            let dst = Reg::vgrf(nr, UD);
+            t.push(
+                Op::Tex {
+                    kind: TexKind::Ld,
+                    surface: surface as u8,
+                    sampler: 0,
+                },
+                dst,
+                vec![idx, Reg::imm(UD, 0)],
+            );
+            dst
+        };
+        let off = self.in_grf(off);
+        let mut out = Vec::new();
+        if align_mul >= 16 {
+            // The offset's low four bits are align_offset's: rows and components are static.
+            let low = align_off % 16;
+            let mut rows: BTreeMap<u32, Reg> = BTreeMap::new();
+            for c in 0..n as u32 {
+                let byte = low + 4 * c;
+                let row = byte / 16;
+                if !rows.contains_key(&row) {
+                    let b = self.vgrf(UD);
+                    self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
+                    let r = fetch(self, b);
+                    rows.insert(row, r);
+                }
+                let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![src]);
+                out.push(d);
+            }
+        } else {
+            for c in 0..n as u32 {
+                let b = self.vgrf(UD);
+                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 4 * c)]);
+                let row = fetch(self, b);
+                let which = self.vgrf(UD);
+                self.alu(Opcode::Shr, which, vec![b, Reg::imm(UD, 2)]);
+                self.alu(Opcode::And, which, vec![which, Reg::imm(UD, 3)]);
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![row]);
+                for k in 1..4u32 {
+                    let m = self.alu(Opcode::Cmp, Reg::null(UD), vec![which, Reg::imm(UD, k)]);
+                    m.cmod = CondMod::Z;
+                    self.alu(Opcode::Sel, d, vec![row.reg_offset(k * per), d])
+                        .pred = Some(false);
+                }
+                out.push(d);
+            }
+        }
+        self.set(def, out);
+        Ok(())
+    }
+
+    fn input_slot(&mut self, base: u32, i: &IntrinsicInstr, flat: bool) -> u32 {
+        let next = self.facts.inputs.len() as u32;
+        let slot = *self.input_index.entry(base).or_insert(next);
+        if slot == next {
+            let loc = i.io_location().unwrap_or("").to_string();
+            self.facts.inputs.push((base, loc, flat));
+        }
+        slot
+    }
+
+    fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
+        let op = t.op.name();
+        let get = |k: TexSrc| t.srcs.iter().find(|s| s.0 == k).map(|s| s.1);
+        for (k, _) in &t.srcs {
+            if !matches!(
+                k.name(),
+                "coord" | "comparator" | "lod" | "bias" | "ddx" | "ddy"
+            ) {
+                return Err(unsupported(format!("texture source {}", k.name())));
+            }
+        }
+        let comps = |s: &Self, id: Option<SsaId>| -> Result<Vec<Reg>, CompileError> {
+            match id {
+                Some(id) => Ok(s.value(id)?.clone()),
+                None => Ok(Vec::new()),
+            }
+        };
+        let coord = comps(self, get(TexSrc::COORD))?;
+        let shadow = comps(self, get(TexSrc::COMPARATOR))?;
+        let lod = comps(self, get(TexSrc::LOD))?;
+        let bias = comps(self, get(TexSrc::BIAS))?;
+        let mut params: Vec<Reg> = Vec::new();
+        let kind = match (op, shadow.is_empty()) {
+            ("tex", true) => {
+                params.extend(&coord);
+                TexKind::Sample
+            }
+            ("tex", false) => {
+                params.extend(&shadow);
+                params.extend(&coord);
+                TexKind::SampleC
+            }
+            ("txb", true) => {
+                params.extend(&bias);
+                params.extend(&coord);
+                TexKind::SampleB
+            }
+            ("txl", true) => {
+                params.extend(&lod);
+                params.extend(&coord);
+                TexKind::SampleL
+            }
+            ("txl", false) => {
+                params.extend(&shadow);
+                params.extend(&lod);
+                params.extend(&coord);
+                TexKind::SampleLC
+            }
+            ("txd", true) => {
+                let ddx = comps(self, get(TexSrc::DDX))?;
+                let ddy = comps(self, get(TexSrc::DDY))?;
+                for c in 0..coord.len() {
+                    params.push(coord[c]);
+                    if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
+                        params.push(*x);
+                        params.push(*y);
+                    }
+                }
+                TexKind::SampleD
+            }
+            ("txf", true) => {
+                let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
+                for (c, r) in coord.iter().enumerate() {
+                    params.push(*r);
+                    if c == 0 {
+                        params.push(l);
+                    }
+                }
+                TexKind::Ld
+            }
+            ("txs", true) => {
+                params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
+                TexKind::Resinfo
+            }
+            (other, sh) => {
+                return Err(unsupported(format!(
+                    "texture op {other}{}",
+                    if sh { "" } else { " with shadow compare" }
+                )))
+            }
+        };
+        let _ = TexOp::TEX;
+        let per = self.per();
+        let dst_nr = self.prog.alloc(4 * per);
+        let dst = Reg::vgrf(dst_nr, RegType::UD);
+        let params = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let surface = t.texture_index.unwrap_or(0);
+        let sampler = t.sampler_index.unwrap_or(0);
+        if surface > 255 || sampler > 15 {
+            return Err(unsupported("texture or sampler index out of range"));
+        }
+        self.push(
+            Op::Tex {
+                kind,
+                surface: surface as u8,
+                sampler: sampler as u8,
+            },
+            dst,
+            params,
+        );
+        let (n, _) = self.def_info(t.def)?;
+        let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
+        self.set(t.def, out);
+        Ok(())
+    }
+
+    fn emit_fb_writes(&mut self) {
+        let mut targets: Vec<(u32, Vec<Reg>)> =
+            self.outputs.iter().map(|(k, v)| (*k, v.clone())).collect();
+        if targets.is_empty() {
+            let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
+            targets.push((0, regs));
+        }
+        self.facts.num_render_targets = targets.iter().map(|t| t.0 + 1).max().unwrap_or(1);
+        let n = targets.len();
+        for (k, (rt, regs)) in targets.into_iter().enumerate() {
+            let mut src: Vec<Reg> = regs.iter().map(|r| r.retype(RegType::F)).collect();
+            if let Some(d) = self.depth {
+                src.push(d);
+            }
+            let uses_kill = self.facts.uses_kill;
+            let w = self.push(
+                Op::FbWrite {
+                    target: rt as u8,
+                    last: k + 1 == n,
+                },
+                Reg::null(RegType::UW),
+                src,
+            );
+            if uses_kill {
+                // Discarded pixels are left out of the write by predicating it on f0.1.
+                w.pred = Some(false);
+                w.flag_subnr = KILL_FLAG;
+            }
+        }
+    }
+}
+
+fn swap_cond(c: CondMod) -> CondMod {
+    match c {
+        CondMod::L => CondMod::G,
+        CondMod::G => CondMod::L,
+        CondMod::Le => CondMod::Ge,
+        CondMod::Ge => CondMod::Le,
+        other => other,
+    }
+}
+
+fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
+    list.iter().all(|n| match n {
+        CfNode::Block(b) => imp
+            .blocks
+            .get(b.0 as usize)
+            .is_none_or(|b| b.instrs.is_empty()),
+        _ => false,
+    })
+}

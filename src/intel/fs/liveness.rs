@@ -1,0 +1,300 @@
+//! Liveness of virtual registers, per GRF-sized piece, over the structured CFG, with the SIMD
+//! rules that make intervals sound on the hardware.
+//!
+//! A piece is *defined* in a block when an unpredicated instruction overwrites all of it before
+//! any read; otherwise a read makes it *used* (live in). Block sets are solved backwards to a
+//! fixed point and turned into intervals without holes. Disabled SIMD channels still run every
+//! instruction of a loop with their old values in place, so a piece live across a loop's WHILE
+//! is live from the loop's DO onwards (shared/seeds/004); break and continue blocks also fall
+//! through to the next block, because the channels that did not take the jump keep executing.
+
+use crate::util::bitset::BitSet;
+
+use super::ir::{File, Inst, Op, Program, REG_SIZE};
+
+/// A basic block: instructions `start..end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// First instruction.
+    pub start: usize,
+    /// One past the last instruction.
+    pub end: usize,
+    /// Successor blocks.
+    pub succs: Vec<usize>,
+}
+
+/// Splits the program into blocks and links them as the SIMD control flow can go.
+pub fn build_cfg(insts: &[Inst]) -> Vec<Block> {
+    let mut starts = vec![0usize];
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::Do | Op::EndIf => {
+                if *starts.last().unwrap() != ip {
+                    starts.push(ip);
+                }
+            }
+            Op::If | Op::Else | Op::While | Op::Break | Op::Continue if ip + 1 < insts.len() => {
+                starts.push(ip + 1)
+            }
+            _ => {}
+        }
+    }
+    starts.dedup();
+    let block_of = |ip: usize| starts.partition_point(|&s| s <= ip) - 1;
+    let n = starts.len();
+    let mut blocks: Vec<Block> = (0..n)
+        .map(|b| Block {
+            start: starts[b],
+            end: if b + 1 < n {
+                starts[b + 1]
+            } else {
+                insts.len()
+            },
+            succs: Vec::new(),
+        })
+        .collect();
+    // Matching structure.
+    let mut if_stack: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loop_stack: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut if_pairs = Vec::new();
+    let mut loops = Vec::new();
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::If => if_stack.push((ip, None)),
+            Op::Else => {
+                if let Some(top) = if_stack.last_mut() {
+                    top.1 = Some(ip);
+                }
+            }
+            Op::EndIf => {
+                if let Some((i_ip, e_ip)) = if_stack.pop() {
+                    if_pairs.push((i_ip, e_ip, ip));
+                }
+            }
+            Op::Do => loop_stack.push((ip, Vec::new())),
+            Op::Break | Op::Continue => {
+                if let Some(top) = loop_stack.last_mut() {
+                    top.1.push(ip);
+                }
+            }
+            Op::While => {
+                if let Some((d, jumps)) = loop_stack.pop() {
+                    loops.push((d, ip, jumps));
+                }
+            }
+            _ => {}
+        }
+    }
+    for b in 0..n {
+        if blocks[b].end > blocks[b].start {
+            let last = blocks[b].end - 1;
+            // ELSE jumps over the else branch; an unpredicated WHILE always goes back to the
+            // DO (NIR loops leave through BREAK only).
+            let no_fallthrough = insts[last].op == Op::Else
+                || (insts[last].op == Op::While && insts[last].pred.is_none());
+            if !no_fallthrough && b + 1 < n {
+                blocks[b].succs.push(b + 1);
+            }
+        } else if b + 1 < n {
+            blocks[b].succs.push(b + 1);
+        }
+    }
+    for (i_ip, e_ip, end_ip) in if_pairs {
+        let target = e_ip.map_or(end_ip, |e| e + 1);
+        blocks[block_of(i_ip)].succs.push(block_of(target));
+        if let Some(e) = e_ip {
+            blocks[block_of(e)].succs.push(block_of(end_ip));
+        }
+    }
+    for (d, w, jumps) in loops {
+        blocks[block_of(w)].succs.push(block_of(d));
+        for j in jumps {
+            let target = if insts[j].op == Op::Break { w + 1 } else { w };
+            if target < insts.len() {
+                blocks[block_of(j)].succs.push(block_of(target));
+            }
+        }
+    }
+    for b in &mut blocks {
+        b.succs.sort_unstable();
+        b.succs.dedup();
+    }
+    blocks
+}
+
+/// Liveness results.
+#[derive(Debug, Clone)]
+pub struct Liveness {
+    /// First piece index of each VGRF.
+    pub piece_base: Vec<usize>,
+    /// Interval start per piece (inclusive instruction index); `usize::MAX` when never live.
+    pub start: Vec<usize>,
+    /// Interval end per piece (inclusive).
+    pub end: Vec<usize>,
+    /// Block live-in sets over pieces.
+    pub livein: Vec<BitSet>,
+    /// Block live-out sets over pieces.
+    pub liveout: Vec<BitSet>,
+    /// The blocks.
+    pub blocks: Vec<Block>,
+}
+
+impl Liveness {
+    /// The interval of a whole VGRF: the union of its pieces' intervals.
+    pub fn vgrf_interval(&self, v: usize, size: u32) -> Option<(usize, usize)> {
+        let b = self.piece_base[v];
+        let mut s = usize::MAX;
+        let mut e = 0;
+        for p in b..b + size as usize {
+            if self.start[p] != usize::MAX {
+                s = s.min(self.start[p]);
+                e = e.max(self.end[p]);
+            }
+        }
+        (s != usize::MAX).then_some((s, e))
+    }
+}
+
+fn pieces(r: &super::ir::Reg, regs: u32) -> std::ops::Range<u32> {
+    let first = r.offset / REG_SIZE;
+    first..first + regs.max(1)
+}
+
+/// Computes liveness for `prog`.
+pub fn compute(prog: &Program) -> Liveness {
+    let insts = &prog.insts;
+    let blocks = build_cfg(insts);
+    let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
+    let mut total = 0usize;
+    for &s in &prog.vgrf_sizes {
+        piece_base.push(total);
+        total += s as usize;
+    }
+    let nb = blocks.len();
+    let mut use_ = vec![BitSet::new(total); nb];
+    let mut def = vec![BitSet::new(total); nb];
+    let mut start = vec![usize::MAX; total];
+    let mut end = vec![0usize; total];
+    let mut touch = |p: usize, ip: usize| {
+        start[p] = start[p].min(ip);
+        end[p] = end[p].max(ip);
+    };
+    for (b, blk) in blocks.iter().enumerate() {
+        for ip in blk.start..blk.end {
+            let inst = &insts[ip];
+            for s in &inst.src {
+                if s.file != File::Vgrf {
+                    continue;
+                }
+                let regs = source_regs(inst, s);
+                for r in pieces(s, regs) {
+                    if r >= prog.vgrf_sizes[s.nr as usize] {
+                        continue;
+                    }
+                    let p = piece_base[s.nr as usize] + r as usize;
+                    if !def[b].contains(p) {
+                        use_[b].insert(p);
+                    }
+                    touch(p, ip);
+                }
+            }
+            if inst.dst.file == File::Vgrf {
+                let regs = inst.regs_written();
+                let (ws, we) = write_bytes(inst);
+                for r in pieces(&inst.dst, regs) {
+                    if r >= prog.vgrf_sizes[inst.dst.nr as usize] {
+                        continue;
+                    }
+                    let p = piece_base[inst.dst.nr as usize] + r as usize;
+                    let full =
+                        inst.pred.is_none() && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
+                    if full && !use_[b].contains(p) {
+                        def[b].insert(p);
+                    }
+                    touch(p, ip);
+                }
+            }
+        }
+    }
+    let mut livein = vec![BitSet::new(total); nb];
+    let mut liveout = vec![BitSet::new(total); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = BitSet::new(total);
+            for &s in &blocks[b].succs {
+                out.union_with(&livein[s]);
+            }
+            let mut inn = out.clone();
+            inn.subtract(&def[b]);
+            inn.union_with(&use_[b]);
+            if inn != livein[b] {
+                livein[b] = inn;
+                changed = true;
+            }
+            liveout[b] = out;
+        }
+    }
+    for (b, blk) in blocks.iter().enumerate() {
+        for p in livein[b].iter() {
+            start[p] = start[p].min(blk.start);
+            end[p] = end[p].max(blk.start);
+        }
+        let last = blk.end.saturating_sub(1).max(blk.start);
+        for p in liveout[b].iter() {
+            start[p] = start[p].min(last);
+            end[p] = end[p].max(last);
+        }
+    }
+    // Values live across a WHILE are carried around the loop by disabled channels.
+    let mut do_stack = Vec::new();
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::Do => do_stack.push(ip),
+            Op::While => {
+                if let Some(d) = do_stack.pop() {
+                    for p in 0..total {
+                        if start[p] < ip && end[p] > ip {
+                            start[p] = start[p].min(d);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Liveness {
+        piece_base,
+        start,
+        end,
+        livein,
+        liveout,
+        blocks,
+    }
+}
+
+/// Registers a source reads.
+pub fn source_regs(inst: &Inst, s: &super::ir::Reg) -> u32 {
+    match inst.op {
+        Op::Send => inst.mlen as u32,
+        _ if s.region.is_some() => (inst.exec_size as u32 * s.ty.size())
+            .div_ceil(REG_SIZE)
+            .max(1),
+        _ => s.regs_read(inst.exec_size as u32),
+    }
+}
+
+fn write_bytes(inst: &Inst) -> (u32, u32) {
+    let start = inst.dst.offset;
+    let len = if inst.op == Op::Send {
+        inst.rlen as u32 * REG_SIZE
+    } else {
+        inst.exec_size as u32 * inst.dst.ty.size() * inst.dst.stride.max(1) as u32
+    };
+    if inst.dst.stride > 1 {
+        // Strided writes leave gaps: never a full write.
+        return (start, start);
+    }
+    (start, start + len)
+}

@@ -1,0 +1,338 @@
+//! Lowering passes the hardware requires, each a plain function over a [`Program`] that
+//! reports whether it changed anything.
+
+use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+use crate::intel::DevInfo;
+
+use super::ir::{File, Inst, Op, Program, Reg, TexKind, REG_SIZE};
+
+/// Render-cache data port on Gen6+.
+const SFID_RENDER: u8 = 5;
+/// Sampler.
+const SFID_SAMPLER: u8 = 2;
+
+/// Turns FB_WRITE and TEX into a LOAD_PAYLOAD of their message and a SEND.
+///
+/// Render-target writes go headerless (Gen6+ allows it for a single write of RT0..n with no
+/// per-sample mask), and samples use the headerless SIMD8/SIMD16 messages: the header would
+/// only carry texel offsets and channel masks, which these shaders do not use.
+pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    let mut progress = false;
+    let old = std::mem::take(&mut prog.insts);
+    for inst in old {
+        match inst.op {
+            Op::FbWrite { target, last } => {
+                let per = regs_per_component(&inst);
+                let n = inst.src.len() as u32;
+                let payload = prog.alloc(n * per);
+                let mut lp = Inst::new(
+                    Op::LoadPayload,
+                    inst.exec_size,
+                    Reg::vgrf(payload, RegType::F),
+                    inst.src.clone(),
+                );
+                lp.group = inst.group;
+                prog.insts.push(lp);
+                let mlen = n * per;
+                let subtype: u32 = if inst.exec_size == 16 { 0 } else { 4 };
+                let desc = (mlen << 25)
+                    | (0xc << 14)
+                    | ((last as u32) << 12)
+                    | (subtype << 8)
+                    | target as u32;
+                let mut send = Inst::new(
+                    Op::Send,
+                    inst.exec_size,
+                    Reg::null(RegType::UW),
+                    vec![Reg::vgrf(payload, RegType::UD)],
+                );
+                send.mlen = mlen as u8;
+                send.desc = desc;
+                send.sfid = SFID_RENDER;
+                send.eot = last;
+                send.group = inst.group;
+                send.pred = inst.pred;
+                send.flag_subnr = inst.flag_subnr;
+                prog.insts.push(send);
+                progress = true;
+            }
+            Op::Tex {
+                kind,
+                surface,
+                sampler,
+            } => {
+                let per = regs_per_component(&inst);
+                let n = inst.src.len() as u32;
+                let payload = prog.alloc(n * per);
+                let mut lp = Inst::new(
+                    Op::LoadPayload,
+                    inst.exec_size,
+                    Reg::vgrf(payload, RegType::F),
+                    inst.src.clone(),
+                );
+                lp.group = inst.group;
+                prog.insts.push(lp);
+                let msg_type: u32 = match kind {
+                    TexKind::Sample => 0,
+                    TexKind::SampleB => 1,
+                    TexKind::SampleL => 2,
+                    TexKind::SampleC => 3,
+                    TexKind::SampleD => 4,
+                    TexKind::SampleLC => 6,
+                    TexKind::Ld => 7,
+                    TexKind::Resinfo => 10,
+                };
+                let simd_mode: u32 = if inst.exec_size == 16 { 2 } else { 1 };
+                let mlen = n * per;
+                let rlen = 4 * per;
+                let desc = (mlen << 25)
+                    | (rlen << 20)
+                    | (simd_mode << 17)
+                    | (msg_type << 12)
+                    | ((sampler as u32) << 8)
+                    | surface as u32;
+                let _ = devinfo;
+                let mut send = Inst::new(
+                    Op::Send,
+                    inst.exec_size,
+                    inst.dst,
+                    vec![Reg::vgrf(payload, RegType::UD)],
+                );
+                send.mlen = mlen as u8;
+                send.rlen = rlen as u8;
+                send.desc = desc;
+                send.sfid = SFID_SAMPLER;
+                send.group = inst.group;
+                prog.insts.push(send);
+                progress = true;
+            }
+            _ => prog.insts.push(inst),
+        }
+    }
+    progress
+}
+
+fn regs_per_component(inst: &Inst) -> u32 {
+    (inst.exec_size as u32 * 4).div_ceil(REG_SIZE)
+}
+
+/// Expands LOAD_PAYLOAD into moves, as shared/seeds/000 settles it.
+///
+/// A header source is one physical register that applies to every channel, so it is copied as
+/// one register with write-mask-all whatever the instruction's width. Every other source is a
+/// full-width value and is copied with the instruction's own execution controls and saturate,
+/// so that a payload built inside control flow only touches the enabled channels. A COMPR4
+/// destination (Gen4/5 render-target writes) interleaves the first four colour sources as
+/// r0 g0 b0 a0 r1 g1 b1 a1: one COMPR4 move each where the platform has COMPR4, otherwise
+/// two SIMD8 moves, the second with the second-half controls, to m+4.
+pub fn lower_load_payload(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    let mut progress = false;
+    let old = std::mem::take(&mut prog.insts);
+    for inst in old {
+        if inst.op != Op::LoadPayload {
+            prog.insts.push(inst);
+            continue;
+        }
+        progress = true;
+        let mut dst = inst.dst;
+        for src in &inst.src[..inst.header_size as usize] {
+            if src.file != File::Bad {
+                let mut mov = Inst::new(
+                    Op::Alu(Opcode::Mov),
+                    8,
+                    dst.retype(RegType::UD),
+                    vec![src.retype(RegType::UD)],
+                );
+                mov.we_all = true;
+                prog.insts.push(mov);
+            }
+            dst = dst.reg_offset(1);
+        }
+        let copy = |prog: &mut Program, dst: Reg, src: Reg, exec: u8, group: u8| {
+            let mut mov = Inst::new(Op::Alu(Opcode::Mov), exec, dst.retype(src.ty), vec![src]);
+            mov.we_all = inst.we_all;
+            mov.sat = inst.sat;
+            mov.group = group;
+            prog.insts.push(mov);
+        };
+        let mut rest = &inst.src[inst.header_size as usize..];
+        if inst.compr4 && inst.exec_size > 8 {
+            for (i, src) in rest.iter().take(4).enumerate() {
+                if src.file == File::Bad {
+                    continue;
+                }
+                let d = dst.reg_offset(i as u32);
+                if devinfo.has_compr4 {
+                    copy(prog, d, *src, inst.exec_size, inst.group);
+                    prog.insts.last_mut().unwrap().compr4 = true;
+                } else {
+                    copy(prog, d, *src, 8, inst.group);
+                    copy(
+                        prog,
+                        d.reg_offset(4),
+                        src.horiz_offset(8),
+                        8,
+                        inst.group + 8,
+                    );
+                }
+            }
+            rest = &rest[rest.len().min(4)..];
+            dst = dst.reg_offset(8);
+        }
+        for src in rest {
+            let size = (inst.exec_size as u32 * src.ty.size()).div_ceil(REG_SIZE);
+            if src.file != File::Bad {
+                copy(prog, dst, *src, inst.exec_size, inst.group);
+            }
+            dst = dst.reg_offset(size);
+        }
+    }
+    progress
+}
+
+/// The execution type the hardware uses to decide how an instruction decompresses: the
+/// widest source type (the destination does not take part).
+fn exec_type_size(inst: &Inst) -> u32 {
+    inst.src
+        .iter()
+        .filter(|s| s.file != File::Bad)
+        .map(|s| s.ty.size())
+        .max()
+        .unwrap_or(4)
+}
+
+/// The widest width `inst` may run at on `devinfo`: the minimum over every applicable limit.
+pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
+    let mut width = inst.exec_size.min(32);
+    // Pre-Gen8 EUs apply QtrCtrl+1 (NibCtrl+1 for double-precision execution) to the second
+    // GRF written by a compressed instruction, which is only right when each GRF holds exactly
+    // 8 channels (4 for DF); otherwise split so every part writes one GRF (seed 002).
+    let written = inst.regs_written();
+    if devinfo.ver < 80 && !inst.we_all && written > 1 && !inst.op.is_send() {
+        let channels_per_grf = (inst.exec_size as u32 / written).max(1);
+        let want = if exec_type_size(inst) == 8 { 4 } else { 8 };
+        if channels_per_grf != want {
+            width = width.min(channels_per_grf as u8);
+        }
+    }
+    match inst.op {
+        Op::Alu(o) if o.is_three_src() && !devinfo.supports_simd16_3src => width = width.min(8),
+        Op::Math(MathFn::IntDivQuotient | MathFn::IntDivRemainder) => width = width.min(8),
+        Op::DdyFine => width = width.min(8),
+        Op::Math(_) if devinfo.ver < 70 => width = width.min(8),
+        Op::Alu(Opcode::Mul)
+            if devinfo.ver < 80
+                && inst
+                    .src
+                    .iter()
+                    .all(|s| matches!(s.ty, RegType::D | RegType::UD)) =>
+        {
+            width = width.min(8)
+        }
+        _ => {}
+    }
+    width
+}
+
+/// Splits every instruction wider than [`max_simd_width`] allows into consecutive groups.
+pub fn lower_simd_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    let mut progress = false;
+    let old = std::mem::take(&mut prog.insts);
+    for inst in old {
+        let w = max_simd_width(devinfo, &inst);
+        if w >= inst.exec_size || inst.op.is_flow() {
+            prog.insts.push(inst);
+            continue;
+        }
+        progress = true;
+        for i in 0..(inst.exec_size / w) {
+            let ch = i as u32 * w as u32;
+            let mut part = inst.clone();
+            part.exec_size = w;
+            part.group = inst.group + ch as u8;
+            part.dst = split_operand(inst.dst, ch);
+            for s in &mut part.src {
+                *s = split_operand(*s, ch);
+            }
+            prog.insts.push(part);
+        }
+    }
+    progress
+}
+
+fn split_operand(r: Reg, channels: u32) -> Reg {
+    match r.file {
+        File::Vgrf | File::Fixed | File::Mrf if r.stride != 0 => r.horiz_offset(channels),
+        _ => r,
+    }
+}
+
+/// Replaces 32×32-bit integer multiplies the platform cannot do in one instruction.
+///
+/// Gen7 and Gen8 multiply dwords natively (low 32 bits); the LP parts do not, and there the
+/// product is built from 32×16 partial products.
+pub fn lower_integer_multiplication(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    if devinfo.has_integer_dword_mul {
+        return false;
+    }
+    let mut progress = false;
+    let old = std::mem::take(&mut prog.insts);
+    for inst in old {
+        let is_dword_mul = inst.op == Op::Alu(Opcode::Mul)
+            && matches!(inst.dst.ty, RegType::D | RegType::UD)
+            && inst
+                .src
+                .iter()
+                .all(|s| matches!(s.ty, RegType::D | RegType::UD));
+        if !is_dword_mul {
+            prog.insts.push(inst);
+            continue;
+        }
+        progress = true;
+        let regs = (inst.exec_size as u32 * 4).div_ceil(REG_SIZE);
+        let lo = prog.alloc(regs);
+        let hi = prog.alloc(regs);
+        let (a, b) = (inst.src[0], inst.src[1]);
+        let low_half = Reg {
+            ty: RegType::UW,
+            stride: if b.stride == 0 { 0 } else { b.stride * 2 },
+            ..b
+        };
+        let high_half = Reg {
+            offset: b.offset + 2,
+            ..low_half
+        };
+        let mk = |op, dst, src: Vec<Reg>| {
+            let mut i = inst.clone();
+            i.op = op;
+            i.dst = dst;
+            i.src = src;
+            i.cmod = CondMod::None;
+            i.sat = false;
+            i
+        };
+        prog.insts.push(mk(
+            Op::Alu(Opcode::Mul),
+            Reg::vgrf(lo, RegType::UD),
+            vec![a.retype(RegType::UD), low_half],
+        ));
+        prog.insts.push(mk(
+            Op::Alu(Opcode::Mul),
+            Reg::vgrf(hi, RegType::UD),
+            vec![a.retype(RegType::UD), high_half],
+        ));
+        prog.insts.push(mk(
+            Op::Alu(Opcode::Shl),
+            Reg::vgrf(hi, RegType::UD),
+            vec![Reg::vgrf(hi, RegType::UD), Reg::imm(RegType::UD, 16)],
+        ));
+        let mut add = mk(
+            Op::Alu(Opcode::Add),
+            inst.dst,
+            vec![Reg::vgrf(lo, RegType::UD), Reg::vgrf(hi, RegType::UD)],
+        );
+        add.cmod = inst.cmod;
+        prog.insts.push(add);
+    }
+    progress
+}

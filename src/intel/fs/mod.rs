@@ -1,0 +1,320 @@
+//! The scalar ("FS") backend: NIR fragment shaders in, [`Kernel`]s out, for Gen7–Gen8.
+//!
+//! The pipeline, run once per dispatch width by [`Context::compile`]:
+//!
+//! 1. [`from_nir`] translates the shader at the width (8 or 16 channels);
+//! 2. [`lower`] turns logical sends into payload loads and SENDs, expands LOAD_PAYLOAD, splits
+//!    multiplies and instructions the hardware cannot run at the width;
+//! 3. push constants and attribute setup data are given their payload registers;
+//! 4. [`liveness`] and [`regalloc`] place the virtual registers (a width that does not fit is
+//!    dropped for SIMD16, as Mesa does, and reported unsupported for SIMD8: no spilling yet);
+//! 5. [`codegen`] emits EU instructions, which the EU validator checks before they are
+//!    encoded and compacted.
+//!
+//! `GPUCC_DEBUG=fs` prints the IR after each step through [`Options::debug`].
+
+pub mod codegen;
+pub mod from_nir;
+pub mod ir;
+pub mod liveness;
+pub mod lower;
+pub mod regalloc;
+pub mod stats;
+pub mod verify;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::intel::eu;
+use crate::intel::kernel::{Flags, InputSlot, Kernel, SimdKernel};
+use crate::intel::DevInfo;
+use crate::nir;
+
+use ir::{File, Program, Reg, REG_SIZE};
+
+/// Why a shader did not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompileError {
+    /// The shader uses something this backend does not implement; names the feature.
+    Unsupported(String),
+    /// The input is malformed.
+    Invalid(String),
+    /// An internal check failed (a backend bug).
+    Internal(String),
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileError::Unsupported(s) => write!(f, "unsupported: {s}"),
+            CompileError::Invalid(s) => write!(f, "invalid shader: {s}"),
+            CompileError::Internal(s) => write!(f, "internal error: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compile options.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Dispatch widths to try (8, 16); SIMD8 is always compiled for fragment shaders.
+    pub simd: Vec<u32>,
+    /// Print the IR after each step to standard error.
+    pub debug_ir: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            simd: vec![8, 16],
+            debug_ir: std::env::var("GPUCC_DEBUG")
+                .map(|v| v.split(',').any(|p| p == "fs"))
+                .unwrap_or(false),
+        }
+    }
+}
+
+impl Options {
+    /// Options compiling exactly the given widths, without debug output.
+    pub fn widths(simd: &[u32]) -> Options {
+        Options {
+            simd: simd.to_vec(),
+            debug_ir: false,
+        }
+    }
+}
+
+/// Per-device state shared by every compile: the register classes and flow templates.
+#[derive(Debug, Clone)]
+pub struct Context {
+    devinfo: &'static DevInfo,
+    regs: Arc<regalloc::RegFile>,
+    flow: Option<codegen::FlowTemplates>,
+}
+
+impl Context {
+    /// Builds the context for `devinfo` (expensive: do it once per compiler object).
+    pub fn new(devinfo: &'static DevInfo) -> Context {
+        let flow = if devinfo.ver >= 70 {
+            codegen::FlowTemplates::new(devinfo).ok()
+        } else {
+            None
+        };
+        Context {
+            devinfo,
+            regs: Arc::new(regalloc::RegFile::new(devinfo.grf_count as usize)),
+            flow,
+        }
+    }
+
+    /// The device.
+    pub fn devinfo(&self) -> &'static DevInfo {
+        self.devinfo
+    }
+
+    /// Compiles a fragment shader for every width in `opts` that fits.
+    pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
+        let dev = self.devinfo;
+        let Some(flow) = self.flow.as_ref().filter(|_| (70..90).contains(&dev.ver)) else {
+            return Err(CompileError::Unsupported(format!(
+                "{} (the scalar backend targets Gen7-Gen8)",
+                dev.name
+            )));
+        };
+        let mut code = Vec::new();
+        let mut variants = Vec::new();
+        let mut facts = None;
+        let mut widths: Vec<u32> = opts
+            .simd
+            .iter()
+            .copied()
+            .filter(|w| *w == 8 || *w == 16)
+            .collect();
+        widths.sort_unstable();
+        widths.dedup();
+        if widths.is_empty() {
+            return Err(CompileError::Unsupported(format!(
+                "SIMD widths {:?} (8 and 16 are implemented)",
+                opts.simd
+            )));
+        }
+        for &w in &widths {
+            match self.compile_width(shader, w as u8, flow, opts)? {
+                Some((bytes, k, f)) => {
+                    let mut k = k;
+                    k.offset = code.len() as u32;
+                    k.size = bytes.len() as u32;
+                    code.extend_from_slice(&bytes);
+                    // Kernel start offsets must be 64-byte aligned.
+                    while code.len() % 64 != 0 {
+                        code.push(0);
+                    }
+                    variants.push(k);
+                    facts.get_or_insert(f);
+                }
+                None if w == 8 => {
+                    return Err(CompileError::Unsupported(
+                        "register spilling (SIMD8 does not fit in 128 GRFs)".into(),
+                    ))
+                }
+                None => {}
+            }
+        }
+        let facts = facts.ok_or_else(|| {
+            CompileError::Unsupported(format!(
+                "register spilling (SIMD{} does not fit in 128 GRFs)",
+                widths[0]
+            ))
+        })?;
+        let mut flat_inputs = 0u64;
+        for (i, inp) in facts.inputs.iter().enumerate() {
+            if inp.2 && i < 64 {
+                flat_inputs |= 1 << i;
+            }
+        }
+        Ok(Kernel {
+            platform: dev.name,
+            code,
+            simd: variants,
+            push_constants: facts.push.clone(),
+            inputs: facts
+                .inputs
+                .iter()
+                .map(|(b, l, f)| InputSlot {
+                    base: *b,
+                    location: l.clone(),
+                    flat: *f,
+                })
+                .collect(),
+            num_render_targets: facts.num_render_targets,
+            pull_constant_blocks: facts.pull_blocks.clone(),
+            ubo_surface_base: from_nir::UBO_SURFACE_BASE,
+            flags: Flags {
+                uses_kill: facts.uses_kill,
+                computes_depth: facts.computes_depth,
+                uses_omask: false,
+                bary_perspective_pixel: facts.payload.bary_pixel.is_some(),
+                uses_src_depth_w: facts.payload.source_depth.is_some(),
+                flat_inputs,
+            },
+            scratch_size: 0,
+            compute: None,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn compile_width(
+        &self,
+        shader: &nir::Shader,
+        width: u8,
+        flow: &codegen::FlowTemplates,
+        opts: &Options,
+    ) -> Result<Option<(Vec<u8>, SimdKernel, from_nir::ShaderFacts)>, CompileError> {
+        let dev = self.devinfo;
+        let (mut prog, facts) = from_nir::from_nir(dev, shader, width)?;
+        let dump = |stage: &str, p: &Program| {
+            if opts.debug_ir {
+                eprintln!("=== SIMD{width} after {stage}\n{p}");
+            }
+        };
+        dump("from_nir", &prog);
+        lower::lower_logical_sends(dev, &mut prog);
+        lower::lower_load_payload(dev, &mut prog);
+        lower::lower_integer_multiplication(dev, &mut prog);
+        lower::lower_simd_width(dev, &mut prog);
+        let reserved = assign_payload_files(&mut prog, &facts);
+        dump("lowering", &prog);
+        let live = liveness::compute(&prog);
+        let Some(alloc) = regalloc::allocate(dev, &self.regs, &prog, &live, reserved)? else {
+            return Ok(None);
+        };
+        regalloc::assign(&mut prog, &alloc);
+        dump("register allocation", &prog);
+        let insts = codegen::generate(dev, flow, &prog)?;
+        let errors = eu::validate(dev, &insts);
+        if let Some(e) = errors.first() {
+            return Err(CompileError::Internal(format!(
+                "EU validation failed ({} errors), first: {e:?}",
+                errors.len()
+            )));
+        }
+        let native = eu::encode_program(dev, &insts)
+            .map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
+        let compacted = eu::encode_program_compacted(dev, &insts)
+            .map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
+        let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
+        let mut s = stats::collect(dev, &insts);
+        s.simd = width as u32;
+        s.bytes_uncompacted = (native.len() * 16) as u32;
+        s.bytes = bytes.len() as u32;
+        Ok(Some((
+            bytes,
+            SimdKernel {
+                simd: width as u32,
+                offset: 0,
+                size: 0,
+                dispatch_grf_start: facts.payload.num_regs,
+                grfs_used: alloc.grfs_used,
+                stats: s,
+            },
+            facts,
+        )))
+    }
+}
+
+/// Gives push constants and attribute setup data their payload registers and returns the
+/// number of registers the payload occupies (none of which the allocator may use).
+fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u32 {
+    let curb_start = facts.payload.num_regs;
+    let curb_regs = (facts.push.len() as u32).div_ceil(8);
+    let urb_start = curb_start + curb_regs;
+    let fix = |r: &mut Reg| match r.file {
+        File::Uniform => {
+            let slot = r.nr;
+            r.file = File::Fixed;
+            r.nr = curb_start + slot / 8;
+            r.offset = (slot % 8) * 4;
+            r.stride = 0;
+        }
+        File::Attr => {
+            let comp = r.offset / 16;
+            let within = r.offset % 16;
+            r.file = File::Fixed;
+            r.nr = urb_start + 2 * r.nr + comp / 2;
+            r.offset = (comp % 2) * 16 + within;
+            r.stride = 0;
+        }
+        _ => {}
+    };
+    for inst in &mut prog.insts {
+        fix(&mut inst.dst);
+        for s in &mut inst.src {
+            fix(s);
+        }
+    }
+    let _ = REG_SIZE;
+    urb_start + 2 * facts.inputs.len() as u32
+}
+
+/// Result of checking a compiled shader against the reference interpreter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifyOutcome {
+    /// Every output of every invocation matched.
+    Pass,
+    /// The first mismatch.
+    Fail {
+        /// Invocation (pixel) index.
+        invocation: usize,
+        /// Output name and component.
+        output: String,
+        /// Interpreter value.
+        expected: String,
+        /// Simulator value.
+        got: String,
+    },
+    /// The shader (or the verification of it) needs a feature that is missing.
+    Unsupported(String),
+}
+
+pub use verify::{verify, verify_kernel};

@@ -1,0 +1,320 @@
+//! Checking compiled fragment shaders against the reference interpreter on the EU simulator.
+//!
+//! Each input set runs one thread of `simd` pixels: subspan k covers pixels (2k, 0)–(2k+1, 1),
+//! the interpreter's invocation layout. Both sides see the same world:
+//!
+//! - interpolated inputs: the interpreter's generated value `0.5 + s/4 + c/16 + x/8 + y/32` is
+//!   linear in the pixel position, so the simulator gets barycentrics (i, j) = (x, y) and plane
+//!   coefficients (1/8, 1/32, 0.5 + s/4 + c/16) — exact in binary, so PLN reproduces it exactly;
+//! - flat inputs: one value per slot component for every pixel, given to both;
+//! - push constants: the UBO dwords the kernel's push layout names, from per-set patterns;
+//! - textures: both use the default sampler model; `gl_FragCoord` is the pixel centre with
+//!   z = 0.5, w = 1.
+//!
+//! The sets differ in their uniform data and dispatch masks (set 1 disables every other subspan);
+//! control flow diverges wherever the shader branches on inputs. Outputs compare bit-exact,
+//! except when the shader uses hardware math (rcp, rsq, sqrt, exp2, log2, sin, cos, pow) or a
+//! fused multiply-add/lerp, where results may differ by [`MATH_ULPS`] units in the last place
+//! (or 1e-6 absolute near zero), the tolerance Mesa's CTS runs accept for these.
+
+use std::collections::BTreeMap;
+
+use crate::intel::kernel::Kernel;
+use crate::intel::sim::payload::FsPayload;
+use crate::intel::sim::Thread;
+use crate::nir::{self, interp, InstrKind};
+
+use super::{CompileError, Context, Options, VerifyOutcome};
+
+/// Allowed difference, in units in the last place, where hardware math is involved.
+pub const MATH_ULPS: u32 = 64;
+
+/// Size of every UBO read with pull constants, in bytes (reads beyond it return zero on both
+/// sides).
+pub const PULL_UBO_BYTES: usize = 4096;
+
+/// Number of input sets.
+pub const INPUT_SETS: usize = 3;
+
+fn uses_inexact_math(shader: &nir::Shader) -> bool {
+    let Some(imp) = shader.entry() else {
+        return false;
+    };
+    imp.instrs.iter().any(|i| match &i.kind {
+        InstrKind::Alu(a) => matches!(
+            a.op.name(),
+            "frcp"
+                | "frsq"
+                | "fsqrt"
+                | "fexp2"
+                | "flog2"
+                | "fsin"
+                | "fcos"
+                | "fpow"
+                | "ffma"
+                | "flrp"
+                | "fdiv"
+                | "fddx"
+                | "fddy"
+                | "fddx_coarse"
+                | "fddy_coarse"
+                | "fddx_fine"
+                | "fddy_fine"
+        ),
+        InstrKind::Tex(_) => true,
+        _ => false,
+    })
+}
+
+fn ubo_dword(set: usize, block: u32, dword: u32) -> u32 {
+    // Small dyadic floats, different per set: exact in every format the shaders read.
+    let n = (dword * 37 + block * 5 + set as u32 * 11) % 23;
+    (n as f32 * 0.125 - 1.0).to_bits()
+}
+
+fn close(a: u32, b: u32, inexact: bool) -> bool {
+    if a == b {
+        return true;
+    }
+    let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+    if fa.is_nan() && fb.is_nan() {
+        return true;
+    }
+    if !inexact {
+        return false;
+    }
+    if (fa - fb).abs() <= 1e-6 {
+        return true;
+    }
+    let ulps = (a as i32).wrapping_sub(b as i32).unsigned_abs();
+    (a >> 31) == (b >> 31) && ulps <= MATH_ULPS
+}
+
+/// Compiles `shader` at `simd` and compares the simulator with the interpreter.
+pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
+    let kernel = match ctx.compile(shader, &Options::widths(&[simd])) {
+        Ok(k) => k,
+        Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
+        Err(e) => {
+            return VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(compile)".into(),
+                expected: "a kernel".into(),
+                got: e.to_string(),
+            }
+        }
+    };
+    verify_kernel(ctx, shader, &kernel, simd)
+}
+
+/// Runs an already compiled `kernel` (its SIMD`simd` variant) against the interpreter.
+pub fn verify_kernel(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+) -> VerifyOutcome {
+    if kernel.variant(simd).is_none() {
+        return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
+    }
+    let inexact = uses_inexact_math(shader);
+    for set in 0..INPUT_SETS {
+        match run_set(ctx, shader, kernel, simd, set, inexact) {
+            Ok(None) => {}
+            Ok(Some(fail)) => return fail,
+            Err(e) => return e,
+        }
+    }
+    VerifyOutcome::Pass
+}
+
+fn run_set(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+    set: usize,
+    inexact: bool,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    let n = simd as usize;
+    let dev = ctx.devinfo();
+    let variant = kernel.variant(simd).expect("checked by the caller");
+    // Uniform buffers, large enough for every pushed dword.
+    let mut ubos: Vec<Vec<u8>> = Vec::new();
+    for &(block, offset) in &kernel.push_constants {
+        let b = block as usize;
+        if ubos.len() <= b {
+            ubos.resize(b + 1, Vec::new());
+        }
+        let need = offset as usize + 4;
+        if ubos[b].len() < need {
+            ubos[b].resize(need.next_multiple_of(16), 0);
+        }
+    }
+    for &b in &kernel.pull_constant_blocks {
+        let b = b as usize;
+        if ubos.len() <= b {
+            ubos.resize(b + 1, Vec::new());
+        }
+        let len = ubos[b].len().max(PULL_UBO_BYTES);
+        ubos[b].resize(len, 0);
+    }
+    for (b, bytes) in ubos.iter_mut().enumerate() {
+        for (d, chunk) in bytes.chunks_mut(4).enumerate() {
+            chunk.copy_from_slice(&ubo_dword(set, b as u32, d as u32).to_le_bytes());
+        }
+    }
+    let flat_value = |base: u32, c: u32| interp::env::generated_input(0, base, c, false);
+    let mut env = interp::Environment {
+        ubos: ubos.clone(),
+        robust_access: true,
+        ..Default::default()
+    };
+    let flat: Vec<&crate::intel::kernel::InputSlot> =
+        kernel.inputs.iter().filter(|i| i.flat).collect();
+    if !flat.is_empty() {
+        let mut m = BTreeMap::new();
+        for inp in &flat {
+            m.insert(inp.base, [0, 1, 2, 3].map(|c| flat_value(inp.base, c)));
+        }
+        env.inputs = vec![m; n];
+    }
+    let expected = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+
+    let mask: u32 = match set {
+        // Whole subspans off, as the hardware dispatches them (a partly covered subspan
+        // still runs its helper pixels).
+        1 => 0x0f0f_0f0f & ((1u64 << n) - 1) as u32,
+        _ => ((1u64 << n) - 1) as u32,
+    };
+    let mut t = Thread::new(dev, simd)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+    let payload = FsPayload {
+        subspans: (0..n / 4).map(|q| (2 * q as u16, 0)).collect(),
+        pixel_mask: mask,
+        barycentric: if kernel.flags.bary_perspective_pixel {
+            (0..n)
+                .map(|c| {
+                    let (x, y) = interp::env::pixel(c);
+                    (x as f32, y as f32)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        push_constants: Vec::new(),
+        attributes: Vec::new(),
+    };
+    let sim_err = |e: crate::intel::sim::SimError| {
+        if e.is_unsupported() {
+            VerifyOutcome::Unsupported(format!("simulator: {e}"))
+        } else {
+            VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(simulator)".into(),
+                expected: "a run".into(),
+                got: e.to_string(),
+            }
+        }
+    };
+    payload.apply(&mut t).map_err(sim_err)?;
+    for &b in &kernel.pull_constant_blocks {
+        t.shared_mut()
+            .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
+    }
+    let mut next = if kernel.flags.bary_perspective_pixel {
+        2 + 2 * simd / 8
+    } else {
+        2
+    };
+    if kernel.flags.uses_src_depth_w {
+        for r in 0..simd / 8 {
+            t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_err)?;
+            t.set_grf_f32(next + simd / 8 + r, 0, &[1.0; 8])
+                .map_err(sim_err)?;
+        }
+        next += 2 * simd / 8;
+    }
+    if next != variant.dispatch_grf_start {
+        return Err(VerifyOutcome::Fail {
+            invocation: 0,
+            output: "(payload)".into(),
+            expected: format!("dispatch GRF start {next}"),
+            got: format!("{}", variant.dispatch_grf_start),
+        });
+    }
+    let push: Vec<u32> = kernel
+        .push_constants
+        .iter()
+        .map(|&(b, o)| ubo_dword(set, b, o / 4))
+        .collect();
+    t.set_grf(next, 0, &push).map_err(sim_err)?;
+    let attr_start = next + (push.len() as u32).div_ceil(8);
+    for (slot, inp) in kernel.inputs.iter().enumerate() {
+        for c in 0..4u32 {
+            let reg = attr_start + 2 * slot as u32 + c / 2;
+            let d = 4 * (c % 2);
+            let base = f32::from_bits(flat_value(inp.base, c));
+            if inp.flat {
+                t.set_grf(reg, d + 3, &[flat_value(inp.base, c)])
+                    .map_err(sim_err)?;
+            } else {
+                t.set_grf_f32(reg, d, &[0.125, 1.0 / 32.0])
+                    .map_err(sim_err)?;
+                t.set_grf_f32(reg, d + 3, &[base]).map_err(sim_err)?;
+            }
+        }
+    }
+    t.set_step_limit(2_000_000);
+    let got = t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
+
+    for w in &got.rt_writes {
+        for c in 0..n {
+            if w.pixel_mask & (1 << c) == 0 || mask & (1 << c) == 0 {
+                continue;
+            }
+            let Some(inv) = expected.invocations.get(c) else {
+                continue;
+            };
+            if inv.discarded {
+                continue;
+            }
+            let want = format!("FRAG_RESULT_DATA{}", w.target);
+            let Some(slot) = inv
+                .outputs
+                .values()
+                .find(|o| o.name == want || (o.name == "FRAG_RESULT_COLOR"))
+            else {
+                continue;
+            };
+            for comp in 0..4 {
+                let Some(bits) = slot.comps[comp] else {
+                    continue;
+                };
+                let g = w.color.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
+                if !close(bits as u32, g, inexact) {
+                    return Ok(Some(VerifyOutcome::Fail {
+                        invocation: c,
+                        output: format!("{}.{} (set {set})", slot.name, ["x", "y", "z", "w"][comp]),
+                        expected: format!(
+                            "{:#010x} ({})",
+                            bits as u32,
+                            f32::from_bits(bits as u32)
+                        ),
+                        got: format!("{g:#010x} ({})", f32::from_bits(g)),
+                    }));
+                }
+            }
+        }
+    }
+    if got.rt_writes.is_empty() {
+        return Ok(Some(VerifyOutcome::Fail {
+            invocation: 0,
+            output: "(render target)".into(),
+            expected: "a render-target write".into(),
+            got: "none".into(),
+        }));
+    }
+    Ok(None)
+}

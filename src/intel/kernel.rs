@@ -1,0 +1,165 @@
+//! The program object the Intel backend returns: machine code for each compiled SIMD width and
+//! everything a driver needs to bind it (Mesa's `brw_wm_prog_data` facts), plus statistics
+//! printed with Mesa's wording so results compare line by line.
+
+use std::fmt;
+
+use crate::intel::eu;
+use crate::intel::DevInfo;
+
+/// Statistics of one SIMD variant, as Mesa's `brw_compile_stats`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Dispatch width.
+    pub simd: u32,
+    /// Hardware instructions.
+    pub instructions: u32,
+    /// Loops (WHILE instructions).
+    pub loops: u32,
+    /// Estimated cycles from the latency model in `fs::stats`.
+    pub cycles: u32,
+    /// Spill instructions.
+    pub spills: u32,
+    /// Fill instructions.
+    pub fills: u32,
+    /// SEND instructions.
+    pub sends: u32,
+    /// Bytes before compaction.
+    pub bytes_uncompacted: u32,
+    /// Bytes after compaction.
+    pub bytes: u32,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pct = if self.bytes_uncompacted > 0 {
+            100 * (self.bytes_uncompacted - self.bytes) / self.bytes_uncompacted
+        } else {
+            0
+        };
+        write!(
+            f,
+            "SIMD{} shader: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} sends, \
+             scheduled with mode none. Promoted 0 constants. Compacted {} to {} bytes ({}%)",
+            self.simd,
+            self.instructions,
+            self.loops,
+            self.cycles,
+            self.spills,
+            self.fills,
+            self.sends,
+            self.bytes_uncompacted,
+            self.bytes,
+            pct
+        )
+    }
+}
+
+/// One compiled dispatch width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimdKernel {
+    /// 8, 16 or 32.
+    pub simd: u32,
+    /// Byte offset of this variant's first instruction in [`Kernel::code`].
+    pub offset: u32,
+    /// Size of this variant in bytes.
+    pub size: u32,
+    /// First GRF after the fixed thread payload (where push constants start).
+    pub dispatch_grf_start: u32,
+    /// GRFs used (one past the highest register touched).
+    pub grfs_used: u32,
+    /// Statistics.
+    pub stats: Stats,
+}
+
+/// One input the shader reads, in attribute setup order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSlot {
+    /// NIR driver location (`base`).
+    pub base: u32,
+    /// Varying slot name (`VARYING_SLOT_VAR0`, ...).
+    pub location: String,
+    /// Constant (flat) interpolation.
+    pub flat: bool,
+}
+
+/// Compute-shader dispatch facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComputeInfo {
+    /// Dispatch width.
+    pub simd: u32,
+    /// Workgroup size.
+    pub local_size: [u32; 3],
+    /// Shared memory bytes.
+    pub shared_size: u32,
+}
+
+/// Program flags the driver programs into WM state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// The shader can discard pixels.
+    pub uses_kill: bool,
+    /// The shader writes depth.
+    pub computes_depth: bool,
+    /// The shader writes the sample mask.
+    pub uses_omask: bool,
+    /// Perspective pixel barycentrics are in the payload.
+    pub bary_perspective_pixel: bool,
+    /// Source depth and W are in the payload.
+    pub uses_src_depth_w: bool,
+    /// Bit per input slot that is flat shaded.
+    pub flat_inputs: u64,
+}
+
+/// A compiled shader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kernel {
+    /// Platform it was compiled for.
+    pub platform: &'static str,
+    /// All variants' code, one after the other.
+    pub code: Vec<u8>,
+    /// The variants, narrowest first.
+    pub simd: Vec<SimdKernel>,
+    /// Push constants, one dword each in payload order: (UBO block, byte offset).
+    pub push_constants: Vec<(u32, u32)>,
+    /// Inputs in attribute setup order (2 GRFs of plane coefficients each).
+    pub inputs: Vec<InputSlot>,
+    /// Render targets written.
+    pub num_render_targets: u32,
+    /// UBO blocks read with pull-constant (sampler `ld`) messages.
+    pub pull_constant_blocks: Vec<u32>,
+    /// Binding-table index of UBO block 0 for pull-constant messages.
+    pub ubo_surface_base: u32,
+    /// WM flags.
+    pub flags: Flags,
+    /// Scratch bytes per thread.
+    pub scratch_size: u32,
+    /// Compute facts (None for fragment shaders).
+    pub compute: Option<ComputeInfo>,
+}
+
+impl Kernel {
+    /// The variant of width `simd`.
+    pub fn variant(&self, simd: u32) -> Option<&SimdKernel> {
+        self.simd.iter().find(|k| k.simd == simd)
+    }
+
+    /// The code of one variant.
+    pub fn code_of(&self, k: &SimdKernel) -> &[u8] {
+        &self.code[k.offset as usize..(k.offset + k.size) as usize]
+    }
+
+    /// Mesa-style assembly of every variant, each preceded by its statistics line.
+    pub fn disassemble(&self, devinfo: &DevInfo) -> String {
+        let mut s = String::new();
+        for k in &self.simd {
+            s.push_str(&format!("{}\n", k.stats));
+            match eu::disassemble_program(devinfo, self.code_of(k)) {
+                Ok(t) => s.push_str(&t),
+                Err(e) => s.push_str(&format!("(cannot disassemble: {e})\n")),
+            }
+            s.push('\n');
+        }
+        s
+    }
+}

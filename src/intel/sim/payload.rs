@@ -1,0 +1,168 @@
+//! Thread payloads: what the hardware (and the driver's push constants) put in the GRFs
+//! before the first instruction, in the layout Mesa's backend expects on Gen7–Gen9
+//! (`brw_fs.cpp` payload setup, `brw_compiler.h`). The backend allocates its registers after
+//! these.
+//!
+//! **Fragment shaders** ([`FsPayload`]), SIMD8/16 (SIMD32 adds a second pixel-info register):
+//!
+//! | register | contents |
+//! |---|---|
+//! | g0 | thread header (copied into render-target write headers); zero here |
+//! | g1 | pixel info for channels 0–15: dwords 2–5 = subspan k's upper-left pixel, X in the low word and Y in the high word; word 14 (dword 7, low half) = pixel mask |
+//! | g2 (SIMD32) | pixel info for channels 16–31, same layout |
+//! | next | perspective pixel barycentrics, per 8 channels one register of i then one of j (SIMD8: 2 registers, SIMD16: 4, SIMD32: 8), when requested |
+//! | next | push constants, one dword each, 8 per register: this is the dispatch GRF start |
+//! | next | attribute setup: per varying slot two registers, component c at register c / 2, dwords 4·(c % 2) + {0, 1, 3} = the plane coefficients (a, b, c) of `a·i + b·j + c`, what PLN reads |
+//!
+//! Channel c covers subspan c / 4 and pixel c % 4 of it (x + (c & 1), y + ((c >> 1) & 1)).
+//!
+//! **Compute shaders** ([`CsPayload`]):
+//!
+//! | register | contents |
+//! |---|---|
+//! | g0 | header: dword 1 = workgroup id x, dword 6 = y, dword 7 = z |
+//! | g1 … | local invocation ids: per 8 channels one register of x, one of y, one of z (UD) |
+//! | next | push constants, 8 dwords per register (dispatch GRF start) |
+
+use super::thread::Thread;
+use super::SimError;
+
+/// Register numbers a payload occupies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Layout {
+    /// First barycentric register (fragment shaders), if any.
+    pub barycentric: Option<u32>,
+    /// First push-constant register: the dispatch GRF start.
+    pub push_constants: u32,
+    /// First attribute-setup register (fragment shaders).
+    pub attributes: u32,
+    /// First register after the payload.
+    pub end: u32,
+}
+
+/// A fragment-shader thread payload.
+#[derive(Debug, Clone, Default)]
+pub struct FsPayload {
+    /// Upper-left pixel of each 2×2 subspan (SIMD8: 2, SIMD16: 4, SIMD32: 8).
+    pub subspans: Vec<(u16, u16)>,
+    /// Pixels covered (bit n = channel n); also the dispatch mask.
+    pub pixel_mask: u32,
+    /// Perspective pixel barycentrics (i, j) per channel; empty when not requested.
+    pub barycentric: Vec<(f32, f32)>,
+    /// Push constants.
+    pub push_constants: Vec<u32>,
+    /// Plane coefficients per varying slot and component: (a, b, c) of `a·i + b·j + c`.
+    pub attributes: Vec<[[f32; 3]; 4]>,
+}
+
+fn regs_for_dwords(n: usize) -> u32 {
+    n.div_ceil(8) as u32
+}
+
+impl FsPayload {
+    /// Loads the payload into `t` (which fixes the SIMD width) and sets its dispatch mask.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        let simd = t.simd();
+        if !matches!(simd, 8 | 16 | 32) {
+            return Err(SimError::new(format!(
+                "fragment payloads are SIMD8/16/32, not SIMD{simd}"
+            )));
+        }
+        let info_regs = if simd == 32 { 2 } else { 1 };
+        for (k, &(x, y)) in self.subspans.iter().enumerate().take(simd as usize / 4) {
+            let reg = 1 + (k / 4) as u32;
+            t.set_grf(reg, 2 + (k % 4) as u32, &[x as u32 | (y as u32) << 16])?;
+        }
+        for r in 0..info_regs {
+            let mask = (self.pixel_mask >> (16 * r)) & 0xffff;
+            t.set_grf(1 + r, 7, &[mask])?;
+        }
+        t.set_dispatch_mask(self.pixel_mask);
+        let mut next = 1 + info_regs;
+        let mut layout = Layout::default();
+        if !self.barycentric.is_empty() {
+            if self.barycentric.len() < simd as usize {
+                return Err(SimError::new(format!(
+                    "{} barycentric pairs for SIMD{simd}",
+                    self.barycentric.len()
+                )));
+            }
+            layout.barycentric = Some(next);
+            for (c, &(i, j)) in self.barycentric.iter().enumerate().take(simd as usize) {
+                let reg = next + 2 * (c / 8) as u32;
+                t.set_grf_f32(reg, (c % 8) as u32, &[i])?;
+                t.set_grf_f32(reg + 1, (c % 8) as u32, &[j])?;
+            }
+            next += 2 * simd / 8;
+        }
+        layout.push_constants = next;
+        t.set_grf(next, 0, &self.push_constants)?;
+        next += regs_for_dwords(self.push_constants.len());
+        layout.attributes = next;
+        for (slot, comps) in self.attributes.iter().enumerate() {
+            for (c, abc) in comps.iter().enumerate() {
+                let reg = next + 2 * slot as u32 + (c / 2) as u32;
+                let d = 4 * (c % 2) as u32;
+                t.set_grf_f32(reg, d, &[abc[0], abc[1]])?;
+                t.set_grf_f32(reg, d + 3, &[abc[2]])?;
+            }
+        }
+        next += 2 * self.attributes.len() as u32;
+        layout.end = next;
+        Ok(layout)
+    }
+
+    /// The pixel position of channel `c`.
+    pub fn pixel(&self, c: usize) -> Option<(u16, u16)> {
+        let (x, y) = *self.subspans.get(c / 4)?;
+        Some((x + (c & 1) as u16, y + ((c >> 1) & 1) as u16))
+    }
+}
+
+/// A compute-shader thread payload.
+#[derive(Debug, Clone, Default)]
+pub struct CsPayload {
+    /// Workgroup id.
+    pub workgroup_id: [u32; 3],
+    /// Local invocation id per channel.
+    pub local_ids: Vec<[u32; 3]>,
+    /// Push constants.
+    pub push_constants: Vec<u32>,
+}
+
+impl CsPayload {
+    /// Loads the payload into `t`; the dispatch mask covers the channels with a local id.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        let simd = t.simd() as usize;
+        if self.local_ids.len() > simd {
+            return Err(SimError::new(format!(
+                "{} local ids for SIMD{simd}",
+                self.local_ids.len()
+            )));
+        }
+        t.set_grf(0, 1, &[self.workgroup_id[0]])?;
+        t.set_grf(0, 6, &[self.workgroup_id[1], self.workgroup_id[2]])?;
+        let groups = simd.div_ceil(8) as u32;
+        for (c, id) in self.local_ids.iter().enumerate() {
+            for (k, v) in id.iter().enumerate() {
+                let reg = 1 + (c / 8) as u32 * 3 + k as u32;
+                t.set_grf(reg, (c % 8) as u32, &[*v])?;
+            }
+        }
+        let mask = if self.local_ids.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.local_ids.len()) - 1
+        };
+        t.set_dispatch_mask(mask);
+        let push = 1 + 3 * groups;
+        t.set_grf(push, 0, &self.push_constants)?;
+        let end = push + regs_for_dwords(self.push_constants.len());
+        Ok(Layout {
+            barycentric: None,
+            push_constants: push,
+            attributes: end,
+            end,
+        })
+    }
+}

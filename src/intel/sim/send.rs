@@ -1,0 +1,483 @@
+//! SEND: message descriptor decoding and the payload/response layouts of the messages the
+//! backend emits on Gen7–Gen9.
+//!
+//! Every descriptor has the Gen5+ common part: bits 28:25 message length (registers), 24:20
+//! response length, 19 header present. The rest depends on the shared function (the SFID of
+//! the instruction). Supported messages, with their function-control bits (Mesa's
+//! `brw_eu_defines.h` / `brw_eu.h` names):
+//!
+//! | SFID | message | function control |
+//! |---|---|---|
+//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16) |
+//! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
+//! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
+//! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
+//! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
+//! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
+//! | gateway (3) | barrier | 2:0 = 4 |
+//! | thread spawner (7), URB (6) | only as the EOT message | |
+//!
+//! Payload layouts (after the header register(s) when bit 19 is set; render-target writes
+//! have a two-register header, the others one): each parameter takes one register per 8
+//! channels, channel c in dword c % 8 of register c / 8 of the parameter.
+//!
+//! - sampler (Gen7/8 order as Mesa emits it): sample `u v r ai`; sample_b / sample_l
+//!   `bias|lod u v r`; sample_c `ref u v r`; sample_b_c / sample_l_c `ref bias|lod u v r`;
+//!   sample_d `u dudx dudy v dvdx dvdy r …`; ld `u lod v r` (Gen9: `u v lod r`); resinfo `lod`.
+//!   The number of coordinates comes from the message length. The reply is four components
+//!   (r, g, b, a; resinfo: width, height, depth, levels) of one register per 8 channels each.
+//! - render-target write: r, g, b, a, then optionally source depth.
+//! - untyped read: addresses; write: addresses then components; atomic: addresses then the
+//!   operands.
+//!
+//! Any other descriptor is an error that names the SFID and the descriptor.
+
+use super::exec::{Ctx, Next};
+use super::shared::{AtomicOp, RtWrite, SharedFunctions};
+use super::thread::{arf_base, Loc, Thread, REG_SIZE};
+use crate::intel::eu::types::sfid;
+use crate::intel::eu::{Inst, RegFile};
+use crate::nir::interp::TexRequest;
+
+/// The decoded common part of a descriptor.
+struct Msg {
+    desc: u32,
+    sfid: u8,
+    mlen: usize,
+    rlen: usize,
+    header: bool,
+    payload: usize,
+    dst: Option<usize>,
+    /// Enabled channels of the message, bit n = channel n of the instruction.
+    mask: u32,
+    n: u32,
+}
+
+impl Msg {
+    fn unknown(&self, ver: u32) -> String {
+        format!(
+            "unknown message: sfid {} ({}) descriptor {:#010x}",
+            self.sfid,
+            sfid::name(ver, self.sfid).unwrap_or("?"),
+            self.desc
+        )
+    }
+}
+
+impl Thread {
+    fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
+        let a = reg * REG_SIZE + dword * 4;
+        Ok(self
+            .read_raw(Loc::Grf(a), 4)
+            .map_err(|_| format!("message payload g{reg}.{dword} is outside the GRF file"))?
+            as u32)
+    }
+
+    fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
+        let a = reg * REG_SIZE + dword * 4;
+        self.write_raw(Loc::Grf(a), 4, v as u64)
+            .map_err(|_| format!("message response g{reg}.{dword} is outside the GRF file"))
+    }
+
+    /// Parameter `p` of channel `c` in a payload with `rpp` registers per parameter.
+    fn param(&self, first: usize, rpp: usize, p: usize, c: u32) -> Result<u32, String> {
+        self.grf_dword(first + p * rpp + c as usize / 8, c as usize % 8)
+    }
+
+    pub(super) fn exec_send(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<Next, String> {
+        let desc = match inst.send_desc() {
+            Some(d) => d,
+            None => {
+                // Indirect descriptor in a0.0.
+                let raw = self.read_raw(Loc::Arf(arf_base(0x10)), 4)?;
+                raw as u32
+            }
+        };
+        let src0 = inst
+            .src
+            .first()
+            .and_then(|s| s.as_reg())
+            .ok_or("send without a payload register")?;
+        if src0.file != RegFile::Grf {
+            return Err("unsupported: send payload outside the GRF".into());
+        }
+        let base = self.group_base(inst);
+        let n = inst.exec_size as u32;
+        let mut mask = 0u32;
+        for i in 0..n.min(32) {
+            if inst.we_all || (self.active(base + i) && self.predicate(inst, base + i)?) {
+                mask |= 1 << i;
+            }
+        }
+        let m = Msg {
+            desc,
+            sfid: inst.msg.map_or(0, |m| m.sfid),
+            mlen: (desc >> 25 & 0xf) as usize,
+            rlen: (desc >> 20 & 0x1f) as usize,
+            header: desc >> 19 & 1 == 1,
+            payload: src0.nr as usize,
+            dst: (inst.dst.file == RegFile::Grf).then_some(inst.dst.nr as usize),
+            mask,
+            n,
+        };
+        let ver = self.devinfo.ver;
+        match m.sfid {
+            sfid::SAMPLER => self.sampler_msg(&m, shared)?,
+            sfid::DATAPORT_WRITE => {
+                let ty = if ver >= 80 {
+                    desc >> 14 & 0x1f
+                } else {
+                    desc >> 14 & 0xf
+                };
+                if ty != 12 {
+                    return Err(m.unknown(ver));
+                }
+                self.rt_write(&m, shared, ctx)?;
+            }
+            sfid::CONSTANT_CACHE => self.const_read(&m, shared)?,
+            sfid::DATA_CACHE | sfid::DATA_CACHE_1 => self.data_msg(&m, shared)?,
+            sfid::GATEWAY => {
+                if desc & 7 != 4 {
+                    return Err(m.unknown(ver));
+                }
+                shared.barrier()?;
+            }
+            sfid::THREAD_SPAWNER | sfid::URB if inst.eot => {}
+            _ => return Err(m.unknown(ver)),
+        }
+        Ok(if inst.eot { Next::End } else { Next::Fall })
+    }
+
+    fn rt_write(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        ctx: &mut Ctx,
+    ) -> Result<(), String> {
+        let ctrl = m.desc >> 8 & 0x3f;
+        let simd = match ctrl & 7 {
+            0 => 16,
+            4 => 8,
+            _ => {
+                return Err(format!(
+                    "unsupported: {} (render-target write subtype {})",
+                    m.unknown(self.devinfo.ver),
+                    ctrl & 7
+                ))
+            }
+        };
+        let rpp = simd as usize / 8;
+        let hdr = if m.header { 2 } else { 0 };
+        let depth = if m.mlen == hdr + 4 * rpp {
+            false
+        } else if m.mlen == hdr + 5 * rpp {
+            true
+        } else {
+            return Err(format!(
+                "unsupported: render-target write of mlen {} (supported: {} colour, {} colour + depth)",
+                m.mlen,
+                hdr + 4 * rpp,
+                hdr + 5 * rpp
+            ));
+        };
+        let first = m.payload + hdr;
+        let mut color = Vec::with_capacity(simd as usize);
+        let mut depths = Vec::new();
+        for c in 0..simd {
+            let mut px = [0f32; 4];
+            for (k, p) in px.iter_mut().enumerate() {
+                *p = f32::from_bits(self.param(first, rpp, k, c)?);
+            }
+            color.push(px);
+            if depth {
+                depths.push(f32::from_bits(self.param(first, rpp, 4, c)?));
+            }
+        }
+        let w = RtWrite {
+            target: m.desc & 0xff,
+            simd,
+            pixel_mask: m.mask,
+            color,
+            depth: depth.then_some(depths),
+            last: m.desc >> 12 & 1 == 1,
+        };
+        shared.render_target_write(&w)?;
+        ctx.res.rt_writes.push(w);
+        Ok(())
+    }
+
+    fn sampler_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let ty = m.desc >> 12 & 0x1f;
+        let mut simd_mode = m.desc >> 17 & 3;
+        if ver >= 80 {
+            simd_mode |= (m.desc >> 29 & 1) << 2;
+        }
+        let simd: u32 = match simd_mode {
+            1 => 8,
+            2 => 16,
+            _ => {
+                return Err(format!(
+                    "unsupported: {} (sampler SIMD mode {simd_mode})",
+                    m.unknown(ver)
+                ))
+            }
+        };
+        let rpp = simd as usize / 8;
+        let hdr = m.header as usize;
+        let first = m.payload + hdr;
+        let params = m.mlen.saturating_sub(hdr) / rpp;
+        let texture = m.desc & 0xff;
+        let sampler = m.desc >> 8 & 0xf;
+        let dst = m.dst.ok_or("sampler message without a response register")?;
+        let integer = shared.texture_is_integer(texture);
+        for c in 0..simd {
+            if m.mask >> c & 1 == 0 {
+                continue;
+            }
+            let f = |p: usize| -> Result<f64, String> {
+                Ok(f32::from_bits(self.param(first, rpp, p, c)?) as f64)
+            };
+            let d = |p: usize| -> Result<i64, String> {
+                Ok(self.param(first, rpp, p, c)? as i32 as i64)
+            };
+            let mut req = TexRequest {
+                op: "tex",
+                texture,
+                sampler,
+                coord: Vec::new(),
+                lod: None,
+                bias: None,
+                comparator: None,
+                offset: Vec::new(),
+                integer,
+            };
+            let mut out_int = integer;
+            let result: [u32; 4] = match ty {
+                0..=6 => {
+                    let mut p = 0;
+                    if matches!(ty, 3 | 5 | 6) {
+                        req.comparator = Some(f(p)?);
+                        p += 1;
+                    }
+                    match ty {
+                        1 | 5 => {
+                            req.op = "txb";
+                            req.bias = Some(f(p)?);
+                            p += 1;
+                        }
+                        2 | 6 => {
+                            req.op = "txl";
+                            req.lod = Some(f(p)?);
+                            p += 1;
+                        }
+                        4 => req.op = "txd",
+                        _ => {}
+                    }
+                    if ty == 4 {
+                        let grads = params / 3;
+                        for k in 0..grads {
+                            req.coord.push(f(3 * k)?);
+                        }
+                        for k in 3 * grads..params {
+                            req.coord.push(f(k)?);
+                        }
+                    } else {
+                        for k in p..params {
+                            req.coord.push(f(k)?);
+                        }
+                    }
+                    if req.comparator.is_some() {
+                        out_int = false;
+                    }
+                    let v = shared.sample(&req)?;
+                    encode(v, out_int)
+                }
+                7 => {
+                    req.op = "txf";
+                    // Gen7/8 interleave the level after u: `u lod v r`; Gen9 has `u v lod r`.
+                    let lod_pos = if ver >= 90 { 2 } else { 1 };
+                    let coords: Vec<usize> = (0..params).filter(|&p| p != lod_pos).collect();
+                    if let Some(t) = shared.buffer_texel(texture, d(0)?) {
+                        t
+                    } else {
+                        req.lod = if params > lod_pos {
+                            Some(d(lod_pos)? as f64)
+                        } else {
+                            None
+                        };
+                        for p in coords {
+                            req.coord.push(d(p)? as f64);
+                        }
+                        encode(shared.sample(&req)?, out_int)
+                    }
+                }
+                10 => {
+                    let lod = self.param(first, rpp, 0, c)?;
+                    let s = shared.texture_size(texture, lod);
+                    [s[0], s[1], s[2], shared.texture_levels(texture)]
+                }
+                _ => return Err(m.unknown(ver)),
+            };
+            for (k, v) in result.iter().enumerate() {
+                if (k + 1) * rpp <= m.rlen {
+                    self.set_grf_dword(dst + k * rpp + c as usize / 8, c as usize % 8, *v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn const_read(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let ty = if ver >= 80 {
+            m.desc >> 14 & 0x1f
+        } else {
+            m.desc >> 14 & 0xf
+        };
+        if ty != 0 || !m.header {
+            return Err(m.unknown(ver));
+        }
+        let (owords, high) = match m.desc >> 8 & 7 {
+            0 => (1, false),
+            1 => (1, true),
+            2 => (2, false),
+            3 => (4, false),
+            4 => (8, false),
+            _ => return Err(m.unknown(ver)),
+        };
+        let offset = self.grf_dword(m.payload, 2)? as usize * 16;
+        let mut data = vec![0u8; owords * 16];
+        shared.constant_read(m.desc & 0xff, offset, &mut data)?;
+        let dst = m.dst.ok_or("constant read without a response register")?;
+        let start = dst * REG_SIZE + if high { 16 } else { 0 };
+        for (i, b) in data.iter().enumerate() {
+            self.write_raw(Loc::Grf(start + i), 1, *b as u64)?;
+        }
+        Ok(())
+    }
+
+    fn data_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        if m.sfid == sfid::DATA_CACHE && m.desc >> 18 & 1 == 1 {
+            return self.scratch_msg(m, shared);
+        }
+        let ty = if ver >= 80 {
+            m.desc >> 14 & 0x1f
+        } else {
+            m.desc >> 14 & 0xf
+        };
+        let port1 = m.sfid == sfid::DATA_CACHE_1;
+        let (read, write, atomic) = if ver >= 75 {
+            (port1 && ty == 1, port1 && ty == 9, port1 && ty == 2)
+        } else {
+            (!port1 && ty == 5, !port1 && ty == 13, !port1 && ty == 6)
+        };
+        let surface = m.desc & 0xff;
+        let hdr = m.header as usize;
+        let first = m.payload + hdr;
+        if read || write {
+            let simd = match m.desc >> 12 & 3 {
+                1 => 16,
+                2 => 8,
+                mode => {
+                    return Err(format!(
+                        "unsupported: {} (SIMD mode {mode})",
+                        m.unknown(ver)
+                    ))
+                }
+            };
+            let rpp = simd / 8;
+            let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+            for c in 0..simd as u32 {
+                if m.mask >> c & 1 == 0 {
+                    continue;
+                }
+                let addr = self.param(first, rpp, 0, c)?;
+                for k in 0..comps {
+                    let a = addr.wrapping_add(4 * k as u32);
+                    if read {
+                        let v = shared.untyped_read(surface, a)?;
+                        let dst = m.dst.ok_or("untyped read without a response register")?;
+                        self.set_grf_dword(dst + k * rpp + c as usize / 8, c as usize % 8, v)?;
+                    } else {
+                        let v = self.param(first, rpp, 1 + k, c)?;
+                        shared.untyped_write(surface, a, v)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        if atomic {
+            let ctrl = m.desc >> 8 & 0x3f;
+            let op = AtomicOp::from_hw(ctrl & 0xf).ok_or_else(|| m.unknown(ver))?;
+            let simd = if ctrl >> 4 & 1 == 1 { 8 } else { 16 };
+            let rpp = simd / 8;
+            for c in 0..simd as u32 {
+                if m.mask >> c & 1 == 0 {
+                    continue;
+                }
+                let addr = self.param(first, rpp, 0, c)?;
+                let a = if op.operands() >= 1 {
+                    self.param(first, rpp, 1, c)?
+                } else {
+                    0
+                };
+                let b = if op.operands() >= 2 {
+                    self.param(first, rpp, 2, c)?
+                } else {
+                    0
+                };
+                let old = shared.untyped_atomic(surface, addr, op, a, b)?;
+                if ctrl >> 5 & 1 == 1 {
+                    if let Some(dst) = m.dst {
+                        self.set_grf_dword(dst + c as usize / 8, c as usize % 8, old)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        Err(m.unknown(ver))
+    }
+
+    fn scratch_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let offset = (m.desc & 0xfff) as usize * REG_SIZE;
+        if m.desc >> 17 & 1 == 1 {
+            let regs = m.mlen.saturating_sub(1);
+            for r in 0..regs {
+                for d in 0..8 {
+                    let ch = ((r * 8 + d) as u32) % m.n.max(1);
+                    if m.mask >> ch & 1 == 0 {
+                        continue;
+                    }
+                    let v = self.grf_dword(m.payload + 1 + r, d)?;
+                    shared.scratch_write(offset + r * REG_SIZE + d * 4, &v.to_le_bytes())?;
+                }
+            }
+        } else {
+            let dst = m.dst.ok_or("scratch read without a response register")?;
+            let mut data = vec![0u8; m.rlen * REG_SIZE];
+            shared.scratch_read(offset, &mut data)?;
+            for (i, b) in data.iter().enumerate() {
+                self.write_raw(Loc::Grf(dst * REG_SIZE + i), 1, *b as u64)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sampler reply dwords: floats, or integers for integer textures.
+fn encode(v: [f64; 4], integer: bool) -> [u32; 4] {
+    v.map(|x| {
+        if integer {
+            x as i64 as i32 as u32
+        } else {
+            (x as f32).to_bits()
+        }
+    })
+}

@@ -1,0 +1,149 @@
+//! The scalar backend over Mesa's fragment-shader corpus: every ivb and bdw `*.fs.nir`, and
+//! the ivb files re-targeted to hsw, compiled at SIMD8 and SIMD16.
+//!
+//! What must hold for every file: the compile either succeeds (with the register allocator's
+//! checker and the EU validator run inside the compile) or fails with `Unsupported` naming the
+//! feature — never an internal or input error; and compiling twice gives identical bytes.
+//! The tally of unsupported features and the compile rate are printed (`--nocapture`).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use gpucc::intel::fs::{CompileError, Context, Options};
+use gpucc::intel::DevInfo;
+
+fn run_platform(corpus: &str, target: &str) -> (usize, usize) {
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
+        return (0, 0);
+    };
+    let dev = DevInfo::from_name(target).unwrap();
+    let ctx = Context::new(dev);
+    let opts = Options::widths(&[8, 16]);
+    let files = common::files_with_suffix(&dir, ".fs.nir");
+    let mut ok = 0;
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let shader = gpucc::nir::parse(&text).unwrap();
+        match ctx.compile(&shader, &opts) {
+            Ok(k) => {
+                ok += 1;
+                assert!(k.variant(8).is_some(), "{}: no SIMD8 variant", f.display());
+                let again = ctx.compile(&shader, &opts).unwrap();
+                assert_eq!(k.code, again.code, "{}: nondeterministic code", f.display());
+            }
+            Err(CompileError::Unsupported(what)) => {
+                // Group by the feature, not the details after it.
+                *tally.entry(what).or_default() += 1;
+            }
+            Err(e) => bad.push(format!("{}: {e}", f.display())),
+        }
+    }
+    println!(
+        "{target} (corpus {corpus}): {ok}/{} compiled ({:.1}%)",
+        files.len(),
+        100.0 * ok as f64 / files.len().max(1) as f64
+    );
+    let mut t: Vec<_> = tally.into_iter().collect();
+    t.sort_by(|a, b| b.1.cmp(&a.1));
+    for (what, n) in t {
+        println!("  {n:4} unsupported: {what}");
+    }
+    assert!(
+        bad.is_empty(),
+        "{} files failed with errors other than Unsupported, first: {}",
+        bad.len(),
+        bad.first().map(String::as_str).unwrap_or("")
+    );
+    (ok, files.len())
+}
+
+#[test]
+fn ivb_corpus_compiles_or_names_the_feature() {
+    run_platform("ivb", "ivb");
+}
+
+#[test]
+fn hsw_retargeted_corpus_compiles_or_names_the_feature() {
+    run_platform("ivb", "hsw");
+}
+
+#[test]
+fn bdw_corpus_compiles_or_names_the_feature() {
+    run_platform("bdw", "bdw");
+}
+
+fn verify_platform(corpus: &str, target: &str, simd: u32) {
+    use gpucc::intel::fs::{verify, VerifyOutcome};
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
+        return;
+    };
+    let dev = DevInfo::from_name(target).unwrap();
+    let ctx = Context::new(dev);
+    let files = common::files_with_suffix(&dir, ".fs.nir");
+    let (mut pass, mut unsup) = (0, 0);
+    let mut fails = Vec::new();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &files {
+        let shader = gpucc::nir::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+        match verify(&ctx, &shader, simd) {
+            VerifyOutcome::Pass => pass += 1,
+            VerifyOutcome::Unsupported(w) => {
+                unsup += 1;
+                *tally.entry(w.chars().take(90).collect()).or_default() += 1;
+            }
+            VerifyOutcome::Fail {
+                invocation,
+                output,
+                expected,
+                got,
+            } => fails.push(format!(
+                "{}: invocation {invocation} {output}: expected {expected}, got {got}",
+                f.file_name().unwrap().to_string_lossy()
+            )),
+        }
+    }
+    println!(
+        "verify {target} SIMD{simd}: {pass} passed, {} failed, {unsup} unsupported",
+        fails.len()
+    );
+    for (w, n) in &tally {
+        println!("  {n:4} unsupported: {w}");
+    }
+    for f in fails.iter().take(40) {
+        println!("  FAIL {f}");
+    }
+    assert!(fails.is_empty(), "{} files mismatched", fails.len());
+}
+
+#[test]
+fn ivb_simd8_matches_the_interpreter() {
+    verify_platform("ivb", "ivb", 8);
+}
+
+#[test]
+fn ivb_simd16_matches_the_interpreter() {
+    verify_platform("ivb", "ivb", 16);
+}
+
+#[test]
+fn hsw_simd8_matches_the_interpreter() {
+    verify_platform("ivb", "hsw", 8);
+}
+
+#[test]
+fn hsw_simd16_matches_the_interpreter() {
+    verify_platform("ivb", "hsw", 16);
+}
+
+#[test]
+fn bdw_simd8_matches_the_interpreter() {
+    verify_platform("bdw", "bdw", 8);
+}
+
+#[test]
+fn bdw_simd16_matches_the_interpreter() {
+    verify_platform("bdw", "bdw", 16);
+}

@@ -1,0 +1,87 @@
+//! Every non-send instruction of Mesa's ivb and bdw encoding vectors, decoded from the
+//! `.expected` bytes and executed once in its program (fresh SIMD32 thread, pseudo-random
+//! registers): it must either execute or be rejected with an "unsupported" error. The counts
+//! are printed (`cargo test --release --test isim_vectors -- --nocapture`).
+
+mod common;
+
+use gpucc::intel::eu::{self, hex};
+use gpucc::intel::sim::Thread;
+use gpucc::intel::DevInfo;
+use gpucc::util::rng::Rng;
+
+fn fill(t: &mut Thread, rng: &mut Rng) {
+    for r in 0..128u32 {
+        let words: Vec<u32> = (0..8)
+            .map(|_| {
+                // Mix small integers, ordinary floats and raw bits.
+                match rng.below(3) {
+                    0 => rng.below(64) as u32,
+                    1 => (rng.range(-1000, 1000) as f32 / 8.0).to_bits(),
+                    _ => rng.next_u32(),
+                }
+            })
+            .collect();
+        t.set_grf(r, 0, &words).unwrap();
+    }
+    for n in 0..16 {
+        // Valid GRF byte addresses for register-indirect operands.
+        t.set_a0(n, (rng.below(64) * 32 + 4 * rng.below(4)) as u16);
+    }
+    t.set_flag(0, rng.next_u32());
+    t.set_flag(1, rng.next_u32());
+}
+
+#[test]
+fn every_non_send_vector_instruction_executes_or_is_unsupported() {
+    let Some(dir) = common::shared_path("vectors/intel") else {
+        return;
+    };
+    let mut total_failures = Vec::new();
+    for platform in ["ivb", "bdw"] {
+        let d = DevInfo::from_name(platform).unwrap();
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(platform))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "expected"))
+            .collect();
+        files.sort();
+        let (mut executed, mut unsupported, mut sends) = (0, 0, 0);
+        let mut reasons: Vec<String> = Vec::new();
+        let mut rng = Rng::new(0x15_1a);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let bytes: Vec<u8> = hex::parse(&text).unwrap().concat();
+            let (insts, offsets) = eu::decode_program_at(d, &bytes).unwrap();
+            for (pc, inst) in insts.iter().enumerate() {
+                if inst.opcode.is_send() {
+                    sends += 1;
+                    continue;
+                }
+                let mut t = Thread::new(d, 32).unwrap();
+                fill(&mut t, &mut rng);
+                match t.step(&insts, &offsets, pc) {
+                    Ok(_) => executed += 1,
+                    Err(e) if e.is_unsupported() => {
+                        unsupported += 1;
+                        if !reasons.contains(&e.message) {
+                            reasons.push(e.message.clone());
+                        }
+                    }
+                    Err(e) => total_failures.push(format!(
+                        "{platform} {}: {e}",
+                        file.file_name().unwrap().to_string_lossy()
+                    )),
+                }
+            }
+        }
+        println!(
+            "{platform}: {executed} executed, {unsupported} unsupported, {sends} sends skipped"
+        );
+        for r in &reasons {
+            println!("  unsupported: {r}");
+        }
+        assert!(executed > 0);
+    }
+    assert!(total_failures.is_empty(), "{}", total_failures.join("\n"));
+}
