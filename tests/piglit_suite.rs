@@ -57,3 +57,13 @@ fn gc2000_interpreter() {
     };
     assert!(c.passed >= 100, "{c:?}");
 }
+
+/// The fragment shader compiled by gpucc's Intel backend and run on the EU simulator; the
+/// vertex shader goes through the NIR interpreter (the backend compiles fragment shaders only).
+#[test]
+fn ivb_simulator() {
+    let Some(c) = run_suite("ivb", Mode::Simulator) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}

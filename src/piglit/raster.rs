@@ -109,6 +109,30 @@ impl Triangle {
         [x as f32 + center, y as f32 + center, z, w]
     }
 
+    /// Interpolation weights of the three vertices at the centre of pixel (x, y): screen
+    /// space for `noperspective`, divided by each vertex's w otherwise.
+    pub fn weights(&self, x: u32, y: u32, mode: Interp) -> [f32; 3] {
+        let l = self.barycentric([x as f32 + 0.5, y as f32 + 0.5]);
+        match mode {
+            Interp::NoPerspective => l,
+            _ => {
+                let pw = [0, 1, 2].map(|k| l[k] * self.win[k][3]);
+                let sum: f32 = pw.iter().sum();
+                pw.map(|v| v / sum)
+            }
+        }
+    }
+
+    /// The outputs of the triangle's vertices for slot `name`, in triangle order, and the
+    /// provoking vertex's; `None` when a vertex did not write the slot.
+    pub fn slot_values(&self, verts: &[Vertex], name: &str) -> Option<([[u32; 4]; 3], [u32; 4])> {
+        let [a, b, c] = self.verts.map(|i| verts[i].outputs.get(name).copied());
+        Some((
+            [a?, b?, c?],
+            verts[self.provoking].outputs.get(name).copied()?,
+        ))
+    }
+
     /// Slot `name` of the vertices' outputs at pixel (x, y); `None` when no vertex wrote it.
     pub fn varying(
         &self,
@@ -123,15 +147,7 @@ impl Triangle {
         if mode == Interp::Flat {
             return verts[self.provoking].outputs.get(name).copied();
         }
-        let l = self.barycentric([x as f32 + 0.5, y as f32 + 0.5]);
-        let weights = match mode {
-            Interp::NoPerspective => l,
-            _ => {
-                let pw = [0, 1, 2].map(|k| l[k] * self.win[k][3]);
-                let sum: f32 = pw.iter().sum();
-                pw.map(|v| v / sum)
-            }
-        };
+        let weights = self.weights(x, y, mode);
         // Plane form, as the hardware evaluates it: v0 + w1·(v1 − v0) + w2·(v2 − v0), so a
         // value equal at all three vertices comes out exactly.
         Some([0, 1, 2, 3].map(|c| {

@@ -8,6 +8,8 @@ use super::io;
 use super::raster::{self, Interp, Triangle, Vertex};
 use super::script::{self, Command, Region, ShaderTest};
 use super::uniforms::{self, Block};
+use crate::intel::devinfo::DevInfo;
+use crate::intel::kernel::Kernel;
 use crate::nir::interp::{self, Environment};
 use crate::nir::ir::{Shader, VarMode};
 use crate::nir::types::BaseType;
@@ -49,6 +51,12 @@ impl fmt::Display for Outcome {
 /// piglit's per-channel tolerance for an 8-bit channel (`piglit_set_tolerance_for_bits`:
 /// three steps of the channel's precision).
 pub const TOLERANCE_8BIT: f32 = 3.0 / 256.0;
+
+/// What runs the fragment stage.
+enum FsExec {
+    Interpreter,
+    Intel(&'static DevInfo, Box<Kernel>),
+}
 
 /// A stage's shader with the facts the runner needs about its I/O.
 struct Stage {
@@ -116,6 +124,7 @@ struct Runner {
     size: [u32; 2],
     vs: Option<Stage>,
     fs: Stage,
+    fs_exec: FsExec,
     projection: [[f32; 4]; 4],
     clear_color: [f32; 4],
     current_color: [f32; 4],
@@ -144,12 +153,6 @@ impl Runner {
         {
             return Err(Stop::Skip(format!("command at line {line}: {c}")));
         }
-        if mode == Mode::Simulator {
-            return Err(Stop::Skip(format!(
-                "simulator mode for {}: the backend is not available to the runner yet",
-                target.name()
-            )));
-        }
         let native_ints = match target {
             Target::Intel(_) => true,
             Target::Etnaviv(s) => s.has_integers(),
@@ -165,6 +168,22 @@ impl Runner {
         if vs.is_none() && test.has_vertex_shader {
             return Err(Stop::Skip(format!("no {name}.vs.nir in {}", dir.display())));
         }
+        let fs_exec = match (mode, target) {
+            (Mode::Interpreter, _) => FsExec::Interpreter,
+            (Mode::Simulator, Target::Intel(dev)) => {
+                let ctx = crate::intel::fs::Context::new(dev);
+                let kernel = ctx
+                    .compile(&fs.shader, &crate::intel::fs::Options::default())
+                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                FsExec::Intel(dev, Box::new(kernel))
+            }
+            (Mode::Simulator, Target::Etnaviv(s)) => {
+                return Err(Stop::Skip(format!(
+                "simulator mode for {}: the etnaviv backend is not merged into the runner's branch",
+                s.name
+            )))
+            }
+        };
         let [w, h] = test.size;
         let mut needed = vec![false; (w * h) as usize];
         for (_, c) in &test.commands {
@@ -179,6 +198,7 @@ impl Runner {
             size: test.size,
             vs,
             fs,
+            fs_exec,
             projection: uniforms::IDENTITY,
             clear_color: [0.0; 4],
             current_color: [1.0; 4],
@@ -194,7 +214,11 @@ impl Runner {
         } else {
             "fixed-function"
         };
-        format!("vs: {vs}, fs: NIR interpreter")
+        let fs = match self.fs_exec {
+            FsExec::Interpreter => "NIR interpreter",
+            FsExec::Intel(..) => "gpucc on the Intel simulator",
+        };
+        format!("vs: {vs}, fs: {fs}")
     }
 
     fn execute(&mut self, test: &ShaderTest) -> Result<(), Stop> {
@@ -372,6 +396,14 @@ impl Runner {
             return Err(Stop::Skip("a vertex behind the eye needs clipping".into()));
         }
         let tris = raster::setup(&verts, self.size);
+        if let FsExec::Intel(dev, kernel) = &self.fs_exec {
+            for (idx, c) in self.draw_intel(dev, kernel, &verts, &tris)? {
+                if let Some(c) = c {
+                    self.fb[idx] = unorm8(c);
+                }
+            }
+            return Ok(());
+        }
         let [w, h] = self.size;
         // Quads (by their lower-left pixel) holding a needed, covered pixel, and the
         // triangle that covers each of their pixels (or, for helpers, one of the quad's).
@@ -401,6 +433,61 @@ impl Runner {
             self.shade(&verts, &tris, batch)?;
         }
         Ok(())
+    }
+
+    /// The Intel dispatch: per triangle, the subspans holding a needed pixel it covers.
+    /// Returns the framebuffer writes: pixel index and colour, `None` where discarded.
+    #[allow(clippy::type_complexity)]
+    fn draw_intel(
+        &self,
+        dev: &'static DevInfo,
+        kernel: &Kernel,
+        verts: &[Vertex],
+        tris: &[Triangle],
+    ) -> Result<Vec<(usize, Option<[f32; 4]>)>, Stop> {
+        let [w, h] = self.size;
+        let mut writes = Vec::new();
+        for tri in tris {
+            let mut subspans: BTreeMap<(u32, u32), u8> = BTreeMap::new();
+            for y in 0..h {
+                for x in 0..w {
+                    if self.needed[(y * w + x) as usize] && tri.covers(x, y) {
+                        subspans.insert((x & !1, y & !1), 0);
+                    }
+                }
+            }
+            for (&(qx, qy), mask) in subspans.iter_mut() {
+                for i in 0..4u32 {
+                    let (x, y) = (qx + (i & 1), qy + (i >> 1));
+                    if x < w && y < h && tri.covers(x, y) {
+                        *mask |= 1 << i;
+                    }
+                }
+            }
+            let list: Vec<_> = subspans.into_iter().collect();
+            let ubo = {
+                let mut b = self.fs.block.clone();
+                b.set_state(&self.projection, h);
+                b.bytes()
+            };
+            let colors =
+                super::intel::shade(dev, kernel, tri, verts, &list, &ubo).map_err(|e| {
+                    if e.contains("not written by the vertex stage") {
+                        Stop::Skip(e)
+                    } else {
+                        Stop::Fail(format!("fragment shader on the simulator: {e}"))
+                    }
+                })?;
+            for (((qx, qy), mask), q) in list.iter().zip(colors) {
+                for (i, c) in q.iter().enumerate() {
+                    let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                    if mask & (1 << i) != 0 && self.needed[(y * w + x) as usize] {
+                        writes.push(((y * w + x) as usize, *c));
+                    }
+                }
+            }
+        }
+        Ok(writes)
     }
 
     /// Runs the fragment shader on a batch of quads and writes the covered, needed pixels.
