@@ -162,7 +162,13 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
                 ty: ty.to_string(),
                 name: name.to_string(),
                 index,
-                values: values.iter().map(|v| v.to_string()).collect(),
+                // shader_runner's number scanner stops at a stray `;`.
+                values: values
+                    .iter()
+                    .map(|v| v.trim_end_matches(';'))
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             }
         }
         ["draw", "rect", "ortho", r @ ..] => {
