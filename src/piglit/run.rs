@@ -108,6 +108,7 @@ fn load_stage(
     name: &str,
     stage: &str,
     native_ints: bool,
+    packed: bool,
 ) -> Result<Option<Stage>, Stop> {
     let path = dir.join(format!("{name}.{stage}.nir"));
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -115,7 +116,7 @@ fn load_stage(
     };
     let shader =
         crate::nir::parse(&text).map_err(|e| Stop::Skip(format!("{}: {e}", path.display())))?;
-    let block = Block::new(&shader, native_ints).map_err(Stop::Skip)?;
+    let block = Block::new(&shader, native_ints, packed).map_err(Stop::Skip)?;
     Ok(Some(Stage { shader, block }))
 }
 
@@ -157,9 +158,11 @@ impl Runner {
             Target::Intel(_) => true,
             Target::Etnaviv(s) => s.has_integers(),
         };
-        let fs = load_stage(dir, name, "fs", native_ints)?
+        // iris (Gen8+) packs the default uniform block; crocus and etnaviv do not.
+        let packed = matches!(target, Target::Intel(d) if d.ver >= 80);
+        let fs = load_stage(dir, name, "fs", native_ints, packed)?
             .ok_or_else(|| Stop::Skip(format!("no {name}.fs.nir in {}", dir.display())))?;
-        let vs = load_stage(dir, name, "vs", native_ints)?;
+        let vs = load_stage(dir, name, "vs", native_ints, packed)?;
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
             if let Some(o) = stage.block.opaque.first() {
                 return Err(Stop::Skip(format!("uniform {o} has an aggregate type")));
