@@ -95,3 +95,38 @@ fn gc7000_interpreter() {
     };
     assert!(c.passed >= 100, "{c:?}");
 }
+
+#[test]
+fn bdw_interpreter() {
+    let Some(c) = run_suite("bdw", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 150, "{c:?}");
+}
+
+/// The command-line entry: one line per test and the summary line.
+#[test]
+fn cli_output_names_each_test_and_sums_up() {
+    let (Some(dir), Some(nir_dir)) = (
+        common::shared_path("corpus/piglit"),
+        common::shared_path("corpus/nir/ivb"),
+    ) else {
+        return;
+    };
+    let paths = [
+        dir.join("piglit__glsl-1.10__execution__algebraic__glsl-algebraic-add-sub-1.shader_test"),
+        dir.join("piglit__glsl-1.10__execution__builtins__glsl-fs-atan-3.shader_test"),
+        dir.join("piglit__glsl-1.10__execution__samplers__glsl-fs-shadow2D-09.shader_test"),
+    ];
+    let (out, counts) = piglit::run_cli("ivb", &paths, Some(&nir_dir), Mode::Interpreter);
+    println!("{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0]
+        .ends_with("glsl-algebraic-add-sub-1: PASS (vs: NIR interpreter, fs: NIR interpreter)"));
+    assert!(lines[1].contains("glsl-fs-atan-3: PASS"));
+    // Textures are not modelled: the test is skipped with the command named.
+    assert!(lines[2].contains("SKIP: command at line") && lines[2].contains("texture shadow2D"));
+    assert_eq!(lines[3], "2 passed, 0 failed, 1 skipped");
+    assert_eq!(counts.passed, 2);
+}

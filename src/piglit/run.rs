@@ -52,6 +52,10 @@ impl fmt::Display for Outcome {
 /// three steps of the channel's precision).
 pub const TOLERANCE_8BIT: f32 = 3.0 / 256.0;
 
+/// A 2×2 quad: its lower-left pixel and, per pixel (bit 0 = x, bit 1 = y), the triangle
+/// covering it (`None` for helper pixels).
+type Quad = ((u32, u32), [Option<usize>; 4]);
+
 /// What runs the fragment stage.
 enum FsExec {
     Interpreter,
@@ -431,7 +435,7 @@ impl Runner {
                 }
             }
         }
-        let quads: Vec<((u32, u32), [Option<usize>; 4])> = quads.into_iter().collect();
+        let quads: Vec<Quad> = quads.into_iter().collect();
         for batch in quads.chunks(1024) {
             self.shade(&verts, &tris, batch)?;
         }
@@ -494,12 +498,7 @@ impl Runner {
     }
 
     /// Runs the fragment shader on a batch of quads and writes the covered, needed pixels.
-    fn shade(
-        &mut self,
-        verts: &[Vertex],
-        tris: &[Triangle],
-        quads: &[((u32, u32), [Option<usize>; 4])],
-    ) -> Result<(), Stop> {
+    fn shade(&mut self, verts: &[Vertex], tris: &[Triangle], quads: &[Quad]) -> Result<(), Stop> {
         let n = quads.len() * 4;
         let mut env = self.uniform_env(&self.fs.block);
         env.inputs = vec![BTreeMap::new(); n];

@@ -87,7 +87,7 @@ impl std::error::Error for ScriptError {}
 fn numbers(words: &[&str]) -> Option<Vec<f32>> {
     words
         .iter()
-        .flat_map(|w| w.split(|c| c == '(' || c == ')' || c == ','))
+        .flat_map(|w| w.split(['(', ')', ',']))
         .map(|w| w.trim_end_matches(';'))
         .filter(|w| !w.is_empty())
         .map(|w| w.parse::<f32>().ok())
