@@ -18,8 +18,13 @@ fn run_suite(platform: &str, mode: Mode) -> Option<piglit::Counts> {
         match &o {
             Outcome::Fail { .. } => println!("{}: {o}", piglit::test_name(t)),
             Outcome::Skip(r) => {
+                if std::env::var_os("PIGLIT_SHOW_SKIPS").is_some() {
+                    println!("{}: {o}", piglit::test_name(t));
+                }
                 // Group by reason, without the test-specific tail (names, line numbers).
-                let key = if r.starts_with("no ") {
+                let key = if r.contains("constant data the NIR text does not carry") {
+                    "constant data missing from the NIR text".to_string()
+                } else if r.starts_with("no ") {
                     "no NIR for a stage (Mesa did not compile it for this platform)".to_string()
                 } else {
                     let r = r.split(" at line").next().unwrap_or(r);
@@ -89,6 +94,7 @@ fn bdw_simulator() {
 }
 
 #[test]
+#[ignore = "slow on 2 cores: run with --ignored"]
 fn gc7000_interpreter() {
     let Some(c) = run_suite("gc7000", Mode::Interpreter) else {
         return;
@@ -97,6 +103,7 @@ fn gc7000_interpreter() {
 }
 
 #[test]
+#[ignore = "slow on 2 cores: run with --ignored"]
 fn bdw_interpreter() {
     let Some(c) = run_suite("bdw", Mode::Interpreter) else {
         return;

@@ -168,6 +168,14 @@ impl Runner {
             .ok_or_else(|| Stop::Skip(format!("no {name}.fs.nir in {}", dir.display())))?;
         let vs = load_stage(dir, name, "vs", native_ints, packed)?;
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
+            // nir_print gives only the size of a shader's constant data, not its bytes.
+            if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
+                return Err(Stop::Skip(format!(
+                    "the {} shader reads {} bytes of constant data the NIR text does not carry",
+                    stage.shader.stage().mesa_name(),
+                    stage.shader.info.constant_data_size
+                )));
+            }
             if let Some(o) = stage.block.opaque.first() {
                 return Err(Stop::Skip(format!("uniform {o} has an aggregate type")));
             }
@@ -609,6 +617,16 @@ impl Runner {
         }
         None
     }
+}
+
+/// Whether the shader loads from its constant data (lowered constant arrays).
+fn reads_constant_data(shader: &Shader) -> bool {
+    shader.entry().is_some_and(|imp| {
+        imp.instrs.iter().any(|ins| {
+            matches!(&ins.kind, crate::nir::ir::InstrKind::Intrinsic(ii)
+                if matches!(ii.intrinsic.name(), "load_constant" | "load_global_constant"))
+        })
+    })
 }
 
 /// The pixels of a probe region, clipped to the window.
