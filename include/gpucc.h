@@ -70,6 +70,11 @@ typedef enum {
 typedef struct gpucc_AddrMode gpucc_AddrMode;
 
 /**
+ * A buffer object on a device (opaque to C).
+ */
+typedef struct gpucc_bo gpucc_bo;
+
+/**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
  */
 typedef struct gpucc_compiler gpucc_compiler;
@@ -83,6 +88,11 @@ typedef struct gpucc_Cond gpucc_Cond;
  * Operand data type (3 bits, split over bit 53 and bits 94..95).
  */
 typedef struct gpucc_DataType gpucc_DataType;
+
+/**
+ * An open render node (opaque to C).
+ */
+typedef struct gpucc_device gpucc_device;
 
 /**
  * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
@@ -130,6 +140,48 @@ typedef struct gpucc_TexOp gpucc_TexOp;
  */
 typedef struct gpucc_TexSrc gpucc_TexSrc;
 
+/**
+ * A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
+ * Until compiled programs carry these numbers themselves, the driver passes them here.
+ */
+typedef struct {
+  /**
+   * Offset of the kernel in its buffer (64-byte aligned).
+   */
+  uint64_t kernel_offset;
+  /**
+   * SIMD width the kernel was compiled for: 8, 16 or 32.
+   */
+  uint32_t simd_width;
+  /**
+   * Invocations per work group (x * y * z).
+   */
+  uint32_t local_size;
+  /**
+   * Push-constant registers each thread reads, and registers shared by all threads.
+   */
+  uint32_t per_thread_registers;
+  uint32_t cross_thread_registers;
+  /**
+   * Push constants (cross-thread block, then each thread's block), 32 bytes per register;
+   * may be NULL when `push_constants_len` is 0.
+   */
+  const uint8_t *push_constants;
+  size_t push_constants_len;
+  /**
+   * Work groups in x, y and z.
+   */
+  uint32_t groups[3];
+  /**
+   * Shared local memory per group in bytes (at most 64 KiB).
+   */
+  uint32_t shared_memory_bytes;
+  /**
+   * The kernel uses barriers.
+   */
+  bool barrier;
+} gpucc_compute_dispatch;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -160,6 +212,78 @@ const char *gpucc_compiler_target(const gpucc_compiler *compiler);
  * The family of a compiler's target, written to `out`.
  */
 gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family *out);
+
+/**
+ * Opens a render node and identifies its GPU. `path` names the node (for example
+ * "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
+ *
+ * Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
+ * node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
+ * errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
+ * has no gpucc target.
+ *
+ * Thread safety: a device may be used by one thread at a time.
+ */
+gpucc_status gpucc_device_open(const char *path, gpucc_device **out);
+
+/**
+ * Closes a device. NULL is accepted and ignored. Buffers must be destroyed first.
+ */
+void gpucc_device_destroy(gpucc_device *dev);
+
+/**
+ * The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
+ * gpucc_compiler_create takes. Owned by the device; "" for NULL.
+ */
+const char *gpucc_device_target(const gpucc_device *dev);
+
+/**
+ * Creates a compiler for the device's target (as gpucc_compiler_create with
+ * gpucc_device_target(dev)).
+ */
+gpucc_status gpucc_compiler_create_for_device(const gpucc_device *dev, gpucc_compiler **out);
+
+/**
+ * Copies `len` bytes at `data` into a new buffer object on the device (a program's code, a
+ * data buffer). The buffer is at least `len` bytes, rounded up to a page.
+ */
+gpucc_status gpucc_device_upload(gpucc_device *dev,
+                                 const uint8_t *data,
+                                 size_t len,
+                                 gpucc_bo **out);
+
+/**
+ * The GEM handle of a buffer (0 for NULL).
+ */
+uint32_t gpucc_bo_handle(const gpucc_bo *bo);
+
+/**
+ * The buffer's GPU address when gpucc chose it (softpin: Gen8+ Intel, etnaviv with a softpin
+ * range); 0 when the kernel places the buffer at submission.
+ */
+uint64_t gpucc_bo_gpu_address(const gpucc_bo *bo);
+
+/**
+ * The buffer's size in bytes (0 for NULL).
+ */
+uint64_t gpucc_bo_size(const gpucc_bo *bo);
+
+/**
+ * Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
+ * ignored; the handle is freed even when the kernel call fails.
+ */
+gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
+
+/**
+ * Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
+ * (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
+ * entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+ */
+gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
+                                           const gpucc_bo *kernel,
+                                           const gpucc_compute_dispatch *dispatch,
+                                           const gpucc_bo *const *buffers,
+                                           size_t buffer_count);
 
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and

@@ -4,41 +4,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// The directory holding the libgpucc.so built together with this test: cargo builds the
-/// library's every crate type into `deps/`, beside the test binary, and only copies them up one
-/// level for `cargo build`.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().to_path_buf()
-}
-
-fn build(name: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib = lib_dir();
-    assert!(
-        lib.join("libgpucc.so").is_file(),
-        "{} has no libgpucc.so",
-        lib.display()
-    );
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let status = Command::new(&cc)
-        .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-pthread"])
-        .arg(format!("-I{}", root.join("include").display()))
-        .arg(root.join("tests/c").join(format!("{name}.c")))
-        .arg("-o")
-        .arg(&out)
-        .arg(format!("-L{}", lib.display()))
-        .arg("-lgpucc")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler '{cc}': {e}"));
-    assert!(status.success(), "compiling tests/c/{name}.c failed");
-    out
-}
 
 fn run(exe: &Path, args: &[&Path]) -> String {
     let out = Command::new(exe)
@@ -61,23 +28,23 @@ fn run(exe: &Path, args: &[&Path]) -> String {
 
 #[test]
 fn c_version() {
-    run(&build("version"), &[]);
+    run(&common::build_c_program("version"), &[]);
 }
 
 #[test]
 fn c_errors() {
-    run(&build("errors"), &[]);
+    run(&common::build_c_program("errors"), &[]);
 }
 
 #[test]
 fn c_panic_becomes_internal_status() {
-    run(&build("panic"), &[]);
+    run(&common::build_c_program("panic"), &[]);
 }
 
 #[test]
 fn c_import_print_example() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/gradient.fs.nir");
-    let printed = run(&build("import_print"), &[&example]);
+    let printed = run(&common::build_c_program("import_print"), &[&example]);
     assert!(printed.contains("name: gradient"), "{printed}");
 }
 
@@ -86,7 +53,7 @@ fn c_import_print_corpus() {
     let Some(dir) = common::shared_path("corpus/nir") else {
         return;
     };
-    let exe = build("import_print");
+    let exe = common::build_c_program("import_print");
     for platform in ["ivb", "bdw", "gc2000", "gc7000"] {
         let files = common::files_with_suffix(&dir.join(platform), ".fs.nir");
         let first = files

@@ -141,3 +141,23 @@ fn compacted_programs_keep_their_jump_targets() {
         assert_eq!(again, plain, "{platform}: labels moved after compaction");
     }
 }
+
+#[test]
+fn programs_use_mesas_equivalent_forms_to_compact_more() {
+    // A 0.0F immediate has no compacted F form, but the VF vector 0 has one; D immediates that
+    // fit 12 bits move to UD. The decoded meaning must not change.
+    let ivb = DevInfo::from_name("ivb").unwrap();
+    let text = "mov(8) g2<1>F 0x0F { align1 1Q };\nmov(8) g3<1>D 5D { align1 1Q };\n";
+    let insts = eu::assemble(ivb, text).unwrap();
+    let program = eu::encode_program_compacted(ivb, &insts).unwrap();
+    assert!(
+        program.iter().all(|e| matches!(e, Encoded::Compact(_))),
+        "{program:?}"
+    );
+    let bytes: Vec<u8> = program.iter().flat_map(|e| e.bytes().to_vec()).collect();
+    let back = eu::decode_program(ivb, &bytes).unwrap();
+    let vf = back[0].src[0].as_imm().unwrap();
+    assert_eq!((vf.ty, vf.bits), (eu::RegType::VF, 0));
+    let ud = back[1].src[0].as_imm().unwrap();
+    assert_eq!((ud.ty, ud.bits), (eu::RegType::UD, 5));
+}

@@ -156,6 +156,41 @@ fn gen9_send_descriptors() {
 }
 
 #[test]
+fn gen9_send_extended_descriptor_shares_src0_region_bits() {
+    // brw_inst_set_send_ex_desc (Gen9): ex_desc[31:28] -> bits 94-91, [27:24] -> 88-85,
+    // [23:20] -> 83-80, [19:16] -> 67-64.
+    let d = dev("skl");
+    let text = "send(8) g10<1>UW g2<0,1,0>UD 0x04420001
+                sampler MsgDesc: sample SIMD8 Surface = 1 Sampler = 0 mlen 2 rlen 4 { align1 1Q };";
+    let mut insts = eu::assemble(d, text).unwrap();
+    let plain = eu::encode(d, &insts[0]).unwrap();
+    insts[0].msg.as_mut().unwrap().ex_desc = 0x1234_0000;
+    let b = eu::encode(d, &insts[0]).unwrap();
+    let w = u128::from_le_bytes(b);
+    let bits = |hi: u32, lo: u32| ((w >> lo) & ((1u128 << (hi - lo + 1)) - 1)) as u64;
+    assert_eq!(
+        (bits(94, 91), bits(88, 85), bits(83, 80), bits(67, 64)),
+        (1, 2, 3, 4)
+    );
+    assert_eq!(
+        u128::from_le_bytes(plain) & !(0xf_u128 << 91 | 0xf << 85 | 0xf << 80 | 0xf << 64),
+        w & !(0xf_u128 << 91 | 0xf << 85 | 0xf << 80 | 0xf << 64)
+    );
+    insts[0].msg.as_mut().unwrap().ex_desc = 0x1234_0001;
+    assert!(
+        eu::encode(d, &insts[0]).is_err(),
+        "low bits of ex_desc are not encodable"
+    );
+    let bdw = dev("bdw");
+    let mut on_bdw = eu::assemble(bdw, text).unwrap();
+    on_bdw[0].msg.as_mut().unwrap().ex_desc = 0x1000_0000;
+    assert!(
+        eu::encode(bdw, &on_bdw[0]).is_err(),
+        "Gen8 SEND has no extended descriptor"
+    );
+}
+
+#[test]
 fn gen9_split_sends() {
     let d = dev("skl");
     // SENDS: opcode 51; dst file bit 35, dst register 53-60; src0 register 69-76; src1

@@ -270,3 +270,33 @@ fn break_and_else_paths_keep_values_live() {
     // y is written on both paths and read after: from its first write to the read.
     assert_eq!(live.vgrf_interval(y as usize, 1), Some((2, 6)));
 }
+
+#[test]
+fn predicated_sel_defines_but_predicated_mov_does_not() {
+    // 0: mov v0 <- 1.0 (full); 1: (+f0) sel v1 <- v0, 2.0; 2: (+f0) mov v2 <- v0; 3: read both.
+    let mut p = Program::default();
+    let v0 = p.alloc(1);
+    let v1 = p.alloc(1);
+    let v2 = p.alloc(1);
+    let f = |v| Reg::vgrf(v, RegType::F);
+    let mut sel = Inst::new(Op::Alu(Opcode::Sel), 8, f(v1), vec![f(v0), Reg::imm_f(2.0)]);
+    sel.pred = Some(false);
+    let mut pmov = mov(8, f(v2), f(v0));
+    pmov.pred = Some(false);
+    p.insts = vec![
+        mov(8, f(v0), Reg::imm_f(1.0)),
+        sel,
+        pmov,
+        Inst::new(
+            Op::Alu(Opcode::Add),
+            8,
+            Reg::null(RegType::F),
+            vec![f(v1), f(v2)],
+        ),
+    ];
+    let live = liveness::compute(&p);
+    // The SEL writes every channel: v1 starts at its definition.
+    assert_eq!(live.vgrf_interval(v1 as usize, 1), Some((1, 3)));
+    // The predicated MOV keeps the old value in other channels: v2 is live from the entry.
+    assert_eq!(live.vgrf_interval(v2 as usize, 1), Some((0, 3)));
+}

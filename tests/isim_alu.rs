@@ -589,3 +589,59 @@ mov(8)          g12<1>UD        acc0<8,8,1>UD                   { align1 1Q };
         assert_eq!(t.grf_ud(12), [1, 0, 1, 0, 0, 0, 0, 0]);
     }
 }
+
+#[test]
+fn csel_min_and_cmpn() {
+    let src = "
+csel.l(8)       g10<1>F         g2<4,4,1>F      g3<4,4,1>F      g4<4,4,1>F { align16 1Q };
+sel.l(8)        g11<1>F         g2<8,8,1>F      g3<8,8,1>F      { align1 1Q };
+cmpn.l.f0.0(8)  null<1>F        g2<8,8,1>F      g3<8,8,1>F      { align1 1Q };
+";
+    let nan = f32::NAN;
+    let (t, _) = run("bdw", 8, src, |t| {
+        t.set_grf_f32(2, 0, &[1.0, 2.0, nan, 4.0, 5.0, 6.0, 7.0, 8.0])
+            .unwrap();
+        t.set_grf_f32(3, 0, &[9.0, 1.0, 3.0, nan, 5.0, 0.0, 7.5, -8.0])
+            .unwrap();
+        t.set_grf_f32(4, 0, &[-1.0, 1.0, -0.5, 0.0, -2.0, 2.0, -3.0, 3.0])
+            .unwrap();
+    });
+    // csel: src2 < 0 ? src0 : src1.
+    let c = t.grf_f(10);
+    assert_eq!(
+        [c[0], c[1], c[4], c[5], c[6], c[7]],
+        [1.0, 1.0, 5.0, 0.0, 7.0, -8.0]
+    );
+    assert!(c[2].is_nan() && c[3].is_nan());
+    // sel.l is min; a NaN operand yields the other.
+    assert_eq!(t.grf_f(11), [1.0, 1.0, 3.0, 4.0, 5.0, 0.0, 7.0, -8.0]);
+    // cmpn: a NaN src1 compares true, a NaN src0 false.
+    assert_eq!(t.flag(0) & 0xff, 0b0100_1001);
+}
+
+#[test]
+fn predicate_groups_and_channel_groups() {
+    let src = "
+(+f0.0.any4h) mov(8) g10<1>UD   0x00000001UD                    { align1 1Q };
+(+f0.0.all4h) mov(8) g11<1>UD   0x00000001UD                    { align1 1Q };
+(+f0.0.x) mov(8) g12<1>UD       0x00000001UD                    { align16 1Q };
+(-f0.0) mov(8)  g13<1>UD        0x00000001UD                    { align1 2Q };
+mov(4)          g14<1>UD        0x00000001UD                    { align1 2N };
+";
+    for p in ["ivb", "bdw"] {
+        let (t, _) = run(p, 16, src, |t| {
+            // Channels 0-7: 0b1111_0010; channels 8-15: 0b0000_1111.
+            t.set_flag(0, 0x0ff2);
+            t.set_dispatch_mask(0b1101_1111_1111_1111);
+        });
+        // any4h: groups 0-3 (one set) and 4-7 (all set).
+        assert_eq!(t.grf_ud(10), [1; 8], "{p}");
+        assert_eq!(t.grf_ud(11), [0, 0, 0, 0, 1, 1, 1, 1], "{p}");
+        // .x replicates the first flag bit of each group of four.
+        assert_eq!(t.grf_ud(12), [0, 0, 0, 0, 1, 1, 1, 1], "{p}");
+        // 2Q covers channels 8-15: inverted flags 8-11 set -> 12-15 run, but 13 is not dispatched.
+        assert_eq!(t.grf_ud(13), [0, 0, 0, 0, 1, 0, 1, 1], "{p}");
+        // 2N: channels 4-7.
+        assert_eq!(t.grf_ud(14)[..4], [1; 4], "{p}");
+    }
+}

@@ -332,3 +332,38 @@ fn compute_payload_layout() {
     assert_eq!(l.push_constants, 7);
     assert_eq!(t.grf_ud(7)[0], 42);
 }
+
+#[test]
+fn gen9_oword_spill_and_dword_scattered_scratch() {
+    // Skylake spill/fill: OWord block write (8) / read (0) of 2 OWords at BTI 253, header
+    // dword 2 = offset in OWords (3 -> byte 48).
+    let mut t = Thread::new(dev("skl"), 8).unwrap();
+    t.set_grf(10, 2, &[3]).unwrap();
+    t.set_grf(11, 0, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    run(
+        &mut t,
+        "
+send(8) null<1>UD g10<8,8,1>UD 0x040a02fd data MsgDesc: oword write { align1 WE_all 1Q };
+send(8) g20<1>UD g10<8,8,1>UD 0x021802fd data MsgDesc: oword read { align1 WE_all 1Q };
+",
+    );
+    assert_eq!(t.grf_ud(20), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(&t.shared().scratch[48..52], &1u32.to_le_bytes());
+
+    // Broadwell load/store_scratch: DWORD scattered write/read, descriptors as Mesa emits them
+    // (0x060ac2fd / 0x0418c2fd), offsets in dwords.
+    let mut t = Thread::new(dev("bdw"), 8).unwrap();
+    t.set_grf(11, 0, &[7, 6, 5, 4, 3, 2, 1, 0]).unwrap();
+    t.set_grf(12, 0, &[100, 101, 102, 103, 104, 105, 106, 107])
+        .unwrap();
+    run(
+        &mut t,
+        "
+send(8) null<1>UD g10<8,8,1>UD 0x060ac2fd data MsgDesc: scattered write { align1 1Q };
+send(8) g20<1>UD g10<8,8,1>UD 0x0418c2fd data MsgDesc: scattered read { align1 1Q };
+",
+    );
+    // Channel c stored 100 + c at dword 7 - c and reads it back.
+    assert_eq!(t.grf_ud(20), [100, 101, 102, 103, 104, 105, 106, 107]);
+    assert_eq!(&t.shared().scratch[0..4], &107u32.to_le_bytes());
+}

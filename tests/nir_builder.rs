@@ -260,10 +260,7 @@ fn slot_masks_read_nir_print_ranges() {
     b.info_mut().set_field("outputs_written", "0-1,63");
     b.info_mut().set_field("dual_slot_inputs", "3-1");
     let s = b.finish().unwrap();
-    assert_eq!(
-        s.info.slot_mask("inputs_read"),
-        Some(0b111 << 15 | 1)
-    );
+    assert_eq!(s.info.slot_mask("inputs_read"), Some(0b111 << 15 | 1));
     assert_eq!(s.info.slot_mask("outputs_written"), Some(0b11 | 1 << 63));
     assert_eq!(s.info.slot_mask("dual_slot_inputs"), None);
     assert_eq!(s.info.slot_mask("outputs_read"), Some(0));

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use gpucc::nir;
 
 /// First differing line of two texts, for failure reports.
@@ -38,10 +40,17 @@ fn corpus_parses_validates_and_round_trips() {
     let (mut ok, mut identical) = (0, 0);
     let mut failures = Vec::new();
     let mut diffs = Vec::new();
+    let (mut tex, mut tex_with_var) = (0, 0);
+    let (mut bytes, mut t_parse, mut t_validate, mut t_print) =
+        (0, Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let name = path.strip_prefix(&dir).unwrap().display().to_string();
-        let shader = match nir::parse(&text) {
+        bytes += text.len();
+        let start = Instant::now();
+        let parsed = nir::parse(&text);
+        t_parse += start.elapsed();
+        let shader = match parsed {
             Ok(s) => s,
             Err(e) => {
                 failures.push(format!("{name}: parse: {e}"));
@@ -59,11 +68,23 @@ fn corpus_parses_validates_and_round_trips() {
             ));
             continue;
         }
-        if let Err(e) = nir::validate(&shader) {
+        let start = Instant::now();
+        let valid = nir::validate(&shader);
+        t_validate += start.elapsed();
+        if let Err(e) = valid {
             failures.push(format!("{name}: validate: {e}"));
             continue;
         }
+        for instr in &shader.entry().unwrap().instrs {
+            if let nir::InstrKind::Tex(t) = &instr.kind {
+                tex += 1;
+                let index = t.sampler_index.or(t.texture_index);
+                tex_with_var += index.and_then(|i| shader.sampler_variable(i)).is_some() as usize;
+            }
+        }
+        let start = Instant::now();
         let printed = nir::print(&shader);
+        t_print += start.elapsed();
         let reparsed = match nir::parse(&printed) {
             Ok(s) => s,
             Err(e) => {
@@ -90,6 +111,14 @@ fn corpus_parses_validates_and_round_trips() {
         "nir corpus: {} files, {ok} parse+validate+round-trip, {identical} print byte-identical",
         files.len()
     );
+    println!(
+        "  {:.1} MB: parse {:.0} ms, validate {:.0} ms, print {:.0} ms",
+        bytes as f64 / 1e6,
+        t_parse.as_secs_f64() * 1e3,
+        t_validate.as_secs_f64() * 1e3,
+        t_print.as_secs_f64() * 1e3
+    );
+    println!("  texture instructions: {tex}, bound to a declared sampler: {tex_with_var}");
     for d in &diffs {
         println!("  differs: {d:?}");
     }

@@ -556,7 +556,7 @@ fn set_on_and_float_comparisons() {
     check(
         "flt32",
         32,
-        &[f(&[-INF, 1.0, NAN]), u(&[1, 1.0f32.to_bits() as u32, 0])],
+        &[f(&[-INF, 1.0, NAN]), u(&[1, 1.0f32.to_bits(), 0])],
         &[T, 0, 0],
     );
     check(
@@ -867,4 +867,32 @@ fn vector_construction_and_mov() {
         &[1, 2, 3, 4],
     );
     check("mov", 32, &[u(&[5, 6, 7])], &[5, 6, 7]);
+}
+
+#[test]
+fn float64_and_float16_widths() {
+    // binary64: sqrt(2) = 0x3ff6a09e667f3bcd, 1/3 = 0x3fd5555555555555.
+    check("fsqrt", 64, &[d(&[2.0])], &[0x3ff6_a09e_667f_3bcd]);
+    check("frcp", 64, &[d(&[3.0])], &[0x3fd5_5555_5555_5555]);
+    // 2^-1074 * 0.5 ties to even (+0); * 1.5 is 1.5 ulp, ties to 2 ulp.
+    check("fmul", 64, &[Src(64, vec![1, 1]), d(&[0.5, 1.5])], &[0, 2]);
+    check("ffloor", 64, &[d(&[-0.5])], &[0xbff0_0000_0000_0000]);
+    check(
+        "fmax",
+        64,
+        &[d(&[f64::NAN]), d(&[-2.0])],
+        &[(-2.0f64).to_bits()],
+    );
+    // binary16: sqrt(2) = 1 + 424/1024 (0.41421 * 1024 = 424.15) -> 0x3da8; 256 * 256
+    // overflows to inf; the smallest denormals add exactly; fneg flips the sign bit.
+    check("fsqrt", 16, &[h(&[0x4000])], &[0x3da8]);
+    check("fmul", 16, &[h(&[0x5c00]), h(&[0x5c00])], &[0x7c00]);
+    check("fadd", 16, &[h(&[0x0001]), h(&[0x0001])], &[0x0002]);
+    check("fneg", 16, &[h(&[0x3c00])], &[0xbc00]);
+    check(
+        "flt32",
+        32,
+        &[h(&[0x3c00, 0x7e00]), h(&[0x4000, 0x4000])],
+        &[T, 0],
+    );
 }

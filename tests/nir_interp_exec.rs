@@ -288,7 +288,9 @@ fn infinite_loops_hit_the_step_limit() {
         32     %1 = iadd %0, %0
                     // succs: b1
     }
-    block b2:
+    block b2:  // preds:
+                // succs: b3
+    block b3:
 ";
     let s = shader(body);
     let env = Environment {

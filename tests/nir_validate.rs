@@ -60,11 +60,10 @@ fn ssa_dominance() {
     // A use before its definition in the same block.
     let mut b = builder();
     let x = b.imm_f32(1.0);
-    let y = b.alu(AluOp::fneg, &[x]);
+    b.alu(AluOp::fneg, &[x]);
     let mut s = b.finish().unwrap();
     let imp = s.entry_mut().unwrap();
     imp.blocks[0].instrs.reverse();
-    let _ = y;
     expect_rule(&s, "does not dominate this use");
 }
 
@@ -118,12 +117,11 @@ fn component_counts_per_signature() {
 
     // load_const with fewer values than components.
     let mut b = builder();
-    let c = b.imm_vec_f32(&[1.0, 2.0]);
+    b.imm_vec_f32(&[1.0, 2.0]);
     let mut s = b.finish().unwrap();
     if let InstrKind::LoadConst(l) = &mut s.entry_mut().unwrap().instrs[0].kind {
         l.values.pop();
     }
-    let _ = c;
     expect_rule(&s, "1 values for 2 components");
 }
 
@@ -285,7 +283,7 @@ fn control_flow_shape() {
 
     // A phi after another instruction.
     let mut b = builder();
-    let x = b.imm_f32(1.0);
+    b.imm_f32(1.0);
     let mut s = b.finish().unwrap();
     let imp = s.entry_mut().unwrap();
     let id = nir::InstrId(imp.instrs.len() as u32);
@@ -303,7 +301,6 @@ fn control_flow_shape() {
         }),
     });
     imp.blocks[0].instrs.push(id);
-    let _ = x;
     expect_rule(&s, "phis must come before all other instructions");
 
     // Two blocks in a row, and a list that does not end with a block.

@@ -26,11 +26,13 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod compiler;
+mod device;
 mod shader;
 mod status;
 mod version;
 
 pub use compiler::*;
+pub use device::*;
 pub use shader::*;
 pub use status::*;
 pub use version::*;

@@ -1,6 +1,8 @@
 //! Vivante GC cores (etnaviv): core specs, ISA, simulator and backend.
 
+pub mod compiler;
 pub mod isa;
+pub mod shader;
 pub mod sim;
 pub mod specs;
 pub mod tool;

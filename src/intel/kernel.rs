@@ -32,11 +32,9 @@ pub struct Stats {
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pct = if self.bytes_uncompacted > 0 {
-            100 * (self.bytes_uncompacted - self.bytes) / self.bytes_uncompacted
-        } else {
-            0
-        };
+        let pct = (100 * self.bytes_uncompacted.saturating_sub(self.bytes))
+            .checked_div(self.bytes_uncompacted)
+            .unwrap_or(0);
         write!(
             f,
             "SIMD{} shader: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} sends, \

@@ -33,6 +33,19 @@ impl Shader {
     pub fn name(&self) -> Option<&str> {
         self.info.field("name")
     }
+    /// The sampler uniform a texture instruction's `sampler_index` refers to: the one whose
+    /// binding range (`binding` .. `binding + array length`) holds it. It tells the texture's
+    /// dimensionality and arrayness, which nir_print does not write on `tex`. (Backends may
+    /// offset `texture_index` into their binding tables; the sampler index stays the binding.)
+    pub fn sampler_variable(&self, sampler_index: u32) -> Option<&Variable> {
+        self.variables.iter().find(|v| {
+            let len = v.ty.arrays.iter().product::<u32>().max(1);
+            v.mode == VarMode::Uniform
+                && v.ty.class() == super::types::TypeClass::Sampler
+                && (v.binding..v.binding.saturating_add(len)).contains(&sampler_index)
+        })
+    }
+
     /// The implementation of the entry point (the first function with a body).
     pub fn entry(&self) -> Option<&Impl> {
         self.functions.iter().find_map(|f| f.body.as_ref())
@@ -46,7 +59,8 @@ impl Shader {
 ///
 /// Every header line between `shader:` and `inputs:` is kept as a (key, value) pair in order,
 /// so that headers of any stage print back exactly; typed accessors read the few fields the
-/// compiler needs.
+/// compiler needs. `stage` comes from the `shader:` line; the numeric `stage:` line is one of
+/// the fields (the builder writes both).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShaderInfo {
     pub stage: Stage,

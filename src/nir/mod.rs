@@ -25,13 +25,15 @@
 //! - Out-of-SSA form uses the `decl_reg`/`load_reg`/`store_reg` intrinsics: a register is the
 //!   value defined by `decl_reg`, and loads/stores name it as their register source.
 //!
-//! Walking: iterate `imp.blocks` in order and their `instrs` for a linear pass; recurse over
-//! `imp.body` for structure. To rewrite, build new vectors (or edit `InstrKind`s in place) and
-//! keep `defs[..].instr` and `Instr::block` consistent; [`validate`] checks that.
+//! Walking: [`Impl::instrs_in_order`] (or `imp.blocks` and their `instrs`) for a linear pass;
+//! recurse over `imp.body` for structure. Editing ([`edit`]): [`Impl::alloc_ssa`] +
+//! [`Impl::insert_instr`] to add, [`Impl::rewrite_uses`] to forward values,
+//! [`Impl::remove_instr`] to detach, then [`Impl::compact`] before validating or printing.
+//! [`validate()`] checks that `defs[..].instr`, `Instr::block` and the block lists agree.
 //!
 //! # Text
 //!
-//! [`parse`] reads Mesa 23.3's nir_print output and [`print`] writes it back byte for byte (all
+//! [`parse()`] reads Mesa 23.3's nir_print output and [`print()`] writes it back byte for byte (all
 //! 3,440 corpus dumps). What nir_print derives is recomputed, not stored: block predecessors
 //! and successors, column padding, the constant values shown beside sources, the int/float
 //! reading of `load_const` (Mesa's `nir_gather_types`), and the variable named after I/O
@@ -50,6 +52,7 @@
 
 pub mod builder;
 pub mod cfg;
+pub mod edit;
 pub mod interp;
 pub mod ir;
 pub mod opcodes;

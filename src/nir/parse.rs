@@ -1103,20 +1103,11 @@ fn intrinsic(c: &mut Cur, b: &mut ImplBuilder, def: Option<SsaId>) -> PResult<In
             ),
         });
     }
-    // num_components: the destination width, or for stores the width of the stored value.
-    let num_components = match def {
-        Some(d) => b.imp.def(d).map_or(1, |d| d.num_components),
-        None => match (
-            info.src_components.iter().position(|&n| n == 0),
-            srcs.first(),
-        ) {
-            (Some(p), _) => srcs
-                .get(p)
-                .and_then(|s| b.imp.def(*s))
-                .map_or(0, |d| d.num_components),
-            _ => 0,
-        },
-    };
+    // num_components: the destination width; for intrinsics without a destination it is the
+    // stored value's width, filled in once every value is known (see `finish`).
+    let num_components = def
+        .and_then(|d| b.imp.def(d))
+        .map_or(0, |d| d.num_components);
     let mut indices = Vec::new();
     for (&kind, (off, item)) in info.indices.iter().zip(items) {
         let col = idx_start + off + 1;

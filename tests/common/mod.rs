@@ -48,3 +48,42 @@ pub fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The C compiler the tests use (`$CC`, else `cc`).
+pub fn cc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".into())
+}
+
+/// The directory holding the libgpucc.so built together with the running test: cargo builds
+/// every crate type of the library into `deps/`, beside the test binary, and only `cargo build`
+/// copies them up one level.
+pub fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().to_path_buf()
+}
+
+/// Compiles tests/c/<name>.c with the flags of a strict driver build, against include/gpucc.h
+/// and the libgpucc.so of this test run; returns the executable's path.
+pub fn build_c_program(name: &str) -> PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = lib_dir();
+    assert!(
+        lib.join("libgpucc.so").is_file(),
+        "{} has no libgpucc.so",
+        lib.display()
+    );
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
+    let status = std::process::Command::new(cc())
+        .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-pthread"])
+        .arg(format!("-I{}", root.join("include").display()))
+        .arg(root.join("tests/c").join(format!("{name}.c")))
+        .arg("-o")
+        .arg(&out)
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lgpucc")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
+    assert!(status.success(), "compiling tests/c/{name}.c failed");
+    out
+}

@@ -71,3 +71,17 @@ pub fn write_output(out: &Path, bytes: &[u8]) -> Outcome {
         Failure::Input
     })
 }
+
+/// Writes to standard output. A closed pipe (`gpucc disasm ... | head`) ends the program quietly
+/// with status 0, as command-line tools do, instead of the panic `print!` would raise.
+pub fn out(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = write!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("gpucc: writing the output failed: {e}");
+        std::process::exit(1);
+    }
+}

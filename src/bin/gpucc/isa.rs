@@ -83,7 +83,7 @@ pub fn asm(args: AsmArgs) -> Outcome {
         (Some(out), true) => write_output(out, &bytes),
         (Some(out), false) => write_output(out, text.as_bytes()),
         (None, _) => {
-            print!("{text}");
+            crate::cli::out(&text);
             Ok(())
         }
     }
@@ -111,6 +111,6 @@ pub fn disasm(args: DisasmArgs) -> Outcome {
         }
         .map_err(|e| err(&format_args!(" {e}")))?,
     };
-    print!("{text}");
+    crate::cli::out(&text);
     Ok(())
 }

@@ -44,7 +44,7 @@ pub fn run(verb: NirVerb) -> Outcome {
         }
         NirVerb::Print { file } => {
             let shader = load(&file)?;
-            print!("{}", gpucc::nir::print(&shader));
+            crate::cli::out(gpucc::nir::print(&shader));
             Ok(())
         }
         NirVerb::Run {
@@ -60,7 +60,7 @@ pub fn run(verb: NirVerb) -> Outcome {
             let text = read_text(&file)?;
             let out = gpucc::nir::interp::run_cli(&text, invocations, &uniforms)
                 .map_err(|e| crate::cli::input_error(&file, format_args!(" {e}")))?;
-            print!("{out}");
+            crate::cli::out(&out);
             Ok(())
         }
     }

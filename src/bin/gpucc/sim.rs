@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use gpucc::target::Target;
 
-use crate::cli::{input_error, read_text, target, Failure, Outcome};
+use crate::cli::{input_error, read_text, target, Outcome};
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -33,14 +33,12 @@ pub fn run(args: SimArgs) -> Outcome {
         Target::Etnaviv(specs) => {
             gpucc::etnaviv::tool::sim(specs, &source, &args.sets, args.dump.as_deref())
         }
-        Target::Intel(_) => {
-            return Err(Failure::Usage(format!(
-                "the Intel simulator is not available yet for '{}'",
-                target.name()
-            )))
+        Target::Intel(devinfo) => {
+            let dumps: Vec<String> = args.dump.iter().cloned().collect();
+            gpucc::intel::sim::cli::run(devinfo, &source, args.simd, &args.sets, &dumps)
         }
     }
     .map_err(|e| input_error(&args.file, e))?;
-    print!("{out}");
+    crate::cli::out(&out);
     Ok(())
 }

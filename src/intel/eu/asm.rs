@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
                     && n.ends_with('N')
                     && n.as_bytes()[0].is_ascii_digit() =>
                 {
-                    let k = n.as_bytes()[0] - b'1';
+                    let k = n.as_bytes()[0].wrapping_sub(b'1');
                     if k > 7 || (k & 1 == 1 && ver < 70) {
                         return Err((*p, format!("invalid channel group `{n}`")));
                     }
@@ -790,7 +790,8 @@ impl<'a> Parser<'a> {
             let v = u64::from_str_radix(&h, 16)
                 .map_err(|_| (start, "bad hex immediate".to_string()))?;
             let ty = self.type_letters()?;
-            if ty.size() < 8 && v >> 32 != 0 {
+            // F is the one 32-bit type allowed 64 bits: HSW's DIM carries a double in it.
+            if ty.size() < 8 && ty != RegType::F && v >> 32 != 0 {
                 return Err((start, "immediate does not fit in 32 bits".into()));
             }
             // Mesa replicates 16-bit immediates into both halves of the dword.

@@ -386,8 +386,51 @@ pub fn uncompact(devinfo: &DevInfo, bytes: &[u8; 8]) -> Result<[u8; 16], EuError
     Ok(w.to_bytes())
 }
 
-/// Encodes a program, compacting every instruction it can, and re-targets jumps for the new
-/// instruction sizes. Jump fields of the input are byte distances in the uncompacted layout.
+/// Mesa's `precompact`: equivalent re-encodings that the compaction tables can express. With an
+/// immediate src0, the unused src1 type becomes UD, a 0.0 float immediate becomes the VF
+/// vector 0, and small dword immediates move D to UD (sign-extension makes them equal).
+fn precompact(devinfo: &DevInfo, native: &[u8; 16]) -> [u8; 16] {
+    let ver = devinfo.ver;
+    let mut w = Word::from_bytes(native);
+    let Some(op) = Opcode::from_hw(ver, w.get(6, 0) as u8) else {
+        return *native;
+    };
+    if op.is_three_src() || ver < 60 {
+        return *native;
+    }
+    let (f0, _) = src_files(ver, &w);
+    if f0 != RegFile::Imm {
+        return *native;
+    }
+    let (s0t, s1t, dt) = if ver >= 80 {
+        ((46, 43), (94, 91), (40, 37))
+    } else {
+        ((41, 39), (46, 44), (36, 34))
+    };
+    let src0_ty = RegType::from_hw(ver, RegFile::Imm, w.get(s0t.0, s0t.1));
+    let dst_ty = RegType::from_hw(ver, RegFile::Grf, w.get(dt.0, dt.1));
+    let wide = matches!(src0_ty, Some(RegType::DF | RegType::UQ | RegType::Q));
+    let keep_src1_type = (ver == 75 && op == Opcode::Dim) || (ver >= 80 && wide);
+    if !keep_src1_type {
+        w.set(s1t.0, s1t.1, 0);
+    }
+    let imm = w.get(127, 96) as u32;
+    if imm == 0 && src0_ty == Some(RegType::F) && dst_ty == Some(RegType::F) && w.get(62, 61) == 1 {
+        w.set(s0t.0, s0t.1, RegType::VF.imm_hw(ver).unwrap_or(5));
+    }
+    if compact_immediate(imm).is_some()
+        && w.get(27, 24) == 0
+        && src0_ty == Some(RegType::D)
+        && dst_ty == Some(RegType::D)
+    {
+        w.set(s0t.0, s0t.1, 0);
+        w.set(dt.0, dt.1, 0);
+    }
+    w.to_bytes()
+}
+
+/// Encodes a program, compacting every instruction it can (after Mesa's `precompact`, so the
+/// bytes match Mesa's compacted output), and re-targets jumps for the new instruction sizes. Jump fields of the input are byte distances in the uncompacted layout.
 pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<Encoded>, EuError> {
     let n = insts.len();
     // Jump targets as instruction indices (None when a jump does not land on an instruction).
@@ -429,7 +472,10 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
             // Gen6 counts jumps of IF/ELSE/ENDIF/WHILE in compacted units but never compacts them.
             let allowed =
                 compactable[i] && jump_layout(devinfo.ver, inst.opcode) != JumpLayout::Gen6Dst;
-            match allowed.then(|| compact(devinfo, &bytes)).flatten() {
+            let candidate = allowed
+                .then(|| compact(devinfo, &precompact(devinfo, &bytes)))
+                .flatten();
+            match candidate {
                 Some(c) => out.push(Encoded::Compact(c)),
                 None => {
                     if compactable[i] {

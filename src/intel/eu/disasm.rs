@@ -83,6 +83,11 @@ impl Out {
             None => self.col += t.len(),
         }
     }
+    /// Appends text without moving the column (see the SEND descriptor line).
+    fn raw(&mut self, t: &str) {
+        self.s.push_str(t);
+    }
+
     fn pad(&mut self, c: usize) {
         loop {
             self.str(" ");
@@ -94,7 +99,8 @@ impl Out {
     /// Mesa's `control()`: prints a table entry, or the invalid-value note.
     fn control(&mut self, what: &str, table: &[Option<&str>], id: u64, space: Option<&mut bool>) {
         match table.get(id as usize).copied().flatten() {
-            None => self.str(&format!("*** invalid {what} value {id} ")),
+            // Mesa prints this note around its column counter too.
+            None => self.raw(&format!("*** invalid {what} value {id} ")),
             Some(name) => {
                 if !name.is_empty() {
                     let mut sp = false;
@@ -466,9 +472,9 @@ fn three_src_src(s: &Src) -> String {
 fn write_label(out: &mut Out, labels: &BTreeMap<usize, usize>, offset: usize, jump: i32, ver: u32) {
     let t = offset as i64 + jump as i64;
     match (t >= 0).then(|| labels.get(&(t as usize))).flatten() {
-        Some(n) => out.str(&format!(" LABEL{n}")),
+        Some(n) => out.str(&format!("LABEL{n}")),
         // No instruction there: print the distance in hardware units so it still assembles.
-        None => out.str(&format!(" {}", jump / jump_unit(ver))),
+        None => out.str(&format!("{}", jump / jump_unit(ver))),
     }
 }
 
@@ -759,7 +765,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     }
     o.str("\n");
     o.pad(16);
-    o.str("            ");
+    // Mesa writes this indent around its column counter, so later padding ignores it.
+    o.raw("            ");
     let mut space = false;
     let names: Vec<Option<&str>> = (0..16).map(|i| sfid::name(ver, i)).collect();
     o.control("SFID", &names, sf as u64, Some(&mut space));
@@ -771,7 +778,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let d = imm.bits as u32;
     let mut unsupported = false;
     match sf {
-        sfid::MATH if ver < 60 => {
+        sfid::MATH => {
             let fns: Vec<Option<&str>> = (0..16u8)
                 .map(|i| super::types::MathFn::from_hw(i).map(|f| f.name()))
                 .collect();
@@ -833,8 +840,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         Some("SIMD8"),
                         Some("SIMD16"),
                         Some("SIMD32/64"),
-                        None,
-                        None,
+                        Some("SIMD8H"),
+                        Some("SIMD16H"),
                         None,
                     ],
                     simd as u64,
@@ -871,7 +878,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 o.str(")");
             }
         }
-        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE if ver >= 60 || sf == sfid::DATAPORT_READ => {
+        sfid::DATAPORT_READ | sfid::CONSTANT_CACHE => {
             if ver >= 60 {
                 let (ctrl, ty) = dp_ctrl_type(ver, d);
                 let commit = if ver >= 70 { 0 } else { bits(d, 17, 17) };
@@ -1039,7 +1046,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
         }
         sfid::THREAD_SPAWNER => {}
-        sfid::GATEWAY if ver >= 60 => {
+        sfid::GATEWAY => {
             let names = [
                 "open",
                 "close",
@@ -1050,7 +1057,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 "mmio read/write",
                 "(null)",
             ];
-            o.str(&format!(" ({})", names[bits(d, 2, 0) as usize]));
+            let sub = if ver >= 60 {
+                bits(d, 2, 0)
+            } else {
+                bits(d, 1, 0)
+            };
+            o.str(&format!(" ({})", names[sub as usize]));
         }
         sfid::DATA_CACHE if ver >= 70 => {
             o.str(" (");
@@ -1074,7 +1086,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             }
             o.str(")");
         }
-        sfid::DATA_CACHE_1 if ver >= 75 => {
+        sfid::DATA_CACHE_1 if ver >= 70 => {
             o.str(" (");
             let ty = if ver >= 80 {
                 bits(d, 18, 14)
@@ -1147,9 +1159,6 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     }
     if unsupported {
         o.str(&format!("unsupported shared function ID {sf}"));
-    }
-    if space {
-        o.str(" ");
     }
     let (mlen, rlen) = if ver >= 50 {
         (bits(d, 28, 25), bits(d, 24, 20))

@@ -59,6 +59,16 @@ pub fn format<'a>(insts: impl IntoIterator<Item = &'a [u8]>) -> String {
     s
 }
 
+/// Prints an encoded program (native lines of 16 bytes, compacted lines of 8).
+pub fn format_encoded(program: &[super::Encoded]) -> String {
+    format(program.iter().map(|e| e.bytes()))
+}
+
+/// Concatenates parsed lines into program bytes (what [`super::decode_program`] reads).
+pub fn concat(lines: &[Vec<u8>]) -> Vec<u8> {
+    lines.iter().flatten().copied().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,6 +276,10 @@ pub struct Message {
     /// Gen4/5 base message register (the number printed after the exec size).
     pub base_mrf: u8,
     /// Gen9 SEND/SENDC extended descriptor (bits 31:16; SENDS keeps its own in `src[3]`).
+    /// The hardware reads it from src0's region bits and src1's type field. Mesa's compiler
+    /// writes it there (zero gives src0 a `<0,1,0>` region), while its assembler and
+    /// disassembler treat those bits as the region; so the encoder writes a nonzero value
+    /// over the region, and the decoder reports the bits as the region and leaves this zero.
     pub ex_desc: u32,
 }
 

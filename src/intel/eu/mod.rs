@@ -1,12 +1,19 @@
 //! The Intel EU ISA layer: instruction model, native encoder/decoder, compaction, Mesa-syntax
 //! disassembler and assembler, and the region/operand validator.
 //!
-//! Everything is parameterised by a [`DevInfo`]; generations are compared as `ver` (×10).
-//! Entry points:
-//! - [`assemble`] text → [`Inst`]s, [`encode`] / [`encode_program`] → bytes,
-//! - [`decode_program`] bytes (native or compacted) → [`Inst`]s, [`disassemble`] → text,
-//! - [`compact`] / [`uncompact`] for the 8-byte forms, [`validate`] for hardware rules,
+//! Everything is parameterised by a [`DevInfo`]; generations are compared as `ver` (×10, so
+//! Haswell is 75). Entry points:
+//! - [`assemble`] text → [`Inst`]s, [`encode`] / [`encode_program`] /
+//!   [`encode_program_compacted`] → bytes,
+//! - [`decode`] / [`decode_program`] bytes (native or compacted) → [`Inst`]s,
+//!   [`disassemble`] / [`disassemble_program`] → Mesa's text,
+//! - [`compact()`] / [`uncompact`] for the 8-byte forms, [`validate()`] for hardware rules,
 //! - [`hex::parse`] / [`hex::format`] for the `.expected` text format.
+//!
+//! Units in [`Inst`], chosen so a simulator can read it without knowing the encoding: register
+//! and subregister offsets in bytes, regions in elements, jump distances ([`Branch`]) in bytes
+//! from the start of the jumping instruction whatever the generation's hardware unit (16 bytes
+//! on Gen4, 8 on Gen5–Gen7, 1 from Gen8).
 
 pub mod asm;
 pub mod compact;

@@ -325,15 +325,18 @@ pub fn encode(devinfo: &DevInfo, inst: &Inst) -> Result<[u8; 16], EuError> {
     }
 
     if ver >= 90 && matches!(op, Opcode::Send | Opcode::Sendc) {
-        // The Gen9 extended descriptor lives in src0's region and src1's type bits.
         let ex = inst.msg.map_or(0, |m| m.ex_desc) as u64;
         if ex & 0xffff != 0 {
             return Err(err("SEND extended descriptor bits 15:0 must be zero"));
         }
-        w.set(94, 91, ex >> 28);
-        w.set(88, 85, (ex >> 24) & 0xf);
-        w.set(83, 80, (ex >> 20) & 0xf);
-        w.set(67, 64, (ex >> 16) & 0xf);
+        if ex != 0 {
+            w.set(94, 91, ex >> 28);
+            w.set(88, 85, (ex >> 24) & 0xf);
+            w.set(83, 80, (ex >> 20) & 0xf);
+            w.set(67, 64, (ex >> 16) & 0xf);
+        }
+    } else if inst.msg.is_some_and(|m| m.ex_desc != 0) {
+        return Err(err("an extended descriptor needs a Gen9 SEND"));
     }
 
     if op.is_send() {
@@ -779,16 +782,6 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
         if ver < 60 {
             m.base_mrf = w.get(27, 24) as u8;
         }
-        if ver >= 90 && matches!(op, Opcode::Send | Opcode::Sendc) {
-            m.ex_desc = ((w.get(94, 91) << 28)
-                | (w.get(88, 85) << 24)
-                | (w.get(83, 80) << 20)
-                | (w.get(67, 64) << 16)) as u32;
-            w.set(94, 91, 0);
-            w.set(88, 85, 0);
-            w.set(83, 80, 0);
-            w.set(67, 64, 0);
-        }
         inst.eot = w.get(127, 127) != 0;
         w.set(127, 127, 0);
         inst.msg = Some(m);
@@ -845,12 +838,6 @@ pub fn decode(devinfo: &DevInfo, bytes: &[u8; 16]) -> Result<Inst, EuError> {
         if let Some((h, lo)) = l.flag_nr(three) {
             inst.flag_nr = w.get(h, lo) as u8;
         }
-    }
-    if !op.is_send()
-        && w.get(127, 127) != 0
-        && !matches!(layout, JumpLayout::Gen6 | JumpLayout::Gen8)
-    {
-        // Bit 127 is part of src1 for everything but sends; nothing to do here.
     }
 
     if three {

@@ -405,8 +405,8 @@ impl RegType {
         }
     }
 
-    /// Size in bytes of one element (vector immediates count as their 32-bit container... no:
-    /// as Mesa does, 2 bytes for V/UV and 4 for VF).
+    /// Size in bytes of one element, as Mesa counts it (2 for the V/UV half-byte vectors, 4 for
+    /// VF), which is also the unit of printed subregister numbers.
     pub fn size(self) -> u32 {
         match self {
             RegType::UB | RegType::B => 1,
@@ -759,5 +759,50 @@ pub mod sfid {
     /// The id printed as `name` on generation `ver`.
     pub fn from_name(ver: u32, name: &str) -> Option<u8> {
         (0..16u8).find(|&i| self::name(ver, i) == Some(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_numbers_depend_on_the_generation() {
+        // Mesa's opcode_descs: 35 is IFF up to Gen5 and BRC from Gen7; 46 is PUSH, FORK, GOTO.
+        assert_eq!(Opcode::from_hw(40, 35), Some(Opcode::Iff));
+        assert_eq!(Opcode::from_hw(60, 35), None);
+        assert_eq!(Opcode::from_hw(70, 35), Some(Opcode::Brc));
+        assert_eq!(Opcode::from_hw(50, 46), Some(Opcode::Push));
+        assert_eq!(Opcode::from_hw(60, 46), Some(Opcode::Fork));
+        assert_eq!(Opcode::from_hw(80, 46), Some(Opcode::Goto));
+        assert_eq!(Opcode::from_hw(75, 10), Some(Opcode::Dim));
+        assert_eq!(Opcode::from_hw(70, 10), None);
+        assert_eq!(Opcode::from_name(60, "math"), Some(Opcode::Math));
+        assert_eq!(Opcode::from_name(50, "math"), None);
+        assert_eq!(Opcode::from_name(90, "sends"), Some(Opcode::Sends));
+    }
+
+    #[test]
+    fn type_encodings_follow_brw_reg_type() {
+        // brw_reg_type.c: DF is register type 6 from Gen7, immediate type 10 from Gen8;
+        // UV is immediate 4 from Gen6; HF is 10 (register) / 11 (immediate) from Gen8.
+        assert_eq!(RegType::DF.reg_hw(60), None);
+        assert_eq!(RegType::DF.reg_hw(70), Some(6));
+        assert_eq!(RegType::DF.imm_hw(70), None);
+        assert_eq!(RegType::DF.imm_hw(80), Some(10));
+        assert_eq!(RegType::UV.imm_hw(50), None);
+        assert_eq!(RegType::UV.imm_hw(60), Some(4));
+        assert_eq!(RegType::HF.reg_hw(80), Some(10));
+        assert_eq!(RegType::HF.imm_hw(90), Some(11));
+        assert_eq!(RegType::from_hw(80, RegFile::Imm, 5), Some(RegType::VF));
+        assert_eq!(RegType::from_three_src_hw(70, 3), Some(RegType::DF));
+    }
+
+    #[test]
+    fn sfid_names_changed_at_gen6() {
+        assert_eq!(sfid::name(50, 4), Some("read"));
+        assert_eq!(sfid::name(60, 4), Some("dp_sampler"));
+        assert_eq!(sfid::from_name(75, "dp data 1"), Some(12));
+        assert_eq!(sfid::from_name(50, "data"), None);
     }
 }

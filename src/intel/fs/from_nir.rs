@@ -61,7 +61,8 @@ pub const UBO_SURFACE_BASE: u32 = 64;
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
-    devinfo: &'static DevInfo,
+    /// Longest sampler array the shader declares (texture_offset candidates).
+    sampler_array_len: u32,
     imp: &'a nir::Impl,
     width: u8,
     prog: Program,
@@ -89,8 +90,16 @@ pub fn from_nir(
     let imp = shader
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
+    let _ = devinfo;
+    let sampler_array_len = shader
+        .variables
+        .iter()
+        .filter(|v| v.ty.base.contains("sampler") || v.ty.base.contains("texture"))
+        .map(|v| v.ty.arrays.iter().product::<u32>())
+        .max()
+        .unwrap_or(1);
     let mut t = Translator {
-        devinfo,
+        sampler_array_len,
         imp,
         width,
         prog: Program::default(),
@@ -302,18 +311,12 @@ impl<'a> Translator<'a> {
         if bits == 16 || bits == 8 {
             return Err(unsupported(format!("{bits}-bit ALU op {name}")));
         }
-        let info = a.op.info();
         let src_at = |t: &Self, i: usize, c: usize| -> Result<Reg, CompileError> {
             let s = a
                 .srcs
                 .get(i)
                 .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))?;
-            let chan = if info.input_sizes.get(i).copied().unwrap_or(0) == 0 {
-                s.swizzle[c] as usize
-            } else {
-                s.swizzle[c] as usize
-            };
-            t.comp(s.ssa, chan)
+            t.comp(s.ssa, s.swizzle[c] as usize)
         };
         // Vector constructors and per-component ops.
         if let Some(n) = name.strip_prefix("vec") {
@@ -896,11 +899,10 @@ impl<'a> Translator<'a> {
             for c in 0..n as u32 {
                 let byte = low + 4 * c;
                 let row = byte / 16;
-                if !rows.contains_key(&row) {
+                if let std::collections::btree_map::Entry::Vacant(e) = rows.entry(row) {
                     let b = self.vgrf(UD);
                     self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
-                    let r = fetch(self, b);
-                    rows.insert(row, r);
+                    e.insert(fetch(self, b));
                 }
                 let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
                 let d = self.vgrf(UD);
@@ -946,7 +948,14 @@ impl<'a> Translator<'a> {
         for (k, _) in &t.srcs {
             if !matches!(
                 k.name(),
-                "coord" | "comparator" | "lod" | "bias" | "ddx" | "ddy"
+                "coord"
+                    | "comparator"
+                    | "lod"
+                    | "bias"
+                    | "ddx"
+                    | "ddy"
+                    | "texture_offset"
+                    | "sampler_offset"
             ) {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
@@ -991,8 +1000,8 @@ impl<'a> Translator<'a> {
             ("txd", true) => {
                 let ddx = comps(self, get(TexSrc::DDX))?;
                 let ddy = comps(self, get(TexSrc::DDY))?;
-                for c in 0..coord.len() {
-                    params.push(coord[c]);
+                for (c, &co) in coord.iter().enumerate() {
+                    params.push(co);
                     if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
                         params.push(*x);
                         params.push(*y);
@@ -1025,21 +1034,51 @@ impl<'a> Translator<'a> {
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
-        let params = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
-        if surface > 255 || sampler > 15 {
+        let dynamic = t
+            .srcs
+            .iter()
+            .find(|s| s.0.name() == "texture_offset")
+            .map(|s| s.1);
+        let candidates = if dynamic.is_some() {
+            self.sampler_array_len.max(1)
+        } else {
+            1
+        };
+        if surface + candidates > 256 || sampler + candidates > 16 {
             return Err(unsupported("texture or sampler index out of range"));
         }
-        self.push(
-            Op::Tex {
-                kind,
-                surface: surface as u8,
-                sampler: sampler as u8,
-            },
-            dst,
-            params,
-        );
+        let idx = match dynamic {
+            Some(id) => Some(self.in_grf(self.comp(id, 0)?.retype(RegType::UD))),
+            None => None,
+        };
+        // A run-time texture index (an element of a sampler array, possibly different per
+        // pixel) becomes one message per array element, each predicated on the pixels whose
+        // index selects it; the sampler index follows the texture's.
+        for k in 0..candidates {
+            if let Some(idx) = idx {
+                let m = self.alu(
+                    Opcode::Cmp,
+                    Reg::null(RegType::UD),
+                    vec![idx, Reg::imm(RegType::UD, k)],
+                );
+                m.cmod = CondMod::Z;
+            }
+            let inst = self.push(
+                Op::Tex {
+                    kind,
+                    surface: (surface + k) as u8,
+                    sampler: (sampler + k) as u8,
+                },
+                dst,
+                params.clone(),
+            );
+            if idx.is_some() {
+                inst.pred = Some(false);
+            }
+        }
         let (n, _) = self.def_info(t.def)?;
         let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
         self.set(t.def, out);
@@ -1093,7 +1132,7 @@ fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
         CfNode::Block(b) => imp
             .blocks
             .get(b.0 as usize)
-            .is_none_or(|b| b.instrs.is_empty()),
+            .map_or(true, |b| b.instrs.is_empty()),
         _ => false,
     })
 }

@@ -10,6 +10,8 @@
 
 use crate::util::bitset::BitSet;
 
+use crate::intel::eu::Opcode;
+
 use super::ir::{File, Inst, Op, Program, REG_SIZE};
 
 /// A basic block: instructions `start..end`.
@@ -28,11 +30,7 @@ pub fn build_cfg(insts: &[Inst]) -> Vec<Block> {
     let mut starts = vec![0usize];
     for (ip, i) in insts.iter().enumerate() {
         match i.op {
-            Op::Do | Op::EndIf => {
-                if *starts.last().unwrap() != ip {
-                    starts.push(ip);
-                }
-            }
+            Op::Do | Op::EndIf if *starts.last().unwrap() != ip => starts.push(ip),
             Op::If | Op::Else | Op::While | Op::Break | Op::Continue if ip + 1 < insts.len() => {
                 starts.push(ip + 1)
             }
@@ -85,18 +83,18 @@ pub fn build_cfg(insts: &[Inst]) -> Vec<Block> {
             _ => {}
         }
     }
-    for b in 0..n {
-        if blocks[b].end > blocks[b].start {
-            let last = blocks[b].end - 1;
+    for (b, blk) in blocks.iter_mut().enumerate() {
+        if blk.end > blk.start {
+            let last = blk.end - 1;
             // ELSE jumps over the else branch; an unpredicated WHILE always goes back to the
             // DO (NIR loops leave through BREAK only).
             let no_fallthrough = insts[last].op == Op::Else
                 || (insts[last].op == Op::While && insts[last].pred.is_none());
             if !no_fallthrough && b + 1 < n {
-                blocks[b].succs.push(b + 1);
+                blk.succs.push(b + 1);
             }
         } else if b + 1 < n {
-            blocks[b].succs.push(b + 1);
+            blk.succs.push(b + 1);
         }
     }
     for (i_ip, e_ip, end_ip) in if_pairs {
@@ -180,8 +178,7 @@ pub fn compute(prog: &Program) -> Liveness {
         end[p] = end[p].max(ip);
     };
     for (b, blk) in blocks.iter().enumerate() {
-        for ip in blk.start..blk.end {
-            let inst = &insts[ip];
+        for (ip, inst) in insts.iter().enumerate().take(blk.end).skip(blk.start) {
             for s in &inst.src {
                 if s.file != File::Vgrf {
                     continue;
@@ -206,8 +203,10 @@ pub fn compute(prog: &Program) -> Liveness {
                         continue;
                     }
                     let p = piece_base[inst.dst.nr as usize] + r as usize;
-                    let full =
-                        inst.pred.is_none() && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
+                    // A predicated SEL still writes every channel (the predicate picks
+                    // the source); other predicated writes leave channels untouched.
+                    let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                    let full = whole && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
                     if full && !use_[b].contains(p) {
                         def[b].insert(p);
                     }

@@ -103,6 +103,8 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 send.desc = desc;
                 send.sfid = SFID_SAMPLER;
                 send.group = inst.group;
+                send.pred = inst.pred;
+                send.flag_subnr = inst.flag_subnr;
                 prog.insts.push(send);
                 progress = true;
             }

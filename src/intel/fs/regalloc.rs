@@ -4,7 +4,8 @@
 //! q-values are built once per [`super::Context`]. Registers the thread payload, push
 //! constants and attribute setup occupy are excluded for the whole program (precoloured nodes
 //! that interfere with everything), and the payload of the end-of-thread send is precoloured
-//! to the top of the file, as Gen7 requires g112–g127 for EOT sources.
+//! to the top of the file, as Gen7 requires g112–g127 for EOT sources; on Gen8 the payload of
+//! any other SIMD8 send stays out of g127.
 
 use std::sync::Arc;
 
@@ -89,7 +90,6 @@ pub fn allocate(
         intervals.push(live.vgrf_interval(v, size));
     }
     // EOT payloads sit at the top of the register file.
-    let _ = devinfo;
     for inst in &prog.insts {
         if inst.op == Op::Send && inst.eot {
             if let Some(src) = inst.src.first().filter(|s| s.file == File::Vgrf) {
@@ -101,13 +101,32 @@ pub fn allocate(
             }
         }
     }
+    // Gen8+: the source payload of a non-EOT SIMD8 send may not sit in the last register
+    // (the hardware reads one register past a SIMD8 message there).
+    if devinfo.ver >= 80 {
+        let payloads: Vec<u32> = prog
+            .insts
+            .iter()
+            .filter(|i| i.op == Op::Send && !i.eot && i.exec_size == 8)
+            .filter_map(|i| i.src.first().filter(|s| s.file == File::Vgrf).map(|s| s.nr))
+            .collect();
+        if !payloads.is_empty() {
+            let last = g.add_node(rf.classes[0]);
+            if let Some(r) = rf.reg_at[0][grfs as usize - 1] {
+                g.precolor(last, r);
+            }
+            for v in payloads {
+                g.add_edge(last, ra::NodeId(v));
+            }
+        }
+    }
     for u in 0..reserved.min(grfs) {
         let node = g.add_node(rf.classes[0]);
         if let Some(r) = rf.reg_at[0][u as usize] {
             g.precolor(node, r);
         }
-        for v in 0..n {
-            if intervals[v].is_some() {
+        for (v, iv) in intervals.iter().enumerate() {
+            if iv.is_some() {
                 g.add_edge(node, ra::NodeId(v as u32));
             }
         }
@@ -124,8 +143,8 @@ pub fn allocate(
         }
         active.push(v);
     }
-    for v in 0..n {
-        let cost = match intervals[v] {
+    for (v, iv) in intervals.iter().enumerate() {
+        let cost = match *iv {
             Some((s, e)) => 1.0 + (e - s) as f32,
             None => 0.0,
         };
@@ -144,11 +163,11 @@ pub fn allocate(
         .map_err(|e| CompileError::Internal(format!("register allocation check failed: {e:?}")))?;
     let mut base = Vec::with_capacity(n);
     let mut used = reserved;
-    for v in 0..n {
+    for (v, iv) in intervals.iter().enumerate() {
         let r = assignment.reg(ra::NodeId(v as u32));
         let start = rf.set.units_of(r).start as u32;
         base.push(start);
-        if intervals[v].is_some() {
+        if iv.is_some() {
             used = used.max(start + prog.vgrf_sizes[v]);
         }
     }

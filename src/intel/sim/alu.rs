@@ -92,7 +92,7 @@ pub fn bfi1(width: i128, offset: i128) -> i128 {
 /// BFI2: `(mask & insert) | (!mask & base)`.
 pub fn bfi2(mask: i128, insert: i128, base: i128) -> i128 {
     let m = mask as u32;
-    (((m & insert as u32) | (!m & base as u32)) as u32) as i128
+    ((m & insert as u32) | (!m & base as u32)) as i128
 }
 
 /// FBH: for unsigned values the index from the MSB of the first one bit; for signed values of

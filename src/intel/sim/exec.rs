@@ -232,9 +232,9 @@ impl Thread {
         let base = self.group_base(inst);
         let n = inst.exec_size as u32;
         let chans = base..(base + n).min(32);
-        let mut preds = Vec::with_capacity(n as usize);
-        for ch in chans.clone() {
-            preds.push(self.predicate(inst, ch)?);
+        let mut preds = [false; 32];
+        for (k, ch) in chans.clone().enumerate() {
+            preds[k] = self.predicate(inst, ch)?;
         }
         let any_live = |t: &Thread| {
             chans.clone().any(|c| {
@@ -406,13 +406,12 @@ impl Thread {
             return Err("unsupported: align16 double-precision operands".into());
         }
         // Every source is read before anything is written, as the EU does.
-        let mut vals: Vec<Vec<Val>> = Vec::with_capacity(nsrc);
-        for s in &inst.src[..nsrc] {
-            let mut v = Vec::with_capacity(n as usize);
+        // Fixed-size storage: no allocation per executed instruction.
+        let mut vals = [[Val::Int(0); 32]; 3];
+        for (k, s) in inst.src[..nsrc].iter().enumerate() {
             for i in 0..n {
-                v.push(self.read_src(inst, s, i)?);
+                vals[k][i as usize] = self.read_src(inst, s, i)?;
             }
-            vals.push(v);
         }
         let span = self.compressed_span(inst);
         let mut hazard = false;
@@ -435,8 +434,8 @@ impl Thread {
                 continue;
             }
             let a = vals[0][i as usize];
-            let b = vals.get(1).map_or(Val::Int(0), |v| v[i as usize]);
-            let c = vals.get(2).map_or(Val::Int(0), |v| v[i as usize]);
+            let b = vals[1][i as usize];
+            let c = vals[2][i as usize];
             let (result, flag) = match op {
                 Cmp | Cmpn => {
                     let r = if op == Cmpn && b.f().is_nan() && matches!(b, Val::Float(_)) {
@@ -586,7 +585,7 @@ impl Thread {
         prec: Precision,
         env: super::value::FloatEnv,
         i: u32,
-        vals: &[Vec<Val>],
+        vals: &[[Val; 32]; 3],
         a: Val,
         b: Val,
         c: Val,
@@ -613,7 +612,7 @@ impl Thread {
             Add if float => r(a.f() + b.f()),
             Add => Val::Int(a.i() + b.i()),
             Mul if float => r(a.f() * b.f()),
-            Mul => Val::Int(a.i() * b.i()),
+            Mul => Val::Int(a.i().wrapping_mul(b.i())),
             Avg => Val::Int((a.i() + b.i() + 1) >> 1),
             Frc | Rndu | Rndd | Rnde | Rndz => r(alu::round_op(inst.opcode, a.f())),
             Mac => {
@@ -621,10 +620,10 @@ impl Thread {
                 if float {
                     r(a.f() * b.f() + acc.f())
                 } else {
-                    Val::Int(a.i() * b.i() + acc.i())
+                    Val::Int(a.i().wrapping_mul(b.i()).wrapping_add(acc.i()))
                 }
             }
-            Mach => Val::Int((a.i() * b.i()) >> 32),
+            Mach => Val::Int(a.i().wrapping_mul(b.i()) >> 32),
             Lzd => Val::Int((a.i() as u32).leading_zeros() as i128),
             Fbh => Val::Int(alu::fbh(a.i(), inst.src[0].ty() == RegType::D)),
             Fbl => Val::Int(alu::fbl(a.i())),

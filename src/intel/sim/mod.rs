@@ -30,6 +30,13 @@
 //! - **Payloads** ([`payload`]): fragment and compute thread payloads as Mesa's backend
 //!   expects them.
 //!
+//! Outside the model (each an "unsupported: …" error naming the instruction): Gen4–Gen6,
+//! JMPI/CALL/RET/GOTO and the other unstructured jumps, align16 double-precision operands,
+//! the mask/timestamp/notification ARFs, SIMD4x2 sampler messages, dual-source and replicated
+//! render-target writes, typed surfaces and A64 (stateless 64-bit) messages, URB messages other
+//! than an EOT. Programs are run uncompacted with [`Thread::run`] or from their bytes, compacted
+//! or not, with [`Thread::run_binary`]; [`Thread::step`] executes one instruction.
+//!
 //! Nothing the program does makes the simulator panic: a malformed or unsupported instruction
 //! is a [`SimError`] naming the instruction and what is wrong ("unsupported: …" for features
 //! outside the model), and a run stops with an error after [`Thread::set_step_limit`] steps.

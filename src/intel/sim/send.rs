@@ -12,6 +12,8 @@
 //! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
+//! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
+//! | data (10) | DWORD scattered read (3) / write (11) | 7:0 binding table (253/255 = scratch), 8 = SIMD16; per-channel offsets in dwords, then the data |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
@@ -381,6 +383,12 @@ impl Thread {
         let surface = m.desc & 0xff;
         let hdr = m.header as usize;
         let first = m.payload + hdr;
+        if m.sfid == sfid::DATA_CACHE && matches!(ty, 0 | 8) {
+            return self.oword_block(m, shared, ty == 8);
+        }
+        if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
+            return self.dword_scattered(m, shared, ty == 11);
+        }
         if read || write {
             let simd = match m.desc >> 12 & 3 {
                 1 => 16,
@@ -445,6 +453,100 @@ impl Thread {
         Err(m.unknown(ver))
     }
 
+    /// OWord block read/write on the data cache (Gen9 spills use BTI 253): header dword 2
+    /// is the offset in OWords; the block size is in function-control bits 10:8.
+    fn oword_block(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        write: bool,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let (owords, high) = match m.desc >> 8 & 7 {
+            0 => (1, false),
+            1 => (1, true),
+            2 => (2, false),
+            3 => (4, false),
+            4 => (8, false),
+            _ => return Err(m.unknown(ver)),
+        };
+        if !m.header {
+            return Err(m.unknown(ver));
+        }
+        let offset = self.grf_dword(m.payload, 2)? as usize * 16;
+        let surface = m.desc & 0xff;
+        let bytes = owords * 16;
+        let reg_off = if high { 16 } else { 0 };
+        if write {
+            let mut data = vec![0u8; bytes];
+            for (i, b) in data.iter_mut().enumerate() {
+                *b = self.read_raw(Loc::Grf((m.payload + 1) * REG_SIZE + reg_off + i), 1)? as u8;
+            }
+            if is_scratch_bti(surface) {
+                shared.scratch_write(offset, &data)?;
+            } else {
+                for (k, w) in data.chunks(4).enumerate() {
+                    let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    shared.untyped_write(surface, (offset + 4 * k) as u32, v)?;
+                }
+            }
+        } else {
+            let dst = m.dst.ok_or("block read without a response register")?;
+            let mut data = vec![0u8; bytes];
+            if is_scratch_bti(surface) {
+                shared.scratch_read(offset, &mut data)?;
+            } else {
+                for (k, w) in data.chunks_mut(4).enumerate() {
+                    let v = shared.untyped_read(surface, (offset + 4 * k) as u32)?;
+                    w.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            for (i, b) in data.iter().enumerate() {
+                self.write_raw(Loc::Grf(dst * REG_SIZE + reg_off + i), 1, *b as u64)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// DWORD scattered read/write (Mesa's `load_scratch`/`store_scratch` on Gen7–Gen9, BTI
+    /// 253): per-channel offsets in dwords; function-control bit 0 selects SIMD16.
+    fn dword_scattered(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        write: bool,
+    ) -> Result<(), String> {
+        let simd: u32 = if m.desc >> 8 & 1 == 1 { 16 } else { 8 };
+        let rpp = simd as usize / 8;
+        let first = m.payload + m.header as usize;
+        let surface = m.desc & 0xff;
+        for c in 0..simd {
+            if m.mask >> c & 1 == 0 {
+                continue;
+            }
+            let byte = self.param(first, rpp, 0, c)? as usize * 4;
+            if write {
+                let v = self.param(first, rpp, 1, c)?;
+                if is_scratch_bti(surface) {
+                    shared.scratch_write(byte, &v.to_le_bytes())?;
+                } else {
+                    shared.untyped_write(surface, byte as u32, v)?;
+                }
+            } else {
+                let v = if is_scratch_bti(surface) {
+                    let mut b = [0u8; 4];
+                    shared.scratch_read(byte, &mut b)?;
+                    u32::from_le_bytes(b)
+                } else {
+                    shared.untyped_read(surface, byte as u32)?
+                };
+                let dst = m.dst.ok_or("scattered read without a response register")?;
+                self.set_grf_dword(dst + c as usize / 8, c as usize % 8, v)?;
+            }
+        }
+        Ok(())
+    }
+
     fn scratch_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let offset = (m.desc & 0xfff) as usize * REG_SIZE;
         if m.desc >> 17 & 1 == 1 {
@@ -469,6 +571,12 @@ impl Thread {
         }
         Ok(())
     }
+}
+
+/// Binding-table indices that address the thread's scratch space: Mesa's stateless BTI 253
+/// (`GFX8_BTI_STATELESS_NON_COHERENT`) and 255.
+fn is_scratch_bti(bti: u32) -> bool {
+    bti == 253 || bti == 255
 }
 
 /// Sampler reply dwords: floats, or integers for integer textures.

@@ -245,9 +245,9 @@ impl<'a> Machine<'a> {
                 return Ok(());
             }
         }
-        for lane in 0..self.n {
-            if mask[lane] {
-                self.prev[lane] = b;
+        for (prev, &m) in self.prev.iter_mut().zip(mask.iter()) {
+            if m {
+                *prev = b;
             }
         }
         match jump {
@@ -269,11 +269,11 @@ impl<'a> Machine<'a> {
                 }
             }
             Some(JumpKind::Return) | Some(JumpKind::Halt) => {
-                for lane in 0..self.n {
-                    if mask[lane] {
-                        mask[lane] = false;
+                for (m, result) in mask.iter_mut().zip(self.results.iter_mut()) {
+                    if *m {
+                        *m = false;
                         if jump == Some(JumpKind::Halt) {
-                            self.results[lane].discarded = true;
+                            result.discarded = true;
                         }
                     }
                 }
@@ -311,8 +311,8 @@ impl<'a> Machine<'a> {
         let nc = (d.num_components as usize).min(v.len());
         let base = lane * self.stride + self.offs[id.0 as usize];
         let m = mask(d.bit_size);
-        for c in 0..nc {
-            self.vals[base + c] = v[c] & m;
+        for (dst, &src) in self.vals[base..base + nc].iter_mut().zip(v) {
+            *dst = src & m;
         }
     }
 
@@ -408,9 +408,9 @@ impl<'a> Machine<'a> {
         let pick = |l: usize| -> R<Comps> { self.get(s.ssa, if l < self.n { l } else { lane }) };
         let (vlo, vhi) = (pick(lo)?, pick(hi)?);
         let mut out = [0u64; 16];
-        for c in 0..nc {
-            let k = (s.swizzle[c] & 15) as usize;
-            out[c] = from_f64(to_f64(vhi[k], bits) - to_f64(vlo[k], bits), bits);
+        for (o, &k) in out.iter_mut().zip(&s.swizzle).take(nc) {
+            let k = (k & 15) as usize;
+            *o = from_f64(to_f64(vhi[k], bits) - to_f64(vlo[k], bits), bits);
         }
         Ok(out)
     }
@@ -841,9 +841,9 @@ impl<'a> Machine<'a> {
             r => r?,
         };
         let base = lane * self.reg_stride + off;
-        for c in 0..comps {
+        for (c, dst) in self.reg_vals[base..base + comps].iter_mut().enumerate() {
             if wrmask & (1 << c) != 0 {
-                self.reg_vals[base + c] = v[c];
+                *dst = v[c];
             }
         }
         Ok(())

@@ -178,3 +178,57 @@ pub fn is_supported(op: AluOp) -> bool {
         Err(AluError::Unsupported(_))
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nir::opcodes::ALU_OPS;
+
+    /// Vendor-specific ops of other drivers (AMD, Mali, AGX, VC4, DXIL) and the packed dot
+    /// products, which no gpucc input produces.
+    const NOT_MODELLED: &[&str] = &[
+        "cube_amd",
+        "b32fcsel_mdg",
+        "extr_agx",
+        "fclamp_pos_mali",
+        "fddx_must_abs_mali",
+        "fddy_must_abs_mali",
+        "fsat_signed_mali",
+        "fsin_agx",
+        "imadshl_agx",
+        "imsubshl_agx",
+        "interleave_agx",
+        "pack_double_2x32_dxil",
+        "unpack_double_2x32_dxil",
+        "sdot_2x16_iadd",
+        "sdot_2x16_iadd_sat",
+        "sdot_4x8_iadd",
+        "sdot_4x8_iadd_sat",
+        "sudot_4x8_iadd",
+        "sudot_4x8_iadd_sat",
+        "udot_2x16_uadd",
+        "udot_2x16_uadd_sat",
+        "udot_4x8_uadd",
+        "udot_4x8_uadd_sat",
+        "umax_4x8_vc4",
+        "umin_4x8_vc4",
+        "umul_unorm_4x8_vc4",
+        "usadd_4x8_vc4",
+        "ussub_4x8_vc4",
+    ];
+
+    #[test]
+    fn every_opcode_outside_the_vendor_list_has_semantics() {
+        let missing: Vec<&str> = crate::nir::opcodes::AluOp::from_name("mov")
+            .map(|_| {
+                ALU_OPS
+                    .iter()
+                    .filter_map(|i| AluOp::from_name(i.name))
+                    .filter(|&op| !is_supported(op) && !NOT_MODELLED.contains(&op.name()))
+                    .map(|op| op.name())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(missing.is_empty(), "ops without semantics: {missing:?}");
+    }
+}

@@ -1,0 +1,321 @@
+//! `gpucc_device` and `gpucc_bo`: a render node with the GPU behind it, and buffers placed in
+//! its memory.
+//!
+//! Until compiled programs have their own handle, uploads take a byte blob (the program's
+//! native code); `gpucc_program_upload` will wrap the same path.
+
+use std::ffi::{c_char, CStr, CString};
+use std::path::Path;
+
+use super::compiler::{gpucc_compiler_create, Compiler};
+use super::status::{gpucc_last_error, guard, write_out, Error, Status};
+use crate::drm;
+
+/// An open render node (opaque to C).
+pub struct Device {
+    inner: drm::Device,
+    target: CString,
+}
+
+/// A buffer object on a device (opaque to C).
+pub struct Bo {
+    inner: drm::device::Buffer,
+}
+
+impl Device {
+    /// Wraps an already identified device as a C handle (for embedders and tests that open
+    /// devices through the Rust API, e.g. over a test double).
+    pub fn into_handle(inner: drm::Device) -> *mut Device {
+        let target = CString::new(inner.target()).unwrap_or_default();
+        Box::into_raw(Box::new(Device { inner, target }))
+    }
+}
+
+/// The status a DRM-layer error maps to.
+fn device_error(e: drm::Error) -> Error {
+    let status = match &e {
+        drm::Error::WrongDriver { .. } | drm::Error::Unsupported(_) => Status::Unsupported,
+        drm::Error::Invalid(_) => Status::InvalidArgument,
+        drm::Error::NoDevice | drm::Error::Open { .. } | drm::Error::Ioctl { .. } => {
+            Status::DeviceError
+        }
+    };
+    Error::new(status, e.to_string())
+}
+
+/// Opens a render node and identifies its GPU. `path` names the node (for example
+/// "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
+///
+/// Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
+/// node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
+/// errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
+/// has no gpucc target.
+///
+/// Thread safety: a device may be used by one thread at a time.
+#[no_mangle]
+pub extern "C" fn gpucc_device_open(path: *const c_char, out: *mut *mut Device) -> Status {
+    guard("gpucc_device_open", || {
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_device_open: out is NULL"));
+        }
+        let path = if path.is_null() {
+            None
+        } else {
+            // SAFETY: `path` is non-NULL and the header requires a NUL-terminated string.
+            let c = unsafe { CStr::from_ptr(path) };
+            Some(
+                c.to_str()
+                    .map_err(|_| Error::invalid("gpucc_device_open: path is not UTF-8"))?,
+            )
+        };
+        let inner = drm::Device::open(path.map(Path::new)).map_err(device_error)?;
+        write_out(out, Device::into_handle(inner), "out")
+    })
+}
+
+/// Closes a device. NULL is accepted and ignored. Buffers must be destroyed first.
+#[no_mangle]
+pub extern "C" fn gpucc_device_destroy(dev: *mut Device) {
+    guard("gpucc_device_destroy", || {
+        if !dev.is_null() {
+            // SAFETY: non-NULL devices only come from Box::into_raw in Device::into_handle,
+            // and the caller gives up the handle by destroying it.
+            drop(unsafe { Box::from_raw(dev) });
+        }
+        Ok(())
+    });
+}
+
+/// The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
+/// gpucc_compiler_create takes. Owned by the device; "" for NULL.
+#[no_mangle]
+pub extern "C" fn gpucc_device_target(dev: *const Device) -> *const c_char {
+    // SAFETY: a non-NULL device is a live handle from gpucc_device_open.
+    match unsafe { dev.as_ref() } {
+        Some(d) => d.target.as_ptr(),
+        None => c"".as_ptr(),
+    }
+}
+
+/// Creates a compiler for the device's target (as gpucc_compiler_create with
+/// gpucc_device_target(dev)).
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_create_for_device(
+    dev: *const Device,
+    out: *mut *mut Compiler,
+) -> Status {
+    guard("gpucc_compiler_create_for_device", || {
+        // SAFETY: a non-NULL device is a live handle from gpucc_device_open.
+        let d = unsafe { dev.as_ref() }
+            .ok_or_else(|| Error::invalid("gpucc_compiler_create_for_device: dev is NULL"))?;
+        if out.is_null() {
+            return Err(Error::invalid(
+                "gpucc_compiler_create_for_device: out is NULL",
+            ));
+        }
+        match gpucc_compiler_create(d.target.as_ptr(), out) {
+            Status::Ok => Ok(()),
+            status => {
+                // SAFETY: gpucc_last_error never returns NULL and its text stays valid until
+                // the next gpucc call on this thread; it is copied before any such call.
+                let message = unsafe { CStr::from_ptr(gpucc_last_error()) }
+                    .to_string_lossy()
+                    .into_owned();
+                Err(Error::new(status, message))
+            }
+        }
+    })
+}
+
+/// Copies `len` bytes at `data` into a new buffer object on the device (a program's code, a
+/// data buffer). The buffer is at least `len` bytes, rounded up to a page.
+#[no_mangle]
+pub extern "C" fn gpucc_device_upload(
+    dev: *mut Device,
+    data: *const u8,
+    len: usize,
+    out: *mut *mut Bo,
+) -> Status {
+    guard("gpucc_device_upload", || {
+        // SAFETY: a non-NULL device is a live handle from gpucc_device_open, used by one
+        // thread at a time (the header's contract), so the exclusive borrow is unique.
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid("gpucc_device_upload: dev is NULL"))?;
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_device_upload: out is NULL"));
+        }
+        if data.is_null() && len != 0 {
+            return Err(Error::invalid("gpucc_device_upload: data is NULL"));
+        }
+        if len > isize::MAX as usize {
+            return Err(Error::invalid(format!(
+                "gpucc_device_upload: length {len} is too large"
+            )));
+        }
+        let bytes: &[u8] = if len == 0 {
+            &[]
+        } else {
+            // SAFETY: `data` is non-NULL with `len` readable bytes (the header's contract),
+            // and `len` fits in isize; the slice is only read during this call.
+            unsafe { std::slice::from_raw_parts(data, len) }
+        };
+        let inner = d.inner.upload(bytes).map_err(device_error)?;
+        write_out(out, Box::into_raw(Box::new(Bo { inner })), "out")
+    })
+}
+
+/// The GEM handle of a buffer (0 for NULL).
+#[no_mangle]
+pub extern "C" fn gpucc_bo_handle(bo: *const Bo) -> u32 {
+    // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+    unsafe { bo.as_ref() }.map_or(0, |b| b.inner.handle)
+}
+
+/// The buffer's GPU address when gpucc chose it (softpin: Gen8+ Intel, etnaviv with a softpin
+/// range); 0 when the kernel places the buffer at submission.
+#[no_mangle]
+pub extern "C" fn gpucc_bo_gpu_address(bo: *const Bo) -> u64 {
+    // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+    unsafe { bo.as_ref() }.map_or(0, |b| b.inner.address)
+}
+
+/// The buffer's size in bytes (0 for NULL).
+#[no_mangle]
+pub extern "C" fn gpucc_bo_size(bo: *const Bo) -> u64 {
+    // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+    unsafe { bo.as_ref() }.map_or(0, |b| b.inner.size)
+}
+
+/// Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
+/// ignored; the handle is freed even when the kernel call fails.
+#[no_mangle]
+pub extern "C" fn gpucc_bo_destroy(dev: *mut Device, bo: *mut Bo) -> Status {
+    guard("gpucc_bo_destroy", || {
+        if bo.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL bos only come from Box::into_raw in gpucc_device_upload, and the
+        // caller gives up the handle by destroying it.
+        let bo = unsafe { Box::from_raw(bo) };
+        // SAFETY: as in gpucc_device_upload.
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid("gpucc_bo_destroy: dev is NULL"))?;
+        d.inner.release(bo.inner).map_err(device_error)
+    })
+}
+
+/// A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
+/// Until compiled programs carry these numbers themselves, the driver passes them here.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ComputeDispatch {
+    /// Offset of the kernel in its buffer (64-byte aligned).
+    pub kernel_offset: u64,
+    /// SIMD width the kernel was compiled for: 8, 16 or 32.
+    pub simd_width: u32,
+    /// Invocations per work group (x * y * z).
+    pub local_size: u32,
+    /// Push-constant registers each thread reads, and registers shared by all threads.
+    pub per_thread_registers: u32,
+    pub cross_thread_registers: u32,
+    /// Push constants (cross-thread block, then each thread's block), 32 bytes per register;
+    /// may be NULL when `push_constants_len` is 0.
+    pub push_constants: *const u8,
+    pub push_constants_len: usize,
+    /// Work groups in x, y and z.
+    pub groups: [u32; 3],
+    /// Shared local memory per group in bytes (at most 64 KiB).
+    pub shared_memory_bytes: u32,
+    /// The kernel uses barriers.
+    pub barrier: bool,
+}
+
+/// Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
+/// (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
+/// entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+#[no_mangle]
+pub extern "C" fn gpucc_device_dispatch_compute(
+    dev: *mut Device,
+    kernel: *const Bo,
+    dispatch: *const ComputeDispatch,
+    buffers: *const *const Bo,
+    buffer_count: usize,
+) -> Status {
+    guard("gpucc_device_dispatch_compute", || {
+        const ENTRY: &str = "gpucc_device_dispatch_compute";
+        // SAFETY: as in gpucc_device_upload.
+        let d = unsafe { dev.as_mut() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: dev is NULL")))?;
+        // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+        let kernel = unsafe { kernel.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: kernel is NULL")))?;
+        // SAFETY: a non-NULL descriptor points to a readable ComputeDispatch (header contract).
+        let desc = unsafe { dispatch.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: dispatch is NULL")))?;
+        if buffers.is_null() && buffer_count != 0 {
+            return Err(Error::invalid(format!("{ENTRY}: buffers is NULL")));
+        }
+        if buffer_count > 31 {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: {buffer_count} buffers; at most 31 can be bound"
+            )));
+        }
+        let handles: &[*const Bo] = if buffer_count == 0 {
+            &[]
+        } else {
+            // SAFETY: `buffers` is non-NULL with `buffer_count` (≤ 31) readable pointers.
+            unsafe { std::slice::from_raw_parts(buffers, buffer_count) }
+        };
+        let mut bound = Vec::with_capacity(handles.len());
+        for (i, &h) in handles.iter().enumerate() {
+            // SAFETY: each non-NULL entry is a live handle from gpucc_device_upload.
+            let bo = unsafe { h.as_ref() }
+                .ok_or_else(|| Error::invalid(format!("{ENTRY}: buffers[{i}] is NULL")))?;
+            bound.push(i915_bo(bo));
+        }
+        if desc.push_constants.is_null() && desc.push_constants_len != 0 {
+            return Err(Error::invalid(format!("{ENTRY}: push_constants is NULL")));
+        }
+        if desc.push_constants_len > 1 << 20 {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: {} bytes of push constants",
+                desc.push_constants_len
+            )));
+        }
+        let push = if desc.push_constants_len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: non-NULL with `push_constants_len` (≤ 1 MiB) readable bytes.
+            unsafe { std::slice::from_raw_parts(desc.push_constants, desc.push_constants_len) }
+                .to_vec()
+        };
+        let launch = drm::i915::ComputeLaunch {
+            kernel_offset: desc.kernel_offset,
+            simd_width: desc.simd_width,
+            local_size: desc.local_size,
+            per_thread_registers: desc.per_thread_registers,
+            cross_thread_registers: desc.cross_thread_registers,
+            push_constants: push,
+            groups: desc.groups,
+            shared_memory_bytes: desc.shared_memory_bytes,
+            barrier: desc.barrier,
+        };
+        match d.inner.gpu_mut() {
+            drm::Gpu::I915(g) => g
+                .launch(&i915_bo(kernel), &launch, &bound)
+                .map_err(device_error),
+            drm::Gpu::Etnaviv(_) => Err(Error::new(
+                Status::Unsupported,
+                format!("{ENTRY}: compute dispatch is implemented for Intel GPUs only"),
+            )),
+        }
+    })
+}
+
+fn i915_bo(bo: &Bo) -> drm::i915::Bo {
+    drm::i915::Bo {
+        handle: bo.inner.handle,
+        size: bo.inner.size,
+        address: bo.inner.address,
+    }
+}

@@ -1,0 +1,147 @@
+//! An open render node and the GPU behind it.
+
+use std::path::{Path, PathBuf};
+
+use super::error::{Error, Result};
+use super::etnaviv::Etnaviv;
+use super::i915::I915;
+use super::ioctl::{DriverVersion, FdIoctl, Ioctl};
+use super::node::render_node_paths;
+
+/// The driver-specific half of a device.
+pub enum Gpu {
+    I915(I915),
+    Etnaviv(Etnaviv),
+}
+
+/// A render node with a supported GPU, identified and ready for uploads.
+pub struct Device {
+    path: PathBuf,
+    version: DriverVersion,
+    gpu: Gpu,
+}
+
+impl Device {
+    /// Opens `path`, or with None the first render node driven by i915 or etnaviv.
+    pub fn open(path: Option<&Path>) -> Result<Device> {
+        match path {
+            Some(p) => Device::open_path(p),
+            None => Device::open_first(Path::new("/dev/dri")),
+        }
+    }
+
+    /// The first i915/etnaviv render node in `dir` (nodes of other drivers are skipped).
+    pub fn open_first(dir: &Path) -> Result<Device> {
+        let mut last_error = None;
+        for path in render_node_paths(dir) {
+            match Device::open_path(&path) {
+                Ok(d) => return Ok(d),
+                Err(Error::WrongDriver { .. }) => {}
+                Err(e) => last_error = Some(e),
+            }
+        }
+        // A supported node that failed to open is more useful to report than "none found".
+        Err(last_error.unwrap_or(Error::NoDevice))
+    }
+
+    /// Opens one node and identifies its GPU.
+    pub fn open_path(path: &Path) -> Result<Device> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::Open {
+                path: path.to_path_buf(),
+                errno: e.raw_os_error().unwrap_or(libc::EIO),
+            })?;
+        Device::from_ioctl(Box::new(FdIoctl::new(file)), path)
+    }
+
+    /// Identifies the GPU behind an already open node (a real one or a test double).
+    pub fn from_ioctl(io: Box<dyn Ioctl>, path: &Path) -> Result<Device> {
+        let version = io.version().map_err(|errno| Error::Ioctl {
+            name: super::uapi::drm::VERSION.name,
+            errno,
+        })?;
+        let gpu = match version.name.as_str() {
+            "i915" => Gpu::I915(I915::identify(io)?),
+            "etnaviv" => Gpu::Etnaviv(Etnaviv::identify(io)?),
+            other => {
+                return Err(Error::WrongDriver {
+                    path: path.to_path_buf(),
+                    driver: other.to_string(),
+                })
+            }
+        };
+        Ok(Device {
+            path: path.to_path_buf(),
+            version,
+            gpu,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn version(&self) -> &DriverVersion {
+        &self.version
+    }
+
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    pub fn gpu_mut(&mut self) -> &mut Gpu {
+        &mut self.gpu
+    }
+
+    /// The compiler target name for this GPU (what `gpucc_compiler_create` takes).
+    pub fn target(&self) -> &'static str {
+        match &self.gpu {
+            Gpu::I915(g) => g.target(),
+            Gpu::Etnaviv(g) => g.target(),
+        }
+    }
+
+    /// Places `bytes` in a new buffer object; returns (handle, GPU address or 0).
+    pub fn upload(&mut self, bytes: &[u8]) -> Result<Buffer> {
+        match &mut self.gpu {
+            Gpu::I915(g) => g.upload(bytes).map(|b| Buffer {
+                handle: b.handle,
+                size: b.size,
+                address: b.address,
+            }),
+            Gpu::Etnaviv(g) => g.upload(bytes).map(|b| Buffer {
+                handle: b.handle,
+                size: b.size,
+                address: b.address,
+            }),
+        }
+    }
+
+    /// Releases a buffer made by [`Device::upload`].
+    pub fn release(&mut self, buffer: Buffer) -> Result<()> {
+        match &mut self.gpu {
+            Gpu::I915(g) => g.close_bo(super::i915::Bo {
+                handle: buffer.handle,
+                size: buffer.size,
+                address: buffer.address,
+            }),
+            Gpu::Etnaviv(g) => g.close_bo(super::etnaviv::Bo {
+                handle: buffer.handle,
+                size: buffer.size,
+                address: buffer.address,
+            }),
+        }
+    }
+}
+
+/// A buffer object, driver-neutral.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub handle: u32,
+    pub size: u64,
+    /// GPU address when the driver lets us choose it (softpin), else 0.
+    pub address: u64,
+}

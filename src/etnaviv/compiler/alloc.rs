@@ -1,0 +1,393 @@
+//! Liveness, interference and colouring of the program's values.
+//!
+//! Liveness is the classic backward data-flow over the basic blocks the labels and branches
+//! delimit, so values carried around loops stay live over the whole loop. Each value's
+//! live range is then flattened to one interval of program points (instruction `i` reads at
+//! point `2i + 1` and writes at `2i + 2`; inputs are defined at point 0), and two values
+//! interfere when their intervals overlap. A destination may therefore share a register with
+//! a source that dies in the same instruction, which is safe because every instruction reads
+//! all of its sources before writing.
+
+use super::ir::*;
+use super::regs::{Class, RegFile, VirtReg};
+use super::CompileError;
+use crate::nir::types::Stage;
+use crate::ra::{check, AllocError, Assignment, Graph, NodeId, RegId};
+use crate::util::bitset::BitSet;
+
+/// The register class a value gets.
+///
+/// Every operand in this backend is re-swizzled at emission, so a value may take the
+/// smallest virtual class its width allows. The exceptions are the values whose layout is
+/// fixed from outside: inputs and outputs occupy whole registers (the hardware and the driver
+/// address them as vec4s), and two-part transcendental results need an XY or ZW pair.
+pub fn class_of(v: &Value) -> Class {
+    match v.kind {
+        ValueKind::Input { .. } | ValueKind::Output => Class::Vec4,
+        ValueKind::Pair => Class::Pair,
+        ValueKind::Temp => Class::for_width(v.width),
+    }
+}
+
+/// Liveness bits (4 × value + component) an instruction writes.
+fn defs_of(ins: &Instr) -> impl Iterator<Item = usize> + '_ {
+    ins.dst.into_iter().flat_map(|(d, mask)| {
+        (0..4)
+            .filter(move |c| mask & (1 << c) != 0)
+            .map(move |c| 4 * d.index() + c)
+    })
+}
+
+/// Liveness bits an instruction reads: the value components its used channels read.
+fn uses_of(ins: &Instr) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (slot, s) in ins.src.iter().enumerate() {
+        let Some(s) = s else { continue };
+        if let OperandKind::Value(v) = s.kind {
+            let used = ins.used_channels(slot);
+            for c in 0..4 {
+                if used & (1 << c) != 0 {
+                    out.push(4 * v.index() + (s.swz[c] as usize & 3));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One piece of a live range: value `value` is live over program points `start..=end` of
+/// one basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub value: usize,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Live ranges as one interval per basic block a value is live in (so a phi variable,
+/// assigned at the end of both arms of an `if`, is not live inside the arms), listed per
+/// block.
+pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
+    // Basic blocks over the instruction list.
+    let instrs: Vec<&Instr> = p.instrs().collect();
+    if instrs.is_empty() {
+        return Vec::new();
+    }
+    let mut label_at = vec![usize::MAX; p.labels as usize];
+    let mut starts = vec![0usize];
+    let mut idx = 0usize;
+    for item in &p.items {
+        match item {
+            Item::Label(l) => {
+                label_at[l.0 as usize] = idx;
+                if *starts.last().unwrap_or(&0) != idx {
+                    starts.push(idx);
+                }
+            }
+            Item::Instr(i) => {
+                idx += 1;
+                if i.target.is_some() {
+                    starts.push(idx);
+                }
+            }
+        }
+    }
+    starts.retain(|&s| s < instrs.len());
+    starts.dedup();
+    let nb = starts.len();
+    let block_of_start = |i: usize| starts.binary_search(&i).ok();
+    let ends: Vec<usize> = (0..nb)
+        .map(|b| starts.get(b + 1).copied().unwrap_or(instrs.len()))
+        .collect();
+    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    // Blocks that can leave the program, after which the outputs are read.
+    let mut exits = vec![false; nb];
+    exits[nb - 1] = true;
+    for b in 0..nb {
+        let last = instrs[ends[b] - 1];
+        let uncond = last.target.is_some() && last.src[0].is_none();
+        if !uncond && b + 1 < nb {
+            succs[b].push(b + 1);
+        }
+        if let Some(t) = last.target {
+            match block_of_start(label_at[t.0 as usize]) {
+                Some(tb) => succs[b].push(tb),
+                None => exits[b] = true,
+            }
+        }
+    }
+    let nv = p.values.len();
+    let outputs: Vec<usize> = (0..nv)
+        .filter(|&v| p.values[v].kind == ValueKind::Output)
+        .collect();
+    // Liveness is tracked per component (bit 4v + c), so a write of some components of a
+    // value keeps the others live: vectors assembled over several instructions, or outputs
+    // written piecewise in different blocks, stay intact in between.
+    let nc = nv * 4;
+    let mut gen = vec![BitSet::new(nc); nb];
+    let mut kill = vec![BitSet::new(nc); nb];
+    for b in 0..nb {
+        for i in (starts[b]..ends[b]).rev() {
+            let ins = instrs[i];
+            for k in defs_of(ins) {
+                kill[b].insert(k);
+                gen[b].remove(k);
+            }
+            for k in uses_of(ins) {
+                gen[b].insert(k);
+            }
+        }
+    }
+    // The driver reads the output components the program writes.
+    let mut written = vec![0u8; nv];
+    for ins in &instrs {
+        if let Some((d, m)) = ins.dst {
+            written[d.index()] |= m;
+        }
+    }
+    let mut live_in = vec![BitSet::new(nc); nb];
+    let mut live_out = vec![BitSet::new(nc); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = BitSet::new(nc);
+            if exits[b] {
+                for &o in &outputs {
+                    for c in 0..4 {
+                        if written[o] & (1 << c) != 0 {
+                            out.insert(4 * o + c);
+                        }
+                    }
+                }
+            }
+            for &s in &succs[b] {
+                out.union_with(&live_in[s]);
+            }
+            let mut inn = out.clone();
+            inn.subtract(&kill[b]);
+            inn.union_with(&gen[b]);
+            live_out[b] = out;
+            if inn != live_in[b] {
+                live_in[b] = inn;
+                changed = true;
+            }
+        }
+    }
+    let mut pieces = Vec::with_capacity(nb);
+    for b in 0..nb {
+        let mut iv: Vec<Option<(u32, u32)>> = vec![None; nv];
+        let mut touch = |v: usize, pt: u32| {
+            iv[v] = Some(match iv[v] {
+                None => (pt, pt),
+                Some((a, b)) => (a.min(pt), b.max(pt)),
+            });
+        };
+        if b == 0 {
+            for (v, val) in p.values.iter().enumerate() {
+                if matches!(val.kind, ValueKind::Input { .. }) {
+                    touch(v, 0);
+                }
+            }
+        }
+        let mut live = live_out[b].clone();
+        let end_pt = 2 * ends[b] as u32 + 1;
+        for k in live.iter() {
+            touch(k / 4, end_pt);
+        }
+        for i in (starts[b]..ends[b]).rev() {
+            let ins = instrs[i];
+            let (rd, wr) = (2 * i as u32 + 1, 2 * i as u32 + 2);
+            for k in live.iter() {
+                touch(k / 4, wr);
+            }
+            if let Some((d, _)) = ins.dst {
+                touch(d.index(), wr);
+            }
+            for k in defs_of(ins) {
+                live.remove(k);
+            }
+            for k in uses_of(ins) {
+                live.insert(k);
+            }
+            for k in live.iter() {
+                touch(k / 4, rd);
+            }
+        }
+        let start_pt = if b == 0 { 0 } else { 2 * starts[b] as u32 + 1 };
+        for k in live.iter() {
+            touch(k / 4, start_pt);
+        }
+        let mut list: Vec<Piece> = iv
+            .iter()
+            .enumerate()
+            .filter_map(|(v, i)| {
+                i.map(|(start, end)| Piece {
+                    value: v,
+                    start,
+                    end,
+                })
+            })
+            .collect();
+        list.sort_by_key(|p| (p.start, p.value));
+        pieces.push(list);
+    }
+    pieces
+}
+
+/// The registers chosen, per value, and the number of temporaries used.
+pub struct Allocation {
+    pub regs: Vec<Option<VirtReg>>,
+    pub num_temps: u32,
+}
+
+/// Colours every value of `p` on `file`.
+pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation, CompileError> {
+    let pieces = intervals(p);
+    let nv = p.values.len();
+    let mut first_start: Vec<Option<u32>> = vec![None; nv];
+    for piece in pieces.iter().flatten() {
+        let f = &mut first_start[piece.value];
+        *f = Some(f.map_or(piece.start, |x| x.min(piece.start)));
+    }
+    let mut g = Graph::with_capacity(&file.set, nv + 1, nv * 4);
+    let mut nodes: Vec<Option<NodeId>> = vec![None; nv];
+    for (v, val) in p.values.iter().enumerate() {
+        if first_start[v].is_none() {
+            continue;
+        }
+        let n = g.add_node(file.class_id(class_of(val)));
+        if let ValueKind::Input { reg } = val.kind {
+            if u32::from(reg) >= file.temps {
+                return Err(CompileError::Limit(format!("input register t{reg}")));
+            }
+            g.precolor(n, VirtReg { base: reg, ty: 0 }.id());
+        }
+        g.set_spill_cost(n, 1.0);
+        nodes[v] = Some(n);
+    }
+    // Fragment shaders find their position in t0: a node pinned there and interfering with
+    // everything keeps other values out of it.
+    let position = if stage == Stage::Fragment {
+        let n = g.add_node(file.class_id(Class::Vec4));
+        g.precolor(n, VirtReg { base: 0, ty: 0 }.id());
+        for m in nodes.iter().flatten() {
+            g.add_edge(n, *m);
+        }
+        Some(n)
+    } else {
+        None
+    };
+    let mut order: Vec<usize> = (0..nv).filter(|&v| first_start[v].is_some()).collect();
+    order.sort_by_key(|&v| first_start[v]);
+    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); g.num_nodes()];
+    let mut seen = std::collections::HashSet::new();
+    for block in &pieces {
+        let mut active: Vec<Piece> = Vec::new();
+        for piece in block {
+            active.retain(|a| a.end >= piece.start);
+            for a in &active {
+                let (Some(x), Some(y)) = (nodes[a.value], nodes[piece.value]) else {
+                    continue;
+                };
+                if x != y && seen.insert((x.min(y), x.max(y))) {
+                    g.add_edge(x, y);
+                    adj[x.index()].push(y);
+                    adj[y.index()].push(x);
+                }
+            }
+            active.push(*piece);
+        }
+    }
+    if let Some(pn) = position {
+        for m in nodes.iter().flatten() {
+            adj[pn.index()].push(*m);
+            adj[m.index()].push(pn);
+        }
+    }
+    // Two colourings: the graph allocator's, and a greedy pass in order of interval start,
+    // which is optimal for interval graphs of one class and usually beats simplify/select's
+    // order here. The one using fewer temporaries wins; both are checked by `ra::check`.
+    let by_start: Vec<NodeId> = order.iter().filter_map(|&v| nodes[v]).collect();
+    // Wider classes first among values starting together leaves the narrow ones the holes.
+    let mut wide_first = order.clone();
+    wide_first.sort_by_key(|&v| (first_start[v], std::cmp::Reverse(p.values[v].width)));
+    let wide_first: Vec<NodeId> = wide_first.iter().filter_map(|&v| nodes[v]).collect();
+    let temps_of = |a: &Assignment| {
+        a.regs()
+            .iter()
+            .map(|r| u32::from(VirtReg::from_id(*r).base) + 1)
+            .max()
+            .unwrap_or(0)
+    };
+    let greedy = match (
+        greedy(&g, &adj, &by_start, file),
+        greedy(&g, &adj, &wide_first, file),
+    ) {
+        (Some(a), Some(b)) if temps_of(&b) < temps_of(&a) => Some(b),
+        (Some(a), _) => Some(a),
+        (None, b) => b,
+    };
+    let graph = g.allocate();
+    let assignment = match (graph, greedy) {
+        (Ok(a), Some(b)) => {
+            if temps_of(&b) < temps_of(&a) {
+                b
+            } else {
+                a
+            }
+        }
+        (Ok(a), None) => a,
+        (Err(_), Some(b)) => b,
+        (Err(e), None) => {
+            return Err(match e {
+                AllocError::Invalid(e) => {
+                    CompileError::Invalid(format!("register allocation: {e}"))
+                }
+                _ => CompileError::Limit(format!(
+                    "the shader needs more than the {} temporaries",
+                    file.temps
+                )),
+            })
+        }
+    };
+    check(&g, &assignment)
+        .map_err(|e| CompileError::Invalid(format!("register allocation check: {e}")))?;
+    let mut regs = vec![None; nv];
+    let mut num_temps = u32::from(position.is_some());
+    for v in 0..nv {
+        if let Some(n) = nodes[v] {
+            let r = VirtReg::from_id(assignment.reg(n));
+            num_temps = num_temps.max(u32::from(r.base) + 1);
+            regs[v] = Some(r);
+        }
+    }
+    Ok(Allocation { regs, num_temps })
+}
+
+/// Colours `order` greedily with the lowest register of each node's class that no coloured
+/// neighbour conflicts with. None when some node finds no register.
+fn greedy(g: &Graph, adj: &[Vec<NodeId>], order: &[NodeId], file: &RegFile) -> Option<Assignment> {
+    let set = g.reg_set();
+    let mut reg: Vec<Option<RegId>> = (0..g.num_nodes())
+        .map(|n| g.precolour(NodeId(n as u32)))
+        .collect();
+    for &n in order {
+        if reg[n.index()].is_some() {
+            continue;
+        }
+        let taken: Vec<RegId> = adj[n.index()]
+            .iter()
+            .filter_map(|m| reg[m.index()])
+            .collect();
+        let r = set
+            .class_regs(g.class(n))
+            .iter()
+            .copied()
+            .find(|&r| taken.iter().all(|&t| t != r && !set.conflicts(r, t)))?;
+        reg[n.index()] = Some(r);
+    }
+    let _ = file;
+    let regs: Option<Vec<RegId>> = reg.into_iter().collect();
+    regs.map(Assignment::from_regs)
+}

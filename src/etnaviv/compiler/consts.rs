@@ -1,0 +1,234 @@
+//! The uniform file: user uniforms, constants and driver-provided values, and the one-const
+//! rule.
+//!
+//! Cores without `SH_NO_ONECONST_LIMIT` read at most one distinct uniform register per
+//! instruction. Two halves keep programs within it: before allocation, [`one_const`] moves
+//! every uniform read beyond the first into a temporary (counting all of an instruction's
+//! constants as one read, since they can share a slot); after allocation, [`Uniforms::place`]
+//! puts the constants an instruction needs into one slot, reusing slots that already hold the
+//! values or have free components, as Mesa's immediate packing does.
+
+// Component and type indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
+use super::ir::*;
+use crate::etnaviv::isa::{Cond, DataType, Opcode};
+
+/// What one component of a uniform slot holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformContent {
+    Unused,
+    /// Component of a user uniform (slot and component as the application's layout).
+    User,
+    /// A constant (raw bits).
+    Const(u32),
+    /// 1/width (component 0) or 1/height (component 1) of a texture unit's level 0.
+    TextureScale {
+        unit: u32,
+        comp: u8,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uniforms {
+    pub slots: Vec<[UniformContent; 4]>,
+}
+
+impl Uniforms {
+    /// A file whose first `user` slots belong to the application.
+    pub fn new(user: u32) -> Uniforms {
+        Uniforms {
+            slots: vec![[UniformContent::User; 4]; user as usize],
+        }
+    }
+
+    /// Records that slot `slot` is a user uniform (the header may undercount).
+    pub fn note_user(&mut self, slot: u32) {
+        while self.slots.len() <= slot as usize {
+            self.slots.push([UniformContent::Unused; 4]);
+        }
+        self.slots[slot as usize] = [UniformContent::User; 4];
+    }
+
+    pub fn texture_scale(&mut self, unit: u32) -> u32 {
+        let want = [
+            UniformContent::TextureScale { unit, comp: 0 },
+            UniformContent::TextureScale { unit, comp: 1 },
+            UniformContent::Unused,
+            UniformContent::Unused,
+        ];
+        if let Some(i) = self.slots.iter().position(|s| *s == want) {
+            return i as u32;
+        }
+        self.slots.push(want);
+        self.slots.len() as u32 - 1
+    }
+
+    /// A slot holding every value of `vals` (at most four distinct), and the component of
+    /// each value.
+    pub fn place(&mut self, vals: &[u32]) -> (u32, Vec<u8>) {
+        let mut distinct: Vec<u32> = Vec::new();
+        for &v in vals {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        debug_assert!(distinct.len() <= 4);
+        let mut best = None;
+        for (i, slot) in self.slots.iter().enumerate() {
+            let is_const = slot
+                .iter()
+                .all(|c| matches!(c, UniformContent::Const(_) | UniformContent::Unused));
+            if !is_const {
+                continue;
+            }
+            let missing = distinct
+                .iter()
+                .filter(|v| !slot.contains(&UniformContent::Const(**v)))
+                .count();
+            let free = slot
+                .iter()
+                .filter(|c| **c == UniformContent::Unused)
+                .count();
+            if missing <= free {
+                best = Some(i);
+                if missing == 0 {
+                    break;
+                }
+            }
+        }
+        let i = match best {
+            Some(i) => i,
+            None => {
+                self.slots.push([UniformContent::Unused; 4]);
+                self.slots.len() - 1
+            }
+        };
+        let slot = &mut self.slots[i];
+        for v in &distinct {
+            if !slot.contains(&UniformContent::Const(*v)) {
+                let free = slot
+                    .iter()
+                    .position(|c| *c == UniformContent::Unused)
+                    .expect("slot chosen with room");
+                slot[free] = UniformContent::Const(*v);
+            }
+        }
+        let comps = vals
+            .iter()
+            .map(|v| {
+                slot.iter()
+                    .position(|c| *c == UniformContent::Const(*v))
+                    .expect("value placed") as u8
+            })
+            .collect();
+        (i as u32, comps)
+    }
+}
+
+/// What a uniform-reading operand reads, for counting distinct uniform registers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Slot(u32),
+    Consts,
+}
+
+/// Rewrites `p` so that no instruction reads more than one uniform register: the extra reads
+/// go through a MOV into a temporary just before the instruction. Returns the MOVs added.
+pub fn one_const(p: &mut Program) -> usize {
+    let items = std::mem::take(&mut p.items);
+    let mut out = Vec::with_capacity(items.len());
+    let mut added = 0;
+    for item in items {
+        let Item::Instr(mut ins) = item else {
+            out.push(item);
+            continue;
+        };
+        let mut kept: Option<Read> = None;
+        let mut const_vals: Vec<u32> = Vec::new();
+        for slot in 0..3 {
+            let Some(op) = ins.src[slot] else { continue };
+            let used = ins.used_channels(slot);
+            let read = match op.kind {
+                OperandKind::Uniform(u) => Read::Slot(u),
+                OperandKind::Const(v) => {
+                    // Constants share a slot only while they fit in four components.
+                    let mut vals = const_vals.clone();
+                    for c in (0..4).filter(|c| used & (1 << c) != 0) {
+                        if !vals.contains(&v[c]) {
+                            vals.push(v[c]);
+                        }
+                    }
+                    if vals.len() <= 4 && matches!(kept, None | Some(Read::Consts)) {
+                        const_vals = vals;
+                        kept = Some(Read::Consts);
+                        continue;
+                    }
+                    Read::Consts
+                }
+                _ => continue,
+            };
+            match kept {
+                None => {
+                    kept = Some(read);
+                    continue;
+                }
+                Some(k) if k == read && read != Read::Consts => continue,
+                _ => {}
+            }
+            // Move the channels this instruction reads into a temporary of just that width.
+            let mut reads: Vec<(u8, u32)> = Vec::new();
+            let mut swz = [0u8; 4];
+            for c in 0..4 {
+                if used & (1 << c) == 0 {
+                    continue;
+                }
+                let key = match op.kind {
+                    OperandKind::Const(v) => (0, v[c]),
+                    _ => (op.swz[c], 0),
+                };
+                let at = match reads.iter().position(|r| *r == key) {
+                    Some(i) => i,
+                    None => {
+                        reads.push(key);
+                        reads.len() - 1
+                    }
+                };
+                swz[c] = at as u8;
+            }
+            let width = reads.len().max(1) as u8;
+            let tmp = p.new_value(width, ValueKind::Temp);
+            let mut src = op;
+            src.neg = false;
+            src.abs = false;
+            for (j, r) in reads.iter().enumerate() {
+                src.swz[j] = r.0;
+                if let OperandKind::Const(v) = &mut src.kind {
+                    v[j] = r.1;
+                }
+            }
+            let mut mov = Instr::new(Opcode::Mov, Shape::Aligned);
+            mov.cond = Cond::True;
+            mov.ty = DataType::F32;
+            mov.dst = Some((tmp, (1u8 << width) - 1));
+            mov.src[2] = Some(src);
+            out.push(Item::Instr(mov));
+            added += 1;
+            let fill = swz[used.trailing_zeros().min(3) as usize];
+            for c in 0..4 {
+                if used & (1 << c) == 0 {
+                    swz[c] = fill;
+                }
+            }
+            ins.src[slot] = Some(Operand {
+                kind: OperandKind::Value(tmp),
+                swz,
+                neg: op.neg,
+                abs: op.abs,
+            });
+        }
+        out.push(Item::Instr(ins));
+    }
+    p.items = out;
+    added
+}

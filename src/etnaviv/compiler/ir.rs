@@ -1,0 +1,212 @@
+//! The backend IR: Vivante instructions over *values* rather than registers.
+//!
+//! A value is what the register allocator colours: an SSA def, a phi's variable, an input,
+//! an output register, or a temporary a lowering needed. Operands address a value's own
+//! components (0..width); only after allocation do they become physical swizzles, through the
+//! component set of the virtual register type chosen for the value (see [`super::regs`]).
+//!
+//! Keeping operands in value space until the end is what makes re-swizzling exact: every
+//! instruction says how its channels relate to its sources ([`Shape`]), and emission derives
+//! the physical write mask and swizzles from that relation and the allocated types.
+
+use crate::etnaviv::isa::{Cond, DataType, Opcode};
+
+/// Dense value id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+impl ValueId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Why a value exists; decides its register class and any fixed placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// An ordinary result; its class follows its width.
+    Temp,
+    /// A shader input, living in a fixed whole register from the start.
+    Input { reg: u8 },
+    /// An output: a whole register that the driver reads after the shader ends.
+    Output,
+    /// The two-part result of a fast transcendental: a contiguous XY or ZW pair.
+    Pair,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    pub width: u8,
+    pub kind: ValueKind,
+}
+
+/// What an operand reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OperandKind {
+    /// Components of a value: `swz[c]` is the value component channel `c` reads.
+    Value(ValueId),
+    /// A fixed temporary (the fragment position in t0); `swz` is physical.
+    Fixed(u8),
+    /// A uniform slot; `swz` is physical.
+    Uniform(u32),
+    /// The uniform slot `base + a.x` (indirect access); `swz` is physical.
+    UniformRel(u32),
+    /// A 20-bit immediate (HALTI2+), the same in every channel; `swz` is unused.
+    Imm(crate::etnaviv::isa::Imm),
+    /// Constants per channel (`vals[c]` is what channel `c` reads), placed later in a
+    /// uniform slot; `swz` is unused.
+    Const([u32; 4]),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Operand {
+    pub kind: OperandKind,
+    pub swz: [u8; 4],
+    pub neg: bool,
+    pub abs: bool,
+}
+
+impl Operand {
+    pub fn value(v: ValueId, swz: [u8; 4]) -> Operand {
+        Operand {
+            kind: OperandKind::Value(v),
+            swz,
+            neg: false,
+            abs: false,
+        }
+    }
+    pub fn konst(vals: [u32; 4]) -> Operand {
+        Operand {
+            kind: OperandKind::Const(vals),
+            swz: [0, 1, 2, 3],
+            neg: false,
+            abs: false,
+        }
+    }
+    /// A constant read by every channel.
+    pub fn splat(bits: u32) -> Operand {
+        Operand::konst([bits; 4])
+    }
+    pub fn negated(mut self) -> Operand {
+        self.neg = !self.neg;
+        self
+    }
+    /// The same operand with channel `c` reading what channel `map[c]` read before.
+    pub fn remap(mut self, map: [u8; 4]) -> Operand {
+        let old = self;
+        for c in 0..4 {
+            let from = map[c] as usize;
+            self.swz[c] = old.swz[from];
+            if let OperandKind::Const(v) = old.kind {
+                if let OperandKind::Const(n) = &mut self.kind {
+                    n[c] = v[from];
+                }
+            }
+        }
+        self
+    }
+}
+
+/// How an instruction's channels relate to its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Channel `c` of every source feeds destination component `c` (most ALU ops; a texture
+    /// sample, whose result channel `c` is colour component `c`).
+    Aligned,
+    /// The instruction reads source channels `0..n` and writes one result to every enabled
+    /// destination component (dot products, the scalar transcendentals, branch and kill
+    /// conditions).
+    Broadcast(u8),
+    /// A texture sample: sources are read positionally (coordinate in src0, LOD in src1.x),
+    /// and result channel `c` is colour component `c`, routed by the texture swizzle.
+    Texture,
+}
+
+/// A branch target, resolved to an instruction index at emission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Label(pub u32);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instr {
+    pub op: Opcode,
+    pub cond: Cond,
+    pub sat: bool,
+    pub ty: DataType,
+    /// The value written and the mask over its components.
+    pub dst: Option<(ValueId, u8)>,
+    /// Operands at their hardware slots (src0, src1, src2).
+    pub src: [Option<Operand>; 3],
+    pub shape: Shape,
+    /// Sampler unit of texture instructions.
+    pub sampler: u8,
+    pub target: Option<Label>,
+    /// Components of the address register written (MOVAR/MOVAI), instead of `dst`.
+    pub addr_mask: u8,
+}
+
+impl Instr {
+    /// The channels of source `slot` the hardware actually reads, in value space (see
+    /// [`Shape`]); the others may hold anything.
+    pub fn used_channels(&self, slot: usize) -> u8 {
+        match self.shape {
+            Shape::Aligned => self.dst.map_or(0xf, |d| d.1),
+            Shape::Broadcast(n) => (1u8 << n) - 1,
+            Shape::Texture if slot == 0 => 0xf,
+            Shape::Texture => 1,
+        }
+    }
+
+    pub fn new(op: Opcode, shape: Shape) -> Instr {
+        Instr {
+            op,
+            cond: Cond::True,
+            sat: false,
+            ty: DataType::F32,
+            dst: None,
+            src: [None; 3],
+            shape,
+            sampler: 0,
+            target: None,
+            addr_mask: 0,
+        }
+    }
+}
+
+/// One position of the program: an instruction or a label.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Instr(Instr),
+    Label(Label),
+}
+
+/// A whole lowered program, ready for allocation.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub values: Vec<Value>,
+    pub items: Vec<Item>,
+    pub labels: u32,
+    pub loops: u32,
+}
+
+impl Program {
+    pub fn new_value(&mut self, width: u8, kind: ValueKind) -> ValueId {
+        self.values.push(Value { width, kind });
+        ValueId(self.values.len() as u32 - 1)
+    }
+    pub fn new_label(&mut self) -> Label {
+        self.labels += 1;
+        Label(self.labels - 1)
+    }
+    pub fn push(&mut self, i: Instr) {
+        self.items.push(Item::Instr(i));
+    }
+    pub fn place(&mut self, l: Label) {
+        self.items.push(Item::Label(l));
+    }
+    pub fn instrs(&self) -> impl Iterator<Item = &Instr> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Instr(i) => Some(i),
+            Item::Label(_) => None,
+        })
+    }
+}

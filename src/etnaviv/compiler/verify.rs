@@ -1,0 +1,330 @@
+//! Differential check: the compiled program on the simulator against the NIR interpreter.
+//!
+//! Each input set gives the user uniforms and the inputs deterministic values (from a fixed
+//! seed per set) and runs a 2×2 quad through the interpreter; every invocation then runs
+//! alone on [`crate::etnaviv::sim`] with the same uniforms, inputs and fragment position, and
+//! each output component the interpreter wrote must match the register the shader object
+//! names for that output.
+//!
+//! Floats compare within a tolerance because the hardware's transcendentals (RCP, RSQ, EXP,
+//! LOG, SIN, COS, SQRT) are not correctly rounded and the simulator computes them in single
+//! precision while the interpreter uses double: values match when they are bit-identical,
+//! both NaN, or within `2^-9` relative or `1e-5` absolute. The relative bound is wide
+//! because `pow` becomes EXP(LOG(x) · y), which multiplies LOG's error by `y · log2 x`
+//! (exponents above 100 occur in the corpus' specular terms). Integer outputs (non-float
+//! bit patterns) still compare essentially exactly.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::consts::UniformContent;
+use super::{CompileError, Context, Options};
+use crate::etnaviv::isa::Opcode;
+use crate::etnaviv::sim::Machine;
+use crate::nir::interp::env::{generated_input, pixel};
+use crate::nir::interp::{self, Environment, Sampler, TexRequest};
+use crate::nir::ir::{InstrKind, Shader, VarMode};
+use crate::nir::opcodes::IndexKind;
+use crate::nir::types::{BaseType, Stage};
+use crate::util::rng::Rng;
+
+/// Invocations per input set (one quad).
+const INVOCATIONS: usize = 4;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum VerifyOutcome {
+    Pass,
+    Fail {
+        invocation: usize,
+        output: String,
+        expected: String,
+        got: String,
+    },
+    /// The shader uses something the compiler (or this check) does not handle.
+    Unsupported(String),
+    /// Compilation or a run failed for another reason.
+    Error(String),
+}
+
+/// Whether two output components agree (see the module documentation).
+pub fn close_enough(expected: u32, got: u32) -> bool {
+    if expected == got {
+        return true;
+    }
+    let (a, b) = (f32::from_bits(expected), f32::from_bits(got));
+    if a.is_nan() && b.is_nan() {
+        return true;
+    }
+    if !a.is_finite() || !b.is_finite() {
+        return false;
+    }
+    let diff = (a - b).abs();
+    diff <= 1e-5 || diff <= a.abs().max(b.abs()) / 512.0
+}
+
+/// User uniform slots that some load reads as integers.
+fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    // GLSL integer and boolean uniforms: Mesa may load them with a float destination type.
+    for v in &shader.variables {
+        if v.mode == VarMode::Uniform
+            && matches!(
+                v.ty.alu_base(),
+                BaseType::Int | BaseType::Uint | BaseType::Bool
+            )
+        {
+            let n =
+                v.ty.arrays
+                    .iter()
+                    .map(|&n| n.max(1))
+                    .product::<u32>()
+                    .max(1);
+            for k in 0..n {
+                out.insert(v.driver_location + k);
+            }
+        }
+    }
+    let Some(imp) = shader.entry() else {
+        return out;
+    };
+    for ins in &imp.instrs {
+        if let InstrKind::Intrinsic(ii) = &ins.kind {
+            if ii.intrinsic.name() != "load_uniform" {
+                continue;
+            }
+            let int = ii
+                .type_index(IndexKind::DestType)
+                .is_some_and(|t| t.base != BaseType::Float);
+            let off = ii.srcs.first().and_then(|&s| imp.const_value(s)).map(|v| {
+                if float_offsets {
+                    f32::from_bits(v[0] as u32) as u32
+                } else {
+                    v[0] as u32
+                }
+            });
+            if let (true, Some(off)) = (int, off) {
+                out.insert(ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32 + off);
+            }
+        }
+    }
+    out
+}
+
+/// Compiles `shader` and compares simulator and interpreter over `input_sets` input sets.
+pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcome {
+    let obj = match ctx.compile(shader, &Options::default()) {
+        Ok(o) => o,
+        Err(CompileError::Unsupported(m)) => return VerifyOutcome::Unsupported(m),
+        Err(e) => return VerifyOutcome::Error(e.to_string()),
+    };
+    if obj
+        .insts
+        .iter()
+        .any(|i| matches!(i.opcode, Opcode::Dsx | Opcode::Dsy))
+    {
+        return VerifyOutcome::Unsupported(
+            "derivatives (the single-invocation simulator has no neighbours)".into(),
+        );
+    }
+    let specs = ctx.specs();
+    let indirect = obj
+        .insts
+        .iter()
+        .any(|i| matches!(i.opcode, Opcode::Movar | Opcode::Movai));
+    let fragment = shader.stage() == Stage::Fragment;
+    let float_offsets = !specs.has_integers();
+    let int_slots = integer_uniform_slots(shader, float_offsets);
+    let user_slots = obj
+        .uniforms
+        .iter()
+        .rposition(|s| s.contains(&UniformContent::User))
+        .map_or(0, |i| i + 1);
+    let first_unit = if fragment {
+        0
+    } else {
+        specs.sampler_limits().vertex_offset
+    };
+    let model = interp::DefaultSampler;
+    let mut skipped: Vec<String> = Vec::new();
+    for set in 0..input_sets {
+        let mut rng = Rng::new(0x5eed_0000 + set as u64);
+        let mut ubits = vec![[0u32; 4]; user_slots];
+        for (slot, v) in ubits.iter_mut().enumerate() {
+            for c in v.iter_mut() {
+                *c = if int_slots.contains(&(slot as u32)) {
+                    // Small integers, as floats on cores that keep integers in floats.
+                    let k = rng.below(4) as u32;
+                    if float_offsets {
+                        (k as f32).to_bits()
+                    } else {
+                        k
+                    }
+                } else {
+                    random_float(&mut rng).to_bits()
+                };
+            }
+        }
+        let mut inputs: Vec<BTreeMap<u32, [u32; 4]>> = vec![BTreeMap::new(); INVOCATIONS];
+        for (inv, map) in inputs.iter_mut().enumerate() {
+            for io in &obj.inputs {
+                let integer = input_is_integer(shader, io.slot);
+                let v = [0u32, 1, 2, 3].map(|c| {
+                    if set == 0 {
+                        generated_input(inv, io.slot, c, integer)
+                    } else if integer {
+                        rng.below(2) as u32
+                    } else {
+                        // Positive, like the generated inputs: NaNs from square roots or logs
+                        // of negative numbers would only test the min/max NaN conventions,
+                        // where GLSL leaves the hardware free.
+                        // Not dyadic either: exact binary fractions land texture coordinates
+                        // on texel edges, where a fused and an unfused multiply-add pick
+                        // different texels.
+                        random_float(&mut rng).to_bits()
+                    }
+                });
+                map.insert(io.slot, v);
+            }
+        }
+        let env = Environment {
+            uniforms: ubits
+                .iter()
+                .flatten()
+                .flat_map(|w| w.to_le_bytes())
+                .collect(),
+            float_uniform_offsets: float_offsets,
+            inputs: inputs.clone(),
+            generate_inputs: true,
+            // Out-of-bounds reads are undefined in GLSL (the interpreter would read zero, the
+            // hardware a neighbouring slot): an input set that causes one is skipped.
+            robust_access: false,
+            ..Environment::default()
+        };
+        let reference = match interp::run(shader, &env, INVOCATIONS) {
+            Ok(r) => r,
+            Err(e) if e.message.contains("out of bounds") || e.message.contains("out of range") => {
+                skipped.push(e.to_string());
+                continue;
+            }
+            Err(e) => return VerifyOutcome::Error(format!("interpreter: {e}")),
+        };
+        for (inv, expected) in reference.invocations.iter().enumerate() {
+            let mut m = Machine::new(specs);
+            m.set_sampler(Box::new(UnitSampler { first_unit }));
+            for s in &obj.samplers {
+                if let Some(d) = m.texture_dims.get_mut(s.unit as usize) {
+                    *d = usize::from(s.coord_dims);
+                }
+            }
+            for (slot, contents) in obj.uniforms.iter().enumerate() {
+                let mut v = [0u32; 4];
+                for (c, content) in contents.iter().enumerate() {
+                    v[c] = match *content {
+                        UniformContent::User => ubits.get(slot).map_or(0, |s| s[c]),
+                        UniformContent::Const(b) => b,
+                        UniformContent::TextureScale { unit, comp } => {
+                            let size = model.size(unit, 0);
+                            (1.0 / size[comp as usize & 1] as f32).to_bits()
+                        }
+                        UniformContent::Unused => 0,
+                    };
+                }
+                m.set_uniform_bits(slot, v);
+            }
+            for io in &obj.inputs {
+                m.set_temp_bits(usize::from(io.reg), inputs[inv][&io.slot]);
+            }
+            if fragment {
+                let (x, y) = pixel(inv);
+                m.set_temp(0, [x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0]);
+            }
+            let outcome = match m.run(&obj.insts) {
+                Ok(o) => o,
+                Err(e) if e.message.contains("out of range") && indirect => {
+                    // The interpreter reads zero out of bounds (robust access); the hardware
+                    // result is undefined, so there is nothing to compare.
+                    return VerifyOutcome::Unsupported(format!(
+                        "out-of-range indirect uniform access on these inputs ({e})"
+                    ));
+                }
+                Err(e) => return VerifyOutcome::Error(format!("simulator: {e}")),
+            };
+            if outcome.killed || expected.discarded {
+                if outcome.killed != expected.discarded {
+                    return VerifyOutcome::Fail {
+                        invocation: inv,
+                        output: "discard".into(),
+                        expected: expected.discarded.to_string(),
+                        got: outcome.killed.to_string(),
+                    };
+                }
+                continue;
+            }
+            for (slot, out) in &expected.outputs {
+                let Some(io) = obj.outputs.iter().find(|o| o.slot == *slot) else {
+                    return VerifyOutcome::Error(format!("output slot {slot} has no register"));
+                };
+                let got = m.temp_bits(usize::from(io.reg));
+                for c in 0..4 {
+                    let Some(e) = out.comps[c] else { continue };
+                    if !close_enough(e as u32, got[c]) {
+                        let show = |b: u32| format!("{} (0x{b:08x})", f32::from_bits(b));
+                        return VerifyOutcome::Fail {
+                            invocation: inv + set * INVOCATIONS,
+                            output: format!("{}.{}", out.name, ["x", "y", "z", "w"][c]),
+                            expected: show(e as u32),
+                            got: show(got[c]),
+                        };
+                    }
+                }
+            }
+        }
+    }
+    if input_sets > 0 && skipped.len() == input_sets {
+        return VerifyOutcome::Unsupported(format!(
+            "every input set reads out of bounds ({})",
+            skipped[0]
+        ));
+    }
+    VerifyOutcome::Pass
+}
+
+fn input_is_integer(shader: &Shader, slot: u32) -> bool {
+    let Some(imp) = shader.entry() else {
+        return false;
+    };
+    imp.instrs.iter().any(|ins| match &ins.kind {
+        InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "load_input" => {
+            ii.int_index(IndexKind::Base) == Some(i64::from(slot))
+                && ii
+                    .type_index(IndexKind::DestType)
+                    .is_some_and(|t| t.base != BaseType::Float)
+        }
+        _ => false,
+    })
+}
+
+/// The interpreter's default texture model seen from the hardware's units: vertex shaders
+/// sample through units after the fragment ones, so unit `first_unit` shows texture 0.
+struct UnitSampler {
+    first_unit: u32,
+}
+
+impl Sampler for UnitSampler {
+    fn sample(&self, req: &TexRequest) -> Result<[f64; 4], String> {
+        let mut r = req.clone();
+        r.texture = r.texture.saturating_sub(self.first_unit);
+        r.sampler = r.sampler.saturating_sub(self.first_unit);
+        interp::DefaultSampler.sample(&r)
+    }
+    fn size(&self, texture: u32, lod: u32) -> [u32; 3] {
+        interp::DefaultSampler.size(texture.saturating_sub(self.first_unit), lod)
+    }
+    fn levels(&self, texture: u32) -> u32 {
+        interp::DefaultSampler.levels(texture.saturating_sub(self.first_unit))
+    }
+}
+
+/// A float in [0.1, 2.0) with a random mantissa.
+fn random_float(rng: &mut Rng) -> f32 {
+    0.1 + rng.below(1_000_000) as f32 * (1.9 / 1_000_000.0)
+}

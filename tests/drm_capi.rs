@@ -1,0 +1,382 @@
+//! The device entry points of the C ABI, called as C would: NULL handling, the absence of a
+//! GPU reported as a status and a message, and upload/destroy over a test double.
+
+mod common;
+
+use std::ffi::{CStr, CString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::ptr;
+use std::rc::Rc;
+
+use gpucc::capi::*;
+use gpucc::drm::fake::FakeIoctl;
+use gpucc::drm::uapi::etnaviv as etna;
+use gpucc::drm::uapi::Pod;
+
+fn last_error() -> String {
+    unsafe { CStr::from_ptr(gpucc_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn has_render_nodes() -> bool {
+    !gpucc::drm::node::render_node_paths(Path::new("/dev/dri")).is_empty()
+}
+
+#[test]
+fn open_without_a_gpu_reports_absence() {
+    if has_render_nodes() {
+        eprintln!(
+            "SKIP: this machine has render nodes; the no-device path is covered by drm_sequence"
+        );
+        return;
+    }
+    let mut dev = ptr::null_mut();
+    let status = gpucc_device_open(ptr::null(), &mut dev);
+    assert_eq!(status, Status::DeviceError);
+    assert!(dev.is_null(), "no handle on failure");
+    assert_eq!(last_error(), "no i915 or etnaviv render node found");
+    // The listing the command line prints.
+    assert_eq!(
+        gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()),
+        "no render nodes\n"
+    );
+}
+
+#[test]
+fn open_of_a_missing_node_names_it() {
+    let path = CString::new("/nonexistent/renderD128").unwrap();
+    let mut dev = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), &mut dev),
+        Status::DeviceError
+    );
+    assert!(dev.is_null());
+    assert_eq!(
+        last_error(),
+        "cannot open /nonexistent/renderD128: No such file or directory (errno 2)"
+    );
+}
+
+#[test]
+fn open_of_a_non_drm_file_names_the_ioctl() {
+    let path = CString::new("/dev/null").unwrap();
+    let mut dev = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), &mut dev),
+        Status::DeviceError
+    );
+    assert_eq!(
+        last_error(),
+        "DRM_IOCTL_VERSION failed: Inappropriate ioctl for device (errno 25)"
+    );
+}
+
+#[test]
+fn null_arguments() {
+    let path = CString::new("/dev/null").unwrap();
+    assert_eq!(
+        gpucc_device_open(path.as_ptr(), ptr::null_mut()),
+        Status::InvalidArgument
+    );
+    assert_eq!(last_error(), "gpucc_device_open: out is NULL");
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_device_target(ptr::null())) }.to_bytes(),
+        b""
+    );
+    gpucc_device_destroy(ptr::null_mut());
+    let mut bo = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_upload(ptr::null_mut(), ptr::null(), 0, &mut bo),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        gpucc_bo_destroy(ptr::null_mut(), ptr::null_mut()),
+        Status::Ok
+    );
+    assert_eq!(
+        (
+            gpucc_bo_handle(ptr::null()),
+            gpucc_bo_gpu_address(ptr::null()),
+            gpucc_bo_size(ptr::null())
+        ),
+        (0, 0, 0)
+    );
+    let mut compiler = ptr::null_mut();
+    assert_eq!(
+        gpucc_compiler_create_for_device(ptr::null(), &mut compiler),
+        Status::InvalidArgument
+    );
+}
+
+/// A GC7000 with a softpin range, answering GEM_NEW with handle 9.
+fn gc7000() -> FakeIoctl {
+    let specs = gpucc::etnaviv::specs::Specs::from_name("gc7000")
+        .unwrap()
+        .clone();
+    FakeIoctl::new("etnaviv", move |name, arg| {
+        match name {
+            "DRM_IOCTL_ETNAVIV_GET_PARAM" => {
+                let mut a = etna::DrmEtnavivParam::from_bytes(arg);
+                a.value = match a.param {
+                    etna::param::GPU_MODEL => 0x7000,
+                    etna::param::GPU_REVISION => 0x6214,
+                    p @ 0x03..=0x0f => u64::from(specs.features[(p - 3) as usize]),
+                    etna::param::SOFTPIN_START_ADDR => 0x1000_0000,
+                    _ => 64,
+                };
+                arg.copy_from_slice(a.as_bytes());
+            }
+            "DRM_IOCTL_ETNAVIV_GEM_NEW" => {
+                let mut a = etna::DrmEtnavivGemNew::from_bytes(arg);
+                a.handle = 9;
+                arg.copy_from_slice(a.as_bytes());
+            }
+            _ => {}
+        }
+        Ok(())
+    })
+}
+
+#[test]
+fn upload_through_the_abi() {
+    let fake = Rc::new(gc7000());
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
+    let dev = Device::into_handle(inner);
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_device_target(dev)) }
+            .to_str()
+            .unwrap(),
+        "gc7000"
+    );
+
+    let code = [0x07u8; 48];
+    let mut bo = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut bo),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(gpucc_bo_handle(bo), 9);
+    assert_eq!(
+        gpucc_bo_gpu_address(bo),
+        0x1000_0000,
+        "softpin address from the kernel's range"
+    );
+    assert_eq!(gpucc_bo_size(bo), 4096);
+    assert_eq!(gpucc_bo_destroy(dev, bo), Status::Ok);
+    assert_eq!(fake.names().last(), Some(&"DRM_IOCTL_GEM_CLOSE"));
+
+    let mut compiler = ptr::null_mut();
+    assert_eq!(
+        gpucc_compiler_create_for_device(dev, &mut compiler),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(
+        unsafe { CStr::from_ptr(gpucc_compiler_target(compiler)) }
+            .to_str()
+            .unwrap(),
+        "gc7000"
+    );
+    gpucc_compiler_destroy(compiler);
+    gpucc_device_destroy(dev);
+}
+
+fn run_ok(cmd: &mut Command) {
+    let result = cmd.output().unwrap();
+    assert!(
+        result.status.success(),
+        "{cmd:?} failed:\n{}{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+#[test]
+fn c_program_sees_clean_failures() {
+    let exe = common::build_c_program("drm_device");
+    let mut run = Command::new(&exe);
+    if !has_render_nodes() {
+        run.arg("no-nodes");
+    }
+    run_ok(&mut run);
+}
+
+/// The kernel uapi headers the shim is written against (see tests/drm_layout.rs).
+fn uapi_header_dir() -> PathBuf {
+    let has = |d: &Path| ["drm.h", "i915_drm.h"].iter().all(|h| d.join(h).is_file());
+    let mut candidates: Vec<PathBuf> = std::env::var_os("GPUCC_DRM_INCLUDE")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    candidates.push(PathBuf::from("/usr/include/drm"));
+    if let Ok(rd) = std::fs::read_dir("/usr/src") {
+        let mut dirs: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path().join("include/uapi/drm"))
+            .collect();
+        dirs.sort();
+        candidates.extend(dirs.into_iter().rev());
+    }
+    candidates.push(PathBuf::from("/usr/include/libdrm"));
+    candidates.into_iter().find(|d| has(d)).unwrap_or_else(|| {
+        panic!("kernel DRM uapi headers (drm.h, i915_drm.h) not found; see tests/drm_layout.rs")
+    })
+}
+
+/// The whole C ABI path over real system calls: an LD_PRELOAD shim (tests/c/drm_shim.c)
+/// plays an Ivy Bridge render node, and tests/c/drm_shim_client.c opens it, uploads and
+/// creates a compiler.
+#[test]
+fn c_program_over_the_ioctl_shim() {
+    let shim = Path::new(env!("CARGO_TARGET_TMPDIR")).join("libgpucc_drm_shim.so");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new(common::cc())
+        .args(["-shared", "-fPIC", "-Wall", "-Werror", "-o"])
+        .arg(&shim)
+        .arg(root.join("tests/c/drm_shim.c"))
+        .arg(format!("-I{}", uapi_header_dir().display()))
+        .arg("-ldl")
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", common::cc()));
+    assert!(status.success(), "compiling tests/c/drm_shim.c failed");
+    let client = common::build_c_program("drm_shim_client");
+    run_ok(Command::new(&client).env("LD_PRELOAD", &shim));
+    run_ok(
+        Command::new(&client)
+            .arg("amdgpu")
+            .env("LD_PRELOAD", &shim)
+            .env("GPUCC_SHIM_DRIVER", "amdgpu"),
+    );
+}
+
+/// A fake Ivy Bridge kernel for the dispatch entry point.
+fn ivb() -> FakeIoctl {
+    use gpucc::drm::uapi::i915;
+    let next = std::cell::Cell::new(1u32);
+    FakeIoctl::new("i915", move |name, arg| {
+        if name == "DRM_IOCTL_I915_GEM_CREATE" {
+            let mut a = i915::DrmI915GemCreate::from_bytes(arg);
+            a.handle = next.get();
+            next.set(a.handle + 1);
+            arg.copy_from_slice(a.as_bytes());
+        }
+        Ok(())
+    })
+    .with_i915_param(i915::param::CHIPSET_ID, 0x0166)
+}
+
+fn dispatch_desc() -> ComputeDispatch {
+    ComputeDispatch {
+        kernel_offset: 0,
+        simd_width: 8,
+        local_size: 8,
+        per_thread_registers: 0,
+        cross_thread_registers: 0,
+        push_constants: ptr::null(),
+        push_constants_len: 0,
+        groups: [4, 1, 1],
+        shared_memory_bytes: 0,
+        barrier: false,
+    }
+}
+
+#[test]
+fn dispatch_through_the_abi() {
+    use gpucc::drm::uapi::i915;
+    let fake = Rc::new(ivb());
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
+    let dev = Device::into_handle(inner);
+    let code = [0u8; 64];
+    let (mut kernel, mut data) = (ptr::null_mut(), ptr::null_mut());
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
+        Status::Ok
+    );
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut data),
+        Status::Ok
+    );
+    let buffers = [data as *const Bo];
+    let desc = dispatch_desc();
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, buffers.as_ptr(), 1),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    let calls = fake.calls();
+    let n = calls.len();
+    assert_eq!(
+        &fake.names()[n - 3..],
+        [
+            "DRM_IOCTL_I915_GEM_EXECBUFFER2",
+            "DRM_IOCTL_I915_GEM_WAIT",
+            "DRM_IOCTL_GEM_CLOSE"
+        ]
+    );
+    let eb = calls[n - 3].input::<i915::DrmI915GemExecbuffer2>();
+    assert_eq!(eb.buffer_count, 3);
+
+    // Bad descriptors come back as INVALID_ARGUMENT with a reason.
+    let bad = ComputeDispatch {
+        simd_width: 12,
+        ..desc
+    };
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &bad, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert!(last_error().contains("SIMD width 12"), "{}", last_error());
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, ptr::null(), ptr::null(), 0),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: dispatch is NULL"
+    );
+    let nulls = [ptr::null::<Bo>()];
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, nulls.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: buffers[0] is NULL"
+    );
+
+    assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
+    assert_eq!(gpucc_bo_destroy(dev, data), Status::Ok);
+    gpucc_device_destroy(dev);
+}
+
+#[test]
+fn dispatch_on_vivante_is_unsupported() {
+    let fake = Rc::new(gc7000());
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake), Path::new("/dev/dri/renderD128")).unwrap();
+    let dev = Device::into_handle(inner);
+    let code = [0u8; 16];
+    let mut kernel = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
+        Status::Ok
+    );
+    let desc = dispatch_desc();
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, kernel, &desc, ptr::null(), 0),
+        Status::Unsupported
+    );
+    assert!(last_error().contains("Intel GPUs only"), "{}", last_error());
+    assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
+    gpucc_device_destroy(dev);
+}

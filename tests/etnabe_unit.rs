@@ -1,0 +1,392 @@
+//! Unit-level tests of the etnaviv backend: virtual register classes, re-swizzling per
+//! virtual type (against the two tables of shared/seeds/001), the fragment position
+//! reservation, the one-const rule, and the register set shared between compiles.
+
+use std::sync::Arc;
+
+use gpucc::etnaviv::compiler::alloc::{class_of, Allocation};
+use gpucc::etnaviv::compiler::consts::Uniforms;
+use gpucc::etnaviv::compiler::emit::emit;
+use gpucc::etnaviv::compiler::ir::*;
+use gpucc::etnaviv::compiler::regs::{Class, VirtReg, NUM_TYPES, TYPE_MASK};
+use gpucc::etnaviv::compiler::{verify, Context, Options, VerifyOutcome};
+use gpucc::etnaviv::isa::{Opcode, RegGroup, SrcKind};
+use gpucc::etnaviv::specs::Specs;
+
+fn ctx(name: &str) -> Context {
+    Context::new(Specs::from_name(name).expect("known core"))
+}
+
+/// A fragment shader writing `body`'s last value (`%out`) to gl_FragColor.
+fn fs(uniforms: u32, decls: &str, body: &str) -> gpucc::nir::Shader {
+    let text = format!(
+        "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1\nuniforms: {uniforms}\n\
+         {decls}decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+         decl_function main (0 params)\n\nimpl main {{\n    block b0:  // preds: \n{body}\
+         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
+         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
+         \x20               // succs: b1 \n    block b1:\n}}\n"
+    );
+    gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+// ---- virtual-class selection ----
+
+#[test]
+fn classes_follow_width_and_fixed_layouts() {
+    let v = |width, kind| Value { width, kind };
+    assert_eq!(class_of(&v(1, ValueKind::Temp)), Class::Scalar);
+    assert_eq!(class_of(&v(2, ValueKind::Temp)), Class::Vec2);
+    assert_eq!(class_of(&v(3, ValueKind::Temp)), Class::Vec3);
+    assert_eq!(class_of(&v(4, ValueKind::Temp)), Class::Vec4);
+    // Inputs and outputs are whole registers whatever their width; two-part transcendental
+    // results need a contiguous pair.
+    assert_eq!(class_of(&v(2, ValueKind::Input { reg: 1 })), Class::Vec4);
+    assert_eq!(class_of(&v(1, ValueKind::Output)), Class::Vec4);
+    assert_eq!(class_of(&v(2, ValueKind::Pair)), Class::Pair);
+}
+
+#[test]
+fn four_live_scalars_share_one_register() {
+    // a, b, c, d are all live at the final fadd chain's start: as scalars they fit in the
+    // four components of one temporary, next to t0 (position) and the vec4 output.
+    let s = fs(
+        1,
+        "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n",
+        "    32    %0 = load_const (0x00000000)\n\
+         \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+         \x20   32    %2 = frcp %1.x\n\
+         \x20   32    %3 = frsq %1.y\n\
+         \x20   32    %4 = fexp2 %1.z\n\
+         \x20   32    %5 = frcp %1.w\n\
+         \x20   32x4  %98 = vec4 %2, %3, %4, %5\n",
+    );
+    let c = ctx("gc2000");
+    let obj = c.compile(&s, &Options::default()).unwrap();
+    // Four scalars live at once would take four registers as vec4s (five with t0); as
+    // scalars they pack into the components of shared registers: at most t0, one register
+    // of scalars and the output.
+    assert!(obj.num_temps <= 3, "{}", obj.asm_text());
+    let scalar_ops: Vec<_> = obj
+        .insts
+        .iter()
+        .filter(|i| matches!(i.opcode, Opcode::Rcp | Opcode::Rsq | Opcode::Exp))
+        .collect();
+    assert_eq!(scalar_ops.len(), 4);
+    let shared = scalar_ops
+        .iter()
+        .any(|a| scalar_ops.iter().filter(|b| b.dst.reg == a.dst.reg).count() >= 2);
+    assert!(shared, "{}", obj.asm_text());
+    for i in &scalar_ops {
+        assert_eq!(i.dst.mask.count_ones(), 1);
+    }
+    assert_eq!(verify(&c, &s, 2), VerifyOutcome::Pass);
+}
+
+// ---- re-swizzling, one test per virtual type ----
+
+/// The seed's table of how a use reads value component k of each type (rows in type order).
+const USE_TABLE: [[u8; 4]; NUM_TYPES] = [
+    [0, 1, 2, 3],
+    [0, 1, 2, 2],
+    [0, 1, 3, 3],
+    [0, 2, 3, 3],
+    [1, 2, 3, 3],
+    [0, 1, 1, 1],
+    [0, 2, 2, 2],
+    [0, 3, 3, 3],
+    [1, 2, 2, 2],
+    [1, 3, 3, 3],
+    [2, 3, 3, 3],
+    [0, 0, 0, 0],
+    [1, 1, 1, 1],
+    [2, 2, 2, 2],
+    [3, 3, 3, 3],
+];
+
+/// The seed's table of which source channel feeds each physical channel of a definition.
+const DEF_TABLE: [[u8; 4]; NUM_TYPES] = [
+    [0, 1, 2, 3],
+    [0, 1, 2, 2],
+    [0, 1, 1, 2],
+    [0, 0, 1, 2],
+    [0, 0, 1, 2],
+    [0, 1, 1, 1],
+    [0, 0, 1, 1],
+    [0, 0, 0, 1],
+    [0, 0, 1, 1],
+    [0, 0, 0, 1],
+    [0, 0, 0, 1],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+];
+
+fn reg_swizzle(inst: &gpucc::etnaviv::isa::Inst, slot: usize) -> (RegGroup, u16, [usize; 4]) {
+    match inst.src[slot].kind {
+        SrcKind::Reg(r) => (r.group, r.reg, [0, 1, 2, 3].map(|c| r.swiz.component(c))),
+        SrcKind::Imm(_) => panic!("immediate"),
+    }
+}
+
+/// `A = X.swz + X.swz` (A of the type's width, X a vec4 in t1), then `B = A * A` reading A
+/// in order, emitted with A placed at `ty` in t2.
+fn reswizzle_case(ty: usize) {
+    let width = TYPE_MASK[ty].count_ones() as u8;
+    let mut p = Program::default();
+    let x = p.new_value(4, ValueKind::Input { reg: 1 });
+    let a = p.new_value(width, ValueKind::Temp);
+    let b = p.new_value(4, ValueKind::Output);
+    let src_swz = [2u8, 0, 3, 1];
+    let mut add = Instr::new(Opcode::Add, Shape::Aligned);
+    add.dst = Some((a, (1 << width) - 1));
+    add.src[0] = Some(Operand::value(x, src_swz));
+    add.src[2] = Some(Operand::value(x, src_swz));
+    p.push(add);
+    let use_swz = [0u8, 1, 2, 3].map(|c| c.min(width - 1));
+    let mut mul = Instr::new(Opcode::Mul, Shape::Aligned);
+    mul.dst = Some((b, 0xf));
+    mul.src[0] = Some(Operand::value(a, use_swz));
+    mul.src[1] = Some(Operand::value(a, use_swz));
+    p.push(mul);
+    let alloc = Allocation {
+        regs: vec![
+            Some(VirtReg { base: 1, ty: 0 }),
+            Some(VirtReg { base: 2, ty }),
+            Some(VirtReg { base: 3, ty: 0 }),
+        ],
+        num_temps: 4,
+    };
+    let code = emit(&p, &alloc, &mut Uniforms::new(0)).unwrap();
+    // Definition: the type's write mask, and each written channel p reads the source
+    // channel DEF_TABLE[ty][p] of the original swizzle.
+    assert_eq!(code[0].dst.reg, 2);
+    assert_eq!(code[0].dst.mask, TYPE_MASK[ty], "type {ty}");
+    for slot in [0, 2] {
+        let (_, reg, sw) = reg_swizzle(&code[0], slot);
+        assert_eq!(reg, 1);
+        for pc in 0..4 {
+            if TYPE_MASK[ty] & (1 << pc) != 0 {
+                let want = src_swz[DEF_TABLE[ty][pc] as usize] as usize;
+                assert_eq!(sw[pc], want, "type {ty} def channel {pc}");
+            }
+        }
+    }
+    // Use: channel c reads A's component min(c, width - 1), which lives at USE_TABLE[ty][c].
+    for slot in [0, 1] {
+        let (_, reg, sw) = reg_swizzle(&code[1], slot);
+        assert_eq!(reg, 2);
+        for c in 0..4 {
+            assert_eq!(
+                sw[c], USE_TABLE[ty][c] as usize,
+                "type {ty} use channel {c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reswizzle_vec4() {
+    reswizzle_case(0);
+}
+#[test]
+fn reswizzle_vec3_xyz() {
+    reswizzle_case(1);
+}
+#[test]
+fn reswizzle_vec3_xyw() {
+    reswizzle_case(2);
+}
+#[test]
+fn reswizzle_vec3_xzw() {
+    reswizzle_case(3);
+}
+#[test]
+fn reswizzle_vec3_yzw() {
+    reswizzle_case(4);
+}
+#[test]
+fn reswizzle_vec2_xy() {
+    reswizzle_case(5);
+}
+#[test]
+fn reswizzle_vec2_xz() {
+    reswizzle_case(6);
+}
+#[test]
+fn reswizzle_vec2_xw() {
+    reswizzle_case(7);
+}
+#[test]
+fn reswizzle_vec2_yz() {
+    reswizzle_case(8);
+}
+#[test]
+fn reswizzle_vec2_yw() {
+    reswizzle_case(9);
+}
+#[test]
+fn reswizzle_vec2_zw() {
+    reswizzle_case(10);
+}
+#[test]
+fn reswizzle_scalar_x() {
+    reswizzle_case(11);
+}
+#[test]
+fn reswizzle_scalar_y() {
+    reswizzle_case(12);
+}
+#[test]
+fn reswizzle_scalar_z() {
+    reswizzle_case(13);
+}
+#[test]
+fn reswizzle_scalar_w() {
+    reswizzle_case(14);
+}
+
+#[test]
+fn dot_products_are_not_reswizzled() {
+    // A DP3 into a scalar at .z: the mask follows the type, the sources keep their order
+    // because the result is broadcast.
+    let mut p = Program::default();
+    let x = p.new_value(4, ValueKind::Input { reg: 1 });
+    let a = p.new_value(1, ValueKind::Temp);
+    let mut dp = Instr::new(Opcode::Dp3, Shape::Broadcast(3));
+    dp.dst = Some((a, 1));
+    dp.src[0] = Some(Operand::value(x, [1, 2, 0, 3]));
+    dp.src[1] = Some(Operand::value(x, [1, 2, 0, 3]));
+    p.push(dp);
+    let alloc = Allocation {
+        regs: vec![
+            Some(VirtReg { base: 1, ty: 0 }),
+            Some(VirtReg { base: 2, ty: 13 }),
+        ],
+        num_temps: 3,
+    };
+    let code = emit(&p, &alloc, &mut Uniforms::new(0)).unwrap();
+    assert_eq!(code[0].dst.mask, 0b0100);
+    assert_eq!(reg_swizzle(&code[0], 0).2[..3], [1, 2, 0]);
+}
+
+// ---- fragment position ----
+
+#[test]
+fn fragment_shaders_never_write_t0() {
+    // Enough simultaneously live values that t0 would be the natural first choice.
+    let s = fs(
+        1,
+        "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n",
+        "    32    %0 = load_const (0x00000000)\n\
+         \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+         \x20   32x4  %2 = fmul %1, %1\n\
+         \x20   32x4  %3 = fadd %2, %1\n\
+         \x20   32x4  %4 = fmul %3, %2\n\
+         \x20   32x4  %98 = fadd %4, %3\n",
+    );
+    for core in ["gc2000", "gc3000", "gc7000"] {
+        let obj = ctx(core).compile(&s, &Options::default()).unwrap();
+        for inst in &obj.insts {
+            assert!(
+                !(inst.dst.use_ && inst.dst.reg == 0),
+                "{core}: writes t0\n{}",
+                obj.asm_text()
+            );
+        }
+        assert!(obj.num_temps >= 2);
+    }
+}
+
+// ---- the one-const rule ----
+
+fn uniforms_read(inst: &gpucc::etnaviv::isa::Inst) -> Vec<u16> {
+    let mut regs: Vec<u16> = inst
+        .src
+        .iter()
+        .filter(|s| s.use_)
+        .filter_map(|s| match s.kind {
+            SrcKind::Reg(r) if r.group == RegGroup::Uniform => Some(r.reg),
+            _ => None,
+        })
+        .collect();
+    regs.sort_unstable();
+    regs.dedup();
+    regs
+}
+
+#[test]
+fn one_const_rule() {
+    // a + b reads two uniform registers; a * 2.0 + 0.5 reads one uniform and constants.
+    let s = fs(
+        2,
+        "decl_var uniform INTERP_MODE_NONE none vec4 a (0, 0, 0)\n\
+         decl_var uniform INTERP_MODE_NONE none vec4 b (1, 1, 0)\n",
+        "    32    %0 = load_const (0x00000000)\n\
+         \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+         \x20   32x4  %2 = @load_uniform (%0 (0x0)) (base=1, range=1, dest_type=float32)\n\
+         \x20   32x4  %3 = fadd %1, %2\n\
+         \x20   32x2  %5 = load_const (0x40000000, 0x3f000000) = (2.000000, 0.500000)\n\
+         \x20   32x4  %98 = ffma %3, %5 (2.0, 0.5).xxxx, %5 (2.0, 0.5).yyyy\n",
+    );
+    // GC2000 has the limit: every instruction reads at most one uniform register, the two
+    // constants share one slot, and the result still matches the interpreter.
+    let c = ctx("gc2000");
+    assert!(c.specs().has_one_const_limit());
+    let obj = c.compile(&s, &Options::default()).unwrap();
+    for inst in &obj.insts {
+        assert!(uniforms_read(inst).len() <= 1, "{}", obj.asm_text());
+    }
+    let mad = obj.insts.iter().find(|i| i.opcode == Opcode::Mad).unwrap();
+    assert_eq!(uniforms_read(mad).len(), 1, "2.0 and 0.5 share a slot");
+    assert!(obj.insts.iter().any(|i| i.opcode == Opcode::Mov));
+    assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass);
+    // GC7000 lifts it: the add reads both uniforms directly, no extra move.
+    let c7 = ctx("gc7000");
+    assert!(!c7.specs().has_one_const_limit());
+    let obj7 = c7.compile(&s, &Options::default()).unwrap();
+    let add = obj7.insts.iter().find(|i| i.opcode == Opcode::Add).unwrap();
+    assert_eq!(uniforms_read(add), vec![0, 1]);
+    // HALTI2+ takes 2.0 and 0.5 (low 12 mantissa bits zero) as inline immediates.
+    let mad7 = obj7.insts.iter().find(|i| i.opcode == Opcode::Mad).unwrap();
+    let imms: Vec<u32> = mad7
+        .src
+        .iter()
+        .filter_map(|s| match s.kind {
+            SrcKind::Imm(i) if s.use_ => Some(i.value()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(imms, vec![2.0f32.to_bits(), 0.5f32.to_bits()]);
+    assert_eq!(verify(&c7, &s, 3), VerifyOutcome::Pass);
+}
+
+// ---- shared register set ----
+
+#[test]
+fn register_set_is_built_once_and_shared() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+    let c = ctx("gc3000");
+    let set = Arc::clone(c.reg_file());
+    let s = fs(
+        1,
+        "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n",
+        "    32    %0 = load_const (0x00000000)\n\
+         \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+         \x20   32x4  %98 = fmul %1, %1\n",
+    );
+    let c2 = c.clone();
+    let s2 = s.clone();
+    let other = std::thread::spawn(move || {
+        let obj = c2.compile(&s2, &Options::default()).unwrap();
+        (Arc::as_ptr(c2.reg_file()) as usize, obj)
+    });
+    let mine = c.compile(&s, &Options::default()).unwrap();
+    let (ptr, theirs) = other.join().unwrap();
+    // Both compiles used the one set built by Context::new, and agree byte for byte.
+    assert_eq!(ptr, Arc::as_ptr(&set) as usize);
+    assert!(Arc::ptr_eq(c.reg_file(), &set));
+    assert_eq!(mine.code, theirs.code);
+}
