@@ -137,3 +137,13 @@ fn cli_output_names_each_test_and_sums_up() {
     assert_eq!(lines[3], "2 passed, 0 failed, 1 skipped");
     assert_eq!(counts.passed, 2);
 }
+
+/// The fragment shader compiled by gpucc's etnaviv backend and run on the Vivante simulator
+/// (one pixel at a time); the vertex shader through the NIR interpreter.
+#[test]
+fn gc2000_simulator() {
+    let Some(c) = run_suite("gc2000", Mode::Simulator) else {
+        return;
+    };
+    assert!(c.passed >= 50, "{c:?}");
+}

@@ -8,6 +8,7 @@
 //! unorm; only pixels some probe reads are shaded (with the rest of their 2×2 quad, for
 //! derivatives), since nothing else can change the outcome.
 
+pub mod etna;
 pub mod intel;
 pub mod io;
 pub mod raster;

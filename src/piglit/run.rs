@@ -60,6 +60,10 @@ type Quad = ((u32, u32), [Option<usize>; 4]);
 enum FsExec {
     Interpreter,
     Intel(&'static DevInfo, Box<Kernel>),
+    Etnaviv(
+        &'static crate::etnaviv::specs::Specs,
+        Box<crate::etnaviv::shader::ShaderObject>,
+    ),
 }
 
 /// A stage's shader with the facts the runner needs about its I/O.
@@ -192,11 +196,12 @@ impl Runner {
                     .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
                 FsExec::Intel(dev, Box::new(kernel))
             }
-            (Mode::Simulator, Target::Etnaviv(s)) => {
-                return Err(Stop::Skip(format!(
-                "simulator mode for {}: the etnaviv backend is not merged into the runner's branch",
-                s.name
-            )))
+            (Mode::Simulator, Target::Etnaviv(specs)) => {
+                let ctx = crate::etnaviv::compiler::Context::new(specs);
+                let obj = ctx
+                    .compile(&fs.shader, &crate::etnaviv::compiler::Options::default())
+                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                FsExec::Etnaviv(specs, Box::new(obj))
             }
         };
         let [w, h] = test.size;
@@ -232,6 +237,7 @@ impl Runner {
         let fs = match self.fs_exec {
             FsExec::Interpreter => "NIR interpreter",
             FsExec::Intel(..) => "gpucc on the Intel simulator",
+            FsExec::Etnaviv(..) => "gpucc on the etnaviv simulator",
         };
         format!("vs: {vs}, fs: {fs}")
     }
@@ -559,6 +565,29 @@ impl Runner {
                     env.inputs[q * 4 + i].insert(*slot, value);
                 }
             }
+        }
+        if let FsExec::Etnaviv(specs, obj) = &self.fs_exec {
+            let mut block = self.fs.block.clone();
+            block.set_state(&self.projection, self.size[1]);
+            let w = self.size[0];
+            for (q, ((qx, qy), cover)) in quads.iter().enumerate() {
+                for (i, t) in cover.iter().enumerate() {
+                    let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                    let idx = (y * w + x) as usize;
+                    if t.is_none() || !self.needed.get(idx).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    let inv = q * 4 + i;
+                    let c = super::etna::shade(specs, obj, &block.words, frag_coord[inv], |slot| {
+                        env.inputs[inv].get(&slot).copied()
+                    })
+                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
+                    if let Some(c) = c {
+                        self.fb[idx] = unorm8(c);
+                    }
+                }
+            }
+            return Ok(());
         }
         env.frag_coord = Some(frag_coord);
         env.front_face = Some(front);
