@@ -11,6 +11,7 @@ pub mod drm;
 pub mod etnaviv;
 pub mod intel;
 pub mod nir;
+pub mod piglit;
 pub mod program;
 pub mod ra;
 pub mod target;

@@ -16,6 +16,8 @@ mod compile;
 mod isa;
 #[path = "gpucc/nir.rs"]
 mod nir;
+#[path = "gpucc/piglit.rs"]
+mod piglit;
 #[path = "gpucc/sim.rs"]
 mod sim;
 
@@ -49,6 +51,8 @@ enum Verb {
     Disasm(isa::DisasmArgs),
     /// Assemble and run a program on the target's functional simulator
     Sim(sim::SimArgs),
+    /// Run piglit shader tests on the target's simulator
+    Piglit(piglit::PiglitArgs),
     /// List the DRM render nodes and the target gpucc would compile for on each
     Device,
     /// Run the built-in benchmarks
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         Verb::Asm(a) => isa::asm(a),
         Verb::Disasm(a) => isa::disasm(a),
         Verb::Sim(a) => sim::run(a),
+        Verb::Piglit(a) => piglit::run(a),
         Verb::Bench { what } => {
             debug_assert_eq!(what, "ra");
             for r in gpucc::ra::bench::run_benchmarks() {

@@ -1,0 +1,156 @@
+//! The fragment stage on the Intel simulator: our backend's kernel, dispatched per triangle
+//! in 2×2 subspans (SIMD16 when the kernel has that variant, else SIMD8) with the payload the
+//! hardware builds: the back-facing bit (g0.0 bit 15), subspan positions and pixel mask, perspective barycentrics, source depth
+//! and W, push constants, and per input slot the plane coefficients (a, b, c) of
+//! `a·i + b·j + c`, which for a triangle with vertex values v0, v1, v2 are
+//! (v1 − v0, v2 − v0, v0); flat slots carry the provoking vertex's value in c.
+
+use super::raster::{Interp, Triangle, Vertex};
+use crate::intel::devinfo::DevInfo;
+use crate::intel::kernel::Kernel;
+use crate::intel::sim::payload::FsPayload;
+use crate::intel::sim::thread::Thread;
+
+/// A subspan to shade: upper-left pixel and the pixels (bit i = pixel i of the quad) the
+/// triangle covers.
+pub type Subspan = ((u32, u32), u8);
+
+/// The colour each covered pixel gets (`None` where the shader discarded it), per subspan.
+pub fn shade(
+    dev: &'static DevInfo,
+    kernel: &Kernel,
+    tri: &Triangle,
+    verts: &[Vertex],
+    subspans: &[Subspan],
+    ubo: &[u8],
+) -> Result<Vec<[Option<[f32; 4]>; 4]>, String> {
+    let simd = if kernel.variant(16).is_some() { 16 } else { 8 };
+    let variant = kernel
+        .variant(simd)
+        .ok_or_else(|| "the kernel has no SIMD8 or SIMD16 variant".to_string())?;
+    let per = simd as usize / 4;
+    let dword = |offset: u32| -> u32 {
+        let o = offset as usize;
+        ubo.get(o..o + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    // Plane coefficients per input slot of the kernel.
+    let mut attributes = Vec::new();
+    for inp in &kernel.inputs {
+        let (vals, provoking) = tri.slot_values(verts, &inp.location).ok_or_else(|| {
+            format!(
+                "fragment input {} is not written by the vertex stage",
+                inp.location
+            )
+        })?;
+        attributes.push([0, 1, 2, 3].map(|c| {
+            if inp.flat {
+                [0.0, 0.0, f32::from_bits(provoking[c])]
+            } else {
+                let v = vals.map(|b| f32::from_bits(b[c]));
+                [v[1] - v[0], v[2] - v[0], v[0]]
+            }
+        }));
+    }
+    let mut out = Vec::with_capacity(subspans.len());
+    for group in subspans.chunks(per) {
+        let mut t = Thread::new(dev, simd).map_err(|e| format!("simulator: {e}"))?;
+        let mut pixel_mask = 0u32;
+        let mut bary = Vec::with_capacity(simd as usize);
+        let mut depth = Vec::with_capacity(simd as usize);
+        let mut src_w = Vec::with_capacity(simd as usize);
+        for k in 0..per {
+            // Unused subspans repeat the last one with no pixels enabled.
+            let &((qx, qy), mask) = group.get(k).unwrap_or(&group[group.len() - 1]);
+            if k < group.len() {
+                pixel_mask |= u32::from(mask) << (4 * k);
+            }
+            for i in 0..4 {
+                let (x, y) = (qx + (i & 1), qy + (i >> 1));
+                let w = tri.weights(x, y, Interp::Smooth);
+                bary.push((w[1], w[2]));
+                let fc = tri.frag_coord(x, y, 0.0);
+                depth.push(fc[2]);
+                // Source W is the interpolated clip w; the shader takes its reciprocal.
+                src_w.push(1.0 / fc[3]);
+            }
+        }
+        let payload = FsPayload {
+            subspans: (0..per)
+                .map(|k| {
+                    let ((x, y), _) = *group.get(k).unwrap_or(&group[group.len() - 1]);
+                    (x as u16, y as u16)
+                })
+                .collect(),
+            pixel_mask,
+            barycentric: if kernel.flags.bary_perspective_pixel {
+                bary
+            } else {
+                Vec::new()
+            },
+            push_constants: Vec::new(),
+            attributes: Vec::new(),
+        };
+        let sim = |e: crate::intel::sim::SimError| format!("simulator: {e}");
+        payload.apply(&mut t).map_err(sim)?;
+        if !tri.front_facing {
+            // g0.0 bit 15: the primitive is back-facing.
+            t.set_grf(0, 0, &[1 << 15]).map_err(sim)?;
+        }
+        for &b in &kernel.pull_constant_blocks {
+            t.shared_mut()
+                .bind_constants(kernel.ubo_surface_base + b, ubo.to_vec());
+        }
+        let mut next = if kernel.flags.bary_perspective_pixel {
+            2 + 2 * simd / 8
+        } else {
+            2
+        };
+        if kernel.flags.uses_src_depth_w {
+            for r in 0..simd / 8 {
+                let s = 8 * r as usize..8 * r as usize + 8;
+                t.set_grf_f32(next + r, 0, &depth[s.clone()]).map_err(sim)?;
+                t.set_grf_f32(next + simd / 8 + r, 0, &src_w[s])
+                    .map_err(sim)?;
+            }
+            next += 2 * simd / 8;
+        }
+        if next != variant.dispatch_grf_start {
+            return Err(format!(
+                "payload ends at g{next} but the kernel's dispatch GRF start is g{}",
+                variant.dispatch_grf_start
+            ));
+        }
+        // Every block index shows the default uniform block (see the runner).
+        let push: Vec<u32> = kernel
+            .push_constants
+            .iter()
+            .map(|&(_, o)| dword(o))
+            .collect();
+        t.set_grf(next, 0, &push).map_err(sim)?;
+        let attr_start = next + (push.len() as u32).div_ceil(8);
+        for (slot, comps) in attributes.iter().enumerate() {
+            for (c, abc) in comps.iter().enumerate() {
+                let reg = attr_start + 2 * slot as u32 + (c / 2) as u32;
+                let d = 4 * (c % 2) as u32;
+                t.set_grf_f32(reg, d, &[abc[0], abc[1]]).map_err(sim)?;
+                t.set_grf_f32(reg, d + 3, &[abc[2]]).map_err(sim)?;
+            }
+        }
+        t.set_step_limit(2_000_000);
+        let got = t.run_binary(kernel.code_of(variant)).map_err(sim)?;
+        let mut colors = vec![[None; 4]; group.len()];
+        for w in got.rt_writes.iter().filter(|w| w.target == 0) {
+            for (k, q) in colors.iter_mut().enumerate() {
+                for (i, px) in q.iter_mut().enumerate() {
+                    let c = 4 * k + i;
+                    if w.pixel_mask & pixel_mask & (1 << c) != 0 {
+                        *px = w.color.get(c).copied();
+                    }
+                }
+            }
+        }
+        out.extend(colors);
+    }
+    Ok(out)
+}

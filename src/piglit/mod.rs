@@ -1,0 +1,81 @@
+//! A piglit `shader_runner` for the simulators: runs a `.shader_test`'s `[test]` commands
+//! against the NIR Mesa produced for its shaders, and reports `PASS`, `FAIL: ...` or
+//! `SKIP: ...` per test, as piglit would on hardware.
+//!
+//! The pieces: [`script`] reads the test, [`uniforms`] lays out each stage's default uniform
+//! block from the NIR's `decl_var` lines, [`raster`] sets up the rectangle's triangles and
+//! interpolates varyings, and [`run`] executes draws and probes. The framebuffer is RGBA8
+//! unorm; only pixels some probe reads are shaded (with the rest of their 2×2 quad, for
+//! derivatives), since nothing else can change the outcome.
+
+pub mod etna;
+pub mod intel;
+pub mod io;
+pub mod raster;
+pub mod run;
+pub mod script;
+pub mod uniforms;
+
+pub use run::{run_test, Mode, Outcome};
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Tallies over several tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, o: &Outcome) {
+        match o {
+            Outcome::Pass { .. } => self.passed += 1,
+            Outcome::Fail { .. } => self.failed += 1,
+            Outcome::Skip(_) => self.skipped += 1,
+        }
+    }
+}
+
+/// The test name the corpus files use: the file name without `.shader_test`.
+pub fn test_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.strip_suffix(".shader_test")
+        .unwrap_or(&name)
+        .to_string()
+}
+
+/// `gpucc piglit --target NAME TEST.shader_test... [--nir-dir DIR] [--interp]`: one line
+/// per test and, for several tests, the summary line. NIR files are
+/// `<nir_dir>/<test>.{vs,fs}.nir`; without `nir_dir`, next to the test file.
+pub fn run_cli(
+    target: &str,
+    paths: &[PathBuf],
+    nir_dir: Option<&Path>,
+    mode: Mode,
+) -> (String, Counts) {
+    let mut out = String::new();
+    let mut counts = Counts::default();
+    for path in paths {
+        let dir = nir_dir
+            .map(Path::to_path_buf)
+            .or_else(|| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let outcome = run_test(target, path, &dir, mode);
+        counts.add(&outcome);
+        let _ = writeln!(out, "{}: {outcome}", test_name(path));
+    }
+    if paths.len() > 1 {
+        let _ = writeln!(
+            out,
+            "{} passed, {} failed, {} skipped",
+            counts.passed, counts.failed, counts.skipped
+        );
+    }
+    (out, counts)
+}

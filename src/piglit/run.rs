@@ -1,0 +1,703 @@
+//! Executing a test: uniform state, draws, the framebuffer and probes.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use super::io;
+use super::raster::{self, Interp, Triangle, Vertex};
+use super::script::{self, Command, Region, ShaderTest};
+use super::uniforms::{self, Block};
+use crate::intel::devinfo::DevInfo;
+use crate::intel::kernel::Kernel;
+use crate::nir::interp::{self, Environment};
+use crate::nir::ir::{Shader, VarMode};
+use crate::nir::types::BaseType;
+use crate::target::Target;
+
+/// Where the fragment (and, where supported, vertex) stage runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The NIR interpreter: checks the runner independently of the backends.
+    Interpreter,
+    /// The target's backend and simulator.
+    Simulator,
+}
+
+/// The result of one test.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Passed; names what ran the vertex and fragment stages.
+    Pass {
+        stages: String,
+    },
+    Fail {
+        message: String,
+        stages: String,
+    },
+    Skip(String),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Pass { stages } => write!(f, "PASS ({stages})"),
+            Outcome::Fail { message, stages } => write!(f, "FAIL: {message} ({stages})"),
+            Outcome::Skip(reason) => write!(f, "SKIP: {reason}"),
+        }
+    }
+}
+
+/// piglit's per-channel tolerance for an 8-bit channel (`piglit_set_tolerance_for_bits`:
+/// three steps of the channel's precision).
+pub const TOLERANCE_8BIT: f32 = 3.0 / 256.0;
+
+/// A 2×2 quad: its lower-left pixel and, per pixel (bit 0 = x, bit 1 = y), the triangle
+/// covering it (`None` for helper pixels).
+type Quad = ((u32, u32), [Option<usize>; 4]);
+
+/// What runs the fragment stage.
+enum FsExec {
+    Interpreter,
+    Intel(&'static DevInfo, Box<Kernel>),
+    Etnaviv(
+        &'static crate::etnaviv::specs::Specs,
+        Box<crate::etnaviv::shader::ShaderObject>,
+    ),
+}
+
+/// A stage's shader with the facts the runner needs about its I/O.
+struct Stage {
+    shader: Shader,
+    block: Block,
+}
+
+/// Why a test stopped early: it cannot be run here, or it failed.
+enum Stop {
+    Skip(String),
+    Fail(String),
+}
+
+/// Runs one test: `nir_dir/<test>.{vs,fs}.nir` hold the shaders Mesa produced for `target`.
+pub fn run_test(target: &str, path: &Path, nir_dir: &Path, mode: Mode) -> Outcome {
+    let target = match Target::from_name(target) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Skip(e.to_string()),
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Skip(format!("cannot read {}: {e}", path.display())),
+    };
+    let test = match script::parse(&text) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Skip(format!("{}: {e}", path.display())),
+    };
+    let name = super::test_name(path);
+    let mut runner = match Runner::new(target, &test, &name, nir_dir, mode) {
+        Ok(r) => r,
+        Err(Stop::Skip(s)) => return Outcome::Skip(s),
+        Err(Stop::Fail(message)) => {
+            return Outcome::Fail {
+                message,
+                stages: String::new(),
+            }
+        }
+    };
+    let stages = runner.stages();
+    match runner.execute(&test) {
+        Ok(()) => Outcome::Pass { stages },
+        Err(Stop::Skip(s)) => Outcome::Skip(s),
+        Err(Stop::Fail(message)) => Outcome::Fail { message, stages },
+    }
+}
+
+fn load_stage(
+    dir: &Path,
+    name: &str,
+    stage: &str,
+    native_ints: bool,
+    packed: bool,
+) -> Result<Option<Stage>, Stop> {
+    let path = dir.join(format!("{name}.{stage}.nir"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let shader =
+        crate::nir::parse(&text).map_err(|e| Stop::Skip(format!("{}: {e}", path.display())))?;
+    let block = Block::new(&shader, native_ints, packed).map_err(Stop::Skip)?;
+    Ok(Some(Stage { shader, block }))
+}
+
+struct Runner {
+    target: Target,
+    size: [u32; 2],
+    vs: Option<Stage>,
+    fs: Stage,
+    fs_exec: FsExec,
+    projection: [[f32; 4]; 4],
+    clear_color: [f32; 4],
+    current_color: [f32; 4],
+    tolerance: [f32; 4],
+    /// RGBA8 unorm, bottom row first (GL's window coordinates).
+    fb: Vec<[u8; 4]>,
+    /// Pixels some probe reads: the only ones shaded.
+    needed: Vec<bool>,
+}
+
+impl Runner {
+    fn new(
+        target: Target,
+        test: &ShaderTest,
+        name: &str,
+        dir: &Path,
+        mode: Mode,
+    ) -> Result<Runner, Stop> {
+        if let Some(s) = test.unsupported_sections.first() {
+            return Err(Stop::Skip(format!("section [{s}]")));
+        }
+        if let Some((line, Command::Unsupported(c))) = test
+            .commands
+            .iter()
+            .find(|(_, c)| matches!(c, Command::Unsupported(_)))
+        {
+            return Err(Stop::Skip(format!("command at line {line}: {c}")));
+        }
+        let native_ints = match target {
+            Target::Intel(_) => true,
+            Target::Etnaviv(s) => s.has_integers(),
+        };
+        // iris (Gen8+) packs the default uniform block; crocus and etnaviv do not.
+        let packed = matches!(target, Target::Intel(d) if d.ver >= 80);
+        let fs = load_stage(dir, name, "fs", native_ints, packed)?
+            .ok_or_else(|| Stop::Skip(format!("no {name}.fs.nir in {}", dir.display())))?;
+        let vs = load_stage(dir, name, "vs", native_ints, packed)?;
+        for stage in std::iter::once(&fs).chain(vs.as_ref()) {
+            // nir_print gives only the size of a shader's constant data, not its bytes.
+            if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
+                return Err(Stop::Skip(format!(
+                    "the {} shader reads {} bytes of constant data the NIR text does not carry",
+                    stage.shader.stage().mesa_name(),
+                    stage.shader.info.constant_data_size
+                )));
+            }
+            if let Some(o) = stage.block.opaque.first() {
+                return Err(Stop::Skip(format!("uniform {o} has an aggregate type")));
+            }
+        }
+        if vs.is_none() && test.has_vertex_shader {
+            return Err(Stop::Skip(format!("no {name}.vs.nir in {}", dir.display())));
+        }
+        let fs_exec = match (mode, target) {
+            (Mode::Interpreter, _) => FsExec::Interpreter,
+            (Mode::Simulator, Target::Intel(dev)) => {
+                let ctx = crate::intel::fs::Context::new(dev);
+                let kernel = ctx
+                    .compile(&fs.shader, &crate::intel::fs::Options::default())
+                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                FsExec::Intel(dev, Box::new(kernel))
+            }
+            (Mode::Simulator, Target::Etnaviv(specs)) => {
+                let ctx = crate::etnaviv::compiler::Context::new(specs);
+                let obj = ctx
+                    .compile(&fs.shader, &crate::etnaviv::compiler::Options::default())
+                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                FsExec::Etnaviv(specs, Box::new(obj))
+            }
+        };
+        let [w, h] = test.size;
+        let mut needed = vec![false; (w * h) as usize];
+        for (_, c) in &test.commands {
+            if let Command::Probe(p) = c {
+                for (x, y) in pixels(p.region, test.size) {
+                    needed[(y * w + x) as usize] = true;
+                }
+            }
+        }
+        Ok(Runner {
+            target,
+            size: test.size,
+            vs,
+            fs,
+            fs_exec,
+            projection: uniforms::IDENTITY,
+            clear_color: [0.0; 4],
+            current_color: [1.0; 4],
+            tolerance: [TOLERANCE_8BIT; 4],
+            fb: vec![[0; 4]; (w * h) as usize],
+            needed,
+        })
+    }
+
+    fn stages(&self) -> String {
+        let vs = if self.vs.is_some() {
+            "NIR interpreter"
+        } else {
+            "fixed-function"
+        };
+        let fs = match self.fs_exec {
+            FsExec::Interpreter => "NIR interpreter",
+            FsExec::Intel(..) => "gpucc on the Intel simulator",
+            FsExec::Etnaviv(..) => "gpucc on the etnaviv simulator",
+        };
+        format!("vs: {vs}, fs: {fs}")
+    }
+
+    fn execute(&mut self, test: &ShaderTest) -> Result<(), Stop> {
+        let mut first_failure = None;
+        for (line, cmd) in &test.commands {
+            let at = |e: String| format!("line {line}: {e}");
+            match cmd {
+                Command::Uniform {
+                    ty,
+                    name,
+                    index,
+                    values,
+                } => self
+                    .set_uniform(ty, name, *index, values)
+                    .map_err(|e| match e {
+                        Stop::Skip(s) => Stop::Skip(at(s)),
+                        Stop::Fail(s) => Stop::Fail(at(s)),
+                    })?,
+                Command::DrawRect { rect } => self.draw_rect(*rect)?,
+                Command::ClearColor(c) => self.clear_color = *c,
+                Command::Clear => {
+                    let c = unorm8(self.clear_color);
+                    self.fb.iter_mut().for_each(|p| *p = c);
+                }
+                Command::Ortho(r) => self.projection = uniforms::ortho(*r),
+                Command::Tolerance(t) => self.tolerance = *t,
+                Command::Color(c) => self.current_color = *c,
+                Command::Hint => {}
+                Command::Probe(p) => {
+                    if first_failure.is_none() && !p.warn {
+                        first_failure = self.probe(p);
+                    }
+                }
+                Command::Unsupported(c) => return Err(Stop::Skip(at(format!("command {c}")))),
+            }
+        }
+        match first_failure {
+            Some(f) => Err(Stop::Fail(f)),
+            None => Ok(()),
+        }
+    }
+
+    fn set_uniform(
+        &mut self,
+        ty: &str,
+        name: &str,
+        index: u32,
+        values: &[String],
+    ) -> Result<(), Stop> {
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let mut found = false;
+        for block in
+            std::iter::once(&mut self.fs.block).chain(self.vs.as_mut().map(|v| &mut v.block))
+        {
+            if block.opaque.iter().any(|o| o == name) {
+                return Err(Stop::Skip(format!("uniform {name} has an aggregate type")));
+            }
+            if let Some(u) = block.find(name).cloned() {
+                found = true;
+                block.store(&u, index, &values).map_err(Stop::Skip)?;
+            }
+        }
+        // A uniform the compiler removed from both stages has no storage; samplers are set
+        // with `uniform int` and need none either.
+        let _ = (ty, found);
+        Ok(())
+    }
+
+    /// The uniform bytes of a stage with the built-in state filled in.
+    fn uniform_env(&self, block: &Block) -> Environment {
+        let mut b = block.clone();
+        b.set_state(&self.projection, self.size[1]);
+        let bytes = b.bytes();
+        Environment {
+            uniforms: bytes.clone(),
+            uniform_unit: 16,
+            float_uniform_offsets: matches!(self.target, Target::Etnaviv(s) if !s.has_integers()),
+            // The default UBO's block index differs per stage and binding table (0 for
+            // vertex shaders, after the render target and textures for fragment shaders);
+            // no test here binds another UBO, so every index shows the default block.
+            ubos: vec![bytes; 8],
+            generate_inputs: false,
+            // Out-of-bounds reads (undefined in GLSL) return zero, as with robust access.
+            robust_access: true,
+            ..Environment::default()
+        }
+    }
+
+    /// The rectangle's corners after the vertex stage.
+    fn vertices(&self, rect: [f32; 4]) -> Result<Vec<Vertex>, Stop> {
+        let [x, y, w, h] = rect;
+        let corners = [[x, y], [x + w, y], [x, y + h], [x + w, y + h]];
+        let tex = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+        let Some(vs) = &self.vs else {
+            // Fixed-function vertex processing with the default current colour and
+            // texture coordinates.
+            return Ok(corners
+                .iter()
+                .map(|c| {
+                    let p = [c[0], c[1], 0.0, 1.0];
+                    let clip = [0, 1, 2, 3]
+                        .map(|r| (0..4).map(|k| self.projection[k][r] * p[k]).sum::<f32>());
+                    let mut outputs = BTreeMap::new();
+                    outputs.insert("VARYING_SLOT_POS".to_string(), clip.map(f32::to_bits));
+                    outputs.insert(
+                        "VARYING_SLOT_COL0".to_string(),
+                        self.current_color.map(f32::to_bits),
+                    );
+                    outputs.insert(
+                        "VARYING_SLOT_TEX0".to_string(),
+                        [0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits),
+                    );
+                    Vertex { clip, outputs }
+                })
+                .collect());
+        };
+        let mut env = self.uniform_env(&vs.block);
+        env.inputs = vec![BTreeMap::new(); 4];
+        for r in io::ranges(&vs.shader, &["load_input"]) {
+            for k in 0..r.slots.max(1) {
+                let location = io::offset_location(&r.location, k);
+                let var = vs
+                    .shader
+                    .variables
+                    .iter()
+                    .find(|v| v.mode == VarMode::ShaderIn && v.location == location);
+                let name = var.map_or("", |v| v.name.as_str());
+                let value = |i: usize| -> Option<[f32; 4]> {
+                    match (location.as_str(), name) {
+                        (_, "piglit_texcoord") => Some([tex[i][0], tex[i][1], 0.0, 1.0]),
+                        ("VERT_ATTRIB_COLOR0", _) => Some(self.current_color),
+                        ("VERT_ATTRIB_POS", _)
+                        | (_, "piglit_vertex")
+                        | ("VERT_ATTRIB_GENERIC0", "" | "vertex") => {
+                            Some([corners[i][0], corners[i][1], 0.0, 1.0])
+                        }
+                        _ => None,
+                    }
+                };
+                for (i, map) in env.inputs.iter_mut().enumerate() {
+                    let val = value(i).ok_or_else(|| {
+                        Stop::Skip(format!("vertex attribute {name} ({location})"))
+                    })?;
+                    map.insert(r.base + k, val.map(f32::to_bits));
+                }
+            }
+        }
+        let out_ranges = io::ranges(&vs.shader, &["store_output"]);
+        let result = interp::run(&vs.shader, &env, 4)
+            .map_err(|e| Stop::Fail(format!("vertex shader (NIR interpreter): {e}")))?;
+        let mut out = Vec::new();
+        for inv in &result.invocations {
+            let mut outputs: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+            for (&n, slot) in &inv.outputs {
+                let name = io::slot_name(&out_ranges, n).unwrap_or_else(|| slot.name.clone());
+                let e = outputs.entry(name).or_insert([0; 4]);
+                for (c, v) in slot.comps.iter().take(4).enumerate() {
+                    if let Some(v) = v {
+                        e[c] = *v as u32;
+                    }
+                }
+            }
+            let clip = outputs
+                .get("VARYING_SLOT_POS")
+                .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
+                .map(f32::from_bits);
+            out.push(Vertex { clip, outputs });
+        }
+        Ok(out)
+    }
+
+    fn draw_rect(&mut self, rect: [f32; 4]) -> Result<(), Stop> {
+        let verts = self.vertices(rect)?;
+        if verts.iter().any(|v| v.clip[3] <= 0.0) {
+            return Err(Stop::Skip("a vertex behind the eye needs clipping".into()));
+        }
+        let tris = raster::setup(&verts, self.size);
+        if let FsExec::Intel(dev, kernel) = &self.fs_exec {
+            for (idx, c) in self.draw_intel(dev, kernel, &verts, &tris)? {
+                if let Some(c) = c {
+                    self.fb[idx] = unorm8(c);
+                }
+            }
+            return Ok(());
+        }
+        let [w, h] = self.size;
+        // Quads (by their lower-left pixel) holding a needed, covered pixel, and the
+        // triangle that covers each of their pixels (or, for helpers, one of the quad's).
+        let mut quads: BTreeMap<(u32, u32), [Option<usize>; 4]> = BTreeMap::new();
+        for y in 0..h {
+            for x in 0..w {
+                if !self.needed[(y * w + x) as usize] {
+                    continue;
+                }
+                if let Some(t) = tris.iter().position(|t| t.covers(x, y)) {
+                    quads.entry((x & !1, y & !1)).or_insert([None; 4])
+                        [((y & 1) * 2 + (x & 1)) as usize] = Some(t);
+                }
+            }
+        }
+        // Helper pixels that are covered (just not probed) still get their own triangle.
+        for (&(qx, qy), q) in quads.iter_mut() {
+            for (i, t) in q.iter_mut().enumerate() {
+                let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                if t.is_none() && x < w && y < h {
+                    *t = tris.iter().position(|tr| tr.covers(x, y));
+                }
+            }
+        }
+        let quads: Vec<Quad> = quads.into_iter().collect();
+        for batch in quads.chunks(1024) {
+            self.shade(&verts, &tris, batch)?;
+        }
+        Ok(())
+    }
+
+    /// The Intel dispatch: per triangle, the subspans holding a needed pixel it covers.
+    /// Returns the framebuffer writes: pixel index and colour, `None` where discarded.
+    #[allow(clippy::type_complexity)]
+    fn draw_intel(
+        &self,
+        dev: &'static DevInfo,
+        kernel: &Kernel,
+        verts: &[Vertex],
+        tris: &[Triangle],
+    ) -> Result<Vec<(usize, Option<[f32; 4]>)>, Stop> {
+        let [w, h] = self.size;
+        let mut writes = Vec::new();
+        for tri in tris {
+            let mut subspans: BTreeMap<(u32, u32), u8> = BTreeMap::new();
+            for y in 0..h {
+                for x in 0..w {
+                    if self.needed[(y * w + x) as usize] && tri.covers(x, y) {
+                        subspans.insert((x & !1, y & !1), 0);
+                    }
+                }
+            }
+            for (&(qx, qy), mask) in subspans.iter_mut() {
+                for i in 0..4u32 {
+                    let (x, y) = (qx + (i & 1), qy + (i >> 1));
+                    if x < w && y < h && tri.covers(x, y) {
+                        *mask |= 1 << i;
+                    }
+                }
+            }
+            let list: Vec<_> = subspans.into_iter().collect();
+            let ubo = {
+                let mut b = self.fs.block.clone();
+                b.set_state(&self.projection, h);
+                b.bytes()
+            };
+            let colors =
+                super::intel::shade(dev, kernel, tri, verts, &list, &ubo).map_err(|e| {
+                    if e.contains("not written by the vertex stage") {
+                        Stop::Skip(e)
+                    } else {
+                        Stop::Fail(format!("fragment shader on the simulator: {e}"))
+                    }
+                })?;
+            for (((qx, qy), mask), q) in list.iter().zip(colors) {
+                for (i, c) in q.iter().enumerate() {
+                    let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                    if mask & (1 << i) != 0 && self.needed[(y * w + x) as usize] {
+                        writes.push(((y * w + x) as usize, *c));
+                    }
+                }
+            }
+        }
+        Ok(writes)
+    }
+
+    /// Runs the fragment shader on a batch of quads and writes the covered, needed pixels.
+    fn shade(&mut self, verts: &[Vertex], tris: &[Triangle], quads: &[Quad]) -> Result<(), Stop> {
+        let n = quads.len() * 4;
+        let mut env = self.uniform_env(&self.fs.block);
+        env.inputs = vec![BTreeMap::new(); n];
+        let mut frag_coord = Vec::with_capacity(n);
+        let mut front = Vec::with_capacity(n);
+        // (driver slot, varying slot, interpolation) of every input slot the shader reads.
+        let mut inputs = Vec::new();
+        for r in io::ranges(&self.fs.shader, &["load_input", "load_interpolated_input"]) {
+            let var = self
+                .fs
+                .shader
+                .variables
+                .iter()
+                .find(|v| v.mode == VarMode::ShaderIn && v.location == r.location);
+            let flat = var.is_some_and(|v| {
+                v.interpolation == "INTERP_MODE_FLAT"
+                    || matches!(v.ty.alu_base(), BaseType::Int | BaseType::Uint)
+            });
+            let mode = if flat {
+                Interp::Flat
+            } else if var.is_some_and(|v| v.interpolation == "INTERP_MODE_NOPERSPECTIVE") {
+                Interp::NoPerspective
+            } else {
+                Interp::Smooth
+            };
+            for k in 0..r.slots.max(1) {
+                inputs.push((r.base + k, io::offset_location(&r.location, k), mode));
+            }
+        }
+        let center = match self.target {
+            Target::Intel(_) => 0.0,
+            Target::Etnaviv(_) => 0.5,
+        };
+        for (q, ((qx, qy), cover)) in quads.iter().enumerate() {
+            let any = cover.iter().flatten().next().copied().unwrap_or(0);
+            for i in 0..4 {
+                let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                let tri = &tris[cover[i].unwrap_or(any)];
+                frag_coord.push(tri.frag_coord(x, y, center));
+                front.push(tri.front_facing);
+                for (slot, location, mode) in &inputs {
+                    let value = match location.as_str() {
+                        "VARYING_SLOT_POS" => tri.frag_coord(x, y, center).map(f32::to_bits),
+                        name => tri.varying(verts, name, *mode, x, y).ok_or_else(|| {
+                            Stop::Skip(format!(
+                                "fragment input {name} is not written by the vertex stage"
+                            ))
+                        })?,
+                    };
+                    env.inputs[q * 4 + i].insert(*slot, value);
+                }
+            }
+        }
+        if let FsExec::Etnaviv(specs, obj) = &self.fs_exec {
+            let mut block = self.fs.block.clone();
+            block.set_state(&self.projection, self.size[1]);
+            let w = self.size[0];
+            for (q, ((qx, qy), cover)) in quads.iter().enumerate() {
+                for (i, t) in cover.iter().enumerate() {
+                    let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                    let idx = (y * w + x) as usize;
+                    if t.is_none() || !self.needed.get(idx).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    let inv = q * 4 + i;
+                    let c = super::etna::shade(specs, obj, &block.words, frag_coord[inv], |slot| {
+                        env.inputs[inv].get(&slot).copied()
+                    })
+                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
+                    if let Some(c) = c {
+                        self.fb[idx] = unorm8(c);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        env.frag_coord = Some(frag_coord);
+        env.front_face = Some(front);
+        let result = interp::run(&self.fs.shader, &env, n)
+            .map_err(|e| Stop::Fail(format!("fragment shader (NIR interpreter): {e}")))?;
+        let w = self.size[0];
+        for (q, ((qx, qy), cover)) in quads.iter().enumerate() {
+            for (i, t) in cover.iter().enumerate() {
+                let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
+                let idx = (y * w + x) as usize;
+                if t.is_none() || !self.needed.get(idx).copied().unwrap_or(false) {
+                    continue;
+                }
+                let inv = &result.invocations[q * 4 + i];
+                if inv.discarded {
+                    continue;
+                }
+                let color = inv
+                    .outputs
+                    .values()
+                    .find(|s| s.name == "FRAG_RESULT_COLOR" || s.name == "FRAG_RESULT_DATA0");
+                if let Some(s) = color {
+                    let c =
+                        [0, 1, 2, 3].map(|k| s.comps[k].map_or(0.0, |b| f32::from_bits(b as u32)));
+                    self.fb[idx] = unorm8(c);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The first pixel of the region outside tolerance, as a failure message.
+    fn probe(&self, p: &script::Probe) -> Option<String> {
+        for (x, y) in pixels(p.region, self.size) {
+            let px = self.fb[(y * self.size[0] + x) as usize];
+            let observed: Vec<f32> = px.iter().map(|&b| f32::from(b) / 255.0).collect();
+            let bad = p
+                .expected
+                .iter()
+                .zip(&observed)
+                .zip(self.tolerance)
+                .any(|((e, o), t)| (e - o).abs() > t);
+            if bad {
+                let fmt = |v: &[f32]| {
+                    v.iter()
+                        .map(|c| format!("{c:.3}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                return Some(format!(
+                    "probe at ({x},{y}): expected {}, observed {}",
+                    fmt(&p.expected),
+                    fmt(&observed[..p.expected.len()])
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// Whether the shader loads from its constant data (lowered constant arrays).
+fn reads_constant_data(shader: &Shader) -> bool {
+    shader.entry().is_some_and(|imp| {
+        imp.instrs.iter().any(|ins| {
+            matches!(&ins.kind, crate::nir::ir::InstrKind::Intrinsic(ii)
+                if matches!(ii.intrinsic.name(), "load_constant" | "load_global_constant"))
+        })
+    })
+}
+
+/// The pixels of a probe region, clipped to the window.
+fn pixels(region: Region, [w, h]: [u32; 2]) -> Vec<(u32, u32)> {
+    let (x0, y0, rw, rh) = match region {
+        Region::Pixel(x, y) => (x, y, 1, 1),
+        Region::Rect(x, y, rw, rh) => (x, y, rw, rh),
+        Region::All => (0, 0, w, h),
+    };
+    let mut out = Vec::new();
+    for y in y0..(y0 + rh).min(h) {
+        for x in x0..(x0 + rw).min(w) {
+            out.push((x, y));
+        }
+    }
+    out
+}
+
+/// Conversion to the RGBA8 unorm framebuffer: clamp, then round to nearest.
+fn unorm8(c: [f32; 4]) -> [u8; 4] {
+    c.map(|v| {
+        let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        (v * 255.0).round() as u8
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_clamps_and_rounds() {
+        assert_eq!(unorm8([-1.0, 0.5, 2.0, f32::NAN]), [0, 128, 255, 0]);
+        assert_eq!(unorm8([0.25, 1.0 / 255.0, 0.0, 1.0]), [64, 1, 0, 255]);
+    }
+
+    #[test]
+    fn probe_regions_clip_to_the_window() {
+        assert_eq!(
+            pixels(Region::Rect(248, 0, 4, 1), [250, 250]),
+            vec![(248, 0), (249, 0)]
+        );
+        assert_eq!(pixels(Region::All, [2, 2]).len(), 4);
+    }
+}

@@ -1,0 +1,344 @@
+//! The `.shader_test` format: sections, and the `[test]` commands the runner executes.
+//!
+//! Only the commands the runner models are parsed into [`Command`]s; anything else becomes
+//! [`Command::Unsupported`] so the test can be skipped with the command named, rather than run
+//! with some state silently missing.
+
+use std::fmt;
+
+/// A parsed shader test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShaderTest {
+    /// Window size from `SIZE w h` in `[require]` (piglit's default is 250×250).
+    pub size: [u32; 2],
+    pub has_vertex_shader: bool,
+    pub has_fragment_shader: bool,
+    /// Sections the runner does not model (`[vertex data]`, geometry shaders...).
+    pub unsupported_sections: Vec<String>,
+    /// `[test]` commands with their 1-based line numbers.
+    pub commands: Vec<(usize, Command)>,
+}
+
+/// piglit's default window.
+pub const DEFAULT_SIZE: [u32; 2] = [250, 250];
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `uniform TYPE NAME[INDEX] VALUES...` (values as written).
+    Uniform {
+        ty: String,
+        name: String,
+        index: u32,
+        values: Vec<String>,
+    },
+    /// `draw rect [ortho] x y w h`, already in normalized device coordinates.
+    DrawRect {
+        rect: [f32; 4],
+    },
+    ClearColor([f32; 4]),
+    Clear,
+    /// `ortho [l r b t]`: the projection fixed-function state uniforms see.
+    Ortho([f32; 4]),
+    Tolerance([f32; 4]),
+    /// `color r g b a`: the current colour (gl_Color without a vertex array).
+    Color([f32; 4]),
+    /// `hint ...`: an implementation may ignore hints.
+    Hint,
+    Probe(Probe),
+    /// A command the runner does not model, as written.
+    Unsupported(String),
+}
+
+/// Where a probe looks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Region {
+    /// A pixel; relative probes are resolved against the window size at parse time.
+    Pixel(u32, u32),
+    /// x, y, w, h in pixels.
+    Rect(u32, u32, u32, u32),
+    All,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Probe {
+    pub region: Region,
+    /// `probe warn`: a mismatch makes piglit warn, not fail.
+    pub warn: bool,
+    /// Three (rgb) or four (rgba) expected channels.
+    pub expected: Vec<f32>,
+}
+
+/// A malformed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// Numbers in a command tail, ignoring the `(`, `)` and `,` piglit allows around them.
+fn numbers(words: &[&str]) -> Option<Vec<f32>> {
+    words
+        .iter()
+        .flat_map(|w| w.split(['(', ')', ',']))
+        .map(|w| w.trim_end_matches(';'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse::<f32>().ok())
+        .collect()
+}
+
+pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
+    let mut test = ShaderTest {
+        size: DEFAULT_SIZE,
+        has_vertex_shader: false,
+        has_fragment_shader: false,
+        unsupported_sections: Vec::new(),
+        commands: Vec::new(),
+    };
+    let mut section = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') && line.ends_with(']') {
+            section = line[1..line.len() - 1].trim().to_string();
+            match section.as_str() {
+                "vertex shader" | "vertex shader passthrough" => test.has_vertex_shader = true,
+                "fragment shader" => test.has_fragment_shader = true,
+                "require" | "test" => {}
+                other => test.unsupported_sections.push(other.to_string()),
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let err = |message: String| ScriptError {
+            line: line_no,
+            message,
+        };
+        match section.as_str() {
+            "require" => {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words[0] == "SIZE" {
+                    let v = numbers(&words[1..])
+                        .filter(|v| v.len() == 2)
+                        .ok_or_else(|| err(format!("bad SIZE: {line}")))?;
+                    test.size = [v[0] as u32, v[1] as u32];
+                }
+            }
+            "test" => {
+                let cmd = parse_command(line, test.size).map_err(err)?;
+                test.commands.push((line_no, cmd));
+            }
+            _ => {}
+        }
+    }
+    Ok(test)
+}
+
+fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let bad = || format!("malformed command: {line}");
+    let nums = |ws: &[&str], n: usize| numbers(ws).filter(|v| v.len() == n).ok_or_else(bad);
+    Ok(match words.as_slice() {
+        ["uniform", ty, target, values @ ..] => {
+            let (name, index) = match target.split_once('[') {
+                Some((n, rest)) => (
+                    n,
+                    rest.trim_end_matches(']')
+                        .parse::<u32>()
+                        .map_err(|_| bad())?,
+                ),
+                None => (*target, 0),
+            };
+            Command::Uniform {
+                ty: ty.to_string(),
+                name: name.to_string(),
+                index,
+                // shader_runner's number scanner stops at a stray `;`.
+                values: values
+                    .iter()
+                    .map(|v| v.trim_end_matches(';'))
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            }
+        }
+        ["draw", "rect", "ortho", r @ ..] => {
+            let v = nums(r, 4)?;
+            let (sx, sy) = (2.0 / size[0] as f32, 2.0 / size[1] as f32);
+            Command::DrawRect {
+                rect: [v[0] * sx - 1.0, v[1] * sy - 1.0, v[2] * sx, v[3] * sy],
+            }
+        }
+        ["draw", "rect", r @ ..] if r.len() == 4 => {
+            let v = nums(r, 4)?;
+            Command::DrawRect {
+                rect: [v[0], v[1], v[2], v[3]],
+            }
+        }
+        ["clear", "color", r @ ..] => {
+            let v = nums(r, 4)?;
+            Command::ClearColor([v[0], v[1], v[2], v[3]])
+        }
+        ["clear"] => Command::Clear,
+        ["color", r @ ..] => {
+            let v = nums(r, 4)?;
+            Command::Color([v[0], v[1], v[2], v[3]])
+        }
+        ["hint", ..] => Command::Hint,
+        ["ortho"] => Command::Ortho([0.0, size[0] as f32, 0.0, size[1] as f32]),
+        ["ortho", r @ ..] => {
+            let v = nums(r, 4)?;
+            Command::Ortho([v[0], v[1], v[2], v[3]])
+        }
+        ["tolerance", r @ ..] => {
+            let v = numbers(r).ok_or_else(bad)?;
+            match v.as_slice() {
+                [t] => Command::Tolerance([*t; 4]),
+                [a, b, c, d] => Command::Tolerance([*a, *b, *c, *d]),
+                _ => return Err(bad()),
+            }
+        }
+        ["probe", "warn", rest @ ..] => probe(rest, size, false, true).ok_or_else(bad)?,
+        ["probe", rest @ ..] => probe(rest, size, false, false).ok_or_else(bad)?,
+        ["relative", "probe", rest @ ..] => probe(rest, size, true, false).ok_or_else(bad)?,
+        _ => Command::Unsupported(line.to_string()),
+    })
+}
+
+/// The tail of `probe ...` / `relative probe ...`.
+///
+/// Like shader_runner, which scans only the channels the format names, extra trailing
+/// values are ignored.
+fn probe(words: &[&str], size: [u32; 2], relative: bool, warn: bool) -> Option<Command> {
+    let channels = |w: &str| match w {
+        "rgb" => Some(3),
+        "rgba" => Some(4),
+        _ => None,
+    };
+    let (region, expected) = match words {
+        ["all", fmt, rest @ ..] if !relative => {
+            let v = numbers(rest)?;
+            let n = channels(fmt)?;
+            (Region::All, v.get(..n)?.to_vec())
+        }
+        ["rect", fmt, rest @ ..] => {
+            let v = numbers(rest)?;
+            let n = channels(fmt)?;
+            if v.len() < 4 + n {
+                return None;
+            }
+            let r = if relative {
+                [
+                    v[0] * size[0] as f32,
+                    v[1] * size[1] as f32,
+                    v[2] * size[0] as f32,
+                    v[3] * size[1] as f32,
+                ]
+            } else {
+                [v[0], v[1], v[2], v[3]]
+            };
+            let r = r.map(|c| c.max(0.0) as u32);
+            (Region::Rect(r[0], r[1], r[2], r[3]), v[4..4 + n].to_vec())
+        }
+        [fmt, rest @ ..] => {
+            let n = channels(fmt)?;
+            let v = numbers(rest)?;
+            if v.len() < 2 + n {
+                return None;
+            }
+            let (x, y) = if relative {
+                // shader_runner truncates and keeps the pixel inside the window.
+                (
+                    ((v[0] * size[0] as f32) as u32).min(size[0] - 1),
+                    ((v[1] * size[1] as f32) as u32).min(size[1] - 1),
+                )
+            } else {
+                (v[0].max(0.0) as u32, v[1].max(0.0) as u32)
+            };
+            (Region::Pixel(x, y), v[2..2 + n].to_vec())
+        }
+        _ => return None,
+    };
+    Some(Command::Probe(Probe {
+        region,
+        warn,
+        expected,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_commands_piglit_tests_use() {
+        let t = parse(
+            "[require]\nGLSL >= 1.10\n\n[vertex shader]\nvoid main() {}\n[fragment shader]\n\
+             void main() {}\n[test]\nuniform vec4 color 0.0 0.5 1 0\nuniform float a[2] 3\n\
+             draw rect -1 -1 2 2\nclear color 0.1 0.2 0.3 0.4\nclear\n\
+             probe rgba 1 2 0.0 0.25 0.0 1.0\nrelative probe rgb (0.5, 0.5) (1, 0, 0)\n\
+             probe all rgb 1 0 0\nprobe rect rgba (10, 20, 30, 40) (0, 0, 0, 1)\n\
+             draw rect ortho 0 0 125 250\nfoo bar\n",
+        )
+        .unwrap();
+        assert!(t.has_vertex_shader && t.has_fragment_shader);
+        let cmds: Vec<&Command> = t.commands.iter().map(|(_, c)| c).collect();
+        assert_eq!(
+            cmds[1],
+            &Command::Uniform {
+                ty: "float".into(),
+                name: "a".into(),
+                index: 2,
+                values: vec!["3".into()]
+            }
+        );
+        assert_eq!(
+            cmds[2],
+            &Command::DrawRect {
+                rect: [-1.0, -1.0, 2.0, 2.0]
+            }
+        );
+        assert_eq!(cmds[4], &Command::Clear);
+        // 0.5 · 250 = 125, the pixel shader_runner reads.
+        assert_eq!(
+            cmds[6],
+            &Command::Probe(Probe {
+                region: Region::Pixel(125, 125),
+                warn: false,
+                expected: vec![1.0, 0.0, 0.0]
+            })
+        );
+        assert!(matches!(
+            cmds[8],
+            Command::Probe(Probe {
+                region: Region::Rect(10, 20, 30, 40),
+                ..
+            })
+        ));
+        // Ortho pixels 0..125 map to NDC -1..0.
+        assert_eq!(
+            cmds[9],
+            &Command::DrawRect {
+                rect: [-1.0, -1.0, 1.0, 2.0]
+            }
+        );
+        assert_eq!(cmds[10], &Command::Unsupported("foo bar".into()));
+    }
+
+    #[test]
+    fn malformed_probe_names_its_line() {
+        let e = parse("[test]\nprobe rgb 1 2 3\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse("[test]\n\nprobe all rgba 1 2 3\n").unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+}

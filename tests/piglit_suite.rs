@@ -1,0 +1,149 @@
+//! piglit's own shader tests (shared/corpus/piglit) run end to end with the NIR Mesa 23.3
+//! produced for each platform (shared/corpus/nir/<platform>), with piglit's expected pixels.
+//! Prints the tally and every FAIL with its cause.
+
+mod common;
+
+use gpucc::piglit::{self, Mode, Outcome};
+
+fn run_suite(platform: &str, mode: Mode) -> Option<piglit::Counts> {
+    let dir = common::shared_path("corpus/piglit")?;
+    let nir_dir = common::shared_path(&format!("corpus/nir/{platform}"))?;
+    let tests = common::files_with_suffix(&dir, ".shader_test");
+    let mut counts = piglit::Counts::default();
+    let mut skips = std::collections::BTreeMap::new();
+    for t in &tests {
+        let o = piglit::run_test(platform, t, &nir_dir, mode);
+        counts.add(&o);
+        match &o {
+            Outcome::Fail { .. } => println!("{}: {o}", piglit::test_name(t)),
+            Outcome::Skip(r) => {
+                if std::env::var_os("PIGLIT_SHOW_SKIPS").is_some() {
+                    println!("{}: {o}", piglit::test_name(t));
+                }
+                // Group by reason, without the test-specific tail (names, line numbers).
+                let key = if r.contains("constant data the NIR text does not carry") {
+                    "constant data missing from the NIR text".to_string()
+                } else if r.starts_with("no ") {
+                    "no NIR for a stage (Mesa did not compile it for this platform)".to_string()
+                } else {
+                    let r = r.split(" at line").next().unwrap_or(r);
+                    // The command word itself is the useful part ("command at line 9: texture ...").
+                    match r {
+                        "command" => format!(
+                            "command {}",
+                            o.to_string()
+                                .split(": ")
+                                .nth(2)
+                                .and_then(|c| c.split_whitespace().next())
+                                .unwrap_or("")
+                        ),
+                        _ => r.to_string(),
+                    }
+                };
+                *skips.entry(key).or_insert(0) += 1;
+            }
+            Outcome::Pass { .. } => {}
+        }
+    }
+    println!(
+        "{platform} {mode:?}: {} passed, {} failed, {} skipped of {}",
+        counts.passed,
+        counts.failed,
+        counts.skipped,
+        tests.len()
+    );
+    for (k, n) in &skips {
+        println!("  skipped {n}: {k}");
+    }
+    Some(counts)
+}
+
+#[test]
+fn ivb_interpreter() {
+    let Some(c) = run_suite("ivb", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 150, "{c:?}");
+}
+
+#[test]
+fn gc2000_interpreter() {
+    let Some(c) = run_suite("gc2000", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}
+
+/// The fragment shader compiled by gpucc's Intel backend and run on the EU simulator; the
+/// vertex shader goes through the NIR interpreter (the backend compiles fragment shaders only).
+#[test]
+fn ivb_simulator() {
+    let Some(c) = run_suite("ivb", Mode::Simulator) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}
+
+#[test]
+fn bdw_simulator() {
+    let Some(c) = run_suite("bdw", Mode::Simulator) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}
+
+#[test]
+#[ignore = "slow on 2 cores: run with --ignored"]
+fn gc7000_interpreter() {
+    let Some(c) = run_suite("gc7000", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 100, "{c:?}");
+}
+
+#[test]
+#[ignore = "slow on 2 cores: run with --ignored"]
+fn bdw_interpreter() {
+    let Some(c) = run_suite("bdw", Mode::Interpreter) else {
+        return;
+    };
+    assert!(c.passed >= 150, "{c:?}");
+}
+
+/// The command-line entry: one line per test and the summary line.
+#[test]
+fn cli_output_names_each_test_and_sums_up() {
+    let (Some(dir), Some(nir_dir)) = (
+        common::shared_path("corpus/piglit"),
+        common::shared_path("corpus/nir/ivb"),
+    ) else {
+        return;
+    };
+    let paths = [
+        dir.join("piglit__glsl-1.10__execution__algebraic__glsl-algebraic-add-sub-1.shader_test"),
+        dir.join("piglit__glsl-1.10__execution__builtins__glsl-fs-atan-3.shader_test"),
+        dir.join("piglit__glsl-1.10__execution__samplers__glsl-fs-shadow2D-09.shader_test"),
+    ];
+    let (out, counts) = piglit::run_cli("ivb", &paths, Some(&nir_dir), Mode::Interpreter);
+    println!("{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0]
+        .ends_with("glsl-algebraic-add-sub-1: PASS (vs: NIR interpreter, fs: NIR interpreter)"));
+    assert!(lines[1].contains("glsl-fs-atan-3: PASS"));
+    // Textures are not modelled: the test is skipped with the command named.
+    assert!(lines[2].contains("SKIP: command at line") && lines[2].contains("texture shadow2D"));
+    assert_eq!(lines[3], "2 passed, 0 failed, 1 skipped");
+    assert_eq!(counts.passed, 2);
+}
+
+/// The fragment shader compiled by gpucc's etnaviv backend and run on the Vivante simulator
+/// (one pixel at a time); the vertex shader through the NIR interpreter.
+#[test]
+fn gc2000_simulator() {
+    let Some(c) = run_suite("gc2000", Mode::Simulator) else {
+        return;
+    };
+    assert!(c.passed >= 50, "{c:?}");
+}
