@@ -231,12 +231,27 @@ impl Context {
         lower::lower_simd_width(dev, &mut prog);
         let reserved = assign_payload_files(&mut prog, &facts);
         dump("lowering", &prog);
-        if opts.optimize {
-            opt::optimize(&mut prog);
-            dump("optimization", &prog);
+        // Coalescing values into message payloads lengthens the payloads' live ranges; when
+        // that keeps a width from fitting, the program is optimized again without it.
+        let levels: &[opt::Level] = if opts.optimize {
+            &[opt::Level::Full, opt::Level::NoPayloadCoalescing]
+        } else {
+            &[opt::Level::None]
+        };
+        let lowered = prog;
+        let mut fitted = None;
+        for &level in levels {
+            let mut p = lowered.clone();
+            if opt::optimize(&mut p, level) {
+                dump("optimization", &p);
+            }
+            let live = liveness::compute(&p);
+            if let Some(alloc) = regalloc::allocate(dev, &self.regs, &p, &live, reserved)? {
+                fitted = Some((p, alloc));
+                break;
+            }
         }
-        let live = liveness::compute(&prog);
-        let Some(alloc) = regalloc::allocate(dev, &self.regs, &prog, &live, reserved)? else {
+        let Some((mut prog, alloc)) = fitted else {
             return Ok(None);
         };
         regalloc::assign(&mut prog, &alloc);

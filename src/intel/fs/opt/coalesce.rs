@@ -1,5 +1,5 @@
-//! Register coalescing: a virtual register that is only ever a whole copy of another one is
-//! replaced by that other register, and the copies go.
+//! Register coalescing: a virtual register A copied whole into (a slice of) another one, B,
+//! is renamed to that slice when the two can share registers, and the copies go.
 //!
 //! Plain live-range overlap is too strict a notion of interference here: after
 //!
@@ -11,18 +11,19 @@
 //! ```
 //!
 //! B's range lies inside A's, yet B always equals A, so both can share a register
-//! (shared/seeds/003). The pass accepts a copy when either A is dead after it, or B's range
-//! starts at the copy and ends inside A's, no instruction in that stretch writes A, and no
-//! control flow lies in it (the stretch is then straight-line code, so "in between" means the
-//! same thing on every path).
+//! (shared/seeds/003). The pass accepts the copies when only they write B's slice, the
+//! slice's range starts at the first copy, and either A is dead after the copies or the
+//! slice's range ends inside A's with no write to A and no control flow in between (the
+//! stretch is then straight-line code, so "in between" means the same thing on every path).
 //!
-//! Liveness is computed once per call; a register that took part in a merge is not
-//! considered again until the next call, so the stale intervals are never consulted for it.
+//! Liveness is computed once per call; the registers pieces that took part in a merge are not
+//! considered again until the next call, so stale intervals are never consulted.
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
 use crate::intel::fs::ir::{File, Inst, Op, Program, REG_SIZE};
 use crate::intel::fs::liveness;
+use crate::util::bitset::BitSet;
 
 /// Whether a MOV between these types copies bits: the same type, or integers of one size
 /// (a MOV between float and integer types converts).
@@ -30,9 +31,9 @@ pub(super) fn is_raw_copy(src: RegType, dst: RegType) -> bool {
     src == dst || (!src.is_float() && !dst.is_float() && src.size() == dst.size())
 }
 
-/// Whether `inst` is a plain copy of register-aligned whole registers from one virtual
-/// register into the same place of another; returns the source register.
-fn whole_reg_copy(inst: &Inst) -> Option<u32> {
+/// A plain copy of register-aligned whole registers between two virtual registers:
+/// `(source, destination, byte shift from source offset to destination offset)`.
+fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
     let s = inst.src.first()?;
     let d = &inst.dst;
     let ok = inst.op == Op::Alu(Opcode::Mov)
@@ -49,59 +50,71 @@ fn whole_reg_copy(inst: &Inst) -> Option<u32> {
         && s.stride == 1
         && d.stride == 1
         && is_raw_copy(s.ty, d.ty)
-        && s.offset == d.offset
+        && d.offset >= s.offset
+        && s.offset % REG_SIZE == 0
         && d.offset % REG_SIZE == 0
         && (inst.exec_size as u32 * d.ty.size()) % REG_SIZE == 0;
-    ok.then_some(s.nr)
+    ok.then_some((s.nr, d.nr, d.offset - s.offset))
 }
 
 /// Coalesces copies as described in the module documentation; returns whether any went.
-pub fn register_coalesce(prog: &mut Program) -> bool {
+///
+/// A register A copied whole into a slice of B that nothing else writes is renamed to that
+/// slice (with equal sizes, B itself), which also places values straight into the message
+/// payloads that sends read.
+///
+/// With `into_slices` false only registers of equal size merge.
+pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
     let n = prog.vgrf_sizes.len();
     let mut writers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut copies_of: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (ip, inst) in prog.insts.iter().enumerate() {
         if inst.dst.file == File::Vgrf && (inst.dst.nr as usize) < n {
             writers[inst.dst.nr as usize].push(ip);
         }
+        if let Some((a, _, _)) = whole_reg_copy(inst) {
+            if (a as usize) < n {
+                copies_of[a as usize].push(ip);
+            }
+        }
     }
-    let flow_before: Vec<usize> = {
-        // flow_before[ip] = number of flow instructions in 0..ip.
-        let mut v = Vec::with_capacity(prog.insts.len() + 1);
-        let mut c = 0;
-        v.push(0);
-        for inst in &prog.insts {
-            c += inst.op.is_flow() as usize;
-            v.push(c);
-        }
-        v
-    };
+    // flow_before[ip] = number of flow instructions in 0..ip.
+    let mut flow_before = Vec::with_capacity(prog.insts.len() + 1);
+    flow_before.push(0usize);
+    for inst in &prog.insts {
+        flow_before.push(flow_before.last().unwrap() + inst.op.is_flow() as usize);
+    }
     let no_flow = |a: usize, b: usize| flow_before[b + 1] == flow_before[a];
-    let mut live = None;
-    let mut touched = vec![false; n];
+    let mut live: Option<liveness::Liveness> = None;
+    let mut touched: Option<BitSet> = None;
     let mut remove = vec![false; prog.insts.len()];
-    let mut rename: Vec<u32> = (0..n as u32).collect();
-    for b in 0..n {
-        let ws = &writers[b];
-        if ws.is_empty() || touched[b] {
-            continue;
-        }
-        let Some(a) = whole_reg_copy(&prog.insts[ws[0]]) else {
+    // New (register, byte shift) for each renamed register.
+    let mut rename: Vec<Option<(u32, u32)>> = vec![None; n];
+    for a in 0..n {
+        let Some(&c0) = copies_of[a].first() else {
             continue;
         };
-        let (a, bu) = (a as usize, b);
-        if a >= n || touched[a] || prog.vgrf_sizes[a] != prog.vgrf_sizes[bu] {
+        let (_, b, shift) = whole_reg_copy(&prog.insts[c0]).unwrap();
+        let b = b as usize;
+        let size_a = prog.vgrf_sizes[a];
+        let k = shift / REG_SIZE;
+        if b >= n
+            || k + size_a > prog.vgrf_sizes[b]
+            || (!into_slices && prog.vgrf_sizes[b] != size_a)
+        {
             continue;
         }
-        // Every write of B is a copy from A, together covering B exactly once.
-        let mut covered = vec![false; prog.vgrf_sizes[bu] as usize];
+        // The copies from A into B at this shift, covering A exactly once.
+        let copies: Vec<usize> = copies_of[a]
+            .iter()
+            .copied()
+            .filter(|&ip| whole_reg_copy(&prog.insts[ip]) == Some((a as u32, b as u32, shift)))
+            .collect();
+        let mut covered = vec![false; size_a as usize];
         let mut ok = true;
-        for &ip in ws {
+        for &ip in &copies {
             let inst = &prog.insts[ip];
-            if whole_reg_copy(inst) != Some(a as u32) {
-                ok = false;
-                break;
-            }
-            let first = (inst.dst.offset / REG_SIZE) as usize;
+            let first = (inst.src[0].offset / REG_SIZE) as usize;
             for r in first..first + inst.regs_written() as usize {
                 match covered.get_mut(r) {
                     Some(c) if !*c => *c = true,
@@ -112,19 +125,41 @@ pub fn register_coalesce(prog: &mut Program) -> bool {
         if !ok || covered.iter().any(|c| !c) {
             continue;
         }
-        let first = ws[0];
-        let last = *ws.last().unwrap();
+        // Nothing but those copies writes the slice.
+        let slice = k..k + size_a;
+        let foreign_write = writers[b].iter().any(|&ip| {
+            let inst = &prog.insts[ip];
+            let first = inst.dst.offset / REG_SIZE;
+            let last = first + inst.regs_written().max(1);
+            first < slice.end && slice.start < last && !copies.contains(&ip)
+        });
+        if foreign_write {
+            continue;
+        }
+        let first = copies[0];
+        let last = *copies.last().unwrap();
         if !no_flow(first, last) {
             continue;
         }
-        let live: &liveness::Liveness = live.get_or_insert_with(|| liveness::compute(prog));
-        let (Some((sa, ea)), Some((sb, eb))) = (
-            live.vgrf_interval(a, prog.vgrf_sizes[a]),
-            live.vgrf_interval(bu, prog.vgrf_sizes[bu]),
-        ) else {
+        let live = live.get_or_insert_with(|| liveness::compute(prog));
+        let touched = touched.get_or_insert_with(|| BitSet::new(total_pieces(prog)));
+        let pa = live.piece_base[a]..live.piece_base[a] + size_a as usize;
+        let pb = live.piece_base[b] + k as usize..live.piece_base[b] + (k + size_a) as usize;
+        if pa.clone().chain(pb.clone()).any(|p| touched.contains(p)) {
+            continue;
+        }
+        let interval = |ps: std::ops::Range<usize>| {
+            let s = ps
+                .clone()
+                .map(|p| live.start[p])
+                .min()
+                .unwrap_or(usize::MAX);
+            let e = ps.map(|p| live.end[p]).max().unwrap_or(0);
+            (s != usize::MAX).then_some((s, e))
+        };
+        let (Some((_, ea)), Some((sb, eb))) = (interval(pa.clone()), interval(pb.clone())) else {
             continue;
         };
-        let _ = sa;
         if sb != first {
             continue;
         }
@@ -137,14 +172,15 @@ pub fn register_coalesce(prog: &mut Program) -> bool {
         if writers[a].iter().any(|&w| w >= first && w <= end) {
             continue;
         }
-        for &ip in ws {
+        for &ip in &copies {
             remove[ip] = true;
         }
-        rename[bu] = a as u32;
-        touched[a] = true;
-        touched[bu] = true;
+        rename[a] = Some((b as u32, shift));
+        for p in pa.chain(pb) {
+            touched.insert(p);
+        }
     }
-    if !touched.iter().any(|t| *t) {
+    if rename.iter().all(Option::is_none) {
         return false;
     }
     let mut ip = 0;
@@ -154,12 +190,19 @@ pub fn register_coalesce(prog: &mut Program) -> bool {
     });
     for inst in &mut prog.insts {
         for r in std::iter::once(&mut inst.dst).chain(inst.src.iter_mut()) {
-            if r.file == File::Vgrf && (r.nr as usize) < n {
-                r.nr = rename[r.nr as usize];
+            if r.file == File::Vgrf {
+                if let Some(Some((b, shift))) = rename.get(r.nr as usize) {
+                    r.nr = *b;
+                    r.offset += shift;
+                }
             }
         }
     }
     true
+}
+
+fn total_pieces(prog: &Program) -> usize {
+    prog.vgrf_sizes.iter().map(|&s| s as usize).sum()
 }
 
 #[cfg(test)]
@@ -197,16 +240,14 @@ mod tests {
             insts,
             vgrf_sizes: vec![1; 8],
         };
-        let progress = register_coalesce(&mut p);
+        let progress = register_coalesce(&mut p, true);
         (progress, p.insts)
     }
 
     #[test]
     fn seed_003_add_mov_mul() {
         // add vgrf3, vgrf1, vgrf2; mov vgrf4, vgrf3; mul vgrf5, vgrf5, vgrf4
-        //   =>  add vgrf3, vgrf1, vgrf2; mul vgrf5, vgrf5, vgrf3
-        // (the copy's destination takes the source's name; Mesa keeps the other name, which
-        // is the same program up to renaming).
+        //   =>  add vgrf4, vgrf1, vgrf2; mul vgrf5, vgrf5, vgrf4  (as in the seed)
         let (p, insts) = run(vec![
             mov(f(5), f(0)),
             alu(Opcode::Add, f(3), f(1), f(2)),
@@ -219,8 +260,8 @@ mod tests {
             insts,
             vec![
                 mov(f(5), f(0)),
-                alu(Opcode::Add, f(3), f(1), f(2)),
-                alu(Opcode::Mul, f(5), f(5), f(3)),
+                alu(Opcode::Add, f(4), f(1), f(2)),
+                alu(Opcode::Mul, f(5), f(5), f(4)),
                 out(&[5, 1, 2, 0]),
             ]
         );
@@ -237,8 +278,15 @@ mod tests {
             out(&[4, 0, 0, 0]),
         ]);
         assert!(p);
-        assert_eq!(insts[1], alu(Opcode::Mul, f(3), f(1), f(0)));
-        assert_eq!(insts.len(), 4);
+        assert_eq!(
+            insts,
+            vec![
+                alu(Opcode::Add, f(2), f(0), f(0)),
+                alu(Opcode::Mul, f(3), f(2), f(0)),
+                alu(Opcode::Add, f(4), f(2), f(3)),
+                out(&[4, 0, 0, 0]),
+            ]
+        );
     }
 
     #[test]
@@ -284,6 +332,46 @@ mod tests {
         let (p, got) = run(insts.clone());
         assert!(!p);
         assert_eq!(got, insts);
+    }
+
+    #[test]
+    fn components_are_placed_into_the_payload() {
+        // Two one-register values copied into a two-register message payload (v3) are
+        // computed there directly.
+        let mut p = Program {
+            insts: vec![
+                alu(Opcode::Add, f(1), f(0), f(0)),
+                alu(Opcode::Mul, f(2), f(0), f(0)),
+                mov(f(3), f(1)),
+                mov(f(3).reg_offset(1), f(2)),
+                Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
+            ],
+            vgrf_sizes: vec![1, 1, 1, 2],
+        };
+        p.insts[4].mlen = 2;
+        let mut same_size_only = p.clone();
+        assert!(!register_coalesce(&mut same_size_only, false));
+        assert!(register_coalesce(&mut p, true));
+        assert_eq!(p.insts.len(), 3);
+        assert_eq!(p.insts[0], alu(Opcode::Add, f(3), f(0), f(0)));
+        assert_eq!(p.insts[1], alu(Opcode::Mul, f(3).reg_offset(1), f(0), f(0)));
+    }
+
+    #[test]
+    fn slice_written_by_something_else_is_kept() {
+        let mut p = Program {
+            insts: vec![
+                alu(Opcode::Add, f(1), f(0), f(0)),
+                mov(f(3), f(1)),
+                alu(Opcode::Mul, f(3), f(3), f(0)),
+                Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
+            ],
+            vgrf_sizes: vec![1, 1, 1, 2],
+        };
+        p.insts[3].mlen = 2;
+        let before = p.insts.clone();
+        assert!(!register_coalesce(&mut p, true));
+        assert_eq!(p.insts, before);
     }
 
     #[test]

@@ -27,14 +27,31 @@ use super::ir::Program;
 /// oscillates.
 const MAX_ROUNDS: usize = 64;
 
-/// Runs every pass to a fixed point; returns whether anything changed.
-pub fn optimize(prog: &mut Program) -> bool {
+/// How hard to optimize.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// No passes.
+    None,
+    /// Every pass.
+    Full,
+    /// Every pass, but coalescing only merges registers of equal size: values are not
+    /// computed straight into message payloads, whose live ranges would otherwise grow to
+    /// cover their components' (the fallback when a width does not fit in the registers).
+    NoPayloadCoalescing,
+}
+
+/// Runs the passes of `level` to a fixed point; returns whether anything changed.
+pub fn optimize(prog: &mut Program, level: Level) -> bool {
+    if level == Level::None {
+        return false;
+    }
+    let into_payloads = level == Level::Full;
     let mut any = false;
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
-        progress |= coalesce::register_coalesce(prog);
+        progress |= coalesce::register_coalesce(prog, into_payloads);
         if !progress {
             break;
         }
