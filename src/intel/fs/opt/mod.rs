@@ -9,7 +9,8 @@
 //!    source modifiers where the hardware accepts them), which leaves the copy unread;
 //! 2. [`dce`]: instructions whose result nobody reads go;
 //! 3. [`coalesce`]: a whole-register copy whose destination can share the source's register
-//!    (shared/seeds/003's interference rule) is removed by renaming the destination.
+//!    (shared/seeds/003's interference rule) is removed by renaming the destination;
+//! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
 //! Copy propagation first, because most copies vanish once their readers are redirected, and
 //! dead-code elimination then deletes them without any liveness analysis; coalescing handles
@@ -19,6 +20,7 @@
 pub mod coalesce;
 pub mod copy_prop;
 pub mod dce;
+pub mod flags;
 
 use super::ir::Program;
 
@@ -52,6 +54,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
+        progress |= flags::remove_redundant_flag_writes(prog);
         if !progress {
             break;
         }
