@@ -104,15 +104,19 @@ fn as_copy(inst: &Inst) -> Option<Copy> {
     })
 }
 
+/// Whether `s` reads (part of) the copy's destination for channels the copy wrote, the same
+/// channels at the same positions (a SIMD8 half of a SIMD16 copy included).
 fn reads_copy(inst: &Inst, s: &Reg, c: &Copy) -> bool {
+    let (g, e) = (inst.group as u32, inst.exec_size as u32);
+    let (cg, ce) = (c.group as u32, c.exec_size as u32);
     s.file == File::Vgrf
         && s.nr == c.dst.nr
-        && s.offset == c.dst.offset
+        && g >= cg
+        && g + e <= cg + ce
+        && s.offset == c.dst.offset + (g - cg) * c.dst.ty.size()
         && s.stride == 1
         && s.region.is_none()
         && s.ty.size() == c.dst.ty.size()
-        && inst.exec_size == c.exec_size
-        && inst.group == c.group
         && (c.we_all || !inst.we_all)
 }
 
@@ -275,6 +279,9 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
         File::Vgrf | File::Fixed => {
             let mut new = new;
             new.stride = c.src.stride;
+            // The reader's first channel is this far into the copy.
+            let skip = (inst.group - c.group) as u32;
+            new.offset += skip * c.src.stride as u32 * c.src.ty.size();
             inst.src[i] = new;
             true
         }
@@ -405,6 +412,23 @@ mod tests {
         let (p, out) = run(insts.clone());
         assert!(!p);
         assert_eq!(out, insts);
+    }
+
+    #[test]
+    fn second_half_of_a_simd16_copy_reads_the_source_half() {
+        let mut copy = mov(f(1), f(0));
+        copy.exec_size = 16;
+        let mut hi = Inst::new(
+            Op::Alu(Opcode::Mad),
+            8,
+            f(2).horiz_offset(8),
+            vec![f(3), f(1).horiz_offset(8), f(4)],
+        );
+        hi.group = 8;
+        let (p, out) = run(vec![copy, hi.clone()]);
+        assert!(p);
+        hi.src[1] = f(0).reg_offset(1);
+        assert_eq!(out[1], hi);
     }
 
     #[test]
