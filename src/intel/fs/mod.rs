@@ -6,9 +6,10 @@
 //! 2. [`lower`] turns logical sends into payload loads and SENDs, expands LOAD_PAYLOAD, splits
 //!    multiplies and instructions the hardware cannot run at the width;
 //! 3. push constants and attribute setup data are given their payload registers;
-//! 4. [`liveness`] and [`regalloc`] place the virtual registers (a width that does not fit is
+//! 4. [`opt`] removes copies (copy propagation, dead code, register coalescing);
+//! 5. [`liveness`] and [`regalloc`] place the virtual registers (a width that does not fit is
 //!    dropped for SIMD16, as Mesa does, and reported unsupported for SIMD8: no spilling yet);
-//! 5. [`codegen`] emits EU instructions, which the EU validator checks before they are
+//! 6. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
 //!
 //! `GPUCC_DEBUG=fs` prints the IR after each step through [`Options::debug`].
@@ -18,6 +19,7 @@ pub mod from_nir;
 pub mod ir;
 pub mod liveness;
 pub mod lower;
+pub mod opt;
 pub mod regalloc;
 pub mod stats;
 pub mod verify;
@@ -62,6 +64,8 @@ pub struct Options {
     pub simd: Vec<u32>,
     /// Print the IR after each step to standard error.
     pub debug_ir: bool,
+    /// Run the [`opt`] passes (off only to measure what they gain).
+    pub optimize: bool,
 }
 
 impl Default for Options {
@@ -71,6 +75,7 @@ impl Default for Options {
             debug_ir: std::env::var("GPUCC_DEBUG")
                 .map(|v| v.split(',').any(|p| p == "fs"))
                 .unwrap_or(false),
+            optimize: true,
         }
     }
 }
@@ -81,6 +86,7 @@ impl Options {
         Options {
             simd: simd.to_vec(),
             debug_ir: false,
+            optimize: true,
         }
     }
 }
@@ -225,8 +231,27 @@ impl Context {
         lower::lower_simd_width(dev, &mut prog);
         let reserved = assign_payload_files(&mut prog, &facts);
         dump("lowering", &prog);
-        let live = liveness::compute(&prog);
-        let Some(alloc) = regalloc::allocate(dev, &self.regs, &prog, &live, reserved)? else {
+        // Coalescing values into message payloads lengthens the payloads' live ranges; when
+        // that keeps a width from fitting, the program is optimized again without it.
+        let levels: &[opt::Level] = if opts.optimize {
+            &[opt::Level::Full, opt::Level::NoPayloadCoalescing]
+        } else {
+            &[opt::Level::None]
+        };
+        let lowered = prog;
+        let mut fitted = None;
+        for &level in levels {
+            let mut p = lowered.clone();
+            if opt::optimize(&mut p, level) {
+                dump("optimization", &p);
+            }
+            let live = liveness::compute(&p);
+            if let Some(alloc) = regalloc::allocate(dev, &self.regs, &p, &live, reserved)? {
+                fitted = Some((p, alloc));
+                break;
+            }
+        }
+        let Some((mut prog, alloc)) = fitted else {
             return Ok(None);
         };
         regalloc::assign(&mut prog, &alloc);

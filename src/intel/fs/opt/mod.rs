@@ -1,0 +1,64 @@
+//! Optimization passes on the backend IR, run after lowering (so the copies that
+//! LOAD_PAYLOAD expansion and SIMD splitting create are visible) and before register
+//! allocation.
+//!
+//! Every pass is a `fn(&mut Program) -> bool` that reports progress; [`optimize`] runs them in
+//! a fixed order until none makes progress:
+//!
+//! 1. [`copy_prop`]: reads of a copy read the copy's source instead (registers, immediates and
+//!    source modifiers where the hardware accepts them), which leaves the copy unread;
+//! 2. [`dce`]: instructions whose result nobody reads go;
+//! 3. [`coalesce`]: a whole-register copy whose destination can share the source's register
+//!    (shared/seeds/003's interference rule) is removed by renaming the destination;
+//! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//!
+//! Copy propagation first, because most copies vanish once their readers are redirected, and
+//! dead-code elimination then deletes them without any liveness analysis; coalescing handles
+//! what remains (copies into message payloads, whose readers are sends that need the whole
+//! contiguous block and so cannot be redirected one channel group at a time).
+
+pub mod coalesce;
+pub mod copy_prop;
+pub mod dce;
+pub mod flags;
+
+use super::ir::Program;
+
+/// Upper bound on rounds of the pass pipeline; each round that makes progress removes or
+/// simplifies at least one instruction, so this is only a guard against a pass that
+/// oscillates.
+const MAX_ROUNDS: usize = 64;
+
+/// How hard to optimize.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// No passes.
+    None,
+    /// Every pass.
+    Full,
+    /// Every pass, but coalescing only merges registers of equal size: values are not
+    /// computed straight into message payloads, whose live ranges would otherwise grow to
+    /// cover their components' (the fallback when a width does not fit in the registers).
+    NoPayloadCoalescing,
+}
+
+/// Runs the passes of `level` to a fixed point; returns whether anything changed.
+pub fn optimize(prog: &mut Program, level: Level) -> bool {
+    if level == Level::None {
+        return false;
+    }
+    let into_payloads = level == Level::Full;
+    let mut any = false;
+    for _ in 0..MAX_ROUNDS {
+        let mut progress = false;
+        progress |= copy_prop::copy_propagation(prog);
+        progress |= dce::dead_code_eliminate(prog);
+        progress |= coalesce::register_coalesce(prog, into_payloads);
+        progress |= flags::remove_redundant_flag_writes(prog);
+        if !progress {
+            break;
+        }
+        any = true;
+    }
+    any
+}

@@ -1,0 +1,148 @@
+//! What the optimization passes buy, measured over Mesa's fragment-shader corpus against
+//! Mesa's own instruction counts (shared/corpus/mesa-stats/<platform>.csv).
+//!
+//! For each platform and width, over the shaders that both Mesa and gpucc compiled at that
+//! width: total instructions with and without the passes, the ratio to Mesa, how many
+//! shaders the passes helped and hurt, and compile time (`--nocapture` prints them). The
+//! assertions are the properties the passes must have: they never add instructions to a
+//! shader in total, and they change the program for at least some shaders.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::DevInfo;
+
+/// Mesa's instruction count per (shader name, SIMD width) for fragment shaders.
+fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), u32>> {
+    let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next()?.split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n);
+    let (c_name, c_stage, c_simd, c_inst) = (
+        col("shader")?,
+        col("stage")?,
+        col("simd")?,
+        col("instructions")?,
+    );
+    let mut out = HashMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        if f.get(c_stage) != Some(&"fs") {
+            continue;
+        }
+        let (Some(Ok(simd)), Some(Ok(n))) = (
+            f.get(c_simd).map(|s| s.parse::<u32>()),
+            f.get(c_inst).map(|s| s.parse::<u32>()),
+        ) else {
+            continue;
+        };
+        out.insert((f[c_name].to_string(), simd), n);
+    }
+    Some(out)
+}
+
+#[derive(Default)]
+struct Totals {
+    shaders: usize,
+    mesa: u64,
+    before: u64,
+    after: u64,
+    helped: usize,
+    hurt: usize,
+}
+
+fn measure(platform: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+        return;
+    };
+    let Some(mesa) = mesa_counts(platform) else {
+        return;
+    };
+    let ctx = Context::new(DevInfo::from_name(platform).unwrap());
+    let on = Options::widths(&[8, 16]);
+    let off = Options {
+        optimize: false,
+        ..on.clone()
+    };
+    let mut totals: [Totals; 2] = Default::default();
+    let (mut t_on, mut t_off) = (Duration::ZERO, Duration::ZERO);
+    for f in common::files_with_suffix(&dir, ".fs.nir") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let shader = gpucc::nir::parse(&text).unwrap();
+        let t = Instant::now();
+        let before = ctx.compile(&shader, &off);
+        t_off += t.elapsed();
+        let t = Instant::now();
+        let after = ctx.compile(&shader, &on);
+        t_on += t.elapsed();
+        let (Ok(before), Ok(after)) = (before, after) else {
+            continue;
+        };
+        let name = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".nir")
+            .to_string();
+        for (i, w) in [8u32, 16].into_iter().enumerate() {
+            let (Some(b), Some(a), Some(&m)) = (
+                before.variant(w),
+                after.variant(w),
+                mesa.get(&(name.clone(), w)),
+            ) else {
+                continue;
+            };
+            let t = &mut totals[i];
+            t.shaders += 1;
+            t.mesa += m as u64;
+            t.before += b.stats.instructions as u64;
+            t.after += a.stats.instructions as u64;
+            t.helped += (a.stats.instructions < b.stats.instructions) as usize;
+            t.hurt += (a.stats.instructions > b.stats.instructions) as usize;
+        }
+    }
+    for (i, w) in [8, 16].into_iter().enumerate() {
+        let t = &totals[i];
+        if t.shaders == 0 {
+            continue;
+        }
+        println!(
+            "{platform} SIMD{w}: {} shaders, Mesa {} instructions; gpucc without passes {} \
+             ({:.3}x), with passes {} ({:.3}x); helped {}, hurt {}",
+            t.shaders,
+            t.mesa,
+            t.before,
+            t.before as f64 / t.mesa as f64,
+            t.after,
+            t.after as f64 / t.mesa as f64,
+            t.helped,
+            t.hurt
+        );
+        assert!(
+            t.after <= t.before,
+            "{platform} SIMD{w}: the passes added code"
+        );
+        assert!(
+            t.helped > 0,
+            "{platform} SIMD{w}: the passes changed nothing"
+        );
+    }
+    println!(
+        "{platform} compile time (SIMD8+16, whole corpus): {:.2?} without passes, {:.2?} with",
+        t_off, t_on
+    );
+}
+
+#[test]
+fn ivb_instruction_counts_against_mesa() {
+    measure("ivb");
+}
+
+#[test]
+fn bdw_instruction_counts_against_mesa() {
+    measure("bdw");
+}
