@@ -26,7 +26,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::intel::eu;
-use crate::intel::kernel::{Flags, InputSlot, Kernel, SimdKernel};
+use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, SimdKernel};
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -173,6 +173,8 @@ impl Context {
                 flat_inputs |= 1 << i;
             }
         }
+        // Compute dispatch uses one width: the widest that compiled.
+        let widest = variants.last().map_or(8, |k| k.simd);
         Ok(Kernel {
             platform: dev.name,
             code,
@@ -199,7 +201,11 @@ impl Context {
                 flat_inputs,
             },
             scratch_size: 0,
-            compute: None,
+            compute: facts.compute.as_ref().map(|c| ComputeInfo {
+                simd: widest,
+                local_size: c.local_size,
+                shared_size: c.shared_size,
+            }),
         })
     }
 
