@@ -173,6 +173,7 @@ impl Context {
                 flat_inputs |= 1 << i;
             }
         }
+        let scratch_size = variants.iter().map(|k| k.scratch_size).max().unwrap_or(0);
         // Compute dispatch uses one width: the widest that compiled.
         let widest = variants.last().map_or(8, |k| k.simd);
         Ok(Kernel {
@@ -200,7 +201,7 @@ impl Context {
                 uses_src_depth_w: facts.payload.source_depth.is_some(),
                 flat_inputs,
             },
-            scratch_size: 0,
+            scratch_size,
             compute: facts.compute.as_ref().map(|c| ComputeInfo {
                 simd: widest,
                 local_size: c.local_size,
@@ -231,8 +232,10 @@ impl Context {
         lower::lower_simd_width(dev, &mut prog);
         let reserved = assign_payload_files(&mut prog, &facts);
         dump("lowering", &prog);
-        let live = liveness::compute(&prog);
-        let Some(alloc) = regalloc::allocate(dev, &self.regs, &prog, &live, reserved)? else {
+        // SIMD8 spills to scratch when it does not fit; wider programs are dropped instead.
+        let Some((alloc, spilled)) =
+            regalloc::allocate_spilling(dev, &self.regs, &mut prog, reserved, width == 8)?
+        else {
             return Ok(None);
         };
         regalloc::assign(&mut prog, &alloc);
@@ -252,6 +255,8 @@ impl Context {
         let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
         let mut s = stats::collect(dev, &insts);
         s.simd = width as u32;
+        s.spills = spilled.spills;
+        s.fills = spilled.fills;
         s.bytes_uncompacted = (native.len() * 16) as u32;
         s.bytes = bytes.len() as u32;
         Ok(Some((
@@ -263,6 +268,7 @@ impl Context {
                 dispatch_grf_start: facts.payload.num_regs,
                 grfs_used: alloc.grfs_used,
                 stats: s,
+                scratch_size: spilled.scratch_bytes,
             },
             facts,
         )))
