@@ -370,3 +370,116 @@ fn unsupported_compute_features_are_named() {
         other => panic!("expected an unsupported error, got {other:?}"),
     }
 }
+
+/// SSBO atomics against hand-derived results (the interpreter has no atomics): sixteen
+/// invocations each add 1 to a counter that starts at 3, so the counter ends at 19 and the
+/// old values returned are 3..=18, each exactly once; each invocation records its index + 1000
+/// at the slot its old value names.
+#[test]
+fn ssbo_atomic_add_hands_out_distinct_slots() {
+    let size = [16, 1, 1];
+    let text = header("cs-atomic", size, 0)
+        + r#"impl main {
+    block b0:  // preds:
+    32    %0 = @load_local_invocation_index () ()
+    32    %1 = load_const (0x00000000)
+    32    %2 = load_const (0x00000001)
+    32    %3 = @ssbo_atomic (%1, %1, %2) (access=none, atomic_op=iadd)
+    32    %4 = load_const (0x00000004)
+    32    %5 = imul %3, %4
+    32    %6 = load_const (0x00000100)
+    32    %7 = iadd %5, %6
+    32    %8 = load_const (0x000003e8)
+    32    %9 = iadd %0, %8
+    @store_ssbo (%9, %1, %7) (wrmask=x, access=none, align_mul=4, align_offset=0)
+    // succs: b1
+    block b1:
+}
+"#;
+    let shader = nir::parse(&text).unwrap();
+    assert_eq!(
+        ssbo_init(0)[..4],
+        3u32.to_le_bytes(),
+        "the counter starts at 3"
+    );
+    for p in PLATFORMS {
+        let dev = DevInfo::from_name(p).unwrap();
+        for simd in [8, 16] {
+            let k = Context::new(dev)
+                .compile(&shader, &Options::widths(&[simd]))
+                .unwrap_or_else(|e| panic!("{p} SIMD{simd}: {e}"));
+            let got = simulate(dev, &k, simd, size, &[[0, 0, 0]], 1)
+                .unwrap_or_else(|e| panic!("{p} SIMD{simd}: {e}"));
+            let dword = |d: usize| u32::from_le_bytes(got[0][4 * d..4 * d + 4].try_into().unwrap());
+            assert_eq!(dword(0), 19, "{p} SIMD{simd}: counter");
+            let mut seen: Vec<u32> = (3..19).map(|old| dword(64 + old)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (1000..1016).collect::<Vec<u32>>(), "{p} SIMD{simd}");
+        }
+    }
+}
+
+/// A shared-memory atomic max, then a barrier: every invocation reads the workgroup's
+/// largest index (7) back.
+#[test]
+fn shared_atomic_max_then_barrier() {
+    let size = [8, 1, 1];
+    let text = header("cs-shared-atomic", size, 16)
+        + r#"impl main {
+    block b0:  // preds:
+    32    %0 = @load_local_invocation_index () ()
+    32    %1 = load_const (0x00000000)
+    32    %2 = @shared_atomic (%1, %0) (base=4, atomic_op=umax)
+    @barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, memory_semantics=ACQ|REL, memory_modes=shared)
+    32    %3 = @load_shared (%1) (base=4, align_mul=4, align_offset=0)
+    32    %4 = load_const (0x00000004)
+    32    %5 = imul %0, %4
+    @store_ssbo (%3, %1, %5) (wrmask=x, access=none, align_mul=4, align_offset=0)
+    // succs: b1
+    block b1:
+}
+"#;
+    let shader = nir::parse(&text).unwrap();
+    for p in PLATFORMS {
+        let dev = DevInfo::from_name(p).unwrap();
+        for simd in [8, 16] {
+            let k = Context::new(dev)
+                .compile(&shader, &Options::widths(&[simd]))
+                .unwrap_or_else(|e| panic!("{p} SIMD{simd}: {e}"));
+            let got = simulate(dev, &k, simd, size, &[[0, 0, 0]], 1)
+                .unwrap_or_else(|e| panic!("{p} SIMD{simd}: {e}"));
+            for d in 0..8 {
+                let v = u32::from_le_bytes(got[0][4 * d..4 * d + 4].try_into().unwrap());
+                assert_eq!(v, 7, "{p} SIMD{simd}: invocation {d}");
+            }
+            assert_eq!(
+                got[0][32..],
+                ssbo_init(0)[32..],
+                "{p} SIMD{simd}: rest untouched"
+            );
+        }
+    }
+}
+
+/// A memory-only barrier (execution scope NONE) sends no gateway message.
+#[test]
+fn memory_barrier_without_execution_scope_does_not_wait() {
+    let text = header("cs-membar", [8, 1, 1], 0)
+        + r#"impl main {
+    block b0:  // preds:
+    32    %0 = @load_local_invocation_index () ()
+    32    %1 = load_const (0x00000000)
+    @barrier () (execution_scope=NONE, memory_scope=WORKGROUP, memory_semantics=ACQ|REL, memory_modes=ssbo)
+    @store_ssbo (%0, %1, %1) (wrmask=x, access=none, align_mul=4, align_offset=0)
+    // succs: b1
+    block b1:
+}
+"#;
+    let shader = nir::parse(&text).unwrap();
+    let dev = DevInfo::from_name("ivb").unwrap();
+    let k = Context::new(dev)
+        .compile(&shader, &Options::widths(&[8]))
+        .unwrap();
+    let asm = k.disassemble(dev);
+    assert!(!asm.contains("wait"), "{asm}");
+}

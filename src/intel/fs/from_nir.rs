@@ -1037,9 +1037,59 @@ impl<'a> Translator<'a> {
                     self.untyped_write(surface, addr, &value[start as usize..c as usize])?;
                 }
             }
+            "ssbo_atomic" | "ssbo_atomic_swap" | "shared_atomic" | "shared_atomic_swap" => {
+                let ssbo = name.starts_with("ssbo");
+                let (surface, first) = if ssbo {
+                    (self.ssbo_surface(src(0)?)?, 1)
+                } else {
+                    self.compute_only(name)?;
+                    (SLM_SURFACE, 0)
+                };
+                let base = if ssbo {
+                    0
+                } else {
+                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
+                };
+                let op = match i.index(IndexKind::AtomicOp) {
+                    // Structured indices keep their spelling (`atomic_op=iadd`).
+                    Some(nir::IndexValue::Text(t)) => {
+                        t.strip_prefix("atomic_op=").unwrap_or(t).to_string()
+                    }
+                    _ => return Err(CompileError::Invalid(format!("{name} without atomic_op"))),
+                };
+                let swap = name.ends_with("_swap");
+                let aop = match (op.as_str(), swap) {
+                    ("iadd", false) => 7,
+                    ("imin", false) => 11,
+                    ("umin", false) => 13,
+                    ("imax", false) => 10,
+                    ("umax", false) => 12,
+                    ("iand", false) => 1,
+                    ("ior", false) => 2,
+                    ("ixor", false) => 3,
+                    ("xchg", false) => 4,
+                    ("cmpxchg", true) => 14,
+                    (other, _) => {
+                        return Err(unsupported(format!("{name} with atomic_op={other}")))
+                    }
+                };
+                let offset = self.comp(src(first)?, 0)?;
+                let mut data = vec![self.comp(src(first + 1)?, 0)?];
+                if swap {
+                    data.push(self.comp(src(first + 2)?, 0)?);
+                }
+                let addr = self.address(offset, base);
+                let old = self.untyped_atomic(surface, aop, addr, &data, i.def.is_some());
+                if let Some(d) = i.def {
+                    self.set(d, vec![old]);
+                }
+            }
             "barrier" | "control_barrier" => {
                 let execution = match i.index(IndexKind::ExecutionScope) {
-                    Some(nir::IndexValue::Text(t)) => !t.eq_ignore_ascii_case("none"),
+                    Some(nir::IndexValue::Text(t)) => !t
+                        .strip_prefix("execution_scope=")
+                        .unwrap_or(t)
+                        .eq_ignore_ascii_case("none"),
                     Some(nir::IndexValue::Int(v)) => *v != 0,
                     _ => name == "control_barrier",
                 };
@@ -1161,6 +1211,48 @@ impl<'a> Translator<'a> {
         send.desc = desc;
         send.sfid = sfid;
         Ok(())
+    }
+
+    /// An untyped atomic (Mesa's `BRW_AOP_*` operation `aop`) on the dword at `addr`,
+    /// returning the old value when `ret` is set.
+    fn untyped_atomic(
+        &mut self,
+        surface: u32,
+        aop: u32,
+        addr: Reg,
+        data: &[Reg],
+        ret: bool,
+    ) -> Reg {
+        let per = self.per();
+        let n = 1 + data.len() as u32;
+        let payload = Reg::vgrf(self.prog.alloc(n * per), RegType::UD);
+        let mut srcs = vec![addr];
+        srcs.extend(data.iter().map(|v| v.retype(RegType::UD)));
+        self.push(Op::LoadPayload, payload, srcs);
+        let (sfid, ty) = if self.devinfo.ver >= 75 {
+            (SFID_DATA_CACHE_1, 2)
+        } else {
+            (SFID_DATA_CACHE, 6)
+        };
+        let simd8 = (self.width == 8) as u32;
+        let rlen = if ret { per } else { 0 };
+        let dst = if ret {
+            self.vgrf(RegType::UD)
+        } else {
+            Reg::null(RegType::UW)
+        };
+        let send = self.push(Op::Send, dst, vec![payload]);
+        send.mlen = (n * per) as u8;
+        send.rlen = rlen as u8;
+        send.desc = ((n * per) << 25)
+            | (rlen << 20)
+            | (ty << 14)
+            | ((ret as u32) << 13)
+            | (simd8 << 12)
+            | (aop << 8)
+            | surface;
+        send.sfid = sfid;
+        dst
     }
 
     /// A workgroup barrier: a gateway message carrying the barrier id from the thread header
