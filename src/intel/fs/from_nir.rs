@@ -1,4 +1,9 @@
-//! NIR → backend IR for fragment shaders, at one dispatch width.
+//! NIR → backend IR for fragment and compute shaders, at one dispatch width.
+//!
+//! Compute threads read their workgroup id from the header (g0) and their local ids from the
+//! payload registers after it; SSBOs and shared memory are untyped surfaces
+//! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
+//! thread spawner.
 //!
 //! Every NIR value becomes one operand per component: a full-width virtual register, or, when
 //! the value is the same for every channel and the hardware can read it in place, an immediate

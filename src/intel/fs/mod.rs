@@ -1,4 +1,5 @@
-//! The scalar ("FS") backend: NIR fragment shaders in, [`Kernel`]s out, for Gen7–Gen8.
+//! The scalar ("FS") backend: NIR fragment and compute shaders in, [`Kernel`]s out, for
+//! Gen7–Gen8.
 //!
 //! The pipeline, run once per dispatch width by [`Context::compile`]:
 //!
@@ -6,8 +7,8 @@
 //! 2. [`lower`] turns logical sends into payload loads and SENDs, expands LOAD_PAYLOAD, splits
 //!    multiplies and instructions the hardware cannot run at the width;
 //! 3. push constants and attribute setup data are given their payload registers;
-//! 4. [`liveness`] and [`regalloc`] place the virtual registers (a width that does not fit is
-//!    dropped for SIMD16, as Mesa does, and reported unsupported for SIMD8: no spilling yet);
+//! 4. [`liveness`] and [`regalloc`] place the virtual registers; a SIMD8 program that does not
+//!    fit spills registers to scratch until it does, a SIMD16 one is dropped (as Mesa does);
 //! 5. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
 //!
@@ -113,7 +114,7 @@ impl Context {
         self.devinfo
     }
 
-    /// Compiles a fragment shader for every width in `opts` that fits.
+    /// Compiles a fragment or compute shader for every width in `opts` that fits.
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         let dev = self.devinfo;
         let Some(flow) = self.flow.as_ref().filter(|_| (70..90).contains(&dev.ver)) else {
