@@ -68,6 +68,8 @@ pub struct SimdKernel {
     pub grfs_used: u32,
     /// Statistics.
     pub stats: Stats,
+    /// Scratch bytes per thread this variant's spills use.
+    pub scratch_size: u32,
 }
 
 /// One input the shader reads, in attribute setup order.

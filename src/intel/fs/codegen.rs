@@ -222,6 +222,20 @@ pub fn generate(
                 e.src = srcs;
                 e
             }
+            Op::Alu(Opcode::Wait) => {
+                // WAIT n0: stall until the gateway signals the notification count.
+                let mut e = eu::Inst::new(Opcode::Wait);
+                let n0 = eu::types::arf::NOTIFICATION_COUNT;
+                e.dst = Dst::reg(RegFile::Arf, n0, 0, RegType::UD);
+                e.src = vec![Src::Reg(RegSrc::new(
+                    RegFile::Arf,
+                    n0,
+                    0,
+                    RegType::UD,
+                    Region::new(0, 1, 0),
+                ))];
+                e
+            }
             Op::Alu(op) => {
                 let mut e = eu::Inst::new(op);
                 let align16 = op.is_three_src();

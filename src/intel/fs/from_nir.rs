@@ -1,4 +1,9 @@
-//! NIR → backend IR for fragment shaders, at one dispatch width.
+//! NIR → backend IR for fragment and compute shaders, at one dispatch width.
+//!
+//! Compute threads read their workgroup id from the header (g0) and their local ids from the
+//! payload registers after it; SSBOs and shared memory are untyped surfaces
+//! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
+//! thread spawner.
 //!
 //! Every NIR value becomes one operand per component: a full-width virtual register, or, when
 //! the value is the same for every channel and the hardware can read it in place, an immediate
@@ -49,7 +54,32 @@ pub struct ShaderFacts {
     pub uses_kill: bool,
     /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
     pub pull_blocks: Vec<u32>,
+    /// Compute-shader facts (None for fragment shaders).
+    pub compute: Option<ComputeFacts>,
 }
+
+/// What a compute shader's dispatch needs to know.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComputeFacts {
+    /// Workgroup size (`workgroup_size` of the shader info).
+    pub local_size: [u32; 3],
+    /// Workgroup-shared memory in bytes (`shared_size`).
+    pub shared_size: u32,
+    /// The shader synchronises its workgroup with gateway barriers.
+    pub uses_barrier: bool,
+}
+
+/// Binding-table index of SSBO block 0 (untyped surface messages).
+pub const SSBO_SURFACE_BASE: u32 = 128;
+
+/// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
+pub const SLM_SURFACE: u32 = 254;
+
+/// Data-port shared functions (Gen7 data cache, Haswell+ data cache 1), gateway and spawner.
+const SFID_DATA_CACHE: u8 = 10;
+const SFID_DATA_CACHE_1: u8 = 12;
+const SFID_GATEWAY: u8 = 3;
+const SFID_THREAD_SPAWNER: u8 = 7;
 
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
 pub const KILL_FLAG: u8 = 1;
@@ -61,6 +91,7 @@ pub const UBO_SURFACE_BASE: u32 = 64;
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
+    devinfo: &'static DevInfo,
     /// Longest sampler array the shader declares (texture_offset candidates).
     sampler_array_len: u32,
     imp: &'a nir::Impl,
@@ -78,19 +109,63 @@ fn unsupported(what: impl Into<String>) -> CompileError {
     CompileError::Unsupported(what.into())
 }
 
-/// Translates the entry point of a fragment shader at `width` channels.
+/// Reads the workgroup and shared-memory sizes of a compute shader's info block
+/// (`workgroup_size: 8, 1, 1`, `shared_size: 64`).
+fn compute_facts(shader: &nir::Shader) -> Result<ComputeFacts, CompileError> {
+    let info = &shader.info;
+    let size = info
+        .field("workgroup_size")
+        .ok_or_else(|| unsupported("compute shader without a fixed workgroup_size"))?;
+    let dims: Vec<u32> = size
+        .split(',')
+        .map(|d| d.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            CompileError::Invalid(format!("workgroup_size `{size}` is not three integers"))
+        })?;
+    let [x, y, z] = dims[..] else {
+        return Err(CompileError::Invalid(format!(
+            "workgroup_size `{size}` is not three integers"
+        )));
+    };
+    if x == 0 || y == 0 || z == 0 || x * y * z > 1024 {
+        return Err(CompileError::Invalid(format!(
+            "workgroup_size {x}x{y}x{z} is outside 1..=1024 invocations"
+        )));
+    }
+    let shared_size = match info.field("shared_size") {
+        Some(s) => s
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| CompileError::Invalid(format!("shared_size `{s}` is not an integer")))?,
+        None => 0,
+    };
+    if shared_size > 64 * 1024 {
+        return Err(unsupported(format!(
+            "{shared_size} bytes of shared memory (64 KiB per workgroup)"
+        )));
+    }
+    Ok(ComputeFacts {
+        local_size: [x, y, z],
+        shared_size,
+        uses_barrier: false,
+    })
+}
+
+/// Translates the entry point of a fragment or compute shader at `width` channels.
 pub fn from_nir(
     devinfo: &'static DevInfo,
     shader: &nir::Shader,
     width: u8,
 ) -> Result<(Program, ShaderFacts), CompileError> {
-    if shader.stage() != Stage::Fragment {
-        return Err(unsupported(format!("{} stage", shader.stage().mesa_name())));
-    }
+    let compute = match shader.stage() {
+        Stage::Fragment => false,
+        Stage::Compute => true,
+        other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
+    };
     let imp = shader
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
-    let _ = devinfo;
     let sampler_array_len = shader
         .variables
         .iter()
@@ -99,6 +174,7 @@ pub fn from_nir(
         .max()
         .unwrap_or(1);
     let mut t = Translator {
+        devinfo,
         sampler_array_len,
         imp,
         width,
@@ -110,7 +186,12 @@ pub fn from_nir(
         outputs: BTreeMap::new(),
         depth: None,
     };
-    t.plan_payload();
+    if compute {
+        t.facts.compute = Some(compute_facts(shader)?);
+        t.facts.payload.num_regs = 1 + 3 * t.per();
+    } else {
+        t.plan_payload();
+    }
     if t.facts.uses_kill {
         // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
         let g0 = Reg::fixed(0, 0, RegType::UD, 0);
@@ -119,7 +200,11 @@ pub fn from_nir(
         init.flag_subnr = KILL_FLAG;
     }
     t.emit_list(&imp.body)?;
-    t.emit_fb_writes();
+    if compute {
+        t.emit_cs_terminate();
+    } else {
+        t.emit_fb_writes();
+    }
     if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
         return Err(unsupported("pull constants (push block over 32 registers)"));
     }
@@ -423,6 +508,15 @@ impl<'a> Translator<'a> {
             "fadd" => binary(self, Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
             "fmul" => binary(self, Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
             "iadd" => binary(self, Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
+            "isub" => {
+                let b = d(arg(1)?);
+                let neg_b = if b.file == File::Imm {
+                    Reg::imm(D, (b.imm as u32).wrapping_neg())
+                } else {
+                    b.negate()
+                };
+                binary(self, Opcode::Add, D, d(arg(0)?), neg_b, false)
+            }
             "imul" => binary(self, Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
             "imul_32x16" => {
                 let b = arg(1)?;
@@ -841,9 +935,384 @@ impl<'a> Translator<'a> {
                 k.flag_subnr = KILL_FLAG;
                 k.pred = Some(false);
             }
+            "load_local_invocation_id" => {
+                let (n, _) = self.def_info(def()?)?;
+                let out = (0..n as u32).map(|k| self.local_id(k)).collect();
+                self.set(def()?, out);
+            }
+            "load_workgroup_id" | "load_workgroup_id_zero_base" => {
+                self.compute_only(name)?;
+                let (n, _) = self.def_info(def()?)?;
+                let out = (0..n as usize).map(|k| workgroup_id(k.min(2))).collect();
+                self.set(def()?, out);
+            }
+            "load_workgroup_size" => {
+                let size = self.compute_only(name)?.local_size;
+                let (n, _) = self.def_info(def()?)?;
+                let out = (0..n as usize)
+                    .map(|k| Reg::imm(RegType::UD, size[k.min(2)]))
+                    .collect();
+                self.set(def()?, out);
+            }
+            "load_local_invocation_index" => {
+                let [sx, sy, sz] = self.compute_only(name)?.local_size;
+                let x = self.local_id(0);
+                let index = if sy * sz == 1 {
+                    x
+                } else {
+                    // ((z * sy) + y) * sx + x
+                    let (y, z) = (self.local_id(1), self.local_id(2));
+                    let t = self.vgrf(RegType::UD);
+                    self.alu(Opcode::Mul, t, vec![z, Reg::imm(RegType::UD, sy)]);
+                    self.alu(Opcode::Add, t, vec![t, y]);
+                    self.alu(Opcode::Mul, t, vec![t, Reg::imm(RegType::UD, sx)]);
+                    self.alu(Opcode::Add, t, vec![t, x]);
+                    t
+                };
+                self.set(def()?, vec![index]);
+            }
+            "load_global_invocation_id" | "load_global_invocation_id_zero_base" => {
+                let size = self.compute_only(name)?.local_size;
+                let (n, _) = self.def_info(def()?)?;
+                let mut out = Vec::new();
+                for k in 0..n as usize {
+                    let k = k.min(2);
+                    let local = self.local_id(k as u32);
+                    let t = self.vgrf(RegType::UD);
+                    self.alu(
+                        Opcode::Mul,
+                        t,
+                        vec![workgroup_id(k), Reg::imm(RegType::UD, size[k])],
+                    );
+                    self.alu(Opcode::Add, t, vec![t, local]);
+                    out.push(t);
+                }
+                self.set(def()?, out);
+            }
+            "load_ssbo" | "load_shared" => {
+                let (n, bits) = self.def_info(def()?)?;
+                if bits != 32 {
+                    return Err(unsupported(format!("{name} of {bits}-bit data")));
+                }
+                let (surface, offset) = if name == "load_ssbo" {
+                    (self.ssbo_surface(src(0)?)?, self.comp(src(1)?, 0)?)
+                } else {
+                    self.compute_only(name)?;
+                    (SLM_SURFACE, self.comp(src(0)?, 0)?)
+                };
+                let base = if name == "load_shared" {
+                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
+                } else {
+                    0
+                };
+                let addr = self.address(offset, base);
+                let out = self.untyped_read(surface, addr, n as u32)?;
+                self.set(def()?, out);
+            }
+            "store_ssbo" | "store_shared" => {
+                let (_, bits) = self.def_info(src(0)?)?;
+                if bits != 32 {
+                    return Err(unsupported(format!("{name} of {bits}-bit data")));
+                }
+                let (surface, offset) = if name == "store_ssbo" {
+                    (self.ssbo_surface(src(1)?)?, self.comp(src(2)?, 0)?)
+                } else {
+                    self.compute_only(name)?;
+                    (SLM_SURFACE, self.comp(src(1)?, 0)?)
+                };
+                let base = if name == "store_shared" {
+                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
+                } else {
+                    0
+                };
+                let value = self.value(src(0)?)?.clone();
+                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
+                // One message per run of consecutive written components.
+                let mut c = 0;
+                while c < value.len() as u32 {
+                    if mask & (1 << c) == 0 {
+                        c += 1;
+                        continue;
+                    }
+                    let start = c;
+                    while c < value.len() as u32 && mask & (1 << c) != 0 && c - start < 4 {
+                        c += 1;
+                    }
+                    let addr = self.address(offset, base + 4 * start);
+                    self.untyped_write(surface, addr, &value[start as usize..c as usize])?;
+                }
+            }
+            "ssbo_atomic" | "ssbo_atomic_swap" | "shared_atomic" | "shared_atomic_swap" => {
+                let ssbo = name.starts_with("ssbo");
+                let (surface, first) = if ssbo {
+                    (self.ssbo_surface(src(0)?)?, 1)
+                } else {
+                    self.compute_only(name)?;
+                    (SLM_SURFACE, 0)
+                };
+                let base = if ssbo {
+                    0
+                } else {
+                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
+                };
+                let op = match i.index(IndexKind::AtomicOp) {
+                    // Structured indices keep their spelling (`atomic_op=iadd`).
+                    Some(nir::IndexValue::Text(t)) => {
+                        t.strip_prefix("atomic_op=").unwrap_or(t).to_string()
+                    }
+                    _ => return Err(CompileError::Invalid(format!("{name} without atomic_op"))),
+                };
+                let swap = name.ends_with("_swap");
+                let aop = match (op.as_str(), swap) {
+                    ("iadd", false) => 7,
+                    ("imin", false) => 11,
+                    ("umin", false) => 13,
+                    ("imax", false) => 10,
+                    ("umax", false) => 12,
+                    ("iand", false) => 1,
+                    ("ior", false) => 2,
+                    ("ixor", false) => 3,
+                    ("xchg", false) => 4,
+                    ("cmpxchg", true) => 14,
+                    (other, _) => {
+                        return Err(unsupported(format!("{name} with atomic_op={other}")))
+                    }
+                };
+                let offset = self.comp(src(first)?, 0)?;
+                let mut data = vec![self.comp(src(first + 1)?, 0)?];
+                if swap {
+                    data.push(self.comp(src(first + 2)?, 0)?);
+                }
+                let addr = self.address(offset, base);
+                let old = self.untyped_atomic(surface, aop, addr, &data, i.def.is_some());
+                if let Some(d) = i.def {
+                    self.set(d, vec![old]);
+                }
+            }
+            "barrier" | "control_barrier" => {
+                let execution = match i.index(IndexKind::ExecutionScope) {
+                    Some(nir::IndexValue::Text(t)) => !t
+                        .strip_prefix("execution_scope=")
+                        .unwrap_or(t)
+                        .eq_ignore_ascii_case("none"),
+                    Some(nir::IndexValue::Int(v)) => *v != 0,
+                    _ => name == "control_barrier",
+                };
+                if execution {
+                    self.emit_gateway_barrier()?;
+                }
+            }
+            "memory_barrier"
+            | "memory_barrier_buffer"
+            | "memory_barrier_shared"
+            | "group_memory_barrier" => {
+                // A thread's data-port messages complete in order and the workgroup's threads
+                // meet at gateway barriers; no fence message is emitted.
+            }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
         Ok(())
+    }
+
+    fn compute_only(&self, what: &str) -> Result<&ComputeFacts, CompileError> {
+        self.facts
+            .compute
+            .as_ref()
+            .ok_or_else(|| unsupported(format!("{what} outside a compute shader")))
+    }
+
+    /// Local invocation id component `k`: the payload holds one register per 8 channels for
+    /// each of x, y and z, so wider threads gather their halves into one value.
+    fn local_id(&mut self, k: u32) -> Reg {
+        let d = self.vgrf(RegType::UD);
+        for h in 0..self.width as u32 / 8 {
+            let m = self.alu(
+                Opcode::Mov,
+                d.reg_offset(h),
+                vec![Reg::fixed(1 + 3 * h + k, 0, RegType::UD, 1)],
+            );
+            m.exec_size = 8;
+            m.group = 8 * h as u8;
+        }
+        d
+    }
+
+    /// The binding-table index of the SSBO block `block` names (a constant).
+    fn ssbo_surface(&self, block: SsaId) -> Result<u32, CompileError> {
+        let b = self
+            .imp
+            .const_value(block)
+            .and_then(|v| v.first().copied())
+            .ok_or_else(|| unsupported("SSBO access with a non-constant block index"))?;
+        if b >= (SLM_SURFACE - SSBO_SURFACE_BASE) as u64 {
+            return Err(unsupported(format!(
+                "SSBO block {b} (at most {})",
+                SLM_SURFACE - SSBO_SURFACE_BASE - 1
+            )));
+        }
+        Ok(SSBO_SURFACE_BASE + b as u32)
+    }
+
+    /// Per-channel byte addresses `offset + base` in a register of their own (a message
+    /// payload cannot point at immediates or push constants).
+    fn address(&mut self, offset: Reg, base: u32) -> Reg {
+        let a = self.vgrf(RegType::UD);
+        if base == 0 {
+            self.alu(Opcode::Mov, a, vec![offset.retype(RegType::UD)]);
+        } else {
+            let off = self.in_grf(offset.retype(RegType::UD));
+            self.alu(Opcode::Add, a, vec![off, Reg::imm(RegType::UD, base)]);
+        }
+        a
+    }
+
+    /// Shared function and message type of an untyped surface read, write (Gen7: data cache;
+    /// Haswell and later: data cache 1, with its own numbering).
+    fn untyped_msg(&self, write: bool) -> (u8, u32) {
+        match (self.devinfo.ver >= 75, write) {
+            (false, false) => (SFID_DATA_CACHE, 5),
+            (false, true) => (SFID_DATA_CACHE, 13),
+            (true, false) => (SFID_DATA_CACHE_1, 1),
+            (true, true) => (SFID_DATA_CACHE_1, 9),
+        }
+    }
+
+    fn untyped_desc(&self, write: bool, mlen: u32, rlen: u32, comps: u32, surface: u32) -> u32 {
+        let (_, ty) = self.untyped_msg(write);
+        let simd_mode: u32 = if self.width == 16 { 1 } else { 2 };
+        let disabled = (0xf << comps) & 0xf;
+        (mlen << 25) | (rlen << 20) | (ty << 14) | (simd_mode << 12) | (disabled << 8) | surface
+    }
+
+    /// Reads `n` consecutive dwords per channel from `addr` on `surface`.
+    fn untyped_read(&mut self, surface: u32, addr: Reg, n: u32) -> Result<Vec<Reg>, CompileError> {
+        if !(1..=4).contains(&n) {
+            return Err(unsupported(format!("{n}-component untyped read")));
+        }
+        let per = self.per();
+        let dst = Reg::vgrf(self.prog.alloc(n * per), RegType::UD);
+        let desc = self.untyped_desc(false, per, n * per, n, surface);
+        let (sfid, _) = self.untyped_msg(false);
+        let send = self.push(Op::Send, dst, vec![addr]);
+        send.mlen = per as u8;
+        send.rlen = (n * per) as u8;
+        send.desc = desc;
+        send.sfid = sfid;
+        Ok((0..n).map(|c| dst.reg_offset(c * per)).collect())
+    }
+
+    /// Writes `vals` as consecutive dwords per channel at `addr` on `surface`.
+    fn untyped_write(&mut self, surface: u32, addr: Reg, vals: &[Reg]) -> Result<(), CompileError> {
+        let n = vals.len() as u32;
+        let per = self.per();
+        let payload = Reg::vgrf(self.prog.alloc((1 + n) * per), RegType::UD);
+        let mut srcs = vec![addr];
+        srcs.extend(vals.iter().map(|v| v.retype(RegType::UD)));
+        self.push(Op::LoadPayload, payload, srcs);
+        let desc = self.untyped_desc(true, (1 + n) * per, 0, n, surface);
+        let (sfid, _) = self.untyped_msg(true);
+        let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
+        send.mlen = ((1 + n) * per) as u8;
+        send.desc = desc;
+        send.sfid = sfid;
+        Ok(())
+    }
+
+    /// An untyped atomic (Mesa's `BRW_AOP_*` operation `aop`) on the dword at `addr`,
+    /// returning the old value when `ret` is set.
+    fn untyped_atomic(
+        &mut self,
+        surface: u32,
+        aop: u32,
+        addr: Reg,
+        data: &[Reg],
+        ret: bool,
+    ) -> Reg {
+        let per = self.per();
+        let n = 1 + data.len() as u32;
+        let payload = Reg::vgrf(self.prog.alloc(n * per), RegType::UD);
+        let mut srcs = vec![addr];
+        srcs.extend(data.iter().map(|v| v.retype(RegType::UD)));
+        self.push(Op::LoadPayload, payload, srcs);
+        let (sfid, ty) = if self.devinfo.ver >= 75 {
+            (SFID_DATA_CACHE_1, 2)
+        } else {
+            (SFID_DATA_CACHE, 6)
+        };
+        let simd8 = (self.width == 8) as u32;
+        let rlen = if ret { per } else { 0 };
+        let dst = if ret {
+            self.vgrf(RegType::UD)
+        } else {
+            Reg::null(RegType::UW)
+        };
+        let send = self.push(Op::Send, dst, vec![payload]);
+        send.mlen = (n * per) as u8;
+        send.rlen = rlen as u8;
+        send.desc = ((n * per) << 25)
+            | (rlen << 20)
+            | (ty << 14)
+            | ((ret as u32) << 13)
+            | (simd8 << 12)
+            | (aop << 8)
+            | surface;
+        send.sfid = sfid;
+        dst
+    }
+
+    /// A workgroup barrier: a gateway message carrying the barrier id from the thread header
+    /// (g0.2 bits 27:24 on Gen7 and Gen8), then a wait on the notification register until
+    /// every thread of the workgroup has sent its own.
+    fn emit_gateway_barrier(&mut self) -> Result<(), CompileError> {
+        use RegType::UD;
+        let facts = self
+            .facts
+            .compute
+            .as_mut()
+            .ok_or_else(|| unsupported("barrier outside a compute shader"))?;
+        facts.uses_barrier = true;
+        let payload = Reg::vgrf(self.prog.alloc(1), UD);
+        let clear = self.alu(Opcode::Mov, payload, vec![Reg::imm(UD, 0)]);
+        clear.exec_size = 8;
+        clear.we_all = true;
+        let id = Reg {
+            offset: 8,
+            ..payload
+        };
+        let and = self.alu(
+            Opcode::And,
+            id,
+            vec![Reg::fixed(0, 8, UD, 0), Reg::imm(UD, 0x0f00_0000)],
+        );
+        and.exec_size = 1;
+        and.we_all = true;
+        let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
+        send.exec_size = 8;
+        send.we_all = true;
+        send.mlen = 1;
+        send.desc = (1 << 25) | 4;
+        send.sfid = SFID_GATEWAY;
+        let wait = self.alu(Opcode::Wait, Reg::BAD, vec![]);
+        wait.exec_size = 1;
+        wait.we_all = true;
+        Ok(())
+    }
+
+    /// Ends a compute thread: a thread-spawner message with the thread header (root thread,
+    /// no URB dereference), as the end-of-thread send.
+    fn emit_cs_terminate(&mut self) {
+        use RegType::UD;
+        let payload = Reg::vgrf(self.prog.alloc(1), UD);
+        let copy = self.alu(Opcode::Mov, payload, vec![Reg::fixed(0, 0, UD, 1)]);
+        copy.exec_size = 8;
+        copy.we_all = true;
+        let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
+        send.exec_size = 8;
+        send.we_all = true;
+        send.mlen = 1;
+        send.desc = (1 << 25) | (1 << 4);
+        send.sfid = SFID_THREAD_SPAWNER;
+        send.eot = true;
     }
 
     /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
@@ -1115,6 +1584,11 @@ impl<'a> Translator<'a> {
             }
         }
     }
+}
+
+/// Workgroup id component `k` from the thread header (g0.1, g0.6, g0.7).
+fn workgroup_id(k: usize) -> Reg {
+    Reg::fixed(0, [4, 24, 28][k], RegType::UD, 0)
 }
 
 fn swap_cond(c: CondMod) -> CondMod {

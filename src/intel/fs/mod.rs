@@ -1,4 +1,5 @@
-//! The scalar ("FS") backend: NIR fragment shaders in, [`Kernel`]s out, for Gen7–Gen8.
+//! The scalar ("FS") backend: NIR fragment and compute shaders in, [`Kernel`]s out, for
+//! Gen7–Gen8.
 //!
 //! The pipeline, run once per dispatch width by [`Context::compile`]:
 //!
@@ -7,8 +8,8 @@
 //!    multiplies and instructions the hardware cannot run at the width;
 //! 3. push constants and attribute setup data are given their payload registers;
 //! 4. [`opt`] removes copies (copy propagation, dead code, register coalescing);
-//! 5. [`liveness`] and [`regalloc`] place the virtual registers (a width that does not fit is
-//!    dropped for SIMD16, as Mesa does, and reported unsupported for SIMD8: no spilling yet);
+//! 5. [`liveness`] and [`regalloc`] place the virtual registers; a SIMD8 program that does not
+//!    fit spills registers to scratch until it does, a SIMD16 one is dropped (as Mesa does);
 //! 6. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
 //!
@@ -28,7 +29,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::intel::eu;
-use crate::intel::kernel::{Flags, InputSlot, Kernel, SimdKernel};
+use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, SimdKernel};
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -119,7 +120,7 @@ impl Context {
         self.devinfo
     }
 
-    /// Compiles a fragment shader for every width in `opts` that fits.
+    /// Compiles a fragment or compute shader for every width in `opts` that fits.
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         let dev = self.devinfo;
         let Some(flow) = self.flow.as_ref().filter(|_| (70..90).contains(&dev.ver)) else {
@@ -179,6 +180,9 @@ impl Context {
                 flat_inputs |= 1 << i;
             }
         }
+        let scratch_size = variants.iter().map(|k| k.scratch_size).max().unwrap_or(0);
+        // Compute dispatch uses one width: the widest that compiled.
+        let widest = variants.last().map_or(8, |k| k.simd);
         Ok(Kernel {
             platform: dev.name,
             code,
@@ -204,8 +208,12 @@ impl Context {
                 uses_src_depth_w: facts.payload.source_depth.is_some(),
                 flat_inputs,
             },
-            scratch_size: 0,
-            compute: None,
+            scratch_size,
+            compute: facts.compute.as_ref().map(|c| ComputeInfo {
+                simd: widest,
+                local_size: c.local_size,
+                shared_size: c.shared_size,
+            }),
         })
     }
 
@@ -232,7 +240,8 @@ impl Context {
         let reserved = assign_payload_files(&mut prog, &facts);
         dump("lowering", &prog);
         // Coalescing values into message payloads lengthens the payloads' live ranges; when
-        // that keeps a width from fitting, the program is optimized again without it.
+        // that keeps a width from fitting, the program is optimized again without it. Only
+        // then does SIMD8 spill to scratch; wider programs are dropped instead.
         let levels: &[opt::Level] = if opts.optimize {
             &[opt::Level::Full, opt::Level::NoPayloadCoalescing]
         } else {
@@ -240,18 +249,20 @@ impl Context {
         };
         let lowered = prog;
         let mut fitted = None;
-        for &level in levels {
+        for (i, &level) in levels.iter().enumerate() {
             let mut p = lowered.clone();
             if opt::optimize(&mut p, level) {
                 dump("optimization", &p);
             }
-            let live = liveness::compute(&p);
-            if let Some(alloc) = regalloc::allocate(dev, &self.regs, &p, &live, reserved)? {
-                fitted = Some((p, alloc));
+            let may_spill = width == 8 && i + 1 == levels.len();
+            if let Some((alloc, spilled)) =
+                regalloc::allocate_spilling(dev, &self.regs, &mut p, reserved, may_spill)?
+            {
+                fitted = Some((p, alloc, spilled));
                 break;
             }
         }
-        let Some((mut prog, alloc)) = fitted else {
+        let Some((mut prog, alloc, spilled)) = fitted else {
             return Ok(None);
         };
         regalloc::assign(&mut prog, &alloc);
@@ -271,6 +282,8 @@ impl Context {
         let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
         let mut s = stats::collect(dev, &insts);
         s.simd = width as u32;
+        s.spills = spilled.spills;
+        s.fills = spilled.fills;
         s.bytes_uncompacted = (native.len() * 16) as u32;
         s.bytes = bytes.len() as u32;
         Ok(Some((
@@ -282,6 +295,7 @@ impl Context {
                 dispatch_grf_start: facts.payload.num_regs,
                 grfs_used: alloc.grfs_used,
                 stats: s,
+                scratch_size: spilled.scratch_bytes,
             },
             facts,
         )))

@@ -12,9 +12,187 @@ use std::sync::Arc;
 use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
-use super::ir::{File, Op, Program, Reg, REG_SIZE};
-use super::liveness::Liveness;
+use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
+use super::liveness::{self, Liveness};
 use super::CompileError;
+
+/// Data-cache shared function, which also serves the per-thread scratch space.
+const SFID_DATA_CACHE: u8 = 10;
+
+/// How many virtual registers may be spilled before giving up.
+const MAX_SPILLS: usize = 512;
+
+/// Spill cost multiplier per loop level: a reference inside a loop runs many times.
+const LOOP_WEIGHT: f32 = 10.0;
+
+/// What spilling added to a program.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SpillStats {
+    /// Scratch write messages.
+    pub spills: u32,
+    /// Scratch read messages.
+    pub fills: u32,
+    /// Scratch bytes per thread.
+    pub scratch_bytes: u32,
+}
+
+/// Allocates `prog`, spilling virtual registers to scratch until it fits when `spill` is set
+/// (Mesa spills SIMD8 only and drops wider programs instead). `Ok(None)`: it does not fit.
+pub fn allocate_spilling(
+    devinfo: &DevInfo,
+    rf: &RegFile,
+    prog: &mut Program,
+    reserved: u32,
+    spill: bool,
+) -> Result<Option<(Allocation, SpillStats)>, CompileError> {
+    let mut stats = SpillStats::default();
+    // Registers created by spilling live only around one instruction: never spill them again.
+    let mut unspillable = vec![false; prog.vgrf_sizes.len()];
+    for _ in 0..=MAX_SPILLS {
+        let live = liveness::compute(prog);
+        let costs = spill_costs(prog, &unspillable);
+        match allocate_with_costs(devinfo, rf, prog, &live, reserved, Some(&costs))? {
+            Attempt::Done(a) => return Ok(Some((a, stats))),
+            Attempt::Spill(v) if spill => {
+                spill_vgrf(prog, v, &mut stats);
+                unspillable.resize(prog.vgrf_sizes.len(), true);
+                unspillable[v as usize] = true;
+            }
+            Attempt::Spill(_) | Attempt::NoFit => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// Spill cost of every VGRF: its references weighted by [`LOOP_WEIGHT`] per enclosing loop;
+/// zero (never spilled) for registers spilling cannot help or handle.
+fn spill_costs(prog: &Program, unspillable: &[bool]) -> Vec<f32> {
+    let mut cost = vec![0.0f32; prog.vgrf_sizes.len()];
+    let mut forbidden: Vec<bool> = unspillable.to_vec();
+    forbidden.resize(prog.vgrf_sizes.len(), true);
+    for (v, &size) in prog.vgrf_sizes.iter().enumerate() {
+        // Scratch block messages move 1, 2 or 4 registers.
+        if !matches!(size, 1 | 2 | 4) {
+            forbidden[v] = true;
+        }
+    }
+    let mut weight = 1.0f32;
+    for inst in &prog.insts {
+        match inst.op {
+            Op::Do => weight *= LOOP_WEIGHT,
+            Op::While => weight /= LOOP_WEIGHT,
+            _ => {}
+        }
+        if inst.op == Op::Send && inst.eot {
+            if let Some(s) = inst.src.first().filter(|s| s.is_vgrf()) {
+                forbidden[s.nr as usize] = true;
+            }
+        }
+        for r in std::iter::once(&inst.dst).chain(&inst.src) {
+            if r.is_vgrf() {
+                cost[r.nr as usize] += weight;
+            }
+        }
+    }
+    for (c, f) in cost.iter_mut().zip(&forbidden) {
+        if *f {
+            *c = 0.0;
+        }
+    }
+    cost
+}
+
+/// Rewrites every instruction touching VGRF `v` to use a fresh register filled from scratch
+/// before it (reads, and writes that may leave channels or registers unwritten) and written
+/// back after it (writes).
+fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
+    use crate::intel::eu::{Opcode, RegType};
+    let size = prog.vgrf_sizes[v as usize];
+    let hword = stats.scratch_bytes / REG_SIZE;
+    stats.scratch_bytes += size * REG_SIZE;
+    let block = (size - 1) << 12;
+    let old = std::mem::take(&mut prog.insts);
+    let mut flow_depth = 0u32;
+    for mut inst in old {
+        match inst.op {
+            Op::If | Op::Do => flow_depth += 1,
+            Op::EndIf | Op::While => flow_depth = flow_depth.saturating_sub(1),
+            _ => {}
+        }
+        let reads = inst.src.iter().any(|s| s.file == File::Vgrf && s.nr == v);
+        let writes = inst.dst.file == File::Vgrf && inst.dst.nr == v;
+        if !reads && !writes {
+            prog.insts.push(inst);
+            continue;
+        }
+        // Header register, then the spilled value's registers.
+        let p = prog.alloc(1 + size);
+        let data = |r: Reg| Reg {
+            nr: p,
+            offset: r.offset + REG_SIZE,
+            ..r
+        };
+        let whole_write = writes
+            && flow_depth == 0
+            && inst.pred.is_none()
+            && inst.dst.offset == 0
+            && inst.dst.stride == 1
+            && inst.regs_written() == size
+            && inst.exec_size as u32 * inst.dst.ty.size() == size * REG_SIZE;
+        if reads || !whole_write {
+            let mut fill = Inst::new(
+                Op::Send,
+                8,
+                Reg::vgrf(p, RegType::UD).reg_offset(1),
+                vec![Reg::fixed(0, 0, RegType::UD, 1)],
+            );
+            fill.we_all = true;
+            fill.mlen = 1;
+            fill.rlen = size as u8;
+            fill.sfid = SFID_DATA_CACHE;
+            fill.desc = (1 << 25) | (size << 20) | (1 << 19) | (1 << 18) | block | hword;
+            prog.insts.push(fill);
+            stats.fills += 1;
+        }
+        for s in &mut inst.src {
+            if s.file == File::Vgrf && s.nr == v {
+                *s = data(*s);
+            }
+        }
+        if writes {
+            inst.dst = data(inst.dst);
+        }
+        prog.insts.push(inst);
+        if writes {
+            let mut header = Inst::new(
+                Op::Alu(Opcode::Mov),
+                8,
+                Reg::vgrf(p, RegType::UD),
+                vec![Reg::fixed(0, 0, RegType::UD, 1)],
+            );
+            header.we_all = true;
+            prog.insts.push(header);
+            let mut spill = Inst::new(
+                Op::Send,
+                8,
+                Reg::null(RegType::UW),
+                vec![Reg::vgrf(p, RegType::UD)],
+            );
+            spill.we_all = true;
+            spill.mlen = (1 + size) as u8;
+            spill.sfid = SFID_DATA_CACHE;
+            spill.desc = ((1 + size) << 25) | (1 << 19) | (1 << 18) | (1 << 17) | block | hword;
+            prog.insts.push(spill);
+            stats.spills += 1;
+        }
+    }
+}
+
+enum Attempt {
+    Done(Allocation),
+    Spill(u32),
+    NoFit,
+}
 
 /// The largest virtual register (in GRFs) the classes cover.
 pub const MAX_VGRF_REGS: u32 = 16;
@@ -76,6 +254,22 @@ pub fn allocate(
     live: &Liveness,
     reserved: u32,
 ) -> Result<Option<Allocation>, CompileError> {
+    Ok(
+        match allocate_with_costs(devinfo, rf, prog, live, reserved, None)? {
+            Attempt::Done(a) => Some(a),
+            _ => None,
+        },
+    )
+}
+
+fn allocate_with_costs(
+    devinfo: &DevInfo,
+    rf: &RegFile,
+    prog: &Program,
+    live: &Liveness,
+    reserved: u32,
+    costs: Option<&[f32]>,
+) -> Result<Attempt, CompileError> {
     let grfs = rf.set.num_units() as u32;
     let n = prog.vgrf_sizes.len();
     let mut g = Graph::with_capacity(&rf.set, n + reserved as usize, n * 8);
@@ -144,15 +338,21 @@ pub fn allocate(
         active.push(v);
     }
     for (v, iv) in intervals.iter().enumerate() {
-        let cost = match *iv {
-            Some((s, e)) => 1.0 + (e - s) as f32,
-            None => 0.0,
+        let cost = match (*iv, costs) {
+            (None, _) => 0.0,
+            (Some(_), Some(c)) => c[v],
+            (Some((s, e)), None) => 1.0 + (e - s) as f32,
         };
         g.set_spill_cost(ra::NodeId(v as u32), cost);
     }
     let assignment = match g.allocate() {
         Ok(a) => a,
-        Err(AllocError::Spill(_) | AllocError::NoSpillCandidate { .. }) => return Ok(None),
+        Err(AllocError::Spill(c)) if (c.candidate.0 as usize) < n => {
+            return Ok(Attempt::Spill(c.candidate.0))
+        }
+        Err(AllocError::Spill(_) | AllocError::NoSpillCandidate { .. }) => {
+            return Ok(Attempt::NoFit)
+        }
         Err(e) => {
             return Err(CompileError::Internal(format!(
                 "register allocation: {e:?}"
@@ -171,7 +371,7 @@ pub fn allocate(
             used = used.max(start + prog.vgrf_sizes[v]);
         }
     }
-    Ok(Some(Allocation {
+    Ok(Attempt::Done(Allocation {
         base,
         grfs_used: used,
     }))
@@ -192,5 +392,115 @@ pub fn assign(prog: &mut Program, alloc: &Allocation) {
         for s in &mut inst.src {
             fix(s);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intel::eu::{Opcode, RegType};
+
+    fn mov(dst: u32, src: Reg) -> Inst {
+        Inst::new(
+            Op::Alu(Opcode::Mov),
+            8,
+            Reg::vgrf(dst, RegType::UD),
+            vec![src],
+        )
+    }
+
+    /// A reference inside one loop costs ten times one outside, inside two loops a hundred
+    /// times; registers spilling cannot handle (the EOT payload, sizes other than 1, 2, 4)
+    /// and registers created by spilling cost nothing, so they are never chosen.
+    #[test]
+    fn spill_costs_weight_loop_depth() {
+        let mut p = Program::default();
+        let a = p.alloc(1);
+        let b = p.alloc(1);
+        let c = p.alloc(1);
+        let big = p.alloc(3);
+        let eot = p.alloc(1);
+        let spilled = p.alloc(1);
+        let imm = Reg::imm(RegType::UD, 1);
+        p.insts.push(mov(a, imm));
+        p.insts.push(mov(big, imm));
+        p.insts.push(mov(spilled, imm));
+        p.insts.push(Inst::new(Op::Do, 8, Reg::BAD, vec![]));
+        p.insts.push(mov(b, imm));
+        p.insts.push(Inst::new(Op::Do, 8, Reg::BAD, vec![]));
+        p.insts.push(mov(c, Reg::vgrf(b, RegType::UD)));
+        p.insts.push(Inst::new(Op::While, 8, Reg::BAD, vec![]));
+        p.insts.push(Inst::new(Op::While, 8, Reg::BAD, vec![]));
+        p.insts.push(mov(eot, Reg::vgrf(a, RegType::UD)));
+        let mut send = Inst::new(
+            Op::Send,
+            8,
+            Reg::null(RegType::UW),
+            vec![Reg::vgrf(eot, RegType::UD)],
+        );
+        send.eot = true;
+        p.insts.push(send);
+        let mut unspillable = vec![false; p.vgrf_sizes.len()];
+        unspillable[spilled as usize] = true;
+        let cost = spill_costs(&p, &unspillable);
+        assert_eq!(cost[a as usize], 2.0);
+        assert_eq!(cost[b as usize], 10.0 + 100.0);
+        assert_eq!(cost[c as usize], 100.0);
+        assert_eq!(cost[big as usize], 0.0);
+        assert_eq!(cost[eot as usize], 0.0);
+        assert_eq!(cost[spilled as usize], 0.0);
+    }
+
+    /// Spilling a register read and written at the top level: the write needs no fill (it
+    /// covers the whole register), the read gets one; the scratch messages carry the Gen7
+    /// scratch block descriptor (header present, scratch bit 18, write bit 17, offset in
+    /// 32-byte units) and the header is a copy of g0.
+    #[test]
+    fn spill_places_fills_before_reads_and_spills_after_writes() {
+        let mut p = Program::default();
+        let a = p.alloc(1);
+        let b = p.alloc(1);
+        let first = p.alloc(1);
+        p.insts.push(mov(first, Reg::imm(RegType::UD, 7)));
+        p.insts.push(mov(a, Reg::imm(RegType::UD, 1)));
+        p.insts.push(mov(b, Reg::vgrf(a, RegType::UD)));
+        let mut stats = SpillStats {
+            scratch_bytes: 64,
+            ..Default::default()
+        };
+        spill_vgrf(&mut p, a, &mut stats);
+        assert_eq!(stats.fills, 1);
+        assert_eq!(stats.spills, 1);
+        assert_eq!(stats.scratch_bytes, 96);
+        let ops: Vec<Op> = p.insts.iter().map(|i| i.op).collect();
+        assert_eq!(
+            ops,
+            vec![
+                Op::Alu(Opcode::Mov), // first
+                Op::Alu(Opcode::Mov), // the def, now into the spill payload
+                Op::Alu(Opcode::Mov), // header = g0
+                Op::Send,             // spill
+                Op::Send,             // fill
+                Op::Alu(Opcode::Mov), // the use
+            ]
+        );
+        let spill = &p.insts[3];
+        assert_eq!(spill.mlen, 2);
+        assert_eq!(
+            spill.desc,
+            (2 << 25) | (1 << 19) | (1 << 18) | (1 << 17) | 2
+        );
+        assert!(spill.we_all);
+        let fill = &p.insts[4];
+        assert_eq!(fill.rlen, 1);
+        assert_eq!(fill.desc, (1 << 25) | (1 << 20) | (1 << 19) | (1 << 18) | 2);
+        assert_eq!(fill.src[0], Reg::fixed(0, 0, RegType::UD, 1));
+        // The use reads the filled register, not the spilled VGRF.
+        assert_eq!(p.insts[5].src[0].nr, fill.dst.nr);
+        assert_eq!(p.insts[5].src[0].offset, fill.dst.offset);
+        assert!(p
+            .insts
+            .iter()
+            .all(|i| !i.src.iter().any(|s| s.is_vgrf() && s.nr == a)));
     }
 }
