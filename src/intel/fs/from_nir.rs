@@ -814,10 +814,11 @@ impl<'a> Translator<'a> {
                         ..Reg::fixed(1, sub * 2, RegType::UW, 1)
                     };
                     self.alu(Opcode::Add, t, vec![src, Reg::imm(RegType::V, pattern)]);
-                    let fl = self.vgrf(RegType::F);
-                    self.alu(Opcode::Mov, fl, vec![t]);
+                    // The integer pixel position, as Mesa's brw returns it: the NIR Mesa hands
+                    // the Intel backend adds the half-pixel offset itself after the load (see
+                    // the corpus' `fadd %frag_coord.x, 0.5` and Mesa's own ivb assembly).
                     let d = self.vgrf(RegType::F);
-                    self.alu(Opcode::Add, d, vec![fl, Reg::imm_f(0.5)]);
+                    self.alu(Opcode::Mov, d, vec![t]);
                     out.push(d);
                 }
                 let p = self.facts.payload.clone();

@@ -8,8 +8,8 @@
 //!   coefficients (1/8, 1/32, 0.5 + s/4 + c/16) — exact in binary, so PLN reproduces it exactly;
 //! - flat inputs: one value per slot component for every pixel, given to both;
 //! - push constants: the UBO dwords the kernel's push layout names, from per-set patterns;
-//! - textures: both use the default sampler model; `gl_FragCoord` is the pixel centre with
-//!   z = 0.5, w = 1.
+//! - textures: both use the default sampler model; `load_frag_coord` is the integer pixel
+//!   position with z = 0.5, w = 1 (Intel's NIR adds the half-pixel offset itself).
 //!
 //! The sets differ in their uniform data and dispatch masks (set 1 disables every other subspan);
 //! control flow diverges wherever the shader branches on inputs. Outputs compare bit-exact,
@@ -165,9 +165,16 @@ fn run_set(
         }
     }
     let flat_value = |base: u32, c: u32| interp::env::generated_input(0, base, c, false);
+    let frag_coord = (0..n)
+        .map(|i| {
+            let (x, y) = interp::env::pixel(i);
+            [x as f32, y as f32, 0.5, 1.0]
+        })
+        .collect();
     let mut env = interp::Environment {
         ubos: ubos.clone(),
         robust_access: true,
+        frag_coord: Some(frag_coord),
         ..Default::default()
     };
     let flat: Vec<&crate::intel::kernel::InputSlot> =
