@@ -750,27 +750,8 @@ impl<'a> Translator<'a> {
             }
             "load_interpolated_input" => {
                 let bary = self.comp(src(0)?, 0)?;
-                let off = self
-                    .imp
-                    .const_value(src(1)?)
-                    .and_then(|v| v.first().copied());
-                if off != Some(0) {
-                    return Err(unsupported("indirect input offset"));
-                }
-                let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
-                let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
-                let slot = self.input_slot(base, i, false);
-                let (n, _) = self.def_info(def()?)?;
                 let mut out = Vec::new();
-                for c in 0..n as u32 {
-                    let attr = Reg {
-                        file: File::Attr,
-                        nr: slot,
-                        offset: (first + c) * 16,
-                        ty: RegType::F,
-                        stride: 0,
-                        ..Reg::BAD
-                    };
+                for attr in self.input_attrs(i, src(1)?, def()?, false)? {
                     let d = self.vgrf(RegType::F);
                     self.alu(Opcode::Pln, d, vec![attr, bary]);
                     out.push(d);
@@ -778,27 +759,8 @@ impl<'a> Translator<'a> {
                 self.set(def()?, out);
             }
             "load_input" => {
-                let off = self
-                    .imp
-                    .const_value(src(0)?)
-                    .and_then(|v| v.first().copied());
-                if off != Some(0) {
-                    return Err(unsupported("indirect input offset"));
-                }
-                let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
-                let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
-                let slot = self.input_slot(base, i, true);
-                let (n, _) = self.def_info(def()?)?;
                 let mut out = Vec::new();
-                for c in 0..n as u32 {
-                    let attr = Reg {
-                        file: File::Attr,
-                        nr: slot,
-                        offset: (first + c) * 16 + 12,
-                        ty: RegType::UD,
-                        stride: 0,
-                        ..Reg::BAD
-                    };
+                for attr in self.input_attrs(i, src(0)?, def()?, true)? {
                     let d = self.vgrf(RegType::UD);
                     self.alu(Opcode::Mov, d, vec![attr]);
                     out.push(d);
@@ -1400,6 +1362,44 @@ impl<'a> Translator<'a> {
         }
         self.set(def, out);
         Ok(())
+    }
+
+    /// The attribute-setup registers of an input load's components. An interpolated input
+    /// reads each component's plane (a, b, c coefficients) for PLN; a flat one reads the
+    /// constant term, the fourth dword of the plane.
+    fn input_attrs(
+        &mut self,
+        i: &IntrinsicInstr,
+        offset: SsaId,
+        def: SsaId,
+        flat: bool,
+    ) -> Result<Vec<Reg>, CompileError> {
+        let off = self
+            .imp
+            .const_value(offset)
+            .and_then(|v| v.first().copied());
+        if off != Some(0) {
+            return Err(unsupported("indirect input offset"));
+        }
+        let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+        let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+        let slot = self.input_slot(base, i, flat);
+        let (n, _) = self.def_info(def)?;
+        let (extra, ty) = if flat {
+            (12, RegType::UD)
+        } else {
+            (0, RegType::F)
+        };
+        Ok((0..n as u32)
+            .map(|c| Reg {
+                file: File::Attr,
+                nr: slot,
+                offset: (first + c) * 16 + extra,
+                ty,
+                stride: 0,
+                ..Reg::BAD
+            })
+            .collect())
     }
 
     fn input_slot(&mut self, base: u32, i: &IntrinsicInstr, flat: bool) -> u32 {
