@@ -5,18 +5,23 @@
 //! Every pass is a `fn(&mut Program) -> bool` that reports progress; [`optimize`] runs them in
 //! a fixed order until none makes progress:
 //!
-//! 1. [`copy_prop`]: reads of a copy read the copy's source instead (registers, immediates and
+//! 1. [`algebraic`]: single instructions with an immediate or repeated operand become cheaper
+//!    ones, usually MOVs (`x + 0`, `x * 1`, `sel x, x`, a saturated immediate);
+//! 2. [`copy_prop`]: reads of a copy read the copy's source instead (registers, immediates and
 //!    source modifiers where the hardware accepts them), which leaves the copy unread;
-//! 2. [`dce`]: instructions whose result nobody reads go;
-//! 3. [`coalesce`]: a whole-register copy whose destination can share the source's register
+//! 3. [`dce`]: instructions whose result nobody reads go;
+//! 4. [`coalesce`]: a whole-register copy whose destination can share the source's register
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
-//! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 5. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
-//! Copy propagation first, because most copies vanish once their readers are redirected, and
-//! dead-code elimination then deletes them without any liveness analysis; coalescing handles
-//! what remains (copies into message payloads, whose readers are sends that need the whole
-//! contiguous block and so cannot be redirected one channel group at a time).
+//! Algebraic simplification and CSE first, because both turn instructions into copies;
+//! copy propagation then makes most copies unread, and dead-code elimination deletes them
+//! without any liveness analysis; coalescing handles what remains (copies into message
+//! payloads, whose readers are sends that need the whole contiguous block and so cannot be
+//! redirected one channel group at a time). Flag and saturate propagation come last: they
+//! look for the writer of a value, which is easiest to find once copies are gone.
 
+pub mod algebraic;
 pub mod coalesce;
 pub mod copy_prop;
 pub mod dce;
@@ -51,6 +56,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
     let mut any = false;
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
+        progress |= algebraic::algebraic(prog);
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
