@@ -7,12 +7,13 @@
 //!
 //! 1. [`algebraic`]: single instructions with an immediate or repeated operand become cheaper
 //!    ones, usually MOVs (`x + 0`, `x * 1`, `sel x, x`, a saturated immediate);
-//! 2. [`copy_prop`]: reads of a copy read the copy's source instead (registers, immediates and
+//! 2. [`cse`]: recomputations within a block become copies of the first result;
+//! 3. [`copy_prop`]: reads of a copy read the copy's source instead (registers, immediates and
 //!    source modifiers where the hardware accepts them), which leaves the copy unread;
-//! 3. [`dce`]: instructions whose result nobody reads go;
-//! 4. [`coalesce`]: a whole-register copy whose destination can share the source's register
+//! 4. [`dce`]: instructions whose result nobody reads go;
+//! 5. [`coalesce`]: a whole-register copy whose destination can share the source's register
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
-//! 5. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 6. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
@@ -24,6 +25,7 @@
 pub mod algebraic;
 pub mod coalesce;
 pub mod copy_prop;
+pub mod cse;
 pub mod dce;
 pub mod flags;
 
@@ -57,6 +59,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         progress |= algebraic::algebraic(prog);
+        progress |= cse::cse(prog);
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
