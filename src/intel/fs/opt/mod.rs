@@ -13,7 +13,9 @@
 //! 4. [`dce`]: instructions whose result nobody reads go;
 //! 5. [`coalesce`]: a whole-register copy whose destination can share the source's register
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
-//! 6. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 6. [`cmod_prop`]: a flag test of a value (`cmp.nz null, x, 0`, `mov.nz`, `and.nz`) goes
+//!    into the instruction that computed the value;
+//! 7. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
@@ -23,6 +25,7 @@
 //! look for the writer of a value, which is easiest to find once copies are gone.
 
 pub mod algebraic;
+pub mod cmod_prop;
 pub mod coalesce;
 pub mod copy_prop;
 pub mod cse;
@@ -63,6 +66,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
+        progress |= cmod_prop::cmod_propagation(prog);
         progress |= flags::remove_redundant_flag_writes(prog);
         if !progress {
             break;
