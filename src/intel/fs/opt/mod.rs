@@ -15,7 +15,9 @@
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
 //! 6. [`cmod_prop`]: a flag test of a value (`cmp.nz null, x, 0`, `mov.nz`, `and.nz`) goes
 //!    into the instruction that computed the value;
-//! 7. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 7. [`sat_prop`]: `mov.sat` of a value read nowhere else saturates the value's writer
+//!    instead, leaving a plain copy for the next round;
+//! 8. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
@@ -31,6 +33,7 @@ pub mod copy_prop;
 pub mod cse;
 pub mod dce;
 pub mod flags;
+pub mod sat_prop;
 
 use super::ir::Program;
 
@@ -67,6 +70,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
         progress |= cmod_prop::cmod_propagation(prog);
+        progress |= sat_prop::saturate_propagation(prog);
         progress |= flags::remove_redundant_flag_writes(prog);
         if !progress {
             break;
