@@ -162,10 +162,15 @@ fn small_programs_do_not_spill() {
     assert!(k.variant(16).is_some());
 }
 
-/// The corpus shaders that do not fit in 128 GRFs at SIMD8 compile with spills and match the
-/// interpreter on every platform.
+/// The corpus shaders under the most register pressure: the dolphin ubershaders that spilled
+/// at SIMD8 while payload registers stayed reserved for the whole program (Mesa 23.3 compiles
+/// them without spilling).
+const PRESSURE_SHADERS: [u32; 10] = [111, 120, 129, 138, 165, 174, 183, 192, 228, 237];
+
+/// Every corpus shader that spills at SIMD8 matches the interpreter on every platform, and the
+/// ten under the most pressure compile without spilling (as Mesa's do) and match it too.
 #[test]
-fn corpus_shaders_that_spill_verify() {
+fn corpus_shaders_under_pressure_verify() {
     let Some(dir) = common::shared_path("corpus/nir/ivb") else {
         return;
     };
@@ -174,22 +179,25 @@ fn corpus_shaders_that_spill_verify() {
         let mut spilled = 0;
         let mut passed = 0;
         for f in common::files_with_suffix(&dir, ".fs.nir") {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            let pressure = PRESSURE_SHADERS
+                .iter()
+                .any(|n| name == format!("shader-db__dolphin__ubershaders__{n}.fs.nir"));
             let shader = gpucc::nir::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
             let Ok(k) = ctx.compile(&shader, &Options::widths(&[8])) else {
+                assert!(!pressure, "{p} {name} does not compile");
                 continue;
             };
-            if k.variant(8).unwrap().stats.spills == 0 {
+            let st = &k.variant(8).unwrap().stats;
+            if pressure {
+                assert_eq!((st.spills, st.fills), (0, 0), "{p} {name} spills");
+            } else if st.spills == 0 {
                 continue;
             }
-            spilled += 1;
-            let st = &k.variant(8).unwrap().stats;
+            spilled += (st.spills > 0) as u32;
             println!(
-                "{p} {}: {}:{} spills:fills, {} instructions, {} scratch bytes",
-                f.file_name().unwrap().to_string_lossy(),
-                st.spills,
-                st.fills,
-                st.instructions,
-                k.scratch_size
+                "{p} {name}: {}:{} spills:fills, {} instructions, {} scratch bytes",
+                st.spills, st.fills, st.instructions, k.scratch_size
             );
             match verify(&ctx, &shader, 8) {
                 VerifyOutcome::Pass => passed += 1,
@@ -198,9 +206,10 @@ fn corpus_shaders_that_spill_verify() {
                 other => panic!("{p} {}: {other:?}", f.display()),
             }
         }
-        println!("{p}: {passed} of them match the interpreter");
-        println!("{p}: {spilled} corpus shaders spill at SIMD8");
-        assert!(spilled >= 10, "{p}: {spilled} corpus shaders spilled");
-        assert!(passed >= 10, "{p}: {passed} spilling shaders verified");
+        println!("{p}: {spilled} corpus shaders spill at SIMD8, {passed} shaders verified");
+        assert!(
+            passed >= 10,
+            "{p}: {passed} shaders under pressure verified"
+        );
     }
 }

@@ -2,13 +2,14 @@
 //!
 //! One class per VGRF size (contiguous runs of 1..=[`MAX_VGRF_REGS`] registers); the set and its
 //! q-values are built once per [`super::Context`]. Registers the thread payload, push
-//! constants and attribute setup occupy are excluded for the whole program (precoloured nodes
-//! that interfere with everything), and the payload of the end-of-thread send is precoloured
+//! constants and attribute setup occupy are precoloured nodes that interfere with every
+//! virtual register live before their last read (see [`payload_last_use`]), and the payload of the end-of-thread send is precoloured
 //! to the top of the file, as Gen7 requires g112–g127 for EOT sources; on Gen8 the payload of
 //! any other SIMD8 send stays out of g127.
 
 use std::sync::Arc;
 
+use crate::intel::eu::Opcode;
 use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
@@ -106,7 +107,7 @@ fn spill_costs(prog: &Program, unspillable: &[bool]) -> Vec<f32> {
 /// before it (reads, and writes that may leave channels or registers unwritten) and written
 /// back after it (writes).
 fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
-    use crate::intel::eu::{Opcode, RegType};
+    use crate::intel::eu::RegType;
     let size = prog.vgrf_sizes[v as usize];
     let hword = stats.scratch_bytes / REG_SIZE;
     stats.scratch_bytes += size * REG_SIZE;
@@ -314,13 +315,15 @@ fn allocate_with_costs(
             }
         }
     }
-    for u in 0..reserved.min(grfs) {
+    let payload_end = payload_last_use(prog, reserved.min(grfs));
+    for (u, &last) in payload_end.iter().enumerate() {
+        let Some(last) = last else { continue };
         let node = g.add_node(rf.classes[0]);
-        if let Some(r) = rf.reg_at[0][u as usize] {
+        if let Some(r) = rf.reg_at[0][u] {
             g.precolor(node, r);
         }
         for (v, iv) in intervals.iter().enumerate() {
-            if iv.is_some() {
+            if iv.is_some_and(|(s, _)| s <= last) {
                 g.add_edge(node, ra::NodeId(v as u32));
             }
         }
@@ -375,6 +378,77 @@ fn allocate_with_costs(
         base,
         grfs_used: used,
     }))
+}
+
+/// The last instruction that needs each payload register (`reserved` of them), or `None` for
+/// one nothing reads, which virtual registers may then take from the start.
+///
+/// The payload, push constants and attribute setup data are written once, before the first
+/// instruction, so a register of theirs is free for virtual registers after its last read, as
+/// in Mesa's `calculate_payload_ranges`. A read inside a loop keeps the register until the end
+/// of the outermost loop, since the next iteration reads it again. g0 and g1 stay reserved for
+/// the whole program: scratch messages that spilling adds take their header from g0, and the
+/// end-of-thread message is where Mesa keeps both alive too (hardware and simulators have been
+/// seen to read them there).
+fn payload_last_use(prog: &Program, reserved: u32) -> Vec<Option<usize>> {
+    let n = prog.insts.len();
+    let mut last: Vec<Option<usize>> = vec![None; reserved as usize];
+    // For each instruction, the WHILE of the outermost loop around it.
+    let mut outer_end = vec![None; n];
+    let mut depth = 0usize;
+    let mut open = 0usize;
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        match inst.op {
+            Op::Do => {
+                if depth == 0 {
+                    open = ip;
+                }
+                depth += 1;
+            }
+            Op::While => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    outer_end[open..=ip].fill(Some(ip));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        let at = outer_end[ip].unwrap_or(ip);
+        let mut mark = |first: u32, regs: u32| {
+            for r in first..(first + regs).min(reserved) {
+                let l = &mut last[r as usize];
+                *l = Some(l.map_or(at, |x: usize| x.max(at)));
+            }
+        };
+        for (i, s) in inst.src.iter().enumerate() {
+            if s.file == File::Fixed {
+                mark(s.nr + s.offset / REG_SIZE, regs_read(inst, i));
+            }
+        }
+        if inst.dst.file == File::Fixed {
+            mark(
+                inst.dst.nr + inst.dst.offset / REG_SIZE,
+                inst.regs_written().max(1),
+            );
+        }
+    }
+    for l in last.iter_mut().take(2) {
+        *l = Some(n);
+    }
+    last
+}
+
+/// Registers source `i` of `inst` reads, including the implied ones: PLN's barycentric source
+/// names one register but the instruction reads the u and v planes, two registers per eight
+/// channels.
+pub fn regs_read(inst: &Inst, i: usize) -> u32 {
+    let s = &inst.src[i];
+    if inst.op == Op::Alu(Opcode::Pln) && i == 1 && s.file != File::Imm {
+        return 2 * (inst.exec_size as u32).div_ceil(8);
+    }
+    liveness::source_regs(inst, s).max(1)
 }
 
 /// Rewrites every VGRF operand to its hardware register.
@@ -502,5 +576,42 @@ mod tests {
             .insts
             .iter()
             .all(|i| !i.src.iter().any(|s| s.is_vgrf() && s.nr == a)));
+    }
+
+    /// Payload registers are free after their last read: g5 read at ip 1 is taken until 1;
+    /// g6, read inside a loop, until the loop's WHILE (ip 5); PLN's barycentric source g2
+    /// covers g2 and g3 (SIMD8 reads the u and v planes); g4 is never read; g0 and g1 stay
+    /// reserved past the last instruction.
+    #[test]
+    fn payload_registers_are_free_after_their_last_read() {
+        let mut p = Program::default();
+        let a = p.alloc(1);
+        let f = |nr| Reg::fixed(nr, 0, RegType::F, 1);
+        p.insts.push(Inst::new(
+            Op::Alu(Opcode::Pln),
+            8,
+            Reg::vgrf(a, RegType::F),
+            vec![Reg::fixed(7, 0, RegType::F, 0), f(2)],
+        ));
+        p.insts.push(mov(a, f(5)));
+        p.insts.push(Inst::new(Op::Do, 8, Reg::BAD, vec![]));
+        p.insts.push(mov(a, f(6)));
+        p.insts.push(mov(a, Reg::vgrf(a, RegType::UD)));
+        p.insts.push(Inst::new(Op::While, 8, Reg::BAD, vec![]));
+        p.insts.push(mov(a, Reg::vgrf(a, RegType::UD)));
+        let last = payload_last_use(&p, 8);
+        assert_eq!(
+            last,
+            vec![
+                Some(7),
+                Some(7),
+                Some(0),
+                Some(0),
+                None,
+                Some(1),
+                Some(5),
+                Some(0)
+            ]
+        );
     }
 }
