@@ -278,3 +278,36 @@ mov(8) g21<1>F g9<8,8,1>F { align1 1Q };
     .unwrap();
     assert_eq!(issue_times(dev, &insts), vec![2, 4, 758]);
 }
+
+/// Mesa's listing of piglit fs-discard-deep-branch (bdw, SIMD8) prints 36 + 34 + 26 = 96.
+/// Broadwell: integer and float ALU results after 8, flags after 12, flow control issues
+/// in 8. B0: add 2 (g3 at 10); mov waits, 12; mov(1) f1 14; mov.nz f0.0 16 (flag at 28);
+/// IF waits, 36. B1: mul 38, add 40 (g6 at 48), predicated CMP waits for g6, 50 (f1.0 at
+/// 62), HALT waits, 70. B2: ENDIF 78; the HALT to the next instruction (Mesa's free
+/// HALT_TARGET) 78; movs 80-86 (g126 at 94); the predicated write waits, 96.
+#[test]
+fn bdw_discard_program_matches_mesas_listing() {
+    let asm = "
+add(16)         g3<1>UW         g1.4<1,4,0>UW   0x11001010V     { align1 WE_all 1H };
+mov(8)          g2<1>F          g3<8,4,1>UW                     { align1 1Q };
+mov(1)          f1<1>UW         g1.14<0,1,0>UW                  { align1 WE_all 1N };
+mov.nz.f0.0(8)  null<1>D        g4<0,1,0>D                      { align1 1Q };
+(+f0.0) if(8)   JIP:  LABEL0          UIP:  LABEL0              { align1 1Q };
+mul(8)          g5<1>F          g4.1<0,1,0>F    0x3f000000F  /* 0.5F */ { align1 1Q };
+add(8)          g6<1>F          g2<8,8,1>F      0x3f000000F  /* 0.5F */ { align1 1Q };
+(+f1.0) cmp.ge.f1.0(8) null<1>F g6<8,8,1>F      g5<8,8,1>F      { align1 1Q };
+(-f1.0.any4h) halt(8) JIP:  LABEL0    UIP:  LABEL1              { align1 1Q };
+LABEL0:
+endif(8)        JIP:  LABEL2                                    { align1 1Q };
+LABEL2:
+halt(8)         JIP:  LABEL1          UIP:  LABEL1              { align1 1Q };
+LABEL1:
+mov(8)          g123<1>F        g4.2<0,1,0>F                    { align1 1Q compacted };
+mov(8)          g124<1>F        g4.3<0,1,0>F                    { align1 1Q compacted };
+mov(8)          g125<1>F        g4.4<0,1,0>F                    { align1 1Q compacted };
+mov(8)          g126<1>F        g4.5<0,1,0>F                    { align1 1Q compacted };
+(+f1.0) sendc(8) null<1>UW      g123<8,8,1>UD   0x88031400
+                            render MsgDesc: RT write SIMD8 LastRT Surface = 0  mlen 4 rlen 0 { align1 1Q EOT };
+";
+    assert_eq!(est("bdw", asm), 96);
+}

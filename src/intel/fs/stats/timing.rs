@@ -250,6 +250,9 @@ pub(super) fn timing(ver: u32, inst: &Inst, info: &Info) -> Timing {
         Opcode::Math => math(g, inst.math_fn.unwrap_or(MathFn::Inv)).eval(Some(Unit::Math), s),
         // Gen6+ have no DO instruction; the Gen4/5 one costs a front-end slot.
         Opcode::Do => front_end(if g == Gen::Gen4 { 2 } else { 0 }).eval(None, s),
+        // The HALT that ends a discard region jumps to the next instruction: it is Mesa's
+        // HALT_TARGET, a free pseudo-instruction in Mesa's model.
+        Opcode::Halt if is_halt_target(inst) => front_end(0).eval(None, s),
         op if op.is_flow() || matches!(op, Opcode::Jmpi | Opcode::Brd | Opcode::Brc) => {
             let df = match g {
                 Gen::Gen8 => 8,
@@ -259,11 +262,19 @@ pub(super) fn timing(ver: u32, inst: &Inst, info: &Info) -> Timing {
             front_end(df).eval(None, s)
         }
         Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc => send(g, inst, info),
+        // Mesa's model runs on its IR, where the NOPs its generator inserts (Gen8 flow-control
+        // workarounds) do not exist yet; charge them nothing so both sides count alike.
+        Opcode::Nop => front_end(0).eval(None, s),
         Opcode::Wait | Opcode::Illegal | Opcode::Nenop => front_end(2).eval(None, s),
         // The remaining ALU operations (SEL, logic, shifts, rounding, bit counting, MAC,
         // LINE, NOP, ...) share one set of figures.
         _ => with(plain(g, wide), per(wide), 0).eval(fpu, s),
     }
+}
+
+/// A HALT whose both jumps land on the next instruction.
+fn is_halt_target(inst: &Inst) -> bool {
+    inst.branch.is_some_and(|b| b.jip == 16 && b.uip == 16)
 }
 
 /// Gen6+ extended math: the unit's rate and latency depend on the function only in three
