@@ -34,7 +34,10 @@ fn bench_compile_runs_on_one_file_single_and_multi_threaded() {
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert_eq!(lines[0], "1 files, 1 compile (3 runs per configuration)");
+    assert_eq!(
+        lines[0],
+        "1 files, 1 compile; timing those (3 runs per configuration)"
+    );
     assert!(lines[1].starts_with("  1 thread : ") && lines[1].contains("shaders/s median (min "));
     assert!(lines[2].starts_with("  2 threads: ") && lines[2].contains("shaders/s median (min "));
 }

@@ -55,7 +55,7 @@ pub fn run(args: BenchArgs) -> Outcome {
     for f in &files {
         texts.push(read_text(f)?);
     }
-    if texts.is_empty() {
+    if files.is_empty() {
         eprintln!("{}: no .nir files", input.display());
         return Err(Failure::Input);
     }
@@ -63,13 +63,23 @@ pub fn run(args: BenchArgs) -> Outcome {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let compiled = compile_all(&compiler, &texts, 1);
+    // A warm-up pass finds the shaders the target compiles; only those are timed, so that
+    // files rejected early (other stages, unsupported features) do not inflate the rate.
+    let compiles: Vec<bool> = texts.iter().map(|t| compile_one(&compiler, t)).collect();
+    let texts: Vec<String> = texts
+        .into_iter()
+        .zip(&compiles)
+        .filter_map(|(t, ok)| ok.then_some(t))
+        .collect();
     out(format_args!(
-        "{} files, {} compile ({} runs per configuration)\n",
+        "{} files, {} compile; timing those ({} runs per configuration)\n",
+        files.len(),
         texts.len(),
-        compiled,
         args.runs
     ));
+    if texts.is_empty() {
+        return Ok(());
+    }
     let mut configs = vec![1];
     if all > 1 {
         configs.push(all);
@@ -94,24 +104,22 @@ pub fn run(args: BenchArgs) -> Outcome {
     Ok(())
 }
 
-/// Parses and compiles every text on `threads` threads; returns how many compiled.
-fn compile_all(compiler: &Compiler, texts: &[String], threads: usize) -> usize {
+/// Parses, validates and compiles one shader; whether it compiled.
+fn compile_one(compiler: &Compiler, text: &str) -> bool {
+    gpucc::nir::parse(text).is_ok_and(|shader| {
+        gpucc::nir::validate(&shader).is_ok()
+            && compiler
+                .compile(&shader, &CompileOptions::default())
+                .is_ok()
+    })
+}
+
+/// Compiles every text on `threads` threads, each taking the next unclaimed shader.
+fn compile_all(compiler: &Compiler, texts: &[String], threads: usize) {
     let next = AtomicUsize::new(0);
-    let ok = AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(text) = texts.get(i) else { break };
-        let Ok(shader) = gpucc::nir::parse(text) else {
-            continue;
-        };
-        if gpucc::nir::validate(&shader).is_err() {
-            continue;
-        }
-        if compiler
-            .compile(&shader, &CompileOptions::default())
-            .is_ok()
-        {
-            ok.fetch_add(1, Ordering::Relaxed);
+    let work = || {
+        while let Some(text) = texts.get(next.fetch_add(1, Ordering::Relaxed)) {
+            compile_one(compiler, text);
         }
     };
     if threads <= 1 {
@@ -123,5 +131,4 @@ fn compile_all(compiler: &Compiler, texts: &[String], threads: usize) -> usize {
             }
         });
     }
-    ok.into_inner()
 }
