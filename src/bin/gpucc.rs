@@ -8,10 +8,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 // Verb implementations live beside this file, in src/bin/gpucc/.
+#[path = "gpucc/bench.rs"]
+mod bench;
 #[path = "gpucc/cli.rs"]
 mod cli;
 #[path = "gpucc/compile.rs"]
 mod compile;
+#[path = "gpucc/estimate.rs"]
+mod estimate;
 #[path = "gpucc/isa.rs"]
 mod isa;
 #[path = "gpucc/nir.rs"]
@@ -55,12 +59,8 @@ enum Verb {
     Piglit(piglit::PiglitArgs),
     /// List the DRM render nodes and the target gpucc would compile for on each
     Device,
-    /// Run the built-in benchmarks
-    Bench {
-        /// What to measure: `ra` (register allocator)
-        #[arg(value_parser = ["ra"])]
-        what: String,
-    },
+    /// Run the built-in benchmarks: register allocation, or compile throughput
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,13 +74,7 @@ fn main() -> ExitCode {
         Verb::Disasm(a) => isa::disasm(a),
         Verb::Sim(a) => sim::run(a),
         Verb::Piglit(a) => piglit::run(a),
-        Verb::Bench { what } => {
-            debug_assert_eq!(what, "ra");
-            for r in gpucc::ra::bench::run_benchmarks() {
-                cli::out(format_args!("{r}\n"));
-            }
-            Ok(())
-        }
+        Verb::Bench(a) => bench::run(a),
         Verb::Device => {
             cli::out(gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
             Ok(())

@@ -52,8 +52,12 @@ pub struct ReportArgs {
     #[arg(long, required_unless_present = "compare")]
     target: Option<String>,
     /// Directory of .nir files (searched recursively)
-    #[arg(required_unless_present = "compare")]
+    #[arg(required_unless_present_any = ["compare", "mesa_asm"])]
     dir: Option<PathBuf>,
+    /// Instead of compiling, assemble Mesa's listings (*.fs.asm) under this directory and
+    /// estimate them with gpucc's cycle model, so that --compare measures both alike
+    #[arg(long, value_name = "ASMDIR", conflicts_with_all = ["dir", "compare"])]
+    mesa_asm: Option<PathBuf>,
     /// Write the CSV here instead of standard output
     #[arg(long)]
     csv: Option<PathBuf>,
@@ -122,6 +126,21 @@ const CSV_HEADER: &str = "shader,stage,simd,instructions,cycles,spills,fills,sen
 pub fn report(args: ReportArgs) -> Outcome {
     if let Some(files) = &args.compare {
         return compare(&files[0], &files[1]);
+    }
+    if let (Some(asm_dir), Some(name)) = (&args.mesa_asm, args.target.as_deref()) {
+        let gpucc::target::Target::Intel(devinfo) = target(name)? else {
+            return Err(Failure::Usage(
+                "--mesa-asm reads Intel listings; give an Intel target".into(),
+            ));
+        };
+        let csv = crate::estimate::mesa_asm_csv(devinfo, asm_dir, CSV_HEADER)?;
+        return match &args.csv {
+            Some(out) => write_output(out, csv.as_bytes()),
+            None => {
+                print!("{csv}");
+                Ok(())
+            }
+        };
     }
     let (Some(name), Some(dir)) = (args.target.as_deref(), args.dir.as_deref()) else {
         return Err(Failure::Usage(
@@ -203,7 +222,7 @@ fn csv_row(shader: &str, stage: &str, r: &StatsRow, micros: u128) -> String {
     )
 }
 
-fn nir_files(dir: &Path) -> Vec<PathBuf> {
+pub fn nir_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
