@@ -109,6 +109,9 @@ pub struct Flags {
     pub uses_src_depth_w: bool,
     /// Bit per input slot that is flat shaded.
     pub flat_inputs: u64,
+    /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`): the driver
+    /// must enable dual-source blending in the blend state.
+    pub dual_source_blend: bool,
 }
 
 /// A compiled shader.

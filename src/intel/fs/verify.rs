@@ -276,6 +276,7 @@ fn run_set(
     t.set_step_limit(2_000_000);
     let got = t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
 
+    let dual_base = dual_source_base(shader);
     for w in &got.rt_writes {
         for c in 0..n {
             if w.pixel_mask & (1 << c) == 0 || mask & (1 << c) == 0 {
@@ -290,27 +291,41 @@ fn run_set(
             let want = format!("FRAG_RESULT_DATA{}", w.target);
             let Some(slot) = inv
                 .outputs
-                .values()
-                .find(|o| o.name == want || (o.name == "FRAG_RESULT_COLOR"))
+                .iter()
+                .find(|(k, o)| {
+                    Some(**k) != dual_base && (o.name == want || o.name == "FRAG_RESULT_COLOR")
+                })
+                .map(|(_, o)| o)
             else {
                 continue;
             };
-            for comp in 0..4 {
-                let Some(bits) = slot.comps[comp] else {
-                    continue;
-                };
-                let g = w.color.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
-                if !close(bits as u32, g, inexact) {
-                    return Ok(Some(VerifyOutcome::Fail {
-                        invocation: c,
-                        output: format!("{}.{} (set {set})", slot.name, ["x", "y", "z", "w"][comp]),
-                        expected: format!(
-                            "{:#010x} ({})",
-                            bits as u32,
-                            f32::from_bits(bits as u32)
-                        ),
-                        got: format!("{g:#010x} ({})", f32::from_bits(g)),
-                    }));
+            let second = match (&w.color1, dual_base) {
+                (Some(c1), Some(b)) => inv.outputs.get(&b).map(|o| (o, c1)),
+                _ => None,
+            };
+            let pairs = std::iter::once((slot, &w.color)).chain(second);
+            for (slot, colors) in pairs {
+                for comp in 0..4 {
+                    let Some(bits) = slot.comps[comp] else {
+                        continue;
+                    };
+                    let g = colors.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
+                    if !close(bits as u32, g, inexact) {
+                        return Ok(Some(VerifyOutcome::Fail {
+                            invocation: c,
+                            output: format!(
+                                "{}.{} (set {set})",
+                                slot.name,
+                                ["x", "y", "z", "w"][comp]
+                            ),
+                            expected: format!(
+                                "{:#010x} ({})",
+                                bits as u32,
+                                f32::from_bits(bits as u32)
+                            ),
+                            got: format!("{g:#010x} ({})", f32::from_bits(g)),
+                        }));
+                    }
                 }
             }
         }
@@ -324,4 +339,21 @@ fn run_set(
         }));
     }
     Ok(None)
+}
+
+/// The output slot (driver location) of a dual-source blending shader's second colour: the
+/// `store_output` whose I/O semantics say `dualsrc`.
+fn dual_source_base(shader: &nir::Shader) -> Option<u32> {
+    let imp = shader.entry()?;
+    imp.instrs.iter().find_map(|ins| match &ins.kind {
+        nir::InstrKind::Intrinsic(i) if i.intrinsic.name() == "store_output" => {
+            match i.index(nir::IndexKind::IoSemantics) {
+                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc") => {
+                    Some(i.int_index(nir::IndexKind::Base).unwrap_or(0) as u32)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    })
 }
