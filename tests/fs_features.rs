@@ -483,3 +483,92 @@ impl main {
         other => panic!("expected unsupported, got {other:?}"),
     }
 }
+
+/// Centroid and sample barycentrics, and a non-perspective input: three barycentric modes in
+/// the payload, packed in Mesa's `brw_barycentric_mode` order.
+const BARYCENTRICS: &str = r#"shader: MESA_SHADER_FRAGMENT
+name: barycentric-modes
+inputs: 3
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 a (VARYING_SLOT_VAR0.xyzw, 0, 0)
+decl_var shader_in INTERP_MODE_NOPERSPECTIVE none vec4 b (VARYING_SLOT_VAR1.xyzw, 1, 0)
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 c (VARYING_SLOT_VAR2.xyzw, 2, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    32x2  %0 = @load_barycentric_centroid () (interp_mode=1)
+    32x2  %1 = @load_barycentric_pixel () (interp_mode=3)
+    32x2  %2 = @load_barycentric_sample () (interp_mode=1)
+    32    %3 = load_const (0x00000000)
+    32x4  %4 = @load_interpolated_input (%0, %3) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
+    32x4  %5 = @load_interpolated_input (%1, %3) (base=1, component=0, dest_type=float32, io location=VARYING_SLOT_VAR1 slots=1)
+    32x4  %6 = @load_interpolated_input (%2, %3) (base=2, component=0, dest_type=float32, io location=VARYING_SLOT_VAR2 slots=1)
+    32x4  %7 = vec4 %4.x, %5.y, %6.z, %4.w
+    @store_output (%7, %3) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+    // succs: b1
+    block b1:
+}
+"#;
+
+#[test]
+fn centroid_sample_and_noperspective_barycentrics_match_the_interpreter() {
+    passes_everywhere(BARYCENTRICS);
+}
+
+#[test]
+fn barycentric_modes_are_packed_in_brw_order() {
+    let shader = nir::parse(BARYCENTRICS).unwrap();
+    for p in PLATFORMS {
+        let k = ctx(p).compile(&shader, &Options::widths(&[8, 16])).unwrap();
+        // Perspective centroid (1), perspective sample (2), non-perspective pixel (3).
+        assert_eq!(k.flags.barycentric_modes, 0b1110, "{p}");
+        assert!(!k.flags.bary_perspective_pixel, "{p}");
+        for (simd, start) in [(8u32, 2 + 3 * 2), (16, 2 + 3 * 4)] {
+            assert_eq!(k.variant(simd).unwrap().dispatch_grf_start, start, "{p}");
+            // Centroid at g2, sample next, non-perspective pixel last: what each PLN reads.
+            let per = 2 * simd / 8;
+            let a = asm(p, BARYCENTRICS, simd);
+            let mut read: Vec<u32> = a
+                .lines()
+                .filter(|l| l.starts_with("pln"))
+                .filter_map(|l| l.split_whitespace().nth(3))
+                .filter_map(|r| r.trim_start_matches('g').split('<').next()?.parse().ok())
+                .collect();
+            read.sort_unstable();
+            read.dedup();
+            assert_eq!(read, vec![2, 2 + per, 2 + 2 * per], "{p} SIMD{simd}:\n{a}");
+        }
+    }
+}
+
+const LEVELS: &str = r#"shader: MESA_SHADER_FRAGMENT
+name: query-levels
+inputs: 0
+outputs: 1
+uniforms: 0
+decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    32    %0 = load_const (0x00000000)
+    32    %1 = (int32)query_levels 0 (texture), 0 (sampler)
+    32x2  %2 = (int32)txs %0 (lod), 0 (texture), 0 (sampler)
+    32    %3 = i2f32 %1
+    32    %4 = i2f32 %2.x
+    32    %5 = load_const (0x3f800000)
+    32x4  %6 = vec4 %3, %4, %0, %5
+    @store_output (%6, %0) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+    // succs: b1
+    block b1:
+}
+"#;
+
+#[test]
+fn query_levels_is_the_fourth_resinfo_component() {
+    passes_everywhere(LEVELS);
+}

@@ -29,6 +29,10 @@ use super::CompileError;
 pub struct PayloadLayout {
     /// First register of the perspective pixel barycentrics, when enabled.
     pub bary_pixel: Option<u32>,
+    /// First register of each barycentric mode the shader uses, indexed as Mesa's
+    /// `brw_barycentric_mode` (perspective pixel, centroid, sample, then the same three
+    /// without perspective); the hardware packs the enabled ones in that order.
+    pub barycentric: [Option<u32>; 6],
     /// Interpolated source depth.
     pub source_depth: Option<u32>,
     /// Interpolated source W.
@@ -283,12 +287,14 @@ impl<'a> Translator<'a> {
     }
 
     fn plan_payload(&mut self) {
-        let mut bary = false;
+        let mut modes = [false; 6];
         let mut frag_coord = false;
         for ins in &self.imp.instrs {
             if let InstrKind::Intrinsic(i) = &ins.kind {
                 match i.intrinsic.name() {
-                    "load_barycentric_pixel" => bary = true,
+                    name @ ("load_barycentric_pixel"
+                    | "load_barycentric_centroid"
+                    | "load_barycentric_sample") => modes[barycentric_mode(name, i)] = true,
                     "load_frag_coord" => frag_coord = true,
                     "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
                     | "demote_if" => self.facts.uses_kill = true,
@@ -299,10 +305,13 @@ impl<'a> Translator<'a> {
         let per_bary = 2 * self.per();
         let mut n = 2;
         let p = &mut self.facts.payload;
-        if bary {
-            p.bary_pixel = Some(n);
-            n += per_bary;
+        for (mode, used) in modes.iter().enumerate() {
+            if *used {
+                p.barycentric[mode] = Some(n);
+                n += per_bary;
+            }
         }
+        p.bary_pixel = p.barycentric[0];
         if frag_coord {
             p.source_depth = Some(n);
             n += self.width as u32 / 8;
@@ -810,8 +819,10 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
-            "load_barycentric_pixel" => {
-                let base = self.facts.payload.bary_pixel.unwrap_or(2);
+            "load_barycentric_pixel" | "load_barycentric_centroid" | "load_barycentric_sample" => {
+                let mode = barycentric_mode(name, i);
+                let base = self.facts.payload.barycentric[mode]
+                    .ok_or_else(|| unsupported(format!("{name} outside a fragment shader")))?;
                 self.set(def()?, vec![Reg::fixed(base, 0, RegType::F, 1); 2]);
             }
             "load_interpolated_input" => {
@@ -1778,7 +1789,7 @@ impl<'a> Translator<'a> {
                 }
                 TexKind::Ld
             }
-            ("txs", true) => {
+            ("txs" | "query_levels", true) => {
                 params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
                 TexKind::Resinfo
             }
@@ -1839,7 +1850,11 @@ impl<'a> Translator<'a> {
             }
         }
         let (n, _) = self.def_info(t.def)?;
-        let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
+        // resinfo replies width, height, depth, levels: query_levels is the fourth.
+        let first = if op == "query_levels" { 3 } else { 0 };
+        let out = (0..n as u32)
+            .map(|c| dst.reg_offset((first + c) * per))
+            .collect();
         self.set(t.def, out);
         Ok(())
     }
@@ -1886,6 +1901,18 @@ impl<'a> Translator<'a> {
             }
         }
     }
+}
+
+/// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3
+/// for `noperspective` inputs (`INTERP_MODE_NOPERSPECTIVE` = 3).
+fn barycentric_mode(name: &str, i: &IntrinsicInstr) -> usize {
+    let at = match name {
+        "load_barycentric_centroid" => 1,
+        "load_barycentric_sample" => 2,
+        _ => 0,
+    };
+    let noperspective = i.int_index(IndexKind::InterpMode) == Some(3);
+    at + 3 * noperspective as usize
 }
 
 /// Workgroup id component `k` from the thread header (g0.1, g0.6, g0.7).

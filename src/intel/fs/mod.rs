@@ -205,6 +205,13 @@ impl Context {
                 computes_depth: facts.computes_depth,
                 uses_omask: false,
                 bary_perspective_pixel: facts.payload.bary_pixel.is_some(),
+                barycentric_modes: facts
+                    .payload
+                    .barycentric
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.is_some())
+                    .fold(0, |m, (k, _)| m | 1 << k),
                 uses_src_depth_w: facts.payload.source_depth.is_some(),
                 flat_inputs,
                 dual_source_blend: facts.dual_source_blend,

@@ -387,16 +387,9 @@ fn run_set(
     let payload = FsPayload {
         subspans: (0..n / 4).map(|q| (2 * q as u16, 0)).collect(),
         pixel_mask: mask,
-        barycentric: if kernel.flags.bary_perspective_pixel {
-            (0..n)
-                .map(|c| {
-                    let (x, y) = interp::env::pixel(c);
-                    (x as f32, y as f32)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
+        // Every barycentric mode is written below: one sample per pixel puts the pixel,
+        // centroid and sample positions all at the pixel's centre.
+        barycentric: Vec::new(),
         push_constants: Vec::new(),
         attributes: Vec::new(),
     };
@@ -417,11 +410,18 @@ fn run_set(
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
     }
-    let mut next = if kernel.flags.bary_perspective_pixel {
-        2 + 2 * simd / 8
-    } else {
-        2
-    };
+    let mut next = 2;
+    for _ in 0..kernel.flags.barycentric_modes.count_ones() {
+        for c in 0..n {
+            let (x, y) = interp::env::pixel(c);
+            let reg = next + 2 * (c / 8) as u32;
+            t.set_grf_f32(reg, (c % 8) as u32, &[x as f32])
+                .map_err(sim_err)?;
+            t.set_grf_f32(reg + 1, (c % 8) as u32, &[y as f32])
+                .map_err(sim_err)?;
+        }
+        next += 2 * simd / 8;
+    }
     if kernel.flags.uses_src_depth_w {
         for r in 0..simd / 8 {
             t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_err)?;
