@@ -105,10 +105,17 @@ pub struct Flags {
     pub uses_omask: bool,
     /// Perspective pixel barycentrics are in the payload.
     pub bary_perspective_pixel: bool,
+    /// Barycentric modes in the payload, bit n = Mesa's `brw_barycentric_mode` n
+    /// (perspective pixel, centroid, sample, non-perspective pixel, centroid, sample), each
+    /// taking two registers per 8 channels in that order (Mesa's `barycentric_interp_modes`).
+    pub barycentric_modes: u8,
     /// Source depth and W are in the payload.
     pub uses_src_depth_w: bool,
     /// Bit per input slot that is flat shaded.
     pub flat_inputs: u64,
+    /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`): the driver
+    /// must enable dual-source blending in the blend state.
+    pub dual_source_blend: bool,
 }
 
 /// A compiled shader.

@@ -29,6 +29,10 @@ use super::CompileError;
 pub struct PayloadLayout {
     /// First register of the perspective pixel barycentrics, when enabled.
     pub bary_pixel: Option<u32>,
+    /// First register of each barycentric mode the shader uses, indexed as Mesa's
+    /// `brw_barycentric_mode` (perspective pixel, centroid, sample, then the same three
+    /// without perspective); the hardware packs the enabled ones in that order.
+    pub barycentric: [Option<u32>; 6],
     /// Interpolated source depth.
     pub source_depth: Option<u32>,
     /// Interpolated source W.
@@ -56,6 +60,55 @@ pub struct ShaderFacts {
     pub pull_blocks: Vec<u32>,
     /// Compute-shader facts (None for fragment shaders).
     pub compute: Option<ComputeFacts>,
+    /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
+    /// spills go after them).
+    pub scratch_bytes: u32,
+    /// Scratch write and read messages from NIR scratch accesses (Mesa counts them as
+    /// spills and fills).
+    pub scratch_writes: u32,
+    /// See `scratch_writes`.
+    pub scratch_reads: u32,
+    /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`).
+    pub dual_source_blend: bool,
+}
+
+/// The memory a fence orders, from a barrier's `memory_modes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MemoryModes {
+    /// SSBOs and global memory (untyped data-cache messages).
+    global: bool,
+    /// Workgroup-shared memory (SLM).
+    shared: bool,
+    /// Storage images (typed messages: the render cache on Ivybridge).
+    image: bool,
+}
+
+impl MemoryModes {
+    const NONE: MemoryModes = MemoryModes {
+        global: false,
+        shared: false,
+        image: false,
+    };
+    const ALL: MemoryModes = MemoryModes {
+        global: true,
+        shared: true,
+        image: true,
+    };
+
+    /// Reads nir_print's `ssbo|shared|image|global` list (other modes order nothing the
+    /// fragment and compute stages write).
+    fn parse(text: &str) -> MemoryModes {
+        let mut m = MemoryModes::NONE;
+        for w in text.split('|').map(str::trim) {
+            match w {
+                "ssbo" | "global" => m.global = true,
+                "shared" => m.shared = true,
+                "image" => m.image = true,
+                _ => {}
+            }
+        }
+        m
+    }
 }
 
 /// What a compute shader's dispatch needs to know.
@@ -79,6 +132,7 @@ pub const SLM_SURFACE: u32 = 254;
 const SFID_DATA_CACHE: u8 = 10;
 const SFID_DATA_CACHE_1: u8 = 12;
 const SFID_GATEWAY: u8 = 3;
+const SFID_RENDER_CACHE: u8 = 5;
 const SFID_THREAD_SPAWNER: u8 = 7;
 
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
@@ -102,7 +156,12 @@ struct Translator<'a> {
     push_index: BTreeMap<(u32, u32), u32>,
     input_index: BTreeMap<u32, u32>,
     outputs: BTreeMap<u32, Vec<Reg>>,
+    /// Second colour of dual-source blending (render target 0).
+    dual_src: Option<Vec<Reg>>,
     depth: Option<Reg>,
+    /// Each channel's index within the thread (0..width), computed at the top of shaders
+    /// that address NIR scratch memory.
+    chan_index: Option<Reg>,
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -184,7 +243,9 @@ pub fn from_nir(
         push_index: BTreeMap::new(),
         input_index: BTreeMap::new(),
         outputs: BTreeMap::new(),
+        dual_src: None,
         depth: None,
+        chan_index: None,
     };
     if compute {
         t.facts.compute = Some(compute_facts(shader)?);
@@ -198,6 +259,15 @@ pub fn from_nir(
         let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
         init.cmod = CondMod::Z;
         init.flag_subnr = KILL_FLAG;
+    }
+    if imp.instrs.iter().any(|ins| {
+        matches!(&ins.kind, InstrKind::Intrinsic(i)
+            if matches!(i.intrinsic.name(), "load_scratch" | "store_scratch"))
+    }) {
+        // Scratch memory is laid out one dword per channel (see `emit_scratch`), sized by the
+        // NIR's `scratch` bytes per invocation.
+        t.facts.scratch_bytes = shader.info.scratch_size.next_multiple_of(4) * width as u32;
+        t.chan_index = Some(t.emit_channel_index());
     }
     t.emit_list(&imp.body)?;
     if compute {
@@ -217,12 +287,14 @@ impl<'a> Translator<'a> {
     }
 
     fn plan_payload(&mut self) {
-        let mut bary = false;
+        let mut modes = [false; 6];
         let mut frag_coord = false;
         for ins in &self.imp.instrs {
             if let InstrKind::Intrinsic(i) = &ins.kind {
                 match i.intrinsic.name() {
-                    "load_barycentric_pixel" => bary = true,
+                    name @ ("load_barycentric_pixel"
+                    | "load_barycentric_centroid"
+                    | "load_barycentric_sample") => modes[barycentric_mode(name, i)] = true,
                     "load_frag_coord" => frag_coord = true,
                     "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
                     | "demote_if" => self.facts.uses_kill = true,
@@ -233,10 +305,13 @@ impl<'a> Translator<'a> {
         let per_bary = 2 * self.per();
         let mut n = 2;
         let p = &mut self.facts.payload;
-        if bary {
-            p.bary_pixel = Some(n);
-            n += per_bary;
+        for (mode, used) in modes.iter().enumerate() {
+            if *used {
+                p.barycentric[mode] = Some(n);
+                n += per_bary;
+            }
         }
+        p.bary_pixel = p.barycentric[0];
         if frag_coord {
             p.source_depth = Some(n);
             n += self.width as u32 / 8;
@@ -744,8 +819,10 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
-            "load_barycentric_pixel" => {
-                let base = self.facts.payload.bary_pixel.unwrap_or(2);
+            "load_barycentric_pixel" | "load_barycentric_centroid" | "load_barycentric_sample" => {
+                let mode = barycentric_mode(name, i);
+                let base = self.facts.payload.barycentric[mode]
+                    .ok_or_else(|| unsupported(format!("{name} outside a fragment shader")))?;
                 self.set(def()?, vec![Reg::fixed(base, 0, RegType::F, 1); 2]);
             }
             "load_interpolated_input" => {
@@ -844,14 +921,34 @@ impl<'a> Translator<'a> {
             }
             "store_output" => {
                 let loc = i.io_location().unwrap_or("").to_string();
-                if let Some(nir::IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
-                    if t.split(' ').any(|w| w == "dualsrc") {
-                        return Err(unsupported("dual-source blending"));
-                    }
-                }
+                let dual = matches!(
+                    i.index(IndexKind::IoSemantics),
+                    Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
+                );
                 let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
                 let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
                 let val = self.value(src(0)?)?.clone();
+                if dual {
+                    // The second colour of dual-source blending: blend factors for render
+                    // target 0, sent in the same message as the first.
+                    if loc != "FRAG_RESULT_DATA0" && loc != "FRAG_RESULT_COLOR" {
+                        return Err(unsupported(format!(
+                            "dual-source blending into {loc} (only render target 0 blends \
+                             with two sources)"
+                        )));
+                    }
+                    if self.dual_src.is_none() {
+                        let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
+                        self.dual_src = Some(regs);
+                    }
+                    let regs = self.dual_src.clone().unwrap_or_default();
+                    for (c, v) in val.iter().enumerate() {
+                        if mask & (1 << c) != 0 && first + c < 4 {
+                            self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
+                        }
+                    }
+                    return Ok(());
+                }
                 if loc == "FRAG_RESULT_DEPTH" {
                     let d = self.vgrf(RegType::F);
                     self.alu(Opcode::Mov, d, vec![val[0].retype(RegType::F)]);
@@ -1053,24 +1150,52 @@ impl<'a> Translator<'a> {
                 }
             }
             "barrier" | "control_barrier" => {
-                let execution = match i.index(IndexKind::ExecutionScope) {
+                let scope = |k: IndexKind, key: &str, default: bool| match i.index(k) {
                     Some(nir::IndexValue::Text(t)) => !t
-                        .strip_prefix("execution_scope=")
+                        .strip_prefix(key)
                         .unwrap_or(t)
                         .eq_ignore_ascii_case("none"),
                     Some(nir::IndexValue::Int(v)) => *v != 0,
-                    _ => name == "control_barrier",
+                    _ => default,
                 };
+                let execution = scope(
+                    IndexKind::ExecutionScope,
+                    "execution_scope=",
+                    name == "control_barrier",
+                );
+                // As brw: the memory part first (a fence), then the workgroup meets.
+                if scope(IndexKind::MemoryScope, "memory_scope=", false) {
+                    let modes = match i.index(IndexKind::MemoryModes) {
+                        Some(nir::IndexValue::Text(t)) => {
+                            MemoryModes::parse(t.strip_prefix("memory_modes=").unwrap_or(t))
+                        }
+                        _ => MemoryModes::ALL,
+                    };
+                    self.emit_memory_fence(modes);
+                }
                 if execution {
                     self.emit_gateway_barrier()?;
                 }
             }
-            "memory_barrier"
-            | "memory_barrier_buffer"
-            | "memory_barrier_shared"
-            | "group_memory_barrier" => {
-                // A thread's data-port messages complete in order and the workgroup's threads
-                // meet at gateway barriers; no fence message is emitted.
+            "memory_barrier" | "group_memory_barrier" => self.emit_memory_fence(MemoryModes::ALL),
+            "memory_barrier_buffer" => self.emit_memory_fence(MemoryModes {
+                global: true,
+                ..MemoryModes::NONE
+            }),
+            "memory_barrier_shared" => self.emit_memory_fence(MemoryModes {
+                shared: true,
+                ..MemoryModes::NONE
+            }),
+            "memory_barrier_image" => self.emit_memory_fence(MemoryModes {
+                image: true,
+                ..MemoryModes::NONE
+            }),
+            "load_scratch" | "store_scratch" => self.emit_scratch(i, name == "store_scratch")?,
+            "load_reloc_const_intel" => {
+                return Err(unsupported(
+                    "load_reloc_const_intel (constant data read through a relocated 64-bit \
+                     address: needs code relocations, 64-bit integers and A64 messages)",
+                ))
             }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
@@ -1221,6 +1346,181 @@ impl<'a> Translator<'a> {
             | surface;
         send.sfid = sfid;
         dst
+    }
+
+    /// A memory fence as brw emits it before Icelake: one data-cache fence message for SSBO,
+    /// shared and image memory, plus on Ivybridge a render-cache fence for images (typed
+    /// messages go through the render cache there). Only that two-fence case asks for
+    /// commits, whose replies the thread then waits for by reading them.
+    ///
+    /// Shared memory needs no fence when the shader has none, or when the whole workgroup runs
+    /// in this one thread: its messages are processed in order.
+    fn emit_memory_fence(&mut self, modes: MemoryModes) {
+        let shared = modes.shared
+            && self.facts.compute.as_ref().is_some_and(|c| {
+                c.shared_size > 0 && c.local_size.iter().product::<u32>() > self.width as u32
+            });
+        let render = modes.image && self.devinfo.ver == 70;
+        let commit = render;
+        let mut replies = Vec::new();
+        if modes.global || shared || modes.image {
+            replies.extend(self.fence(SFID_DATA_CACHE, commit));
+        }
+        if render {
+            replies.extend(self.fence(SFID_RENDER_CACHE, commit));
+        }
+        if replies.len() > 1 {
+            for r in replies {
+                // A read of the commit reply stalls until that fence has completed.
+                let m = self.alu(Opcode::Mov, Reg::null(RegType::UW), vec![r]);
+                m.exec_size = 1;
+                m.we_all = true;
+            }
+        }
+    }
+
+    /// One fence message (data-port message type 7 on both caches): the thread header as
+    /// payload, header present, and with `commit` a one-register reply (function control
+    /// bit 5) written when the fence has completed. Returns the reply register.
+    fn fence(&mut self, sfid: u8, commit: bool) -> Option<Reg> {
+        let dst = commit.then(|| Reg::vgrf(self.prog.alloc(1), RegType::UW));
+        let send = self.push(
+            Op::Send,
+            dst.unwrap_or(Reg::null(RegType::UW)),
+            vec![Reg::fixed(0, 0, RegType::UD, 1)],
+        );
+        send.exec_size = 1;
+        send.we_all = true;
+        send.mlen = 1;
+        send.rlen = commit as u8;
+        send.desc =
+            (1 << 25) | ((commit as u32) << 20) | (1 << 19) | (7 << 14) | ((commit as u32) << 13);
+        send.sfid = sfid;
+        dst.map(|d| Reg { stride: 0, ..d })
+    }
+
+    /// Each channel's index in the thread as a dword: the 0..7 vector immediate, plus 8 for
+    /// the second half of a SIMD16 thread, widened. Written with write-mask-all so that it
+    /// is whole wherever it is read.
+    fn emit_channel_index(&mut self) -> Reg {
+        use RegType::{UD, UW};
+        let words = Reg::vgrf(self.prog.alloc(1), UW);
+        let m = self.alu(Opcode::Mov, words, vec![Reg::imm(RegType::V, 0x7654_3210)]);
+        m.exec_size = 8;
+        m.we_all = true;
+        if self.width == 16 {
+            let hi = Reg {
+                offset: 16,
+                ..words
+            };
+            let a = self.alu(Opcode::Add, hi, vec![words, Reg::imm(UW, 8)]);
+            a.exec_size = 8;
+            a.we_all = true;
+        }
+        let idx = self.vgrf(UD);
+        let m = self.alu(Opcode::Mov, idx, vec![words]);
+        m.we_all = true;
+        idx
+    }
+
+    /// `load_scratch` / `store_scratch` of one dword, as brw does before Gen12.5: a DWORD
+    /// scattered message to the stateless surface (BTI 255 on Gen7, 253 on Gen8) with a
+    /// scratch header. Scratch is swizzled so that the channels' copies of one NIR dword are
+    /// consecutive: NIR byte offset `a` of channel `c` is dword `(a / 4) * width + c`.
+    fn emit_scratch(&mut self, i: &IntrinsicInstr, store: bool) -> Result<(), CompileError> {
+        use RegType::UD;
+        let name = i.intrinsic.name();
+        let src = |k: usize| -> Result<SsaId, CompileError> {
+            i.srcs
+                .get(k)
+                .copied()
+                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
+        };
+        let data_def = if store {
+            src(0)?
+        } else {
+            i.def
+                .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))?
+        };
+        let (n, bits) = self.def_info(data_def)?;
+        if n != 1 || bits != 32 {
+            return Err(unsupported(format!(
+                "{name} of {n}x{bits}-bit data (one dword per access is implemented)"
+            )));
+        }
+        let align_mul = i.int_index(IndexKind::AlignMul).unwrap_or(4) as u32;
+        let align_off = i.int_index(IndexKind::AlignOffset).unwrap_or(0) as u32;
+        let align = if align_off != 0 {
+            1 << align_off.trailing_zeros()
+        } else {
+            align_mul
+        };
+        if align < 4 {
+            return Err(unsupported(format!(
+                "{name} at a {align}-byte alignment (byte scattered messages)"
+            )));
+        }
+        if store && i.int_index(IndexKind::WriteMask).unwrap_or(1) & 1 == 0 {
+            return Ok(());
+        }
+        let chan = self.chan_index.ok_or_else(|| {
+            CompileError::Internal("scratch access without a channel index".into())
+        })?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+        let offset = self.comp(src(if store { 1 } else { 0 })?, 0)?;
+        let nir_addr = self.address(offset, base);
+        let addr = self.vgrf(UD);
+        let shift = (self.width as u32).trailing_zeros() - 2;
+        self.alu(Opcode::Shl, addr, vec![nir_addr, Reg::imm(UD, shift)]);
+        self.alu(Opcode::Or, addr, vec![addr, chan]);
+        // Scratch header: the per-thread scratch size (g0.3 bits 3:0) and base (g0.5 bits
+        // 31:10) the hardware adds to the offsets.
+        let header = Reg::vgrf(self.prog.alloc(1), UD);
+        let clear = self.alu(Opcode::Mov, header, vec![Reg::imm(UD, 0)]);
+        clear.exec_size = 8;
+        clear.we_all = true;
+        for (dword, mask) in [(3u32, 0xfu32), (5, 0xffff_fc00)] {
+            let and = self.alu(
+                Opcode::And,
+                Reg {
+                    offset: 4 * dword,
+                    ..header
+                },
+                vec![Reg::fixed(0, 4 * dword, UD, 0), Reg::imm(UD, mask)],
+            );
+            and.exec_size = 1;
+            and.we_all = true;
+        }
+        let per = self.per();
+        let mut srcs = vec![header, addr];
+        if store {
+            srcs.push(self.comp(data_def, 0)?.retype(UD));
+        }
+        let mlen = 1 + per * (srcs.len() as u32 - 1);
+        let payload = Reg::vgrf(self.prog.alloc(mlen), UD);
+        self.push(Op::LoadPayload, payload, srcs).header_size = 1;
+        let bti = if self.devinfo.ver >= 80 { 253 } else { 255 };
+        let (msg_type, rlen) = if store { (11, 0) } else { (3, per) };
+        // Function control: bit 1 legacy SIMD mode, bit 0 SIMD16.
+        let control = 2 | (self.width == 16) as u32;
+        let dst = if store {
+            Reg::null(RegType::UW)
+        } else {
+            self.vgrf(UD)
+        };
+        let send = self.push(Op::Send, dst, vec![payload]);
+        send.mlen = mlen as u8;
+        send.rlen = rlen as u8;
+        send.desc =
+            (mlen << 25) | (rlen << 20) | (1 << 19) | (msg_type << 14) | (control << 8) | bti;
+        send.sfid = SFID_DATA_CACHE;
+        if store {
+            self.facts.scratch_writes += 1;
+        } else {
+            self.facts.scratch_reads += 1;
+            self.set(data_def, vec![dst]);
+        }
+        Ok(())
     }
 
     /// A workgroup barrier: a gateway message carrying the barrier id from the thread header
@@ -1489,7 +1789,7 @@ impl<'a> Translator<'a> {
                 }
                 TexKind::Ld
             }
-            ("txs", true) => {
+            ("txs" | "query_levels", true) => {
                 params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
                 TexKind::Resinfo
             }
@@ -1550,7 +1850,11 @@ impl<'a> Translator<'a> {
             }
         }
         let (n, _) = self.def_info(t.def)?;
-        let out = (0..n as u32).map(|c| dst.reg_offset(c * per)).collect();
+        // resinfo replies width, height, depth, levels: query_levels is the fourth.
+        let first = if op == "query_levels" { 3 } else { 0 };
+        let out = (0..n as u32)
+            .map(|c| dst.reg_offset((first + c) * per))
+            .collect();
         self.set(t.def, out);
         Ok(())
     }
@@ -1563,6 +1867,18 @@ impl<'a> Translator<'a> {
             targets.push((0, regs));
         }
         self.facts.num_render_targets = targets.iter().map(|t| t.0 + 1).max().unwrap_or(1);
+        if let Some(second) = self.dual_src.clone() {
+            // Dual-source blending writes render target 0 only, with both colours in one
+            // message (eight colour sources; `lower_logical_sends` picks the message).
+            targets.retain(|t| t.0 == 0);
+            if targets.is_empty() {
+                let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
+                targets.push((0, regs));
+            }
+            targets[0].1.extend(second);
+            self.facts.num_render_targets = 1;
+            self.facts.dual_source_blend = true;
+        }
         let n = targets.len();
         for (k, (rt, regs)) in targets.into_iter().enumerate() {
             let mut src: Vec<Reg> = regs.iter().map(|r| r.retype(RegType::F)).collect();
@@ -1585,6 +1901,18 @@ impl<'a> Translator<'a> {
             }
         }
     }
+}
+
+/// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3
+/// for `noperspective` inputs (`INTERP_MODE_NOPERSPECTIVE` = 3).
+fn barycentric_mode(name: &str, i: &IntrinsicInstr) -> usize {
+    let at = match name {
+        "load_barycentric_centroid" => 1,
+        "load_barycentric_sample" => 2,
+        _ => 0,
+    };
+    let noperspective = i.int_index(IndexKind::InterpMode) == Some(3);
+    at + 3 * noperspective as usize
 }
 
 /// Workgroup id component `k` from the thread header (g0.1, g0.6, g0.7).

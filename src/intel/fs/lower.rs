@@ -21,6 +21,10 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
     let old = std::mem::take(&mut prog.insts);
     for inst in old {
         match inst.op {
+            Op::FbWrite { target, last } if is_dual_source(&inst) => {
+                lower_dual_source_write(prog, &inst, target, last);
+                progress = true;
+            }
             Op::FbWrite { target, last } => {
                 let per = regs_per_component(&inst);
                 let n = inst.src.len() as u32;
@@ -112,6 +116,65 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
         }
     }
     progress
+}
+
+/// A render-target write carrying two colours (eight colour sources, then optional depth):
+/// dual-source blending.
+fn is_dual_source(inst: &Inst) -> bool {
+    matches!(inst.src.len(), 8 | 9)
+}
+
+/// Dual-source render-target writes exist only as SIMD8 messages (subtype 2 covers subspans
+/// 0-1, subtype 3 subspans 2-3), so a SIMD16 write becomes two, the second with the
+/// second-half controls and reading the upper register of every source; only that one ends
+/// the thread. The PRM requires the two-register header (g0, g1: dispatched pixel enables)
+/// on every dual-source message.
+fn lower_dual_source_write(prog: &mut Program, inst: &Inst, target: u8, last: bool) {
+    let halves = (inst.exec_size as u32).div_ceil(8);
+    for h in 0..halves {
+        let srcs: Vec<Reg> = [
+            Reg::fixed(0, 0, RegType::UD, 1),
+            Reg::fixed(1, 0, RegType::UD, 1),
+        ]
+        .into_iter()
+        .chain(inst.src.iter().map(|s| {
+            if h > 0 && s.stride != 0 && matches!(s.file, File::Vgrf | File::Fixed) {
+                s.reg_offset(h)
+            } else {
+                *s
+            }
+        }))
+        .collect();
+        let mlen = srcs.len() as u32;
+        let payload = prog.alloc(mlen);
+        let group = inst.group + 8 * h as u8;
+        let mut lp = Inst::new(Op::LoadPayload, 8, Reg::vgrf(payload, RegType::F), srcs);
+        lp.header_size = 2;
+        lp.group = group;
+        prog.insts.push(lp);
+        let end = last && h + 1 == halves;
+        let subtype: u32 = if group % 16 == 8 { 3 } else { 2 };
+        let desc = (mlen << 25)
+            | (1 << 19)
+            | (0xc << 14)
+            | ((end as u32) << 12)
+            | (subtype << 8)
+            | target as u32;
+        let mut send = Inst::new(
+            Op::Send,
+            8,
+            Reg::null(RegType::UW),
+            vec![Reg::vgrf(payload, RegType::UD)],
+        );
+        send.mlen = mlen as u8;
+        send.desc = desc;
+        send.sfid = SFID_RENDER;
+        send.eot = end;
+        send.group = group;
+        send.pred = inst.pred;
+        send.flag_subnr = inst.flag_subnr;
+        prog.insts.push(send);
+    }
 }
 
 fn regs_per_component(inst: &Inst) -> u32 {

@@ -205,8 +205,16 @@ impl Context {
                 computes_depth: facts.computes_depth,
                 uses_omask: false,
                 bary_perspective_pixel: facts.payload.bary_pixel.is_some(),
+                barycentric_modes: facts
+                    .payload
+                    .barycentric
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.is_some())
+                    .fold(0, |m, (k, _)| m | 1 << k),
                 uses_src_depth_w: facts.payload.source_depth.is_some(),
                 flat_inputs,
+                dual_source_blend: facts.dual_source_blend,
             },
             scratch_size,
             compute: facts.compute.as_ref().map(|c| ComputeInfo {
@@ -262,9 +270,10 @@ impl Context {
                 break;
             }
         }
-        let Some((mut prog, alloc, spilled)) = fitted else {
+        let Some((mut prog, alloc, mut spilled)) = fitted else {
             return Ok(None);
         };
+        place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
         regalloc::assign(&mut prog, &alloc);
         dump("register allocation", &prog);
         let insts = codegen::generate(dev, flow, &prog)?;
@@ -282,8 +291,9 @@ impl Context {
         let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
         let mut s = stats::collect(dev, &insts);
         s.simd = width as u32;
-        s.spills = spilled.spills;
-        s.fills = spilled.fills;
+        // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
+        s.spills = spilled.spills + facts.scratch_writes;
+        s.fills = spilled.fills + facts.scratch_reads;
         s.bytes_uncompacted = (native.len() * 16) as u32;
         s.bytes = bytes.len() as u32;
         Ok(Some((
@@ -300,6 +310,35 @@ impl Context {
             facts,
         )))
     }
+}
+
+/// Puts register spills after the scratch the NIR addresses itself (as Mesa does): the
+/// allocator numbers its scratch blocks from zero, so every scratch block message moves up by
+/// the NIR's per-thread scratch bytes, and the thread's scratch grows by as much.
+fn place_spills_after_nir_scratch(
+    prog: &mut Program,
+    spilled: &mut regalloc::SpillStats,
+    nir_bytes: u32,
+) -> Result<(), CompileError> {
+    if nir_bytes == 0 {
+        return Ok(());
+    }
+    let base = nir_bytes.next_multiple_of(REG_SIZE);
+    for inst in &mut prog.insts {
+        // Scratch block read/write: data cache, bit 18; offset in registers in bits 11:0.
+        if inst.op == ir::Op::Send && inst.sfid == 10 && inst.desc >> 18 & 1 == 1 {
+            let offset = (inst.desc & 0xfff) + base / REG_SIZE;
+            if offset > 0xfff {
+                return Err(CompileError::Unsupported(format!(
+                    "register spills beyond {} bytes of NIR scratch (block offsets are 12 bits)",
+                    nir_bytes
+                )));
+            }
+            inst.desc = (inst.desc & !0xfff) | offset;
+        }
+    }
+    spilled.scratch_bytes += base;
+    Ok(())
 }
 
 /// Gives push constants and attribute setup data their payload registers and returns the

@@ -1,4 +1,11 @@
-//! Checking compiled fragment shaders against the reference interpreter on the EU simulator.
+//! Checking compiled fragment and compute shaders against the reference interpreter on the
+//! EU simulator.
+//!
+//! A compute shader runs one workgroup per input set (workgroup ids differ per set), as
+//! consecutive threads of `simd` invocations in local-index order, over SSBOs both sides get
+//! with the same per-set contents ([`SSBO_BYTES`] each); the SSBOs must end up byte-identical.
+//! The simulator runs one thread at a time, so a workgroup barrier is only checked when the
+//! whole workgroup fits in one thread.
 //!
 //! Each input set runs one thread of `simd` pixels: subspan k covers pixels (2k, 0)–(2k+1, 1),
 //! the interpreter's invocation layout. Both sides see the same world:
@@ -35,6 +42,181 @@ pub const PULL_UBO_BYTES: usize = 4096;
 
 /// Number of input sets.
 pub const INPUT_SETS: usize = 3;
+
+/// Bytes of every SSBO a compute shader is checked with.
+pub const SSBO_BYTES: usize = 4096;
+
+/// SSBO `block`'s initial contents in input set `set`: small distinct integers.
+fn ssbo_init(set: usize, block: usize) -> Vec<u8> {
+    (0..SSBO_BYTES / 4)
+        .flat_map(|d| ((d * 7 + block * 1000 + set * 13 + 3) as u32 % 251).to_le_bytes())
+        .collect()
+}
+
+/// The number of SSBO blocks a shader names (constant block indices) and whether it has a
+/// workgroup (execution) barrier.
+fn compute_resources(shader: &nir::Shader) -> Result<(usize, bool), VerifyOutcome> {
+    let Some(imp) = shader.entry() else {
+        return Ok((0, false));
+    };
+    let (mut blocks, mut barrier) = (0usize, false);
+    for ins in &imp.instrs {
+        let InstrKind::Intrinsic(i) = &ins.kind else {
+            continue;
+        };
+        let name = i.intrinsic.name();
+        let block_src = match name {
+            "load_ssbo" | "ssbo_atomic" | "ssbo_atomic_swap" | "get_ssbo_size" => Some(0),
+            "store_ssbo" => Some(1),
+            _ => None,
+        };
+        if let Some(k) = block_src {
+            let b = i
+                .srcs
+                .get(k)
+                .and_then(|&id| imp.const_value(id))
+                .and_then(|v| v.first().copied())
+                .ok_or_else(|| {
+                    VerifyOutcome::Unsupported(format!("{name} with a non-constant block"))
+                })?;
+            blocks = blocks.max(b as usize + 1);
+        }
+        if name == "control_barrier"
+            || (name == "barrier"
+                && matches!(i.index(nir::IndexKind::ExecutionScope),
+                    Some(nir::IndexValue::Text(t)) if !t.ends_with("NONE") && !t.ends_with("none")))
+        {
+            barrier = true;
+        }
+    }
+    Ok((blocks, barrier))
+}
+
+/// One workgroup of a compute shader on both sides; compares every SSBO dword.
+fn run_compute_set(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+    set: usize,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    use super::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
+    use crate::intel::sim::payload::CsPayload;
+    let variant = kernel.variant(simd).expect("checked by the caller");
+    let info = kernel.compute.as_ref().expect("checked by the caller");
+    let size = info.local_size;
+    let n = (size[0] * size[1] * size[2]) as usize;
+    let (nssbo, barrier) = compute_resources(shader)?;
+    if barrier && n > simd as usize {
+        return Err(VerifyOutcome::Unsupported(format!(
+            "a barrier across a workgroup of {n} invocations in SIMD{simd} threads (the \
+             simulator runs one thread at a time)"
+        )));
+    }
+    let group = [[0, 0, 0], [1, 2, 0], [3, 0, 1]][set % 3];
+    let ubo: Vec<u8> = (0..PULL_UBO_BYTES as u32 / 4)
+        .flat_map(|d| ubo_dword(set, 0, d).to_le_bytes())
+        .collect();
+    if kernel.push_constants.iter().any(|&(b, _)| b != 0) || !kernel.pull_constant_blocks.is_empty()
+    {
+        return Err(VerifyOutcome::Unsupported(
+            "compute shader reading UBOs other than pushed block 0".into(),
+        ));
+    }
+    let start: Vec<Vec<u8>> = (0..nssbo).map(|b| ssbo_init(set, b)).collect();
+    let shared_bytes = (info.shared_size as usize).max(4);
+    let env = interp::Environment {
+        ssbos: start.clone(),
+        shared: vec![0; shared_bytes],
+        ubos: vec![ubo],
+        workgroup_id: group,
+        workgroup_size: size,
+        robust_access: true,
+        ..Default::default()
+    };
+    let expected = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    let sim_err = |e: crate::intel::sim::SimError| {
+        if e.is_unsupported() {
+            VerifyOutcome::Unsupported(format!("simulator: {e}"))
+        } else {
+            VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(simulator)".into(),
+                expected: "a run".into(),
+                got: e.to_string(),
+            }
+        }
+    };
+    let push: Vec<u32> = kernel
+        .push_constants
+        .iter()
+        .map(|&(_, o)| ubo_dword(set, 0, o / 4))
+        .collect();
+    let mut ssbos = start;
+    let mut slm = vec![0u8; shared_bytes];
+    for first in (0..n).step_by(simd as usize) {
+        let ids: Vec<[u32; 3]> = (first..n.min(first + simd as usize))
+            .map(|l| {
+                let l = l as u32;
+                [
+                    l % size[0],
+                    (l / size[0]) % size[1],
+                    l / (size[0] * size[1]),
+                ]
+            })
+            .collect();
+        let mut t = Thread::new(ctx.devinfo(), simd)
+            .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+        let layout = CsPayload {
+            workgroup_id: group,
+            local_ids: ids,
+            push_constants: push.clone(),
+        }
+        .apply(&mut t)
+        .map_err(sim_err)?;
+        if layout.push_constants != variant.dispatch_grf_start {
+            return Err(VerifyOutcome::Fail {
+                invocation: first,
+                output: "(payload)".into(),
+                expected: format!("dispatch GRF start {}", layout.push_constants),
+                got: format!("{}", variant.dispatch_grf_start),
+            });
+        }
+        for (b, bytes) in ssbos.iter().enumerate() {
+            t.shared_mut()
+                .bind_buffer(SSBO_SURFACE_BASE + b as u32, bytes.clone());
+        }
+        t.shared_mut().bind_buffer(SLM_SURFACE, slm.clone());
+        t.set_step_limit(2_000_000);
+        t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
+        for (b, bytes) in ssbos.iter_mut().enumerate() {
+            if let Some(now) = t.shared().buffers.get(&(SSBO_SURFACE_BASE + b as u32)) {
+                bytes.clone_from(now);
+            }
+        }
+        if let Some(now) = t.shared().buffers.get(&SLM_SURFACE) {
+            slm.clone_from(now);
+        }
+    }
+    for (b, (want, got)) in expected.ssbos.iter().zip(&ssbos).enumerate() {
+        let dword = |v: &[u8], d: usize| {
+            v.get(4 * d..4 * d + 4)
+                .map_or(0, |x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+        };
+        if let Some(d) =
+            (0..want.len().max(got.len()).div_ceil(4)).find(|&d| dword(want, d) != dword(got, d))
+        {
+            return Ok(Some(VerifyOutcome::Fail {
+                invocation: 0,
+                output: format!("SSBO {b} dword {d} (set {set}, workgroup {group:?})"),
+                expected: format!("{:#010x}", dword(want, d)),
+                got: format!("{:#010x}", dword(got, d)),
+            }));
+        }
+    }
+    Ok(None)
+}
 
 fn uses_inexact_math(shader: &nir::Shader) -> bool {
     let Some(imp) = shader.entry() else {
@@ -119,7 +301,12 @@ pub fn verify_kernel(
     }
     let inexact = uses_inexact_math(shader);
     for set in 0..INPUT_SETS {
-        match run_set(ctx, shader, kernel, simd, set, inexact) {
+        let run = if kernel.compute.is_some() {
+            run_compute_set(ctx, shader, kernel, simd, set)
+        } else {
+            run_set(ctx, shader, kernel, simd, set, inexact)
+        };
+        match run {
             Ok(None) => {}
             Ok(Some(fail)) => return fail,
             Err(e) => return e,
@@ -200,16 +387,9 @@ fn run_set(
     let payload = FsPayload {
         subspans: (0..n / 4).map(|q| (2 * q as u16, 0)).collect(),
         pixel_mask: mask,
-        barycentric: if kernel.flags.bary_perspective_pixel {
-            (0..n)
-                .map(|c| {
-                    let (x, y) = interp::env::pixel(c);
-                    (x as f32, y as f32)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
+        // Every barycentric mode is written below: one sample per pixel puts the pixel,
+        // centroid and sample positions all at the pixel's centre.
+        barycentric: Vec::new(),
         push_constants: Vec::new(),
         attributes: Vec::new(),
     };
@@ -230,11 +410,18 @@ fn run_set(
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
     }
-    let mut next = if kernel.flags.bary_perspective_pixel {
-        2 + 2 * simd / 8
-    } else {
-        2
-    };
+    let mut next = 2;
+    for _ in 0..kernel.flags.barycentric_modes.count_ones() {
+        for c in 0..n {
+            let (x, y) = interp::env::pixel(c);
+            let reg = next + 2 * (c / 8) as u32;
+            t.set_grf_f32(reg, (c % 8) as u32, &[x as f32])
+                .map_err(sim_err)?;
+            t.set_grf_f32(reg + 1, (c % 8) as u32, &[y as f32])
+                .map_err(sim_err)?;
+        }
+        next += 2 * simd / 8;
+    }
     if kernel.flags.uses_src_depth_w {
         for r in 0..simd / 8 {
             t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_err)?;
@@ -276,6 +463,7 @@ fn run_set(
     t.set_step_limit(2_000_000);
     let got = t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
 
+    let dual_base = dual_source_base(shader);
     for w in &got.rt_writes {
         for c in 0..n {
             if w.pixel_mask & (1 << c) == 0 || mask & (1 << c) == 0 {
@@ -290,27 +478,41 @@ fn run_set(
             let want = format!("FRAG_RESULT_DATA{}", w.target);
             let Some(slot) = inv
                 .outputs
-                .values()
-                .find(|o| o.name == want || (o.name == "FRAG_RESULT_COLOR"))
+                .iter()
+                .find(|(k, o)| {
+                    Some(**k) != dual_base && (o.name == want || o.name == "FRAG_RESULT_COLOR")
+                })
+                .map(|(_, o)| o)
             else {
                 continue;
             };
-            for comp in 0..4 {
-                let Some(bits) = slot.comps[comp] else {
-                    continue;
-                };
-                let g = w.color.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
-                if !close(bits as u32, g, inexact) {
-                    return Ok(Some(VerifyOutcome::Fail {
-                        invocation: c,
-                        output: format!("{}.{} (set {set})", slot.name, ["x", "y", "z", "w"][comp]),
-                        expected: format!(
-                            "{:#010x} ({})",
-                            bits as u32,
-                            f32::from_bits(bits as u32)
-                        ),
-                        got: format!("{g:#010x} ({})", f32::from_bits(g)),
-                    }));
+            let second = match (&w.color1, dual_base) {
+                (Some(c1), Some(b)) => inv.outputs.get(&b).map(|o| (o, c1)),
+                _ => None,
+            };
+            let pairs = std::iter::once((slot, &w.color)).chain(second);
+            for (slot, colors) in pairs {
+                for comp in 0..4 {
+                    let Some(bits) = slot.comps[comp] else {
+                        continue;
+                    };
+                    let g = colors.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
+                    if !close(bits as u32, g, inexact) {
+                        return Ok(Some(VerifyOutcome::Fail {
+                            invocation: c,
+                            output: format!(
+                                "{}.{} (set {set})",
+                                slot.name,
+                                ["x", "y", "z", "w"][comp]
+                            ),
+                            expected: format!(
+                                "{:#010x} ({})",
+                                bits as u32,
+                                f32::from_bits(bits as u32)
+                            ),
+                            got: format!("{g:#010x} ({})", f32::from_bits(g)),
+                        }));
+                    }
                 }
             }
         }
@@ -324,4 +526,21 @@ fn run_set(
         }));
     }
     Ok(None)
+}
+
+/// The output slot (driver location) of a dual-source blending shader's second colour: the
+/// `store_output` whose I/O semantics say `dualsrc`.
+fn dual_source_base(shader: &nir::Shader) -> Option<u32> {
+    let imp = shader.entry()?;
+    imp.instrs.iter().find_map(|ins| match &ins.kind {
+        nir::InstrKind::Intrinsic(i) if i.intrinsic.name() == "store_output" => {
+            match i.index(nir::IndexKind::IoSemantics) {
+                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc") => {
+                    Some(i.int_index(nir::IndexKind::Base).unwrap_or(0) as u32)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    })
 }

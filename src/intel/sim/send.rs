@@ -9,7 +9,8 @@
 //! | SFID | message | function control |
 //! |---|---|---|
 //! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16) |
-//! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
+//! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
+//! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
 //! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
@@ -53,6 +54,8 @@ struct Msg {
     /// Enabled channels of the message, bit n = channel n of the instruction.
     mask: u32,
     n: u32,
+    /// First channel of the instruction in the thread (its group: 8 for a second half).
+    base: u32,
 }
 
 impl Msg {
@@ -126,6 +129,7 @@ impl Thread {
             dst: (inst.dst.file == RegFile::Grf).then_some(inst.dst.nr as usize),
             mask,
             n,
+            base,
         };
         let ver = self.devinfo.ver;
         match m.sfid {
@@ -136,10 +140,15 @@ impl Thread {
                 } else {
                     desc >> 14 & 0xf
                 };
-                if ty != 12 {
+                if ty == 7 {
+                    // Render-cache memory fence: nothing is outstanding in this model; the
+                    // commit reply (if asked for) only signals completion.
+                    self.fence_reply(&m)?;
+                } else if ty != 12 {
                     return Err(m.unknown(ver));
+                } else {
+                    self.rt_write(&m, shared, ctx)?;
                 }
-                self.rt_write(&m, shared, ctx)?;
             }
             sfid::CONSTANT_CACHE => self.const_read(&m, shared)?,
             sfid::DATA_CACHE | sfid::DATA_CACHE_1 => self.data_msg(&m, shared)?,
@@ -162,6 +171,9 @@ impl Thread {
         ctx: &mut Ctx,
     ) -> Result<(), String> {
         let ctrl = m.desc >> 8 & 0x3f;
+        if matches!(ctrl & 7, 2 | 3) {
+            return self.rt_write_dual(m, shared, ctx);
+        }
         let simd = match ctrl & 7 {
             0 => 16,
             4 => 8,
@@ -205,11 +217,97 @@ impl Thread {
             simd,
             pixel_mask: m.mask,
             color,
+            color1: None,
             depth: depth.then_some(depths),
             last: m.desc >> 12 & 1 == 1,
         };
         shared.render_target_write(&w)?;
         ctx.res.rt_writes.push(w);
+        Ok(())
+    }
+
+    /// SIMD8 dual-source render-target write (subtype 2: subspans 0-1, 3: subspans 2-3):
+    /// the two-register header, source 0 r g b a, source 1 r g b a, optionally source
+    /// depth. The captured write is indexed by thread channel, so a subspan 2-3 message
+    /// fills channels 8..15.
+    fn rt_write_dual(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        ctx: &mut Ctx,
+    ) -> Result<(), String> {
+        if !m.header {
+            return Err("dual-source render-target write without its header".into());
+        }
+        let depth = match m.mlen {
+            10 => false,
+            11 => true,
+            n => {
+                return Err(format!(
+                "unsupported: dual-source render-target write of mlen {n} (10, or 11 with depth)"
+            ))
+            }
+        };
+        let first = m.payload + 2;
+        let base = if m.desc >> 8 & 7 == 3 { 8 } else { 0 };
+        if base != m.base % 16 {
+            return Err(format!(
+                "dual-source render-target write for subspans {} sent by channels {}..",
+                if base == 8 { "2-3" } else { "0-1" },
+                m.base
+            ));
+        }
+        let channels = m.base as usize + 8;
+        let mut color = vec![[0f32; 4]; channels];
+        let mut color1 = vec![[0f32; 4]; channels];
+        let mut depths = vec![0f32; channels];
+        for c in 0..8u32 {
+            let ch = (m.base + c) as usize;
+            for k in 0..4 {
+                color[ch][k] = f32::from_bits(self.param(first, 1, k, c)?);
+                color1[ch][k] = f32::from_bits(self.param(first, 1, 4 + k, c)?);
+            }
+            if depth {
+                depths[ch] = f32::from_bits(self.param(first, 1, 8, c)?);
+            }
+        }
+        let w = RtWrite {
+            target: m.desc & 0xff,
+            simd: 8,
+            pixel_mask: m.mask << m.base,
+            color,
+            color1: Some(color1),
+            depth: depth.then_some(depths),
+            last: m.desc >> 12 & 1 == 1,
+        };
+        shared.render_target_write(&w)?;
+        ctx.res.rt_writes.push(w);
+        Ok(())
+    }
+
+    /// A memory fence's reply: with commit enabled (function control bit 5) the data port
+    /// writes one register when earlier accesses have completed. Messages complete in order
+    /// here, so the reply only has to arrive.
+    fn fence_reply(&mut self, m: &Msg) -> Result<(), String> {
+        if m.mlen != 1 || !m.header {
+            return Err(format!(
+                "memory fence with mlen {} (the thread header alone)",
+                m.mlen
+            ));
+        }
+        let commit = m.desc >> 13 & 1 == 1;
+        if commit != (m.rlen == 1) {
+            return Err(format!(
+                "memory fence with commit {commit} and response length {}",
+                m.rlen
+            ));
+        }
+        if commit {
+            let dst = m.dst.ok_or("fence commit without a response register")?;
+            for d in 0..8 {
+                self.set_grf_dword(dst, d, 0)?;
+            }
+        }
         Ok(())
     }
 
@@ -386,6 +484,9 @@ impl Thread {
         if m.sfid == sfid::DATA_CACHE && matches!(ty, 0 | 8) {
             return self.oword_block(m, shared, ty == 8);
         }
+        if m.sfid == sfid::DATA_CACHE && ty == 7 {
+            return self.fence_reply(m);
+        }
         if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
             return self.dword_scattered(m, shared, ty == 11);
         }
@@ -525,6 +626,16 @@ impl Thread {
                 continue;
             }
             let byte = self.param(first, rpp, 0, c)? as usize * 4;
+            // Offsets past the modelled scratch (array indices out of bounds) are undefined
+            // on the hardware; here writes are dropped and reads give 0, as the reference
+            // interpreter's bounds-checked scratch does.
+            if is_scratch_bti(surface) && byte + 4 > SCRATCH_MODEL_BYTES {
+                if !write {
+                    let dst = m.dst.ok_or("scattered read without a response register")?;
+                    self.set_grf_dword(dst + c as usize / 8, c as usize % 8, 0)?;
+                }
+                continue;
+            }
             if write {
                 let v = self.param(first, rpp, 1, c)?;
                 if is_scratch_bti(surface) {
@@ -572,6 +683,9 @@ impl Thread {
         Ok(())
     }
 }
+
+/// Scratch bytes per thread the simulator models (the shared-function model's limit).
+const SCRATCH_MODEL_BYTES: usize = 1 << 24;
 
 /// Binding-table indices that address the thread's scratch space: Mesa's stateless BTI 253
 /// (`GFX8_BTI_STATELESS_NON_COHERENT`) and 255.

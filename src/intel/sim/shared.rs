@@ -27,6 +27,8 @@ pub struct RtWrite {
     pub pixel_mask: u32,
     /// RGBA per channel.
     pub color: Vec<[f32; 4]>,
+    /// The second source colour per channel, for dual-source blending messages.
+    pub color1: Option<Vec<[f32; 4]>>,
     /// Source depth per channel, when the payload carries it.
     pub depth: Option<Vec<f32>>,
     /// Last render-target write bit.
