@@ -2,7 +2,7 @@
 //! operands (comments show the arithmetic), not taken from the simulator's own output.
 
 use gpucc::etnaviv::isa::{assemble, Cond, Inst};
-use gpucc::etnaviv::sim::{Machine, SimError};
+use gpucc::etnaviv::sim::{run_quad, Machine, SimError};
 use gpucc::etnaviv::specs::Specs;
 
 fn specs(name: &str) -> &'static Specs {
@@ -642,4 +642,88 @@ fn texture_bias_gradients_shadow_and_fetch() {
         |m| m.set_temp(1, [0.5, 0.25, 0.0, 0.0]),
     );
     assert_eq!(m.temp_int(2), [288, 160, 128, 1024]);
+}
+
+/// A 2×2 quad where pixel i (x = i & 1, y = i >> 1) holds t1 = (i, i², 10·i, 0).
+fn quad_with_values(core: &str) -> Vec<Machine> {
+    (0..4)
+        .map(|i| {
+            let mut m = Machine::new(specs(core));
+            let f = i as f32;
+            m.set_temp(1, [f, f * f, 10.0 * f, 0.0]);
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn derivatives_over_a_quad() {
+    let p = program(
+        "gc3000",
+        "dsx t2, t1.xyzw, void, t1.xyzw
+         dsy t3, t1.xyzw, void, t1.xyzw",
+    );
+    let mut quad = quad_with_values("gc3000");
+    let out = run_quad(&mut quad, &p).unwrap();
+    assert!(out.iter().all(|o| !o.killed && o.steps == 2), "{out:?}");
+    // DSX: row 0 is pixel 1 − pixel 0 = (1, 1, 10, 0); row 1 is pixel 3 − pixel 2 =
+    // (3 − 2, 9 − 4, 30 − 20, 0) = (1, 5, 10, 0).
+    // DSY: column 0 is pixel 2 − pixel 0 = (2, 4, 20, 0); column 1 is pixel 3 − pixel 1 =
+    // (2, 8, 20, 0).
+    let dsx = [[1.0, 1.0, 10.0, 0.0], [1.0, 5.0, 10.0, 0.0]];
+    let dsy = [[2.0, 4.0, 20.0, 0.0], [2.0, 8.0, 20.0, 0.0]];
+    for (i, m) in quad.iter().enumerate() {
+        assert_eq!(m.temp(2), dsx[i >> 1], "dsx at pixel {i}");
+        assert_eq!(m.temp(3), dsy[i & 1], "dsy at pixel {i}");
+    }
+}
+
+#[test]
+fn a_killed_neighbour_leaves_a_zero_derivative() {
+    // Pixel 3 (t1.x = 3 > 2.5) is discarded before the DSX; pixel 2 then differences
+    // itself: 0. Row 0 is untouched: (1, 1, 10, 0).
+    let p = program(
+        "gc3000",
+        "texkill.gt void, t1.xxxx, u0.xxxx, void
+         dsx t2, t1.xyzw, void, t1.xyzw",
+    );
+    let mut quad = quad_with_values("gc3000");
+    for m in &mut quad {
+        m.set_uniform(0, [2.5; 4]);
+    }
+    let out = run_quad(&mut quad, &p).unwrap();
+    assert_eq!(
+        out.iter().map(|o| o.killed).collect::<Vec<_>>(),
+        [false, false, false, true]
+    );
+    assert_eq!(quad[0].temp(2), [1.0, 1.0, 10.0, 0.0]);
+    assert_eq!(quad[1].temp(2), [1.0, 1.0, 10.0, 0.0]);
+    assert_eq!(quad[2].temp(2), [0.0; 4]);
+}
+
+#[test]
+fn front_face_is_in_i0() {
+    // 1.0 for a front-facing primitive, 0.0 otherwise, in every component of i0.
+    let p = program("gc3000", "mov t2, void, void, i0.xxxx");
+    for (front, want) in [(true, 1.0), (false, 0.0)] {
+        let mut m = Machine::new(specs("gc3000"));
+        m.set_front_face(front);
+        m.run(&p).unwrap();
+        assert_eq!(m.temp(2), [want; 4]);
+    }
+}
+
+#[test]
+fn robust_reads_turn_out_of_range_into_zero() {
+    // u-5 through a negative address register: an error unless reads are robust.
+    let p = program("gc3000", "mov t2, void, void, u0[a.x].xyzw");
+    let mut m = Machine::new(specs("gc3000"));
+    m.address = [-5, 0, 0, 0];
+    assert!(m.run(&p).unwrap_err().message.contains("out of range"));
+    let mut m = Machine::new(specs("gc3000"));
+    m.address = [-5, 0, 0, 0];
+    m.set_temp(2, [7.0; 4]);
+    m.robust_reads = true;
+    m.run(&p).unwrap();
+    assert_eq!(m.temp(2), [0.0; 4]);
 }

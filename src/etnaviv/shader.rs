@@ -135,6 +135,9 @@ impl ShaderObject {
                             ["x", "y"][*k as usize & 1]
                         );
                     }
+                    UniformContent::UboAddress(n) => {
+                        let _ = writeln!(out, " [{i}].{comp} = UBO {n} address");
+                    }
                     _ => {}
                 }
             }

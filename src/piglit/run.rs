@@ -168,9 +168,9 @@ impl Runner {
         };
         // iris (Gen8+) packs the default uniform block; crocus and etnaviv do not.
         let packed = matches!(target, Target::Intel(d) if d.ver >= 80);
-        let fs = load_stage(dir, name, "fs", native_ints, packed)?
+        let mut fs = load_stage(dir, name, "fs", native_ints, packed)?
             .ok_or_else(|| Stop::Skip(format!("no {name}.fs.nir in {}", dir.display())))?;
-        let vs = load_stage(dir, name, "vs", native_ints, packed)?;
+        let mut vs = load_stage(dir, name, "vs", native_ints, packed)?;
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
             // nir_print gives only the size of a shader's constant data, not its bytes.
             if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
@@ -204,6 +204,13 @@ impl Runner {
                 FsExec::Etnaviv(specs, Box::new(obj))
             }
         };
+        // Mesa's etnaviv NIR is partly in the hardware's terms; the interpreter (vertex stage,
+        // --interp) needs the standard meaning back. The backend has compiled the original.
+        if let Target::Etnaviv(specs) = target {
+            for st in std::iter::once(&mut fs).chain(vs.as_mut()) {
+                st.shader = crate::etnaviv::compiler::dialect::to_standard(specs, &st.shader);
+            }
+        }
         let [w, h] = test.size;
         let mut needed = vec![false; (w * h) as usize];
         for (_, c) in &test.commands {
@@ -571,18 +578,22 @@ impl Runner {
             block.set_state(&self.projection, self.size[1]);
             let w = self.size[0];
             for (q, ((qx, qy), cover)) in quads.iter().enumerate() {
+                let invs: Vec<super::etna::Invocation> = (q * 4..q * 4 + 4)
+                    .map(|inv| super::etna::Invocation {
+                        position: frag_coord[inv],
+                        front_facing: front[inv],
+                        inputs: &env.inputs[inv],
+                    })
+                    .collect();
+                let colors = super::etna::shade_quad(specs, obj, &block.words, &invs)
+                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
                 for (i, t) in cover.iter().enumerate() {
                     let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
                     let idx = (y * w + x) as usize;
                     if t.is_none() || !self.needed.get(idx).copied().unwrap_or(false) {
                         continue;
                     }
-                    let inv = q * 4 + i;
-                    let c = super::etna::shade(specs, obj, &block.words, frag_coord[inv], |slot| {
-                        env.inputs[inv].get(&slot).copied()
-                    })
-                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
-                    if let Some(c) = c {
+                    if let Some(c) = colors[i] {
                         self.fb[idx] = unorm8(c);
                     }
                 }

@@ -27,6 +27,9 @@ pub enum UniformContent {
         unit: u32,
         comp: u8,
     },
+    /// The GPU address of uniform buffer `n`, which LOAD adds to its byte offset (Mesa's
+    /// `ETNA_UNIFORM_UBO0_ADDR + n`; buffer 0 is the default uniform block).
+    UboAddress(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +57,21 @@ impl Uniforms {
         let want = [
             UniformContent::TextureScale { unit, comp: 0 },
             UniformContent::TextureScale { unit, comp: 1 },
+            UniformContent::Unused,
+            UniformContent::Unused,
+        ];
+        if let Some(i) = self.slots.iter().position(|s| *s == want) {
+            return i as u32;
+        }
+        self.slots.push(want);
+        self.slots.len() as u32 - 1
+    }
+
+    /// A slot whose `x` holds the address of uniform buffer `index`.
+    pub fn ubo_address(&mut self, index: u32) -> u32 {
+        let want = [
+            UniformContent::UboAddress(index),
+            UniformContent::Unused,
             UniformContent::Unused,
             UniformContent::Unused,
         ];

@@ -197,6 +197,7 @@ pub fn emit(
                         *c.get(comp as usize).or(c.last()).unwrap_or(&0)
                     }
                     OperandKind::Fixed(_)
+                    | OperandKind::Internal(_)
                     | OperandKind::Uniform(_)
                     | OperandKind::UniformRel(_)
                     | OperandKind::Imm(_) => comp.min(3),
@@ -242,6 +243,7 @@ pub fn emit(
                 }
                 OperandKind::Value(v) => (RegGroup::Temp, u16::from(base_of(alloc, v))),
                 OperandKind::Fixed(r) => (RegGroup::Temp, u16::from(r)),
+                OperandKind::Internal(r) => (RegGroup::Internal, u16::from(r)),
                 OperandKind::Uniform(u) => (RegGroup::Uniform, u as u16),
                 OperandKind::Const(_) | OperandKind::Imm(_) => {
                     (RegGroup::Uniform, const_slot[slot].unwrap_or(0) as u16)

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::consts::Uniforms;
+use super::dialect;
 use super::ir::*;
 use super::CompileError;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
@@ -137,7 +138,7 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         stage,
         p: Program::default(),
         bind: vec![None; imp.defs.len()],
-        uniforms: Uniforms::new(shader.info.num_uniforms),
+        uniforms: Uniforms::new(user_uniform_slots(shader, imp)),
         inputs: Vec::new(),
         outputs: Vec::new(),
         phi_copies: HashMap::new(),
@@ -160,6 +161,21 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         uses_discard: t.uses_discard,
         textures: t.textures,
     })
+}
+
+/// The uniform slots that belong to the application. Normally the header's count; when the
+/// shader reads the default uniform block through UBO loads (Mesa leaves the indirectly
+/// indexed arrays there on HALTI2+ cores), only the slots its `load_uniform`s name, which
+/// [`Uniforms::note_user`] adds as they come: the rest stay in memory and take no register.
+fn user_uniform_slots(shader: &Shader, imp: &Impl) -> u32 {
+    let reads_ubo = imp.instrs.iter().any(
+        |ins| matches!(&ins.kind, InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "load_ubo"),
+    );
+    if reads_ubo {
+        0
+    } else {
+        shader.info.num_uniforms
+    }
 }
 
 /// Channel `c` of an aligned op over `n` components reads NIR component `swizzle[c]`
@@ -625,10 +641,66 @@ impl<'a> Tr<'a> {
                 k.src[0] = Some(c);
                 self.p.push(k);
             }
-            "load_front_face" => return unsupported("gl_FrontFacing (load_front_face)"),
-            "load_ubo" | "load_ubo_vec4" => return unsupported("UBO loads (load_ubo)"),
+            "load_front_face" => {
+                // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
+                // compares it with zero, so the load is just that register.
+                let def = ii
+                    .def
+                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
+                self.bind[def.0 as usize] = Some(Binding::Src {
+                    kind: OperandKind::Internal(0),
+                    swz: [0; 4],
+                    neg: false,
+                    abs: false,
+                });
+            }
+            "load_ubo" => self.load_ubo(ii)?,
             other => return unsupported(format!("intrinsic {other}")),
         }
+        Ok(())
+    }
+
+    /// A load from a uniform buffer, as Mesa emits it on HALTI2+ cores: LOAD.u32 reads
+    /// consecutive words from the byte address `src0.x + src1.x` into the enabled
+    /// components, src0 being the offset and src1 a uniform the driver fills with the
+    /// buffer's address. The words land in the destination's components in order, which the
+    /// register classes' ascending component sets preserve.
+    fn load_ubo(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        if !self.specs.has_halti2_instructions() {
+            return unsupported(format!(
+                "UBO loads on {}, which has no LOAD",
+                self.specs.name
+            ));
+        }
+        let index = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(i) => i,
+            None => return unsupported("UBO loads from a non-constant buffer index"),
+        };
+        let offset = ii
+            .srcs
+            .get(1)
+            .ok_or_else(|| CompileError::Invalid("load_ubo without an offset".into()))?;
+        let def = ii
+            .def
+            .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
+        let off = self.operand(*offset, [0; 4])?;
+        let slot = self.uniforms.ubo_address(index);
+        let d = self.new_def(def)?;
+        let n = self.p.values[d.index()].width;
+        let addr = Operand {
+            kind: OperandKind::Uniform(slot),
+            swz: [0; 4],
+            neg: false,
+            abs: false,
+        };
+        self.emit(
+            Opcode::Load,
+            DataType::U32,
+            Cond::True,
+            (d, (1 << n) - 1),
+            [Some(off), Some(addr), None],
+            Shape::Broadcast(1),
+        );
         Ok(())
     }
 
@@ -1279,7 +1351,8 @@ impl<'a> Tr<'a> {
             .any(|it| defines(it) || reads(it))
             || self.p.items[tail_start..].iter().any(|it| {
                 reads(it)
-                    || matches!(it, Item::Instr(i) if defines(it) && i.shape == Shape::Texture)
+                    || matches!(it, Item::Instr(i) if defines(it)
+                        && (i.shape == Shape::Texture || i.op == Opcode::Load))
             })
         {
             return false;
@@ -1323,9 +1396,14 @@ impl<'a> Tr<'a> {
     fn scalar_op(&mut self, a: &AluInstr, n: u8) -> R<()> {
         use Opcode as O;
         let name = a.op.name();
+        if dialect::is_two_part(self.specs, self.imp, a) {
+            return self.two_part_def(a);
+        }
+        // Sine and cosine arguments Mesa already scaled to the hardware's unit.
+        let prescaled = matches!(name, "fsin" | "fcos")
+            && dialect::prescaled_operand(self.specs, self.imp, &a.srcs[0], n as usize).is_some();
         let d = self.new_def(a.def)?;
         let f = DataType::F32;
-        let new_tr = self.specs.has_new_transcendentals();
         for j in 0..n {
             let src = |t: &Self, i: usize| -> R<Operand> {
                 t.operand(a.srcs[i].ssa, [a.srcs[i].swizzle[j as usize]; 4])
@@ -1347,21 +1425,24 @@ impl<'a> Tr<'a> {
                     if !self.specs.has_sin_cos_sqrt() {
                         return unsupported(format!("{name} on a core without SIN/COS"));
                     }
-                    let scale = if new_tr {
-                        std::f32::consts::FRAC_1_PI
-                    } else {
-                        std::f32::consts::FRAC_2_PI
-                    };
+                    let op = if name == "fsin" { O::Sin } else { O::Cos };
+                    if prescaled {
+                        self.two_part(op, dst, x);
+                        continue;
+                    }
                     let tmp = self.temp(1);
                     self.emit(
                         O::Mul,
                         f,
                         Cond::True,
                         (tmp, 1),
-                        [Some(x), Some(Operand::splat(fbits(scale))), None],
+                        [
+                            Some(x),
+                            Some(Operand::splat(dialect::trig_prescale(self.specs))),
+                            None,
+                        ],
                         Shape::Aligned,
                     );
-                    let op = if name == "fsin" { O::Sin } else { O::Cos };
                     self.two_part(op, dst, Operand::value(tmp, [0; 4]));
                 }
                 "fpow" => {
@@ -1395,6 +1476,43 @@ impl<'a> Tr<'a> {
                 _ => return unsupported(format!("ALU op {name}")),
             }
         }
+        Ok(())
+    }
+
+    /// A two-part `flog2`/`fsin`/`fcos` of Mesa's lowering (see [`dialect`]): the bare
+    /// hardware instruction writing mantissa and power of two to a contiguous pair, which the
+    /// NIR's own `fmul %t.x, %t.y` then combines.
+    fn two_part_def(&mut self, a: &AluInstr) -> R<()> {
+        use Opcode as O;
+        let name = a.op.name();
+        let src = &a.srcs[0];
+        let mut x = self.operand(src.ssa, [src.swizzle[0]; 4])?;
+        if matches!(name, "fsin" | "fcos")
+            && dialect::prescaled_operand(self.specs, self.imp, src, 2).is_none()
+        {
+            let tmp = self.temp(1);
+            self.emit(
+                O::Mul,
+                DataType::F32,
+                Cond::True,
+                (tmp, 1),
+                [
+                    Some(x),
+                    Some(Operand::splat(dialect::trig_prescale(self.specs))),
+                    None,
+                ],
+                Shape::Aligned,
+            );
+            x = Operand::value(tmp, [0; 4]);
+        }
+        let op = match name {
+            "flog2" => O::Log,
+            "fsin" => O::Sin,
+            _ => O::Cos,
+        };
+        let pair = self.p.new_value(2, ValueKind::Pair);
+        self.bind[a.def.0 as usize] = Some(Binding::value(pair, 0));
+        self.unary(op, (pair, 0b11), x);
         Ok(())
     }
 

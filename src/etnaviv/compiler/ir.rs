@@ -47,6 +47,8 @@ pub enum OperandKind {
     Value(ValueId),
     /// A fixed temporary (the fragment position in t0); `swz` is physical.
     Fixed(u8),
+    /// A fixed internal register (the front-facing bit in i0); `swz` is physical.
+    Internal(u8),
     /// A uniform slot; `swz` is physical.
     Uniform(u32),
     /// The uniform slot `base + a.x` (indirect access); `swz` is physical.

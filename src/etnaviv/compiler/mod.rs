@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod consts;
+pub mod dialect;
 pub mod emit;
 pub mod from_nir;
 pub mod ir;

@@ -1,10 +1,12 @@
 //! Differential check: the compiled program on the simulator against the NIR interpreter.
 //!
 //! Each input set gives the user uniforms and the inputs deterministic values (from a fixed
-//! seed per set) and runs a 2×2 quad through the interpreter; every invocation then runs
-//! alone on [`crate::etnaviv::sim`] with the same uniforms, inputs and fragment position, and
-//! each output component the interpreter wrote must match the register the shader object
-//! names for that output.
+//! seed per set) and runs a 2×2 quad through the interpreter; the same quad then runs on
+//! [`crate::etnaviv::sim`] (fragment shaders as a quad, so derivatives see their neighbours;
+//! vertex shaders one invocation at a time) with the same uniforms, inputs, fragment
+//! position and front-facing bit (alternating per pixel), and each output component the
+//! interpreter wrote must match the register the shader object names for that output. The
+//! default uniform block is also uniform buffer 0, in simulator memory at [`UBO_ADDRESS`].
 //!
 //! Floats compare within a tolerance because the hardware's transcendentals (RCP, RSQ, EXP,
 //! LOG, SIN, COS, SQRT) are not correctly rounded and the simulator computes them in single
@@ -19,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::consts::UniformContent;
 use super::{CompileError, Context, Options};
 use crate::etnaviv::isa::Opcode;
-use crate::etnaviv::sim::Machine;
+use crate::etnaviv::sim::{run_quad, Machine};
 use crate::nir::interp::env::{generated_input, pixel};
 use crate::nir::interp::{self, Environment, Sampler, TexRequest};
 use crate::nir::ir::{InstrKind, Shader, VarMode};
@@ -29,6 +31,10 @@ use crate::util::rng::Rng;
 
 /// Invocations per input set (one quad).
 const INVOCATIONS: usize = 4;
+
+/// Where the simulator's memory holds the uniform buffers (not 0, so that a LOAD which
+/// ignored its address operand would read the wrong words).
+pub const UBO_ADDRESS: u32 = 0x100;
 
 pub use crate::verify::VerifyOutcome;
 
@@ -103,15 +109,6 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         Err(CompileError::Unsupported(m)) => return VerifyOutcome::Unsupported(m),
         Err(e) => return VerifyOutcome::Error(e.to_string()),
     };
-    if obj
-        .insts
-        .iter()
-        .any(|i| matches!(i.opcode, Opcode::Dsx | Opcode::Dsy))
-    {
-        return VerifyOutcome::Unsupported(
-            "derivatives (the single-invocation simulator has no neighbours)".into(),
-        );
-    }
     let specs = ctx.specs();
     let indirect = obj
         .insts
@@ -124,7 +121,9 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         .uniforms
         .iter()
         .rposition(|s| s.contains(&UniformContent::User))
-        .map_or(0, |i| i + 1);
+        .map_or(0, |i| i + 1)
+        // Uniforms read only through UBO loads have no slot in the shader object.
+        .max(shader.info.num_uniforms as usize);
     let first_unit = if fragment {
         0
     } else {
@@ -132,6 +131,8 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
     };
     let model = interp::DefaultSampler;
     let mut skipped: Vec<String> = Vec::new();
+    // The interpreter gives opcodes their standard meaning (see `dialect`).
+    let standard = super::dialect::to_standard(specs, shader);
     for set in 0..input_sets {
         let mut rng = Rng::new(0x5eed_0000 + set as u64);
         let mut ubits = vec![[0u32; 4]; user_slots];
@@ -172,12 +173,16 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                 map.insert(io.slot, v);
             }
         }
+        let ubytes: Vec<u8> = ubits
+            .iter()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let front: Vec<bool> = (0..INVOCATIONS).map(|i| (i + set) % 2 == 0).collect();
         let env = Environment {
-            uniforms: ubits
-                .iter()
-                .flatten()
-                .flat_map(|w| w.to_le_bytes())
-                .collect(),
+            uniforms: ubytes.clone(),
+            ubos: vec![ubytes.clone()],
+            front_face: Some(front.clone()),
             float_uniform_offsets: float_offsets,
             inputs: inputs.clone(),
             generate_inputs: true,
@@ -186,7 +191,7 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             robust_access: false,
             ..Environment::default()
         };
-        let reference = match interp::run(shader, &env, INVOCATIONS) {
+        let reference = match interp::run(&standard, &env, INVOCATIONS) {
             Ok(r) => r,
             Err(e) if e.message.contains("out of bounds") || e.message.contains("out of range") => {
                 skipped.push(e.to_string());
@@ -194,7 +199,8 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             }
             Err(e) => return VerifyOutcome::Error(format!("interpreter: {e}")),
         };
-        for (inv, expected) in reference.invocations.iter().enumerate() {
+        let mut machines = Vec::with_capacity(INVOCATIONS);
+        for inv in 0..INVOCATIONS {
             let mut m = Machine::new(specs);
             m.set_sampler(Box::new(UnitSampler { first_unit }));
             for s in &obj.samplers {
@@ -212,19 +218,44 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                             let size = model.size(unit, 0);
                             (1.0 / size[comp as usize & 1] as f32).to_bits()
                         }
+                        UniformContent::UboAddress(_) => UBO_ADDRESS,
                         UniformContent::Unused => 0,
                     };
                 }
                 m.set_uniform_bits(slot, v);
             }
+            m.memory = vec![0; UBO_ADDRESS as usize];
+            m.memory.extend_from_slice(&ubytes);
             for io in &obj.inputs {
                 m.set_temp_bits(usize::from(io.reg), inputs[inv][&io.slot]);
             }
             if fragment {
                 let (x, y) = pixel(inv);
                 m.set_temp(0, [x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0]);
+                m.set_front_face(front[inv]);
             }
-            let outcome = match m.run(&obj.insts) {
+            machines.push(m);
+        }
+        let outcomes = if fragment {
+            run_quad(&mut machines, &obj.insts).map(|o| o.into_iter().map(Ok).collect())
+        } else {
+            Ok(machines
+                .iter_mut()
+                .map(|m| m.run(&obj.insts))
+                .collect::<Vec<_>>())
+        };
+        let outcomes: Vec<_> = match outcomes {
+            Ok(o) => o,
+            Err(e) => vec![Err(e)],
+        };
+        for (inv, expected) in reference.invocations.iter().enumerate() {
+            let m = &machines[inv];
+            let run = outcomes
+                .get(inv)
+                .or(outcomes.first())
+                .cloned()
+                .unwrap_or_else(|| Ok(Default::default()));
+            let outcome = match run {
                 Ok(o) => o,
                 Err(e) if e.message.contains("out of range") && indirect => {
                     // The interpreter reads zero out of bounds (robust access); the hardware

@@ -21,7 +21,8 @@
 //! - The `th` group (the other half of a dual-issued pair) reads the temporaries; `u` bank 1
 //!   (group 3) reads uniform 128 + reg, as Mesa 23.3's disassembler numbers it; `.pack`, `.hp` and the thread selectors do not
 //!   change results.
-//! - DSX/DSY give 0: a single invocation has no neighbours.
+//! - DSX/DSY give 0 when one invocation runs alone; [`super::run_quad`] computes them from
+//!   the quad's neighbours.
 //! - LOAD/STORE address bytes at `src0.x + src1.x` and move consecutive little-endian 32-bit
 //!   words to or from the enabled components in order: a scalar load into `.w` reads the word
 //!   at the address itself, which is what Mesa's load_ubo emission relies on (it ignores the
@@ -77,7 +78,7 @@ fn fb(x: f32) -> u32 {
     x.to_bits()
 }
 
-fn read_src(m: &Machine, inst: &Inst, slot: usize) -> Result<[u32; 4], String> {
+pub(crate) fn read_src(m: &Machine, inst: &Inst, slot: usize) -> Result<[u32; 4], String> {
     let src = &inst.src[slot];
     if !src.use_ {
         return Ok([0; 4]);
@@ -94,10 +95,17 @@ fn read_src(m: &Machine, inst: &Inst, slot: usize) -> Result<[u32; 4], String> {
         RegGroup::Uniform1 => (&m.uniforms, 128),
         RegGroup::Internal => (&m.internal, 0),
     };
-    let row = usize::try_from(index + base)
-        .ok()
-        .and_then(|i| file.get(i))
-        .ok_or_else(|| format!("src{slot}: {}{} is out of range", r.group.prefix(), index))?;
+    let row = match usize::try_from(index + base).ok().and_then(|i| file.get(i)) {
+        Some(row) => row,
+        None if m.robust_reads => &[0; 4],
+        None => {
+            return Err(format!(
+                "src{slot}: {}{} is out of range",
+                r.group.prefix(),
+                index
+            ))
+        }
+    };
     let float = is_float_source(inst);
     let mut out = [0u32; 4];
     for (c, o) in out.iter_mut().enumerate() {
@@ -197,7 +205,7 @@ fn split(v: f32) -> (f32, f32) {
     (mant, 2f32.powi(e))
 }
 
-fn write_dst(m: &mut Machine, inst: &Inst, value: [u32; 4]) -> Result<(), String> {
+pub(crate) fn write_dst(m: &mut Machine, inst: &Inst, value: [u32; 4]) -> Result<(), String> {
     if !inst.dst.use_ {
         return Ok(());
     }
@@ -288,8 +296,9 @@ fn f2i(x: f32, ty: DataType, round: bool) -> u32 {
 
 fn load_word(m: &Machine, addr: u64) -> Result<u32, String> {
     let a = usize::try_from(addr).map_err(|_| format!("address {addr} out of range"))?;
-    match m.memory.get(a..a + 4) {
+    match m.memory.get(a..a.saturating_add(4)) {
         Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        None if m.robust_reads => Ok(0),
         None => Err(format!(
             "load at byte {a} outside memory of {} bytes",
             m.memory.len()

@@ -9,9 +9,10 @@
 //! both run the same textures. A binary does not say how many coordinates a texture takes, so
 //! [`Machine::texture_dims`] holds that per unit (2 unless set).
 //!
-//! Inputs are placed as the hardware does: a fragment shader finds the fragment position in t0
-//! and its varyings from t1 on; a vertex shader finds its attributes from t0 on. Outputs are
-//! read back from whatever registers the shader object names.
+//! Inputs are placed as the hardware does: a fragment shader finds the fragment position in t0,
+//! its varyings from t1 on and the front-facing bit in i0 ([`Machine::set_front_face`]); a
+//! vertex shader finds its attributes from t0 on. Outputs are read back from whatever registers
+//! the shader object names. Fragment shaders with derivatives run as 2×2 quads ([`run_quad`]).
 
 pub mod alu;
 pub mod sampler;
@@ -46,7 +47,7 @@ impl fmt::Display for SimError {
 impl std::error::Error for SimError {}
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// A TEXKILL discarded the fragment (execution stops there).
     pub killed: bool,
@@ -68,6 +69,12 @@ pub struct Machine {
     pub max_steps: usize,
     /// Coordinates each texture unit takes (1–3; cube maps and arrays use 3).
     pub texture_dims: Vec<usize>,
+    /// Out-of-range register reads and LOADs outside memory give zero instead of an error.
+    /// What the hardware returns there is undefined (GLSL leaves out-of-bounds array reads
+    /// undefined too); zero is what the NIR interpreter's robust access returns, and what a
+    /// test that only checks such a read does not stop the program (piglit's array-bounds
+    /// tests) needs.
+    pub robust_reads: bool,
     sampler: Box<dyn Sampler>,
 }
 
@@ -93,6 +100,7 @@ impl Machine {
             memory: Vec::new(),
             max_steps: 1_000_000,
             texture_dims: vec![2; 32],
+            robust_reads: false,
             sampler: Box::new(DefaultSampler),
         }
     }
@@ -164,58 +172,155 @@ impl Machine {
     }
 
     /// Runs from instruction 0 until control leaves the end of the program, a RET with no
-    /// caller, or a TEXKILL.
+    /// caller, or a TEXKILL. DSX/DSY give 0 here: a lone invocation has no neighbours (see
+    /// [`run_quad`]).
     pub fn run(&mut self, program: &[Inst]) -> Result<Outcome, SimError> {
-        let mut pc = 0usize;
-        let mut steps = 0usize;
-        let mut stack: Vec<usize> = Vec::new();
-        while pc < program.len() {
-            steps += 1;
-            if steps > self.max_steps {
-                return Err(SimError {
-                    pc,
-                    message: format!("no end after {} instructions", self.max_steps),
-                });
-            }
-            let flow =
-                alu::execute(self, &program[pc]).map_err(|message| SimError { pc, message })?;
-            pc = match flow {
-                Flow::Next => pc + 1,
-                Flow::Jump(t) => t,
-                Flow::Call(t) => {
-                    if stack.len() >= MAX_CALL_DEPTH {
-                        return Err(SimError {
-                            pc,
-                            message: "call stack overflow".into(),
-                        });
-                    }
-                    stack.push(pc + 1);
-                    t
-                }
-                Flow::Ret => match stack.pop() {
-                    Some(r) => r,
-                    None => break,
-                },
-                Flow::Kill => {
-                    return Ok(Outcome {
-                        killed: true,
-                        steps,
-                    })
-                }
-            };
-            if pc > program.len() {
-                return Err(SimError {
-                    pc,
-                    message: format!("jump outside the program of {} instructions", program.len()),
-                });
+        let mut t = Thread::default();
+        loop {
+            if let Some(out) = self.step(program, &mut t)? {
+                return Ok(out);
             }
         }
-        Ok(Outcome {
-            killed: false,
-            steps,
-        })
     }
 
+    /// Executes the instruction at `t.pc`; `Some` once the invocation has ended.
+    fn step(&mut self, program: &[Inst], t: &mut Thread) -> Result<Option<Outcome>, SimError> {
+        let Some(inst) = program.get(t.pc) else {
+            return Ok(Some(t.outcome(false)));
+        };
+        t.count(self.max_steps)?;
+        let pc = t.pc;
+        let flow = alu::execute(self, inst).map_err(|message| SimError { pc, message })?;
+        t.pc = match flow {
+            Flow::Next => pc + 1,
+            Flow::Jump(target) => target,
+            Flow::Call(target) => {
+                if t.stack.len() >= MAX_CALL_DEPTH {
+                    return Err(SimError {
+                        pc,
+                        message: "call stack overflow".into(),
+                    });
+                }
+                t.stack.push(pc + 1);
+                target
+            }
+            Flow::Ret => match t.stack.pop() {
+                Some(r) => r,
+                None => return Ok(Some(t.outcome(false))),
+            },
+            Flow::Kill => return Ok(Some(t.outcome(true))),
+        };
+        if t.pc > program.len() {
+            return Err(SimError {
+                pc,
+                message: format!("jump outside the program of {} instructions", program.len()),
+            });
+        }
+        Ok(None)
+    }
+
+    /// Sets the front-facing bit the rasterizer hands a fragment shader: `i0`, which Mesa's
+    /// etnaviv backend reads as `i0.xxxx`, holding 1.0 for a front-facing primitive and 0.0
+    /// otherwise (etnaviv_nir.c: "HW front_face is 0.0/1.0"; its NIR compares it with 0).
+    pub fn set_front_face(&mut self, front: bool) {
+        let v = if front { 1.0f32 } else { 0.0 };
+        self.internal[0] = [v.to_bits(); 4];
+    }
+}
+
+/// Where one invocation is: program counter, call stack, instructions executed.
+#[derive(Clone, Debug, Default)]
+struct Thread {
+    pc: usize,
+    steps: usize,
+    stack: Vec<usize>,
+}
+
+impl Thread {
+    fn count(&mut self, max_steps: usize) -> Result<(), SimError> {
+        self.steps += 1;
+        if self.steps > max_steps {
+            return Err(SimError {
+                pc: self.pc,
+                message: format!("no end after {max_steps} instructions"),
+            });
+        }
+        Ok(())
+    }
+
+    fn outcome(&self, killed: bool) -> Outcome {
+        Outcome {
+            killed,
+            steps: self.steps,
+        }
+    }
+}
+
+fn is_derivative(op: Opcode) -> bool {
+    matches!(op, Opcode::Dsx | Opcode::Dsy)
+}
+
+/// Runs a 2×2 quad of fragment invocations: `quad[i]` is the pixel at (i & 1, i >> 1) of the
+/// quad, y growing with the fragment position's y. Each invocation runs on its own until it
+/// reaches a DSX or DSY; when every live one has, each gets its row's (DSX) or column's (DSY)
+/// difference of the source, upper pixel minus lower (fine derivatives, like the NIR
+/// interpreter's `fddx`/`fddy`). A neighbour that has ended, or waits at another instruction
+/// (derivatives in divergent control flow are undefined in GLSL), contributes the
+/// invocation's own value, which gives 0.
+pub fn run_quad(quad: &mut [Machine], program: &[Inst]) -> Result<Vec<Outcome>, SimError> {
+    if quad.len() != 4 {
+        return Err(SimError {
+            pc: 0,
+            message: format!("a quad has 4 invocations, not {}", quad.len()),
+        });
+    }
+    let mut threads = vec![Thread::default(); 4];
+    let mut done: Vec<Option<Outcome>> = vec![None; 4];
+    loop {
+        for i in 0..4 {
+            while done[i].is_none() {
+                let t = &mut threads[i];
+                if program
+                    .get(t.pc)
+                    .is_some_and(|ins| is_derivative(ins.opcode))
+                {
+                    break;
+                }
+                done[i] = quad[i].step(program, t)?;
+            }
+        }
+        let waiting: Vec<usize> = (0..4).filter(|&i| done[i].is_none()).collect();
+        if waiting.is_empty() {
+            break;
+        }
+        let mut values: Vec<Option<(usize, [u32; 4])>> = vec![None; 4];
+        for &i in &waiting {
+            let pc = threads[i].pc;
+            let v = alu::read_src(&quad[i], &program[pc], 0)
+                .map_err(|message| SimError { pc, message })?;
+            values[i] = Some((pc, v));
+        }
+        for &i in &waiting {
+            let pc = threads[i].pc;
+            let inst = &program[pc];
+            let (lo, hi) = if inst.opcode == Opcode::Dsx {
+                (i & !1, i | 1)
+            } else {
+                (i & !2, i | 2)
+            };
+            let own = values[i].map_or([0; 4], |v| v.1);
+            let at = |l: usize| values[l].filter(|v| v.0 == pc).map_or(own, |v| v.1);
+            let (a, b) = (at(lo), at(hi));
+            let d = [0, 1, 2, 3].map(|c| (f32::from_bits(b[c]) - f32::from_bits(a[c])).to_bits());
+            threads[i].count(quad[i].max_steps)?;
+            alu::write_dst(&mut quad[i], inst, d).map_err(|message| SimError { pc, message })?;
+            threads[i].pc += 1;
+        }
+    }
+    Ok(done.into_iter().map(|d| d.unwrap_or_default()).collect())
+}
+
+impl Machine {
     /// Applies a command-line style assignment `t1=1,2,3,4` (also `u3=…`, `a=…`); values are
     /// floats, or raw bits when written `0x…`. Fewer than four values repeat the last.
     pub fn apply_set(&mut self, spec: &str) -> Result<(), String> {
