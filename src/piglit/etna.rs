@@ -8,6 +8,9 @@ use crate::etnaviv::isa::Opcode;
 use crate::etnaviv::shader::ShaderObject;
 use crate::etnaviv::sim::Machine;
 use crate::etnaviv::specs::Specs;
+use crate::nir::interp::Sampler;
+
+use super::texture::Bindings;
 
 /// Runs `obj` for one pixel: `inputs` gives each input slot's four components, `words` the
 /// default uniform block (dword per component of each vec4 slot). `None` when discarded.
@@ -17,6 +20,7 @@ pub fn shade(
     words: &[u32],
     position: [f32; 4],
     input: impl Fn(u32) -> Option<[u32; 4]>,
+    textures: &Bindings,
 ) -> Result<Option<[f32; 4]>, String> {
     if obj
         .insts
@@ -28,13 +32,23 @@ pub fn shade(
         );
     }
     let mut m = Machine::new(specs);
+    m.set_sampler(Box::new(textures.clone()));
+    for s in &obj.samplers {
+        if let Some(d) = m.texture_dims.get_mut(s.unit as usize) {
+            *d = usize::from(s.coord_dims);
+        }
+    }
     for (slot, contents) in obj.uniforms.iter().enumerate() {
         let mut v = [0u32; 4];
         for (c, content) in contents.iter().enumerate() {
             v[c] = match *content {
                 UniformContent::User => words.get(4 * slot + c).copied().unwrap_or(0),
                 UniformContent::Const(b) => b,
-                _ => 0,
+                UniformContent::TextureScale { unit, comp } => {
+                    let size = textures.size(unit, 0);
+                    (1.0 / size[usize::from(comp & 1)].max(1) as f32).to_bits()
+                }
+                UniformContent::Unused => 0,
             };
         }
         m.set_uniform_bits(slot, v);
