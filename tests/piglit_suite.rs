@@ -132,10 +132,10 @@ fn cli_output_names_each_test_and_sums_up() {
     assert!(lines[0]
         .ends_with("glsl-algebraic-add-sub-1: PASS (vs: NIR interpreter, fs: NIR interpreter)"));
     assert!(lines[1].contains("glsl-fs-atan-3: PASS"));
-    // Textures are not modelled: the test is skipped with the command named.
-    assert!(lines[2].contains("SKIP: command at line") && lines[2].contains("texture shadow2D"));
-    assert_eq!(lines[3], "2 passed, 0 failed, 1 skipped");
-    assert_eq!(counts.passed, 2);
+    // A depth texture with its comparison and depth mode (texture shadow2D, texparameter).
+    assert!(lines[2].contains("glsl-fs-shadow2D-09: PASS"), "{out}");
+    assert_eq!(lines[3], "3 passed, 0 failed, 0 skipped");
+    assert_eq!(counts.passed, 3);
 }
 
 /// The fragment shader compiled by gpucc's etnaviv backend and run on the Vivante simulator

@@ -11,6 +11,10 @@ use crate::etnaviv::shader::ShaderObject;
 use crate::etnaviv::sim::{run_quad, Machine};
 use crate::etnaviv::specs::Specs;
 
+use crate::nir::interp::Sampler;
+
+use super::texture::Bindings;
+
 /// One pixel of a quad: what the rasterizer hands the shader.
 pub struct Invocation<'a> {
     pub position: [f32; 4],
@@ -27,6 +31,7 @@ pub fn shade_quad(
     obj: &ShaderObject,
     words: &[u32],
     quad: &[Invocation],
+    textures: &Bindings,
 ) -> Result<Vec<Option<[f32; 4]>>, String> {
     let reg = obj
         .ps_color_out_reg
@@ -37,6 +42,12 @@ pub fn shade_quad(
         // piglit's array-bounds tests read out of bounds and only check that the program
         // goes on.
         m.robust_reads = true;
+        m.set_sampler(Box::new(textures.clone()));
+        for s in &obj.samplers {
+            if let Some(d) = m.texture_dims.get_mut(s.unit as usize) {
+                *d = usize::from(s.coord_dims);
+            }
+        }
         for (slot, contents) in obj.uniforms.iter().enumerate() {
             let mut v = [0u32; 4];
             for (c, content) in contents.iter().enumerate() {
@@ -44,7 +55,11 @@ pub fn shade_quad(
                     UniformContent::User => words.get(4 * slot + c).copied().unwrap_or(0),
                     UniformContent::Const(b) => b,
                     UniformContent::UboAddress(_) => UBO_ADDRESS,
-                    _ => 0,
+                    UniformContent::TextureScale { unit, comp } => {
+                        let size = textures.size(unit, 0);
+                        (1.0 / size[usize::from(comp & 1)].max(1) as f32).to_bits()
+                    }
+                    UniformContent::Unused => 0,
                 };
             }
             m.set_uniform_bits(slot, v);

@@ -6,10 +6,66 @@
 //! (v1 − v0, v2 − v0, v0); flat slots carry the provoking vertex's value in c.
 
 use super::raster::{Interp, Triangle, Vertex};
+use super::texture::Bindings;
 use crate::intel::devinfo::DevInfo;
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::FsPayload;
+use crate::intel::sim::shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 use crate::intel::sim::thread::Thread;
+use crate::nir::interp::{Sampler, TexRequest};
+
+/// The simulator's default shared functions with the test's textures: sampler messages
+/// name the program's sampler slot, which [`Bindings`] maps to a texture unit.
+struct WithTextures<'a> {
+    inner: &'a mut DefaultShared,
+    textures: &'a Bindings,
+}
+
+impl SharedFunctions for WithTextures<'_> {
+    fn render_target_write(&mut self, w: &RtWrite) -> Result<(), String> {
+        self.inner.render_target_write(w)
+    }
+    fn sample(&mut self, req: &TexRequest) -> Result<[f64; 4], String> {
+        self.textures.sample(req)
+    }
+    fn texture_size(&mut self, texture: u32, lod: u32) -> [u32; 3] {
+        self.textures.size(texture, lod)
+    }
+    fn texture_levels(&mut self, texture: u32) -> u32 {
+        self.textures.levels(texture)
+    }
+    fn buffer_texel(&mut self, surface: u32, index: i64) -> Option<[u32; 4]> {
+        self.inner.buffer_texel(surface, index)
+    }
+    fn scratch_read(&mut self, offset: usize, out: &mut [u8]) -> Result<(), String> {
+        self.inner.scratch_read(offset, out)
+    }
+    fn scratch_write(&mut self, offset: usize, data: &[u8]) -> Result<(), String> {
+        self.inner.scratch_write(offset, data)
+    }
+    fn untyped_read(&mut self, surface: u32, addr: u32) -> Result<u32, String> {
+        self.inner.untyped_read(surface, addr)
+    }
+    fn untyped_write(&mut self, surface: u32, addr: u32, v: u32) -> Result<(), String> {
+        self.inner.untyped_write(surface, addr, v)
+    }
+    fn untyped_atomic(
+        &mut self,
+        surface: u32,
+        addr: u32,
+        op: AtomicOp,
+        a: u32,
+        b: u32,
+    ) -> Result<u32, String> {
+        self.inner.untyped_atomic(surface, addr, op, a, b)
+    }
+    fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8]) -> Result<(), String> {
+        self.inner.constant_read(surface, offset, out)
+    }
+    fn barrier(&mut self) -> Result<(), String> {
+        self.inner.barrier()
+    }
+}
 
 /// A subspan to shade: upper-left pixel and the pixels (bit i = pixel i of the quad) the
 /// triangle covers.
@@ -23,7 +79,17 @@ pub fn shade(
     verts: &[Vertex],
     subspans: &[Subspan],
     ubo: &[u8],
+    textures: &Bindings,
 ) -> Result<Vec<[Option<[f32; 4]>; 4]>, String> {
+    let (insts, offsets) = crate::intel::eu::decode_program_at(
+        dev,
+        kernel.code_of(
+            kernel
+                .variant(if kernel.variant(16).is_some() { 16 } else { 8 })
+                .ok_or_else(|| "the kernel has no SIMD8 or SIMD16 variant".to_string())?,
+        ),
+    )
+    .map_err(|e| format!("decode: {e}"))?;
     let simd = if kernel.variant(16).is_some() { 16 } else { 8 };
     let variant = kernel
         .variant(simd)
@@ -93,6 +159,11 @@ pub fn shade(
         };
         let sim = |e: crate::intel::sim::SimError| format!("simulator: {e}");
         payload.apply(&mut t).map_err(sim)?;
+        // Helper pixels run too: the hardware dispatches every pixel of a subspan that has a
+        // covered one (so derivatives see real neighbours); the payload's pixel mask keeps
+        // the coverage that render-target writes and discards use.
+        let helpers = (0..group.len()).fold(0u32, |m, k| m | 0xf << (4 * k));
+        t.set_dispatch_mask(helpers);
         if !tri.front_facing {
             // g0.0 bit 15: the primitive is back-facing.
             t.set_grf(0, 0, &[1 << 15]).map_err(sim)?;
@@ -138,7 +209,17 @@ pub fn shade(
             }
         }
         t.set_step_limit(2_000_000);
-        let got = t.run_binary(kernel.code_of(variant)).map_err(sim)?;
+        let mut shared = std::mem::take(t.shared_mut());
+        let got = t
+            .run_with(
+                &insts,
+                &offsets,
+                &mut WithTextures {
+                    inner: &mut shared,
+                    textures,
+                },
+            )
+            .map_err(sim)?;
         let mut colors = vec![[None; 4]; group.len()];
         for w in got.rt_writes.iter().filter(|w| w.target == 0) {
             for (k, q) in colors.iter_mut().enumerate() {

@@ -14,6 +14,7 @@ pub mod io;
 pub mod raster;
 pub mod run;
 pub mod script;
+pub mod texture;
 pub mod uniforms;
 
 pub use run::{run_test, Mode, Outcome};

@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 pub struct Vertex {
     pub clip: [f32; 4],
     pub outputs: BTreeMap<String, [u32; 4]>,
+    /// Signed distances to the enabled user clip planes; the primitive keeps the part where
+    /// all are non-negative.
+    pub clip_distances: Vec<f32>,
 }
 
 /// A set-up triangle in window coordinates.
@@ -48,10 +51,39 @@ pub fn window(clip: [f32; 4], size: [u32; 2]) -> [f32; 4] {
     ]
 }
 
-/// The strip's two triangles; degenerate ones are dropped.
-pub fn setup(verts: &[Vertex], size: [u32; 2]) -> Vec<Triangle> {
+/// The triangles of a GL_TRIANGLE_STRIP of `n` vertices: odd triangles swap their first two
+/// vertices to keep the strip's winding; the provoking vertex is each triangle's last.
+pub fn strip_triangles(n: usize) -> Vec<([usize; 3], usize)> {
+    (0..n.saturating_sub(2))
+        .map(|i| {
+            let t = if i % 2 == 0 {
+                [i, i + 1, i + 2]
+            } else {
+                [i + 1, i, i + 2]
+            };
+            (t, i + 2)
+        })
+        .collect()
+}
+
+/// GL_TRIANGLES: independent triangles of three vertices.
+pub fn list_triangles(n: usize) -> Vec<([usize; 3], usize)> {
+    (0..n / 3)
+        .map(|i| ([3 * i, 3 * i + 1, 3 * i + 2], 3 * i + 2))
+        .collect()
+}
+
+/// GL_TRIANGLE_FAN: every triangle shares vertex 0; the provoking vertex is the last.
+pub fn fan_triangles(n: usize) -> Vec<([usize; 3], usize)> {
+    (0..n.saturating_sub(2))
+        .map(|i| ([0, i + 1, i + 2], i + 2))
+        .collect()
+}
+
+/// Sets up triangles (vertex indices and provoking vertex); degenerate ones are dropped.
+pub fn setup(verts: &[Vertex], tris: &[([usize; 3], usize)], size: [u32; 2]) -> Vec<Triangle> {
     let mut out = Vec::new();
-    for (tri, provoking) in [([0usize, 1, 2], 2usize), ([2, 1, 3], 3)] {
+    for &(tri, provoking) in tris {
         if tri.iter().any(|&i| i >= verts.len()) {
             continue;
         }
@@ -96,6 +128,26 @@ impl Triangle {
             // On the edge: owned by "top" or "left" edges only.
             let (dx, dy) = ((e[0] - s[0]) * sign, (e[1] - s[1]) * sign);
             dy < 0.0 || (dy == 0.0 && dx > 0.0)
+        })
+    }
+
+    /// Whether the centre of pixel (x, y) is covered and not clipped away by a user clip
+    /// plane. Clip distances are linear in clip space, so interpolating them perspective-
+    /// correctly and keeping the non-negative side is the same as clipping the triangle.
+    pub fn inside(&self, verts: &[Vertex], x: u32, y: u32) -> bool {
+        if !self.covers(x, y) {
+            return false;
+        }
+        let w = self.weights(x, y, Interp::Smooth);
+        let n = self
+            .verts
+            .iter()
+            .map(|&i| verts[i].clip_distances.len())
+            .min()
+            .unwrap_or(0);
+        (0..n).all(|p| {
+            let d = self.verts.map(|i| verts[i].clip_distances[p]);
+            d[0] + w[1] * (d[1] - d[0]) + w[2] * (d[2] - d[0]) >= 0.0
         })
     }
 
@@ -169,6 +221,7 @@ mod tests {
             .map(|(i, (p, w))| Vertex {
                 clip: [p[0] * w, p[1] * w, 0.0, w],
                 outputs: [("V".to_string(), [(i as f32).to_bits(); 4])].into(),
+                clip_distances: vec![p[0] - 0.25],
             })
             .collect()
     }
@@ -176,7 +229,7 @@ mod tests {
     #[test]
     fn full_window_rect_covers_every_pixel_once() {
         let verts = rect(-1.0, -1.0, 2.0, 2.0, [1.0; 4]);
-        let tris = setup(&verts, [8, 8]);
+        let tris = setup(&verts, &strip_triangles(4), [8, 8]);
         assert_eq!(tris.len(), 2);
         assert!(tris.iter().all(|t| t.front_facing));
         for y in 0..8 {
@@ -191,7 +244,7 @@ mod tests {
     fn interpolation_is_perspective_correct() {
         // Vertex values 0, 1, 2, 3 at the corners; corner 1 (right, bottom) has w = 3.
         let verts = rect(-1.0, -1.0, 2.0, 2.0, [1.0, 3.0, 1.0, 1.0]);
-        let tris = setup(&verts, [4, 4]);
+        let tris = setup(&verts, &strip_triangles(4), [4, 4]);
         let t = tris.iter().find(|t| t.covers(0, 0)).unwrap();
         // At pixel (0, 0) the screen weights of vertices 0, 1, 2 are 0.75, 0.125, 0.125;
         // divided by w: 0.75, 0.041667, 0.125; value = (0·0.75 + 1·0.041667 + 2·0.125) / 0.916667.
@@ -207,8 +260,28 @@ mod tests {
     }
 
     #[test]
+    fn clip_distance_keeps_the_non_negative_half() {
+        // Distance x_ndc − 0.25 on an 8-pixel-wide window: NDC 0.25 is window x 5, so
+        // pixel centres 5.5, 6.5, 7.5 stay and 4.5 (NDC 0.125) goes.
+        let verts = rect(-1.0, -1.0, 2.0, 2.0, [1.0; 4]);
+        let tris = setup(&verts, &strip_triangles(4), [8, 8]);
+        let kept = |x: u32| tris.iter().any(|t| t.inside(&verts, x, 3));
+        assert!(!kept(4));
+        assert!(kept(5) && kept(7));
+    }
+
+    #[test]
+    fn strips_fans_and_lists() {
+        assert_eq!(strip_triangles(4), vec![([0, 1, 2], 2), ([2, 1, 3], 3)]);
+        assert_eq!(fan_triangles(4), vec![([0, 1, 2], 2), ([0, 2, 3], 3)]);
+        assert_eq!(list_triangles(7), vec![([0, 1, 2], 2), ([3, 4, 5], 5)]);
+    }
+
+    #[test]
     fn negative_width_is_back_facing() {
         let verts = rect(1.0, -1.0, -2.0, 2.0, [1.0; 4]);
-        assert!(setup(&verts, [4, 4]).iter().all(|t| !t.front_facing));
+        assert!(setup(&verts, &strip_triangles(4), [4, 4])
+            .iter()
+            .all(|t| !t.front_facing));
     }
 }

@@ -3,10 +3,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::io;
 use super::raster::{self, Interp, Triangle, Vertex};
-use super::script::{self, Command, Region, ShaderTest};
+use super::script::{self, Command, Region, ShaderTest, TextureKind, VertexData};
+use super::texture::{Bindings, Texture};
 use super::uniforms::{self, Block};
 use crate::intel::devinfo::DevInfo;
 use crate::intel::kernel::Kernel;
@@ -142,6 +144,17 @@ struct Runner {
     fb: Vec<[u8; 4]>,
     /// Pixels some probe reads: the only ones shaded.
     needed: Vec<bool>,
+    /// Texture objects by unit, the active unit, and the unit each sampler slot reads.
+    textures: BTreeMap<u32, Arc<Texture>>,
+    active_unit: u32,
+    slot_units: Vec<u32>,
+    texture_base: u32,
+    glsl130: bool,
+    /// User clip planes (object = eye coordinates: the modelview matrix is the identity)
+    /// and which are enabled.
+    clip_planes: [[f32; 4]; 8],
+    clip_enabled: [bool; 8],
+    vertex_data: Option<VertexData>,
 }
 
 impl Runner {
@@ -180,9 +193,6 @@ impl Runner {
                     stage.shader.info.constant_data_size
                 )));
             }
-            if let Some(o) = stage.block.opaque.first() {
-                return Err(Stop::Skip(format!("uniform {o} has an aggregate type")));
-            }
         }
         if vs.is_none() && test.has_vertex_shader {
             return Err(Stop::Skip(format!("no {name}.vs.nir in {}", dir.display())));
@@ -220,7 +230,16 @@ impl Runner {
                 }
             }
         }
+        let texture_base = texture_base(&fs.shader);
         Ok(Runner {
+            textures: BTreeMap::new(),
+            active_unit: 0,
+            slot_units: Vec::new(),
+            texture_base,
+            glsl130: test.glsl_version >= 130,
+            clip_planes: [[0.0; 4]; 8],
+            clip_enabled: [false; 8],
+            vertex_data: test.vertex_data.clone(),
             target,
             size: test.size,
             vs,
@@ -265,7 +284,50 @@ impl Runner {
                         Stop::Skip(s) => Stop::Skip(at(s)),
                         Stop::Fail(s) => Stop::Fail(at(s)),
                     })?,
-                Command::DrawRect { rect } => self.draw_rect(*rect)?,
+                Command::DrawRect { rect, tex } => {
+                    let verts = self.rect_vertices(*rect, *tex)?;
+                    self.draw(&verts, &raster::strip_triangles(4))?
+                }
+                Command::DrawArrays { mode, first, count } => {
+                    let verts = self.array_vertices(*first, *count)?;
+                    let tris = match mode.as_str() {
+                        "GL_TRIANGLES" => raster::list_triangles(*count),
+                        "GL_TRIANGLE_STRIP" => raster::strip_triangles(*count),
+                        "GL_TRIANGLE_FAN" => raster::fan_triangles(*count),
+                        other => return Err(Stop::Skip(at(format!("draw arrays {other}")))),
+                    };
+                    self.draw(&verts, &tris)?
+                }
+                Command::Texture { unit, kind } => {
+                    let t = match *kind {
+                        TextureKind::Rgbw { w, h } => Texture::rgbw(w, h),
+                        TextureKind::Rgbw3d => Texture::rgbw_3d(),
+                        TextureKind::Checkerboard {
+                            level,
+                            w,
+                            h,
+                            black,
+                            white,
+                        } => Texture::checkerboard(level, w, h, black, white),
+                        TextureKind::Shadow { dims, w, h } => Texture::shadow(dims, w, h),
+                        TextureKind::Miptree => Texture::miptree(),
+                    };
+                    self.textures.insert(*unit, Arc::new(t));
+                    self.active_unit = *unit;
+                }
+                Command::TexParameter { name, value } => {
+                    let t = self.textures.get_mut(&self.active_unit).ok_or_else(|| {
+                        Stop::Skip(at(format!(
+                            "texparameter on unit {} without a texture",
+                            self.active_unit
+                        )))
+                    })?;
+                    Arc::make_mut(t)
+                        .set_parameter(name, value)
+                        .map_err(|e| Stop::Skip(at(e)))?;
+                }
+                Command::ClipPlane(n, p) => self.clip_planes[*n] = *p,
+                Command::ClipEnable(n, on) => self.clip_enabled[*n] = *on,
                 Command::ClearColor(c) => self.clear_color = *c,
                 Command::Clear => {
                     let c = unorm8(self.clear_color);
@@ -298,11 +360,30 @@ impl Runner {
     ) -> Result<(), Stop> {
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
         let mut found = false;
+        // Sampler uniforms name the texture unit their slot reads.
+        if let Some((_, slot, len)) = self.fs.block.samplers.iter().find(|s| s.0 == name) {
+            if index >= *len {
+                return Err(Stop::Skip(format!("sampler {name}[{index}] out of range")));
+            }
+            let unit = values
+                .first()
+                .and_then(|v| v.parse::<u32>().ok())
+                .ok_or_else(|| Stop::Skip(format!("sampler {name}: bad unit {values:?}")))?;
+            let at = (slot + index) as usize;
+            if self.slot_units.len() <= at {
+                self.slot_units.resize(at + 1, 0);
+            }
+            self.slot_units[at] = unit;
+            return Ok(());
+        }
         for block in
             std::iter::once(&mut self.fs.block).chain(self.vs.as_mut().map(|v| &mut v.block))
         {
-            if block.opaque.iter().any(|o| o == name) {
-                return Err(Stop::Skip(format!("uniform {name} has an aggregate type")));
+            let base = name.split(['[', '.']).next().unwrap_or(name);
+            if block.opaque.iter().any(|o| o == base) {
+                return Err(Stop::Skip(format!(
+                    "uniform {name} is a struct member, and the NIR text does not name members"
+                )));
             }
             if let Some(u) = block.find(name).cloned() {
                 found = true;
@@ -331,22 +412,84 @@ impl Runner {
             generate_inputs: false,
             // Out-of-bounds reads (undefined in GLSL) return zero, as with robust access.
             robust_access: true,
+            sampler: Box::new(self.bindings()),
             ..Environment::default()
         }
     }
 
-    /// The rectangle's corners after the vertex stage.
-    fn vertices(&self, rect: [f32; 4]) -> Result<Vec<Vertex>, Stop> {
+    /// The texture state a draw sees.
+    fn bindings(&self) -> Bindings {
+        Bindings {
+            units: self.textures.clone(),
+            slot_units: self.slot_units.clone(),
+            texture_base: self.texture_base,
+            glsl130: self.glsl130,
+        }
+    }
+
+    /// The rectangle's corners (`piglit_draw_rect[_tex]`), as a triangle strip's vertices.
+    fn rect_vertices(&self, rect: [f32; 4], tex: Option<[f32; 4]>) -> Result<Vec<Vertex>, Stop> {
         let [x, y, w, h] = rect;
         let corners = [[x, y], [x + w, y], [x, y + h], [x + w, y + h]];
-        let tex = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
-        let Some(vs) = &self.vs else {
-            // Fixed-function vertex processing with the default current colour and
-            // texture coordinates.
-            return Ok(corners
+        // Without `tex`, vertex shaders reading piglit_texcoord see the unit square.
+        let [tx, ty, tw, th] = tex.unwrap_or([0.0, 0.0, 1.0, 1.0]);
+        let tcs = [[tx, ty], [tx + tw, ty], [tx, ty + th], [tx + tw, ty + th]];
+        let inputs = (0..4)
+            .map(|i| VertexIn {
+                position: [corners[i][0], corners[i][1], 0.0, 1.0],
+                texcoord: [tcs[i][0], tcs[i][1], 0.0, 1.0],
+                // Fixed function sees gl_MultiTexCoord0's current value unless `tex` is given.
+                ff_texcoord: tex.map_or([0.0, 0.0, 0.0, 1.0], |_| [tcs[i][0], tcs[i][1], 0.0, 1.0]),
+                attributes: BTreeMap::new(),
+                id: i as u32,
+            })
+            .collect::<Vec<_>>();
+        self.vertex_stage(&inputs)
+    }
+
+    /// `draw arrays`: vertices `first..first + count` of `[vertex data]` (attributes without
+    /// data read their current value, (0, 0, 0, 1)).
+    fn array_vertices(&self, first: usize, count: usize) -> Result<Vec<Vertex>, Stop> {
+        let mut inputs = Vec::with_capacity(count);
+        for i in first..first + count {
+            let mut attributes = BTreeMap::new();
+            if let Some(data) = &self.vertex_data {
+                let row = data.rows.get(i).ok_or_else(|| {
+                    Stop::Fail(format!(
+                        "draw arrays reads vertex {i} of {} rows",
+                        data.rows.len()
+                    ))
+                })?;
+                for ((name, _), vals) in data.columns.iter().zip(row) {
+                    let mut v = [0.0, 0.0, 0.0, 1.0];
+                    v[..vals.len()].copy_from_slice(vals);
+                    attributes.insert(name.clone(), v);
+                }
+            }
+            let position = attributes
+                .get("piglit_vertex")
+                .or_else(|| attributes.get("vertex"))
+                .copied()
+                .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+            inputs.push(VertexIn {
+                position,
+                texcoord: [0.0, 0.0, 0.0, 1.0],
+                ff_texcoord: [0.0, 0.0, 0.0, 1.0],
+                attributes,
+                id: i as u32,
+            });
+        }
+        self.vertex_stage(&inputs)
+    }
+
+    /// Runs the vertex stage (the NIR interpreter, or fixed-function transformation) and
+    /// computes each vertex's distances to the enabled clip planes.
+    fn vertex_stage(&self, inputs: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
+        let mut out = match &self.vs {
+            None => inputs
                 .iter()
-                .map(|c| {
-                    let p = [c[0], c[1], 0.0, 1.0];
+                .map(|vin| {
+                    let p = vin.position;
                     let clip = [0, 1, 2, 3]
                         .map(|r| (0..4).map(|k| self.projection[k][r] * p[k]).sum::<f32>());
                     let mut outputs = BTreeMap::new();
@@ -357,16 +500,61 @@ impl Runner {
                     );
                     outputs.insert(
                         "VARYING_SLOT_TEX0".to_string(),
-                        [0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits),
+                        vin.ff_texcoord.map(f32::to_bits),
                     );
-                    Vertex { clip, outputs }
+                    Vertex {
+                        clip,
+                        outputs,
+                        clip_distances: Vec::new(),
+                    }
                 })
-                .collect());
+                .collect(),
+            Some(vs) => self.run_vs(vs, inputs)?,
         };
+        for (v, vin) in out.iter_mut().zip(inputs) {
+            v.clip_distances = self.clip_distances(v, vin);
+        }
+        Ok(out)
+    }
+
+    /// Distances to the enabled user clip planes: gl_ClipDistance[i] when the vertex shader
+    /// writes it, else the plane applied to gl_ClipVertex, else to the eye-space position
+    /// (fixed function: the object position, the modelview matrix being the identity), else
+    /// to gl_Position.
+    fn clip_distances(&self, v: &Vertex, vin: &VertexIn) -> Vec<f32> {
+        let slot = |name: &str| v.outputs.get(name).map(|c| c.map(f32::from_bits));
+        let dist = slot("VARYING_SLOT_CLIP_DIST0").map(|a| {
+            let b = slot("VARYING_SLOT_CLIP_DIST1").unwrap_or([0.0; 4]);
+            [a, b].concat()
+        });
+        let point = slot("VARYING_SLOT_CLIP_VERTEX").unwrap_or(if self.vs.is_none() {
+            vin.position
+        } else {
+            v.clip
+        });
+        (0..8)
+            .filter(|&i| self.clip_enabled[i])
+            .map(|i| match &dist {
+                Some(d) => d[i],
+                None => (0..4).map(|k| self.clip_planes[i][k] * point[k]).sum(),
+            })
+            .collect()
+    }
+
+    /// The vertex shader on the NIR interpreter.
+    fn run_vs(&self, vs: &Stage, verts: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
         let mut env = self.uniform_env(&vs.block);
-        env.inputs = vec![BTreeMap::new(); 4];
+        env.inputs = vec![BTreeMap::new(); verts.len()];
         for r in io::ranges(&vs.shader, &["load_input"]) {
-            for k in 0..r.slots.max(1) {
+            if r.slots == 0 {
+                // Intel's system-value element: first vertex, base instance, vertex id
+                // (zero-based), instance id.
+                for (vin, map) in verts.iter().zip(env.inputs.iter_mut()) {
+                    map.insert(r.base, [0, 0, vin.id, 0]);
+                }
+                continue;
+            }
+            for k in 0..r.slots {
                 let location = io::offset_location(&r.location, k);
                 let var = vs
                     .shader
@@ -374,20 +562,23 @@ impl Runner {
                     .iter()
                     .find(|v| v.mode == VarMode::ShaderIn && v.location == location);
                 let name = var.map_or("", |v| v.name.as_str());
-                let value = |i: usize| -> Option<[f32; 4]> {
+                let value = |vin: &VertexIn| -> Option<[f32; 4]> {
+                    if let Some(a) = vin.attributes.get(name) {
+                        return Some(*a);
+                    }
                     match (location.as_str(), name) {
-                        (_, "piglit_texcoord") => Some([tex[i][0], tex[i][1], 0.0, 1.0]),
+                        (_, "piglit_texcoord") | ("VERT_ATTRIB_TEX0", _) => Some(vin.texcoord),
                         ("VERT_ATTRIB_COLOR0", _) => Some(self.current_color),
                         ("VERT_ATTRIB_POS", _)
                         | (_, "piglit_vertex")
-                        | ("VERT_ATTRIB_GENERIC0", "" | "vertex") => {
-                            Some([corners[i][0], corners[i][1], 0.0, 1.0])
-                        }
+                        | ("VERT_ATTRIB_GENERIC0", "" | "vertex") => Some(vin.position),
+                        // An attribute without an array reads its current value.
+                        _ if self.vertex_data.is_some() => Some([0.0, 0.0, 0.0, 1.0]),
                         _ => None,
                     }
                 };
-                for (i, map) in env.inputs.iter_mut().enumerate() {
-                    let val = value(i).ok_or_else(|| {
+                for (vin, map) in verts.iter().zip(env.inputs.iter_mut()) {
+                    let val = value(vin).ok_or_else(|| {
                         Stop::Skip(format!("vertex attribute {name} ({location})"))
                     })?;
                     map.insert(r.base + k, val.map(f32::to_bits));
@@ -395,7 +586,7 @@ impl Runner {
             }
         }
         let out_ranges = io::ranges(&vs.shader, &["store_output"]);
-        let result = interp::run(&vs.shader, &env, 4)
+        let result = interp::run(&vs.shader, &env, verts.len())
             .map_err(|e| Stop::Fail(format!("vertex shader (NIR interpreter): {e}")))?;
         let mut out = Vec::new();
         for inv in &result.invocations {
@@ -413,19 +604,23 @@ impl Runner {
                 .get("VARYING_SLOT_POS")
                 .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
                 .map(f32::from_bits);
-            out.push(Vertex { clip, outputs });
+            out.push(Vertex {
+                clip,
+                outputs,
+                clip_distances: Vec::new(),
+            });
         }
         Ok(out)
     }
 
-    fn draw_rect(&mut self, rect: [f32; 4]) -> Result<(), Stop> {
-        let verts = self.vertices(rect)?;
+    /// Rasterizes `tris` (vertex indices and provoking vertex) and shades the needed pixels.
+    fn draw(&mut self, verts: &[Vertex], tris: &[([usize; 3], usize)]) -> Result<(), Stop> {
         if verts.iter().any(|v| v.clip[3] <= 0.0) {
             return Err(Stop::Skip("a vertex behind the eye needs clipping".into()));
         }
-        let tris = raster::setup(&verts, self.size);
+        let tris = raster::setup(verts, tris, self.size);
         if let FsExec::Intel(dev, kernel) = &self.fs_exec {
-            for (idx, c) in self.draw_intel(dev, kernel, &verts, &tris)? {
+            for (idx, c) in self.draw_intel(dev, kernel, verts, &tris)? {
                 if let Some(c) = c {
                     self.fb[idx] = unorm8(c);
                 }
@@ -441,7 +636,7 @@ impl Runner {
                 if !self.needed[(y * w + x) as usize] {
                     continue;
                 }
-                if let Some(t) = tris.iter().position(|t| t.covers(x, y)) {
+                if let Some(t) = tris.iter().position(|t| t.inside(verts, x, y)) {
                     quads.entry((x & !1, y & !1)).or_insert([None; 4])
                         [((y & 1) * 2 + (x & 1)) as usize] = Some(t);
                 }
@@ -452,13 +647,13 @@ impl Runner {
             for (i, t) in q.iter_mut().enumerate() {
                 let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
                 if t.is_none() && x < w && y < h {
-                    *t = tris.iter().position(|tr| tr.covers(x, y));
+                    *t = tris.iter().position(|tr| tr.inside(verts, x, y));
                 }
             }
         }
         let quads: Vec<Quad> = quads.into_iter().collect();
         for batch in quads.chunks(1024) {
-            self.shade(&verts, &tris, batch)?;
+            self.shade(verts, &tris, batch)?;
         }
         Ok(())
     }
@@ -475,11 +670,12 @@ impl Runner {
     ) -> Result<Vec<(usize, Option<[f32; 4]>)>, Stop> {
         let [w, h] = self.size;
         let mut writes = Vec::new();
+        let textures = self.bindings();
         for tri in tris {
             let mut subspans: BTreeMap<(u32, u32), u8> = BTreeMap::new();
             for y in 0..h {
                 for x in 0..w {
-                    if self.needed[(y * w + x) as usize] && tri.covers(x, y) {
+                    if self.needed[(y * w + x) as usize] && tri.inside(verts, x, y) {
                         subspans.insert((x & !1, y & !1), 0);
                     }
                 }
@@ -487,7 +683,7 @@ impl Runner {
             for (&(qx, qy), mask) in subspans.iter_mut() {
                 for i in 0..4u32 {
                     let (x, y) = (qx + (i & 1), qy + (i >> 1));
-                    if x < w && y < h && tri.covers(x, y) {
+                    if x < w && y < h && tri.inside(verts, x, y) {
                         *mask |= 1 << i;
                     }
                 }
@@ -498,8 +694,8 @@ impl Runner {
                 b.set_state(&self.projection, h);
                 b.bytes()
             };
-            let colors =
-                super::intel::shade(dev, kernel, tri, verts, &list, &ubo).map_err(|e| {
+            let colors = super::intel::shade(dev, kernel, tri, verts, &list, &ubo, &textures)
+                .map_err(|e| {
                     if e.contains("not written by the vertex stage") {
                         Stop::Skip(e)
                     } else {
@@ -574,6 +770,7 @@ impl Runner {
             }
         }
         if let FsExec::Etnaviv(specs, obj) = &self.fs_exec {
+            let textures = self.bindings();
             let mut block = self.fs.block.clone();
             block.set_state(&self.projection, self.size[1]);
             let w = self.size[0];
@@ -585,7 +782,7 @@ impl Runner {
                         inputs: &env.inputs[inv],
                     })
                     .collect();
-                let colors = super::etna::shade_quad(specs, obj, &block.words, &invs)
+                let colors = super::etna::shade_quad(specs, obj, &block.words, &invs, &textures)
                     .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
                 for (i, t) in cover.iter().enumerate() {
                     let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
@@ -657,6 +854,38 @@ impl Runner {
         }
         None
     }
+}
+
+/// One vertex as the draw call supplies it.
+struct VertexIn {
+    /// The position attribute (object coordinates).
+    position: [f32; 4],
+    /// piglit_texcoord / gl_MultiTexCoord0 as the rectangle helpers set them.
+    texcoord: [f32; 4],
+    /// gl_MultiTexCoord0 as fixed-function processing sees it.
+    ff_texcoord: [f32; 4],
+    /// `[vertex data]` attributes by name.
+    attributes: BTreeMap<String, [f32; 4]>,
+    /// gl_VertexID.
+    id: u32,
+}
+
+/// NIR texture index minus sampler index for the fragment shader's texture instructions
+/// (Intel counts textures after the render targets in the binding table; 0 elsewhere).
+fn texture_base(shader: &Shader) -> u32 {
+    shader
+        .entry()
+        .and_then(|imp| {
+            imp.instrs.iter().find_map(|ins| match &ins.kind {
+                crate::nir::ir::InstrKind::Tex(t) => Some(
+                    t.texture_index
+                        .unwrap_or(0)
+                        .saturating_sub(t.sampler_index.unwrap_or(0)),
+                ),
+                _ => None,
+            })
+        })
+        .unwrap_or(0)
 }
 
 /// Whether the shader loads from its constant data (lowered constant arrays).

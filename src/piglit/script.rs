@@ -13,10 +13,48 @@ pub struct ShaderTest {
     pub size: [u32; 2],
     pub has_vertex_shader: bool,
     pub has_fragment_shader: bool,
-    /// Sections the runner does not model (`[vertex data]`, geometry shaders...).
+    /// Sections the runner does not model (geometry shaders...).
     pub unsupported_sections: Vec<String>,
+    /// The GLSL version the program uses (`#version` or the `GLSL >=` requirement, which
+    /// shader_runner turns into a `#version`), times 100.
+    pub glsl_version: u32,
+    /// `[vertex data]`: attribute columns and rows.
+    pub vertex_data: Option<VertexData>,
     /// `[test]` commands with their 1-based line numbers.
     pub commands: Vec<(usize, Command)>,
+}
+
+/// A `[vertex data]` section: a header of `name/type/count` columns, then rows of numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VertexData {
+    /// Attribute name and component count of each column.
+    pub columns: Vec<(String, usize)>,
+    /// Per row (vertex), per column, the components as written.
+    pub rows: Vec<Vec<Vec<f32>>>,
+}
+
+/// What `texture ...` creates on a unit.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextureKind {
+    Rgbw {
+        w: u32,
+        h: u32,
+    },
+    Rgbw3d,
+    Checkerboard {
+        level: u32,
+        w: u32,
+        h: u32,
+        black: [f32; 4],
+        white: [f32; 4],
+    },
+    /// Depth texture: `dims` is 1 or 2.
+    Shadow {
+        dims: usize,
+        w: u32,
+        h: u32,
+    },
+    Miptree,
 }
 
 /// piglit's default window.
@@ -34,7 +72,29 @@ pub enum Command {
     /// `draw rect [ortho] x y w h`, already in normalized device coordinates.
     DrawRect {
         rect: [f32; 4],
+        /// `draw rect tex`: the texture coordinates' rectangle.
+        tex: Option<[f32; 4]>,
     },
+    /// `draw arrays MODE first count`.
+    DrawArrays {
+        mode: String,
+        first: usize,
+        count: usize,
+    },
+    /// `texture KIND UNIT ...`: creates a texture on a unit and makes the unit active.
+    Texture {
+        unit: u32,
+        kind: TextureKind,
+    },
+    /// `texparameter TARGET NAME VALUE` on the active unit's texture.
+    TexParameter {
+        name: String,
+        value: String,
+    },
+    /// `clip plane N a b c d`.
+    ClipPlane(usize, [f32; 4]),
+    /// `enable|disable GL_CLIP_PLANEn`.
+    ClipEnable(usize, bool),
     ClearColor([f32; 4]),
     Clear,
     /// `ortho [l r b t]`: the projection fixed-function state uniforms see.
@@ -100,11 +160,19 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
         has_vertex_shader: false,
         has_fragment_shader: false,
         unsupported_sections: Vec::new(),
+        glsl_version: 110,
+        vertex_data: None,
         commands: Vec::new(),
     };
+    let mut version_directive = None;
     let mut section = String::new();
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
+        if let Some(v) = raw.trim().strip_prefix("#version") {
+            if let Some(n) = v.split_whitespace().next().and_then(|n| n.parse().ok()) {
+                version_directive = Some(n);
+            }
+        }
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.starts_with('[') && line.ends_with(']') {
             section = line[1..line.len() - 1].trim().to_string();
@@ -112,6 +180,12 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                 "vertex shader" | "vertex shader passthrough" => test.has_vertex_shader = true,
                 "fragment shader" => test.has_fragment_shader = true,
                 "require" | "test" => {}
+                "vertex data" => {
+                    test.vertex_data = Some(VertexData {
+                        columns: Vec::new(),
+                        rows: Vec::new(),
+                    })
+                }
                 other => test.unsupported_sections.push(other.to_string()),
             }
             continue;
@@ -126,6 +200,12 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
         match section.as_str() {
             "require" => {
                 let words: Vec<&str> = line.split_whitespace().collect();
+                if words[0] == "GLSL" {
+                    // `GLSL >= 1.30` (or `GLSL ES >= ...`).
+                    if let Some(v) = words.iter().rev().find_map(|w| w.parse::<f32>().ok()) {
+                        test.glsl_version = (v * 100.0).round() as u32;
+                    }
+                }
                 if words[0] == "SIZE" {
                     let v = numbers(&words[1..])
                         .filter(|v| v.len() == 2)
@@ -137,8 +217,53 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                 let cmd = parse_command(line, test.size).map_err(err)?;
                 test.commands.push((line_no, cmd));
             }
+            "vertex data" => {
+                let data = test
+                    .vertex_data
+                    .as_mut()
+                    .ok_or_else(|| err("no data".into()))?;
+                if data.columns.is_empty() {
+                    for col in line.split_whitespace() {
+                        let mut parts = col.split('/');
+                        let name = parts.next().unwrap_or("").to_string();
+                        let ty = parts.next().unwrap_or("");
+                        let n = parts.next().and_then(|n| n.parse::<usize>().ok());
+                        match (ty, n) {
+                            ("float", Some(n @ 1..=4)) => data.columns.push((name, n)),
+                            _ => {
+                                return Err(err(format!(
+                                    "vertex data column {col} is not modelled"
+                                )))
+                            }
+                        }
+                    }
+                } else {
+                    let v = numbers(&line.split_whitespace().collect::<Vec<_>>())
+                        .ok_or_else(|| err(format!("bad vertex data row: {line}")))?;
+                    let need: usize = data.columns.iter().map(|c| c.1).sum();
+                    if v.len() != need {
+                        return Err(err(format!(
+                            "vertex data row has {} values, not {need}",
+                            v.len()
+                        )));
+                    }
+                    let mut at = 0;
+                    let row = data
+                        .columns
+                        .iter()
+                        .map(|(_, n)| {
+                            at += n;
+                            v[at - n..at].to_vec()
+                        })
+                        .collect();
+                    data.rows.push(row);
+                }
+            }
             _ => {}
         }
+    }
+    if let Some(v) = version_directive {
+        test.glsl_version = v;
     }
     Ok(test)
 }
@@ -176,13 +301,87 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
             let (sx, sy) = (2.0 / size[0] as f32, 2.0 / size[1] as f32);
             Command::DrawRect {
                 rect: [v[0] * sx - 1.0, v[1] * sy - 1.0, v[2] * sx, v[3] * sy],
+                tex: None,
+            }
+        }
+        ["draw", "rect", "tex", r @ ..] => {
+            let v = nums(r, 8)?;
+            Command::DrawRect {
+                rect: [v[0], v[1], v[2], v[3]],
+                tex: Some([v[4], v[5], v[6], v[7]]),
             }
         }
         ["draw", "rect", r @ ..] if r.len() == 4 => {
             let v = nums(r, 4)?;
             Command::DrawRect {
                 rect: [v[0], v[1], v[2], v[3]],
+                tex: None,
             }
+        }
+        ["draw", "arrays", mode, first, count] => Command::DrawArrays {
+            mode: mode.to_string(),
+            first: first.parse().map_err(|_| bad())?,
+            count: count.parse().map_err(|_| bad())?,
+        },
+        ["texture", "rgbw", "3D", unit] => Command::Texture {
+            unit: unit.parse().map_err(|_| bad())?,
+            kind: TextureKind::Rgbw3d,
+        },
+        ["texture", "rgbw", unit, r @ ..] => {
+            let v = nums(r, 2)?;
+            Command::Texture {
+                unit: unit.parse().map_err(|_| bad())?,
+                kind: TextureKind::Rgbw {
+                    w: v[0] as u32,
+                    h: v[1] as u32,
+                },
+            }
+        }
+        ["texture", "miptree", unit] => Command::Texture {
+            unit: unit.parse().map_err(|_| bad())?,
+            kind: TextureKind::Miptree,
+        },
+        ["texture", "checkerboard", unit, level, r @ ..] => {
+            let v = nums(r, 10)?;
+            Command::Texture {
+                unit: unit.parse().map_err(|_| bad())?,
+                kind: TextureKind::Checkerboard {
+                    level: level.parse().map_err(|_| bad())?,
+                    w: v[0] as u32,
+                    h: v[1] as u32,
+                    black: [v[2], v[3], v[4], v[5]],
+                    white: [v[6], v[7], v[8], v[9]],
+                },
+            }
+        }
+        ["texture", kind @ ("shadow1D" | "shadow2D"), unit, r @ ..] => {
+            let dims = if *kind == "shadow1D" { 1 } else { 2 };
+            let v = nums(r, dims)?;
+            Command::Texture {
+                unit: unit.parse().map_err(|_| bad())?,
+                kind: TextureKind::Shadow {
+                    dims,
+                    w: v[0] as u32,
+                    h: if dims == 2 { v[1] as u32 } else { 1 },
+                },
+            }
+        }
+        ["texparameter", "1D" | "2D" | "3D", name, value] => Command::TexParameter {
+            name: name.to_string(),
+            value: value.to_string(),
+        },
+        ["clip", "plane", n, r @ ..] => {
+            let v = nums(r, 4)?;
+            let n = n.parse::<usize>().ok().filter(|&n| n < 8).ok_or_else(bad)?;
+            Command::ClipPlane(n, [v[0], v[1], v[2], v[3]])
+        }
+        [verb @ ("enable" | "disable"), cap] if cap.starts_with("GL_CLIP_PLANE") => {
+            let n = cap["GL_CLIP_PLANE".len()..]
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n < 8)
+                .ok_or_else(bad)?;
+            Command::ClipEnable(n, *verb == "enable")
         }
         ["clear", "color", r @ ..] => {
             let v = nums(r, 4)?;
@@ -304,7 +503,8 @@ mod tests {
         assert_eq!(
             cmds[2],
             &Command::DrawRect {
-                rect: [-1.0, -1.0, 2.0, 2.0]
+                rect: [-1.0, -1.0, 2.0, 2.0],
+                tex: None
             }
         );
         assert_eq!(cmds[4], &Command::Clear);
@@ -328,7 +528,8 @@ mod tests {
         assert_eq!(
             cmds[9],
             &Command::DrawRect {
-                rect: [-1.0, -1.0, 1.0, 2.0]
+                rect: [-1.0, -1.0, 1.0, 2.0],
+                tex: None
             }
         );
         assert_eq!(cmds[10], &Command::Unsupported("foo bar".into()));

@@ -31,8 +31,11 @@ pub struct Uniform {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
     pub uniforms: Vec<Uniform>,
-    /// Names of uniforms whose storage the runner does not model (structs).
+    /// Names of struct uniforms: laid out from their initializers, but the NIR text does
+    /// not name their members, so a test cannot set them by name.
     pub opaque: Vec<String>,
+    /// Sampler uniforms: name, first sampler slot, array length.
+    pub samplers: Vec<(String, u32, u32)>,
     /// The storage, in dwords.
     pub words: Vec<u32>,
     /// Packed layout (see the module documentation).
@@ -47,6 +50,7 @@ impl Block {
         let mut block = Block {
             uniforms: Vec::new(),
             opaque: Vec::new(),
+            samplers: Vec::new(),
             words: Vec::new(),
             packed,
             native_ints,
@@ -57,6 +61,20 @@ impl Block {
             .iter()
             .find(|v| v.mode == VarMode::Ubo && v.name == "uniform_0")
             .map(|v| 4 * v.ty.arrays.iter().product::<u32>().max(1) as usize);
+        // Where the stage's own (non-state) uniforms end, in packed dwords.
+        let mut next_state = shader
+            .variables
+            .iter()
+            .filter(|v| v.mode == VarMode::Uniform && !v.name.starts_with("gl_"))
+            .filter_map(|v| match v.ty.class() {
+                TypeClass::Numeric { rows, cols, .. } => {
+                    let len = v.ty.arrays.iter().product::<u32>().max(1);
+                    Some((v.driver_location + len * u32::from(rows) * u32::from(cols)) as usize)
+                }
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         for v in shader
             .variables
             .iter()
@@ -66,9 +84,19 @@ impl Block {
                 TypeClass::Numeric {
                     base, rows, cols, ..
                 } => (base, u32::from(rows), u32::from(cols)),
-                TypeClass::Sampler | TypeClass::Image => continue,
+                TypeClass::Sampler => {
+                    let len = v.ty.arrays.iter().product::<u32>().max(1);
+                    block
+                        .samplers
+                        .push((v.name.clone(), v.driver_location, len));
+                    continue;
+                }
+                TypeClass::Image => continue,
                 TypeClass::Other => {
                     block.opaque.push(v.name.clone());
+                    if let Some(init) = &v.initializer {
+                        block.store_aggregate(v.driver_location, init)?;
+                    }
                     continue;
                 }
             };
@@ -82,13 +110,14 @@ impl Block {
                 len,
             };
             let mut end = block.dword(&u, u.len - 1, u.cols - 1, u.rows - 1) + 1;
-            // iris prints a built-in state uniform's program-wide location, but places it
-            // after the stage's own uniforms, at the end of the block it declares.
+            // iris prints a built-in state uniform's program-wide location, but places the
+            // stage's state uniforms right after its own uniforms, one after the other.
             if let (true, true, Some(cap)) = (packed, v.name.starts_with("gl_"), capacity) {
                 let size = (u.len * u.cols * u.rows) as usize;
-                if end > cap && size <= cap {
-                    u.slot = (cap - size) as u32;
-                    end = cap;
+                if end > cap && next_state + size <= cap {
+                    u.slot = next_state as u32;
+                    next_state += size;
+                    end = next_state;
                 }
             }
             if end > 65536 {
@@ -107,6 +136,67 @@ impl Block {
             block.uniforms.push(u);
         }
         Ok(block)
+    }
+
+    /// Stores a struct (or array of structs) initializer. nir_print writes each vector or
+    /// scalar member as an innermost `{ ... }` group, in declaration order; the layouts place
+    /// each such group at the next vec4 slot (unpacked) or the next dword (packed). Integers
+    /// print as hex, floats as decimals.
+    fn store_aggregate(&mut self, location: u32, init: &str) -> Result<(), String> {
+        let mut groups: Vec<Vec<String>> = Vec::new();
+        let mut current: Option<Vec<String>> = None;
+        let mut word = String::new();
+        for ch in init.chars().chain(std::iter::once(' ')) {
+            if ch == '{' || ch == '}' || ch == ',' || ch.is_whitespace() {
+                if !word.is_empty() {
+                    if let Some(g) = current.as_mut() {
+                        g.push(std::mem::take(&mut word));
+                    } else {
+                        word.clear();
+                    }
+                }
+            } else {
+                word.push(ch);
+            }
+            match ch {
+                '{' => current = Some(Vec::new()),
+                '}' => {
+                    if let Some(g) = current.take() {
+                        if !g.is_empty() {
+                            groups.push(g);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut at = if self.packed {
+            location as usize
+        } else {
+            4 * location as usize
+        };
+        for g in groups {
+            if g.len() > 4 {
+                return Err(format!("initializer group of {} values", g.len()));
+            }
+            if self.words.len() < at + 4 {
+                self.words.resize((at + 4).next_multiple_of(4), 0);
+            }
+            for (c, text) in g.iter().enumerate() {
+                let base = if text.starts_with("0x") {
+                    BaseType::Int
+                } else if text == "true" || text == "false" {
+                    BaseType::Bool
+                } else {
+                    BaseType::Float
+                };
+                self.words[at + c] = self
+                    .bits(base, text)
+                    .ok_or_else(|| format!("initializer value {text:?}"))?;
+            }
+            at += if self.packed { g.len() } else { 4 };
+        }
+        Ok(())
     }
 
     /// The dword holding component `comp` of column `col` of element `elem`.

@@ -367,6 +367,8 @@ fn texture(m: &mut Machine, inst: &Inst) -> Result<[u32; 4], String> {
         comparator,
         offset: Vec::new(),
         integer: !inst.ty.is_float(),
+        ddx: Vec::new(),
+        ddy: Vec::new(),
     };
     let colour = m.sampler().sample(&req)?;
     let bits = |v: f64| {

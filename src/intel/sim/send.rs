@@ -356,6 +356,8 @@ impl Thread {
                 comparator: None,
                 offset: Vec::new(),
                 integer,
+                ddx: Vec::new(),
+                ddy: Vec::new(),
             };
             let mut out_int = integer;
             let result: [u32; 4] = match ty {
@@ -383,6 +385,8 @@ impl Thread {
                         let grads = params / 3;
                         for k in 0..grads {
                             req.coord.push(f(3 * k)?);
+                            req.ddx.push(f(3 * k + 1)?);
+                            req.ddy.push(f(3 * k + 2)?);
                         }
                         for k in 3 * grads..params {
                             req.coord.push(f(k)?);

@@ -1007,6 +1007,8 @@ impl<'a> Machine<'a> {
                 comparator: None,
                 offset: Vec::new(),
                 integer,
+                ddx: Vec::new(),
+                ddy: Vec::new(),
             };
             for &(kind, ssa) in &t.srcs {
                 let sd = self.defn(ssa)?;
@@ -1036,6 +1038,8 @@ impl<'a> Machine<'a> {
                     "bias" => req.bias = Some(float_src(0)),
                     "comparator" => req.comparator = Some(float_src(0)),
                     "offset" => req.offset = (0..nc).map(int_src).collect(),
+                    "ddx" => req.ddx = (0..nc).map(float_src).collect(),
+                    "ddy" => req.ddy = (0..nc).map(float_src).collect(),
                     "texture_offset" => texture = texture.wrapping_add(v[0] as u32),
                     "sampler_offset" => sampler = sampler.wrapping_add(v[0] as u32),
                     "projector" => {

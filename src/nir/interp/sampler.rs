@@ -30,6 +30,9 @@ pub struct TexRequest {
     pub offset: Vec<i64>,
     /// Whether the destination is an integer type.
     pub integer: bool,
+    /// Explicit gradients of the coordinates (`txd`), empty otherwise.
+    pub ddx: Vec<f64>,
+    pub ddy: Vec<f64>,
 }
 
 /// Texture data and queries as the shader sees them.

@@ -1,0 +1,314 @@
+//! The piglit runner's texture, clipping and vertex-data commands on small hand-written
+//! tests: each expectation is worked out by hand from GL's rules and piglit's images (see
+//! the comments), not taken from the runner's output.
+
+use std::path::PathBuf;
+
+use gpucc::piglit::{self, Mode, Outcome};
+
+/// An Intel-style fragment shader: colour = texture(slot 0, TEX0.xy); texture index 1 is the
+/// binding-table entry after the render target.
+const FS_TEX: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 tc (VARYING_SLOT_TEX0.xyzw, 4, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    div 32x2  %1 = @load_barycentric_pixel () (interp_mode=1)
+    con 32    %2 = load_const (0x00000000)
+    div 32x4  %3 = @load_interpolated_input (%1, %2 (0x0)) (base=4, component=0, dest_type=float32, io location=VARYING_SLOT_TEX0 slots=1)
+    div 32x2  %4 = vec2 %3.x, %3.y
+    div 32x4  %5 = (float32)tex %4 (coord), 1 (texture), 0 (sampler)
+                   @store_output (%5, %2 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// shadow2D(tex, TEX0.xyy): the comparison value is the t coordinate.
+const FS_SHADOW: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var uniform INTERP_MODE_NONE none sampler2DShadow tex (0, 0, 0)
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 tc (VARYING_SLOT_TEX0.xyzw, 4, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    div 32x2  %1 = @load_barycentric_pixel () (interp_mode=1)
+    con 32    %2 = load_const (0x00000000)
+    div 32x4  %3 = @load_interpolated_input (%1, %2 (0x0)) (base=4, component=0, dest_type=float32, io location=VARYING_SLOT_TEX0 slots=1)
+    div 32x2  %4 = vec2 %3.x, %3.y
+    div 32    %6 = mov %3.y
+    div 32x4  %5 = (float32)tex %4 (coord), %6 (comparator), 1 (texture), 0 (sampler)
+                   @store_output (%5, %2 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// Opaque white.
+const FS_WHITE: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 0
+outputs: 1
+uniforms: 0
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32    %0 = load_const (0x00000000)
+    con 32x4  %1 = load_const (0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000)
+                   @store_output (%1, %0 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// gl_Position = piglit_vertex.
+const VS_PASS: &str = "shader: MESA_SHADER_VERTEX
+name: v
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_NONE none vec4 piglit_vertex (VERT_ATTRIB_GENERIC0.xyzw, 15, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32     %0 = load_const (0x00000000)
+    div 32x4   %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_GENERIC0 slots=1)
+                    @store_output (%1, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())
+                    // succs: b1
+    block b1:
+}
+";
+
+/// Writes `<name>.shader_test` and its NIR into a fresh directory; returns the test path.
+fn write_test(name: &str, script: &str, fs: &str, vs: Option<&str>) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("gpucc-piglit-runner-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.fs.nir")), fs).unwrap();
+    if let Some(vs) = vs {
+        std::fs::write(dir.join(format!("{name}.vs.nir")), vs).unwrap();
+    }
+    let path = dir.join(format!("{name}.shader_test"));
+    std::fs::write(&path, script).unwrap();
+    path
+}
+
+fn run(target: &str, path: &PathBuf, mode: Mode) -> Outcome {
+    piglit::run_test(target, path, path.parent().unwrap(), mode)
+}
+
+fn assert_pass(o: &Outcome) {
+    assert!(matches!(o, Outcome::Pass { .. }), "{o}");
+}
+
+/// `texture rgbw 1 (8, 8)` read through a sampler uniform set to unit 1, with texture
+/// coordinates 0..1 across the window (`draw rect tex`): pixel x's coordinate is
+/// (x + 0.5) / 250, texel floor(8 u). Pixel 124 → 3.98 → texel 3 (left half, red below);
+/// pixel 125 → 4.02 → texel 4 (green below). The upper half is blue, then white.
+const RGBW: &str = "[require]
+GLSL >= 1.10
+[fragment shader]
+uniform sampler2D tex;
+void main() { gl_FragColor = texture2D(tex, gl_TexCoord[0].xy); }
+[test]
+uniform int tex 1
+texture rgbw 1 (8, 8)
+draw rect tex -1 -1 2 2 0 0 1 1
+probe rgba 124 124 1 0 0 1
+probe rgba 125 124 0 1 0 1
+probe rgba 124 125 0 0 1 1
+probe rgba 125 125 1 1 1 1
+probe rgba 0 249 0 0 1 1
+";
+
+#[test]
+fn rgbw_quadrants_on_the_interpreter_and_the_intel_simulator() {
+    let p = write_test("rgbw", RGBW, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
+}
+
+#[test]
+fn a_wrong_expectation_fails_at_its_pixel() {
+    // Texel 3 is red, not green: the probe must fail and name the pixel.
+    let script = RGBW.replace("probe rgba 124 124 1 0 0 1", "probe rgba 124 124 0 1 0 1");
+    let p = write_test("rgbw-wrong", &script, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert!(o.to_string().contains("FAIL: probe at (124,124)"), "{o}");
+}
+
+#[test]
+fn the_sampler_uniform_picks_the_unit() {
+    // The sampler reads unit 0, which has no texture: GL returns opaque black.
+    let script = RGBW
+        .replace("uniform int tex 1", "uniform int tex 0")
+        .replace("probe rgba 124 124 1 0 0 1", "probe rgba 124 124 0 0 0 1")
+        .replace("probe rgba 125 124 0 1 0 1", "")
+        .replace("probe rgba 124 125 0 0 1 1", "")
+        .replace("probe rgba 125 125 1 1 1 1", "")
+        .replace("probe rgba 0 249 0 0 1 1", "");
+    let p = write_test("unbound", &script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+}
+
+/// `texture checkerboard 0 0 (8, 8) black white`: 4×4 tiles, black at the lower left;
+/// CLAMP_TO_BORDER with piglit's red border. Coordinates u = −0.5 + 2 (x + 0.5) / 250:
+/// pixel 10 → −0.416 (border), 100 → 0.304 (texel 2, black tile), 150 → 0.704 (texel 5,
+/// white tile); row 10 has v = 0.042 (texel 0).
+#[test]
+fn checkerboard_tiles_and_border() {
+    let script = "[require]
+GLSL >= 1.10
+[fragment shader]
+uniform sampler2D tex;
+void main() { gl_FragColor = texture2D(tex, gl_TexCoord[0].xy); }
+[test]
+texture checkerboard 0 0 (8, 8) (0.0, 0.0, 0.0, 0.0) (0.0, 1.0, 0.0, 0.0)
+draw rect tex -1 -1 2 2 -0.5 0 2 1
+probe rgba 10 10 1 0 0 1
+probe rgba 100 10 0 0 0 0
+probe rgba 150 10 0 1 0 0
+";
+    let p = write_test("checker", script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+}
+
+/// `texture shadow2D 0 (32, 32)`: depth x / 31 at texel x, compared with GL_GREATER against
+/// the t coordinate. Pixel (10, 100): texel 1 (depth 0.032) < r = 0.402 → 1; pixel
+/// (200, 10): texel 25 (depth 0.806) > r = 0.042 → 0. The default depth mode (luminance)
+/// gives (v, v, v, 1); GL_ALPHA gives (0, 0, 0, v) before GLSL 1.30 and, as Mesa treats it
+/// for GLSL 1.30 programs, (v, v, v, v) after.
+#[test]
+fn shadow_comparison_and_depth_modes() {
+    let base = "[require]
+GLSL >= 1.10
+[fragment shader]
+uniform sampler2DShadow tex;
+void main() { gl_FragColor = shadow2D(tex, gl_TexCoord[0].xyy); }
+[test]
+uniform int tex 0
+texture shadow2D 0 (32, 32)
+draw rect tex -1 -1 2 2 0 0 1 1
+probe rgba 10 100 1 1 1 1
+probe rgba 200 10 0 0 0 1
+texparameter 2D depth_mode alpha
+draw rect tex -1 -1 2 2 0 0 1 1
+probe rgba 10 100 0 0 0 1
+probe rgba 200 10 0 0 0 0
+";
+    let p = write_test("shadow", base, FS_SHADOW, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+    let glsl130 = base
+        .replace("GLSL >= 1.10", "GLSL >= 1.30")
+        .replace("probe rgba 10 100 0 0 0 1", "probe rgba 10 100 1 1 1 1");
+    let p = write_test("shadow130", &glsl130, FS_SHADOW, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+}
+
+/// Fixed-function clipping against `clip plane 0 1 0 0 -0.5` (keep x_ndc ≥ 0.5): window
+/// x = 187.5 is the boundary, so pixel 186 (x_ndc 0.492) is clipped and 188 kept. Once
+/// the plane is disabled, pixel 186 is drawn.
+#[test]
+fn user_clip_plane_cuts_the_rectangle() {
+    let script = "[require]
+GLSL >= 1.10
+[fragment shader]
+void main() { gl_FragColor = vec4(1.0); }
+[test]
+clip plane 0 1 0 0 -0.5
+enable GL_CLIP_PLANE0
+clear color 0.0 0.0 0.0 0.0
+clear
+draw rect -1 -1 2 2
+probe rgba 186 100 0 0 0 0
+probe rgba 188 100 1 1 1 1
+disable GL_CLIP_PLANE0
+draw rect -1 -1 2 2
+probe rgba 186 100 1 1 1 1
+";
+    let p = write_test("clip", script, FS_WHITE, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+}
+
+/// `[vertex data]` with `draw arrays GL_TRIANGLES 0 3`: the lower-left half of the window
+/// (x + y < 250 at pixel centres); pixel (100, 200) lies above the diagonal and keeps the
+/// clear colour, (10, 200) does not. A fan
+/// over four corners covers everything.
+#[test]
+fn vertex_data_triangles_and_fans() {
+    let script = "[require]
+GLSL >= 1.10
+[vertex shader]
+attribute vec4 piglit_vertex;
+void main() { gl_Position = piglit_vertex; }
+[fragment shader]
+void main() { gl_FragColor = vec4(1.0); }
+[vertex data]
+piglit_vertex/float/2
+-1.0 -1.0
+ 1.0 -1.0
+-1.0  1.0
+ 1.0  1.0
+[test]
+clear color 0.0 0.0 0.0 0.0
+clear
+draw arrays GL_TRIANGLES 0 3
+probe rgba 10 10 1 1 1 1
+probe rgba 10 200 1 1 1 1
+probe rgba 100 200 0 0 0 0
+probe rgba 200 10 1 1 1 1
+probe rgba 200 200 0 0 0 0
+";
+    let p = write_test("varrays", script, FS_WHITE, Some(VS_PASS));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+    // Rows reordered to go round the square: the fan (0, 1, 2), (0, 2, 3) covers it all.
+    let fan = script
+        .replace(
+            " 1.0 -1.0\n-1.0  1.0\n 1.0  1.0",
+            " 1.0 -1.0\n 1.0  1.0\n-1.0  1.0",
+        )
+        .replace(
+            "draw arrays GL_TRIANGLES 0 3",
+            "draw arrays GL_TRIANGLE_FAN 0 4",
+        )
+        .replace("probe rgba 100 200 0 0 0 0", "probe rgba 100 200 1 1 1 1")
+        .replace("probe rgba 200 200 0 0 0 0", "probe rgba 200 200 1 1 1 1");
+    let p = write_test("vfan", &fan, FS_WHITE, Some(VS_PASS));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+}
+
+/// Commands the runner does not model still skip with the command named.
+#[test]
+fn unmodelled_texture_parameter_skips() {
+    let script = RGBW.replace(
+        "draw rect tex",
+        "texparameter 2D lod_bias 1.0\ndraw rect tex",
+    );
+    let p = write_test("lodbias", &script, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Skip(r) if r.contains("texparameter")),
+        "{o}"
+    );
+}
