@@ -138,3 +138,58 @@ fn report_mesa_asm_needs_an_intel_target() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gpucc estimate` on plain assembly: the clock after each instruction and its step. Ivy
+/// Bridge float add: issue 2, result after 14, so the dependent add issues at 16 and ends at
+/// 18 (+16); the independent one follows at 20.
+#[test]
+fn estimate_prints_the_clock_of_each_instruction() {
+    let dir = scratch("estimate");
+    let file = dir.join("chain.asm");
+    std::fs::write(
+        &file,
+        "add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };\n\
+         add(8) g11<1>F g10<8,8,1>F g3<8,8,1>F { align1 1Q };\n\
+         add(8) g12<1>F g4<8,8,1>F g5<8,8,1>F { align1 1Q };\n",
+    )
+    .unwrap();
+    let out = gpucc(&["estimate", "--target", "ivb", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("SIMD8: 3 instructions, 20 cycles, throughput "),
+        "{text}"
+    );
+    let steps: Vec<Vec<&str>> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().take(3).collect())
+        .collect();
+    assert_eq!(
+        steps,
+        vec![
+            vec!["2", "+2", "add(8)"],
+            vec!["18", "+16", "add(8)"],
+            vec!["20", "+2", "add(8)"]
+        ]
+    );
+
+    // A listing states its width and the figure it printed.
+    let listing = dir.join("mesa.fs.asm");
+    std::fs::write(&listing, LISTING).unwrap();
+    let out = gpucc(&["estimate", "--target", "ivb", listing.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("SIMD8: 5 instructions, 24 cycles (the listing says 24)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("SIMD16: 5 instructions, 32 cycles (the listing says 32)"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

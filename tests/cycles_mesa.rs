@@ -100,3 +100,41 @@ fn ivb_estimates_of_mesas_code_match_mesas_printed_cycles() {
 fn bdw_estimates_of_mesas_code_match_mesas_printed_cycles() {
     check("bdw", 0.95, 0.99, 0.03);
 }
+
+/// Every generation's encoding vectors (Gen4 to Gen8, all instruction kinds): the estimate
+/// runs without failing, the clock never goes back, and without loops the estimate is the
+/// clock after the last instruction.
+#[test]
+fn estimate_runs_on_every_generations_vectors() {
+    let Some(dir) = common::shared_path("vectors/intel") else {
+        return;
+    };
+    let mut programs = 0;
+    for platform in ["brw", "g4x", "ilk", "snb", "ivb", "bdw"] {
+        let dev = DevInfo::from_name(platform).unwrap();
+        for file in common::files_with_suffix(&dir.join(platform), ".asm") {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let Ok(insts) = eu::assemble(dev, &text) else {
+                continue;
+            };
+            let times = stats::issue_times(dev, &insts);
+            assert_eq!(times.len(), insts.len());
+            assert!(
+                times.windows(2).all(|w| w[0] <= w[1]),
+                "{}: clock went back: {times:?}",
+                file.display()
+            );
+            let cycles = stats::estimate(dev, &insts, 8).cycles;
+            if !insts.iter().any(|i| i.opcode == eu::Opcode::While) {
+                assert_eq!(
+                    cycles as u64,
+                    times.last().copied().unwrap_or(0),
+                    "{}",
+                    file.display()
+                );
+            }
+            programs += 1;
+        }
+    }
+    assert!(programs > 100, "only {programs} vector files assembled");
+}

@@ -51,6 +51,8 @@ enum Verb {
     Report(compile::ReportArgs),
     /// Assemble Mesa-syntax assembly into machine code
     Asm(isa::AsmArgs),
+    /// Estimate the cycles of Intel assembly, instruction by instruction
+    Estimate(estimate::EstimateArgs),
     /// Disassemble machine code into Mesa-syntax assembly
     Disasm(isa::DisasmArgs),
     /// Assemble and run a program on the target's functional simulator
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Verb::Verify(a) => compile::verify(a),
         Verb::Report(a) => compile::report(a),
         Verb::Asm(a) => isa::asm(a),
+        Verb::Estimate(a) => estimate::estimate(a),
         Verb::Disasm(a) => isa::disasm(a),
         Verb::Sim(a) => sim::run(a),
         Verb::Piglit(a) => piglit::run(a),

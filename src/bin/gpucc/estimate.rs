@@ -119,3 +119,86 @@ fn listing_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+#[derive(clap::Args)]
+pub struct EstimateArgs {
+    /// Target GPU (an Intel platform, see `gpucc targets`)
+    #[arg(long)]
+    target: String,
+    /// Mesa-syntax assembly: a Mesa listing (one or more `SIMDn shader:` programs) or plain
+    /// instructions
+    file: PathBuf,
+    /// Dispatch width of plain assembly (listings state their own)
+    #[arg(long, default_value = "8", value_parser = ["8", "16", "32"])]
+    simd: String,
+}
+
+/// `gpucc estimate`: each instruction with the front-end clock after it issued and how far
+/// that moved, so that the waits the estimate charges (the places a scheduler could fill)
+/// stand out.
+pub fn estimate(args: EstimateArgs) -> crate::cli::Outcome {
+    let gpucc::target::Target::Intel(devinfo) = crate::cli::target(&args.target)? else {
+        return Err(Failure::Usage(
+            "estimate reads Intel assembly; give an Intel target".into(),
+        ));
+    };
+    let text = read_text(&args.file)?;
+    let mut programs = listing::parse(&text).map_err(|e| {
+        eprintln!(
+            "{}:{}:{}: {}",
+            args.file.display(),
+            e.line,
+            e.col,
+            e.message
+        );
+        Failure::Input
+    })?;
+    let plain = programs.is_empty();
+    if plain {
+        programs.push(listing::Program {
+            simd: args.simd.parse().unwrap_or(8),
+            line: 0,
+            mesa: listing::MesaFigures::default(),
+            asm: text,
+        });
+    }
+    let mut out = String::new();
+    for p in &programs {
+        let insts = eu::assemble(devinfo, &p.asm).map_err(|e| {
+            eprintln!(
+                "{}:{}:{}: {}",
+                args.file.display(),
+                p.line + e.line,
+                e.col,
+                e.message
+            );
+            Failure::Input
+        })?;
+        let e = stats::estimate(devinfo, &insts, p.simd);
+        let _ = write!(
+            out,
+            "SIMD{}: {} instructions, {} cycles",
+            p.simd,
+            insts.len(),
+            e.cycles
+        );
+        if !plain {
+            let _ = write!(out, " (the listing says {})", p.mesa.cycles);
+        }
+        let _ = writeln!(out, ", throughput {:.4} channels/cycle", e.throughput);
+        let mut before = 0;
+        for (inst, clock) in insts.iter().zip(stats::issue_times(devinfo, &insts)) {
+            let text = eu::disassemble(devinfo, std::slice::from_ref(inst));
+            for (n, line) in text.lines().enumerate() {
+                if n == 0 {
+                    let _ = writeln!(out, "{clock:>7} {:>+5}  {line}", clock - before);
+                } else {
+                    let _ = writeln!(out, "{:14}{line}", "");
+                }
+            }
+            before = clock;
+        }
+    }
+    crate::cli::out(out);
+    Ok(())
+}

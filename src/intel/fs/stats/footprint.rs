@@ -151,7 +151,10 @@ fn operand_span(file: RegFile, nr: u8, subnr: u8, bytes: u32) -> Option<Span> {
             arf::FLAG => {
                 let first = (nr & 0x0f) as u32 * 4 + subnr as u32;
                 let last = (first + bytes.max(1)).min(8);
-                Some(Span::new(FLAG0 + first as usize, (last - first) as usize))
+                Some(Span::new(
+                    FLAG0 + first as usize,
+                    last.saturating_sub(first) as usize,
+                ))
             }
             _ => None,
         },

@@ -322,7 +322,7 @@ fn gen4_math(function: u32) -> Linear {
         5 => (16, 44),          // RSQ
         2 | 4 | 12 => (24, 66), // LOG, SQRT, integer quotient
         3 | 13 => (32, 88),     // EXP, integer remainder
-        6 | 7 | 8 => (48, 132), // SIN, COS, SINCOS
+        6..=8 => (48, 132),     // SIN, COS, SINCOS
         _ => (64, 176),         // POW and the rest
     };
     msg(0, db, 0, ld, 0, 8)
