@@ -2,7 +2,7 @@
 //! tests: each expectation is worked out by hand from GL's rules and piglit's images (see
 //! the comments), not taken from the runner's output.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use gpucc::piglit::{self, Mode, Outcome};
 
@@ -109,7 +109,7 @@ fn write_test(name: &str, script: &str, fs: &str, vs: Option<&str>) -> PathBuf {
     path
 }
 
-fn run(target: &str, path: &PathBuf, mode: Mode) -> Outcome {
+fn run(target: &str, path: &Path, mode: Mode) -> Outcome {
     piglit::run_test(target, path, path.parent().unwrap(), mode)
 }
 

@@ -536,6 +536,82 @@ mod tests {
     }
 
     #[test]
+    fn parses_textures_clipping_and_vertex_data() {
+        let t = parse(
+            "[require]\nGLSL >= 1.30\n[vertex data]\nvertex/float/2 c/float/1\n0 1 0.5\n\
+             2 3 0.25\n[test]\ntexture rgbw 3D 2\n\
+             texture checkerboard 1 0 (8, 4) (0, 0, 0, 0) (0, 1, 0, 1)\n\
+             texture shadow1D 0 (32)\ntexparameter 1D compare_func never\n\
+             clip plane 3 1 0 0 -0.5\nenable GL_CLIP_PLANE3\n\
+             draw rect tex -1 -1 2 2 0 0 1 1\ndraw arrays GL_TRIANGLES 0 3\n",
+        )
+        .unwrap();
+        assert_eq!(t.glsl_version, 130);
+        let data = t.vertex_data.as_ref().unwrap();
+        assert_eq!(data.columns, vec![("vertex".into(), 2), ("c".into(), 1)]);
+        assert_eq!(data.rows[1], vec![vec![2.0, 3.0], vec![0.25]]);
+        let cmds: Vec<&Command> = t.commands.iter().map(|(_, c)| c).collect();
+        assert_eq!(
+            cmds[0],
+            &Command::Texture {
+                unit: 2,
+                kind: TextureKind::Rgbw3d
+            }
+        );
+        assert_eq!(
+            cmds[1],
+            &Command::Texture {
+                unit: 1,
+                kind: TextureKind::Checkerboard {
+                    level: 0,
+                    w: 8,
+                    h: 4,
+                    black: [0.0; 4],
+                    white: [0.0, 1.0, 0.0, 1.0]
+                }
+            }
+        );
+        assert_eq!(
+            cmds[2],
+            &Command::Texture {
+                unit: 0,
+                kind: TextureKind::Shadow {
+                    dims: 1,
+                    w: 32,
+                    h: 1
+                }
+            }
+        );
+        assert_eq!(
+            cmds[3],
+            &Command::TexParameter {
+                name: "compare_func".into(),
+                value: "never".into()
+            }
+        );
+        assert_eq!(cmds[4], &Command::ClipPlane(3, [1.0, 0.0, 0.0, -0.5]));
+        assert_eq!(cmds[5], &Command::ClipEnable(3, true));
+        assert_eq!(
+            cmds[6],
+            &Command::DrawRect {
+                rect: [-1.0, -1.0, 2.0, 2.0],
+                tex: Some([0.0, 0.0, 1.0, 1.0])
+            }
+        );
+        assert_eq!(
+            cmds[7],
+            &Command::DrawArrays {
+                mode: "GL_TRIANGLES".into(),
+                first: 0,
+                count: 3
+            }
+        );
+        // A `#version` directive wins over the requirement.
+        let t = parse("[require]\nGLSL >= 1.10\n[fragment shader]\n#version 130\n").unwrap();
+        assert_eq!(t.glsl_version, 130);
+    }
+
+    #[test]
     fn malformed_probe_names_its_line() {
         let e = parse("[test]\nprobe rgb 1 2 3\n").unwrap_err();
         assert_eq!(e.line, 2);

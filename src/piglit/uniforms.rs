@@ -385,6 +385,49 @@ mod tests {
     }
 
     #[test]
+    fn struct_initializers_follow_each_layout() {
+        // An S[2] with S { int i; float f; vec4 v[2]; }, printed as Mesa prints it.
+        let s = shader(
+            "decl_var uniform INTERP_MODE_NONE none S[2] s (0, 0, 0) = { { { 0x00000009 }, \
+             { 33.299999 }, { { 1.000000, 2.000000, 3.000000, 4.000000 }, { 9.000000, \
+             8.000000, 7.000000, 6.000000 } } }, { { 0x00000007 }, { 22.200001 }, { { \
+             5.000000, 6.000000, 7.000000, 8.000000 }, { 3.000000, 2.000000, 1.000000, \
+             0.000000 } } } }",
+        );
+        // crocus: every member starts a vec4 slot (ivb's corpus loads them at bytes 0, 16,
+        // 32, 48, then s[1] from 64).
+        let b = Block::new(&s, true, false).unwrap();
+        assert_eq!(b.words[0], 9);
+        assert_eq!(b.words[4], 33.3f32.to_bits());
+        assert_eq!(b.words[8..12], [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits));
+        assert_eq!(b.words[16], 7);
+        assert_eq!(b.words[20], 22.2f32.to_bits());
+        assert_eq!(b.words[28..32], [3.0f32, 2.0, 1.0, 0.0].map(f32::to_bits));
+        // iris: members follow each other (bdw's corpus loads s[1].i at byte 40, s[1].v[0]
+        // at 48).
+        let b = Block::new(&s, true, true).unwrap();
+        assert_eq!(b.words[..2], [9, 33.3f32.to_bits()]);
+        assert_eq!(b.words[10..12], [7, 22.2f32.to_bits()]);
+        assert_eq!(b.words[12..16], [5.0f32, 6.0, 7.0, 8.0].map(f32::to_bits));
+        // GC2000 has no integers: Mesa uploads them as floats.
+        let b = Block::new(&s, false, false).unwrap();
+        assert_eq!(b.words[0], 9f32.to_bits());
+    }
+
+    #[test]
+    fn iris_state_uniforms_follow_the_stage_uniforms() {
+        // bdw's glsl-mat-from-int-ctor-03 VS: the matrix prints program-wide location 18 but
+        // its loads start at byte 8, right after j.
+        let s = shader(
+            "decl_var uniform INTERP_MODE_NONE none mat4 gl_ModelViewProjectionMatrix (0, 18, 0)\n\
+             decl_var uniform INTERP_MODE_NONE none ivec2 j (1, 0, 0)\n\
+             decl_var ubo INTERP_MODE_NONE none vec4[5] uniform_0 (0, 0, 0)",
+        );
+        let b = Block::new(&s, true, true).unwrap();
+        assert_eq!(b.find("gl_ModelViewProjectionMatrix").unwrap().slot, 2);
+    }
+
+    #[test]
     fn ortho_maps_the_window_to_ndc() {
         let m = ortho([0.0, 250.0, 0.0, 250.0]);
         let p = [250.0f32, 0.0, 0.0, 1.0];
