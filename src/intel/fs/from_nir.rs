@@ -1726,6 +1726,7 @@ impl<'a> Translator<'a> {
                     | "ddy"
                     | "texture_offset"
                     | "sampler_offset"
+                    | "offset"
             ) {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
@@ -1736,7 +1737,42 @@ impl<'a> Translator<'a> {
                 None => Ok(Vec::new()),
             }
         };
-        let coord = comps(self, get(TexSrc::COORD))?;
+        let mut coord = comps(self, get(TexSrc::COORD))?;
+        // Texel offsets (constants in -8..=7, as GLSL requires of textureOffset): texel
+        // fetches add them to the integer coordinates (brw has NIR do the same); sampling
+        // messages take them in the header, 4 bits each at u 11:8, v 7:4, r 3:0 of dword 2.
+        let mut offset_bits = None;
+        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
+            let offs = self
+                .imp
+                .const_value(id)
+                .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
+            let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
+            if op == "txf" {
+                for (c, o) in offs.iter().enumerate() {
+                    if let Some(r) = coord.get_mut(c) {
+                        let sum = self.vgrf(RegType::D);
+                        let base = self.in_grf(r.retype(RegType::D));
+                        self.alu(
+                            Opcode::Add,
+                            sum,
+                            vec![base, Reg::imm(RegType::D, *o as u32)],
+                        );
+                        *r = sum;
+                    }
+                }
+            } else {
+                let mut bits = 0u32;
+                for (c, &o) in offs.iter().enumerate().take(3) {
+                    if !(-8..=7).contains(&o) {
+                        return Err(unsupported(format!("texel offset {o} outside -8..=7")));
+                    }
+                    let shift = 4 * (2 - c as u32);
+                    bits |= ((o as u32) << shift) & (0xf << shift);
+                }
+                offset_bits = Some(bits);
+            }
+        }
         let shadow = comps(self, get(TexSrc::COMPARATOR))?;
         let lod = comps(self, get(TexSrc::LOD))?;
         let bias = comps(self, get(TexSrc::BIAS))?;
@@ -1804,7 +1840,25 @@ impl<'a> Translator<'a> {
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
-        let params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let mut params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let header = offset_bits.map(|bits| {
+            // The sampler header: g0 with the offsets in dword 2.
+            let h = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+            let m = self.alu(Opcode::Mov, h, vec![Reg::fixed(0, 0, RegType::UD, 1)]);
+            m.exec_size = 8;
+            m.we_all = true;
+            let m = self.alu(
+                Opcode::Mov,
+                Reg { offset: 8, ..h },
+                vec![Reg::imm(RegType::UD, bits)],
+            );
+            m.exec_size = 1;
+            m.we_all = true;
+            h
+        });
+        if let Some(h) = header {
+            params.insert(0, h);
+        }
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
         let dynamic = t
@@ -1845,6 +1899,8 @@ impl<'a> Translator<'a> {
                 dst,
                 params.clone(),
             );
+            // A leading one-register header source (texel offsets).
+            inst.header_size = header.is_some() as u8;
             if idx.is_some() {
                 inst.pred = Some(false);
             }
