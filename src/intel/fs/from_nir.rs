@@ -1350,8 +1350,8 @@ impl<'a> Translator<'a> {
 
     /// A memory fence as brw emits it before Icelake: one data-cache fence message for SSBO,
     /// shared and image memory, plus on Ivybridge a render-cache fence for images (typed
-    /// messages go through the render cache there). Only that two-fence case asks for
-    /// commits, whose replies the thread then waits for by reading them.
+    /// messages go through the render cache there). Only that two-fence case (and Gen9)
+    /// asks for commits; with two fences the thread waits for both replies by reading them.
     ///
     /// Shared memory needs no fence when the shader has none, or when the whole workgroup runs
     /// in this one thread: its messages are processed in order.
@@ -1361,7 +1361,8 @@ impl<'a> Translator<'a> {
                 c.shared_size > 0 && c.local_size.iter().product::<u32>() > self.width as u32
             });
         let render = modes.image && self.devinfo.ver == 70;
-        let commit = render;
+        // brw also asks for the commit on Gen9 (its simulator requires it there).
+        let commit = render || self.devinfo.ver == 90;
         let mut replies = Vec::new();
         if modes.global || shared || modes.image {
             replies.extend(self.fence(SFID_DATA_CACHE, commit));
@@ -1816,12 +1817,17 @@ impl<'a> Translator<'a> {
                 TexKind::SampleD
             }
             ("txf", true) => {
+                // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
+                // the 2D coordinates (u v lod r).
                 let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
-                for (c, r) in coord.iter().enumerate() {
-                    params.push(*r);
-                    if c == 0 {
-                        params.push(l);
+                params.extend(&coord);
+                if self.devinfo.ver >= 90 {
+                    if params.len() < 2 {
+                        params.push(Reg::imm(RegType::D, 0));
                     }
+                    params.insert(2, l);
+                } else {
+                    params.insert(1.min(params.len()), l);
                 }
                 TexKind::Ld
             }
