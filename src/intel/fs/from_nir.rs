@@ -5,6 +5,12 @@
 //! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
 //! thread spawner.
 //!
+//! Fragment shaders may also use NIR scratch (DWORD scattered messages to the stateless
+//! surface, one dword per channel), dual-source blending (a second colour in the render
+//! target 0 write), centroid/sample/non-perspective barycentrics (packed in the payload in
+//! Mesa's `brw_barycentric_mode` order) and texel offsets (sampler header); barriers with a
+//! memory scope send brw's fence messages.
+//!
 //! Every NIR value becomes one operand per component: a full-width virtual register, or, when
 //! the value is the same for every channel and the hardware can read it in place, an immediate
 //! (load_const) or a push-constant slot (load_ubo at a constant offset). Values that sit in the
