@@ -572,3 +572,67 @@ impl main {
 fn query_levels_is_the_fourth_resinfo_component() {
     passes_everywhere(LEVELS);
 }
+
+/// Texel offsets on a sample, an explicit-LOD sample and a texel fetch, at per-pixel
+/// coordinates.
+const OFFSETS: &str = r#"shader: MESA_SHADER_FRAGMENT
+name: texel-offsets
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
+decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
+    32    %1 = load_const (0x00000000)
+    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
+    32x2  %3 = vec2 %2.x, %2.y
+    32x2  %4 = load_const (0xffffffff, 0x00000002)
+    32x4  %5 = (float32)tex %3 (coord), %4 (offset), 0 (texture), 0 (sampler)
+    32    %6 = load_const (0x3f800000)
+    32x2  %7 = load_const (0x00000007, 0xfffffff8)
+    32x4  %8 = (float32)txl %3 (coord), %6 (lod), %7 (offset), 0 (texture), 0 (sampler)
+    32    %9 = load_const (0x41000000)
+    32    %10 = fmul %2.x, %9
+    32    %11 = f2i32 %10
+    32x2  %12 = vec2 %11, %11
+    32x4  %13 = (float32)txf %12 (coord), %1 (lod), %4 (offset), 0 (texture), 0 (sampler)
+    32x4  %14 = vec4 %5.x, %5.y, %8.x, %13.y
+    @store_output (%14, %1) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+    // succs: b1
+    block b1:
+}
+"#;
+
+#[test]
+fn texel_offsets_match_the_interpreter() {
+    passes_everywhere(OFFSETS);
+}
+
+#[test]
+fn texel_offsets_travel_in_the_sampler_header() {
+    // (-1, 2) -> u 0xf at 11:8, v 0x2 at 7:4; (7, -8) -> 0x7, 0x8.
+    for p in PLATFORMS {
+        let a = asm(p, OFFSETS, 8);
+        for bits in ["0x00000f20UD", "0x00000780UD"] {
+            assert!(
+                a.lines()
+                    .any(|l| l.starts_with("mov(1)") && l.contains(".2<1>UD") && l.contains(bits)),
+                "{p}: no header dword 2 = {bits}:\n{a}"
+            );
+        }
+        let headed = a
+            .lines()
+            .filter(|l| l.contains("send"))
+            .filter_map(|l| l.split_whitespace().last())
+            .filter_map(|d| u32::from_str_radix(d.trim_start_matches("0x"), 16).ok())
+            .filter(|d| d >> 19 & 1 == 1 && d & 0xff == 0)
+            .count();
+        // The two sampling messages carry a header; the fetch has its offsets added.
+        assert_eq!(headed, 2, "{p}:\n{a}");
+    }
+}

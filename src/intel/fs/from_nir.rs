@@ -5,6 +5,12 @@
 //! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
 //! thread spawner.
 //!
+//! Fragment shaders may also use NIR scratch (DWORD scattered messages to the stateless
+//! surface, one dword per channel), dual-source blending (a second colour in the render
+//! target 0 write), centroid/sample/non-perspective barycentrics (packed in the payload in
+//! Mesa's `brw_barycentric_mode` order) and texel offsets (sampler header); barriers with a
+//! memory scope send brw's fence messages.
+//!
 //! Every NIR value becomes one operand per component: a full-width virtual register, or, when
 //! the value is the same for every channel and the hardware can read it in place, an immediate
 //! (load_const) or a push-constant slot (load_ubo at a constant offset). Values that sit in the
@@ -1350,8 +1356,8 @@ impl<'a> Translator<'a> {
 
     /// A memory fence as brw emits it before Icelake: one data-cache fence message for SSBO,
     /// shared and image memory, plus on Ivybridge a render-cache fence for images (typed
-    /// messages go through the render cache there). Only that two-fence case asks for
-    /// commits, whose replies the thread then waits for by reading them.
+    /// messages go through the render cache there). Only that two-fence case (and Gen9)
+    /// asks for commits; with two fences the thread waits for both replies by reading them.
     ///
     /// Shared memory needs no fence when the shader has none, or when the whole workgroup runs
     /// in this one thread: its messages are processed in order.
@@ -1361,7 +1367,8 @@ impl<'a> Translator<'a> {
                 c.shared_size > 0 && c.local_size.iter().product::<u32>() > self.width as u32
             });
         let render = modes.image && self.devinfo.ver == 70;
-        let commit = render;
+        // brw also asks for the commit on Gen9 (its simulator requires it there).
+        let commit = render || self.devinfo.ver == 90;
         let mut replies = Vec::new();
         if modes.global || shared || modes.image {
             replies.extend(self.fence(SFID_DATA_CACHE, commit));
@@ -1726,6 +1733,7 @@ impl<'a> Translator<'a> {
                     | "ddy"
                     | "texture_offset"
                     | "sampler_offset"
+                    | "offset"
             ) {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
@@ -1736,7 +1744,42 @@ impl<'a> Translator<'a> {
                 None => Ok(Vec::new()),
             }
         };
-        let coord = comps(self, get(TexSrc::COORD))?;
+        let mut coord = comps(self, get(TexSrc::COORD))?;
+        // Texel offsets (constants in -8..=7, as GLSL requires of textureOffset): texel
+        // fetches add them to the integer coordinates (brw has NIR do the same); sampling
+        // messages take them in the header, 4 bits each at u 11:8, v 7:4, r 3:0 of dword 2.
+        let mut offset_bits = None;
+        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
+            let offs = self
+                .imp
+                .const_value(id)
+                .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
+            let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
+            if op == "txf" {
+                for (c, o) in offs.iter().enumerate() {
+                    if let Some(r) = coord.get_mut(c) {
+                        let sum = self.vgrf(RegType::D);
+                        let base = self.in_grf(r.retype(RegType::D));
+                        self.alu(
+                            Opcode::Add,
+                            sum,
+                            vec![base, Reg::imm(RegType::D, *o as u32)],
+                        );
+                        *r = sum;
+                    }
+                }
+            } else {
+                let mut bits = 0u32;
+                for (c, &o) in offs.iter().enumerate().take(3) {
+                    if !(-8..=7).contains(&o) {
+                        return Err(unsupported(format!("texel offset {o} outside -8..=7")));
+                    }
+                    let shift = 4 * (2 - c as u32);
+                    bits |= ((o as u32) << shift) & (0xf << shift);
+                }
+                offset_bits = Some(bits);
+            }
+        }
         let shadow = comps(self, get(TexSrc::COMPARATOR))?;
         let lod = comps(self, get(TexSrc::LOD))?;
         let bias = comps(self, get(TexSrc::BIAS))?;
@@ -1780,12 +1823,17 @@ impl<'a> Translator<'a> {
                 TexKind::SampleD
             }
             ("txf", true) => {
+                // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
+                // the 2D coordinates (u v lod r).
                 let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
-                for (c, r) in coord.iter().enumerate() {
-                    params.push(*r);
-                    if c == 0 {
-                        params.push(l);
+                params.extend(&coord);
+                if self.devinfo.ver >= 90 {
+                    if params.len() < 2 {
+                        params.push(Reg::imm(RegType::D, 0));
                     }
+                    params.insert(2, l);
+                } else {
+                    params.insert(1.min(params.len()), l);
                 }
                 TexKind::Ld
             }
@@ -1804,7 +1852,25 @@ impl<'a> Translator<'a> {
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
-        let params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let mut params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let header = offset_bits.map(|bits| {
+            // The sampler header: g0 with the offsets in dword 2.
+            let h = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+            let m = self.alu(Opcode::Mov, h, vec![Reg::fixed(0, 0, RegType::UD, 1)]);
+            m.exec_size = 8;
+            m.we_all = true;
+            let m = self.alu(
+                Opcode::Mov,
+                Reg { offset: 8, ..h },
+                vec![Reg::imm(RegType::UD, bits)],
+            );
+            m.exec_size = 1;
+            m.we_all = true;
+            h
+        });
+        if let Some(h) = header {
+            params.insert(0, h);
+        }
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
         let dynamic = t
@@ -1845,6 +1911,8 @@ impl<'a> Translator<'a> {
                 dst,
                 params.clone(),
             );
+            // A leading one-register header source (texel offsets).
+            inst.header_size = header.is_some() as u8;
             if idx.is_some() {
                 inst.pred = Some(false);
             }

@@ -14,8 +14,9 @@ const SFID_SAMPLER: u8 = 2;
 /// Turns FB_WRITE and TEX into a LOAD_PAYLOAD of their message and a SEND.
 ///
 /// Render-target writes go headerless (Gen6+ allows it for a single write of RT0..n with no
-/// per-sample mask), and samples use the headerless SIMD8/SIMD16 messages: the header would
-/// only carry texel offsets and channel masks, which these shaders do not use.
+/// per-sample mask) except dual-source ones, and samples use the headerless SIMD8/SIMD16
+/// messages unless they carry texel offsets (a TEX whose `header_size` is 1 has the header as
+/// its first source).
 pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
     let mut progress = false;
     let old = std::mem::take(&mut prog.insts);
@@ -66,8 +67,10 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 sampler,
             } => {
                 let per = regs_per_component(&inst);
-                let n = inst.src.len() as u32;
-                let payload = prog.alloc(n * per);
+                // A header (texel offsets) is one register ahead of the parameters.
+                let header = inst.header_size.min(1) as u32;
+                let n = inst.src.len() as u32 - header;
+                let payload = prog.alloc(header + n * per);
                 let mut lp = Inst::new(
                     Op::LoadPayload,
                     inst.exec_size,
@@ -75,6 +78,7 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                     inst.src.clone(),
                 );
                 lp.group = inst.group;
+                lp.header_size = header as u8;
                 prog.insts.push(lp);
                 let msg_type: u32 = match kind {
                     TexKind::Sample => 0,
@@ -87,10 +91,11 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                     TexKind::Resinfo => 10,
                 };
                 let simd_mode: u32 = if inst.exec_size == 16 { 2 } else { 1 };
-                let mlen = n * per;
+                let mlen = header + n * per;
                 let rlen = 4 * per;
                 let desc = (mlen << 25)
                     | (rlen << 20)
+                    | (header << 19)
                     | (simd_mode << 17)
                     | (msg_type << 12)
                     | ((sampler as u32) << 8)

@@ -1,5 +1,5 @@
 //! The scalar ("FS") backend: NIR fragment and compute shaders in, [`Kernel`]s out, for
-//! Gen7–Gen8.
+//! Gen7–Gen9 (Gen9 as Gen8 plus its sampler `ld` parameter order and committed fences).
 //!
 //! The pipeline, run once per dispatch width by [`Context::compile`]:
 //!
@@ -123,9 +123,9 @@ impl Context {
     /// Compiles a fragment or compute shader for every width in `opts` that fits.
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         let dev = self.devinfo;
-        let Some(flow) = self.flow.as_ref().filter(|_| (70..90).contains(&dev.ver)) else {
+        let Some(flow) = self.flow.as_ref().filter(|_| (70..=90).contains(&dev.ver)) else {
             return Err(CompileError::Unsupported(format!(
-                "{} (the scalar backend targets Gen7-Gen8)",
+                "{} (the scalar backend targets Gen7-Gen9)",
                 dev.name
             )));
         };

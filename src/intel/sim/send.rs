@@ -27,6 +27,8 @@
 //! - sampler (Gen7/8 order as Mesa emits it): sample `u v r ai`; sample_b / sample_l
 //!   `bias|lod u v r`; sample_c `ref u v r`; sample_b_c / sample_l_c `ref bias|lod u v r`;
 //!   sample_d `u dudx dudy v dvdx dvdy r …`; ld `u lod v r` (Gen9: `u v lod r`); resinfo `lod`.
+//!   With a header (one register, g0-based), dword 2 holds texel offsets for the sampling
+//!   messages: u in bits 11:8, v 7:4, r 3:0, signed.
 //!   The number of coordinates comes from the message length. The reply is four components
 //!   (r, g, b, a; resinfo: width, height, depth, levels) of one register per 8 channels each.
 //! - render-target write: r, g, b, a, then optionally source depth.
@@ -336,6 +338,15 @@ impl Thread {
         let sampler = m.desc >> 8 & 0xf;
         let dst = m.dst.ok_or("sampler message without a response register")?;
         let integer = shared.texture_is_integer(texture);
+        // Header dword 2: texel offsets, signed 4 bits each, u 11:8, v 7:4, r 3:0.
+        let texel_offsets: Vec<i64> = if m.header {
+            let bits = self.grf_dword(m.payload, 2)?;
+            (0..3)
+                .map(|k| (((bits >> (8 - 4 * k)) & 0xf) as i64 ^ 8) - 8)
+                .collect()
+        } else {
+            Vec::new()
+        };
         for c in 0..simd {
             if m.mask >> c & 1 == 0 {
                 continue;
@@ -354,7 +365,7 @@ impl Thread {
                 lod: None,
                 bias: None,
                 comparator: None,
-                offset: Vec::new(),
+                offset: texel_offsets.clone(),
                 integer,
                 ddx: Vec::new(),
                 ddy: Vec::new(),
