@@ -120,6 +120,11 @@ typedef struct gpucc_File gpucc_File;
 typedef struct gpucc_ImmType gpucc_ImmType;
 
 /**
+ * A scheduling heuristic.
+ */
+typedef struct gpucc_Mode gpucc_Mode;
+
+/**
  * A whole lowered program, ready for allocation.
  */
 typedef struct gpucc_program gpucc_program;

@@ -25,9 +25,11 @@ impl main {
     32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
 "#;
 
-/// `n` products of the input, all live at once, then summed in definition order (and, with
-/// `in_loop`, the sum repeated in a loop whose trip count the input decides), so more values
-/// are live than the register file holds.
+/// `n` values, each the previous one plus a constant (the first a product of the input), then
+/// summed from the last to the first (and, with `in_loop`, the sum repeated in a loop whose
+/// trip count the input decides). The last value needs every earlier one computed and the sum
+/// needs them all again afterwards, so whatever the schedule, more values are live than the
+/// register file holds.
 fn pressure_shader(n: u32, in_loop: bool) -> String {
     let mut s = String::from(HEADER);
     let mut id = 3;
@@ -35,11 +37,10 @@ fn pressure_shader(n: u32, in_loop: bool) -> String {
     for i in 0..n {
         let c = 1.0f32 + i as f32 / 64.0;
         s += &format!("    32    %{id} = load_const (0x{:08x})\n", c.to_bits());
-        s += &format!(
-            "    32    %{} = fmul %2.{}, %{id}\n",
-            id + 1,
-            ["x", "y", "z", "w"][i as usize % 4]
-        );
+        match vals.last() {
+            None => s += &format!("    32    %{} = fmul %2.x, %{id}\n", id + 1),
+            Some(prev) => s += &format!("    32    %{} = fadd %{prev}, %{id}\n", id + 1),
+        }
         vals.push(id + 1);
         id += 2;
     }
@@ -50,7 +51,7 @@ fn pressure_shader(n: u32, in_loop: bool) -> String {
     s += &format!("    @store_reg (%1, %{acc}) (base=0, wrmask=x, legacy_fsat=0)\n");
     id += 1;
     let sum_into = |s: &mut String, id: &mut u32| {
-        for &v in &vals {
+        for &v in vals.iter().rev() {
             *s += &format!(
                 "    32    %{} = @load_reg (%{acc}) (base=0, legacy_fabs=0, legacy_fneg=0)\n",
                 *id

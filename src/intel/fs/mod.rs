@@ -8,9 +8,12 @@
 //!    multiplies and instructions the hardware cannot run at the width;
 //! 3. push constants and attribute setup data are given their payload registers;
 //! 4. [`opt`] removes copies (copy propagation, dead code, register coalescing);
-//! 5. [`liveness`] and [`regalloc`] place the virtual registers; a SIMD8 program that does not
-//!    fit spills registers to scratch until it does, a SIMD16 one is dropped (as Mesa does);
-//! 6. [`codegen`] emits EU instructions, which the EU validator checks before they are
+//! 5. [`sched`] orders each block for register pressure, trying Mesa's heuristics in turn,
+//!    and [`liveness`] and [`regalloc`] place the virtual registers with the first order that
+//!    fits; when none does, a SIMD8 program spills registers to scratch (from the order with
+//!    the least pressure), a SIMD16 one is dropped (as Mesa does);
+//! 6. [`sched`] reorders the allocated program to hide latency;
+//! 7. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
 //!
 //! `GPUCC_DEBUG=fs` prints the IR after each step through [`Options::debug`].
@@ -22,6 +25,7 @@ pub mod liveness;
 pub mod lower;
 pub mod opt;
 pub mod regalloc;
+pub mod sched;
 pub mod stats;
 pub mod verify;
 
@@ -257,17 +261,42 @@ impl Context {
         };
         let lowered = prog;
         let mut fitted = None;
-        for (i, &level) in levels.iter().enumerate() {
+        'levels: for (i, &level) in levels.iter().enumerate() {
             let mut p = lowered.clone();
             if opt::optimize(&mut p, level) {
                 dump("optimization", &p);
             }
+            // Mesa's order: each pre-allocation schedule in turn, keeping the first that
+            // allocates without spilling; if none does, spill from the least pressure.
             let may_spill = width == 8 && i + 1 == levels.len();
-            if let Some((alloc, spilled)) =
-                regalloc::allocate_spilling(dev, &self.regs, &mut p, reserved, may_spill)?
-            {
-                fitted = Some((p, alloc, spilled));
-                break;
+            let mut least: Option<(u32, Program)> = None;
+            for mode in sched::PRE_RA_MODES {
+                let mut q = p.clone();
+                if sched::schedule(dev, &mut q, mode) {
+                    dump(&format!("scheduling ({mode:?})"), &q);
+                }
+                // More GRFs live at once than there are (g0 and g1 always taken): no need to
+                // try the allocator.
+                let pressure = sched::max_pressure(&q);
+                if pressure + 2 <= dev.grf_count {
+                    if let Some((alloc, spilled)) =
+                        regalloc::allocate_spilling(dev, &self.regs, &mut q, reserved, false)?
+                    {
+                        fitted = Some((q, alloc, spilled));
+                        break 'levels;
+                    }
+                }
+                if may_spill && !least.as_ref().is_some_and(|(best, _)| *best <= pressure) {
+                    least = Some((pressure, q));
+                }
+            }
+            if let Some((_, mut q)) = least {
+                if let Some((alloc, spilled)) =
+                    regalloc::allocate_spilling(dev, &self.regs, &mut q, reserved, true)?
+                {
+                    fitted = Some((q, alloc, spilled));
+                    break;
+                }
             }
         }
         let Some((mut prog, alloc, mut spilled)) = fitted else {
@@ -276,6 +305,9 @@ impl Context {
         place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
         regalloc::assign(&mut prog, &alloc);
         dump("register allocation", &prog);
+        if sched::schedule(dev, &mut prog, sched::Mode::Post) {
+            dump("post-allocation scheduling", &prog);
+        }
         let insts = codegen::generate(dev, flow, &prog)?;
         let errors = eu::validate(dev, &insts);
         if let Some(e) = errors.first() {

@@ -1,0 +1,90 @@
+//! Register pressure against Mesa on the corpus: with payload registers freed after their last
+//! read and pre-allocation scheduling, no fragment shader of the ivb and bdw corpora spills
+//! more than Mesa 23.3's does, and every shader we compile gets a SIMD16 program wherever
+//! Mesa's got one (Mesa drops SIMD16 only when it would spill, and so do we).
+
+mod common;
+
+use std::collections::HashMap;
+
+use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::DevInfo;
+
+/// Mesa's per-shader figures: (spills + fills of every width, has a SIMD16 program).
+fn mesa_stats(platform: &str) -> Option<HashMap<String, (u32, bool)>> {
+    let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out: HashMap<String, (u32, bool)> = HashMap::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() < 7 || f[1] != "fs" {
+            continue;
+        }
+        let num = |s: &str| s.parse::<u32>().unwrap_or(0);
+        let e = out.entry(f[0].to_string()).or_default();
+        e.0 += num(f[5]) + num(f[6]);
+        e.1 |= f[2] == "16";
+    }
+    Some(out)
+}
+
+fn check(platform: &str) {
+    let (Some(mesa), Some(dir)) = (
+        mesa_stats(platform),
+        common::shared_path(&format!("corpus/nir/{platform}")),
+    ) else {
+        return;
+    };
+    let ctx = Context::new(DevInfo::from_name(platform).unwrap());
+    let (mut ours_sf, mut mesa_sf, mut simd16, mut mesa16, mut compared) = (0, 0, 0, 0, 0);
+    let mut missing16 = Vec::new();
+    let mut spilling = Vec::new();
+    for f in common::files_with_suffix(&dir, ".fs.nir") {
+        let name = f.file_name().unwrap().to_string_lossy();
+        let name = name.trim_end_matches(".nir").to_string();
+        let Some(&(m_sf, m16)) = mesa.get(&name) else {
+            continue;
+        };
+        let shader = gpucc::nir::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let Ok(k) = ctx.compile(&shader, &Options::widths(&[8, 16])) else {
+            continue;
+        };
+        compared += 1;
+        let sf: u32 = k.simd.iter().map(|v| v.stats.spills + v.stats.fills).sum();
+        if sf > m_sf {
+            spilling.push(format!("{name}: {sf} spills+fills, Mesa {m_sf}"));
+        }
+        ours_sf += sf;
+        mesa_sf += m_sf;
+        let has16 = k.variant(16).is_some();
+        simd16 += has16 as u32;
+        mesa16 += m16 as u32;
+        if m16 && !has16 {
+            missing16.push(name);
+        }
+    }
+    println!(
+        "{platform}: {compared} shaders compiled by both; spills+fills {mesa_sf} (Mesa) -> \
+         {ours_sf}; SIMD16 programs {mesa16} (Mesa) -> {simd16}"
+    );
+    assert!(
+        compared > 400,
+        "{platform}: only {compared} shaders compared"
+    );
+    assert!(spilling.is_empty(), "{platform}: {spilling:#?}");
+    assert!(ours_sf <= mesa_sf);
+    assert!(
+        missing16.is_empty(),
+        "{platform}: no SIMD16: {missing16:#?}"
+    );
+}
+
+#[test]
+fn ivb_spills_no_more_than_mesa_and_keeps_simd16() {
+    check("ivb");
+}
+
+#[test]
+fn bdw_spills_no_more_than_mesa_and_keeps_simd16() {
+    check("bdw");
+}
