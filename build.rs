@@ -24,12 +24,17 @@ fn main() {
          #define GPUCC_VERSION_MAJOR {major}\n\
          #define GPUCC_VERSION_MINOR {minor}\n\
          #define GPUCC_VERSION_PATCH {patch}\n\
-         #define GPUCC_VERSION_STRING \"{major}.{minor}.{patch}\"\n"
+         #define GPUCC_VERSION_STRING \"{major}.{minor}.{patch}\"\n\n\
+         /**\n * A compiled program (opaque to C): machine code, layout and statistics.\n */\n\
+         typedef struct gpucc_program gpucc_program;\n"
     ));
 
+    // Only src/capi (mod.rs and the modules it declares) is parsed: every type the C API
+    // names is defined there, and the crate's internal types (some share names with the C
+    // handles) must not leak into the header.
     let bindings = match cbindgen::Builder::new()
-        .with_crate(&crate_dir)
         .with_config(config)
+        .with_src(crate_dir.join("src/capi/mod.rs"))
         .generate()
     {
         Ok(b) => b,

@@ -14,6 +14,11 @@
 #define GPUCC_VERSION_PATCH 0
 #define GPUCC_VERSION_STRING "0.1.0"
 
+/**
+ * A compiled program (opaque to C): machine code, layout and statistics.
+ */
+typedef struct gpucc_program gpucc_program;
+
 
 /**
  * Result of every fallible gpucc call.
@@ -75,19 +80,9 @@ typedef enum {
 } gpucc_stage;
 
 /**
- * Register addressing: direct or relative to one component of the address register `a`.
- */
-typedef struct gpucc_AddrMode gpucc_AddrMode;
-
-/**
  * A buffer object on a device (opaque to C).
  */
 typedef struct gpucc_bo gpucc_bo;
-
-/**
- * The register classes a value can be given.
- */
-typedef struct gpucc_Class gpucc_Class;
 
 /**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
@@ -95,85 +90,14 @@ typedef struct gpucc_Class gpucc_Class;
 typedef struct gpucc_compiler gpucc_compiler;
 
 /**
- * Condition codes of SELECT, SET, CMP, BRANCH and TEXKILL (5-bit field).
- */
-typedef struct gpucc_Cond gpucc_Cond;
-
-/**
- * Operand data type (3 bits, split over bit 53 and bits 94..95).
- */
-typedef struct gpucc_DataType gpucc_DataType;
-
-/**
  * An open render node (opaque to C).
  */
 typedef struct gpucc_device gpucc_device;
 
 /**
- * Where an operand lives.
- */
-typedef struct gpucc_File gpucc_File;
-
-/**
- * How a 20-bit immediate is interpreted (HALTI2+ sources in register group 7).
- */
-typedef struct gpucc_ImmType gpucc_ImmType;
-
-/**
- * A scheduling heuristic.
- */
-typedef struct gpucc_Mode gpucc_Mode;
-
-/**
- * A whole lowered program, ready for allocation.
- */
-typedef struct gpucc_program gpucc_program;
-
-/**
- * An operand: a region of a register file.
- */
-typedef struct gpucc_Reg gpucc_Reg;
-
-/**
- * Data type of an operand.
- */
-typedef struct gpucc_RegType gpucc_RegType;
-
-/**
- * A source region `<vstride;width,hstride>` in elements. `vstride == VXH` marks the
- * Vx1/VxH indirect forms.
- */
-typedef struct gpucc_Region gpucc_Region;
-
-/**
- * Rounding mode of ALU instructions (bits 32..33).
- */
-typedef struct gpucc_Rounding gpucc_Rounding;
-
-/**
  * An imported shader (opaque to C).
  */
 typedef struct gpucc_shader gpucc_shader;
-
-/**
- * Field positions of one source slot.
- */
-typedef struct gpucc_SrcBits gpucc_SrcBits;
-
-/**
- * A source or texture swizzle: two bits per component, x in the low bits.
- */
-typedef struct gpucc_Swizzle gpucc_Swizzle;
-
-/**
- * A texture opcode: index into [`TEX_OP_NAMES`].
- */
-typedef struct gpucc_TexOp gpucc_TexOp;
-
-/**
- * A texture source kind: index into [`TEX_SRC_NAMES`].
- */
-typedef struct gpucc_TexSrc gpucc_TexSrc;
 
 /**
  * A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
