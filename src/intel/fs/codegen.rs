@@ -98,7 +98,9 @@ fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
                 } else {
                     Region::new(4, 4, 1)
                 }
-            } else if r.stride == 0 {
+            } else if r.stride == 0 || exec == 1 {
+                // One channel reads one element whatever the stride, and the hardware
+                // requires a width-1 region to have horizontal stride 0.
                 Region::SCALAR
             } else {
                 let w = exec.min(8);

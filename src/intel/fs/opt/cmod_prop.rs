@@ -129,9 +129,10 @@ fn can_do_cmod(inst: &Inst) -> bool {
     // than the one written. Integer multiplies leave the flags undefined.
     op_ok
         && !(op == Opcode::Mul && !inst.dst.ty.is_float())
-        && inst.src.iter().all(|s| {
-            !(s.neg && !s.ty.is_signed()) && s.ty.is_float() == inst.dst.ty.is_float()
-        })
+        && inst
+            .src
+            .iter()
+            .all(|s| !(s.neg && !s.ty.is_signed()) && s.ty.is_float() == inst.dst.ty.is_float())
 }
 
 /// Whether a test of `read` (as `test` reads it) sees the same flag as the writer's own
