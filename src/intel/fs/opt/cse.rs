@@ -19,7 +19,7 @@ use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 /// Replaces recomputations by copies; returns whether any instruction changed.
 pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
-    let mut remove = vec![false; prog.insts.len()];
+    let mut removed: Vec<usize> = Vec::new();
     // Indices of the available expressions in the current block.
     let mut avail: Vec<usize> = Vec::new();
     for ip in 0..prog.insts.len() {
@@ -37,7 +37,7 @@ pub fn cse(prog: &mut Program) -> bool {
                 let gen = &prog.insts[g];
                 if inst.dst.file == File::Null || inst.dst == gen.dst {
                     // The flag (and the register) already hold the result.
-                    remove[ip] = true;
+                    removed.push(ip);
                     progress = true;
                     continue;
                 }
@@ -60,7 +60,11 @@ pub fn cse(prog: &mut Program) -> bool {
             }
         });
     }
-    if remove.contains(&true) {
+    if !removed.is_empty() {
+        let mut remove = vec![false; prog.insts.len()];
+        for ip in removed {
+            remove[ip] = true;
+        }
         let mut ip = 0;
         prog.insts.retain(|_| {
             ip += 1;
