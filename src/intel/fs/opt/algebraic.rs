@@ -246,7 +246,11 @@ mod tests {
     fn logic_with_equal_sources_or_neutral_immediates() {
         becomes(alu(Opcode::Or, d(1), vec![d(0), d(0)]), mov(d(1), d(0)));
         becomes(
-            alu(Opcode::And, d(1), vec![d(0), Reg::imm(RegType::D, u32::MAX)]),
+            alu(
+                Opcode::And,
+                d(1),
+                vec![d(0), Reg::imm(RegType::D, u32::MAX)],
+            ),
             mov(d(1), d(0)),
         );
         // A negated logic source is a NOT on Gen8, not an arithmetic negate.
