@@ -24,10 +24,24 @@ use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 /// Propagates conditional modifiers as described in the module documentation; returns
 /// whether any test went.
 pub fn cmod_propagation(prog: &mut Program) -> bool {
+    let mut reads = vec![0u32; prog.vgrf_sizes.len()];
+    for inst in &prog.insts {
+        for s in &inst.src {
+            if s.file == File::Vgrf {
+                if let Some(n) = reads.get_mut(s.nr as usize) {
+                    *n += 1;
+                }
+            }
+        }
+    }
     let mut removed = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len() {
-        if !is_candidate(&prog.insts[ip]) {
+        let dst = prog.insts[ip].dst;
+        // A test whose register result nobody reads only produces the flag.
+        let flag_only = dst.file == File::Null
+            || (dst.file == File::Vgrf && reads.get(dst.nr as usize) == Some(&0));
+        if !flag_only || !is_candidate(&prog.insts[ip]) {
             continue;
         }
         if propagate_one(prog, ip, &removed) {
@@ -57,7 +71,8 @@ fn is_int_one(r: &Reg) -> bool {
     r.file == File::Imm && !r.ty.is_float() && !r.neg && !r.abs && r.imm as u32 == 1
 }
 
-/// A flag test with a null destination that another instruction may absorb.
+/// A flag test that another instruction may absorb (its destination is checked by the
+/// caller).
 fn is_candidate(inst: &Inst) -> bool {
     let Op::Alu(op) = inst.op else {
         return false;
@@ -68,7 +83,6 @@ fn is_candidate(inst: &Inst) -> bool {
     let shape = inst.pred.is_none()
         && !inst.sat
         && inst.cmod != CondMod::None
-        && inst.dst.file == File::Null
         && s.file == File::Vgrf
         && s.stride == 1
         && s.region.is_none()
@@ -127,12 +141,12 @@ fn can_do_cmod(inst: &Inst) -> bool {
     // Negating an unsigned source produces a 33-bit value in the accumulator, from which the
     // flag is computed; a conversion between integer and float tests a value of another type
     // than the one written. Integer multiplies leave the flags undefined.
-    op_ok
-        && !(op == Opcode::Mul && !inst.dst.ty.is_float())
-        && inst
-            .src
-            .iter()
-            .all(|s| !(s.neg && !s.ty.is_signed()) && s.ty.is_float() == inst.dst.ty.is_float())
+    let int_mul = op == Opcode::Mul && !inst.dst.ty.is_float();
+    let sources_ok = inst.src.iter().all(|s| {
+        let neg_unsigned = s.neg && !s.ty.is_signed();
+        !neg_unsigned && s.ty.is_float() == inst.dst.ty.is_float()
+    });
+    op_ok && !int_mul && sources_ok
 }
 
 /// Whether a test of `read` (as `test` reads it) sees the same flag as the writer's own
@@ -146,12 +160,12 @@ fn same_meaning(test: &Inst, read: RegType, written: RegType) -> bool {
         // Float results: the test must read and compare them as the same float type.
         return read == written && (op == Opcode::Cmp || test.dst.ty == written);
     }
-    // Integers: zero-ness does not depend on signedness, order does.
+    // Integers: zero-ness does not depend on signedness, order does. A CMP compares in its
+    // sources' type whatever its destination's; a MOV tests its destination.
     !read.is_float()
         && read.size() == written.size()
         && (read == written || eq_test)
-        && !test.dst.ty.is_float()
-        && test.dst.ty.size() == written.size()
+        && (op == Opcode::Cmp || (!test.dst.ty.is_float() && test.dst.ty.size() == written.size()))
 }
 
 fn propagate_one(prog: &mut Program, ip: usize, removed: &[bool]) -> bool {
@@ -272,6 +286,20 @@ mod tests {
         let (p, out) = run(vec![add.clone(), cmp_zero(f(2), CondMod::Ge)]);
         assert!(p);
         assert_eq!(out, vec![with_cmod(add, CondMod::Ge)]);
+    }
+
+    #[test]
+    fn unread_comparison_result_counts_as_a_flag_only_test() {
+        // and v2, v0, 3; cmp.z v4, v2, 0 (v4 unread)  =>  and.z v2, v0, 3
+        let and = alu(Opcode::And, d(2), vec![d(0), Reg::imm(RegType::D, 3)]);
+        let mut test = cmp_zero(d(2), CondMod::Z);
+        test.dst = d(4);
+        let (p, out) = run(vec![and.clone(), test.clone()]);
+        assert!(p);
+        assert_eq!(out, vec![with_cmod(and.clone(), CondMod::Z)]);
+        // Read afterwards: the register result is needed.
+        let use_ = alu(Opcode::Add, d(5), vec![d(4), d(0)]);
+        unchanged(vec![and, test, use_]);
     }
 
     #[test]

@@ -223,7 +223,10 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
     if (src_mods || (new.file == File::Imm && (new.neg || new.abs))) && !takes_mods(inst) {
         return false;
     }
-    if is_three_src(inst.op) && new.file != File::Vgrf {
+    // Align16 three-source operands take virtual registers and replicated scalars (push
+    // constants), not the other payload regions.
+    let scalar = new.file == File::Fixed && c.src.stride == 0 && new.ty.size() == 4;
+    if is_three_src(inst.op) && new.file != File::Vgrf && !scalar {
         return false;
     }
     match new.file {
@@ -389,6 +392,18 @@ mod tests {
         let (p, out) = run(insts.clone());
         assert!(!p);
         assert_eq!(out, insts);
+    }
+
+    #[test]
+    fn scalar_push_constant_goes_into_mad_other_payload_regions_do_not() {
+        let u = Reg::fixed(4, 8, RegType::F, 0);
+        let mad = |b: Reg| Inst::new(Op::Alu(Opcode::Mad), 8, f(4), vec![f(3), b, f(5)]);
+        let (p, out) = run(vec![mov(f(1), u.negate()), mad(f(1))]);
+        assert!(p);
+        assert_eq!(out[1], mad(u.negate()));
+        let bary = Reg::fixed(2, 0, RegType::F, 1);
+        let (p, _) = run(vec![mov(f(1), bary), mad(f(1))]);
+        assert!(!p);
     }
 
     #[test]

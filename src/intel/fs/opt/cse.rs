@@ -12,16 +12,27 @@
 //! payload loads cannot take immediates, so every use of a constant otherwise gets its own
 //! MOV. Sends are not considered (their payloads are distinct registers built by MOVs).
 
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
 use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 
 /// Replaces recomputations by copies; returns whether any instruction changed.
+///
+/// Available expressions are found through a hash of their operation and sources, and are
+/// invalidated lazily: each virtual register (and the flag) records the last instruction of
+/// the block that wrote it, and an expression is still available when none of its operands
+/// was written after it. Large straight-line shaders would otherwise pay a quadratic scan.
 pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
-    let mut remove = vec![false; prog.insts.len()];
-    // Indices of the available expressions in the current block.
-    let mut avail: Vec<usize> = Vec::new();
+    let mut removed: Vec<usize> = Vec::new();
+    // Available expressions of the current block, by key.
+    let mut avail: HashMap<u64, Vec<usize>> = HashMap::new();
+    // One past the index of the latest write, per virtual register and for the flag.
+    let mut last_write = vec![0usize; prog.vgrf_sizes.len()];
+    let mut last_flag_write = 0usize;
     for ip in 0..prog.insts.len() {
         let inst = &prog.insts[ip];
         if inst.op.is_flow() {
@@ -29,38 +40,60 @@ pub fn cse(prog: &mut Program) -> bool {
             continue;
         }
         if is_expression(inst) {
-            let found = avail
-                .iter()
-                .copied()
-                .find(|&g| matches(&prog.insts[g], inst));
+            let key = key_of(inst);
+            let insts = &prog.insts;
+            let still_valid = |g: usize| {
+                let gen = &insts[g];
+                let stamp = g + 1;
+                let uses_flag = gen.pred.is_some() || gen.cmod != CondMod::None;
+                (!uses_flag || last_flag_write <= stamp)
+                    && std::iter::once(&gen.dst)
+                        .chain(gen.src.iter())
+                        .filter(|r| r.file == File::Vgrf)
+                        .all(|r| last_write.get(r.nr as usize).map_or(true, |&w| w <= stamp))
+            };
+            let bucket = avail.entry(key).or_default();
+            bucket.retain(|&g| still_valid(g));
+            let found = bucket.iter().copied().find(|&g| matches(&insts[g], inst));
             if let Some(g) = found {
                 let gen = &prog.insts[g];
                 if inst.dst.file == File::Null || inst.dst == gen.dst {
                     // The flag (and the register) already hold the result.
-                    remove[ip] = true;
+                    removed.push(ip);
                     progress = true;
                     continue;
                 }
                 let copy = copy_of(gen, inst);
                 prog.insts[ip] = copy;
                 progress = true;
-            } else if inst.dst.file != File::Null || inst.cmod != CondMod::None {
-                avail.push(ip);
+            } else if (inst.dst.file != File::Null || inst.cmod != CondMod::None)
+                && !overwrites_own_source(inst)
+            {
+                bucket.push(ip);
             }
         }
         let inst = &prog.insts[ip];
-        let insts = &prog.insts;
-        // A new entry is not available when it overwrote one of its own sources; its own
-        // flag write is the value it provides.
-        avail.retain(|&g| {
-            if g == ip {
-                !overwrites_own_source(inst)
-            } else {
-                !invalidates(inst, &insts[g])
+        if matches!(inst.dst.file, File::Fixed | File::Mrf) {
+            // Rare: fixed registers are checked the slow way.
+            let insts = &prog.insts;
+            for bucket in avail.values_mut() {
+                bucket.retain(|&g| !invalidates(inst, &insts[g]));
             }
-        });
+        }
+        if inst.dst.file == File::Vgrf {
+            if let Some(w) = last_write.get_mut(inst.dst.nr as usize) {
+                *w = ip + 1;
+            }
+        }
+        if inst.cmod != CondMod::None {
+            last_flag_write = ip + 1;
+        }
     }
-    if remove.contains(&true) {
+    if !removed.is_empty() {
+        let mut remove = vec![false; prog.insts.len()];
+        for ip in removed {
+            remove[ip] = true;
+        }
         let mut ip = 0;
         prog.insts.retain(|_| {
             ip += 1;
@@ -68,6 +101,25 @@ pub fn cse(prog: &mut Program) -> bool {
         });
     }
     progress
+}
+
+/// A hash of what [`matches`] compares, with the sources in an order-independent form so
+/// that commuted operations meet in one bucket.
+fn key_of(inst: &Inst) -> u64 {
+    let mut srcs: Vec<u64> = inst
+        .src
+        .iter()
+        .map(|s| {
+            let mut h = DefaultHasher::new();
+            s.hash(&mut h);
+            h.finish()
+        })
+        .collect();
+    srcs.sort_unstable();
+    let mut h = DefaultHasher::new();
+    (inst.op, inst.exec_size, inst.group, inst.we_all).hash(&mut h);
+    (inst.pred, inst.cmod, inst.sat, srcs).hash(&mut h);
+    h.finish()
 }
 
 /// Pure operations whose result depends only on their sources and execution controls.

@@ -13,11 +13,13 @@
 //! 4. [`dce`]: instructions whose result nobody reads go;
 //! 5. [`coalesce`]: a whole-register copy whose destination can share the source's register
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
-//! 6. [`cmod_prop`]: a flag test of a value (`cmp.nz null, x, 0`, `mov.nz`, `and.nz`) goes
+//! 6. [`compute_to_copy`]: a value computed only to be copied (a phi's copy at the end of a
+//!    branch) is computed into the copy's destination instead;
+//! 7. [`cmod_prop`]: a flag test of a value (`cmp.nz null, x, 0`, `mov.nz`, `and.nz`) goes
 //!    into the instruction that computed the value;
-//! 7. [`sat_prop`]: `mov.sat` of a value read nowhere else saturates the value's writer
+//! 8. [`sat_prop`]: `mov.sat` of a value read nowhere else saturates the value's writer
 //!    instead, leaving a plain copy for the next round;
-//! 8. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 9. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
@@ -29,6 +31,7 @@
 pub mod algebraic;
 pub mod cmod_prop;
 pub mod coalesce;
+pub mod compute_to_copy;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
@@ -69,6 +72,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= copy_prop::copy_propagation(prog);
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
+        progress |= compute_to_copy::compute_to_copy(prog);
         progress |= cmod_prop::cmod_propagation(prog);
         progress |= sat_prop::saturate_propagation(prog);
         progress |= flags::remove_redundant_flag_writes(prog);
