@@ -16,8 +16,15 @@
 //! dead-code elimination then deletes them without any liveness analysis; coalescing handles
 //! what remains (copies into message payloads, whose readers are sends that need the whole
 //! contiguous block and so cannot be redirected one channel group at a time).
+//!
+//! After the fixed point, once:
+//!
+//! - [`combine_constants`]: immediates that instructions cannot encode are loaded once into
+//!   a shared register and read as scalars (last, because the earlier passes propagate
+//!   immediates wherever the hardware takes them, and what is left is what needs a register).
 
 pub mod coalesce;
+pub mod combine_constants;
 pub mod copy_prop;
 pub mod dce;
 pub mod flags;
@@ -38,7 +45,8 @@ pub enum Level {
     Full,
     /// Every pass, but coalescing only merges registers of equal size: values are not
     /// computed straight into message payloads, whose live ranges would otherwise grow to
-    /// cover their components' (the fallback when a width does not fit in the registers).
+    /// cover their components', and a constant is loaded again where its reads are far
+    /// apart (the fallback when a width does not fit in the registers).
     NoPayloadCoalescing,
 }
 
@@ -60,5 +68,11 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         }
         any = true;
     }
+    let gap = if into_payloads {
+        usize::MAX
+    } else {
+        combine_constants::TIGHT_GAP
+    };
+    any |= combine_constants::combine_constants(prog, gap);
     any
 }
