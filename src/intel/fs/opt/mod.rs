@@ -10,7 +10,10 @@
 //! 2. [`dce`]: instructions whose result nobody reads go;
 //! 3. [`coalesce`]: a whole-register copy whose destination can share the source's register
 //!    (shared/seeds/003's interference rule) is removed by renaming the destination;
-//! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go;
+//! 5. [`fold_copies`]: a value computed only to be copied a few instructions later is
+//!    computed into the copy's destination (the copies into phi registers coalescing cannot
+//!    merge, because those are written in every arm).
 //!
 //! Copy propagation first, because most copies vanish once their readers are redirected, and
 //! dead-code elimination then deletes them without any liveness analysis; coalescing handles
@@ -28,6 +31,7 @@ pub mod combine_constants;
 pub mod copy_prop;
 pub mod dce;
 pub mod flags;
+pub mod fold_copies;
 
 use super::ir::Program;
 
@@ -63,6 +67,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= dce::dead_code_eliminate(prog);
         progress |= coalesce::register_coalesce(prog, into_payloads);
         progress |= flags::remove_redundant_flag_writes(prog);
+        progress |= fold_copies::fold_copies(prog, into_payloads);
         if !progress {
             break;
         }
