@@ -13,7 +13,9 @@
 //! 4. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go;
 //! 5. [`fold_copies`]: a value computed only to be copied a few instructions later is
 //!    computed into the copy's destination (the copies into phi registers coalescing cannot
-//!    merge, because those are written in every arm).
+//!    merge, because those are written in every arm);
+//! 6. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
+//!    SELs, and arms left empty go.
 //!
 //! Copy propagation first, because most copies vanish once their readers are redirected, and
 //! dead-code elimination then deletes them without any liveness analysis; coalescing handles
@@ -32,6 +34,7 @@ pub mod copy_prop;
 pub mod dce;
 pub mod flags;
 pub mod fold_copies;
+pub mod peephole_sel;
 
 use super::ir::Program;
 
@@ -68,6 +71,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= coalesce::register_coalesce(prog, into_payloads);
         progress |= flags::remove_redundant_flag_writes(prog);
         progress |= fold_copies::fold_copies(prog, into_payloads);
+        progress |= peephole_sel::peephole_select(prog);
         if !progress {
             break;
         }
