@@ -15,7 +15,8 @@
 //!    computed into the copy's destination (the copies into phi registers coalescing cannot
 //!    merge, because those are written in every arm);
 //! 6. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
-//!    SELs, and arms left empty go.
+//!    SELs, and arms left empty go;
+//! 7. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump.
 //!
 //! Copy propagation first, because most copies vanish once their readers are redirected, and
 //! dead-code elimination then deletes them without any liveness analysis; coalescing handles
@@ -35,6 +36,7 @@ pub mod dce;
 pub mod flags;
 pub mod fold_copies;
 pub mod peephole_sel;
+pub mod pred_break;
 
 use super::ir::Program;
 
@@ -72,6 +74,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= flags::remove_redundant_flag_writes(prog);
         progress |= fold_copies::fold_copies(prog, into_payloads);
         progress |= peephole_sel::peephole_select(prog);
+        progress |= pred_break::predicated_break(prog);
         if !progress {
             break;
         }
