@@ -19,23 +19,40 @@
 //!    into the instruction that computed the value;
 //! 8. [`sat_prop`]: `mov.sat` of a value read nowhere else saturates the value's writer
 //!    instead, leaving a plain copy for the next round;
-//! 9. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go.
+//! 9. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go;
+//! 10. [`fold_copies`]: a value computed only to be copied a few instructions later is
+//!     computed into the copy's destination, also when the copy goes into a larger register
+//!     (the copies into phi registers coalescing cannot merge, because those are written in
+//!     every arm);
+//! 11. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
+//!     SELs, and arms left empty go;
+//! 12. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump.
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
 //! without any liveness analysis; coalescing handles what remains (copies into message
 //! payloads, whose readers are sends that need the whole contiguous block and so cannot be
-//! redirected one channel group at a time). Flag and saturate propagation come last: they
+//! redirected one channel group at a time). Flag and saturate propagation come late: they
 //! look for the writer of a value, which is easiest to find once copies are gone.
+//!
+//! After the fixed point, once:
+//!
+//! - [`combine_constants`]: immediates that instructions cannot encode are loaded once into
+//!   a shared register and read as scalars (last, because the earlier passes propagate
+//!   immediates wherever the hardware takes them, and what is left is what needs a register).
 
 pub mod algebraic;
 pub mod cmod_prop;
 pub mod coalesce;
+pub mod combine_constants;
 pub mod compute_to_copy;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
 pub mod flags;
+pub mod fold_copies;
+pub mod peephole_sel;
+pub mod pred_break;
 pub mod sat_prop;
 
 use super::ir::Program;
@@ -54,7 +71,8 @@ pub enum Level {
     Full,
     /// Every pass, but coalescing only merges registers of equal size: values are not
     /// computed straight into message payloads, whose live ranges would otherwise grow to
-    /// cover their components' (the fallback when a width does not fit in the registers).
+    /// cover their components', and a constant is loaded again where its reads are far
+    /// apart (the fallback when a width does not fit in the registers).
     NoPayloadCoalescing,
 }
 
@@ -76,10 +94,19 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= cmod_prop::cmod_propagation(prog);
         progress |= sat_prop::saturate_propagation(prog);
         progress |= flags::remove_redundant_flag_writes(prog);
+        progress |= fold_copies::fold_copies(prog, into_payloads);
+        progress |= peephole_sel::peephole_select(prog);
+        progress |= pred_break::predicated_break(prog);
         if !progress {
             break;
         }
         any = true;
     }
+    let gap = if into_payloads {
+        usize::MAX
+    } else {
+        combine_constants::TIGHT_GAP
+    };
+    any |= combine_constants::combine_constants(prog, gap);
     any
 }

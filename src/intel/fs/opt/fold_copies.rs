@@ -1,0 +1,351 @@
+//! Copy folding: a value computed only to be copied once, a few instructions later in the same
+//! block, is computed straight into the copy's destination.
+//!
+//! ```text
+//! mul v105, v42, v104                 mul v4, v42, v104
+//! mov v4:UD, v105:UD          =>
+//! ```
+//!
+//! This is the shape NIR registers (the out-of-SSA form of phis) take: each arm of an IF
+//! computes a value and moves it into the register the phi became, which therefore has one
+//! write per arm. Register coalescing cannot merge such a copy, because the destination is
+//! written elsewhere too and its live range spans both arms; but nothing needs the temporary
+//! once the copy is gone. Mesa's translation writes the register directly (NIR's legacy
+//! register stores); this pass reaches the same code after the fact.
+//!
+//! The fold is sound when the temporary has exactly this one write and this one read, the
+//! two instructions write the same bytes with the same channels, and nothing between them
+//! (straight-line code) reads or writes the destination, so moving the write of the
+//! destination up to the computing instruction changes no value anyone reads.
+
+use crate::intel::eu::{CondMod, Opcode};
+
+use crate::intel::fs::ir::{File, Inst, Op, Program};
+
+use super::coalesce::is_raw_copy;
+
+/// How far back (in instructions) a copy looks for the write of its source.
+const WINDOW: usize = 256;
+
+/// A MOV that copies bits between virtual registers without changing them.
+fn plain_copy(inst: &Inst) -> bool {
+    let Some(s) = inst.src.first() else {
+        return false;
+    };
+    let d = &inst.dst;
+    inst.op == Op::Alu(Opcode::Mov)
+        && inst.src.len() == 1
+        && inst.pred.is_none()
+        && !inst.sat
+        && inst.cmod == CondMod::None
+        && s.file == File::Vgrf
+        && d.file == File::Vgrf
+        && s.nr != d.nr
+        && !s.neg
+        && !s.abs
+        && s.region.is_none()
+        && s.stride == 1
+        && d.stride == 1
+        && s.ty.size() == d.ty.size()
+        && is_raw_copy(s.ty, d.ty)
+}
+
+/// The destination offset at which `def` writes channels the copy reads, when it writes
+/// whole, unpredicated (or SEL) channels of the copy's source: a SIMD8 half of a SIMD16
+/// copy's source included.
+fn part_of_source(def: &Inst, copy: &Inst) -> Option<u32> {
+    let (d, s) = (&def.dst, &copy.src[0]);
+    let (g, e) = (def.group as u32, def.exec_size as u32);
+    let (cg, ce) = (copy.group as u32, copy.exec_size as u32);
+    let ok = matches!(def.op, Op::Alu(_) | Op::Math(_))
+        && (def.pred.is_none() || def.op == Op::Alu(Opcode::Sel))
+        && d.file == File::Vgrf
+        && d.nr == s.nr
+        && d.stride == 1
+        && d.ty.size() == s.ty.size()
+        && def.we_all == copy.we_all
+        && g >= cg
+        && g + e <= cg + ce
+        && d.offset == s.offset + (g - cg) * s.ty.size();
+    ok.then(|| copy.dst.offset + (g - cg) * s.ty.size())
+}
+
+fn references(inst: &Inst, nr: u32) -> bool {
+    std::iter::once(&inst.dst)
+        .chain(&inst.src)
+        .any(|r| r.file == File::Vgrf && r.nr == nr)
+}
+
+/// Folds copies as described in the module documentation; returns whether any went.
+///
+/// With `into_larger` false the destination must be a register of the temporary's size:
+/// computing values straight into slices of message payloads lengthens the payloads' live
+/// ranges, which the register-pressure fallback avoids.
+pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
+    let n = prog.vgrf_sizes.len();
+    let mut writes = vec![0u32; n];
+    let mut reads = vec![0u32; n];
+    let mut defs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        if inst.dst.file == File::Vgrf {
+            let Some(w) = writes.get_mut(inst.dst.nr as usize) else {
+                return false;
+            };
+            *w += 1;
+            defs[inst.dst.nr as usize].push(ip);
+        }
+        for s in &inst.src {
+            if s.file == File::Vgrf {
+                let Some(r) = reads.get_mut(s.nr as usize) else {
+                    return false;
+                };
+                *r += 1;
+            }
+        }
+    }
+    let mut removed = vec![false; prog.insts.len()];
+    let mut progress = false;
+    for ip in 0..prog.insts.len() {
+        let copy = &prog.insts[ip];
+        if !plain_copy(copy) {
+            continue;
+        }
+        let (a, b) = (copy.dst.nr, copy.src[0].nr as usize);
+        let ds = &defs[b];
+        let Some(&first) = ds.first() else {
+            continue;
+        };
+        if reads[b] != 1 || writes[b] as usize != ds.len() || ds[ds.len() - 1] >= ip {
+            continue;
+        }
+        if ip - first > WINDOW
+            || (!into_larger && prog.vgrf_sizes[a as usize] != prog.vgrf_sizes[b])
+        {
+            continue;
+        }
+        // The writes of the temporary cover the copied channels exactly once.
+        let mut parts = Vec::with_capacity(ds.len());
+        let mut channels = 0u32;
+        for &d in ds {
+            let def = &prog.insts[d];
+            match part_of_source(def, copy) {
+                Some(off) if !def.src.iter().any(|s| s.is_vgrf() && s.nr == a) => {
+                    parts.push((d, def.group, off));
+                    channels += def.exec_size as u32;
+                }
+                _ => break,
+            }
+        }
+        parts.sort_by_key(|p| p.1);
+        let disjoint = parts.windows(2).all(|w| {
+            let end = w[0].1 as u32 + prog.insts[w[0].0].exec_size as u32;
+            end <= w[1].1 as u32
+        });
+        if parts.len() != ds.len() || channels != copy.exec_size as u32 || !disjoint {
+            continue;
+        }
+        let blocked = (first + 1..ip).filter(|&k| !removed[k]).any(|k| {
+            let inst = &prog.insts[k];
+            inst.op.is_flow() || references(inst, a)
+        });
+        if blocked {
+            continue;
+        }
+        for (d, _, off) in parts {
+            let def = &mut prog.insts[d];
+            def.dst.nr = a;
+            def.dst.offset = off;
+        }
+        removed[ip] = true;
+        progress = true;
+    }
+    if progress {
+        let mut ip = 0;
+        prog.insts.retain(|_| {
+            ip += 1;
+            !removed[ip - 1]
+        });
+    }
+    progress
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intel::eu::RegType;
+    use crate::intel::fs::ir::Reg;
+
+    fn f(nr: u32) -> Reg {
+        Reg::vgrf(nr, RegType::F)
+    }
+
+    fn ud(nr: u32) -> Reg {
+        Reg::vgrf(nr, RegType::UD)
+    }
+
+    fn mov(dst: Reg, src: Reg) -> Inst {
+        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
+    }
+
+    fn alu(op: Opcode, dst: Reg, a: Reg, b: Reg) -> Inst {
+        Inst::new(Op::Alu(op), 8, dst, vec![a, b])
+    }
+
+    fn flow(op: Op) -> Inst {
+        Inst::new(op, 8, Reg::BAD, vec![])
+    }
+
+    fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
+        let mut p = Program {
+            insts,
+            vgrf_sizes: vec![1; 10],
+        };
+        let progress = fold_copies(&mut p, true);
+        (progress, p.insts)
+    }
+
+    #[test]
+    fn phi_copies_in_both_arms_are_folded() {
+        // v0 is the phi register, written in each arm through a temporary.
+        let mut iff = flow(Op::If);
+        iff.pred = Some(false);
+        let (p, out) = run(vec![
+            iff.clone(),
+            alu(Opcode::Mul, f(1), f(5), f(6)),
+            mov(ud(0), ud(1)),
+            flow(Op::Else),
+            alu(Opcode::Add, f(2), f(5), f(6)),
+            alu(Opcode::Mul, f(3), f(2), f(6)),
+            mov(ud(0), ud(3)),
+            flow(Op::EndIf),
+        ]);
+        assert!(p);
+        assert_eq!(
+            out,
+            vec![
+                iff,
+                alu(Opcode::Mul, f(0), f(5), f(6)),
+                flow(Op::Else),
+                alu(Opcode::Add, f(2), f(5), f(6)),
+                alu(Opcode::Mul, f(0), f(2), f(6)),
+                flow(Op::EndIf),
+            ]
+        );
+    }
+
+    #[test]
+    fn destination_read_or_written_in_between_blocks_the_fold() {
+        for middle in [
+            alu(Opcode::Add, f(7), f(0), f(6)),
+            mov(f(0), f(6)),
+            flow(Op::EndIf),
+        ] {
+            let insts = vec![
+                alu(Opcode::Mul, f(1), f(5), f(6)),
+                middle,
+                mov(ud(0), ud(1)),
+            ];
+            let (p, out) = run(insts.clone());
+            assert!(!p);
+            assert_eq!(out, insts);
+        }
+    }
+
+    #[test]
+    fn temporaries_with_other_reads_or_writes_stay() {
+        let insts = vec![
+            alu(Opcode::Mul, f(1), f(5), f(6)),
+            mov(ud(0), ud(1)),
+            alu(Opcode::Add, f(7), f(1), f(6)),
+            alu(Opcode::Mul, f(2), f(5), f(6)),
+            alu(Opcode::Add, f(2), f(2), f(6)),
+            mov(ud(3), ud(2)),
+        ];
+        let (p, out) = run(insts.clone());
+        assert!(!p);
+        assert_eq!(out, insts);
+    }
+
+    #[test]
+    fn converting_moves_and_partial_writes_stay() {
+        let mut pred = alu(Opcode::Add, f(3), f(5), f(6));
+        pred.pred = Some(false);
+        let mut half = alu(Opcode::Add, f(8), f(5), f(6));
+        half.exec_size = 4;
+        let insts = vec![
+            alu(Opcode::Mul, f(1), f(5), f(6)),
+            mov(Reg::vgrf(0, RegType::D), f(1)),
+            pred,
+            mov(ud(2), ud(3)),
+            half,
+            mov(ud(9), ud(8)),
+        ];
+        let (p, out) = run(insts.clone());
+        assert!(!p);
+        assert_eq!(out, insts);
+    }
+
+    #[test]
+    fn halves_of_a_split_instruction_are_folded() {
+        // A SIMD16 copy of a value computed as two SIMD8 halves.
+        let mut lo = Inst::new(Op::Alu(Opcode::Mad), 8, f(1), vec![f(5), f(6), f(7)]);
+        let mut hi = Inst::new(
+            Op::Alu(Opcode::Mad),
+            8,
+            f(1).horiz_offset(8),
+            vec![
+                f(5).horiz_offset(8),
+                f(6).horiz_offset(8),
+                f(7).horiz_offset(8),
+            ],
+        );
+        hi.group = 8;
+        let mut copy = mov(ud(0), ud(1));
+        copy.exec_size = 16;
+        let mut p = Program {
+            insts: vec![lo.clone(), hi.clone(), copy.clone()],
+            vgrf_sizes: vec![2; 8],
+        };
+        assert!(fold_copies(&mut p, false));
+        lo.dst = f(0);
+        hi.dst = f(0).horiz_offset(8);
+        assert_eq!(p.insts, vec![lo.clone(), hi.clone()]);
+        // Only one half written: the other half of the copy would be lost.
+        let mut p = Program {
+            insts: vec![lo, copy],
+            vgrf_sizes: vec![2; 8],
+        };
+        p.insts[0].dst = f(1);
+        let before = p.insts.clone();
+        assert!(!fold_copies(&mut p, false));
+        assert_eq!(p.insts, before);
+    }
+
+    #[test]
+    fn source_reading_the_destination_stays() {
+        // add v1, v0, v6; mov v0, v1 would become add v0, v0, v6: left to coalescing.
+        let insts = vec![alu(Opcode::Add, f(1), f(0), f(6)), mov(ud(0), ud(1))];
+        let (p, out) = run(insts.clone());
+        assert!(!p);
+        assert_eq!(out, insts);
+    }
+
+    #[test]
+    fn payload_slices_only_when_allowed() {
+        let insts = vec![
+            alu(Opcode::Mul, f(1), f(5), f(6)),
+            mov(ud(0).reg_offset(1), ud(1)),
+        ];
+        let mut p = Program {
+            insts: insts.clone(),
+            vgrf_sizes: vec![2, 1, 1, 1, 1, 1, 1],
+        };
+        assert!(!fold_copies(&mut p, false));
+        assert_eq!(p.insts, insts);
+        assert!(fold_copies(&mut p, true));
+        assert_eq!(
+            p.insts,
+            vec![alu(Opcode::Mul, f(0).reg_offset(1), f(5), f(6))]
+        );
+    }
+}
