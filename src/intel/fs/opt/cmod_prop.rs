@@ -234,38 +234,24 @@ fn propagate_one(prog: &mut Program, ip: usize, removed: &[bool]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{self, alu, f};
     use super::*;
 
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
+    fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
+        testing::run(cmod_propagation, insts)
+    }
+
+    fn unchanged(insts: Vec<Inst>) {
+        testing::unchanged(cmod_propagation, insts)
     }
 
     fn d(nr: u32) -> Reg {
         Reg::vgrf(nr, RegType::D)
     }
 
-    fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, src)
-    }
-
     fn with_cmod(mut i: Inst, c: CondMod) -> Inst {
         i.cmod = c;
         i
-    }
-
-    fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = cmod_propagation(&mut p);
-        (progress, p.insts)
-    }
-
-    fn unchanged(insts: Vec<Inst>) {
-        let (p, out) = run(insts.clone());
-        assert!(!p);
-        assert_eq!(out, insts);
     }
 
     fn cmp_zero(src: Reg, c: CondMod) -> Inst {

@@ -162,39 +162,17 @@ fn writer_of(prog: &Program, ip: usize, removed: &[bool]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{self, alu, copy, f, ud};
     use super::*;
-    use crate::intel::eu::RegType;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn ud(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::UD)
-    }
-
-    fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, src)
-    }
-
-    fn copy(dst: u32, src: u32) -> Inst {
-        alu(Opcode::Mov, ud(dst), vec![ud(src)])
-    }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = compute_to_copy(&mut p);
-        (progress, p.insts)
+        testing::run(compute_to_copy, insts)
     }
 
     fn unchanged(insts: Vec<Inst>) {
-        let (p, out) = run(insts.clone());
-        assert!(!p);
-        assert_eq!(out, insts);
+        testing::unchanged(compute_to_copy, insts)
     }
+    use crate::intel::eu::RegType;
 
     #[test]
     fn phi_copies_in_both_branches_are_computed_in_place() {

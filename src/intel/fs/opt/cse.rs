@@ -294,37 +294,15 @@ fn clobbers(inst: &Inst, gen: &Inst) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{self, alu, copy, f};
     use super::*;
 
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn ud(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::UD)
-    }
-
-    fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, src)
-    }
-
-    fn copy(dst: u32, src: u32) -> Inst {
-        alu(Opcode::Mov, ud(dst), vec![ud(src)])
-    }
-
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = cse(&mut p);
-        (progress, p.insts)
+        testing::run(cse, insts)
     }
 
     fn unchanged(insts: Vec<Inst>) {
-        let (p, out) = run(insts.clone());
-        assert!(!p);
-        assert_eq!(out, insts);
+        testing::unchanged(cse, insts)
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub mod fold_copies;
 pub mod peephole_sel;
 pub mod pred_break;
 pub mod sat_prop;
+#[cfg(test)]
+mod testing;
 
 use super::ir::Program;
 

@@ -112,35 +112,21 @@ fn writer_of(prog: &Program, ip: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{self, alu, f};
     use super::*;
+
+    fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
+        testing::run(saturate_propagation, insts)
+    }
+
+    fn unchanged(insts: Vec<Inst>) {
+        testing::unchanged(saturate_propagation, insts)
+    }
     use crate::intel::fs::ir::Reg;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, src)
-    }
 
     fn sat(mut i: Inst) -> Inst {
         i.sat = true;
         i
-    }
-
-    fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = saturate_propagation(&mut p);
-        (progress, p.insts)
-    }
-
-    fn unchanged(insts: Vec<Inst>) {
-        let (p, out) = run(insts.clone());
-        assert!(!p);
-        assert_eq!(out, insts);
     }
 
     #[test]

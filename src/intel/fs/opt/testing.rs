@@ -1,0 +1,42 @@
+//! Builders shared by the passes' IR-in/IR-out tests: one-register VGRFs, SIMD8 ALU
+//! instructions, and a runner that applies a pass to an instruction list.
+
+use super::super::ir::{Inst, Op, Program, Reg};
+use crate::intel::eu::{Opcode, RegType};
+
+/// VGRF `nr` read as float.
+pub fn f(nr: u32) -> Reg {
+    Reg::vgrf(nr, RegType::F)
+}
+
+/// VGRF `nr` read as unsigned dword.
+pub fn ud(nr: u32) -> Reg {
+    Reg::vgrf(nr, RegType::UD)
+}
+
+/// A SIMD8 ALU instruction.
+pub fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
+    Inst::new(Op::Alu(op), 8, dst, src)
+}
+
+/// `mov(8) v<dst>:UD, v<src>:UD`.
+pub fn copy(dst: u32, src: u32) -> Inst {
+    alu(Opcode::Mov, ud(dst), vec![ud(src)])
+}
+
+/// Runs `pass` on `insts` (sixteen one-register VGRFs); its progress flag and the result.
+pub fn run(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) -> (bool, Vec<Inst>) {
+    let mut p = Program {
+        insts,
+        vgrf_sizes: vec![1; 16],
+    };
+    let progress = pass(&mut p);
+    (progress, p.insts)
+}
+
+/// Asserts that `pass` reports no progress and leaves `insts` as they are.
+pub fn unchanged(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) {
+    let (p, out) = run(pass, insts.clone());
+    assert!(!p, "the pass reported progress");
+    assert_eq!(out, insts);
+}
