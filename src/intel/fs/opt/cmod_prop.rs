@@ -218,10 +218,15 @@ fn propagate_one(prog: &mut Program, ip: usize, removed: &[bool]) -> bool {
         if !same_meaning(&inst, src.ty, scan.dst.ty) {
             return false;
         }
+        // Only for opcodes whose condition tests their own result: SEL's condition compares
+        // its sources (sel.l is a minimum), so `sel.l x; cmp.l null, x, 0` is no repeat.
+        if !can_do_cmod(scan) {
+            return false;
+        }
         if scan.cmod == inst.cmod {
             return true;
         }
-        if read_flag || !can_do_cmod(scan) {
+        if read_flag {
             return false;
         }
         let scan = &mut prog.insts[scan_ip];
@@ -336,6 +341,14 @@ mod tests {
         let (p, out) = run(vec![add.clone(), cmp_zero(f(2), CondMod::Nz)]);
         assert!(p);
         assert_eq!(out, vec![add]);
+    }
+
+    #[test]
+    fn sel_condition_is_not_a_test_of_its_result() {
+        // sel.l v2, v0, v1 is min(v0, v1) and sets the flag from v0 < v1, not from v2 < 0:
+        // the test of v2 must stay (glsl-fs-atan-3 went wrong without this).
+        let sel = with_cmod(alu(Opcode::Sel, f(2), vec![f(0), f(1)]), CondMod::L);
+        unchanged(vec![sel, cmp_zero(f(2), CondMod::L)]);
     }
 
     #[test]
