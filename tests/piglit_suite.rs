@@ -92,7 +92,9 @@ fn bdw_simulator() {
     let Some(c) = run_suite("bdw", Mode::Simulator) else {
         return;
     };
-    assert!(c.passed >= 207, "{c:?}");
+    // The 7 skips read constant data the corpus NIR text does not carry.
+    assert!(c.passed >= 214, "{c:?}");
+    assert_eq!(c.failed, 0, "{c:?}");
 }
 
 #[test]
@@ -141,11 +143,12 @@ fn cli_output_names_each_test_and_sums_up() {
 }
 
 /// The fragment shader compiled by gpucc's etnaviv backend and run on the Vivante simulator
-/// (one pixel at a time); the vertex shader through the NIR interpreter.
+/// (2x2 quads); the vertex shader through the NIR interpreter. The failures left are the
+/// tests whose corpus NIR lost Mesa's etnaviv source modifiers (see README).
 #[test]
 fn gc2000_simulator() {
     let Some(c) = run_suite("gc2000", Mode::Simulator) else {
         return;
     };
-    assert!(c.passed >= 138, "{c:?}");
+    assert!(c.passed >= 145, "{c:?}");
 }
