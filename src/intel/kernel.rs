@@ -133,7 +133,9 @@ pub struct Kernel {
     pub inputs: Vec<InputSlot>,
     /// Render targets written.
     pub num_render_targets: u32,
-    /// UBO blocks read with pull-constant (sampler `ld`) messages.
+    /// UBO blocks read with pull-constant (sampler `ld`) messages. Each is bound at
+    /// `ubo_surface_base + block` as an RGBA32 buffer surface with a one-byte pitch (as i965
+    /// binds them), so an `ld` coordinate is a byte offset and returns the 16 bytes from there.
     pub pull_constant_blocks: Vec<u32>,
     /// Binding-table index of UBO block 0 for pull-constant messages.
     pub ubo_surface_base: u32,

@@ -392,15 +392,17 @@ impl<'a> Translator<'a> {
                     }
                 }
                 CfNode::If(n) => {
-                    let c = self.comp(n.condition, 0)?;
+                    // `if (!b)` tests b and inverts the IF's predicate, as Mesa does: the
+                    // `not` then has no reader left and dead-code elimination drops it.
+                    let (cond, invert) = self.if_condition(n.condition)?;
                     let mov = self.alu(
                         Opcode::Mov,
                         Reg::null(RegType::D),
-                        vec![c.retype(RegType::D)],
+                        vec![cond.retype(RegType::D)],
                     );
                     mov.cmod = CondMod::Nz;
                     let i = self.push(Op::If, Reg::BAD, vec![]);
-                    i.pred = Some(false);
+                    i.pred = Some(invert);
                     self.emit_list(&n.then_body)?;
                     if !is_empty_list(self.imp, &n.else_body) {
                         self.push(Op::Else, Reg::BAD, vec![]);
@@ -419,6 +421,25 @@ impl<'a> Translator<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The register an IF tests and whether its predicate is inverted. Booleans are 0 or
+    /// ~0, so `inot b` is non-zero exactly where `b` is zero and the IF can test `b` itself.
+    fn if_condition(&self, cond: SsaId) -> Result<(Reg, bool), CompileError> {
+        if let Some(nir::Instr {
+            kind: nir::InstrKind::Alu(a),
+            ..
+        }) = self.imp.def_instr(cond)
+        {
+            if a.op.name() == "inot" {
+                if let Some(s) = a.srcs.first() {
+                    if self.def_info(s.ssa).map(|d| d.1) == Ok(1) {
+                        return Ok((self.comp(s.ssa, s.swizzle[0] as usize)?, true));
+                    }
+                }
+            }
+        }
+        Ok((self.comp(cond, 0)?, false))
     }
 
     fn emit_instr(&mut self, id: nir::InstrId) -> Result<(), CompileError> {
@@ -1586,8 +1607,12 @@ impl<'a> Translator<'a> {
     }
 
     /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
-    /// (`UBO_SURFACE_BASE + block`), one per 16-byte row, each returning four dwords; the
-    /// component is picked by the offset's low bits, statically when the alignment says them.
+    /// (`UBO_SURFACE_BASE + block`), one per four components. The surface has a one-byte
+    /// pitch (see `Kernel::pull_constant_blocks`), so the coordinate is the byte offset
+    /// itself and each reply holds the four dwords from there, whatever the offset's
+    /// alignment: the message is one register per eight channels, with no row index to
+    /// compute, no level source and no per-component select, as Mesa's
+    /// VARYING_PULL_CONSTANT_LOAD emits it on Gen7 and Gen8.
     fn emit_pull_constant(
         &mut self,
         i: &IntrinsicInstr,
@@ -1610,60 +1635,33 @@ impl<'a> Translator<'a> {
             self.facts.pull_blocks.push(block);
         }
         let off = self.comp(offset, 0)?.retype(UD);
-        let align_mul = i.int_index(IndexKind::AlignMul).unwrap_or(1) as u32;
-        let align_off = i.int_index(IndexKind::AlignOffset).unwrap_or(0) as u32;
+        let off = self.in_grf(off);
         let per = self.per();
-        let fetch = |t: &mut Self, byte: Reg| -> Reg {
-            let idx = t.vgrf(UD);
-            t.alu(Opcode::Shr, idx, vec![byte, Reg::imm(UD, 4)]);
-            let nr = t.prog.alloc(4 * per);
-            let dst = Reg::vgrf(nr, UD);
-            t.push(
+        let n = n as u32;
+        let mut out = Vec::with_capacity(n as usize);
+        for group in 0..n.div_ceil(4) {
+            let addr = if group == 0 {
+                off
+            } else {
+                let b = self.vgrf(UD);
+                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * group)]);
+                b
+            };
+            let dst = Reg::vgrf(self.prog.alloc(4 * per), UD);
+            self.push(
                 Op::Tex {
                     kind: TexKind::Ld,
                     surface: surface as u8,
                     sampler: 0,
                 },
                 dst,
-                vec![idx, Reg::imm(UD, 0)],
+                vec![addr],
             );
-            dst
-        };
-        let off = self.in_grf(off);
-        let mut out = Vec::new();
-        if align_mul >= 16 {
-            // The offset's low four bits are align_offset's: rows and components are static.
-            let low = align_off % 16;
-            let mut rows: BTreeMap<u32, Reg> = BTreeMap::new();
-            for c in 0..n as u32 {
-                let byte = low + 4 * c;
-                let row = byte / 16;
-                if let std::collections::btree_map::Entry::Vacant(e) = rows.entry(row) {
-                    let b = self.vgrf(UD);
-                    self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * row)]);
-                    e.insert(fetch(self, b));
-                }
-                let src = rows[&row].reg_offset(((byte % 16) / 4) * per);
+            // Copies out of the reply let its unused and dead components be reused early
+            // (register coalescing removes the copies that cost nothing to keep).
+            for k in 0..(n - 4 * group).min(4) {
                 let d = self.vgrf(UD);
-                self.alu(Opcode::Mov, d, vec![src]);
-                out.push(d);
-            }
-        } else {
-            for c in 0..n as u32 {
-                let b = self.vgrf(UD);
-                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 4 * c)]);
-                let row = fetch(self, b);
-                let which = self.vgrf(UD);
-                self.alu(Opcode::Shr, which, vec![b, Reg::imm(UD, 2)]);
-                self.alu(Opcode::And, which, vec![which, Reg::imm(UD, 3)]);
-                let d = self.vgrf(UD);
-                self.alu(Opcode::Mov, d, vec![row]);
-                for k in 1..4u32 {
-                    let m = self.alu(Opcode::Cmp, Reg::null(UD), vec![which, Reg::imm(UD, k)]);
-                    m.cmod = CondMod::Z;
-                    self.alu(Opcode::Sel, d, vec![row.reg_offset(k * per), d])
-                        .pred = Some(false);
-                }
+                self.alu(Opcode::Mov, d, vec![dst.reg_offset(k * per)]);
                 out.push(d);
             }
         }

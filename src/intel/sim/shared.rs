@@ -131,8 +131,10 @@ pub trait SharedFunctions {
     fn texture_is_integer(&mut self, _texture: u32) -> bool {
         false
     }
-    /// A sampler `ld` from a buffer surface (Gen7 varying pull constants): the four dwords at
-    /// vec4 index `index`, or `None` when `surface` is a texture.
+    /// A sampler `ld` from a buffer surface (Gen7/8 varying pull constants): the four dwords
+    /// starting at byte `index`, or `None` when `surface` is a texture. The driver binds UBOs
+    /// as RGBA32 buffers with a one-byte pitch, as i965 does, so the coordinate is the byte
+    /// offset itself and needs no 16-byte alignment.
     fn buffer_texel(&mut self, _surface: u32, _index: i64) -> Option<[u32; 4]> {
         None
     }
@@ -227,7 +229,11 @@ impl SharedFunctions for DefaultShared {
 
     fn buffer_texel(&mut self, surface: u32, index: i64) -> Option<[u32; 4]> {
         let buf = self.constants.get(&surface)?;
-        let base = u32::try_from(index.checked_mul(16)?).ok()?;
+        // A coordinate outside the buffer (negative included) reads zeros, as the sampler
+        // returns for out-of-bounds buffer texels.
+        let Ok(base) = u32::try_from(index) else {
+            return Some([0; 4]);
+        };
         Some([0, 4, 8, 12].map(|o| dword(buf, base.saturating_add(o))))
     }
 
