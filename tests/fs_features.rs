@@ -9,37 +9,16 @@
 //!   render-cache fence for images with commits waited on, none where brw leaves it out;
 //! - compute-shader verification through `fs::verify` (what `gpucc verify` runs).
 
-use gpucc::intel::fs::{verify, verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 
-const PLATFORMS: [&str; 3] = ["ivb", "hsw", "bdw"];
+mod common;
+
+use common::intel_fs::{asm, passes_everywhere, PLATFORMS};
 
 fn ctx(p: &str) -> Context {
     Context::new(DevInfo::from_name(p).unwrap())
-}
-
-fn passes_everywhere(text: &str) {
-    let shader = nir::parse(text).expect("shader parses");
-    for p in PLATFORMS {
-        let ctx = ctx(p);
-        for simd in [8, 16] {
-            assert_eq!(
-                verify(&ctx, &shader, simd),
-                VerifyOutcome::Pass,
-                "{p} SIMD{simd}"
-            );
-        }
-    }
-}
-
-fn asm(p: &str, text: &str, simd: u32) -> String {
-    let shader = nir::parse(text).expect("shader parses");
-    let dev = DevInfo::from_name(p).unwrap();
-    let k = Context::new(dev)
-        .compile(&shader, &Options::widths(&[simd]))
-        .unwrap_or_else(|e| panic!("{p}: {e}"));
-    k.disassemble(dev)
 }
 
 /// An array of eight floats in scratch: filled with 1..8, then one element at a per-pixel

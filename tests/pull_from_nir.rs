@@ -8,34 +8,9 @@
 //! - `if (!b)` tests `b` with an inverted IF predicate (brw's nir_emit_if) instead of
 //!   computing `not b`.
 
-use gpucc::intel::fs::{verify, Context, Options, VerifyOutcome};
-use gpucc::intel::DevInfo;
-use gpucc::nir;
+mod common;
 
-const PLATFORMS: [&str; 3] = ["ivb", "hsw", "bdw"];
-
-fn asm(p: &str, text: &str, simd: u32) -> String {
-    let shader = nir::parse(text).expect("shader parses");
-    let dev = DevInfo::from_name(p).unwrap();
-    let k = Context::new(dev)
-        .compile(&shader, &Options::widths(&[simd]))
-        .unwrap_or_else(|e| panic!("{p}: {e}"));
-    k.disassemble(dev)
-}
-
-fn passes_everywhere(text: &str) {
-    let shader = nir::parse(text).expect("shader parses");
-    for p in PLATFORMS {
-        let ctx = Context::new(DevInfo::from_name(p).unwrap());
-        for simd in [8, 16] {
-            assert_eq!(
-                verify(&ctx, &shader, simd),
-                VerifyOutcome::Pass,
-                "{p} SIMD{simd}"
-            );
-        }
-    }
-}
+use common::intel_fs::{asm, passes_everywhere, PLATFORMS};
 
 /// Lines of `asm` whose mnemonic (after any predicate) is `op`.
 fn count_op(asm: &str, op: &str) -> usize {

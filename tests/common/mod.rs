@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod intel_fs;
+
 use std::path::PathBuf;
 
 /// The `shared/` data directory beside the clone (or `$GPUCC_SHARED`), if it is there.
