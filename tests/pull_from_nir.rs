@@ -6,7 +6,12 @@
 //!   constant surface has a one-byte pitch, so any dword offset reads the 16 bytes from
 //!   there): SIMD8 mlen 1 rlen 4, SIMD16 mlen 2 rlen 8, and no row shift or level source;
 //! - `if (!b)` tests `b` with an inverted IF predicate (brw's nir_emit_if) instead of
-//!   computing `not b`.
+//!   computing `not b`;
+//! - an element of a sampler array chosen at run time is one sampler message whose
+//!   descriptor comes from the address register: the index is taken from the first enabled
+//!   channel (GLSL requires it to be dynamically uniform), as brw's FIND_LIVE_CHANNEL and
+//!   BROADCAST do, and the descriptor is `index * 0x101 + base`, masked to 12 bits, ORed with
+//!   the message bits — not one predicated message per array element.
 
 mod common;
 
@@ -143,6 +148,71 @@ fn if_on_a_not_inverts_the_predicate_instead() {
             // predicate; no uninverted predicate on f0.0 is left.
             assert!(a.contains("(-f0.0)"), "{p} SIMD{simd}\n{a}");
             assert!(!a.contains("(+f0.0)"), "{p} SIMD{simd}\n{a}");
+        }
+    }
+}
+
+/// `texture(samp[uint(abs(u) * 4.0) & 3], v.xy)` with `u` a uniform: the index is computed
+/// per channel (so the backend has to pick one channel's value), it differs between the
+/// verifier's input sets (u = -1.0, 0.375, 1.75 give 0, 1, 3), and the four textures differ
+/// (the default sampler model puts the texture index in z).
+const SAMPLER_ARRAY: &str = r#"shader: MESA_SHADER_FRAGMENT
+name: sampler-array
+num_ubos: 1
+first_ubo_is_default_ubo: true
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
+decl_var uniform INTERP_MODE_NONE none sampler2D[4] samp (1, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
+    32    %1 = load_const (0x00000000)
+    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
+    32    %3 = @load_ubo (%1, %1) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=4)
+    32    %8 = fabs %3
+    32    %9 = load_const (0x40800000)
+    32    %10 = fmul %8, %9
+    32    %11 = f2u32 %10
+    32    %4 = load_const (0x00000003)
+    32    %5 = iand %11, %4
+    32x2  %6 = vec2 %2.x, %2.y
+    32x4  %7 = (float32)tex %5 (texture_offset), %5 (sampler_offset), %6 (coord), 0 (texture), 0 (sampler)
+    @store_output (%7, %1) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+    // succs: b1
+    block b1:
+}
+"#;
+
+#[test]
+fn sampler_array_element_matches_the_interpreter() {
+    passes_everywhere(SAMPLER_ARRAY);
+}
+
+#[test]
+fn sampler_array_element_is_one_message_with_an_address_register_descriptor() {
+    for p in PLATFORMS {
+        for simd in [8, 16] {
+            let a = asm(p, SAMPLER_ARRAY, simd);
+            let sends: Vec<&str> = a.lines().filter(|l| l.starts_with("send")).collect();
+            // One sample, one render-target write.
+            assert_eq!(sends.len(), 2, "{p} SIMD{simd}\n{a}");
+            assert!(
+                sends[0].contains("a0<0,1,0>UD") && !sends[0].starts_with('('),
+                "{p} SIMD{simd}: {}",
+                sends[0]
+            );
+            // The first enabled channel: a flag set by every enabled channel, its lowest bit.
+            assert_eq!(count_op(&a, "fbl"), 1, "{p} SIMD{simd}\n{a}");
+            assert!(a.contains("g[a0"), "{p} SIMD{simd}: no indirect read\n{a}");
+            // index * 0x101 reaches both the binding-table and the sampler index; the mask
+            // keeps a stray index out of the message type.
+            assert!(a.contains("0x0101UW"), "{p} SIMD{simd}\n{a}");
+            assert!(a.contains("0x00000fffUD"), "{p} SIMD{simd}\n{a}");
         }
     }
 }

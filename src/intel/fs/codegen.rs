@@ -134,14 +134,12 @@ pub fn generate(
     flow: &FlowTemplates,
     prog: &Program,
 ) -> Result<Vec<eu::Inst>, CompileError> {
-    // EU index of every IR instruction (DO emits nothing on Gen6+).
+    // EU index of every IR instruction.
     let mut eu_index = Vec::with_capacity(prog.insts.len() + 1);
     let mut n = 0usize;
     for i in &prog.insts {
         eu_index.push(n);
-        if i.op != Op::Do {
-            n += 1;
-        }
+        n += eu_len(i);
     }
     eu_index.push(n);
     let targets = flow_targets(&prog.insts)?;
@@ -152,6 +150,10 @@ pub fn generate(
         let dist = |t: usize| (eu_index[t] as i32 - here) * 16;
         let mut e = match inst.op {
             Op::Do => continue,
+            Op::Uniformize => {
+                out.extend(uniformize(inst)?);
+                continue;
+            }
             Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
                 let (tmpl, jip, uip) = match inst.op {
                     Op::If => (&flow.if_, targets[ip].0, targets[ip].1),
@@ -188,6 +190,16 @@ pub fn generate(
                     .src
                     .first()
                     .ok_or_else(|| CompileError::Internal("send without payload".into()))?;
+                let desc = match inst.src.get(1) {
+                    Some(index) => {
+                        out.extend(indexed_descriptor(inst.desc, index)?);
+                        Src::Reg(a0_src())
+                    }
+                    None => Src::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: inst.desc as u64,
+                    }),
+                };
                 e.src = vec![
                     Src::Reg(RegSrc::new(
                         RegFile::Grf,
@@ -196,10 +208,7 @@ pub fn generate(
                         RegType::UD,
                         Region::new(8, 8, 1),
                     )),
-                    Src::Imm(Imm {
-                        ty: RegType::UD,
-                        bits: inst.desc as u64,
-                    }),
+                    desc,
                 ];
                 e.msg = Some(Message {
                     sfid: inst.sfid,
@@ -291,6 +300,166 @@ pub fn generate(
         out.push(e);
     }
     Ok(out)
+}
+
+/// EU instructions `inst` becomes (DO none on Gen6+; the logical pieces codegen expands).
+fn eu_len(inst: &Inst) -> usize {
+    match inst.op {
+        Op::Do => 0,
+        Op::Uniformize if is_scalar(&inst.src[0]) => 1,
+        Op::Uniformize => 6,
+        Op::Send if inst.src.len() == 2 => 4 + (inst.desc & 0xfff != 0) as usize,
+        _ => 1,
+    }
+}
+
+/// Whether a source already holds one value for every channel.
+fn is_scalar(r: &Reg) -> bool {
+    r.file == File::Imm || r.stride == 0
+}
+
+/// A one-channel write-mask-all instruction, the form scalar address and flag arithmetic
+/// takes.
+fn scalar(op: Opcode, dst: Dst, src: Vec<Src>) -> eu::Inst {
+    let mut e = eu::Inst::new(op);
+    e.exec_size = 1;
+    e.we_all = true;
+    e.dst = dst;
+    e.src = src;
+    e
+}
+
+fn a0_dst() -> Dst {
+    Dst::reg(RegFile::Arf, eu::types::arf::ADDRESS, 0, RegType::UD)
+}
+
+fn a0_src() -> RegSrc {
+    RegSrc::new(
+        RegFile::Arf,
+        eu::types::arf::ADDRESS,
+        0,
+        RegType::UD,
+        Region::SCALAR,
+    )
+}
+
+fn imm_ud(bits: u32) -> Src {
+    Src::Imm(Imm {
+        ty: RegType::UD,
+        bits: bits as u64,
+    })
+}
+
+/// UNIFORMIZE: the first enabled channel is the lowest set bit of a flag register that a
+/// compare of every enabled channel set (f1, which nothing else in a program uses, cleared
+/// first as a whole so that no stale bit survives), and its dword is read back through the
+/// address register; a source that is already scalar is just copied.
+fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
+    let src = &inst.src[0];
+    let dst = dst_of(&inst.dst)?;
+    let dst_scalar = Src::Reg(RegSrc::new(
+        RegFile::Grf,
+        reg_nr(&inst.dst)?,
+        inst.dst.offset as u8,
+        RegType::UD,
+        Region::SCALAR,
+    ));
+    if is_scalar(src) {
+        return Ok(vec![scalar(
+            Opcode::Mov,
+            dst,
+            vec![src_of(src, 1, false)?],
+        )]);
+    }
+    if src.file != File::Fixed || src.stride != 1 || src.ty.size() != 4 {
+        return Err(CompileError::Internal(format!(
+            "uniformize of an unsupported region: {inst}"
+        )));
+    }
+    let f1 = eu::types::arf::FLAG | 1;
+    let mut clear = scalar(
+        Opcode::Mov,
+        Dst::reg(RegFile::Arf, f1, 0, RegType::UD),
+        vec![imm_ud(0)],
+    );
+    clear.we_all = true;
+    let mut enabled = eu::Inst::new(Opcode::Mov);
+    enabled.exec_size = inst.exec_size;
+    let (q, nib) = qtr(inst);
+    enabled.qtr_ctrl = q;
+    enabled.nib_ctrl = nib;
+    enabled.dst = Dst::null(RegType::UW);
+    enabled.src = vec![Src::Imm(Imm {
+        ty: RegType::UW,
+        bits: 0,
+    })];
+    enabled.cond_mod = eu::CondMod::Z;
+    enabled.flag_nr = 1;
+    let first = scalar(
+        Opcode::Fbl,
+        dst,
+        vec![Src::Reg(RegSrc::new(
+            RegFile::Arf,
+            f1,
+            0,
+            RegType::UD,
+            Region::SCALAR,
+        ))],
+    );
+    let byte = scalar(
+        Opcode::Shl,
+        a0_dst(),
+        vec![dst_scalar, imm_ud(2)],
+    );
+    let base = reg_nr(src)? as u32 * super::ir::REG_SIZE + src.offset;
+    let addr = scalar(
+        Opcode::Add,
+        a0_dst(),
+        vec![Src::Reg(a0_src()), imm_ud(base)],
+    );
+    let mut value = RegSrc::new(RegFile::Grf, 0, 0, RegType::UD, Region::SCALAR);
+    value.indirect = Some(eu::Indirect {
+        addr_subnr: 0,
+        offset: 0,
+    });
+    let read = scalar(Opcode::Mov, dst, vec![Src::Reg(value)]);
+    Ok(vec![clear, enabled, first, byte, addr, read])
+}
+
+/// The address-register descriptor of an indexed sampler message: the index (a scalar
+/// dword) times 0x101 adds it to the sampler (bits 11:8) and binding-table (bits 7:0)
+/// indices, masked to those twelve bits as brw does so that a stray index cannot reach the
+/// message type, then the rest of the descriptor is ORed in.
+fn indexed_descriptor(desc: u32, index: &Reg) -> Result<Vec<eu::Inst>, CompileError> {
+    let mut v = vec![scalar(
+        Opcode::Mul,
+        a0_dst(),
+        vec![
+            src_of(&Reg { stride: 0, ..*index }, 1, false)?,
+            Src::Imm(Imm {
+                ty: RegType::UW,
+                bits: 0x101,
+            }),
+        ],
+    )];
+    if desc & 0xfff != 0 {
+        v.push(scalar(
+            Opcode::Add,
+            a0_dst(),
+            vec![Src::Reg(a0_src()), imm_ud(desc & 0xfff)],
+        ));
+    }
+    v.push(scalar(
+        Opcode::And,
+        a0_dst(),
+        vec![Src::Reg(a0_src()), imm_ud(0xfff)],
+    ));
+    v.push(scalar(
+        Opcode::Or,
+        a0_dst(),
+        vec![Src::Reg(a0_src()), imm_ud(desc & !0xfff)],
+    ));
+    Ok(v)
 }
 
 /// (JIP target, UIP target) as IR indices for each flow instruction.

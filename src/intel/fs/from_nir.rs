@@ -1653,6 +1653,7 @@ impl<'a> Translator<'a> {
                     kind: TexKind::Ld,
                     surface: surface as u8,
                     sampler: 0,
+                    indexed: false,
                 },
                 dst,
                 vec![addr],
@@ -1884,37 +1885,31 @@ impl<'a> Translator<'a> {
         if surface + candidates > 256 || sampler + candidates > 16 {
             return Err(unsupported("texture or sampler index out of range"));
         }
-        let idx = match dynamic {
-            Some(id) => Some(self.in_grf(self.comp(id, 0)?.retype(RegType::UD))),
-            None => None,
-        };
-        // A run-time texture index (an element of a sampler array, possibly different per
-        // pixel) becomes one message per array element, each predicated on the pixels whose
-        // index selects it; the sampler index follows the texture's.
-        for k in 0..candidates {
-            if let Some(idx) = idx {
-                let m = self.alu(
-                    Opcode::Cmp,
-                    Reg::null(RegType::UD),
-                    vec![idx, Reg::imm(RegType::UD, k)],
-                );
-                m.cmod = CondMod::Z;
-            }
-            let inst = self.push(
-                Op::Tex {
-                    kind,
-                    surface: (surface + k) as u8,
-                    sampler: (sampler + k) as u8,
-                },
-                dst,
-                params.clone(),
-            );
-            // A leading one-register header source (texel offsets).
-            inst.header_size = header.is_some() as u8;
-            if idx.is_some() {
-                inst.pred = Some(false);
-            }
+        // A run-time texture index (an element of a sampler array) is dynamically uniform, as
+        // GLSL requires of sampler-array indexing: the first enabled channel's value picks
+        // the surface and sampler for the whole message, as brw does, instead of one
+        // predicated message per array element.
+        if let Some(id) = dynamic {
+            let idx = self.in_grf(self.comp(id, 0)?.retype(RegType::UD));
+            let uniform = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+            self.push(Op::Uniformize, uniform, vec![idx]);
+            params.push(Reg {
+                stride: 0,
+                ..uniform
+            });
         }
+        let inst = self.push(
+            Op::Tex {
+                kind,
+                surface: surface as u8,
+                sampler: sampler as u8,
+                indexed: dynamic.is_some(),
+            },
+            dst,
+            params,
+        );
+        // A leading one-register header source (texel offsets).
+        inst.header_size = header.is_some() as u8;
         let (n, _) = self.def_info(t.def)?;
         // resinfo replies width, height, depth, levels: query_levels is the fourth.
         let first = if op == "query_levels" { 3 } else { 0 };

@@ -219,9 +219,21 @@ pub enum Op {
         surface: u8,
         /// Sampler index.
         sampler: u8,
+        /// The last source is a run-time array index, the same in every channel (see
+        /// [`Op::Uniformize`]), added to both `surface` and `sampler`: an element of a
+        /// sampler array.
+        indexed: bool,
     },
-    /// A lowered send: `src[0]` is the payload, `desc`/`sfid` in the instruction.
+    /// A lowered send: `src[0]` is the payload, `desc`/`sfid` in the instruction. A second,
+    /// scalar source makes it an indexed sampler message: that dword is added to the
+    /// binding-table (bits 7:0) and sampler (bits 11:8) indices of `desc` at run time, through
+    /// the address register the hardware takes a descriptor from.
     Send,
+    /// The value `src[0]` holds in the first enabled channel, as one dword for all channels
+    /// (`dst` is a one-register scalar). A sampler-array index that GLSL requires to be
+    /// dynamically uniform is still a per-channel value in NIR; this is how it becomes a
+    /// scalar a message descriptor can use (Mesa's FIND_LIVE_CHANNEL + BROADCAST).
+    Uniformize,
     /// Fine y derivative: `src[0]` minus `src[1]` read as the lower and upper pixel rows of
     /// each subspan (an align16 ADD with .zwzw / .xyxy swizzles).
     DdyFine,
@@ -323,6 +335,7 @@ impl Inst {
     pub fn regs_written(&self) -> u32 {
         match self.op {
             Op::Send | Op::Tex { .. } if self.rlen > 0 => self.rlen as u32,
+            Op::Uniformize => 1,
             Op::LoadPayload => {
                 let w = self.exec_size as u32 * self.dst.ty.size();
                 let per = w.div_ceil(REG_SIZE);
@@ -418,9 +431,15 @@ impl fmt::Display for Inst {
                 kind,
                 surface,
                 sampler,
-            } => write!(f, "tex.{kind:?}.t{surface}.s{sampler}")?,
+                indexed,
+            } => write!(
+                f,
+                "tex.{kind:?}.t{surface}.s{sampler}{}",
+                if indexed { "+idx" } else { "" }
+            )?,
             Op::Send => write!(f, "send.sfid{}.{:#x}", self.sfid, self.desc)?,
             Op::DdyFine => f.write_str("ddy_fine")?,
+            Op::Uniformize => f.write_str("uniformize")?,
             Op::If => f.write_str("if")?,
             Op::Else => f.write_str("else")?,
             Op::EndIf => f.write_str("endif")?,

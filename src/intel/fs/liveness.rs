@@ -276,6 +276,8 @@ pub fn compute(prog: &Program) -> Liveness {
 /// Registers a source reads.
 pub fn source_regs(inst: &Inst, s: &super::ir::Reg) -> u32 {
     match inst.op {
+        // The descriptor index of an indexed message is one scalar dword.
+        Op::Send if s.stride == 0 => 1,
         Op::Send => inst.mlen as u32,
         _ if s.region.is_some() => (inst.exec_size as u32 * s.ty.size())
             .div_ceil(REG_SIZE)
@@ -288,6 +290,9 @@ fn write_bytes(inst: &Inst) -> (u32, u32) {
     let start = inst.dst.offset;
     let len = if inst.op == Op::Send {
         inst.rlen as u32 * REG_SIZE
+    } else if inst.op == Op::Uniformize {
+        // Whatever the width, it defines its one-register scalar destination.
+        REG_SIZE
     } else {
         inst.exec_size as u32 * inst.dst.ty.size() * inst.dst.stride.max(1) as u32
     };

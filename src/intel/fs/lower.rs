@@ -65,17 +65,21 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 kind,
                 surface,
                 sampler,
+                indexed,
             } => {
                 let per = regs_per_component(&inst);
+                let mut params = inst.src.clone();
+                // An array index goes to the descriptor, not the payload.
+                let index = if indexed { params.pop() } else { None };
                 // A header (texel offsets) is one register ahead of the parameters.
                 let header = inst.header_size.min(1) as u32;
-                let n = inst.src.len() as u32 - header;
+                let n = params.len() as u32 - header;
                 let payload = prog.alloc(header + n * per);
                 let mut lp = Inst::new(
                     Op::LoadPayload,
                     inst.exec_size,
                     Reg::vgrf(payload, RegType::F),
-                    inst.src.clone(),
+                    params,
                 );
                 lp.group = inst.group;
                 lp.header_size = header as u8;
@@ -105,7 +109,9 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                     Op::Send,
                     inst.exec_size,
                     inst.dst,
-                    vec![Reg::vgrf(payload, RegType::UD)],
+                    std::iter::once(Reg::vgrf(payload, RegType::UD))
+                        .chain(index)
+                        .collect(),
                 );
                 send.mlen = mlen as u8;
                 send.rlen = rlen as u8;
