@@ -349,6 +349,39 @@ fn program_object_has_compute_facts() {
     }
 }
 
+/// Mesa's compute width selection: a workgroup that fits in one SIMD8 thread gets no SIMD16
+/// program (it would leave half the channels idle); one that needs more threads than the
+/// device runs at once (ivb 64, hsw 70, bdw 56 compute threads) at a width is not compiled at
+/// that width: 1024 invocations are 128 SIMD8 threads (too many everywhere) or 64 SIMD16
+/// threads (ivb and hsw only).
+#[test]
+fn compute_widths_follow_the_workgroup_size() {
+    let body = r#"impl main {
+    block b0:  // preds:
+    32    %0 = @load_local_invocation_index () ()
+    32    %1 = load_const (0x00000000)
+    @store_ssbo (%0, %1, %1) (wrmask=x, access=none, align_mul=4, align_offset=0)
+    // succs: b1
+    block b1:
+}
+"#;
+    let widths = |p: &str, size: [u32; 3]| {
+        let shader = nir::parse(&(header("cs-widths", size, 0) + body)).unwrap();
+        let dev = DevInfo::from_name(p).unwrap();
+        Context::new(dev)
+            .compile(&shader, &Options::widths(&[8, 16]))
+            .map(|k| k.simd.iter().map(|v| v.simd).collect::<Vec<_>>())
+    };
+    for p in PLATFORMS {
+        assert_eq!(widths(p, [8, 1, 1]).unwrap(), [8], "{p}");
+        assert_eq!(widths(p, [4, 2, 2]).unwrap(), [8, 16], "{p}");
+    }
+    assert_eq!(widths("ivb", [32, 32, 1]).unwrap(), [16]);
+    assert_eq!(widths("hsw", [1024, 1, 1]).unwrap(), [16]);
+    let err = widths("bdw", [32, 32, 1]).unwrap_err().to_string();
+    assert!(err.contains("1024 invocations"), "{err}");
+}
+
 /// Features the backend does not implement are named.
 #[test]
 fn unsupported_compute_features_are_named() {

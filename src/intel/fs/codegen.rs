@@ -365,11 +365,7 @@ fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
         Region::SCALAR,
     ));
     if is_scalar(src) {
-        return Ok(vec![scalar(
-            Opcode::Mov,
-            dst,
-            vec![src_of(src, 1, false)?],
-        )]);
+        return Ok(vec![scalar(Opcode::Mov, dst, vec![src_of(src, 1, false)?])]);
     }
     if src.file != File::Fixed || src.stride != 1 || src.ty.size() != 4 {
         return Err(CompileError::Internal(format!(
@@ -406,11 +402,7 @@ fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
             Region::SCALAR,
         ))],
     );
-    let byte = scalar(
-        Opcode::Shl,
-        a0_dst(),
-        vec![dst_scalar, imm_ud(2)],
-    );
+    let byte = scalar(Opcode::Shl, a0_dst(), vec![dst_scalar, imm_ud(2)]);
     let base = reg_nr(src)? as u32 * super::ir::REG_SIZE + src.offset;
     let addr = scalar(
         Opcode::Add,
@@ -435,7 +427,14 @@ fn indexed_descriptor(desc: u32, index: &Reg) -> Result<Vec<eu::Inst>, CompileEr
         Opcode::Mul,
         a0_dst(),
         vec![
-            src_of(&Reg { stride: 0, ..*index }, 1, false)?,
+            src_of(
+                &Reg {
+                    stride: 0,
+                    ..*index
+                },
+                1,
+                false,
+            )?,
             Src::Imm(Imm {
                 ty: RegType::UW,
                 bits: 0x101,

@@ -176,7 +176,7 @@ fn unsupported(what: impl Into<String>) -> CompileError {
 
 /// Reads the workgroup and shared-memory sizes of a compute shader's info block
 /// (`workgroup_size: 8, 1, 1`, `shared_size: 64`).
-fn compute_facts(shader: &nir::Shader) -> Result<ComputeFacts, CompileError> {
+pub(super) fn compute_facts(shader: &nir::Shader) -> Result<ComputeFacts, CompileError> {
     let info = &shader.info;
     let size = info
         .field("workgroup_size")

@@ -150,7 +150,21 @@ impl Context {
                 opts.simd
             )));
         }
+        // Compute: the workgroup size picks the widths (Mesa's brw_simd_should_compile).
+        let workgroup = match shader.stage() {
+            nir::Stage::Compute => {
+                let [x, y, z] = from_nir::compute_facts(shader)?.local_size;
+                Some(x * y * z)
+            }
+            _ => None,
+        };
         for &w in &widths {
+            if let Some(size) = workgroup {
+                if !compute_width_wanted(dev, size, w, variants.last().map(|k: &SimdKernel| k.simd))
+                {
+                    continue;
+                }
+            }
             match self.compile_width(shader, w as u8, flow, opts)? {
                 Some((bytes, k, f)) => {
                     let mut k = k;
@@ -164,13 +178,20 @@ impl Context {
                     variants.push(k);
                     facts.get_or_insert(f);
                 }
-                None if w == 8 => {
+                None if w == 8 && workgroup.is_none() => {
                     return Err(CompileError::Unsupported(
                         "register spilling (SIMD8 does not fit in 128 GRFs)".into(),
                     ))
                 }
                 None => {}
             }
+        }
+        if let (None, Some(size)) = (&facts, workgroup) {
+            return Err(CompileError::Unsupported(format!(
+                "a workgroup of {size} invocations needs more than the {} compute threads of \
+                 {} at SIMD{:?}",
+                dev.max_cs_threads, dev.name, widths
+            )));
         }
         let facts = facts.ok_or_else(|| {
             CompileError::Unsupported(format!(
@@ -428,3 +449,16 @@ pub enum VerifyOutcome {
 }
 
 pub use verify::{verify, verify_kernel};
+
+/// Whether a compute shader of `size` invocations per workgroup should be compiled at
+/// `width`, given the widest width already compiled: a wider program is not wanted when the
+/// workgroup already fits in one thread of the narrower one (it would only leave channels
+/// idle), and a width is impossible when the workgroup would need more threads than a
+/// subslice runs at once (the workgroup's threads must be resident together for barriers
+/// and shared memory).
+pub fn compute_width_wanted(dev: &DevInfo, size: u32, width: u32, compiled: Option<u32>) -> bool {
+    if compiled.is_some_and(|narrower| size <= narrower) {
+        return false;
+    }
+    dev.max_cs_threads == 0 || size.div_ceil(width) <= dev.max_cs_threads
+}
