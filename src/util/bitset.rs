@@ -46,6 +46,12 @@ impl BitSet {
         was
     }
 
+    /// `self = other`, reusing the storage.
+    pub fn assign(&mut self, other: &BitSet) {
+        debug_assert_eq!(self.len, other.len);
+        self.words.copy_from_slice(&other.words);
+    }
+
     pub fn clear(&mut self) {
         self.words.iter_mut().for_each(|w| *w = 0);
     }

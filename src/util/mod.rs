@@ -1,6 +1,7 @@
 //! Small helpers shared by every part of the compiler.
 
 pub mod bitset;
+pub mod fxhash;
 pub mod rng;
 pub mod source_error;
 

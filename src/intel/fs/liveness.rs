@@ -217,23 +217,27 @@ pub fn compute(prog: &Program) -> Liveness {
     }
     let mut livein = vec![BitSet::new(total); nb];
     let mut liveout = vec![BitSet::new(total); nb];
+    // live-in = use ∪ (live-out − def), iterated backwards to a fixed point; live-out only
+    // grows, so the step just ORs the successors' live-in into it and recomputes live-in
+    // when it changed (or on the first visit). No set is allocated inside the loop.
     let mut changed = true;
+    let mut first = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = BitSet::new(total);
+            let mut grew = first;
             for &s in &blocks[b].succs {
-                out.union_with(&livein[s]);
+                grew |= liveout[b].union_with(&livein[s]);
             }
-            let mut inn = out.clone();
-            inn.subtract(&def[b]);
-            inn.union_with(&use_[b]);
-            if inn != livein[b] {
-                livein[b] = inn;
+            if grew {
+                let inn = &mut livein[b];
+                inn.assign(&liveout[b]);
+                inn.subtract(&def[b]);
+                inn.union_with(&use_[b]);
                 changed = true;
             }
-            liveout[b] = out;
         }
+        first = false;
     }
     for (b, blk) in blocks.iter().enumerate() {
         for p in livein[b].iter() {

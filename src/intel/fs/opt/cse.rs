@@ -12,8 +12,9 @@
 //! payload loads cannot take immediates, so every use of a constant otherwise gets its own
 //! MOV. Sends are not considered (their payloads are distinct registers built by MOVs).
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+use crate::util::fxhash::{FxHashMap, FxHasher};
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
@@ -29,7 +30,7 @@ pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
     let mut removed: Vec<usize> = Vec::new();
     // Available expressions of the current block, by key.
-    let mut avail: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut avail: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     // One past the index of the latest write, per virtual register and for the flag.
     let mut last_write = vec![0usize; prog.vgrf_sizes.len()];
     let mut last_flag_write = 0usize;
@@ -106,19 +107,18 @@ pub fn cse(prog: &mut Program) -> bool {
 /// A hash of what [`matches`] compares, with the sources in an order-independent form so
 /// that commuted operations meet in one bucket.
 fn key_of(inst: &Inst) -> u64 {
-    let mut srcs: Vec<u64> = inst
-        .src
-        .iter()
-        .map(|s| {
-            let mut h = DefaultHasher::new();
-            s.hash(&mut h);
-            h.finish()
-        })
-        .collect();
-    srcs.sort_unstable();
-    let mut h = DefaultHasher::new();
+    // Sum and xor of the source hashes: both independent of the sources' order.
+    let (mut sum, mut xor) = (0u64, 0u64);
+    for s in &inst.src {
+        let mut h = FxHasher::default();
+        s.hash(&mut h);
+        let v = h.finish();
+        sum = sum.wrapping_add(v);
+        xor ^= v;
+    }
+    let mut h = FxHasher::default();
     (inst.op, inst.exec_size, inst.group, inst.we_all).hash(&mut h);
-    (inst.pred, inst.cmod, inst.sat, srcs).hash(&mut h);
+    (inst.pred, inst.cmod, inst.sat, inst.src.len(), sum, xor).hash(&mut h);
     h.finish()
 }
 
