@@ -210,7 +210,30 @@ typedef struct {
   uint32_t spills;
   uint32_t fills;
   uint32_t sends;
+  /**
+   * Intel: relocations the driver must patch before the code runs
+   * (gpucc_program_reloc), 0 when the code is ready as it is.
+   */
+  uint32_t num_relocs;
+  /**
+   * Intel: bytes of constant data the driver uploads and points the constant-data
+   * relocations at (the NIR's `constants:`; the bytes come with the driver's NIR).
+   */
+  uint32_t constant_data_size;
 } gpucc_program_info;
+
+/**
+ * One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
+ * code runs, the driver stores `value + delta` as a little-endian dword at byte `offset` of
+ * the code, where `value` is what relocation `id` names: 0 = low and 1 = high 32 bits of
+ * the GPU address of the program's constant data (Mesa's
+ * `BRW_SHADER_RELOC_CONST_DATA_ADDR_LOW` / `_HIGH`).
+ */
+typedef struct {
+  uint32_t id;
+  uint32_t offset;
+  uint32_t delta;
+} gpucc_reloc;
 
 #ifdef __cplusplus
 extern "C" {
@@ -345,6 +368,12 @@ gpucc_status gpucc_program_code(const gpucc_program *program, const uint8_t **co
  * Fills `*info` with the program's binding facts and statistics.
  */
 gpucc_status gpucc_program_get_info(const gpucc_program *program, gpucc_program_info *info);
+
+/**
+ * Relocation `index` (0 .. num_relocs of gpucc_program_info) into `*reloc`. An index out of
+ * range is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_reloc(const gpucc_program *program, uint32_t index, gpucc_reloc *reloc);
 
 /**
  * The program's statistics in Mesa's wording, one line per variant. Free with
