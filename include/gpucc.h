@@ -309,7 +309,9 @@ gpucc_status gpucc_device_upload(gpucc_device *dev,
  * Places a compiled program's machine code in a new buffer object on the device (the code
  * gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
  * back on Intel, the instruction words on Vivante). The program must have been compiled for the
- * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+ * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both. A program with
+ * relocations (gpucc_program_info's num_relocs) cannot run as it is and is refused the same
+ * way: patch a copy of its code and upload that with gpucc_device_upload.
  */
 gpucc_status gpucc_program_upload(gpucc_device *dev, const gpucc_program *program, gpucc_bo **out);
 

@@ -270,3 +270,67 @@ fn c_program_reads_the_relocations() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A fake Broadwell kernel: GEM objects get consecutive handles.
+fn fake_bdw() -> gpucc::drm::fake::FakeIoctl {
+    use gpucc::drm::uapi::{i915, Pod};
+    let next = std::cell::Cell::new(1u32);
+    gpucc::drm::fake::FakeIoctl::new("i915", move |name, arg| {
+        if name == "DRM_IOCTL_I915_GEM_CREATE" {
+            let mut a = i915::DrmI915GemCreate::from_bytes(arg);
+            a.handle = next.get();
+            next.set(a.handle + 1);
+            arg.copy_from_slice(a.as_bytes());
+        }
+        Ok(())
+    })
+    .with_i915_param(i915::param::CHIPSET_ID, 0x1616)
+}
+
+#[test]
+fn program_upload_refuses_code_that_needs_patching() {
+    use gpucc::capi::*;
+    use std::ptr;
+    let dev = gpucc::drm::Device::from_ioctl(
+        Box::new(fake_bdw()),
+        std::path::Path::new("/dev/dri/renderD128"),
+    )
+    .unwrap();
+    let dev = Device::into_handle(dev);
+    let mut compiler = ptr::null_mut();
+    let target = std::ffi::CString::new("bdw").unwrap();
+    assert_eq!(
+        gpucc_compiler_create(target.as_ptr(), &mut compiler),
+        Status::Ok
+    );
+    let plain = SHADER.replace("constants: 64\n", "").replace(
+        "@load_reloc_const_intel () (param_idx=0)",
+        "load_const (0x00010000)",
+    );
+    for (text, want) in [
+        (SHADER.to_string(), Status::InvalidArgument),
+        (plain, Status::Ok),
+    ] {
+        let mut shader = ptr::null_mut();
+        let c = std::ffi::CString::new(text.clone()).unwrap();
+        assert_eq!(
+            gpucc_shader_from_nir_text(c.as_ptr(), text.len(), &mut shader),
+            Status::Ok
+        );
+        let mut program = ptr::null_mut();
+        assert_eq!(
+            gpucc_compile(compiler, shader, ptr::null(), &mut program),
+            Status::Ok
+        );
+        let mut bo = ptr::null_mut();
+        assert_eq!(gpucc_program_upload(dev, program, &mut bo), want);
+        assert_eq!(bo.is_null(), want != Status::Ok);
+        if !bo.is_null() {
+            assert_eq!(gpucc_bo_destroy(dev, bo), Status::Ok);
+        }
+        gpucc_program_destroy(program);
+        gpucc_shader_destroy(shader);
+    }
+    gpucc_compiler_destroy(compiler);
+    gpucc_device_destroy(dev);
+}
