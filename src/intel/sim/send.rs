@@ -522,11 +522,15 @@ impl Thread {
             };
             let rpp = simd / 8;
             let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+            // Addresses first: a read's response may overlap its payload.
+            let addrs = (0..simd as u32)
+                .map(|c| self.param(first, rpp, 0, c))
+                .collect::<Result<Vec<u32>, String>>()?;
             for c in 0..simd as u32 {
                 if m.mask >> c & 1 == 0 {
                     continue;
                 }
-                let addr = self.param(first, rpp, 0, c)?;
+                let addr = addrs[c as usize];
                 for k in 0..comps {
                     let a = addr.wrapping_add(4 * k as u32);
                     if read {
@@ -605,17 +609,19 @@ impl Thread {
         let dst = m
             .dst
             .ok_or("A64 untyped read without a response register")?;
-        for c in 0..simd {
-            if m.mask >> c & 1 == 0 {
-                continue;
-            }
+        // Every address is read before any response is written: the response may overlap
+        // the payload (brw lets them share registers).
+        let mut addrs = Vec::with_capacity(simd as usize);
+        for c in (0..simd).filter(|c| m.mask >> c & 1 == 1) {
             let reg = m.payload + c as usize / 4;
             let lo = self.grf_dword(reg, 2 * (c as usize % 4))?;
             let hi = self.grf_dword(reg, 2 * (c as usize % 4) + 1)?;
-            let addr = (hi as u64) << 32 | lo as u64;
+            addrs.push((c as usize, (hi as u64) << 32 | lo as u64));
+        }
+        for (c, addr) in addrs {
             for k in 0..comps {
                 let v = shared.global_read(addr.wrapping_add(4 * k as u64))?;
-                self.set_grf_dword(dst + k * rpp + c as usize / 8, c as usize % 8, v)?;
+                self.set_grf_dword(dst + k * rpp + c / 8, c % 8, v)?;
             }
         }
         Ok(())
