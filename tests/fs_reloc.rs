@@ -259,6 +259,64 @@ fn corpus_shaders_match_mesas_instruction_counts() {
     assert_eq!(seen, 7);
 }
 
+/// Mesa's own bdw code for a 48-element constant array (its A64 reads, SIMD16 as two SIMD8
+/// halves), with the relocated MOV patched the way a driver does, returns on the simulator the
+/// element its uniform index names: the simulator's A64 model agrees with Mesa's encoding.
+#[test]
+fn mesa_assembly_reads_the_indexed_element() {
+    use gpucc::intel::eu::{self, Src};
+    use gpucc::intel::sim::Thread;
+    let name = "piglit__glsl-1.20__execution__fs-vec4-const-array-indirect-access-048-elements.fs";
+    let Some(path) = common::shared_path(&format!("corpus/mesa-asm/bdw/{name}.asm")) else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let dev = DevInfo::from_name("bdw").unwrap();
+    let address = 0x1234_5000u64;
+    let data: Vec<u8> = (0..192u32)
+        .flat_map(|d| (d as f32 + 0.25).to_bits().to_le_bytes())
+        .collect();
+    let mut programs = 0;
+    for block in text.split("Native code for").skip(1) {
+        let simd: u32 = block.split("SIMD").nth(1).unwrap()[..2]
+            .trim()
+            .parse()
+            .unwrap();
+        let asm: String = block
+            .lines()
+            .skip(2)
+            .filter(|l| !l.trim_start().starts_with("START") && !l.trim_start().starts_with("END"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let mut insts = eu::assemble(dev, &asm).unwrap();
+        let mut patched = 0;
+        for inst in &mut insts {
+            if let Some(Src::Imm(imm)) = inst.src.first_mut() {
+                if imm.bits == MESA_PATCH_IMM as u64 {
+                    imm.bits = address;
+                    patched += 1;
+                }
+            }
+        }
+        assert_eq!(patched, 1, "SIMD{simd}");
+        for index in [0u32, 5, 47] {
+            let mut t = Thread::new(dev, simd).unwrap();
+            t.set_grf(1, 7, &[0xffff]).unwrap();
+            // The `zero` uniform (push constant in g2.0) is the array index.
+            t.set_grf(2, 0, &[index]).unwrap();
+            t.shared_mut().map_global(address, data.clone());
+            let run = t.run(&insts).unwrap();
+            assert_eq!(run.rt_writes.len(), 1);
+            for (c, px) in run.rt_writes[0].color.iter().enumerate() {
+                let want = [0, 1, 2, 3].map(|k| (4 * index + k) as f32 + 0.25);
+                assert_eq!(*px, want, "SIMD{simd} index {index} channel {c}");
+            }
+        }
+        programs += 1;
+    }
+    assert_eq!(programs, 2);
+}
+
 #[test]
 fn c_program_reads_the_relocations() {
     let exe = common::build_c_program("reloc");
