@@ -210,7 +210,30 @@ typedef struct {
   uint32_t spills;
   uint32_t fills;
   uint32_t sends;
+  /**
+   * Intel: relocations the driver must patch before the code runs
+   * (gpucc_program_reloc), 0 when the code is ready as it is.
+   */
+  uint32_t num_relocs;
+  /**
+   * Intel: bytes of constant data the driver uploads and points the constant-data
+   * relocations at (the NIR's `constants:`; the bytes come with the driver's NIR).
+   */
+  uint32_t constant_data_size;
 } gpucc_program_info;
+
+/**
+ * One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
+ * code runs, the driver stores `value + delta` as a little-endian dword at byte `offset` of
+ * the code, where `value` is what relocation `id` names: 0 = low and 1 = high 32 bits of
+ * the GPU address of the program's constant data (Mesa's
+ * `BRW_SHADER_RELOC_CONST_DATA_ADDR_LOW` / `_HIGH`).
+ */
+typedef struct {
+  uint32_t id;
+  uint32_t offset;
+  uint32_t delta;
+} gpucc_reloc;
 
 #ifdef __cplusplus
 extern "C" {
@@ -286,7 +309,9 @@ gpucc_status gpucc_device_upload(gpucc_device *dev,
  * Places a compiled program's machine code in a new buffer object on the device (the code
  * gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
  * back on Intel, the instruction words on Vivante). The program must have been compiled for the
- * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+ * device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both. A program with
+ * relocations (gpucc_program_info's num_relocs) cannot run as it is and is refused the same
+ * way: patch a copy of its code and upload that with gpucc_device_upload.
  */
 gpucc_status gpucc_program_upload(gpucc_device *dev, const gpucc_program *program, gpucc_bo **out);
 
@@ -345,6 +370,12 @@ gpucc_status gpucc_program_code(const gpucc_program *program, const uint8_t **co
  * Fills `*info` with the program's binding facts and statistics.
  */
 gpucc_status gpucc_program_get_info(const gpucc_program *program, gpucc_program_info *info);
+
+/**
+ * Relocation `index` (0 .. num_relocs of gpucc_program_info) into `*reloc`. An index out of
+ * range is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_reloc(const gpucc_program *program, uint32_t index, gpucc_reloc *reloc);
 
 /**
  * The program's statistics in Mesa's wording, one line per variant. Free with

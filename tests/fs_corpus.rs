@@ -147,3 +147,40 @@ fn bdw_simd8_matches_the_interpreter() {
 fn bdw_simd16_matches_the_interpreter() {
     verify_platform("bdw", "bdw", 16);
 }
+
+/// The bdw shaders that read constant data through the relocated constant-data address
+/// (`load_reloc_const_intel`, `u2u64`, A64 `load_global_constant`): every one compiles with
+/// both widths, as Mesa does, and matches the interpreter at SIMD8 and SIMD16 on the
+/// synthetic constant data the checks place at the relocated address.
+#[test]
+fn bdw_constant_data_shaders_compile_at_both_widths_and_verify() {
+    use gpucc::intel::fs::{verify_kernel, VerifyOutcome};
+    let Some(dir) = common::shared_path("corpus/nir/bdw") else {
+        return;
+    };
+    let ctx = Context::new(DevInfo::from_name("bdw").unwrap());
+    let mut verified = 0;
+    for f in common::files_with_suffix(&dir, ".fs.nir") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if !text.contains("@load_reloc_const_intel") {
+            continue;
+        }
+        let shader = gpucc::nir::parse(&text).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let k = ctx
+            .compile(&shader, &Options::widths(&[8, 16]))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!k.relocs.is_empty() && k.constant_data_size > 0, "{name}");
+        for simd in [8, 16] {
+            assert!(k.variant(simd).is_some(), "{name}: no SIMD{simd}");
+            assert_eq!(
+                verify_kernel(&ctx, &shader, &k, simd),
+                VerifyOutcome::Pass,
+                "{name} SIMD{simd}"
+            );
+            verified += 1;
+        }
+    }
+    println!("bdw constant-data shaders: {verified} programs verified");
+    assert_eq!(verified, 14, "7 shaders, SIMD8 and SIMD16");
+}

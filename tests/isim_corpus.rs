@@ -83,6 +83,9 @@ fn mesa_fragment_programs_run_to_eot() {
                     t.shared_mut().bind_constants(k, vec![0; 4096]);
                     t.shared_mut().bind_buffer(k, vec![0; 4096]);
                 }
+                // Mesa's assembly keeps its relocations unpatched: constant data is read
+                // (A64) at the placeholder immediate (brw's DEFAULT_PATCH_IMM) plus an offset.
+                t.shared_mut().map_global(0x4a7c_c000, vec![0; 1 << 16]);
                 t.set_step_limit(20_000);
                 let key = match t.run(&insts) {
                     Ok(r) if r.eot => {

@@ -167,7 +167,9 @@ pub extern "C" fn gpucc_device_upload(
 /// Places a compiled program's machine code in a new buffer object on the device (the code
 /// gpucc_program_code returns, laid out as the kernel-ready binary: every SIMD variant back to
 /// back on Intel, the instruction words on Vivante). The program must have been compiled for the
-/// device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both.
+/// device's target; otherwise GPUCC_STATUS_INVALID_ARGUMENT names both. A program with
+/// relocations (gpucc_program_info's num_relocs) cannot run as it is and is refused the same
+/// way: patch a copy of its code and upload that with gpucc_device_upload.
 #[no_mangle]
 pub extern "C" fn gpucc_program_upload(
     dev: *mut Device,
@@ -190,6 +192,19 @@ pub extern "C" fn gpucc_program_upload(
                 p.target.name(),
                 d.inner.target()
             )));
+        }
+        if let crate::program::Code::Intel(k) = &p.code {
+            // The placeholder immediates would send the shader's loads to a bogus address.
+            if !k.relocs.is_empty() {
+                return Err(Error::invalid(format!(
+                    "gpucc_program_upload: the program has {} relocations (the address of its \
+                     {} bytes of constant data): upload the constant data, then a copy of \
+                     gpucc_program_code patched as gpucc_program_reloc says, with \
+                     gpucc_device_upload",
+                    k.relocs.len(),
+                    k.constant_data_size
+                )));
+            }
         }
         let inner = d.inner.upload(&p.bytes).map_err(device_error)?;
         write_out(out, Box::into_raw(Box::new(Bo { inner })), "out")

@@ -63,6 +63,25 @@ pub struct ProgramInfo {
     pub spills: u32,
     pub fills: u32,
     pub sends: u32,
+    /// Intel: relocations the driver must patch before the code runs
+    /// (gpucc_program_reloc), 0 when the code is ready as it is.
+    pub num_relocs: u32,
+    /// Intel: bytes of constant data the driver uploads and points the constant-data
+    /// relocations at (the NIR's `constants:`; the bytes come with the driver's NIR).
+    pub constant_data_size: u32,
+}
+
+/// One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
+/// code runs, the driver stores `value + delta` as a little-endian dword at byte `offset` of
+/// the code, where `value` is what relocation `id` names: 0 = low and 1 = high 32 bits of
+/// the GPU address of the program's constant data (Mesa's
+/// `BRW_SHADER_RELOC_CONST_DATA_ADDR_LOW` / `_HIGH`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    pub id: u32,
+    pub offset: u32,
+    pub delta: u32,
 }
 
 /// Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
@@ -180,6 +199,8 @@ fn program_info(p: &Program) -> ProgramInfo {
         spills: 0,
         fills: 0,
         sends: 0,
+        num_relocs: 0,
+        constant_data_size: 0,
     };
     if let Some(widest) = p.stats().last() {
         info.instructions = widest.instructions;
@@ -202,6 +223,8 @@ fn program_info(p: &Program) -> ProgramInfo {
             info.inputs = k.inputs.len() as u32;
             info.uses_discard = k.flags.uses_kill;
             info.computes_depth = k.flags.computes_depth;
+            info.num_relocs = k.relocs.len() as u32;
+            info.constant_data_size = k.constant_data_size;
         }
         Code::Etnaviv(o) => {
             info.loops = o.num_loops;
@@ -212,6 +235,36 @@ fn program_info(p: &Program) -> ProgramInfo {
         }
     }
     info
+}
+
+/// Relocation `index` (0 .. num_relocs of gpucc_program_info) into `*reloc`. An index out of
+/// range is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_reloc(
+    program: *const Program,
+    index: u32,
+    reloc: *mut Reloc,
+) -> Status {
+    guard("gpucc_program_reloc", || {
+        let p = program_ref(program, "gpucc_program_reloc")?;
+        let relocs: &[crate::intel::kernel::Reloc] = match &p.code {
+            Code::Intel(k) => &k.relocs,
+            Code::Etnaviv(_) => &[],
+        };
+        let r = relocs.get(index as usize).ok_or_else(|| {
+            Error::invalid(format!(
+                "gpucc_program_reloc: index {index} out of range (the program has {} \
+                 relocations)",
+                relocs.len()
+            ))
+        })?;
+        let out = Reloc {
+            id: r.id,
+            offset: r.offset,
+            delta: r.delta,
+        };
+        write_out(reloc, out, "reloc")
+    })
 }
 
 /// The program's statistics in Mesa's wording, one line per variant. Free with

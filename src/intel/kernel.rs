@@ -118,6 +118,29 @@ pub struct Flags {
     pub dual_source_blend: bool,
 }
 
+/// Relocation id of the low 32 bits of the constant data's GPU address (Mesa's
+/// `BRW_SHADER_RELOC_CONST_DATA_ADDR_LOW`).
+pub const RELOC_CONST_DATA_ADDR_LOW: u32 = 0;
+/// Relocation id of the high 32 bits of the constant data's GPU address.
+pub const RELOC_CONST_DATA_ADDR_HIGH: u32 = 1;
+
+/// A 32-bit value in [`Kernel::code`] the driver must write before the code runs (Mesa's
+/// `brw_shader_reloc`), such as the address where it placed the shader's constant data.
+///
+/// Every relocation is of Mesa's 32-bit kind: `offset` is the byte offset of the dword
+/// itself (for a relocated MOV, the immediate in bytes 12..16 of the uncompacted
+/// instruction), so patching needs no knowledge of the instruction set: store
+/// `value + delta` there, little-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reloc {
+    /// What value goes there ([`RELOC_CONST_DATA_ADDR_LOW`], ...).
+    pub id: u32,
+    /// Byte offset of the dword in [`Kernel::code`].
+    pub offset: u32,
+    /// Added to the value before it is written.
+    pub delta: u32,
+}
+
 /// A compiled shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kernel {
@@ -145,6 +168,12 @@ pub struct Kernel {
     pub scratch_size: u32,
     /// Compute facts (None for fragment shaders).
     pub compute: Option<ComputeInfo>,
+    /// Values the driver patches into [`Kernel::code`], in code order.
+    pub relocs: Vec<Reloc>,
+    /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the
+    /// [`RELOC_CONST_DATA_ADDR_LOW`]/[`RELOC_CONST_DATA_ADDR_HIGH`] relocations at. The
+    /// bytes themselves come with the driver's NIR, not with the program.
+    pub constant_data_size: u32,
 }
 
 impl Kernel {
@@ -156,6 +185,30 @@ impl Kernel {
     /// The code of one variant.
     pub fn code_of(&self, k: &SimdKernel) -> &[u8] {
         &self.code[k.offset as usize..(k.offset + k.size) as usize]
+    }
+
+    /// A copy of the code with every relocation patched: `values` gives (id, value) pairs;
+    /// a relocation whose id has no value is an error naming it.
+    pub fn relocated_code(&self, values: &[(u32, u32)]) -> Result<Vec<u8>, String> {
+        let mut code = self.code.clone();
+        for r in &self.relocs {
+            let v = values
+                .iter()
+                .find(|(id, _)| *id == r.id)
+                .map(|(_, v)| v.wrapping_add(r.delta))
+                .ok_or_else(|| {
+                    format!("no value for relocation id {} at byte {}", r.id, r.offset)
+                })?;
+            let at = r.offset as usize;
+            let dst = code.get_mut(at..at + 4).ok_or_else(|| {
+                format!(
+                    "relocation id {} at byte {} is outside the code",
+                    r.id, r.offset
+                )
+            })?;
+            dst.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(code)
     }
 
     /// Mesa-style assembly of every variant, each preceded by its statistics line.

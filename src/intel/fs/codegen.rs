@@ -128,6 +128,25 @@ fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
     }
 }
 
+/// The immediate a relocated MOV carries until the driver patches it: Mesa's value, chosen
+/// because no compaction table can hold it, so the instruction keeps its full 32-bit
+/// immediate field wherever it ends up.
+pub const RELOC_PLACEHOLDER: u32 = 0x4a7c_c037;
+
+/// The EU instruction index and relocation id of every [`Op::MovRelocImm`] in `prog`, in
+/// the numbering [`generate`] emits.
+pub fn reloc_sites(prog: &Program) -> Vec<(usize, u32)> {
+    let mut sites = Vec::new();
+    let mut n = 0usize;
+    for i in &prog.insts {
+        if let Op::MovRelocImm { id } = i.op {
+            sites.push((n, id));
+        }
+        n += eu_len(i);
+    }
+    sites
+}
+
 /// Emits `prog` (fully allocated and lowered) as EU instructions.
 pub fn generate(
     devinfo: &DevInfo,
@@ -275,6 +294,15 @@ pub fn generate(
                     srcs.push(Src::Reg(r));
                 }
                 e.src = srcs;
+                e
+            }
+            Op::MovRelocImm { .. } => {
+                let mut e = eu::Inst::new(Opcode::Mov);
+                e.dst = dst_of(&inst.dst)?;
+                e.src = vec![Src::Imm(Imm {
+                    ty: inst.dst.ty,
+                    bits: RELOC_PLACEHOLDER as u64,
+                })];
                 e
             }
             Op::LoadPayload | Op::FbWrite { .. } | Op::Tex { .. } => {

@@ -141,6 +141,15 @@ const SFID_GATEWAY: u8 = 3;
 const SFID_RENDER_CACHE: u8 = 5;
 const SFID_THREAD_SPAWNER: u8 = 7;
 
+/// Descriptor of a SIMD8 A64 untyped surface read of `n` dwords per channel (Gen8 data
+/// cache 1 message 0x11; BTI 253, the stateless surface; SIMD mode 2 = SIMD8; bits 11:8 the
+/// disabled components): two registers of 64-bit addresses in, `n` registers back. For
+/// `n` = 4 this is Mesa's 0x044460fd.
+pub fn a64_untyped_read_desc(n: u32) -> u32 {
+    let disabled = (0xf << n) & 0xf;
+    (2 << 25) | (n << 20) | (0x11 << 14) | (2 << 12) | (disabled << 8) | 253
+}
+
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
 pub const KILL_FLAG: u8 = 1;
 
@@ -488,6 +497,9 @@ impl<'a> Translator<'a> {
     fn emit_alu(&mut self, a: &nir::AluInstr) -> Result<(), CompileError> {
         let (ncomp, bits) = self.def_info(a.def)?;
         let name = a.op.name();
+        if name == "u2u64" {
+            return self.emit_u2u64(a);
+        }
         if bits == 64
             || a.srcs
                 .iter()
@@ -1219,14 +1231,129 @@ impl<'a> Translator<'a> {
             }),
             "load_scratch" | "store_scratch" => self.emit_scratch(i, name == "store_scratch")?,
             "load_reloc_const_intel" => {
-                return Err(unsupported(
-                    "load_reloc_const_intel (constant data read through a relocated 64-bit \
-                     address: needs code relocations, 64-bit integers and A64 messages)",
-                ))
+                let id = i.int_index(IndexKind::ParamIdx).unwrap_or(0) as u32;
+                let v = self.reloc_const(id)?;
+                self.set(def()?, vec![v]);
+            }
+            "load_global_constant" => {
+                let (n, bits) = self.def_info(def()?)?;
+                let addr = self.comp(src(0)?, 0)?;
+                let out = self.a64_read(addr, n as u32, bits)?;
+                self.set(def()?, out);
             }
             other => return Err(unsupported(format!("intrinsic {other}"))),
         }
         Ok(())
+    }
+
+    /// A 32-bit value the driver writes into the code after compilation (Mesa's
+    /// MOV_RELOC_IMM, relocation `id`), moved once with write-mask-all and read as a scalar.
+    /// Only Gen8+ reads constant data through such addresses (with A64 messages).
+    fn reloc_const(&mut self, id: u32) -> Result<Reg, CompileError> {
+        if self.devinfo.ver < 80 {
+            return Err(unsupported(format!(
+                "load_reloc_const_intel on {} (relocated constant-data addresses are read \
+                 with A64 messages, which exist from Gen8 on)",
+                self.devinfo.name
+            )));
+        }
+        let small = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+        let m = self.push(Op::MovRelocImm { id }, small, vec![]);
+        m.exec_size = 1;
+        m.we_all = true;
+        Ok(Reg { stride: 0, ..small })
+    }
+
+    /// `u2u64` of a 32-bit value, the one 64-bit operation implemented: the zero-extended
+    /// addresses A64 messages take, one `mov(8) UQ <- UD` per 8 channels (as brw splits it,
+    /// each half writing two registers).
+    fn emit_u2u64(&mut self, a: &nir::AluInstr) -> Result<(), CompileError> {
+        if self.devinfo.ver < 80 {
+            return Err(unsupported(format!(
+                "64-bit ALU op u2u64 on {} (64-bit integer types exist from Gen8 on)",
+                self.devinfo.name
+            )));
+        }
+        let (n, _) = self.def_info(a.def)?;
+        let s = a
+            .srcs
+            .first()
+            .ok_or_else(|| CompileError::Invalid("u2u64 lacks source 0".into()))?;
+        if self.def_info(s.ssa)?.1 != 32 {
+            return Err(unsupported("u2u64 of a value that is not 32-bit"));
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n as usize {
+            let v = self.comp(s.ssa, s.swizzle[c] as usize)?.retype(RegType::UD);
+            let dst = Reg::vgrf(self.prog.alloc(2 * self.per()), RegType::UQ);
+            for h in 0..self.width as u32 / 8 {
+                let mut src = v.horiz_offset(8 * h);
+                if src.file != File::Imm && src.stride != 0 {
+                    // brw's region for a half that writes two registers: <4,4,1>.
+                    src.region = Some(Region::new(4, 4, 1));
+                }
+                let m = self.alu(Opcode::Mov, dst.reg_offset(2 * h), vec![src]);
+                m.exec_size = 8;
+                m.group = 8 * h as u8;
+            }
+            out.push(dst);
+        }
+        self.set(a.def, out);
+        Ok(())
+    }
+
+    /// `load_global_constant` of `n` dwords per channel from the 64-bit addresses in `addr`
+    /// (from `u2u64`): A64 untyped surface reads on data cache 1, SIMD8 only as brw sends
+    /// them (a SIMD16 thread sends one per half), whose halves are then gathered into
+    /// full-width values.
+    fn a64_read(&mut self, addr: Reg, n: u32, bits: u8) -> Result<Vec<Reg>, CompileError> {
+        if self.devinfo.ver < 80 {
+            return Err(unsupported(format!(
+                "load_global_constant on {} (A64 messages exist from Gen8 on)",
+                self.devinfo.name
+            )));
+        }
+        if bits != 32 || !(1..=4).contains(&n) {
+            return Err(unsupported(format!(
+                "load_global_constant of {n}x{bits}-bit data (1 to 4 dwords are implemented)"
+            )));
+        }
+        if addr.ty != RegType::UQ || addr.file != File::Vgrf {
+            return Err(unsupported(
+                "load_global_constant from an address that is not a zero-extended 32-bit value",
+            ));
+        }
+        let halves = self.width as u32 / 8;
+        let mut parts = Vec::with_capacity(halves as usize);
+        for h in 0..halves {
+            let dst = Reg::vgrf(self.prog.alloc(n), RegType::UD);
+            let send = self.push(Op::Send, dst, vec![addr.reg_offset(2 * h)]);
+            send.exec_size = 8;
+            send.group = 8 * h as u8;
+            send.mlen = 2;
+            send.rlen = n as u8;
+            send.sfid = SFID_DATA_CACHE_1;
+            send.desc = a64_untyped_read_desc(n);
+            parts.push(dst);
+        }
+        if halves == 1 {
+            return Ok((0..n).map(|c| parts[0].reg_offset(c)).collect());
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n {
+            let d = self.vgrf(RegType::UD);
+            for (h, part) in parts.iter().enumerate() {
+                let m = self.alu(
+                    Opcode::Mov,
+                    d.reg_offset(h as u32),
+                    vec![part.reg_offset(c)],
+                );
+                m.exec_size = 8;
+                m.group = 8 * h as u8;
+            }
+            out.push(d);
+        }
+        Ok(out)
     }
 
     fn compute_only(&self, what: &str) -> Result<&ComputeFacts, CompileError> {

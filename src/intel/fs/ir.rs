@@ -234,6 +234,13 @@ pub enum Op {
     /// dynamically uniform is still a per-channel value in NIR; this is how it becomes a
     /// scalar a message descriptor can use (Mesa's FIND_LIVE_CHANNEL + BROADCAST).
     Uniformize,
+    /// A move of a 32-bit immediate the driver patches after compilation (Mesa's
+    /// MOV_RELOC_IMM), such as the address of the shader's constant data. It is not a MOV so
+    /// that no pass propagates the placeholder immediate away from its relocation.
+    MovRelocImm {
+        /// Relocation id (Mesa's `brw_shader_reloc_id`).
+        id: u32,
+    },
     /// Fine y derivative: `src[0]` minus `src[1]` read as the lower and upper pixel rows of
     /// each subspan (an align16 ADD with .zwzw / .xyxy swizzles).
     DdyFine,
@@ -440,6 +447,7 @@ impl fmt::Display for Inst {
             Op::Send => write!(f, "send.sfid{}.{:#x}", self.sfid, self.desc)?,
             Op::DdyFine => f.write_str("ddy_fine")?,
             Op::Uniformize => f.write_str("uniformize")?,
+            Op::MovRelocImm { id } => write!(f, "mov_reloc_imm.id{id}")?,
             Op::If => f.write_str("if")?,
             Op::Else => f.write_str("else")?,
             Op::EndIf => f.write_str("endif")?,

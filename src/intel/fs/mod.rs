@@ -33,7 +33,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::intel::eu;
-use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, SimdKernel};
+use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -135,6 +135,7 @@ impl Context {
         };
         let mut code = Vec::new();
         let mut variants = Vec::new();
+        let mut relocs = Vec::new();
         let mut facts = None;
         let mut widths: Vec<u32> = opts
             .simd
@@ -166,9 +167,13 @@ impl Context {
                 }
             }
             match self.compile_width(shader, w as u8, flow, opts)? {
-                Some((bytes, k, f)) => {
+                Some((bytes, k, f, sites)) => {
                     let mut k = k;
                     k.offset = code.len() as u32;
+                    relocs.extend(sites.into_iter().map(|mut r: Reloc| {
+                        r.offset += k.offset;
+                        r
+                    }));
                     k.size = bytes.len() as u32;
                     code.extend_from_slice(&bytes);
                     // Kernel start offsets must be 64-byte aligned.
@@ -247,6 +252,8 @@ impl Context {
                 local_size: c.local_size,
                 shared_size: c.shared_size,
             }),
+            relocs,
+            constant_data_size: shader.info.constant_data_size,
         })
     }
 
@@ -257,7 +264,8 @@ impl Context {
         width: u8,
         flow: &codegen::FlowTemplates,
         opts: &Options,
-    ) -> Result<Option<(Vec<u8>, SimdKernel, from_nir::ShaderFacts)>, CompileError> {
+    ) -> Result<Option<(Vec<u8>, SimdKernel, from_nir::ShaderFacts, Vec<Reloc>)>, CompileError>
+    {
         let dev = self.devinfo;
         let (mut prog, facts) = from_nir::from_nir(dev, shader, width)?;
         let dump = |stage: &str, p: &Program| {
@@ -342,6 +350,7 @@ impl Context {
         let compacted = eu::encode_program_compacted(dev, &insts)
             .map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
         let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
+        let relocs = reloc_offsets(&codegen::reloc_sites(&prog), &compacted)?;
         let mut s = stats::collect(dev, &insts);
         s.simd = width as u32;
         // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
@@ -361,8 +370,33 @@ impl Context {
                 scratch_size: spilled.scratch_bytes,
             },
             facts,
+            relocs,
         )))
     }
+}
+
+/// The relocations of one variant, at the byte offsets of their immediates in its compacted
+/// code: a relocated MOV is never compacted (its placeholder fits no table), and a full
+/// instruction keeps its 32-bit immediate in bytes 12..16.
+fn reloc_offsets(sites: &[(usize, u32)], code: &[eu::Encoded]) -> Result<Vec<Reloc>, CompileError> {
+    let mut relocs = Vec::with_capacity(sites.len());
+    for &(index, id) in sites {
+        let inst = code.get(index).ok_or_else(|| {
+            CompileError::Internal(format!("relocated instruction {index} was not emitted"))
+        })?;
+        if inst.bytes().len() != 16 {
+            return Err(CompileError::Internal(format!(
+                "relocated instruction {index} was compacted"
+            )));
+        }
+        let start: usize = code[..index].iter().map(|e| e.bytes().len()).sum();
+        relocs.push(Reloc {
+            id,
+            offset: start as u32 + 12,
+            delta: 0,
+        });
+    }
+    Ok(relocs)
 }
 
 /// Puts register spills after the scratch the NIR addresses itself (as Mesa does): the

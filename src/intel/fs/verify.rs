@@ -15,6 +15,9 @@
 //!   coefficients (1/8, 1/32, 0.5 + s/4 + c/16) — exact in binary, so PLN reproduces it exactly;
 //! - flat inputs: one value per slot component for every pixel, given to both;
 //! - push constants: the UBO dwords the kernel's push layout names, from per-set patterns;
+//! - constant data (read through the `CONST_DATA_ADDR` relocations): a synthetic pattern of
+//!   the NIR's declared size ([`constant_data`]) at [`CONSTANT_DATA_ADDRESS`], the relocations
+//!   patched to point there;
 //! - textures: both use the default sampler model; `load_frag_coord` is the integer pixel
 //!   position with z = 0.5, w = 1 (Intel's NIR adds the half-pixel offset itself).
 //!
@@ -45,6 +48,43 @@ pub const INPUT_SETS: usize = 3;
 
 /// Bytes of every SSBO a compute shader is checked with.
 pub const SSBO_BYTES: usize = 4096;
+
+/// GPU address where the checks place a shader's constant data: below 4 GiB, as iris
+/// places it (shaders zero-extend the 32-bit `CONST_DATA_ADDR_LOW` relocation), and not
+/// zero, so a relocation left unpatched or patched with the wrong half reads unmapped memory.
+pub const CONSTANT_DATA_ADDRESS: u64 = 0x1234_5000;
+
+/// Synthetic constant data of `size` bytes for input set `set`: nir_print gives only the
+/// size, so both sides read this pattern of small dyadic floats instead of the real bytes.
+pub fn constant_data(set: usize, size: u32) -> Vec<u8> {
+    (0..size.div_ceil(4))
+        .flat_map(|d| {
+            let n = (d * 29 + set as u32 * 7) % 31;
+            (n as f32 * 0.25 - 3.0).to_bits().to_le_bytes()
+        })
+        .take(size as usize)
+        .collect()
+}
+
+/// The code of `variant` with its relocations patched for constant data at
+/// [`CONSTANT_DATA_ADDRESS`].
+fn relocated_variant(
+    kernel: &Kernel,
+    variant: &crate::intel::kernel::SimdKernel,
+) -> Result<Vec<u8>, VerifyOutcome> {
+    use crate::intel::kernel::{RELOC_CONST_DATA_ADDR_HIGH, RELOC_CONST_DATA_ADDR_LOW};
+    let values = [
+        (RELOC_CONST_DATA_ADDR_LOW, CONSTANT_DATA_ADDRESS as u32),
+        (
+            RELOC_CONST_DATA_ADDR_HIGH,
+            (CONSTANT_DATA_ADDRESS >> 32) as u32,
+        ),
+    ];
+    let code = kernel
+        .relocated_code(&values)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("relocations: {e}")))?;
+    Ok(code[variant.offset as usize..(variant.offset + variant.size) as usize].to_vec())
+}
 
 /// SSBO `block`'s initial contents in input set `set`: small distinct integers.
 fn ssbo_init(set: usize, block: usize) -> Vec<u8> {
@@ -129,11 +169,14 @@ fn run_compute_set(
         ssbos: start.clone(),
         shared: vec![0; shared_bytes],
         ubos: vec![ubo],
+        constant_data: constant_data(set, kernel.constant_data_size),
+        constant_data_address: CONSTANT_DATA_ADDRESS,
         workgroup_id: group,
         workgroup_size: size,
         robust_access: true,
         ..Default::default()
     };
+    let code = relocated_variant(kernel, variant)?;
     let expected = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
     let sim_err = |e: crate::intel::sim::SimError| {
@@ -188,8 +231,10 @@ fn run_compute_set(
                 .bind_buffer(SSBO_SURFACE_BASE + b as u32, bytes.clone());
         }
         t.shared_mut().bind_buffer(SLM_SURFACE, slm.clone());
+        t.shared_mut()
+            .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
         t.set_step_limit(2_000_000);
-        t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
+        t.run_binary(&code).map_err(sim_err)?;
         for (b, bytes) in ssbos.iter_mut().enumerate() {
             if let Some(now) = t.shared().buffers.get(&(SSBO_SURFACE_BASE + b as u32)) {
                 bytes.clone_from(now);
@@ -360,6 +405,8 @@ fn run_set(
         .collect();
     let mut env = interp::Environment {
         ubos: ubos.clone(),
+        constant_data: constant_data(set, kernel.constant_data_size),
+        constant_data_address: CONSTANT_DATA_ADDRESS,
         robust_access: true,
         frag_coord: Some(frag_coord),
         ..Default::default()
@@ -460,8 +507,12 @@ fn run_set(
             }
         }
     }
+    t.shared_mut()
+        .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
     t.set_step_limit(2_000_000);
-    let got = t.run_binary(kernel.code_of(variant)).map_err(sim_err)?;
+    let got = t
+        .run_binary(&relocated_variant(kernel, variant)?)
+        .map_err(sim_err)?;
 
     let dual_base = dual_source_base(shader);
     for w in &got.rt_writes {

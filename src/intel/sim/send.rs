@@ -16,6 +16,7 @@
 //! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
 //! | data (10) | DWORD scattered read (3) / write (11) | 7:0 binding table (253/255 = scratch), 8 = SIMD16; per-channel offsets in dwords, then the data |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
+//! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | thread spawner (7), URB (6) | only as the EOT message | |
@@ -505,6 +506,9 @@ impl Thread {
         if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
             return self.dword_scattered(m, shared, ty == 11);
         }
+        if port1 && ver >= 80 && ty == 0x11 {
+            return self.a64_untyped_read(m, shared);
+        }
         if read || write {
             let simd = match m.desc >> 12 & 3 {
                 1 => 16,
@@ -518,11 +522,15 @@ impl Thread {
             };
             let rpp = simd / 8;
             let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+            // Addresses first: a read's response may overlap its payload.
+            let addrs = (0..simd as u32)
+                .map(|c| self.param(first, rpp, 0, c))
+                .collect::<Result<Vec<u32>, String>>()?;
             for c in 0..simd as u32 {
                 if m.mask >> c & 1 == 0 {
                     continue;
                 }
-                let addr = self.param(first, rpp, 0, c)?;
+                let addr = addrs[c as usize];
                 for k in 0..comps {
                     let a = addr.wrapping_add(4 * k as u32);
                     if read {
@@ -567,6 +575,56 @@ impl Thread {
             return Ok(());
         }
         Err(m.unknown(ver))
+    }
+
+    /// A64 untyped surface read: each enabled channel reads its enabled components as
+    /// consecutive dwords from the flat 64-bit address in its payload qword (channel c in
+    /// register c / 4, dwords 2 (c % 4) and 2 (c % 4) + 1), into one response register per
+    /// component per 8 channels.
+    fn a64_untyped_read(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let simd: u32 = match m.desc >> 12 & 3 {
+            1 => 16,
+            2 => 8,
+            mode => {
+                return Err(format!(
+                    "unsupported: {} (SIMD mode {mode})",
+                    m.unknown(ver)
+                ))
+            }
+        };
+        if m.header || m.mlen != simd as usize / 4 {
+            return Err(format!(
+                "A64 untyped read of SIMD{simd} with mlen {} (want {} address registers, no header)",
+                m.mlen,
+                simd / 4
+            ));
+        }
+        let rpp = simd as usize / 8;
+        let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+        let dst = m
+            .dst
+            .ok_or("A64 untyped read without a response register")?;
+        // Every address is read before any response is written: the response may overlap
+        // the payload (brw lets them share registers).
+        let mut addrs = Vec::with_capacity(simd as usize);
+        for c in (0..simd).filter(|c| m.mask >> c & 1 == 1) {
+            let reg = m.payload + c as usize / 4;
+            let lo = self.grf_dword(reg, 2 * (c as usize % 4))?;
+            let hi = self.grf_dword(reg, 2 * (c as usize % 4) + 1)?;
+            addrs.push((c as usize, (hi as u64) << 32 | lo as u64));
+        }
+        for (c, addr) in addrs {
+            for k in 0..comps {
+                let v = shared.global_read(addr.wrapping_add(4 * k as u64))?;
+                self.set_grf_dword(dst + k * rpp + c / 8, c % 8, v)?;
+            }
+        }
+        Ok(())
     }
 
     /// OWord block read/write on the data cache (Gen9 spills use BTI 253): header dword 2

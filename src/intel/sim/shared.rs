@@ -11,6 +11,8 @@
 //!   buffer return zero and writes outside it are dropped (the hardware's bounds checking);
 //!   an unbound binding-table index is an error naming it;
 //! - scratch is one thread-private byte space that grows on demand;
+//! - global memory (A64 messages) is byte ranges mapped at GPU addresses with
+//!   [`DefaultShared::map_global`]; unmapped addresses are errors;
 //! - render-target writes are captured in order; barriers are counted.
 
 use crate::nir::interp::{DefaultSampler, Sampler, TexRequest};
@@ -157,6 +159,12 @@ pub trait SharedFunctions {
     ) -> Result<u32, String>;
     /// Constant-cache read of bytes at `offset` of constant buffer `surface`.
     fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8]) -> Result<(), String>;
+    /// A64 dword read from the flat 64-bit GPU address space (Gen8+ stateless messages).
+    fn global_read(&mut self, addr: u64) -> Result<u32, String> {
+        Err(format!(
+            "A64 read at {addr:#x}: no global memory in this model"
+        ))
+    }
     /// A message-gateway barrier.
     fn barrier(&mut self) -> Result<(), String>;
 }
@@ -174,6 +182,9 @@ pub struct DefaultShared {
     pub scratch: Vec<u8>,
     /// Barriers seen.
     pub barriers: u32,
+    /// Global memory for A64 messages: byte ranges by GPU address (see
+    /// [`DefaultShared::map_global`]).
+    pub global: BTreeMap<u64, Vec<u8>>,
 }
 
 impl DefaultShared {
@@ -185,6 +196,13 @@ impl DefaultShared {
     /// Binds a constant buffer at binding-table index `index`.
     pub fn bind_constants(&mut self, index: u32, bytes: Vec<u8>) {
         self.constants.insert(index, bytes);
+    }
+
+    /// Places `bytes` at GPU address `base` for A64 messages (a buffer the driver uploaded,
+    /// such as a shader's constant data). Reads of unmapped addresses are errors: on the
+    /// hardware they would fault.
+    pub fn map_global(&mut self, base: u64, bytes: Vec<u8>) {
+        self.global.insert(base, bytes);
     }
 
     fn buffer(&mut self, surface: u32) -> Result<&mut Vec<u8>, String> {
@@ -290,6 +308,18 @@ impl SharedFunctions for DefaultShared {
             *o = buf.get(offset + i).copied().unwrap_or(0);
         }
         Ok(())
+    }
+
+    fn global_read(&mut self, addr: u64) -> Result<u32, String> {
+        let unmapped = || format!("A64 read at {addr:#x}: no global memory mapped there");
+        let (&base, bytes) = self
+            .global
+            .range(..=addr)
+            .next_back()
+            .ok_or_else(unmapped)?;
+        let at = usize::try_from(addr - base).map_err(|_| unmapped())?;
+        let b = bytes.get(at..at.saturating_add(4)).ok_or_else(unmapped)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     fn barrier(&mut self) -> Result<(), String> {

@@ -24,9 +24,13 @@ pub struct Environment {
     pub ssbos: Vec<Vec<u8>>,
     /// Workgroup-shared memory (one workgroup).
     pub shared: Vec<u8>,
-    /// The shader's constant data, at global address 0 (`load_global_constant`, with
-    /// `load_reloc_const_intel` returning 0 as its base address).
+    /// The shader's constant data, at global address [`Environment::constant_data_address`]
+    /// (`load_global_constant`; `load_constant` offsets are relative to its start).
     pub constant_data: Vec<u8>,
+    /// Where the constant data sits in the global address space: what
+    /// `load_reloc_const_intel` returns for param_idx 0 (low 32 bits) and 1 (high 32 bits),
+    /// as a driver patches the relocations of an Intel program.
+    pub constant_data_address: u64,
     /// Per invocation: input slot (driver location, `base + offset`) to 4 components of raw
     /// 32-bit values. Missing slots use [`generated_input`] when `generate_inputs` is set and
     /// are an error otherwise.
@@ -57,6 +61,7 @@ impl Default for Environment {
             ssbos: Vec::new(),
             shared: Vec::new(),
             constant_data: Vec::new(),
+            constant_data_address: 0,
             inputs: Vec::new(),
             generate_inputs: true,
             frag_coord: None,

@@ -675,16 +675,32 @@ impl<'a> Machine<'a> {
                 }
             }
             "load_reloc_const_intel" => {
+                let base = self.env.constant_data_address;
+                let v = match self.index(ii, IndexKind::ParamIdx) {
+                    0 => base & 0xffff_ffff,
+                    1 => base >> 32,
+                    id => {
+                        return Err(self.err(format!(
+                            "load_reloc_const_intel of relocation {id} (only the constant \
+                             data address, 0 and 1, has a value)"
+                        )))
+                    }
+                };
                 for lane in lanes {
-                    self.set_def(def, lane, &[0])?;
+                    self.set_def(def, lane, &[v])?;
                 }
             }
             "load_global_constant" | "load_global" | "load_constant" => {
                 for lane in lanes {
-                    let mut off = self.scalar(self.src(ii, 0)?, lane)? as usize;
-                    if name == "load_constant" {
-                        off += self.index(ii, IndexKind::Base).max(0) as usize;
-                    }
+                    let addr = self.scalar(self.src(ii, 0)?, lane)?;
+                    let off = if name == "load_constant" {
+                        addr as usize + self.index(ii, IndexKind::Base).max(0) as usize
+                    } else {
+                        // Below the constant data reads as out of bounds.
+                        addr.checked_sub(self.env.constant_data_address)
+                            .and_then(|o| usize::try_from(o).ok())
+                            .unwrap_or(usize::MAX)
+                    };
                     let buf = &self.env.constant_data;
                     let v = robust_read(self.env.robust_access, buf, off, nc, bytes).ok_or_else(
                         || self.err(oob("constant data", 0, off, nc * bytes, buf.len())),
