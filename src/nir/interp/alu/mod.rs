@@ -47,7 +47,8 @@ impl std::error::Error for AluError {}
 /// Up to 16 components of raw bits.
 pub type Comps = [u64; 16];
 
-/// No float op takes more than three sources (`ffma`, `fcsel`, `flrp`).
+/// Room for the sources of any op with a float source: none has more than three (`ffma`,
+/// `fcsel`, `flrp`), which a unit test checks against the opcode table.
 const MAX_FLOAT_SOURCES: usize = 4;
 
 /// Evaluates `op` for one invocation under the targets' default denormal handling
