@@ -4,6 +4,11 @@
 //! and from IEEE-754 binary32/binary64/binary16 rounding (bit patterns written out), never from
 //! the interpreter's own output. Each case runs as a tiny NIR text shader: constant sources,
 //! the op, and a `store_output` of the result, through `interp::run`.
+//!
+//! The shaders declare `float_controls_execution_mode: 0x00000002` (Mesa's
+//! FLOAT_CONTROLS_DENORM_PRESERVE_FP32), so single-precision denormals are kept and the results
+//! are the IEEE arithmetic nir_opcodes.py defines; the default flushing of the GPUs has its own
+//! tests in nir_interp_denorm.rs.
 
 mod common;
 
@@ -84,7 +89,8 @@ fn shader_text(op: &str, dst_bits: u8, dst_n: usize, srcs: &[Src]) -> String {
         n + 1
     );
     format!(
-        "shader: MESA_SHADER_FRAGMENT\nname: alu\nstage: 4\ninputs: 0\noutputs: 1\nuniforms: 0\n\
+        "shader: MESA_SHADER_FRAGMENT\nname: alu\nstage: 4\n\
+         float_controls_execution_mode: 0x00000002\ninputs: 0\noutputs: 1\nuniforms: 0\n\
          decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_DATA0.xyzw, 0, 0)\n\
          decl_function main (0 params)\n\nimpl main {{\n    block b0:   // preds:\n{body}\
          \x20   // succs: b1\n    block b1:\n}}\n"

@@ -59,12 +59,15 @@ fn run_suite(platform: &str, mode: Mode) -> Option<piglit::Counts> {
     Some(counts)
 }
 
+/// Every ivb test passes on the interpreter too, fs-underflow-mul-compare-zero included since
+/// the interpreter flushes single-precision denormals as the GPUs do.
 #[test]
 fn ivb_interpreter() {
     let Some(c) = run_suite("ivb", Mode::Interpreter) else {
         return;
     };
-    assert!(c.passed >= 220, "{c:?}");
+    assert!(c.passed >= 221, "{c:?}");
+    assert_eq!((c.failed, c.skipped), (0, 0), "{c:?}");
 }
 
 #[test]
@@ -72,7 +75,7 @@ fn gc2000_interpreter() {
     let Some(c) = run_suite("gc2000", Mode::Interpreter) else {
         return;
     };
-    assert!(c.passed >= 145, "{c:?}");
+    assert!(c.passed >= 146, "{c:?}");
 }
 
 /// The fragment shader compiled by gpucc's Intel backend and run on the EU simulator; the
@@ -103,7 +106,7 @@ fn gc7000_interpreter() {
     let Some(c) = run_suite("gc7000", Mode::Interpreter) else {
         return;
     };
-    assert!(c.passed >= 148, "{c:?}");
+    assert!(c.passed >= 150, "{c:?}");
 }
 
 #[test]
@@ -112,7 +115,9 @@ fn bdw_interpreter() {
     let Some(c) = run_suite("bdw", Mode::Interpreter) else {
         return;
     };
-    assert!(c.passed >= 213, "{c:?}");
+    // The 7 skips read constant data the corpus NIR text does not carry.
+    assert!(c.passed >= 214, "{c:?}");
+    assert_eq!(c.failed, 0, "{c:?}");
 }
 
 /// The command-line entry: one line per test and the summary line.
@@ -150,5 +155,5 @@ fn gc2000_simulator() {
     let Some(c) = run_suite("gc2000", Mode::Simulator) else {
         return;
     };
-    assert!(c.passed >= 145, "{c:?}");
+    assert!(c.passed >= 146, "{c:?}");
 }

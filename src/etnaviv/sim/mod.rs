@@ -313,6 +313,7 @@ pub fn run_quad(quad: &mut [Machine], program: &[Inst]) -> Result<Vec<Outcome>, 
             let (a, b) = (at(lo), at(hi));
             let d = [0, 1, 2, 3].map(|c| (f32::from_bits(b[c]) - f32::from_bits(a[c])).to_bits());
             threads[i].count(quad[i].max_steps)?;
+            let d = alu::result_value(inst, d);
             alu::write_dst(&mut quad[i], inst, d).map_err(|message| SimError { pc, message })?;
             threads[i].pc += 1;
         }

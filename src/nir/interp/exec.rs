@@ -10,7 +10,7 @@
 //! Derivatives in divergent control flow read whatever the partner lane last computed for
 //! that value (zero if never): undefined in GLSL, deterministic here.
 
-use super::alu::{self, Comps};
+use super::alu::{self, Comps, DenormMode};
 use super::env::{generated_input, pixel, Environment, InvocationResult, OutputSlot, RunResult};
 use super::sampler::TexRequest;
 use super::value::{bool_bits, from_f64, mask, sext, to_f64};
@@ -52,6 +52,8 @@ pub(super) struct Machine<'a> {
     shared: Vec<u8>,
     steps: u64,
     cur: Option<InstrId>,
+    /// The shader's denormal handling, from its float controls.
+    denorms: DenormMode,
 }
 
 type R<T> = Result<T, InterpError>;
@@ -87,6 +89,7 @@ impl<'a> Machine<'a> {
             }
         }
         let scratch_size = (shader.info.scratch_size as usize).max(64);
+        let denorms = DenormMode::of_shader(&shader.info).map_err(InterpError::new)?;
         Ok(Machine {
             shader,
             imp,
@@ -106,6 +109,7 @@ impl<'a> Machine<'a> {
             shared: env.shared.clone(),
             steps: 0,
             cur: None,
+            denorms,
         })
     }
 
@@ -381,8 +385,15 @@ impl<'a> Machine<'a> {
             let out = if deriv {
                 self.derivative(a, lane, nc, d.bit_size)?
             } else {
-                alu::eval(a.op, nc, d.bit_size, &srcs[..ns], &src_bits[..ns])
-                    .map_err(|e| self.err(e.to_string()))?
+                alu::eval_in(
+                    self.denorms,
+                    a.op,
+                    nc,
+                    d.bit_size,
+                    &srcs[..ns],
+                    &src_bits[..ns],
+                )
+                .map_err(|e| self.err(e.to_string()))?
             };
             self.set(a.def, lane, &out[..nc.max(info.output_size as usize)]);
         }
@@ -391,6 +402,7 @@ impl<'a> Machine<'a> {
 
     /// `fddx`/`fddy` across the lane's quad: fine derivatives difference the lane's own row
     /// (column), coarse ones the quad's top-left pixel pair; the unsuffixed ops are fine.
+    /// A float subtraction like any other: denormal operands and results flush.
     fn derivative(&self, a: &AluInstr, lane: usize, nc: usize, bits: u8) -> R<Comps> {
         let name = a.op.name();
         let coarse = name.ends_with("_coarse");
@@ -410,7 +422,10 @@ impl<'a> Machine<'a> {
         let mut out = [0u64; 16];
         for (o, &k) in out.iter_mut().zip(&s.swizzle).take(nc) {
             let k = (k & 15) as usize;
-            *o = from_f64(to_f64(vhi[k], bits) - to_f64(vlo[k], bits), bits);
+            let x = |v: u64| to_f64(self.denorms.apply(v, bits), bits);
+            *o = self
+                .denorms
+                .apply(from_f64(x(vhi[k]) - x(vlo[k]), bits), bits);
         }
         Ok(out)
     }
@@ -481,8 +496,10 @@ impl<'a> Machine<'a> {
                     let idx = base + self.indirect(ii, name.ends_with("_indirect"), 2, lane)?;
                     let mut v = self.get(val, lane)?;
                     if fsat {
+                        // A clamp on floats (the legacy fsat of a register store): flushes
+                        // denormals as `fsat` itself does.
                         for c in v.iter_mut() {
-                            let x = to_f64(*c, vbits);
+                            let x = to_f64(self.denorms.apply(*c, vbits), vbits);
                             *c = from_f64(
                                 super::alu::float::fmin(super::alu::float::fmax(x, 0.0), 1.0),
                                 vbits,

@@ -4,12 +4,17 @@
 //! The families follow `nir_opcodes.py`: [`float`] arithmetic, [`int`] arithmetic and bit
 //! manipulation, [`compare`] ops producing booleans, [`convert`] ops, and [`horizontal`] ops
 //! whose operands have a fixed width (vecN, dot products, reductions, pack/unpack).
+//! [`denorm`] decides which float operands and results lose their denormals; [`eval_in`]
+//! applies it around every op, so the families themselves compute in IEEE arithmetic.
 
 pub mod compare;
 pub mod convert;
+pub mod denorm;
 pub mod float;
 pub mod horizontal;
 pub mod int;
+
+pub use denorm::DenormMode;
 
 use super::value::{bool_bits, mask, to_f64};
 use crate::nir::opcodes::AluOp;
@@ -42,13 +47,82 @@ impl std::error::Error for AluError {}
 /// Up to 16 components of raw bits.
 pub type Comps = [u64; 16];
 
+/// Room for the sources of any op with a float source: none has more than three (`ffma`,
+/// `fcsel`, `flrp`), which a unit test checks against the opcode table.
+const MAX_FLOAT_SOURCES: usize = 4;
+
+/// Evaluates `op` for one invocation under the targets' default denormal handling
+/// (single-precision denormals flushed; see [`denorm`]), as a shader without float controls
+/// runs. Constant folding uses this, so a folded value is what the GPU would have computed.
+pub fn eval(
+    op: AluOp,
+    num_components: usize,
+    dst_bits: u8,
+    srcs: &[Comps],
+    src_bits: &[u8],
+) -> Result<Comps, AluError> {
+    eval_in(
+        DenormMode::default(),
+        op,
+        num_components,
+        dst_bits,
+        srcs,
+        src_bits,
+    )
+}
+
 /// Evaluates `op` for one invocation.
 ///
 /// `srcs[i]` holds source i's components after swizzling (component c of a per-component
 /// source is the value for destination channel c; a fixed-width source holds its `input_size`
 /// components). `src_bits` are the sources' bit sizes, `dst_bits` the destination's, and
 /// `num_components` the destination's width. The result holds raw bits masked to `dst_bits`.
-pub fn eval(
+/// Float-typed sources are read, and a float-typed result written, with denormals flushed as
+/// `denorms` says; untyped and integer operands keep their bits.
+pub fn eval_in(
+    denorms: DenormMode,
+    op: AluOp,
+    num_components: usize,
+    dst_bits: u8,
+    srcs: &[Comps],
+    src_bits: &[u8],
+) -> Result<Comps, AluError> {
+    let info = op.info();
+    let n = info.num_inputs().min(srcs.len()).min(src_bits.len());
+    let flushed_input =
+        |i: usize| info.input_types[i].base == BaseType::Float && denorms.flushes(src_bits[i]);
+    let mut out = if (0..n).any(flushed_input) {
+        if n > MAX_FLOAT_SOURCES {
+            return Err(AluError::Unsupported(info.name));
+        }
+        let mut local = [[0u64; 16]; MAX_FLOAT_SOURCES];
+        for (i, (l, s)) in local.iter_mut().zip(srcs).enumerate().take(n) {
+            *l = *s;
+            if flushed_input(i) {
+                for v in l.iter_mut() {
+                    *v = denorm::flush(*v, src_bits[i]);
+                }
+            }
+        }
+        eval_ieee(op, num_components, dst_bits, &local[..n], src_bits)?
+    } else {
+        eval_ieee(op, num_components, dst_bits, srcs, src_bits)?
+    };
+    // fquantize2f16 has its own flushing rule (below 2^-14), as in Mesa.
+    if info.output_type.base == BaseType::Float
+        && denorms.flushes(dst_bits)
+        && info.name != "fquantize2f16"
+    {
+        let width = num_components.max(info.output_size as usize).clamp(1, 16);
+        for v in &mut out[..width] {
+            *v = denorm::flush(*v, dst_bits);
+        }
+    }
+    Ok(out)
+}
+
+/// Evaluates `op` in IEEE arithmetic, denormals kept.
+fn eval_ieee(
     op: AluOp,
     num_components: usize,
     dst_bits: u8,
@@ -216,6 +290,139 @@ mod tests {
         "usadd_4x8_vc4",
         "ussub_4x8_vc4",
     ];
+
+    /// `op` on 32-bit operands (one component per source unless the op is horizontal).
+    fn eval32(denorms: DenormMode, name: &str, srcs: &[&[u64]], dst_bits: u8) -> Comps {
+        let op = AluOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"));
+        let comps: Vec<Comps> = srcs
+            .iter()
+            .map(|s| {
+                let mut c = [0u64; 16];
+                c[..s.len()].copy_from_slice(s);
+                c
+            })
+            .collect();
+        let bits: Vec<u8> = srcs.iter().map(|_| 32).collect();
+        eval_in(denorms, op, 1, dst_bits, &comps, &bits).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    fn gpu(name: &str, srcs: &[&[u64]]) -> u64 {
+        eval32(DenormMode::default(), name, srcs, 32)[0]
+    }
+
+    // binary32 bit patterns, from the format (bias 127, 23 fraction bits).
+    /// 2^-149, the smallest denormal: fraction 1, exponent field 0.
+    const MIN_DENORM: u64 = 0x0000_0001;
+    /// 2^-126, the smallest normal: exponent field 1.
+    const MIN_NORMAL: u64 = 0x0080_0000;
+    const ONE: u64 = 0x3f80_0000;
+    /// 2^-121: exponent field 6.
+    const P2_M121: u64 = 6 << 23;
+    /// 2^-28: exponent field 99.
+    const P2_M28: u64 = 99 << 23;
+    /// 2^-63: exponent field 64.
+    const P2_M63: u64 = 64 << 23;
+
+    #[test]
+    fn single_precision_denormal_results_flush_to_signed_zero() {
+        assert_eq!(gpu("fmul", &[&[MIN_DENORM], &[ONE]]), 0);
+        assert_eq!(gpu("fmul", &[&[MIN_DENORM | 1 << 31], &[ONE]]), 1 << 31);
+        // piglit fs-underflow-mul-compare-zero, draw 2: 2^-121 * 2^-28 = 2^-149 is zero, so
+        // `0 < result` is false.
+        assert_eq!(gpu("fmul", &[&[P2_M121], &[P2_M28]]), 0);
+        assert_eq!(
+            gpu("flt32", &[&[0], &[gpu("fmul", &[&[P2_M121], &[P2_M28]])]]),
+            0
+        );
+        // The same product with denormals kept is 2^-149, and compares above zero.
+        let keep = DenormMode::PRESERVE_ALL;
+        assert_eq!(
+            eval32(keep, "fmul", &[&[P2_M121], &[P2_M28]], 32)[0],
+            MIN_DENORM
+        );
+        // fneg and fabs are float ops: they flush too (a raw `mov` does not, below).
+        assert_eq!(gpu("fneg", &[&[MIN_DENORM]]), 1 << 31);
+        assert_eq!(gpu("fabs", &[&[MIN_DENORM | 1 << 31]]), 0);
+    }
+
+    #[test]
+    fn normal_results_are_unchanged() {
+        // 2^-63 * 2^-63 = 2^-126, the smallest normal.
+        assert_eq!(gpu("fmul", &[&[P2_M63], &[P2_M63]]), MIN_NORMAL);
+        // 1.0 + 1.0 = 2.0 (exponent field 128).
+        assert_eq!(gpu("fadd", &[&[ONE], &[ONE]]), 128 << 23);
+        assert_eq!(gpu("fmul", &[&[MIN_NORMAL], &[ONE]]), MIN_NORMAL);
+    }
+
+    #[test]
+    fn single_precision_denormal_operands_read_as_zero() {
+        // Kept, 2^-149 + 2^-126 would be 0x00800001; flushed, the sum is 2^-126 exactly.
+        assert_eq!(gpu("fadd", &[&[MIN_DENORM], &[MIN_NORMAL]]), MIN_NORMAL);
+        // 2^-149 * 2^100 = 2^-49 if kept; 0 when the operand reads as zero.
+        let p2_100 = (127 + 100) << 23;
+        assert_eq!(gpu("fmul", &[&[MIN_DENORM], &[p2_100]]), 0);
+        assert_eq!(gpu("feq32", &[&[MIN_DENORM], &[0]]), 0xffff_ffff);
+        assert_eq!(gpu("fneu32", &[&[MIN_DENORM], &[0]]), 0);
+        // Horizontal ops: fdot2((2^-149, 1), (2^100, 0)) = 0, not 2^-49.
+        assert_eq!(
+            gpu("fdot2", &[&[MIN_DENORM, ONE], &[p2_100, 0]]),
+            0,
+            "fdot2 reads its denormal operand as zero"
+        );
+        // The float condition of fcsel: a denormal is false.
+        assert_eq!(
+            gpu("fcsel", &[&[MIN_DENORM], &[ONE], &[MIN_NORMAL]]),
+            MIN_NORMAL
+        );
+    }
+
+    #[test]
+    fn bit_and_integer_ops_keep_denormal_patterns() {
+        // 0x00000001 and 0x00000002 are denormal bit patterns; as integers 1 + 1 = 2.
+        assert_eq!(gpu("iadd", &[&[1], &[1]]), 2);
+        assert_eq!(gpu("ior", &[&[MIN_DENORM], &[0x0040_0000]]), 0x0040_0001);
+        assert_eq!(gpu("mov", &[&[MIN_DENORM]]), MIN_DENORM);
+        assert_eq!(
+            gpu("b32csel", &[&[0xffff_ffff], &[MIN_DENORM], &[0]]),
+            MIN_DENORM
+        );
+        let v = eval32(
+            DenormMode::default(),
+            "vec2",
+            &[&[MIN_DENORM], &[0x807f_ffff]],
+            32,
+        );
+        assert_eq!(&v[..2], &[MIN_DENORM, 0x807f_ffff]);
+        // Conversions from integers never produce denormals; the bits of i2f32(1) are 1.0.
+        assert_eq!(gpu("i2f32", &[&[1]]), ONE);
+    }
+
+    #[test]
+    fn preserve_mode_and_other_sizes_keep_denormals() {
+        use denorm::execution_mode::DENORM_PRESERVE_FP32;
+        let keep = DenormMode::from_execution_mode(DENORM_PRESERVE_FP32);
+        assert_eq!(
+            eval32(keep, "fmul", &[&[MIN_DENORM], &[ONE]], 32)[0],
+            MIN_DENORM
+        );
+        // Double precision keeps denormals by default: 2^-1074 * 1.0.
+        let op = AluOp::from_name("fmul").unwrap();
+        let mut a = [0u64; 16];
+        let mut b = [0u64; 16];
+        a[0] = 1;
+        b[0] = 1f64.to_bits();
+        let r = eval(op, 1, 64, &[a, b], &[64, 64]).unwrap();
+        assert_eq!(r[0], 1);
+    }
+
+    #[test]
+    fn no_float_op_has_more_sources_than_the_flush_buffer() {
+        for info in ALU_OPS.iter() {
+            if info.input_types.iter().any(|t| t.base == BaseType::Float) {
+                assert!(info.num_inputs() <= MAX_FLOAT_SOURCES, "{}", info.name);
+            }
+        }
+    }
 
     #[test]
     fn every_opcode_outside_the_vendor_list_has_semantics() {
