@@ -1,16 +1,27 @@
 //! Constant folding: an ALU instruction whose sources are all `load_const` becomes a
 //! `load_const` of its result, computed by the interpreter's ALU semantics
-//! ([`crate::nir::interp::alu::eval`]) so folding and execution always agree.
+//! ([`crate::nir::interp::alu::eval_in`]) in the shader's own denormal mode, so folding and
+//! execution always agree.
 
 use super::each_impl;
 use crate::nir::interp::alu;
 use crate::nir::ir::*;
 
 pub fn constant_folding(shader: &mut Shader) -> bool {
-    each_impl(shader, fold_impl)
+    // A malformed float-controls line is the interpreter's error to report; folding in
+    // another mode than execution would use could change results, so nothing is folded.
+    let Ok(mode) = alu::DenormMode::of_shader(&shader.info) else {
+        return false;
+    };
+    each_impl(shader, |imp| fold_impl_in(imp, mode))
 }
 
+/// Folds `imp` with the default denormal mode (fp32 denormals flushed).
 pub fn fold_impl(imp: &mut Impl) -> bool {
+    fold_impl_in(imp, alu::DenormMode::default())
+}
+
+fn fold_impl_in(imp: &mut Impl, mode: alu::DenormMode) -> bool {
     let mut progress = false;
     // Program order: a folded value is a constant for the instructions after it.
     let placed: Vec<InstrId> = imp.blocks.iter().flat_map(|b| b.instrs.clone()).collect();
@@ -45,7 +56,7 @@ pub fn fold_impl(imp: &mut Impl) -> bool {
         if !all_const {
             continue;
         }
-        let Ok(out) = alu::eval(a.op, nc, d.bit_size, &srcs, &bits) else {
+        let Ok(out) = alu::eval_in(mode, a.op, nc, d.bit_size, &srcs, &bits) else {
             continue;
         };
         let def = a.def;
