@@ -198,6 +198,17 @@ typedef struct {
    */
   bool computes_depth;
   /**
+   * Intel: the render-target write carries two colours (dual-source blending); the
+   * driver enables dual-source blend state (Mesa's `dual_src_blend`).
+   */
+  bool dual_source_blend;
+  /**
+   * Intel: barycentric sets the thread payload holds, as a mask of Mesa's
+   * `brw_barycentric_mode` (bit 0 perspective pixel, 1 centroid, 2 sample, 3-5 the same
+   * without perspective); the driver programs the WM barycentric-mode field from it.
+   */
+  uint32_t barycentric_modes;
+  /**
    * Vivante: the program must run from memory through the instruction cache.
    */
   bool needs_icache;

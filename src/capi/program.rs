@@ -54,6 +54,13 @@ pub struct ProgramInfo {
     pub uses_discard: bool,
     /// Intel: the program writes depth.
     pub computes_depth: bool,
+    /// Intel: the render-target write carries two colours (dual-source blending); the
+    /// driver enables dual-source blend state (Mesa's `dual_src_blend`).
+    pub dual_source_blend: bool,
+    /// Intel: barycentric sets the thread payload holds, as a mask of Mesa's
+    /// `brw_barycentric_mode` (bit 0 perspective pixel, 1 centroid, 2 sample, 3-5 the same
+    /// without perspective); the driver programs the WM barycentric-mode field from it.
+    pub barycentric_modes: u32,
     /// Vivante: the program must run from memory through the instruction cache.
     pub needs_icache: bool,
     /// Statistics of the widest variant (Mesa's meanings).
@@ -192,6 +199,8 @@ fn program_info(p: &Program) -> ProgramInfo {
         inputs: 0,
         uses_discard: false,
         computes_depth: false,
+        dual_source_blend: false,
+        barycentric_modes: 0,
         needs_icache: false,
         instructions: 0,
         loops: 0,
@@ -223,6 +232,8 @@ fn program_info(p: &Program) -> ProgramInfo {
             info.inputs = k.inputs.len() as u32;
             info.uses_discard = k.flags.uses_kill;
             info.computes_depth = k.flags.computes_depth;
+            info.dual_source_blend = k.flags.dual_source_blend;
+            info.barycentric_modes = k.flags.barycentric_modes as u32;
             info.num_relocs = k.relocs.len() as u32;
             info.constant_data_size = k.constant_data_size;
         }

@@ -67,6 +67,9 @@ check_intel(const gpucc_shader *shader, const char *target)
    CHECK(info.simd32_offset == UINT32_MAX);
    CHECK(size % 8 == 0 && info.instructions > 0 && info.sends >= 1);
    CHECK(info.inputs == 1);
+   /* one smooth input: perspective pixel barycentrics only (Mesa's mode 0); one colour */
+   CHECK(info.barycentric_modes == 1);
+   CHECK(!info.dual_source_blend);
 
    char *stats = NULL, *asm_text = NULL;
    CHECK_STATUS(gpucc_program_stats(program, &stats), GPUCC_STATUS_OK, "");
