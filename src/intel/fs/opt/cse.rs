@@ -13,7 +13,7 @@
 //! MOV. Sends are not considered (their payloads are distinct registers built by MOVs).
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
@@ -29,7 +29,7 @@ pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
     let mut removed: Vec<usize> = Vec::new();
     // Available expressions of the current block, by key.
-    let mut avail: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut avail: HashMap<u64, Vec<usize>, BuildHasherDefault<WordHasher>> = HashMap::default();
     // One past the index of the latest write, per virtual register and for the flag.
     let mut last_write = vec![0usize; prog.vgrf_sizes.len()];
     let mut last_flag_write = 0usize;
@@ -103,23 +103,69 @@ pub fn cse(prog: &mut Program) -> bool {
     progress
 }
 
-/// A hash of what [`matches`] compares, with the sources in an order-independent form so
-/// that commuted operations meet in one bucket.
+/// A hash of what [`matches`] compares, with the sources combined in an order-independent
+/// way (sum and exclusive or of their hashes) so that commuted operations meet in one bucket.
+/// Buckets are only candidates: [`matches`] decides, so the hash affects speed, not results.
 fn key_of(inst: &Inst) -> u64 {
-    let mut srcs: Vec<u64> = inst
-        .src
-        .iter()
-        .map(|s| {
-            let mut h = DefaultHasher::new();
-            s.hash(&mut h);
-            h.finish()
-        })
-        .collect();
-    srcs.sort_unstable();
-    let mut h = DefaultHasher::new();
+    let (mut sum, mut xor) = (0u64, 0u64);
+    for s in &inst.src {
+        let mut h = WordHasher::default();
+        s.hash(&mut h);
+        let h = h.finish();
+        sum = sum.wrapping_add(h);
+        xor ^= h;
+    }
+    let mut h = WordHasher::default();
     (inst.op, inst.exec_size, inst.group, inst.we_all).hash(&mut h);
-    (inst.pred, inst.cmod, inst.sat, srcs).hash(&mut h);
+    (inst.pred, inst.cmod, inst.sat, inst.src.len(), sum, xor).hash(&mut h);
     h.finish()
+}
+
+/// A multiply-rotate word hasher (the construction of rustc's FxHasher). CSE hashes every
+/// instruction of every round; SipHash, std's default, took a seventh of the whole compile
+/// time for a resistance to chosen collisions that keys built by the compiler do not need.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, v: u8) {
+        self.add(v as u64);
+    }
+
+    fn write_u16(&mut self, v: u16) {
+        self.add(v as u64);
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.add(v as u64);
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The last word's high bits are the best mixed; spread them down for the table index.
+        self.0 ^ (self.0 >> 32)
+    }
 }
 
 /// Pure operations whose result depends only on their sources and execution controls.
