@@ -104,8 +104,9 @@ pub fn cse(prog: &mut Program) -> bool {
     progress
 }
 
-/// A hash of what [`matches`] compares, with the sources in an order-independent form so
-/// that commuted operations meet in one bucket.
+/// A hash of what [`matches`] compares, with the sources combined in an order-independent
+/// way (sum and exclusive or of their hashes) so that commuted operations meet in one bucket.
+/// Buckets are only candidates: [`matches`] decides, so the hash affects speed, not results.
 fn key_of(inst: &Inst) -> u64 {
     // Sum and xor of the source hashes: both independent of the sources' order.
     let (mut sum, mut xor) = (0u64, 0u64);

@@ -2,8 +2,16 @@
 //! LOAD_PAYLOAD expansion and SIMD splitting create are visible) and before register
 //! allocation.
 //!
-//! Every pass is a `fn(&mut Program) -> bool` that reports progress; [`optimize`] runs them in
-//! a fixed order until none makes progress:
+//! Every pass is a `fn(&mut Program) -> bool` that reports progress. [`optimize`] runs them in
+//! this order. First, once:
+//!
+//! - [`split`]: multi-register VGRFs whose registers no operand uses together (the halves of
+//!   an instruction SIMD width lowering split) become separate VGRFs, so that the passes below
+//!   see whole registers of one size and the allocator places each on its own;
+//! - [`compact`]: the VGRF numbers nothing names any more are dropped (translation and
+//!   lowering leave many), so every per-register table below is smaller.
+//!
+//! Then, in a fixed order until none makes progress:
 //!
 //! 1. [`algebraic`]: single instructions with an immediate or repeated operand become cheaper
 //!    ones, usually MOVs (`x + 0`, `x * 1`, `sel x, x`, a saturated immediate);
@@ -26,25 +34,37 @@
 //!     every arm);
 //! 11. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
 //!     SELs, and arms left empty go;
-//! 12. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump.
+//! 12. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
+//! 13. [`rename`]: each later complete definition of a register outside control flow gets a
+//!     fresh register, its reads following it;
+//!
+//! and after each round [`compact`] again, for the registers the round left unnamed (it does
+//! not count as progress: a renumbering enables no other rewrite).
 //!
 //! Algebraic simplification and CSE first, because both turn instructions into copies;
 //! copy propagation then makes most copies unread, and dead-code elimination deletes them
 //! without any liveness analysis; coalescing handles what remains (copies into message
 //! payloads, whose readers are sends that need the whole contiguous block and so cannot be
 //! redirected one channel group at a time). Flag and saturate propagation come late: they
-//! look for the writer of a value, which is easiest to find once copies are gone.
+//! look for the writer of a value, which is easiest to find once copies are gone. Renaming
+//! comes after peephole select, as in Mesa, because the SELs that replace an IF's moves are
+//! definitions outside control flow; it ends the round so that the next one's copy
+//! propagation and coalescing see registers with a single writer. Splitting comes first, as
+//! Mesa's does before its loop: what it separates the loop never joins again, and the loop
+//! makes a register splittable only by deleting the one instruction that spanned it.
 //!
 //! After the fixed point, once:
 //!
 //! - [`combine_constants`]: immediates that instructions cannot encode are loaded once into
 //!   a shared register and read as scalars (last, because the earlier passes propagate
-//!   immediates wherever the hardware takes them, and what is left is what needs a register).
+//!   immediates wherever the hardware takes them, and what is left is what needs a register);
+//! - [`compact`], so that the allocator's tables cover only registers that are named.
 
 pub mod algebraic;
 pub mod cmod_prop;
 pub mod coalesce;
 pub mod combine_constants;
+pub mod compact;
 pub mod compute_to_copy;
 pub mod copy_prop;
 pub mod cse;
@@ -53,7 +73,9 @@ pub mod flags;
 pub mod fold_copies;
 pub mod peephole_sel;
 pub mod pred_break;
+pub mod rename;
 pub mod sat_prop;
+pub mod split;
 #[cfg(test)]
 mod testing;
 
@@ -84,7 +106,8 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         return false;
     }
     let into_payloads = level == Level::Full;
-    let mut any = false;
+    let mut any = split::split_virtual_grfs(prog);
+    any |= compact::compact_virtual_grfs(prog);
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         progress |= algebraic::algebraic(prog);
@@ -99,6 +122,8 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         progress |= fold_copies::fold_copies(prog, into_payloads);
         progress |= peephole_sel::peephole_select(prog);
         progress |= pred_break::predicated_break(prog);
+        progress |= rename::register_renaming(prog);
+        any |= compact::compact_virtual_grfs(prog);
         if !progress {
             break;
         }
@@ -110,5 +135,7 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
         combine_constants::TIGHT_GAP
     };
     any |= combine_constants::combine_constants(prog, gap);
+    // As Mesa does before allocation: liveness and the interference graph are sized by it.
+    any |= compact::compact_virtual_grfs(prog);
     any
 }
