@@ -118,6 +118,12 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
         if reads[b] != 1 || writes[b] as usize != ds.len() || ds[ds.len() - 1] >= ip {
             continue;
         }
+        // A write of the temporary that was itself a copy folded earlier in this pass is
+        // gone (its value now lands in the temporary straight from its own computation):
+        // the counts above predate that, so leave this copy to the next round.
+        if ds.iter().any(|&d| removed[d]) {
+            continue;
+        }
         if ip - first > WINDOW
             || (!into_larger && prog.vgrf_sizes[a as usize] != prog.vgrf_sizes[b])
         {
@@ -202,6 +208,38 @@ mod tests {
         };
         let progress = fold_copies(&mut p, true);
         (progress, p.insts)
+    }
+
+    /// `v1 -> v2 -> v3`: folding the first copy removes the instruction that wrote v2, so
+    /// the second copy must not be folded into that removed instruction in the same pass
+    /// (v3 would never be written); the next pass folds it into the multiply.
+    #[test]
+    fn chained_copies_fold_one_link_per_pass() {
+        let insts = vec![
+            alu(Opcode::Mul, f(1), f(0), f(0)),
+            mov(f(2), f(1)),
+            mov(f(3), f(2)),
+            alu(Opcode::Add, f(4), f(3), f(3)),
+        ];
+        let (changed, out) = run(insts);
+        assert!(changed);
+        assert_eq!(
+            out,
+            vec![
+                alu(Opcode::Mul, f(2), f(0), f(0)),
+                mov(f(3), f(2)),
+                alu(Opcode::Add, f(4), f(3), f(3)),
+            ]
+        );
+        let (changed, out) = run(out);
+        assert!(changed);
+        assert_eq!(
+            out,
+            vec![
+                alu(Opcode::Mul, f(3), f(0), f(0)),
+                alu(Opcode::Add, f(4), f(3), f(3)),
+            ]
+        );
     }
 
     #[test]
