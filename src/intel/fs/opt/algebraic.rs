@@ -154,22 +154,11 @@ fn simplify(inst: &mut Inst) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{alu, f, mov};
     use super::*;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
 
     fn d(nr: u32) -> Reg {
         Reg::vgrf(nr, RegType::D)
-    }
-
-    fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, src)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        alu(Opcode::Mov, dst, vec![src])
     }
 
     fn one(i: Inst) -> (bool, Inst) {

@@ -207,20 +207,9 @@ fn total_pieces(prog: &Program) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{binary, f, mov};
     use super::*;
     use crate::intel::fs::ir::Reg;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
-    }
-
-    fn alu(op: Opcode, dst: Reg, a: Reg, b: Reg) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, vec![a, b])
-    }
 
     /// A sink keeping registers live (a render-target write reads its sources).
     fn out(regs: &[u32]) -> Inst {
@@ -250,9 +239,9 @@ mod tests {
         //   =>  add vgrf4, vgrf1, vgrf2; mul vgrf5, vgrf5, vgrf4  (as in the seed)
         let (p, insts) = run(vec![
             mov(f(5), f(0)),
-            alu(Opcode::Add, f(3), f(1), f(2)),
+            binary(Opcode::Add, f(3), f(1), f(2)),
             mov(f(4), f(3)),
-            alu(Opcode::Mul, f(5), f(5), f(4)),
+            binary(Opcode::Mul, f(5), f(5), f(4)),
             out(&[5, 1, 2, 0]),
         ]);
         assert!(p);
@@ -260,8 +249,8 @@ mod tests {
             insts,
             vec![
                 mov(f(5), f(0)),
-                alu(Opcode::Add, f(4), f(1), f(2)),
-                alu(Opcode::Mul, f(5), f(5), f(4)),
+                binary(Opcode::Add, f(4), f(1), f(2)),
+                binary(Opcode::Mul, f(5), f(5), f(4)),
                 out(&[5, 1, 2, 0]),
             ]
         );
@@ -271,19 +260,19 @@ mod tests {
     fn copy_whose_range_lies_inside_the_source_is_coalesced() {
         // A (v1) stays live after B's (v2) last use: they overlap but never differ.
         let (p, insts) = run(vec![
-            alu(Opcode::Add, f(1), f(0), f(0)),
+            binary(Opcode::Add, f(1), f(0), f(0)),
             mov(f(2), f(1)),
-            alu(Opcode::Mul, f(3), f(2), f(0)),
-            alu(Opcode::Add, f(4), f(1), f(3)),
+            binary(Opcode::Mul, f(3), f(2), f(0)),
+            binary(Opcode::Add, f(4), f(1), f(3)),
             out(&[4, 0, 0, 0]),
         ]);
         assert!(p);
         assert_eq!(
             insts,
             vec![
-                alu(Opcode::Add, f(2), f(0), f(0)),
-                alu(Opcode::Mul, f(3), f(2), f(0)),
-                alu(Opcode::Add, f(4), f(2), f(3)),
+                binary(Opcode::Add, f(2), f(0), f(0)),
+                binary(Opcode::Mul, f(3), f(2), f(0)),
+                binary(Opcode::Add, f(4), f(2), f(3)),
                 out(&[4, 0, 0, 0]),
             ]
         );
@@ -292,10 +281,10 @@ mod tests {
     #[test]
     fn source_written_while_copy_is_live_blocks_coalescing() {
         let insts = vec![
-            alu(Opcode::Add, f(1), f(0), f(0)),
+            binary(Opcode::Add, f(1), f(0), f(0)),
             mov(f(2), f(1)),
-            alu(Opcode::Add, f(1), f(1), f(0)),
-            alu(Opcode::Mul, f(3), f(2), f(1)),
+            binary(Opcode::Add, f(1), f(1), f(0)),
+            binary(Opcode::Mul, f(3), f(2), f(1)),
             out(&[3, 0, 0, 0]),
         ];
         let (p, got) = run(insts.clone());
@@ -308,10 +297,10 @@ mod tests {
         // B lives past A's end while A is still live after the copy: ranges overlap and B
         // does not lie inside A.
         let insts = vec![
-            alu(Opcode::Add, f(1), f(0), f(0)),
+            binary(Opcode::Add, f(1), f(0), f(0)),
             mov(f(2), f(1)),
-            alu(Opcode::Mul, f(3), f(1), f(0)),
-            alu(Opcode::Mul, f(4), f(1), f(3)),
+            binary(Opcode::Mul, f(3), f(1), f(0)),
+            binary(Opcode::Mul, f(4), f(1), f(3)),
             out(&[2, 4, 0, 0]),
         ];
         let (_, got) = run(insts.clone());
@@ -322,10 +311,10 @@ mod tests {
     #[test]
     fn copy_across_control_flow_is_kept() {
         let insts = vec![
-            alu(Opcode::Add, f(1), f(0), f(0)),
+            binary(Opcode::Add, f(1), f(0), f(0)),
             mov(f(2), f(1)),
             Inst::new(Op::If, 8, Reg::BAD, vec![]),
-            alu(Opcode::Mul, f(3), f(2), f(0)),
+            binary(Opcode::Mul, f(3), f(2), f(0)),
             Inst::new(Op::EndIf, 8, Reg::BAD, vec![]),
             out(&[3, 1, 0, 0]),
         ];
@@ -340,8 +329,8 @@ mod tests {
         // computed there directly.
         let mut p = Program {
             insts: vec![
-                alu(Opcode::Add, f(1), f(0), f(0)),
-                alu(Opcode::Mul, f(2), f(0), f(0)),
+                binary(Opcode::Add, f(1), f(0), f(0)),
+                binary(Opcode::Mul, f(2), f(0), f(0)),
                 mov(f(3), f(1)),
                 mov(f(3).reg_offset(1), f(2)),
                 Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
@@ -353,17 +342,20 @@ mod tests {
         assert!(!register_coalesce(&mut same_size_only, false));
         assert!(register_coalesce(&mut p, true));
         assert_eq!(p.insts.len(), 3);
-        assert_eq!(p.insts[0], alu(Opcode::Add, f(3), f(0), f(0)));
-        assert_eq!(p.insts[1], alu(Opcode::Mul, f(3).reg_offset(1), f(0), f(0)));
+        assert_eq!(p.insts[0], binary(Opcode::Add, f(3), f(0), f(0)));
+        assert_eq!(
+            p.insts[1],
+            binary(Opcode::Mul, f(3).reg_offset(1), f(0), f(0))
+        );
     }
 
     #[test]
     fn slice_written_by_something_else_is_kept() {
         let mut p = Program {
             insts: vec![
-                alu(Opcode::Add, f(1), f(0), f(0)),
+                binary(Opcode::Add, f(1), f(0), f(0)),
                 mov(f(3), f(1)),
-                alu(Opcode::Mul, f(3), f(3), f(0)),
+                binary(Opcode::Mul, f(3), f(3), f(0)),
                 Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
             ],
             vgrf_sizes: vec![1, 1, 1, 2],
@@ -377,7 +369,7 @@ mod tests {
     #[test]
     fn converting_move_is_not_a_copy() {
         let insts = vec![
-            alu(Opcode::Add, Reg::vgrf(1, RegType::D), f(0), f(0)),
+            binary(Opcode::Add, Reg::vgrf(1, RegType::D), f(0), f(0)),
             mov(f(2), Reg::vgrf(1, RegType::D)),
             out(&[2, 0, 0, 0]),
         ];
@@ -390,7 +382,7 @@ mod tests {
     fn twice_written_destination_is_kept() {
         let insts = vec![
             mov(f(2), f(1)),
-            alu(Opcode::Add, f(2), f(2), f(0)),
+            binary(Opcode::Add, f(2), f(2), f(0)),
             out(&[2, 1, 0, 0]),
         ];
         let (p, got) = run(insts.clone());

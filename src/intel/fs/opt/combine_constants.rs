@@ -503,22 +503,11 @@ fn merge_negations(insts: &[Inst], by_bits: BTreeMap<u32, Vec<Use>>) -> Vec<Cons
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{f, flow, mov};
     use super::*;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
-    }
 
     fn mad(dst: Reg, a: Reg, b: Reg, c: Reg) -> Inst {
         Inst::new(Op::Alu(Opcode::Mad), 8, dst, vec![a, b, c])
-    }
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, 8, Reg::BAD, vec![])
     }
 
     /// The NoMask load of `bits` into slot `slot` of `vgrf` (the first one fills it).

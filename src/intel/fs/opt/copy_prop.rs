@@ -294,19 +294,8 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{binary, f, mov};
     use super::*;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
-    }
-
-    fn alu(op: Opcode, dst: Reg, a: Reg, b: Reg) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, vec![a, b])
-    }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
         let mut p = Program {
@@ -320,50 +309,50 @@ mod tests {
     #[test]
     fn register_copy_is_propagated() {
         // mov v1, v0; add v2, v1, v3  =>  add v2, v0, v3
-        let (p, out) = run(vec![mov(f(1), f(0)), alu(Opcode::Add, f(2), f(1), f(3))]);
+        let (p, out) = run(vec![mov(f(1), f(0)), binary(Opcode::Add, f(2), f(1), f(3))]);
         assert!(p);
-        assert_eq!(out[1], alu(Opcode::Add, f(2), f(0), f(3)));
+        assert_eq!(out[1], binary(Opcode::Add, f(2), f(0), f(3)));
     }
 
     #[test]
     fn negated_copy_into_float_add_and_not_into_and() {
         let (_, out) = run(vec![
             mov(f(1), f(0).negate()),
-            alu(Opcode::Add, f(2), f(1), f(3)),
+            binary(Opcode::Add, f(2), f(1), f(3)),
         ]);
-        assert_eq!(out[1], alu(Opcode::Add, f(2), f(0).negate(), f(3)));
+        assert_eq!(out[1], binary(Opcode::Add, f(2), f(0).negate(), f(3)));
         let d = |n| Reg::vgrf(n, RegType::D);
         let (p, out) = run(vec![
             mov(d(1), d(0).negate()),
-            alu(Opcode::And, d(2), d(1), d(3)),
+            binary(Opcode::And, d(2), d(1), d(3)),
         ]);
         assert!(!p);
-        assert_eq!(out[1], alu(Opcode::And, d(2), d(1), d(3)));
+        assert_eq!(out[1], binary(Opcode::And, d(2), d(1), d(3)));
     }
 
     #[test]
     fn abs_read_of_negated_copy_is_plain_abs() {
         let (_, out) = run(vec![
             mov(f(1), f(0).negate()),
-            alu(Opcode::Mul, f(2), f(1).absolute(), f(3)),
+            binary(Opcode::Mul, f(2), f(1).absolute(), f(3)),
         ]);
-        assert_eq!(out[1], alu(Opcode::Mul, f(2), f(0).absolute(), f(3)));
+        assert_eq!(out[1], binary(Opcode::Mul, f(2), f(0).absolute(), f(3)));
     }
 
     #[test]
     fn immediate_goes_to_src1_swapping_commutative_sources() {
         let one = Reg::imm_f(1.0);
-        let (_, out) = run(vec![mov(f(1), one), alu(Opcode::Add, f(2), f(1), f(3))]);
-        assert_eq!(out[1], alu(Opcode::Add, f(2), f(3), one));
+        let (_, out) = run(vec![mov(f(1), one), binary(Opcode::Add, f(2), f(1), f(3))]);
+        assert_eq!(out[1], binary(Opcode::Add, f(2), f(3), one));
     }
 
     #[test]
     fn immediate_into_cmp_src0_reverses_the_condition() {
         let two = Reg::imm_f(2.0);
-        let mut cmp = alu(Opcode::Cmp, Reg::null(RegType::F), f(1), f(3));
+        let mut cmp = binary(Opcode::Cmp, Reg::null(RegType::F), f(1), f(3));
         cmp.cmod = CondMod::L;
         let (_, out) = run(vec![mov(f(1), two), cmp]);
-        let mut want = alu(Opcode::Cmp, Reg::null(RegType::F), f(3), two);
+        let mut want = binary(Opcode::Cmp, Reg::null(RegType::F), f(3), two);
         want.cmod = CondMod::G;
         assert_eq!(out[1], want);
     }
@@ -372,9 +361,9 @@ mod tests {
     fn negated_immediate_is_folded() {
         let (_, out) = run(vec![
             mov(f(1), Reg::imm_f(0.5)),
-            alu(Opcode::Mul, f(2), f(3), f(1).negate()),
+            binary(Opcode::Mul, f(2), f(3), f(1).negate()),
         ]);
-        assert_eq!(out[1], alu(Opcode::Mul, f(2), f(3), Reg::imm_f(-0.5)));
+        assert_eq!(out[1], binary(Opcode::Mul, f(2), f(3), Reg::imm_f(-0.5)));
     }
 
     #[test]
@@ -411,7 +400,7 @@ mod tests {
         let insts = vec![
             mov(f(1), f(0)),
             mov(f(0), f(5)),
-            alu(Opcode::Add, f(2), f(1), f(3)),
+            binary(Opcode::Add, f(2), f(1), f(3)),
         ];
         let (_, out) = run(insts.clone());
         assert_eq!(out[2], insts[2]);
@@ -422,7 +411,7 @@ mod tests {
         let insts = vec![
             mov(f(1), f(0)),
             Inst::new(Op::EndIf, 8, Reg::BAD, vec![]),
-            alu(Opcode::Add, f(2), f(1), f(3)),
+            binary(Opcode::Add, f(2), f(1), f(3)),
         ];
         let (p, out) = run(insts.clone());
         assert!(!p);
@@ -448,7 +437,7 @@ mod tests {
 
     #[test]
     fn other_channel_group_is_not_the_copy() {
-        let mut hi = alu(Opcode::Add, f(2), f(1), f(3));
+        let mut hi = binary(Opcode::Add, f(2), f(1), f(3));
         hi.group = 8;
         let insts = vec![mov(f(1), f(0)), hi];
         let (p, _) = run(insts);
@@ -461,7 +450,7 @@ mod tests {
         a.pred = Some(false);
         let mut b = mov(f(4), f(0));
         b.sat = true;
-        let insts = vec![a, b, alu(Opcode::Add, f(2), f(1), f(4))];
+        let insts = vec![a, b, binary(Opcode::Add, f(2), f(1), f(4))];
         let (p, out) = run(insts.clone());
         assert!(!p);
         assert_eq!(out, insts);

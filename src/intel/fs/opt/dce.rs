@@ -35,13 +35,10 @@ pub fn dead_code_eliminate(prog: &mut Program) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::f;
     use super::*;
     use crate::intel::eu::{Opcode, RegType};
     use crate::intel::fs::ir::{Inst, Reg};
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
 
     fn prog(insts: Vec<Inst>, n: u32) -> Program {
         Program {

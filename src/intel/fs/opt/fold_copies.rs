@@ -177,29 +177,10 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{binary, f, flow, mov, ud};
     use super::*;
     use crate::intel::eu::RegType;
     use crate::intel::fs::ir::Reg;
-
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn ud(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::UD)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
-    }
-
-    fn alu(op: Opcode, dst: Reg, a: Reg, b: Reg) -> Inst {
-        Inst::new(Op::Alu(op), 8, dst, vec![a, b])
-    }
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, 8, Reg::BAD, vec![])
-    }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
         let mut p = Program {
@@ -216,19 +197,19 @@ mod tests {
     #[test]
     fn chained_copies_fold_one_link_per_pass() {
         let insts = vec![
-            alu(Opcode::Mul, f(1), f(0), f(0)),
+            binary(Opcode::Mul, f(1), f(0), f(0)),
             mov(f(2), f(1)),
             mov(f(3), f(2)),
-            alu(Opcode::Add, f(4), f(3), f(3)),
+            binary(Opcode::Add, f(4), f(3), f(3)),
         ];
         let (changed, out) = run(insts);
         assert!(changed);
         assert_eq!(
             out,
             vec![
-                alu(Opcode::Mul, f(2), f(0), f(0)),
+                binary(Opcode::Mul, f(2), f(0), f(0)),
                 mov(f(3), f(2)),
-                alu(Opcode::Add, f(4), f(3), f(3)),
+                binary(Opcode::Add, f(4), f(3), f(3)),
             ]
         );
         let (changed, out) = run(out);
@@ -236,8 +217,8 @@ mod tests {
         assert_eq!(
             out,
             vec![
-                alu(Opcode::Mul, f(3), f(0), f(0)),
-                alu(Opcode::Add, f(4), f(3), f(3)),
+                binary(Opcode::Mul, f(3), f(0), f(0)),
+                binary(Opcode::Add, f(4), f(3), f(3)),
             ]
         );
     }
@@ -249,11 +230,11 @@ mod tests {
         iff.pred = Some(false);
         let (p, out) = run(vec![
             iff.clone(),
-            alu(Opcode::Mul, f(1), f(5), f(6)),
+            binary(Opcode::Mul, f(1), f(5), f(6)),
             mov(ud(0), ud(1)),
             flow(Op::Else),
-            alu(Opcode::Add, f(2), f(5), f(6)),
-            alu(Opcode::Mul, f(3), f(2), f(6)),
+            binary(Opcode::Add, f(2), f(5), f(6)),
+            binary(Opcode::Mul, f(3), f(2), f(6)),
             mov(ud(0), ud(3)),
             flow(Op::EndIf),
         ]);
@@ -262,10 +243,10 @@ mod tests {
             out,
             vec![
                 iff,
-                alu(Opcode::Mul, f(0), f(5), f(6)),
+                binary(Opcode::Mul, f(0), f(5), f(6)),
                 flow(Op::Else),
-                alu(Opcode::Add, f(2), f(5), f(6)),
-                alu(Opcode::Mul, f(0), f(2), f(6)),
+                binary(Opcode::Add, f(2), f(5), f(6)),
+                binary(Opcode::Mul, f(0), f(2), f(6)),
                 flow(Op::EndIf),
             ]
         );
@@ -274,12 +255,12 @@ mod tests {
     #[test]
     fn destination_read_or_written_in_between_blocks_the_fold() {
         for middle in [
-            alu(Opcode::Add, f(7), f(0), f(6)),
+            binary(Opcode::Add, f(7), f(0), f(6)),
             mov(f(0), f(6)),
             flow(Op::EndIf),
         ] {
             let insts = vec![
-                alu(Opcode::Mul, f(1), f(5), f(6)),
+                binary(Opcode::Mul, f(1), f(5), f(6)),
                 middle,
                 mov(ud(0), ud(1)),
             ];
@@ -292,11 +273,11 @@ mod tests {
     #[test]
     fn temporaries_with_other_reads_or_writes_stay() {
         let insts = vec![
-            alu(Opcode::Mul, f(1), f(5), f(6)),
+            binary(Opcode::Mul, f(1), f(5), f(6)),
             mov(ud(0), ud(1)),
-            alu(Opcode::Add, f(7), f(1), f(6)),
-            alu(Opcode::Mul, f(2), f(5), f(6)),
-            alu(Opcode::Add, f(2), f(2), f(6)),
+            binary(Opcode::Add, f(7), f(1), f(6)),
+            binary(Opcode::Mul, f(2), f(5), f(6)),
+            binary(Opcode::Add, f(2), f(2), f(6)),
             mov(ud(3), ud(2)),
         ];
         let (p, out) = run(insts.clone());
@@ -306,12 +287,12 @@ mod tests {
 
     #[test]
     fn converting_moves_and_partial_writes_stay() {
-        let mut pred = alu(Opcode::Add, f(3), f(5), f(6));
+        let mut pred = binary(Opcode::Add, f(3), f(5), f(6));
         pred.pred = Some(false);
-        let mut half = alu(Opcode::Add, f(8), f(5), f(6));
+        let mut half = binary(Opcode::Add, f(8), f(5), f(6));
         half.exec_size = 4;
         let insts = vec![
-            alu(Opcode::Mul, f(1), f(5), f(6)),
+            binary(Opcode::Mul, f(1), f(5), f(6)),
             mov(Reg::vgrf(0, RegType::D), f(1)),
             pred,
             mov(ud(2), ud(3)),
@@ -362,7 +343,7 @@ mod tests {
     #[test]
     fn source_reading_the_destination_stays() {
         // add v1, v0, v6; mov v0, v1 would become add v0, v0, v6: left to coalescing.
-        let insts = vec![alu(Opcode::Add, f(1), f(0), f(6)), mov(ud(0), ud(1))];
+        let insts = vec![binary(Opcode::Add, f(1), f(0), f(6)), mov(ud(0), ud(1))];
         let (p, out) = run(insts.clone());
         assert!(!p);
         assert_eq!(out, insts);
@@ -371,7 +352,7 @@ mod tests {
     #[test]
     fn payload_slices_only_when_allowed() {
         let insts = vec![
-            alu(Opcode::Mul, f(1), f(5), f(6)),
+            binary(Opcode::Mul, f(1), f(5), f(6)),
             mov(ud(0).reg_offset(1), ud(1)),
         ];
         let mut p = Program {
@@ -383,7 +364,7 @@ mod tests {
         assert!(fold_copies(&mut p, true));
         assert_eq!(
             p.insts,
-            vec![alu(Opcode::Mul, f(0).reg_offset(1), f(5), f(6))]
+            vec![binary(Opcode::Mul, f(0).reg_offset(1), f(5), f(6))]
         );
     }
 }

@@ -230,23 +230,12 @@ fn remove_empty_arms(prog: &mut Program) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{f, flow, mov};
     use super::*;
     use crate::intel::eu::RegType;
 
-    fn f(nr: u32) -> Reg {
-        Reg::vgrf(nr, RegType::F)
-    }
-
-    fn mov(dst: Reg, src: Reg) -> Inst {
-        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
-    }
-
     fn add(dst: Reg, a: Reg, b: Reg) -> Inst {
         Inst::new(Op::Alu(Opcode::Add), 8, dst, vec![a, b])
-    }
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, 8, Reg::BAD, vec![])
     }
 
     fn iff(inv: bool) -> Inst {

@@ -53,13 +53,10 @@ pub fn predicated_break(prog: &mut Program) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::flow;
     use super::*;
     use crate::intel::eu::{Opcode, RegType};
     use crate::intel::fs::ir::{Inst, Reg};
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, 8, Reg::BAD, vec![])
-    }
 
     fn pred(mut i: Inst, inv: bool, flag: u8) -> Inst {
         i.pred = Some(inv);

@@ -94,7 +94,7 @@ fn defines_whole(inst: &Inst, size: u32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{alu, copy, f, ud};
+    use super::super::testing::{alu, copy, f, flow, ud};
     use super::*;
     use crate::intel::eu::RegType;
     use crate::intel::fs::ir::Reg;
@@ -104,10 +104,6 @@ mod tests {
             insts,
             vgrf_sizes: sizes,
         }
-    }
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, 8, Reg::BAD, vec![])
     }
 
     fn unchanged(insts: Vec<Inst>, sizes: Vec<u32>) {

@@ -1,5 +1,6 @@
 //! Builders shared by the passes' IR-in/IR-out tests: one-register VGRFs, SIMD8 ALU
-//! instructions, and a runner that applies a pass to an instruction list.
+//! instructions and control-flow markers, and a runner that applies a pass to an instruction
+//! list.
 
 use super::super::ir::{Inst, Op, Program, Reg};
 use crate::intel::eu::{Opcode, RegType};
@@ -17,6 +18,21 @@ pub fn ud(nr: u32) -> Reg {
 /// A SIMD8 ALU instruction.
 pub fn alu(op: Opcode, dst: Reg, src: Vec<Reg>) -> Inst {
     Inst::new(Op::Alu(op), 8, dst, src)
+}
+
+/// A SIMD8 two-source ALU instruction.
+pub fn binary(op: Opcode, dst: Reg, a: Reg, b: Reg) -> Inst {
+    alu(op, dst, vec![a, b])
+}
+
+/// A SIMD8 MOV.
+pub fn mov(dst: Reg, src: Reg) -> Inst {
+    alu(Opcode::Mov, dst, vec![src])
+}
+
+/// A control-flow marker (IF, ELSE, DO, ...) without operands.
+pub fn flow(op: Op) -> Inst {
+    Inst::new(op, 8, Reg::BAD, vec![])
 }
 
 /// `mov(8) v<dst>:UD, v<src>:UD`.
