@@ -15,7 +15,7 @@ use gpucc::nir;
 
 mod common;
 
-use common::intel_fs::{asm, passes_everywhere, PLATFORMS};
+use common::intel_fs::{asm, fs_reading_v, passes_everywhere, PLATFORMS};
 
 fn ctx(p: &str) -> Context {
     Context::new(DevInfo::from_name(p).unwrap())
@@ -26,22 +26,14 @@ fn ctx(p: &str) -> Context {
 /// elements read back at per-pixel and constant indices. The indices come from the
 /// interpolated input, so neighbouring channels address different elements: a layout that
 /// let channels share dwords would mix their arrays up.
-const SCRATCH: &str = r#"shader: MESA_SHADER_FRAGMENT
-name: scratch-array
-inputs: 1
-outputs: 1
-uniforms: 0
-scratch: 32
-decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
-decl_function main (0 params)
-
-impl main {
-    block b0:  // preds:
-    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
-    32    %1 = load_const (0x00000000)
-    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
-    32    %10 = load_const (0x3f800000)
+fn scratch() -> String {
+    fs_reading_v(
+        "scratch-array",
+        "",
+        r#"scratch: 32
+"#,
+        "",
+        r#"    32    %10 = load_const (0x3f800000)
     32    %11 = load_const (0x40000000)
     32    %12 = load_const (0x40400000)
     32    %13 = load_const (0x40800000)
@@ -100,11 +92,13 @@ impl main {
     // succs: b4
     block b4:
 }
-"#;
+"#,
+    )
+}
 
 #[test]
 fn scratch_array_with_per_pixel_indices_matches_the_interpreter() {
-    passes_everywhere(SCRATCH);
+    passes_everywhere(&scratch());
 }
 
 #[test]
@@ -113,7 +107,7 @@ fn scratch_uses_dword_scattered_messages_to_the_stateless_surface() {
     // (write) and 3 (read); function control bit 1 (legacy SIMD mode) with bit 0 = SIMD16.
     for (p, bti) in [("ivb", 255u32), ("hsw", 255), ("bdw", 253)] {
         for simd in [8u32, 16] {
-            let a = asm(p, SCRATCH, simd);
+            let a = asm(p, &scratch(), simd);
             let descs: Vec<u32> = a
                 .lines()
                 .filter(|l| l.starts_with("send"))
@@ -140,7 +134,7 @@ fn scratch_uses_dword_scattered_messages_to_the_stateless_surface() {
 
 #[test]
 fn scratch_size_and_statistics_count_the_nir_scratch() {
-    let shader = nir::parse(SCRATCH).unwrap();
+    let shader = nir::parse(&scratch()).unwrap();
     let k = ctx("bdw")
         .compile(&shader, &Options::widths(&[8, 16]))
         .unwrap();
@@ -168,7 +162,7 @@ fn scratch_size_and_statistics_count_the_nir_scratch() {
 
 #[test]
 fn scratch_of_sub_dword_data_is_named_unsupported() {
-    let text = SCRATCH.replace(
+    let text = &scratch().replace(
         "%48 = @load_scratch (%36) (align_mul=4, align_offset=0)",
         "%48 = @load_scratch (%36) (align_mul=2, align_offset=0)",
     );
@@ -576,22 +570,14 @@ fn query_levels_is_the_fourth_resinfo_component() {
 
 /// Texel offsets on a sample, an explicit-LOD sample and a texel fetch, at per-pixel
 /// coordinates.
-const OFFSETS: &str = r#"shader: MESA_SHADER_FRAGMENT
-name: texel-offsets
-inputs: 1
-outputs: 1
-uniforms: 0
-decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
-decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
-decl_function main (0 params)
-
-impl main {
-    block b0:  // preds:
-    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
-    32    %1 = load_const (0x00000000)
-    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
-    32x2  %3 = vec2 %2.x, %2.y
+fn offsets() -> String {
+    fs_reading_v(
+        "texel-offsets",
+        "",
+        "",
+        r#"decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)
+"#,
+        r#"    32x2  %3 = vec2 %2.x, %2.y
     32x2  %4 = load_const (0xffffffff, 0x00000002)
     32x4  %5 = (float32)tex %3 (coord), %4 (offset), 0 (texture), 0 (sampler)
     32    %6 = load_const (0x3f800000)
@@ -607,18 +593,20 @@ impl main {
     // succs: b1
     block b1:
 }
-"#;
+"#,
+    )
+}
 
 #[test]
 fn texel_offsets_match_the_interpreter() {
-    passes_everywhere(OFFSETS);
+    passes_everywhere(&offsets());
 }
 
 #[test]
 fn texel_offsets_travel_in_the_sampler_header() {
     // (-1, 2) -> u 0xf at 11:8, v 0x2 at 7:4; (7, -8) -> 0x7, 0x8.
     for p in PLATFORMS {
-        let a = asm(p, OFFSETS, 8);
+        let a = asm(p, &offsets(), 8);
         for bits in ["0x00000f20UD", "0x00000780UD"] {
             assert!(
                 a.lines()

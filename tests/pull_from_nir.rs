@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::intel_fs::{asm, passes_everywhere, PLATFORMS};
+use common::intel_fs::{asm, fs_reading_v, passes_everywhere, PLATFORMS};
 
 /// Lines of `asm` whose mnemonic (after any predicate) is `op`.
 fn count_op(asm: &str, op: &str) -> usize {
@@ -34,22 +34,14 @@ fn count_op(asm: &str, op: &str) -> usize {
 
 /// A vec4 read from UBO 1 at a per-pixel dword offset (0, 4, … 28 bytes: mostly not
 /// 16-byte aligned, so `align_mul` is 4), written out as the colour.
-const VARYING_UBO: &str = r#"shader: MESA_SHADER_FRAGMENT
-name: varying-ubo
-num_ubos: 2
-inputs: 1
-outputs: 1
-uniforms: 0
-decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
-decl_function main (0 params)
-
-impl main {
-    block b0:  // preds:
-    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
-    32    %1 = load_const (0x00000000)
-    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
-    32    %3 = load_const (0x41000000)
+fn varying_ubo() -> String {
+    fs_reading_v(
+        "varying-ubo",
+        r#"num_ubos: 2
+"#,
+        "",
+        "",
+        r#"    32    %3 = load_const (0x41000000)
     32    %4 = fmul %2.x, %3
     32    %5 = f2u32 %4
     32    %6 = load_const (0x00000007)
@@ -62,11 +54,13 @@ impl main {
     // succs: b1
     block b1:
 }
-"#;
+"#,
+    )
+}
 
 #[test]
 fn varying_ubo_load_matches_the_interpreter() {
-    passes_everywhere(VARYING_UBO);
+    passes_everywhere(&varying_ubo());
 }
 
 #[test]
@@ -75,7 +69,7 @@ fn varying_ubo_load_is_one_ld_whose_payload_is_the_byte_offset() {
     // eight channels; the payload is the offset alone, one register per eight channels.
     for p in PLATFORMS {
         for (simd, mlen, rlen) in [(8, 1, 4), (16, 2, 8)] {
-            let a = asm(p, VARYING_UBO, simd);
+            let a = asm(p, &varying_ubo(), simd);
             let lds: Vec<&str> = a
                 .lines()
                 .filter(|l| l.contains("sampler MsgDesc: ld"))
@@ -97,21 +91,13 @@ fn varying_ubo_load_is_one_ld_whose_payload_is_the_byte_offset() {
 }
 
 /// `if (!(v.x < 0.5))` colours red, else green.
-const INVERTED_IF: &str = r#"shader: MESA_SHADER_FRAGMENT
-name: inverted-if
-inputs: 1
-outputs: 1
-uniforms: 0
-decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
-decl_function main (0 params)
-
-impl main {
-    block b0:  // preds:
-    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
-    32    %1 = load_const (0x00000000)
-    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
-    32    %3 = load_const (0x3f000000)
+fn inverted_if() -> String {
+    fs_reading_v(
+        "inverted-if",
+        "",
+        "",
+        "",
+        r#"    32    %3 = load_const (0x3f000000)
     1     %4 = flt %2.x, %3
     1     %5 = inot %4
     32    %6 = load_const (0x3f800000)
@@ -131,18 +117,20 @@ impl main {
     // succs: b4
     block b4:
 }
-"#;
+"#,
+    )
+}
 
 #[test]
 fn inverted_if_matches_the_interpreter() {
-    passes_everywhere(INVERTED_IF);
+    passes_everywhere(&inverted_if());
 }
 
 #[test]
 fn if_on_a_not_inverts_the_predicate_instead() {
     for p in PLATFORMS {
         for simd in [8, 16] {
-            let a = asm(p, INVERTED_IF, simd);
+            let a = asm(p, &inverted_if(), simd);
             assert_eq!(count_op(&a, "not"), 0, "{p} SIMD{simd}\n{a}");
             // Either the IF itself or, after peephole select, the SELs take the inverted
             // predicate; no uninverted predicate on f0.0 is left.
@@ -156,24 +144,16 @@ fn if_on_a_not_inverts_the_predicate_instead() {
 /// per channel (so the backend has to pick one channel's value), it differs between the
 /// verifier's input sets (u = -1.0, 0.375, 1.75 give 0, 1, 3), and the four textures differ
 /// (the default sampler model puts the texture index in z).
-const SAMPLER_ARRAY: &str = r#"shader: MESA_SHADER_FRAGMENT
-name: sampler-array
-num_ubos: 1
+fn sampler_array() -> String {
+    fs_reading_v(
+        "sampler-array",
+        r#"num_ubos: 1
 first_ubo_is_default_ubo: true
-inputs: 1
-outputs: 1
-uniforms: 0
-decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)
-decl_var uniform INTERP_MODE_NONE none sampler2D[4] samp (1, 0, 0)
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)
-decl_function main (0 params)
-
-impl main {
-    block b0:  // preds:
-    32x2  %0 = @load_barycentric_pixel () (interp_mode=1)
-    32    %1 = load_const (0x00000000)
-    32x4  %2 = @load_interpolated_input (%0, %1) (base=0, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
-    32    %3 = @load_ubo (%1, %1) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=4)
+"#,
+        "",
+        r#"decl_var uniform INTERP_MODE_NONE none sampler2D[4] samp (1, 0, 0)
+"#,
+        r#"    32    %3 = @load_ubo (%1, %1) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=4)
     32    %8 = fabs %3
     32    %9 = load_const (0x40800000)
     32    %10 = fmul %8, %9
@@ -186,18 +166,20 @@ impl main {
     // succs: b1
     block b1:
 }
-"#;
+"#,
+    )
+}
 
 #[test]
 fn sampler_array_element_matches_the_interpreter() {
-    passes_everywhere(SAMPLER_ARRAY);
+    passes_everywhere(&sampler_array());
 }
 
 #[test]
 fn sampler_array_element_is_one_message_with_an_address_register_descriptor() {
     for p in PLATFORMS {
         for simd in [8, 16] {
-            let a = asm(p, SAMPLER_ARRAY, simd);
+            let a = asm(p, &sampler_array(), simd);
             let sends: Vec<&str> = a.lines().filter(|l| l.starts_with("send")).collect();
             // One sample, one render-target write.
             assert_eq!(sends.len(), 2, "{p} SIMD{simd}\n{a}");
