@@ -162,7 +162,7 @@ fn scratch_size_and_statistics_count_the_nir_scratch() {
 
 #[test]
 fn scratch_of_sub_dword_data_is_named_unsupported() {
-    let text = &scratch().replace(
+    let text = scratch().replace(
         "%48 = @load_scratch (%36) (align_mul=4, align_offset=0)",
         "%48 = @load_scratch (%36) (align_mul=2, align_offset=0)",
     );
