@@ -133,18 +133,26 @@ fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
 /// immediate field wherever it ends up.
 pub const RELOC_PLACEHOLDER: u32 = 0x4a7c_c037;
 
-/// The EU instruction index and relocation id of every [`Op::MovRelocImm`] in `prog`, in
-/// the numbering [`generate`] emits.
-pub fn reloc_sites(prog: &Program) -> Vec<(usize, u32)> {
-    let mut sites = Vec::new();
-    let mut n = 0usize;
-    for i in &prog.insts {
-        if let Op::MovRelocImm { id } = i.op {
-            sites.push((n, id));
-        }
-        n += eu_len(i);
-    }
-    sites
+/// The EU instruction index and relocation id of every [`Op::MovRelocImm`] in `prog`, given
+/// where each IR instruction starts in the generated code ([`Generated::start`]).
+pub fn reloc_sites(prog: &Program, start: &[usize]) -> Vec<(usize, u32)> {
+    prog.insts
+        .iter()
+        .zip(start)
+        .filter_map(|(i, &at)| match i.op {
+            Op::MovRelocImm { id } => Some((at, id)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A program's EU instructions and where each IR instruction starts in them (DO emits nothing on
+/// Gen6+, logical pieces such as UNIFORMIZE several instructions).
+pub struct Generated {
+    /// The instructions.
+    pub insts: Vec<eu::Inst>,
+    /// Index in `insts` of the first instruction of every IR instruction, plus the end.
+    pub start: Vec<usize>,
 }
 
 /// Emits `prog` (fully allocated and lowered) as EU instructions.
@@ -152,21 +160,16 @@ pub fn generate(
     devinfo: &DevInfo,
     flow: &FlowTemplates,
     prog: &Program,
-) -> Result<Vec<eu::Inst>, CompileError> {
-    // EU index of every IR instruction.
-    let mut eu_index = Vec::with_capacity(prog.insts.len() + 1);
-    let mut n = 0usize;
-    for i in &prog.insts {
-        eu_index.push(n);
-        n += eu_len(i);
-    }
-    eu_index.push(n);
+) -> Result<Generated, CompileError> {
     let targets = flow_targets(&prog.insts)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(prog.insts.len());
+    let mut start = Vec::with_capacity(prog.insts.len() + 1);
+    // Jumps are resolved once every instruction's position is known: (EU index, IR index of
+    // the jump, JIP target, UIP target).
+    let mut jumps: Vec<(usize, usize, usize, usize)> = Vec::new();
     for (ip, inst) in prog.insts.iter().enumerate() {
+        start.push(out.len());
         let (q, nib) = qtr(inst);
-        let here = eu_index[ip] as i32;
-        let dist = |t: usize| (eu_index[t] as i32 - here) * 16;
         let mut e = match inst.op {
             Op::Do => continue,
             Op::Uniformize => {
@@ -182,13 +185,8 @@ pub fn generate(
                     Op::Break => (&flow.break_, targets[ip].0, targets[ip].1),
                     _ => (&flow.cont, targets[ip].0, targets[ip].1),
                 };
+                jumps.push((out.len(), ip, jip, uip));
                 let mut e = tmpl.clone();
-                let old = e.branch.unwrap_or_default();
-                e.branch = Some(Branch {
-                    jip: dist(jip),
-                    uip: if old.uip == 0 { 0 } else { dist(uip) },
-                    pop: 0,
-                });
                 e.pred = inst.pred.map(|inv| Predicate {
                     control: 1,
                     inverse: inv,
@@ -327,18 +325,19 @@ pub fn generate(
         let _ = devinfo;
         out.push(e);
     }
-    Ok(out)
-}
-
-/// EU instructions `inst` becomes (DO none on Gen6+; the logical pieces codegen expands).
-fn eu_len(inst: &Inst) -> usize {
-    match inst.op {
-        Op::Do => 0,
-        Op::Uniformize if is_scalar(&inst.src[0]) => 1,
-        Op::Uniformize => 6,
-        Op::Send if inst.src.len() == 2 => 4 + (inst.desc & 0xfff != 0) as usize,
-        _ => 1,
+    start.push(out.len());
+    for (at, ip, jip, uip) in jumps {
+        let dist = |t: usize| (start[t] as i32 - start[ip] as i32) * 16;
+        let e = &mut out[at];
+        // A template without UIP (ENDIF, WHILE) keeps it zero.
+        let has_uip = e.branch.unwrap_or_default().uip != 0;
+        e.branch = Some(Branch {
+            jip: dist(jip),
+            uip: if has_uip { dist(uip) } else { 0 },
+            pop: 0,
+        });
     }
+    Ok(Generated { insts: out, start })
 }
 
 /// Whether a source already holds one value for every channel.
@@ -401,12 +400,11 @@ fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
         )));
     }
     let f1 = eu::types::arf::FLAG | 1;
-    let mut clear = scalar(
+    let clear = scalar(
         Opcode::Mov,
         Dst::reg(RegFile::Arf, f1, 0, RegType::UD),
         vec![imm_ud(0)],
     );
-    clear.we_all = true;
     let mut enabled = eu::Inst::new(Opcode::Mov);
     enabled.exec_size = inst.exec_size;
     let (q, nib) = qtr(inst);

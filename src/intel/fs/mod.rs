@@ -337,7 +337,7 @@ impl Context {
         if sched::schedule(dev, &mut prog, sched::Mode::Post) {
             dump("post-allocation scheduling", &prog);
         }
-        let insts = codegen::generate(dev, flow, &prog)?;
+        let codegen::Generated { insts, start } = codegen::generate(dev, flow, &prog)?;
         let errors = eu::validate(dev, &insts);
         if let Some(e) = errors.first() {
             return Err(CompileError::Internal(format!(
@@ -350,7 +350,7 @@ impl Context {
         let compacted = eu::encode_program_compacted(dev, &insts)
             .map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
         let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
-        let relocs = reloc_offsets(&codegen::reloc_sites(&prog), &compacted)?;
+        let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
         let mut s = stats::collect(dev, &insts);
         s.simd = width as u32;
         // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
