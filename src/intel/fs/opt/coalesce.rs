@@ -31,12 +31,14 @@ pub(super) fn is_raw_copy(src: RegType, dst: RegType) -> bool {
     src == dst || (!src.is_float() && !dst.is_float() && src.size() == dst.size())
 }
 
-/// A plain copy of register-aligned whole registers between two virtual registers:
-/// `(source, destination, byte shift from source offset to destination offset)`.
-fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
-    let s = inst.src.first()?;
-    let d = &inst.dst;
-    let ok = inst.op == Op::Alu(Opcode::Mov)
+/// A MOV that copies bits unchanged from one virtual register to another: one source, no
+/// predicate, saturate, condition or source modifier, unit strides and no explicit region,
+/// types that move the same bits. The copy-removing passes add their own placement rules.
+pub(super) fn is_vgrf_bit_copy(inst: &Inst) -> bool {
+    let (Some(s), d) = (inst.src.first(), &inst.dst) else {
+        return false;
+    };
+    inst.op == Op::Alu(Opcode::Mov)
         && inst.src.len() == 1
         && inst.pred.is_none()
         && !inst.sat
@@ -47,9 +49,18 @@ fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
         && !s.neg
         && !s.abs
         && s.region.is_none()
+        && d.region.is_none()
         && s.stride == 1
         && d.stride == 1
         && is_raw_copy(s.ty, d.ty)
+}
+
+/// A plain copy of register-aligned whole registers between two virtual registers:
+/// `(source, destination, byte shift from source offset to destination offset)`.
+fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
+    let s = inst.src.first()?;
+    let d = &inst.dst;
+    let ok = is_vgrf_bit_copy(inst)
         && d.offset >= s.offset
         && s.offset % REG_SIZE == 0
         && d.offset % REG_SIZE == 0

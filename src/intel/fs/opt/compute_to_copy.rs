@@ -9,11 +9,11 @@
 //! registers of the same size, so payload copies (which coalescing handles with its own
 //! register-pressure fallback) are left alone.
 
-use crate::intel::eu::{CondMod, Opcode};
+use crate::intel::eu::Opcode;
 
 use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 
-use super::coalesce::is_raw_copy;
+use super::coalesce::is_vgrf_bit_copy;
 
 /// Retargets writers of copied values onto the copies' destinations; returns whether any
 /// copy went.
@@ -77,27 +77,10 @@ pub fn compute_to_copy(prog: &mut Program) -> bool {
 
 /// A plain whole-register copy between two distinct virtual registers.
 fn is_copy(inst: &Inst) -> bool {
-    let Some(s) = inst.src.first() else {
+    let (Some(s), d) = (inst.src.first(), &inst.dst) else {
         return false;
     };
-    let d = &inst.dst;
-    inst.op == Op::Alu(Opcode::Mov)
-        && inst.src.len() == 1
-        && inst.pred.is_none()
-        && !inst.sat
-        && inst.cmod == CondMod::None
-        && d.file == File::Vgrf
-        && s.file == File::Vgrf
-        && s.nr != d.nr
-        && !s.neg
-        && !s.abs
-        && s.region.is_none()
-        && d.region.is_none()
-        && s.stride == 1
-        && d.stride == 1
-        && s.offset == d.offset
-        && s.offset % REG_SIZE == 0
-        && is_raw_copy(s.ty, d.ty)
+    is_vgrf_bit_copy(inst) && s.offset == d.offset && s.offset % REG_SIZE == 0
 }
 
 /// Whether `r`, covering `regs` registers, shares a register with `of`'s `of_regs`.

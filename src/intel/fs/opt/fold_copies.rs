@@ -18,37 +18,14 @@
 //! (straight-line code) reads or writes the destination, so moving the write of the
 //! destination up to the computing instruction changes no value anyone reads.
 
-use crate::intel::eu::{CondMod, Opcode};
+use crate::intel::eu::Opcode;
 
 use crate::intel::fs::ir::{File, Inst, Op, Program};
 
-use super::coalesce::is_raw_copy;
+use super::coalesce::is_vgrf_bit_copy;
 
 /// How far back (in instructions) a copy looks for the write of its source.
 const WINDOW: usize = 256;
-
-/// A MOV that copies bits between virtual registers without changing them.
-fn plain_copy(inst: &Inst) -> bool {
-    let Some(s) = inst.src.first() else {
-        return false;
-    };
-    let d = &inst.dst;
-    inst.op == Op::Alu(Opcode::Mov)
-        && inst.src.len() == 1
-        && inst.pred.is_none()
-        && !inst.sat
-        && inst.cmod == CondMod::None
-        && s.file == File::Vgrf
-        && d.file == File::Vgrf
-        && s.nr != d.nr
-        && !s.neg
-        && !s.abs
-        && s.region.is_none()
-        && s.stride == 1
-        && d.stride == 1
-        && s.ty.size() == d.ty.size()
-        && is_raw_copy(s.ty, d.ty)
-}
 
 /// The destination offset at which `def` writes channels the copy reads, when it writes
 /// whole, unpredicated (or SEL) channels of the copy's source: a SIMD8 half of a SIMD16
@@ -107,7 +84,7 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
     let mut progress = false;
     for ip in 0..prog.insts.len() {
         let copy = &prog.insts[ip];
-        if !plain_copy(copy) {
+        if !is_vgrf_bit_copy(copy) {
             continue;
         }
         let (a, b) = (copy.dst.nr, copy.src[0].nr as usize);
