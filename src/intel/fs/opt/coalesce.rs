@@ -218,7 +218,7 @@ fn total_pieces(prog: &Program) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{binary, f, mov};
+    use super::super::testing::{self, binary, f, mov};
     use super::*;
     use crate::intel::fs::ir::Reg;
 
@@ -236,12 +236,7 @@ mod tests {
     }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 8],
-        };
-        let progress = register_coalesce(&mut p, true);
-        (progress, p.insts)
+        testing::run(|p| register_coalesce(p, true), insts)
     }
 
     #[test]

@@ -294,16 +294,11 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{binary, f, mov};
+    use super::super::testing::{self, binary, f, mov};
     use super::*;
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = copy_propagation(&mut p);
-        (progress, p.insts)
+        testing::run(copy_propagation, insts)
     }
 
     #[test]

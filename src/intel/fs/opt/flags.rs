@@ -111,6 +111,7 @@ pub fn remove_redundant_flag_writes(prog: &mut Program) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing;
     use super::*;
     use crate::intel::eu::RegType;
 
@@ -137,12 +138,7 @@ mod tests {
     }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 16],
-        };
-        let progress = remove_redundant_flag_writes(&mut p);
-        (progress, p.insts)
+        testing::run(remove_redundant_flag_writes, insts)
     }
 
     #[test]

@@ -154,18 +154,13 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{binary, f, flow, mov, ud};
+    use super::super::testing::{self, binary, f, flow, mov, ud};
     use super::*;
     use crate::intel::eu::RegType;
     use crate::intel::fs::ir::Reg;
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 10],
-        };
-        let progress = fold_copies(&mut p, true);
-        (progress, p.insts)
+        testing::run(|p| fold_copies(p, true), insts)
     }
 
     /// `v1 -> v2 -> v3`: folding the first copy removes the instruction that wrote v2, so

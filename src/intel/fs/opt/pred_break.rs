@@ -53,6 +53,7 @@ pub fn predicated_break(prog: &mut Program) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing;
     use super::super::testing::flow;
     use super::*;
     use crate::intel::eu::{Opcode, RegType};
@@ -65,12 +66,7 @@ mod tests {
     }
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-        let mut p = Program {
-            insts,
-            vgrf_sizes: vec![1; 4],
-        };
-        let progress = predicated_break(&mut p);
-        (progress, p.insts)
+        testing::run(predicated_break, insts)
     }
 
     #[test]
