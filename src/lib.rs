@@ -7,11 +7,13 @@
 
 pub mod capi;
 pub mod compiler;
+pub mod debug;
 pub mod drm;
 pub mod etnaviv;
 pub mod intel;
 pub mod nir;
 pub mod piglit;
+pub mod pipeline;
 pub mod program;
 pub mod ra;
 pub mod target;
