@@ -4,7 +4,6 @@
 //! lives in the backend context built here once, never per shader. A `Compiler` is
 //! `Send + Sync`: drivers compile from several threads at once with one object.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use crate::etnaviv;
@@ -110,7 +109,7 @@ impl Compiler {
                 if !options.simd.is_empty() {
                     opts.simd = options.simd.clone();
                 }
-                let kernel = ctx.compile(&out_of_ssa(shader), &opts)?;
+                let kernel = ctx.compile(shader, &opts)?;
                 Ok(Program::intel(self.target, shader.stage(), kernel))
             }
             Backend::Etnaviv(ctx) => {
@@ -119,25 +118,6 @@ impl Compiler {
             }
         }
     }
-}
-
-/// The scalar Intel backend, like Mesa's, takes NIR out of SSA form: phis become register
-/// intrinsics first. A shader without phis (as Mesa hands them over) is used as it is.
-fn out_of_ssa(shader: &nir::Shader) -> Cow<'_, nir::Shader> {
-    let has_phis = shader
-        .functions
-        .iter()
-        .filter_map(|f| f.body.as_ref())
-        .any(|body| {
-            body.instrs_in_order()
-                .any(|(_, i)| matches!(i.kind, nir::InstrKind::Phi(_)))
-        });
-    if !has_phis {
-        return Cow::Borrowed(shader);
-    }
-    let mut copy = shader.clone();
-    nir::passes::phis_to_regs(&mut copy);
-    Cow::Owned(copy)
 }
 
 impl Compiler {
@@ -154,7 +134,7 @@ impl Compiler {
                 let widths = if simd.is_empty() { &[8, 16][..] } else { simd };
                 let mut outcome = VerifyOutcome::Pass;
                 for (i, &w) in widths.iter().enumerate() {
-                    match VerifyOutcome::from(intel::fs::verify(ctx, &out_of_ssa(shader), w)) {
+                    match VerifyOutcome::from(intel::fs::verify(ctx, shader, w)) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use gpucc::intel::fs::ir::{File, Inst, Program, Reg, REG_SIZE};
 use gpucc::intel::fs::opt::{self, compact, rename, split};
-use gpucc::intel::fs::{from_nir, lower};
+use gpucc::intel::fs::{pipeline, CompileError};
 use gpucc::intel::DevInfo;
 
 fn operands(inst: &Inst) -> impl Iterator<Item = &Reg> {
@@ -90,19 +90,19 @@ fn check(platform: &str) {
     };
     let dev = DevInfo::from_name(platform).unwrap();
     let mut fig = Figures::default();
+    let last_lowering = pipeline::LOWERING.last().unwrap().name;
     for f in common::files_with_suffix(&dir, ".fs.nir") {
         let text = std::fs::read_to_string(&f).unwrap();
         let Ok(shader) = gpucc::nir::parse(&text) else {
             continue;
         };
         for width in [8u8, 16] {
-            let Ok((mut p, _)) = from_nir::from_nir(dev, &shader, width) else {
-                continue;
+            let prepared = match pipeline::prepare(dev, &shader, width, last_lowering) {
+                Ok(prepared) => prepared,
+                Err(CompileError::Internal(e)) => panic!("{}: {e}", f.display()),
+                Err(_) => continue,
             };
-            lower::lower_logical_sends(dev, &mut p);
-            lower::lower_load_payload(dev, &mut p);
-            lower::lower_integer_multiplication(dev, &mut p);
-            lower::lower_simd_width(dev, &mut p);
+            let p = prepared.prog;
             let at = format!("{} SIMD{width}", f.display());
             fig.programs += 1;
             fig.vgrfs += p.vgrf_sizes.len();

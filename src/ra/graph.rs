@@ -164,6 +164,11 @@ impl Graph {
         self.class.len()
     }
 
+    /// Edges added so far, counting repeats (what the interference graph cost to build).
+    pub fn num_edges_added(&self) -> usize {
+        self.edges.len()
+    }
+
     /// Adds a node; nodes may be added at any time, e.g. spill temporaries before a retry.
     pub fn add_node(&mut self, class: ClassId) -> NodeId {
         self.class.push(class);

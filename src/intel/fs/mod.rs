@@ -16,7 +16,10 @@
 //! 7. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
 //!
-//! `GPUCC_DEBUG=fs` prints the IR after each step through [`Options::debug`].
+//! The order is written once, in [`pipeline`]; `GPUCC_DEBUG` (see [`crate::debug`]) prints
+//! the IR after each step that changed it (`fs`), the allocator's work (`ra`), the final
+//! assembly (`asm`), statistics (`stats`) and per-pass times (`time`) through
+//! [`Options::debug`].
 
 pub mod codegen;
 pub mod from_nir;
@@ -24,9 +27,11 @@ pub mod ir;
 pub mod liveness;
 pub mod lower;
 pub mod opt;
+pub mod pipeline;
 pub mod regalloc;
 pub mod sched;
 pub mod stats;
+pub mod validate;
 pub mod verify;
 
 use std::fmt;
@@ -34,6 +39,7 @@ use std::sync::Arc;
 
 use crate::intel::eu;
 use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
+use crate::debug;
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -67,32 +73,35 @@ impl std::error::Error for CompileError {}
 pub struct Options {
     /// Dispatch widths to try (8, 16); SIMD8 is always compiled for fragment shaders.
     pub simd: Vec<u32>,
-    /// Print the IR after each step to standard error.
-    pub debug_ir: bool,
+    /// What to print while compiling (`GPUCC_DEBUG` by default).
+    pub debug: debug::Flags,
+    /// Validate the IR after every pass (on in debug builds and with `GPUCC_DEBUG=validate`).
+    pub validate: bool,
     /// Run the [`opt`] passes (off only to measure what they gain).
     pub optimize: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            simd: vec![8, 16],
-            debug_ir: std::env::var("GPUCC_DEBUG")
-                .map(|v| v.split(',').any(|p| p == "fs"))
-                .unwrap_or(false),
-            optimize: true,
-        }
+        Options::widths(&[8, 16])
     }
 }
 
 impl Options {
-    /// Options compiling exactly the given widths, without debug output.
+    /// Options compiling exactly the given widths, with the process's `GPUCC_DEBUG` flags.
     pub fn widths(simd: &[u32]) -> Options {
         Options {
             simd: simd.to_vec(),
-            debug_ir: false,
+            debug: debug::flags(),
+            validate: debug::validate_by_default(),
             optimize: true,
         }
+    }
+
+    /// The same options with the IR validated after every pass (what tests ask for).
+    pub fn validating(mut self) -> Options {
+        self.validate = true;
+        self
     }
 }
 
@@ -126,6 +135,25 @@ impl Context {
 
     /// Compiles a fragment or compute shader for every width in `opts` that fits.
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
+        let shader = pipeline::prepare_nir(shader, opts.debug);
+        let kernel = self.compile_prepared(&shader, opts)?;
+        if opts.debug.contains(debug::Flags::ASM) {
+            eprint!("=== {} assembly\n{}", self.devinfo.name, kernel.disassemble(self.devinfo));
+        }
+        if opts.debug.contains(debug::Flags::STATS) {
+            for v in &kernel.simd {
+                eprintln!("{}", v.stats);
+            }
+        }
+        Ok(kernel)
+    }
+
+    /// [`Context::compile`] of a shader already out of SSA form.
+    fn compile_prepared(
+        &self,
+        shader: &nir::Shader,
+        opts: &Options,
+    ) -> Result<Kernel, CompileError> {
         let dev = self.devinfo;
         let Some(flow) = self.flow.as_ref().filter(|_| (70..=90).contains(&dev.ver)) else {
             return Err(CompileError::Unsupported(format!(
@@ -166,7 +194,7 @@ impl Context {
                     continue;
                 }
             }
-            match self.compile_width(shader, w as u8, flow, opts)? {
+            match pipeline::compile_width(self, shader, w as u8, flow, opts)? {
                 Some((bytes, k, f, sites)) => {
                     let mut k = k;
                     k.offset = code.len() as u32;
@@ -255,123 +283,6 @@ impl Context {
             relocs,
             constant_data_size: shader.info.constant_data_size,
         })
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn compile_width(
-        &self,
-        shader: &nir::Shader,
-        width: u8,
-        flow: &codegen::FlowTemplates,
-        opts: &Options,
-    ) -> Result<Option<(Vec<u8>, SimdKernel, from_nir::ShaderFacts, Vec<Reloc>)>, CompileError>
-    {
-        let dev = self.devinfo;
-        let (mut prog, facts) = from_nir::from_nir(dev, shader, width)?;
-        let dump = |stage: &str, p: &Program| {
-            if opts.debug_ir {
-                eprintln!("=== SIMD{width} after {stage}\n{p}");
-            }
-        };
-        dump("from_nir", &prog);
-        lower::lower_logical_sends(dev, &mut prog);
-        lower::lower_load_payload(dev, &mut prog);
-        lower::lower_integer_multiplication(dev, &mut prog);
-        lower::lower_simd_width(dev, &mut prog);
-        let reserved = assign_payload_files(&mut prog, &facts);
-        dump("lowering", &prog);
-        // Coalescing values into message payloads lengthens the payloads' live ranges; when
-        // that keeps a width from fitting, the program is optimized again without it. Only
-        // then does SIMD8 spill to scratch; wider programs are dropped instead.
-        let levels: &[opt::Level] = if opts.optimize {
-            &[opt::Level::Full, opt::Level::NoPayloadCoalescing]
-        } else {
-            &[opt::Level::None]
-        };
-        let lowered = prog;
-        let mut fitted = None;
-        'levels: for (i, &level) in levels.iter().enumerate() {
-            let mut p = lowered.clone();
-            if opt::optimize(&mut p, level) {
-                dump("optimization", &p);
-            }
-            // Mesa's order: each pre-allocation schedule in turn, keeping the first that
-            // allocates without spilling; if none does, spill from the least pressure.
-            let may_spill = width == 8 && i + 1 == levels.len();
-            let mut least: Option<(u32, Program)> = None;
-            for mode in sched::PRE_RA_MODES {
-                let mut q = p.clone();
-                if sched::schedule(dev, &mut q, mode) {
-                    dump(&format!("scheduling ({mode:?})"), &q);
-                }
-                // More GRFs live at once than there are (g0 and g1 always taken): no need to
-                // try the allocator.
-                let pressure = sched::max_pressure(&q);
-                if pressure + 2 <= dev.grf_count {
-                    if let Some((alloc, spilled)) =
-                        regalloc::allocate_spilling(dev, &self.regs, &mut q, reserved, false)?
-                    {
-                        fitted = Some((q, alloc, spilled));
-                        break 'levels;
-                    }
-                }
-                if may_spill && !least.as_ref().is_some_and(|(best, _)| *best <= pressure) {
-                    least = Some((pressure, q));
-                }
-            }
-            if let Some((_, mut q)) = least {
-                if let Some((alloc, spilled)) =
-                    regalloc::allocate_spilling(dev, &self.regs, &mut q, reserved, true)?
-                {
-                    fitted = Some((q, alloc, spilled));
-                    break;
-                }
-            }
-        }
-        let Some((mut prog, alloc, mut spilled)) = fitted else {
-            return Ok(None);
-        };
-        place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
-        regalloc::assign(&mut prog, &alloc);
-        dump("register allocation", &prog);
-        if sched::schedule(dev, &mut prog, sched::Mode::Post) {
-            dump("post-allocation scheduling", &prog);
-        }
-        let codegen::Generated { insts, start } = codegen::generate(dev, flow, &prog)?;
-        let errors = eu::validate(dev, &insts);
-        if let Some(e) = errors.first() {
-            return Err(CompileError::Internal(format!(
-                "EU validation failed ({} errors), first: {e:?}",
-                errors.len()
-            )));
-        }
-        let native = eu::encode_program(dev, &insts)
-            .map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
-        let compacted = eu::encode_program_compacted(dev, &insts)
-            .map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
-        let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
-        let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
-        let mut s = stats::collect(dev, &insts);
-        s.simd = width as u32;
-        // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
-        s.spills = spilled.spills + facts.scratch_writes;
-        s.fills = spilled.fills + facts.scratch_reads;
-        s.bytes_uncompacted = (native.len() * 16) as u32;
-        s.bytes = bytes.len() as u32;
-        Ok(Some((
-            bytes,
-            SimdKernel {
-                simd: width as u32,
-                offset: 0,
-                size: 0,
-                dispatch_grf_start: facts.payload.num_regs,
-                grfs_used: alloc.grfs_used,
-                stats: s,
-                scratch_size: spilled.scratch_bytes,
-            },
-            facts,
-            relocs,
-        )))
     }
 }
 

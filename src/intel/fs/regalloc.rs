@@ -244,6 +244,10 @@ pub struct Allocation {
     pub base: Vec<u32>,
     /// Registers used (one past the highest).
     pub grfs_used: u32,
+    /// Nodes of the interference graph (VGRFs plus precoloured payload registers).
+    pub graph_nodes: usize,
+    /// Interference edges added (before duplicates are merged).
+    pub graph_edges: usize,
 }
 
 /// Allocates every VGRF, keeping registers below `reserved` untouched. `Ok(None)` means the
@@ -377,6 +381,8 @@ fn allocate_with_costs(
     Ok(Attempt::Done(Allocation {
         base,
         grfs_used: used,
+        graph_nodes: g.num_nodes(),
+        graph_edges: g.num_edges_added(),
     }))
 }
 

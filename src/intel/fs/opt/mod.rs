@@ -2,8 +2,10 @@
 //! LOAD_PAYLOAD expansion and SIMD splitting create are visible) and before register
 //! allocation.
 //!
-//! Every pass is a `fn(&mut Program) -> bool` that reports progress. [`optimize`] runs them in
-//! this order. First, once:
+//! Every pass is a `fn(&mut Program) -> bool` that reports progress. The order below is
+//! written once, as the lists [`BEFORE_ROUNDS`], [`ROUND`], [`AFTER_ROUND`] and
+//! [`AFTER_ROUNDS`], which [`optimize_with`] runs through the compile's
+//! [`Runner`](crate::pipeline::Runner). First, once:
 //!
 //! - [`split`]: multi-register VGRFs whose registers no operand uses together (the halves of
 //!   an instruction SIMD width lowering split) become separate VGRFs, so that the passes below
@@ -80,6 +82,7 @@ pub mod split;
 mod testing;
 
 use super::ir::Program;
+use crate::pipeline::{InvalidIr, Pass, Runner};
 
 /// Upper bound on rounds of the pass pipeline; each round that makes progress removes or
 /// simplifies at least one instruction, so this is only a guard against a pass that
@@ -100,42 +103,134 @@ pub enum Level {
     NoPayloadCoalescing,
 }
 
+impl Level {
+    /// Whether values may be coalesced into message payloads.
+    fn into_payloads(self) -> bool {
+        self == Level::Full
+    }
+}
+
+/// An optimization pass; the environment is the level.
+pub type OptPass = Pass<Level, Program>;
+
+/// Run once before the rounds.
+pub const BEFORE_ROUNDS: &[OptPass] = &[
+    Pass {
+        name: "split_virtual_grfs",
+        run: |_, p| split::split_virtual_grfs(p),
+    },
+    Pass {
+        name: "compact_virtual_grfs",
+        run: |_, p| compact::compact_virtual_grfs(p),
+    },
+];
+
+/// One round, repeated until none of them makes progress.
+pub const ROUND: &[OptPass] = &[
+    Pass {
+        name: "algebraic",
+        run: |_, p| algebraic::algebraic(p),
+    },
+    Pass {
+        name: "cse",
+        run: |_, p| cse::cse(p),
+    },
+    Pass {
+        name: "copy_propagation",
+        run: |_, p| copy_prop::copy_propagation(p),
+    },
+    Pass {
+        name: "dead_code_eliminate",
+        run: |_, p| dce::dead_code_eliminate(p),
+    },
+    Pass {
+        name: "register_coalesce",
+        run: |l, p| coalesce::register_coalesce(p, l.into_payloads()),
+    },
+    Pass {
+        name: "compute_to_copy",
+        run: |_, p| compute_to_copy::compute_to_copy(p),
+    },
+    Pass {
+        name: "cmod_propagation",
+        run: |_, p| cmod_prop::cmod_propagation(p),
+    },
+    Pass {
+        name: "saturate_propagation",
+        run: |_, p| sat_prop::saturate_propagation(p),
+    },
+    Pass {
+        name: "remove_redundant_flag_writes",
+        run: |_, p| flags::remove_redundant_flag_writes(p),
+    },
+    Pass {
+        name: "fold_copies",
+        run: |l, p| fold_copies::fold_copies(p, l.into_payloads()),
+    },
+    Pass {
+        name: "peephole_select",
+        run: |_, p| peephole_sel::peephole_select(p),
+    },
+    Pass {
+        name: "predicated_break",
+        run: |_, p| pred_break::predicated_break(p),
+    },
+    Pass {
+        name: "register_renaming",
+        run: |_, p| rename::register_renaming(p),
+    },
+];
+
+/// Run after every round; its renumbering is not progress (it enables no other rewrite).
+pub const AFTER_ROUND: OptPass = Pass {
+    name: "compact_virtual_grfs",
+    run: |_, p| compact::compact_virtual_grfs(p),
+};
+
+/// Run once after the rounds: constants that need a register, then the final renumbering
+/// that sizes liveness and the interference graph (as Mesa does before allocation).
+pub const AFTER_ROUNDS: &[OptPass] = &[
+    Pass {
+        name: "combine_constants",
+        run: |l, p| {
+            let gap = if l.into_payloads() {
+                usize::MAX
+            } else {
+                combine_constants::TIGHT_GAP
+            };
+            combine_constants::combine_constants(p, gap)
+        },
+    },
+    Pass {
+        name: "compact_virtual_grfs",
+        run: |_, p| compact::compact_virtual_grfs(p),
+    },
+];
+
 /// Runs the passes of `level` to a fixed point; returns whether anything changed.
 pub fn optimize(prog: &mut Program, level: Level) -> bool {
+    // A quiet runner never validates, so it cannot fail.
+    optimize_with(&mut Runner::quiet(super::validate::validate), prog, level).unwrap_or(true)
+}
+
+/// [`optimize`] through `runner`, which prints, times and validates as the compile asked.
+pub fn optimize_with(
+    runner: &mut Runner<Program>,
+    prog: &mut Program,
+    level: Level,
+) -> Result<bool, InvalidIr> {
     if level == Level::None {
-        return false;
+        return Ok(false);
     }
-    let into_payloads = level == Level::Full;
-    let mut any = split::split_virtual_grfs(prog);
-    any |= compact::compact_virtual_grfs(prog);
+    let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
     for _ in 0..MAX_ROUNDS {
-        let mut progress = false;
-        progress |= algebraic::algebraic(prog);
-        progress |= cse::cse(prog);
-        progress |= copy_prop::copy_propagation(prog);
-        progress |= dce::dead_code_eliminate(prog);
-        progress |= coalesce::register_coalesce(prog, into_payloads);
-        progress |= compute_to_copy::compute_to_copy(prog);
-        progress |= cmod_prop::cmod_propagation(prog);
-        progress |= sat_prop::saturate_propagation(prog);
-        progress |= flags::remove_redundant_flag_writes(prog);
-        progress |= fold_copies::fold_copies(prog, into_payloads);
-        progress |= peephole_sel::peephole_select(prog);
-        progress |= pred_break::predicated_break(prog);
-        progress |= rename::register_renaming(prog);
-        any |= compact::compact_virtual_grfs(prog);
+        let progress = runner.run_all(ROUND, &level, prog)?;
+        any |= runner.run(&AFTER_ROUND, &level, prog)?;
         if !progress {
             break;
         }
         any = true;
     }
-    let gap = if into_payloads {
-        usize::MAX
-    } else {
-        combine_constants::TIGHT_GAP
-    };
-    any |= combine_constants::combine_constants(prog, gap);
-    // As Mesa does before allocation: liveness and the interference graph are sized by it.
-    any |= compact::compact_virtual_grfs(prog);
-    any
+    any |= runner.run_all(AFTER_ROUNDS, &level, prog)?;
+    Ok(any)
 }

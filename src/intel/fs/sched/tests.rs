@@ -258,7 +258,7 @@ fn control_flow_stays_in_place() {
 /// allocates, which all figures are restricted to).
 #[test]
 fn post_ra_scheduling_lowers_corpus_latency() {
-    use crate::intel::fs::{assign_payload_files, from_nir, lower, opt, regalloc, Context};
+    use crate::intel::fs::{pipeline, regalloc, Context};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/nir/ivb");
     let Ok(rd) = std::fs::read_dir(&dir) else {
         eprintln!("SKIP: {} not found", dir.display());
@@ -277,15 +277,12 @@ fn post_ra_scheduling_lowers_corpus_latency() {
         let Ok(shader) = crate::nir::parse(&std::fs::read_to_string(f).unwrap()) else {
             continue;
         };
-        let Ok((mut p, facts)) = from_nir::from_nir(dev, &shader, 8) else {
-            continue;
+        let prepared = match pipeline::prepare(dev, &shader, 8, pipeline::OPTIMIZE) {
+            Ok(prepared) => prepared,
+            Err(crate::intel::fs::CompileError::Internal(e)) => panic!("{}: {e}", f.display()),
+            Err(_) => continue,
         };
-        lower::lower_logical_sends(dev, &mut p);
-        lower::lower_load_payload(dev, &mut p);
-        lower::lower_integer_multiplication(dev, &mut p);
-        lower::lower_simd_width(dev, &mut p);
-        let reserved = assign_payload_files(&mut p, &facts);
-        opt::optimize(&mut p, opt::Level::Full);
+        let (mut p, reserved) = (prepared.prog, prepared.reserved.unwrap_or(0));
         let mut pre = p.clone();
         schedule(dev, &mut pre, Mode::Pre);
         let Ok(Some((alloc, _))) =

@@ -1,0 +1,345 @@
+//! The scalar backend's order of work for one dispatch width, written once.
+//!
+//! NIR out of SSA ([`NIR_PASSES`]), translation, the [`LOWERING`] passes, payload placement,
+//! the optimizer's lists (`opt::BEFORE_ROUNDS`, `opt::ROUND`, `opt::AFTER_ROUNDS`), then
+//! scheduling and allocation (tried per pre-allocation mode and optimization level until one
+//! fits), post-allocation scheduling and code generation. Everything runs through one
+//! [`Runner`], so `GPUCC_DEBUG=fs` prints the IR after every step that changed it, `time`
+//! times each step, and validation checks the IR after each. Tests that need the program at
+//! some point of the pipeline call [`prepare`] with the name of the last step to run instead
+//! of repeating the order.
+
+use std::borrow::Cow;
+
+use crate::debug::Flags;
+use crate::intel::eu;
+use crate::intel::kernel::{Reloc, SimdKernel};
+use crate::intel::DevInfo;
+use crate::nir;
+use crate::pipeline::{InvalidIr, Pass, Runner};
+
+use super::ir::Program;
+use super::{
+    assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch,
+    regalloc, reloc_offsets, sched, stats, validate, CompileError, Context, Options,
+};
+
+impl From<InvalidIr> for CompileError {
+    fn from(e: InvalidIr) -> CompileError {
+        CompileError::Internal(e.to_string())
+    }
+}
+
+/// NIR passes before translation. The scalar backend, like Mesa's, takes NIR out of SSA
+/// form: phis become register intrinsics.
+pub const NIR_PASSES: &[Pass<(), nir::Shader>] = &[Pass {
+    name: "phis_to_regs",
+    run: |_, s| nir::passes::phis_to_regs(s),
+}];
+
+/// Lowering after translation: logical sends to payloads and SENDs, LOAD_PAYLOAD to moves,
+/// multiplies the hardware lacks, instructions too wide for the hardware split.
+pub const LOWERING: &[Pass<DevInfo, Program>] = &[
+    Pass {
+        name: "lower_logical_sends",
+        run: lower::lower_logical_sends,
+    },
+    Pass {
+        name: "lower_load_payload",
+        run: lower::lower_load_payload,
+    },
+    Pass {
+        name: "lower_integer_multiplication",
+        run: lower::lower_integer_multiplication,
+    },
+    Pass {
+        name: "lower_simd_width",
+        run: lower::lower_simd_width,
+    },
+];
+
+/// The step that gives push constants and attribute setup data their payload registers.
+pub const ASSIGN_PAYLOAD: &str = "assign_payload_files";
+/// The step that runs the optimizer (at full level) in [`prepare`].
+pub const OPTIMIZE: &str = "optimize";
+/// The step that translates NIR into the scalar IR.
+pub const TRANSLATE: &str = "from_nir";
+
+/// The shader as the translator takes it: out of SSA form (see [`NIR_PASSES`]), printed
+/// before and after when `GPUCC_DEBUG=nir` asks. A shader without phis, as Mesa hands them
+/// over, is used as it is, without a copy.
+pub fn prepare_nir<'a>(shader: &'a nir::Shader, flags: Flags) -> Cow<'a, nir::Shader> {
+    let print = flags.contains(Flags::NIR);
+    if print {
+        eprintln!("=== NIR as received\n{}", nir::print(shader));
+    }
+    let has_phis = shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|body| {
+            body.instrs_in_order()
+                .any(|(_, i)| matches!(i.kind, nir::InstrKind::Phi(_)))
+        });
+    if !has_phis {
+        return Cow::Borrowed(shader);
+    }
+    let mut copy = shader.clone();
+    for pass in NIR_PASSES {
+        if (pass.run)(&(), &mut copy) && print {
+            eprintln!("=== NIR after {}\n{}", pass.name, nir::print(&copy));
+        }
+    }
+    Cow::Owned(copy)
+}
+
+/// A program part of the way through the pipeline (see [`prepare`]).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The program after the last step run.
+    pub prog: Program,
+    /// What translation found.
+    pub facts: from_nir::ShaderFacts,
+    /// Registers the payload occupies, once [`ASSIGN_PAYLOAD`] has run.
+    pub reserved: Option<u32>,
+}
+
+/// Runs the pipeline for `width` from translation up to and including the step named
+/// `last`: [`TRANSLATE`], a [`LOWERING`] pass, [`ASSIGN_PAYLOAD`] or [`OPTIMIZE`]. The IR is
+/// validated after every step.
+pub fn prepare(
+    dev: &'static DevInfo,
+    shader: &nir::Shader,
+    width: u8,
+    last: &str,
+) -> Result<Prepared, CompileError> {
+    let steps: Vec<&str> = std::iter::once(TRANSLATE)
+        .chain(LOWERING.iter().map(|p| p.name))
+        .chain([ASSIGN_PAYLOAD, OPTIMIZE])
+        .collect();
+    let Some(stop) = steps.iter().position(|s| *s == last) else {
+        return Err(CompileError::Invalid(format!(
+            "no step named '{last}' in the scalar pipeline ({})",
+            steps.join(", ")
+        )));
+    };
+    let shader = prepare_nir(shader, Flags::empty());
+    let mut runner = Runner::new("", Flags::empty(), Flags::FS, true, validate::validate);
+    let (prog, facts) = from_nir::from_nir(dev, &shader, width)?;
+    runner.check(TRANSLATE, &prog)?;
+    let mut prepared = Prepared {
+        prog,
+        facts,
+        reserved: None,
+    };
+    for pass in LOWERING.iter().take(stop) {
+        runner.run(pass, dev, &mut prepared.prog)?;
+    }
+    if stop > LOWERING.len() {
+        let mut reserved = 0;
+        let facts = &prepared.facts;
+        runner.step(ASSIGN_PAYLOAD, &mut prepared.prog, |p| {
+            reserved = assign_payload_files(p, facts);
+            true
+        })?;
+        prepared.reserved = Some(reserved);
+    }
+    if stop > LOWERING.len() + 1 {
+        opt::optimize_with(&mut runner, &mut prepared.prog, opt::Level::Full)?;
+    }
+    Ok(prepared)
+}
+
+/// One compiled width: its code, kernel description, translation facts and relocations.
+pub(super) type Compiled = (Vec<u8>, SimdKernel, from_nir::ShaderFacts, Vec<Reloc>);
+
+/// The short name of a scheduling mode in step names and dumps (Mesa's names).
+fn mode_step(mode: sched::Mode) -> &'static str {
+    match mode {
+        sched::Mode::Pre => "schedule_pre_ra (top-down)",
+        sched::Mode::PreNonLifo => "schedule_pre_ra (non-lifo)",
+        sched::Mode::KeepOrder => "schedule_pre_ra (none)",
+        sched::Mode::PreLifo => "schedule_pre_ra (lifo)",
+        sched::Mode::Post => "schedule_post_ra",
+    }
+}
+
+/// Compiles `shader` (already out of SSA) at `width`; `Ok(None)` when it does not fit.
+pub(super) fn compile_width(
+    ctx: &Context,
+    shader: &nir::Shader,
+    width: u8,
+    flow: &codegen::FlowTemplates,
+    opts: &Options,
+) -> Result<Option<Compiled>, CompileError> {
+    let dev = ctx.devinfo;
+    let mut runner = Runner::new(
+        format!("SIMD{width}"),
+        opts.debug,
+        Flags::FS,
+        opts.validate,
+        validate::validate,
+    );
+    let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
+    runner.show(TRANSLATE, &prog);
+    runner.check(TRANSLATE, &prog)?;
+    runner.run_all(LOWERING, dev, &mut prog)?;
+    let mut reserved = 0;
+    runner.step(ASSIGN_PAYLOAD, &mut prog, |p| {
+        reserved = assign_payload_files(p, &facts);
+        true
+    })?;
+    // Coalescing values into message payloads lengthens the payloads' live ranges; when
+    // that keeps a width from fitting, the program is optimized again without it. Only
+    // then does SIMD8 spill to scratch; wider programs are dropped instead.
+    let levels: &[opt::Level] = if opts.optimize {
+        &[opt::Level::Full, opt::Level::NoPayloadCoalescing]
+    } else {
+        &[opt::Level::None]
+    };
+    let ra_debug = opts.debug.contains(Flags::RA);
+    let lowered = prog;
+    let mut fitted = None;
+    'levels: for (i, &level) in levels.iter().enumerate() {
+        let mut p = lowered.clone();
+        opt::optimize_with(&mut runner, &mut p, level)?;
+        // Mesa's order: each pre-allocation schedule in turn, keeping the first that
+        // allocates without spilling; if none does, spill from the least pressure.
+        let may_spill = width == 8 && i + 1 == levels.len();
+        let mut least: Option<(u32, Program, sched::Mode)> = None;
+        for mode in sched::PRE_RA_MODES {
+            let mut q = p.clone();
+            runner.step(mode_step(mode), &mut q, |q| sched::schedule(dev, q, mode))?;
+            // More GRFs live at once than there are (g0 and g1 always taken): no need to
+            // try the allocator.
+            let pressure = sched::max_pressure(&q);
+            if pressure + 2 <= dev.grf_count {
+                let outcome = runner.time_step("register_allocation", || {
+                    regalloc::allocate_spilling(dev, &ctx.regs, &mut q, reserved, false)
+                })?;
+                if ra_debug {
+                    report_allocation(width, level, mode, &q, reserved, outcome.as_ref());
+                }
+                if let Some((alloc, spilled)) = outcome {
+                    fitted = Some((q, alloc, spilled));
+                    break 'levels;
+                }
+            } else if ra_debug {
+                eprintln!(
+                    "=== SIMD{width} register allocation ({level:?}, {}): {pressure} GRFs live \
+                     at once, more than {} can hold; not tried",
+                    mode_step(mode),
+                    dev.grf_count - 2
+                );
+            }
+            if may_spill && !least.as_ref().is_some_and(|(best, _, _)| *best <= pressure) {
+                least = Some((pressure, q, mode));
+            }
+        }
+        if let Some((_, mut q, mode)) = least {
+            let outcome = runner.time_step("register_allocation", || {
+                regalloc::allocate_spilling(dev, &ctx.regs, &mut q, reserved, true)
+            })?;
+            if ra_debug {
+                report_allocation(width, level, mode, &q, reserved, outcome.as_ref());
+            }
+            if let Some((alloc, spilled)) = outcome {
+                fitted = Some((q, alloc, spilled));
+                break;
+            }
+        }
+    }
+    let Some((mut prog, alloc, mut spilled)) = fitted else {
+        runner.report_times();
+        return Ok(None);
+    };
+    place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
+    runner.step("assign_registers", &mut prog, |p| {
+        regalloc::assign(p, &alloc);
+        true
+    })?;
+    runner.step(mode_step(sched::Mode::Post), &mut prog, |p| {
+        sched::schedule(dev, p, sched::Mode::Post)
+    })?;
+    let codegen::Generated { insts, start } =
+        runner.time_step("codegen", || codegen::generate(dev, flow, &prog))?;
+    let errors = eu::validate(dev, &insts);
+    if let Some(e) = errors.first() {
+        return Err(CompileError::Internal(format!(
+            "EU validation failed ({} errors), first: {e:?}",
+            errors.len()
+        )));
+    }
+    let (native, compacted) = runner.time_step("encode", || {
+        (
+            eu::encode_program(dev, &insts),
+            eu::encode_program_compacted(dev, &insts),
+        )
+    });
+    let native = native.map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
+    let compacted = compacted.map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
+    runner.report_times();
+    let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
+    let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
+    let mut s = stats::collect(dev, &insts);
+    s.simd = width as u32;
+    // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
+    s.spills = spilled.spills + facts.scratch_writes;
+    s.fills = spilled.fills + facts.scratch_reads;
+    s.bytes_uncompacted = (native.len() * 16) as u32;
+    s.bytes = bytes.len() as u32;
+    Ok(Some((
+        bytes,
+        SimdKernel {
+            simd: width as u32,
+            offset: 0,
+            size: 0,
+            dispatch_grf_start: facts.payload.num_regs,
+            grfs_used: alloc.grfs_used,
+            stats: s,
+            scratch_size: spilled.scratch_bytes,
+        },
+        facts,
+        relocs,
+    )))
+}
+
+/// `GPUCC_DEBUG=ra`: one allocation attempt — the register classes in use (VGRFs per size),
+/// the interference graph, and what it cost in GRFs or spills.
+fn report_allocation(
+    width: u8,
+    level: opt::Level,
+    mode: sched::Mode,
+    prog: &Program,
+    reserved: u32,
+    outcome: Option<&(regalloc::Allocation, regalloc::SpillStats)>,
+) {
+    let mut classes = std::collections::BTreeMap::new();
+    for &size in &prog.vgrf_sizes {
+        *classes.entry(size).or_insert(0u32) += 1;
+    }
+    let classes: Vec<String> = classes
+        .iter()
+        .map(|(size, n)| format!("{n}x{size}"))
+        .collect();
+    let head = format!(
+        "=== SIMD{width} register allocation ({level:?}, {}): {} VGRFs by size [{}], {reserved} \
+         payload GRFs",
+        mode_step(mode),
+        prog.vgrf_sizes.len(),
+        classes.join(" ")
+    );
+    match outcome {
+        Some((alloc, spilled)) => eprintln!(
+            "{head}; interference graph {} nodes, {} edges; {} GRFs used; {}:{} spills:fills, \
+             {} scratch bytes",
+            alloc.graph_nodes,
+            alloc.graph_edges,
+            alloc.grfs_used,
+            spilled.spills,
+            spilled.fills,
+            spilled.scratch_bytes
+        ),
+        None => eprintln!("{head}; does not fit"),
+    }
+}

@@ -1,0 +1,173 @@
+//! Invariants of the scalar IR that every pass must keep, checked between passes by the
+//! pipeline (debug builds, tests, `GPUCC_DEBUG=validate`).
+//!
+//! The checks are the ones a broken pass violates first and that later stages cannot detect
+//! themselves: a VGRF operand outside its register (the allocator would place a neighbour
+//! there), structured control flow that no longer nests (codegen would compute jump targets
+//! into the wrong block), and execution sizes or sends the hardware cannot run. They look at
+//! one instruction at a time plus a nesting stack, so they cost one walk of the program.
+
+use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
+use super::regalloc::regs_read;
+
+/// Highest fixed GRF number plus one on every Gen7–Gen9 part.
+const GRF_COUNT: u32 = 128;
+
+/// Checks `prog`; the error names the first offending instruction and what is wrong.
+pub fn validate(prog: &Program) -> Result<(), String> {
+    let mut flow: Vec<(Op, bool)> = Vec::new();
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        let fail = |what: String| Err(format!("instruction {ip} ({inst}): {what}"));
+        if !matches!(inst.exec_size, 1 | 2 | 4 | 8 | 16 | 32) {
+            return fail(format!("execution size {}", inst.exec_size));
+        }
+        if let Some(what) = check_dst(prog, inst) {
+            return fail(what);
+        }
+        for (i, s) in inst.src.iter().enumerate() {
+            if let Some(what) = check_operand(prog, s, regs_read(inst, i)) {
+                return fail(format!("source {i}: {what}"));
+            }
+        }
+        if inst.op == Op::Send && (inst.src.is_empty() || inst.mlen == 0) {
+            return fail("a send without a payload".into());
+        }
+        match inst.op {
+            Op::If | Op::Do => flow.push((inst.op, false)),
+            Op::Else => match flow.last_mut() {
+                Some((Op::If, seen_else @ false)) => *seen_else = true,
+                Some((Op::If, true)) => return fail("a second ELSE for one IF".into()),
+                _ => return fail("ELSE outside an IF".into()),
+            },
+            Op::EndIf => match flow.pop() {
+                Some((Op::If, _)) => {}
+                _ => return fail("ENDIF without its IF".into()),
+            },
+            Op::While => match flow.pop() {
+                Some((Op::Do, _)) => {}
+                _ => return fail("WHILE without its DO".into()),
+            },
+            Op::Break | Op::Continue if !flow.iter().any(|(op, _)| *op == Op::Do) => {
+                return fail("BREAK or CONTINUE outside a loop".into());
+            }
+            _ => {}
+        }
+    }
+    match flow.last() {
+        Some((op, _)) => Err(format!("{op:?} never closed")),
+        None => Ok(()),
+    }
+}
+
+fn check_dst(prog: &Program, inst: &Inst) -> Option<String> {
+    let regs = inst.regs_written();
+    check_operand(prog, &inst.dst, regs).map(|what| format!("destination: {what}"))
+}
+
+/// Whether `regs` registers of `r` from its offset lie inside its file (and, for a VGRF,
+/// inside that VGRF).
+fn check_operand(prog: &Program, r: &Reg, regs: u32) -> Option<String> {
+    let first = r.offset / REG_SIZE;
+    match r.file {
+        File::Vgrf => match prog.vgrf_sizes.get(r.nr as usize) {
+            None => Some(format!(
+                "vgrf{} does not exist ({} VGRFs)",
+                r.nr,
+                prog.vgrf_sizes.len()
+            )),
+            Some(&size) if first + regs > size => Some(format!(
+                "registers {first}..{} of vgrf{}, which has {size}",
+                first + regs,
+                r.nr
+            )),
+            Some(_) => None,
+        },
+        File::Fixed if r.nr + first + regs > GRF_COUNT => Some(format!(
+            "g{} and {regs} registers from byte {} run past g{}",
+            r.nr,
+            r.offset,
+            GRF_COUNT - 1
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intel::eu::{Opcode, RegType};
+
+    fn mov(dst: Reg, src: Reg) -> Inst {
+        Inst::new(Op::Alu(Opcode::Mov), 8, dst, vec![src])
+    }
+
+    fn flow(op: Op) -> Inst {
+        Inst::new(op, 8, Reg::BAD, vec![])
+    }
+
+    fn program(vgrfs: &[u32], insts: Vec<Inst>) -> Program {
+        Program {
+            insts,
+            vgrf_sizes: vgrfs.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_simd16_float_write_needs_two_registers() {
+        let mut wide = mov(Reg::vgrf(0, RegType::F), Reg::imm_f(1.0));
+        wide.exec_size = 16;
+        assert!(validate(&program(&[2], vec![wide.clone()])).is_ok());
+        let err = validate(&program(&[1], vec![wide])).unwrap_err();
+        assert!(err.contains("registers 0..2 of vgrf0, which has 1"), "{err}");
+    }
+
+    #[test]
+    fn an_operand_past_its_vgrf_or_naming_none_is_rejected() {
+        let past = mov(Reg::vgrf(0, RegType::F), Reg::vgrf(1, RegType::F).reg_offset(1));
+        let err = validate(&program(&[1, 1], vec![past])).unwrap_err();
+        assert!(err.starts_with("instruction 0") && err.contains("source 0"), "{err}");
+        let missing = mov(Reg::vgrf(5, RegType::F), Reg::imm_f(0.0));
+        let err = validate(&program(&[1], vec![missing])).unwrap_err();
+        assert!(err.contains("vgrf5 does not exist"), "{err}");
+        let high = mov(Reg::fixed(127, 4, RegType::F, 1), Reg::imm_f(0.0));
+        assert!(validate(&program(&[], vec![high])).is_err());
+    }
+
+    #[test]
+    fn control_flow_must_nest() {
+        let ok = vec![
+            flow(Op::Do),
+            flow(Op::If),
+            flow(Op::Break),
+            flow(Op::Else),
+            flow(Op::EndIf),
+            flow(Op::While),
+        ];
+        assert!(validate(&program(&[], ok)).is_ok());
+        let crossed = vec![flow(Op::Do), flow(Op::If), flow(Op::While), flow(Op::EndIf)];
+        assert!(validate(&program(&[], crossed))
+            .unwrap_err()
+            .contains("WHILE without its DO"));
+        let two_elses = vec![flow(Op::If), flow(Op::Else), flow(Op::Else), flow(Op::EndIf)];
+        assert!(validate(&program(&[], two_elses))
+            .unwrap_err()
+            .contains("second ELSE"));
+        let stray_break = vec![flow(Op::If), flow(Op::Break), flow(Op::EndIf)];
+        assert!(validate(&program(&[], stray_break))
+            .unwrap_err()
+            .contains("outside a loop"));
+        let open = vec![flow(Op::Do)];
+        assert!(validate(&program(&[], open))
+            .unwrap_err()
+            .contains("never closed"));
+    }
+
+    #[test]
+    fn odd_execution_sizes_are_rejected() {
+        let mut m = mov(Reg::vgrf(0, RegType::F), Reg::imm_f(0.0));
+        m.exec_size = 12;
+        assert!(validate(&program(&[2], vec![m]))
+            .unwrap_err()
+            .contains("execution size 12"));
+    }
+}
