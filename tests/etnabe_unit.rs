@@ -157,6 +157,7 @@ fn reswizzle_case(ty: usize) {
             Some(VirtReg { base: 3, ty: 0 }),
         ],
         num_temps: 4,
+        interference_edges: 0,
     };
     let code = emit(&p, &alloc, &mut Uniforms::new(0)).unwrap();
     // Definition: the type's write mask, and each written channel p reads the source
@@ -265,6 +266,7 @@ fn dot_products_are_not_reswizzled() {
             Some(VirtReg { base: 2, ty: 13 }),
         ],
         num_temps: 3,
+        interference_edges: 0,
     };
     let code = emit(&p, &alloc, &mut Uniforms::new(0)).unwrap();
     assert_eq!(code[0].dst.mask, 0b0100);

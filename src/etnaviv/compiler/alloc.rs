@@ -239,6 +239,29 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
 pub struct Allocation {
     pub regs: Vec<Option<VirtReg>>,
     pub num_temps: u32,
+    /// Interference edges between values (for `GPUCC_DEBUG=ra`).
+    pub interference_edges: usize,
+}
+
+/// `GPUCC_DEBUG=ra`: how many values got each register type width, the interference graph
+/// and the temporaries used.
+pub fn describe(p: &Program, a: &Allocation) -> String {
+    let mut by_width = [0u32; 5];
+    for r in a.regs.iter().flatten() {
+        by_width[r.comps().len().min(4)] += 1;
+    }
+    let classes: Vec<String> = (1..=4)
+        .filter(|&w| by_width[w] > 0)
+        .map(|w| format!("{}x vec{w}", by_width[w]))
+        .collect();
+    format!(
+        "=== register allocation: {} of {} values placed [{}]; interference graph {} edges; {} temps",
+        a.regs.iter().flatten().count(),
+        p.values.len(),
+        classes.join(", "),
+        a.interference_edges,
+        a.num_temps
+    )
 }
 
 /// Colours every value of `p` on `file`.
@@ -362,7 +385,11 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
             regs[v] = Some(r);
         }
     }
-    Ok(Allocation { regs, num_temps })
+    Ok(Allocation {
+        regs,
+        num_temps,
+        interference_edges: seen.len(),
+    })
 }
 
 /// Colours `order` greedily with the lowest register of each node's class that no coloured

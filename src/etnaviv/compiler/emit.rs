@@ -19,8 +19,10 @@ use super::CompileError;
 use crate::etnaviv::isa::{self, Dst, Inst, RegGroup, RegSrc, Src, SrcKind, Swizzle, Tex};
 use crate::etnaviv::specs::Specs;
 
-/// Removes unconditional branches to the label that immediately follows them.
-pub fn drop_trivial_branches(p: &mut Program) {
+/// Removes unconditional branches to the label that immediately follows them; returns
+/// whether it removed any.
+pub fn drop_trivial_branches(p: &mut Program) -> bool {
+    let before = p.items.len();
     let items = std::mem::take(&mut p.items);
     let mut out: Vec<Item> = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
@@ -37,12 +39,15 @@ pub fn drop_trivial_branches(p: &mut Program) {
         out.push(item.clone());
     }
     p.items = out;
+    p.items.len() != before
 }
 
 /// Turns constants that are the same in every channel read, and fit 20 bits, into inline
 /// immediates (HALTI2+ cores): floats whose low 12 mantissa bits are zero, integers within
 /// ±2^19. They then need no uniform slot and do not count against the one-const rule.
-pub fn inline_immediates(p: &mut Program) {
+/// Returns whether any constant became an immediate.
+pub fn inline_immediates(p: &mut Program) -> bool {
+    let mut progress = false;
     for item in &mut p.items {
         let Item::Instr(ins) = item else { continue };
         if ins.shape == Shape::Texture || ins.target.is_some() {
@@ -77,9 +82,11 @@ pub fn inline_immediates(p: &mut Program) {
             };
             if let Some(imm) = imm {
                 op.kind = OperandKind::Imm(imm);
+                progress = true;
             }
         }
     }
+    progress
 }
 
 /// Physical components of value `v`.

@@ -1,8 +1,8 @@
 //! The etnaviv backend: NIR in, [`ShaderObject`] out.
 //!
-//! The passes, in order: [`from_nir::lower`] (target lowering into the value-based IR),
-//! [`consts::one_const`] (one uniform register per instruction), trivial-branch cleanup,
-//! [`alloc::allocate`] (virtual register classes on the shared [`regs::RegFile`]) and
+//! The passes, in order: [`from_nir::lower`] (target lowering into the value-based IR), the
+//! [`pipeline::PASSES`] (inline immediates, [`consts::one_const`]: one uniform register per
+//! instruction, trivial-branch cleanup), [`alloc::allocate`] (virtual register classes on the shared [`regs::RegFile`]) and
 //! [`emit::emit`] (re-swizzling, constant placement, encoding), then the limit checks.
 //! [`verify`] runs the result on the simulator against the NIR interpreter.
 
@@ -12,17 +12,22 @@ pub mod dialect;
 pub mod emit;
 pub mod from_nir;
 pub mod ir;
+pub mod pipeline;
+mod print;
 pub mod regs;
+pub mod validate;
 pub mod verify;
 
 use std::fmt;
 use std::sync::Arc;
 
+use crate::debug;
 use crate::etnaviv::isa;
 use crate::etnaviv::shader::{IoReg, SamplerUse, ShaderObject};
 use crate::etnaviv::specs::Specs;
 use crate::nir::ir::Shader;
 use crate::nir::types::Stage;
+use crate::pipeline::Runner;
 
 pub use verify::{verify, VerifyOutcome};
 
@@ -50,10 +55,29 @@ impl fmt::Display for CompileError {
 impl std::error::Error for CompileError {}
 
 /// Per-compile options.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
-    /// Print the backend IR after lowering to stderr (GPUCC_DEBUG=etna).
-    pub dump_ir: bool,
+    /// What to print while compiling (`GPUCC_DEBUG` by default).
+    pub debug: debug::Flags,
+    /// Validate the IR after every pass (on in debug builds and with `GPUCC_DEBUG=validate`).
+    pub validate: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            debug: debug::flags(),
+            validate: debug::validate_by_default(),
+        }
+    }
+}
+
+impl Options {
+    /// The same options with the IR validated after every pass (what tests ask for).
+    pub fn validating(mut self) -> Options {
+        self.validate = true;
+        self
+    }
 }
 
 /// A compiler for one core; build once, compile many shaders, from any thread.
@@ -83,21 +107,29 @@ impl Context {
     }
 
     pub fn compile(&self, shader: &Shader, opts: &Options) -> Result<ShaderObject, CompileError> {
-        let mut lowered = from_nir::lower(self.specs, shader)?;
-        if self.specs.has_halti2_instructions() {
-            emit::inline_immediates(&mut lowered.program);
-        }
-        if self.specs.has_one_const_limit() {
-            consts::one_const(&mut lowered.program);
-        }
-        emit::drop_trivial_branches(&mut lowered.program);
-        if opts.dump_ir {
-            eprintln!("{:#?}", lowered.program.items);
-        }
         let stage = shader.stage();
-        let alloc = alloc::allocate(&lowered.program, &self.regs, stage)?;
+        if opts.debug.contains(debug::Flags::NIR) {
+            eprintln!("=== NIR as received\n{}", crate::nir::print(shader));
+        }
+        let mut runner = Runner::new(
+            format!("{} {}", self.specs.name, stage.mesa_name()),
+            opts.debug,
+            debug::Flags::ETNA,
+            opts.validate,
+            validate::validate,
+        );
+        let lowered = pipeline::lower(self.specs, shader, &mut runner)?;
+        let alloc = runner.time_step("register_allocation", || {
+            alloc::allocate(&lowered.program, &self.regs, stage)
+        })?;
+        if opts.debug.contains(debug::Flags::RA) {
+            eprintln!("{}", alloc::describe(&lowered.program, &alloc));
+        }
         let mut uniforms = lowered.uniforms.clone();
-        let insts = emit::emit(&lowered.program, &alloc, &mut uniforms)?;
+        let insts = runner.time_step("emit", || {
+            emit::emit(&lowered.program, &alloc, &mut uniforms)
+        })?;
+        runner.report_times();
         let needs_icache =
             emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms)?;
         let reg_of = |v: ir::ValueId| alloc.regs[v.index()].map_or(0, |r| r.base);
@@ -129,7 +161,7 @@ impl Context {
                 .map(|o| o.reg)
         };
         let fragment = stage == Stage::Fragment;
-        Ok(ShaderObject {
+        let object = ShaderObject {
             target: self.specs.name,
             stage,
             code: insts.iter().map(isa::encode).collect(),
@@ -156,6 +188,13 @@ impl Context {
                 .collect(),
             uses_discard: lowered.uses_discard,
             needs_icache,
-        })
+        };
+        if opts.debug.contains(debug::Flags::ASM) {
+            eprint!("=== {} assembly\n{}", self.specs.name, object.asm_text());
+        }
+        if opts.debug.contains(debug::Flags::STATS) {
+            eprint!("{}", object.stats_text());
+        }
+        Ok(object)
     }
 }
