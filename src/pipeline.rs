@@ -245,7 +245,7 @@ mod tests {
         let mut n = Nums(vec![1, 2]);
         let err = r.run_all(PASSES, &-2, &mut n).unwrap_err();
         assert_eq!(err.after, "add");
-        assert_eq!(err.message, "element 1 is negative");
+        assert_eq!(err.message, "element 0 is negative", "1 - 2 = -1 at index 0");
         // Without validation the same run goes through.
         let mut quiet = Runner::quiet(non_negative);
         let mut n = Nums(vec![1, 2]);
