@@ -25,7 +25,14 @@ pub fn validate(prog: &Program) -> Result<(), String> {
             return fail(what);
         }
         for (i, s) in inst.src.iter().enumerate() {
-            if let Some(what) = check_operand(prog, s, regs_read(inst, i)) {
+            // A LOAD_PAYLOAD header source is one physical register whatever the width
+            // (shared/seeds/000).
+            let regs = if inst.op == Op::LoadPayload && i < inst.header_size as usize {
+                1
+            } else {
+                regs_read(inst, i)
+            };
+            if let Some(what) = check_operand(prog, s, regs) {
                 return fail(format!("source {i}: {what}"));
             }
         }
@@ -118,19 +125,46 @@ mod tests {
         wide.exec_size = 16;
         assert!(validate(&program(&[2], vec![wide.clone()])).is_ok());
         let err = validate(&program(&[1], vec![wide])).unwrap_err();
-        assert!(err.contains("registers 0..2 of vgrf0, which has 1"), "{err}");
+        assert!(
+            err.contains("registers 0..2 of vgrf0, which has 1"),
+            "{err}"
+        );
     }
 
     #[test]
     fn an_operand_past_its_vgrf_or_naming_none_is_rejected() {
-        let past = mov(Reg::vgrf(0, RegType::F), Reg::vgrf(1, RegType::F).reg_offset(1));
+        let past = mov(
+            Reg::vgrf(0, RegType::F),
+            Reg::vgrf(1, RegType::F).reg_offset(1),
+        );
         let err = validate(&program(&[1, 1], vec![past])).unwrap_err();
-        assert!(err.starts_with("instruction 0") && err.contains("source 0"), "{err}");
+        assert!(
+            err.starts_with("instruction 0") && err.contains("source 0"),
+            "{err}"
+        );
         let missing = mov(Reg::vgrf(5, RegType::F), Reg::imm_f(0.0));
         let err = validate(&program(&[1], vec![missing])).unwrap_err();
         assert!(err.contains("vgrf5 does not exist"), "{err}");
         let high = mov(Reg::fixed(127, 4, RegType::F, 1), Reg::imm_f(0.0));
         assert!(validate(&program(&[], vec![high])).is_err());
+    }
+
+    /// The header of a SIMD16 LOAD_PAYLOAD is one register; its other sources are two.
+    #[test]
+    fn a_load_payload_header_is_one_register_at_any_width() {
+        let mut lp = Inst::new(
+            Op::LoadPayload,
+            16,
+            Reg::vgrf(0, RegType::UD),
+            vec![Reg::vgrf(1, RegType::UD), Reg::vgrf(2, RegType::UD)],
+        );
+        lp.header_size = 1;
+        assert_eq!(validate(&program(&[3, 1, 2], vec![lp.clone()])), Ok(()));
+        let err = validate(&program(&[3, 1, 1], vec![lp])).unwrap_err();
+        assert!(
+            err.contains("source 1: registers 0..2 of vgrf2, which has 1"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -148,7 +182,12 @@ mod tests {
         assert!(validate(&program(&[], crossed))
             .unwrap_err()
             .contains("WHILE without its DO"));
-        let two_elses = vec![flow(Op::If), flow(Op::Else), flow(Op::Else), flow(Op::EndIf)];
+        let two_elses = vec![
+            flow(Op::If),
+            flow(Op::Else),
+            flow(Op::Else),
+            flow(Op::EndIf),
+        ];
         assert!(validate(&program(&[], two_elses))
             .unwrap_err()
             .contains("second ELSE"));
