@@ -147,6 +147,7 @@ const TESTED: &[&str] = &[
     "b32any_inequal4",
     "b32csel",
     "bitfield_reverse",
+    "extract_u16",
     "extract_u8",
     "f2i32",
     "f2u32",
@@ -802,6 +803,13 @@ fn bitfield_ops() {
         32,
         &[u(&[0xdead_beef, 0xdead_beef]), u(&[1, 3])],
         &[0xbe, 0xde],
+    );
+    // extract_u16(x, n): the n-th 16-bit half of x, zero-extended.
+    check(
+        "extract_u16",
+        32,
+        &[u(&[0xdead_beef, 0xdead_beef, 0x8000_0001]), u(&[0, 1, 1])],
+        &[0xbeef, 0xdead, 0x8000],
     );
     check(
         "bitfield_reverse",

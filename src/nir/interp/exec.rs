@@ -509,7 +509,9 @@ impl<'a> Machine<'a> {
                     self.reg_write(reg, idx, lane, &v, wrmask)?;
                 }
             }
-            "load_ubo" | "load_ubo_vec4" => {
+            // The Intel block loads read the same bytes as their plain forms; "uniform block"
+            // only promises the backend that every invocation reads the same address.
+            "load_ubo" | "load_ubo_vec4" | "load_ubo_uniform_block_intel" => {
                 let unit = if name == "load_ubo_vec4" { 16 } else { 1 };
                 for lane in lanes {
                     let block = self.scalar(self.src(ii, 0)?, lane)? as usize;
@@ -707,7 +709,10 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &[v])?;
                 }
             }
-            "load_global_constant" | "load_global" | "load_constant" => {
+            "load_global_constant"
+            | "load_global_constant_uniform_block_intel"
+            | "load_global"
+            | "load_constant" => {
                 for lane in lanes {
                     let addr = self.scalar(self.src(ii, 0)?, lane)?;
                     let off = if name == "load_constant" {
