@@ -76,12 +76,17 @@ impl BitSet {
         }
     }
 
-    /// `self &= other`.
-    pub fn intersect_with(&mut self, other: &BitSet) {
+    /// `self &= other`; returns whether any bit changed (the step of a "on every path"
+    /// data-flow fixed point).
+    pub fn intersect_with(&mut self, other: &BitSet) -> bool {
         debug_assert_eq!(self.len, other.len);
+        let mut changed = false;
         for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a &= b;
+            let n = *a & b;
+            changed |= n != *a;
+            *a = n;
         }
+        changed
     }
 
     pub fn count(&self) -> usize {
@@ -132,7 +137,8 @@ mod tests {
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 129]);
         assert!(a.remove(0));
         assert!(!a.contains(0));
-        a.intersect_with(&b);
+        assert!(a.intersect_with(&b), "129 is not in b");
         assert!(a.is_empty());
+        assert!(!a.intersect_with(&b));
     }
 }

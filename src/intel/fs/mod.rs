@@ -21,6 +21,7 @@
 //! assembly (`asm`), statistics (`stats`) and per-pass times (`time`) through
 //! [`Options::debug`].
 
+pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
@@ -37,9 +38,9 @@ pub mod verify;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::debug;
 use crate::intel::eu;
 use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
-use crate::debug;
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -138,7 +139,11 @@ impl Context {
         let shader = pipeline::prepare_nir(shader, opts.debug);
         let kernel = self.compile_prepared(&shader, opts)?;
         if opts.debug.contains(debug::Flags::ASM) {
-            eprint!("=== {} assembly\n{}", self.devinfo.name, kernel.disassemble(self.devinfo));
+            eprint!(
+                "=== {} assembly\n{}",
+                self.devinfo.name,
+                kernel.disassemble(self.devinfo)
+            );
         }
         if opts.debug.contains(debug::Flags::STATS) {
             for v in &kernel.simd {
