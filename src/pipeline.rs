@@ -52,6 +52,9 @@ impl fmt::Display for InvalidIr {
     }
 }
 
+/// A backend's IR validator: `Err` says what is wrong and where.
+pub type Validator<IR> = fn(&IR) -> Result<(), String>;
+
 /// Runs passes over one IR for one compile (one dispatch width, one shader).
 pub struct Runner<IR> {
     /// Printed in every dump header: which compile this is ("SIMD8", "gc2000 FS").
@@ -59,10 +62,14 @@ pub struct Runner<IR> {
     /// Print the IR after each pass that made progress.
     print: bool,
     /// Checks the IR after every pass, when validation is on.
-    validate: Option<fn(&IR) -> Result<(), String>>,
+    validate: Option<Validator<IR>>,
     /// Record per-pass times.
     time: bool,
     times: PassTimes,
+    /// Say how many steps were validated (`GPUCC_DEBUG=validate`), so that the flag is seen
+    /// to work even when every pass keeps the IR valid.
+    announce_validation: bool,
+    validated: usize,
 }
 
 impl<IR: fmt::Display> Runner<IR> {
@@ -73,7 +80,7 @@ impl<IR: fmt::Display> Runner<IR> {
         flags: Flags,
         print_flag: Flags,
         validate: bool,
-        validator: fn(&IR) -> Result<(), String>,
+        validator: Validator<IR>,
     ) -> Runner<IR> {
         Runner {
             label: label.into(),
@@ -81,12 +88,14 @@ impl<IR: fmt::Display> Runner<IR> {
             validate: validate.then_some(validator),
             time: flags.contains(Flags::TIME),
             times: PassTimes::default(),
+            announce_validation: validate && flags.contains(Flags::VALIDATE),
+            validated: 0,
         }
     }
 
     /// A runner that neither prints, times nor validates (for tools that only want the
     /// pipeline's result).
-    pub fn quiet(validator: fn(&IR) -> Result<(), String>) -> Runner<IR> {
+    pub fn quiet(validator: Validator<IR>) -> Runner<IR> {
         Runner::new("", Flags::empty(), Flags::empty(), false, validator)
     }
 
@@ -143,12 +152,15 @@ impl<IR: fmt::Display> Runner<IR> {
     }
 
     /// Validates `ir` (when validation is on), blaming `step`.
-    pub fn check(&self, step: &'static str, ir: &IR) -> Result<(), InvalidIr> {
+    pub fn check(&mut self, step: &'static str, ir: &IR) -> Result<(), InvalidIr> {
         match self.validate {
-            Some(validator) => validator(ir).map_err(|message| InvalidIr {
-                after: step,
-                message,
-            }),
+            Some(validator) => {
+                self.validated += 1;
+                validator(ir).map_err(|message| InvalidIr {
+                    after: step,
+                    message,
+                })
+            }
             None => Ok(()),
         }
     }
@@ -179,10 +191,17 @@ impl<IR: fmt::Display> Runner<IR> {
         &self.times
     }
 
-    /// Prints the time table when `time` is on.
-    pub fn report_times(&self) {
+    /// At the end of a compile: prints the time table when `time` is on, and how many steps
+    /// the validator checked when `validate` is.
+    pub fn report(&self) {
         if self.time {
             eprint!("{}", self.times.report(&self.label));
+        }
+        if self.announce_validation {
+            eprintln!(
+                "=== {}: IR valid after each of {} steps",
+                self.label, self.validated
+            );
         }
     }
 }
@@ -234,7 +253,10 @@ mod tests {
     fn progress_is_the_or_of_the_passes() {
         let mut r = Runner::quiet(non_negative);
         let mut n = Nums(vec![0, 1]);
-        assert!(r.run_all(PASSES, &0, &mut n).unwrap(), "drop_zeros removed the 0");
+        assert!(
+            r.run_all(PASSES, &0, &mut n).unwrap(),
+            "drop_zeros removed the 0"
+        );
         assert_eq!(n.0, vec![1]);
         assert!(!r.run_all(PASSES, &0, &mut n).unwrap());
     }
@@ -245,7 +267,10 @@ mod tests {
         let mut n = Nums(vec![1, 2]);
         let err = r.run_all(PASSES, &-2, &mut n).unwrap_err();
         assert_eq!(err.after, "add");
-        assert_eq!(err.message, "element 0 is negative", "1 - 2 = -1 at index 0");
+        assert_eq!(
+            err.message, "element 0 is negative",
+            "1 - 2 = -1 at index 0"
+        );
         // Without validation the same run goes through.
         let mut quiet = Runner::quiet(non_negative);
         let mut n = Nums(vec![1, 2]);
@@ -259,7 +284,10 @@ mod tests {
         r.run_all(PASSES, &1, &mut n).unwrap();
         r.run_all(PASSES, &1, &mut n).unwrap();
         let report = r.times().report("t");
-        assert!(report.contains("add") && report.contains("2 runs"), "{report}");
+        assert!(
+            report.contains("add") && report.contains("2 runs"),
+            "{report}"
+        );
         let mut quiet = Runner::quiet(non_negative);
         quiet.run_all(PASSES, &1, &mut n).unwrap();
         assert!(!quiet.times().report("q").contains("add"));

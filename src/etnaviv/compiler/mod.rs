@@ -129,7 +129,7 @@ impl Context {
         let insts = runner.time_step("emit", || {
             emit::emit(&lowered.program, &alloc, &mut uniforms)
         })?;
-        runner.report_times();
+        runner.report();
         let needs_icache =
             emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms)?;
         let reg_of = |v: ir::ValueId| alloc.regs[v.index()].map_or(0, |r| r.base);

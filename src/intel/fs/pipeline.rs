@@ -20,8 +20,8 @@ use crate::pipeline::{InvalidIr, Pass, Runner};
 
 use super::ir::Program;
 use super::{
-    assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch,
-    regalloc, reloc_offsets, sched, stats, validate, CompileError, Context, Options,
+    assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch, regalloc,
+    reloc_offsets, sched, stats, validate, CompileError, Context, Options,
 };
 
 impl From<InvalidIr> for CompileError {
@@ -180,7 +180,8 @@ pub(super) fn compile_width(
         opts.validate,
         validate::validate,
     );
-    let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
+    let (mut prog, facts) =
+        runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.run_all(LOWERING, dev, &mut prog)?;
@@ -250,7 +251,7 @@ pub(super) fn compile_width(
         }
     }
     let Some((mut prog, alloc, mut spilled)) = fitted else {
-        runner.report_times();
+        runner.report();
         return Ok(None);
     };
     place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
@@ -278,7 +279,7 @@ pub(super) fn compile_width(
     });
     let native = native.map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
     let compacted = compacted.map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
-    runner.report_times();
+    runner.report();
     let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
     let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
     let mut s = stats::collect(dev, &insts);
