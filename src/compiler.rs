@@ -60,23 +60,10 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
-impl From<intel::fs::CompileError> for CompileError {
-    fn from(e: intel::fs::CompileError) -> CompileError {
-        match e {
-            intel::fs::CompileError::Unsupported(m) => CompileError::Unsupported(m),
-            intel::fs::CompileError::Invalid(m) => CompileError::Invalid(m),
-            intel::fs::CompileError::Internal(m) => CompileError::Internal(m),
-        }
-    }
-}
-
-impl From<etnaviv::compiler::CompileError> for CompileError {
-    fn from(e: etnaviv::compiler::CompileError) -> CompileError {
-        match e {
-            etnaviv::compiler::CompileError::Unsupported(m) => CompileError::Unsupported(m),
-            etnaviv::compiler::CompileError::Limit(m) => CompileError::Limit(m),
-            etnaviv::compiler::CompileError::Invalid(m) => CompileError::Invalid(m),
-        }
+/// A validator's complaint between passes is a gpucc bug, whichever backend found it.
+impl From<crate::pipeline::InvalidIr> for CompileError {
+    fn from(e: crate::pipeline::InvalidIr) -> CompileError {
+        CompileError::Internal(e.to_string())
     }
 }
 
@@ -134,7 +121,7 @@ impl Compiler {
                 let widths = if simd.is_empty() { &[8, 16][..] } else { simd };
                 let mut outcome = VerifyOutcome::Pass;
                 for (i, &w) in widths.iter().enumerate() {
-                    match VerifyOutcome::from(intel::fs::verify(ctx, shader, w)) {
+                    match intel::fs::verify(ctx, shader, w) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

@@ -47,24 +47,3 @@ impl fmt::Display for VerifyOutcome {
         f.write_str(&self.line("shader"))
     }
 }
-
-impl From<crate::intel::fs::VerifyOutcome> for VerifyOutcome {
-    fn from(o: crate::intel::fs::VerifyOutcome) -> VerifyOutcome {
-        use crate::intel::fs::VerifyOutcome as I;
-        match o {
-            I::Pass => VerifyOutcome::Pass,
-            I::Fail {
-                invocation,
-                output,
-                expected,
-                got,
-            } => VerifyOutcome::Fail {
-                invocation,
-                output,
-                expected,
-                got,
-            },
-            I::Unsupported(f) => VerifyOutcome::Unsupported(f),
-        }
-    }
-}

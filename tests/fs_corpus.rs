@@ -103,6 +103,9 @@ fn verify_platform(corpus: &str, target: &str, simd: u32) {
                 "{}: invocation {invocation} {output}: expected {expected}, got {got}",
                 f.file_name().unwrap().to_string_lossy()
             )),
+            VerifyOutcome::Error(e) => {
+                fails.push(format!("{}: {e}", f.file_name().unwrap().to_string_lossy()))
+            }
         }
     }
     println!(

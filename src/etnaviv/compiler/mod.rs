@@ -18,7 +18,6 @@ pub mod regs;
 pub mod validate;
 pub mod verify;
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::debug;
@@ -31,28 +30,8 @@ use crate::pipeline::Runner;
 
 pub use verify::{verify, VerifyOutcome};
 
-/// Why a shader did not compile.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CompileError {
-    /// A feature this backend does not handle (named).
-    Unsupported(String),
-    /// The program exceeds a hardware limit (instructions, temporaries, uniforms).
-    Limit(String),
-    /// The input is malformed.
-    Invalid(String),
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompileError::Unsupported(m) => write!(f, "UNSUPPORTED: {m}"),
-            CompileError::Limit(m) => write!(f, "limit exceeded: {m}"),
-            CompileError::Invalid(m) => write!(f, "invalid shader: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for CompileError {}
+/// Why a compile failed: the one error type of every backend (see [`crate::compiler`]).
+pub use crate::compiler::CompileError;
 
 /// Per-compile options.
 #[derive(Clone, Debug)]

@@ -9,16 +9,10 @@
 use crate::debug::Flags;
 use crate::etnaviv::specs::Specs;
 use crate::nir::ir::Shader;
-use crate::pipeline::{InvalidIr, Pass, Runner};
+use crate::pipeline::{Pass, Runner};
 
 use super::ir::Program;
 use super::{consts, emit, from_nir, validate, CompileError};
-
-impl From<InvalidIr> for CompileError {
-    fn from(e: InvalidIr) -> CompileError {
-        CompileError::Invalid(format!("internal: {e}"))
-    }
-}
 
 /// The step that translates NIR into the IR.
 pub const TRANSLATE: &str = "from_nir";

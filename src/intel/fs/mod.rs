@@ -35,7 +35,6 @@ pub mod stats;
 pub mod validate;
 pub mod verify;
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::debug;
@@ -46,28 +45,8 @@ use crate::nir;
 
 use ir::{File, Program, Reg, REG_SIZE};
 
-/// Why a shader did not compile.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CompileError {
-    /// The shader uses something this backend does not implement; names the feature.
-    Unsupported(String),
-    /// The input is malformed.
-    Invalid(String),
-    /// An internal check failed (a backend bug).
-    Internal(String),
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompileError::Unsupported(s) => write!(f, "unsupported: {s}"),
-            CompileError::Invalid(s) => write!(f, "invalid shader: {s}"),
-            CompileError::Internal(s) => write!(f, "internal error: {s}"),
-        }
-    }
-}
-
-impl std::error::Error for CompileError {}
+/// Why a compile failed: the one error type of every backend (see [`crate::compiler`]).
+pub use crate::compiler::CompileError;
 
 /// Compile options.
 #[derive(Debug, Clone)]
@@ -378,25 +357,8 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     urb_start + 2 * facts.inputs.len() as u32
 }
 
-/// Result of checking a compiled shader against the reference interpreter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VerifyOutcome {
-    /// Every output of every invocation matched.
-    Pass,
-    /// The first mismatch.
-    Fail {
-        /// Invocation (pixel) index.
-        invocation: usize,
-        /// Output name and component.
-        output: String,
-        /// Interpreter value.
-        expected: String,
-        /// Simulator value.
-        got: String,
-    },
-    /// The shader (or the verification of it) needs a feature that is missing.
-    Unsupported(String),
-}
+/// The verdict of running a compiled shader against the interpreter, shared with etnaviv.
+pub use crate::verify::VerifyOutcome;
 
 pub use verify::{verify, verify_kernel};
 

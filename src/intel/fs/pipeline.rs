@@ -16,19 +16,13 @@ use crate::intel::eu;
 use crate::intel::kernel::{Reloc, SimdKernel};
 use crate::intel::DevInfo;
 use crate::nir;
-use crate::pipeline::{InvalidIr, Pass, Runner};
+use crate::pipeline::{Pass, Runner};
 
 use super::ir::Program;
 use super::{
     assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch, regalloc,
     reloc_offsets, sched, stats, validate, CompileError, Context, Options,
 };
-
-impl From<InvalidIr> for CompileError {
-    fn from(e: InvalidIr) -> CompileError {
-        CompileError::Internal(e.to_string())
-    }
-}
 
 /// NIR passes before translation. The scalar backend, like Mesa's, takes NIR out of SSA
 /// form: phis become register intrinsics.

@@ -322,14 +322,7 @@ pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
     let kernel = match ctx.compile(shader, &Options::widths(&[simd])) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
-        Err(e) => {
-            return VerifyOutcome::Fail {
-                invocation: 0,
-                output: "(compile)".into(),
-                expected: "a kernel".into(),
-                got: e.to_string(),
-            }
-        }
+        Err(e) => return VerifyOutcome::Error(e.to_string()),
     };
     verify_kernel(ctx, shader, &kernel, simd)
 }
