@@ -103,8 +103,9 @@ fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> 
 }
 
 /// Compiles `shader` and compares simulator and interpreter over `input_sets` input sets.
+/// Verification is a test: the IR is validated after every pass, in release builds too.
 pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcome {
-    let obj = match ctx.compile(shader, &Options::default()) {
+    let obj = match ctx.compile(shader, &Options::default().validating()) {
         Ok(o) => o,
         Err(CompileError::Unsupported(m)) => return VerifyOutcome::Unsupported(m),
         Err(e) => return VerifyOutcome::Error(e.to_string()),

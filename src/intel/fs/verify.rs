@@ -317,9 +317,10 @@ fn close(a: u32, b: u32, inexact: bool) -> bool {
     (a >> 31) == (b >> 31) && ulps <= MATH_ULPS
 }
 
-/// Compiles `shader` at `simd` and compares the simulator with the interpreter.
+/// Compiles `shader` at `simd` and compares the simulator with the interpreter. Verification
+/// is a test: the IR is validated after every pass, in release builds too.
 pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
-    let kernel = match ctx.compile(shader, &Options::widths(&[simd])) {
+    let kernel = match ctx.compile(shader, &Options::widths(&[simd]).validating()) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
         Err(e) => return VerifyOutcome::Error(e.to_string()),
