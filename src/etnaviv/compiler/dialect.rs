@@ -15,9 +15,19 @@
 //! meaning, is handed [`to_standard`]'s rewrite instead, so that both sides agree on what the
 //! shader computes. A standard shader that happens to multiply by exactly 2/π (1/π) right
 //! before a sine would be read as pre-scaled; Mesa's GLSL front end does not produce one.
+//!
+//! One more difference is not Mesa's rewrite but a freedom GLSL leaves the hardware: `fmin`
+//! and `fmax` of a NaN. NIR's constant expression is C's `fmin`/`fmax` (a NaN operand yields
+//! the other one); Mesa's etnaviv, like this backend, compiles them to `SELECT.GT`/`SELECT.LT
+//! src0, src1, src0`, which yields src0 whenever the comparison involves a NaN, so a NaN first
+//! operand comes out. Mesa's CI lists piglit's `fs-`/`vs-nan-builtin-min`/`max` (which want the
+//! other operand) as failing on GC2000 hardware. [`to_standard`] therefore gives the
+//! interpreter min/max with the hardware's rule; without it a shader whose made-up inputs
+//! produce a NaN (the square root of `1 - |dot|` for a dot product of unnormalised vectors)
+//! "fails" verification although the compiled code computes what the hardware does.
 
 use crate::etnaviv::specs::Specs;
-use crate::nir::ir::{AluInstr, AluSrc, Impl, InstrKind, Shader};
+use crate::nir::ir::{AluInstr, AluSrc, Impl, InstrId, InstrKind, Shader, SsaId};
 use crate::nir::opcodes::AluOp;
 
 /// The factor `etna_lower_alu` multiplies sine and cosine arguments by, as f32 bits.
@@ -73,7 +83,8 @@ pub fn is_two_part(specs: &Specs, imp: &Impl, alu: &AluInstr) -> bool {
 
 /// `shader` with the hardware-term operations above rewritten to standard NIR: sine and
 /// cosine read their unscaled argument, and each `fmul %t.x, %t.y` of a two-part result
-/// becomes `mov %t.x` (the operation itself then yields its standard value in `.x`).
+/// becomes `mov %t.x` (the operation itself then yields its standard value in `.x`); `fmin`
+/// and `fmax` get the hardware's NaN rule ([`min_max_keep_first_nan`]).
 pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
     let mut out = shader.clone();
     let Some(imp) = shader.entry() else {
@@ -118,6 +129,60 @@ pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
         for (i, b) in edits {
             imp.instrs[i].kind = InstrKind::Alu(b);
         }
+        min_max_keep_first_nan(imp);
     }
     out
+}
+
+/// Rewrites each `%d = fmin/fmax a, b` to the hardware's NaN rule (see the module
+/// documentation): `%d = b32csel (fneu32 a, a), a, (fmin/fmax a, b)`. Only a NaN first operand
+/// changes the result (with a NaN second operand C's rule already yields `a`), so ordinary
+/// values keep the interpreter's exact min/max, signed zeros and denormals included.
+fn min_max_keep_first_nan(imp: &mut Impl) {
+    let targets: Vec<InstrId> = imp
+        .instrs_in_order()
+        .filter(|(_, ins)| {
+            matches!(&ins.kind, InstrKind::Alu(a) if matches!(a.op.name(), "fmin" | "fmax"))
+        })
+        .map(|(id, _)| id)
+        .collect();
+    for id in targets {
+        let ins = imp.instr(id).clone();
+        let InstrKind::Alu(a) = ins.kind else {
+            continue;
+        };
+        let (Some(def), Some(&first)) = (imp.def(a.def).copied(), a.srcs.first()) else {
+            continue;
+        };
+        let Some(at) = imp
+            .blocks
+            .get(ins.block.0 as usize)
+            .and_then(|b| b.instrs.iter().position(|&i| i == id))
+        else {
+            continue;
+        };
+        let alu = |op: AluOp, def: SsaId, srcs: Vec<AluSrc>| {
+            InstrKind::Alu(AluInstr {
+                op,
+                def,
+                srcs,
+                exact: a.exact,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            })
+        };
+        let min_max = imp.alloc_ssa(def.num_components, def.bit_size);
+        let is_nan = imp.alloc_ssa(def.num_components, 32);
+        imp.insert_instr(ins.block, at, alu(a.op, min_max, a.srcs.clone()));
+        imp.insert_instr(
+            ins.block,
+            at + 1,
+            alu(AluOp::fneu32, is_nan, vec![first, first]),
+        );
+        imp.instrs[id.0 as usize].kind = alu(
+            AluOp::b32csel,
+            a.def,
+            vec![AluSrc::new(is_nan), first, AluSrc::new(min_max)],
+        );
+    }
 }
