@@ -25,9 +25,9 @@ pub fn validate(prog: &Program) -> Result<(), String> {
             return fail(what);
         }
         for (i, s) in inst.src.iter().enumerate() {
-            // A LOAD_PAYLOAD header source is one physical register whatever the width
-            // (shared/seeds/000).
-            let regs = if inst.op == Op::LoadPayload && i < inst.header_size as usize {
+            // A header source (of LOAD_PAYLOAD or a logical texture message) is one
+            // physical register whatever the width (shared/seeds/000).
+            let regs = if i < inst.header_size as usize {
                 1
             } else {
                 regs_read(inst, i)
