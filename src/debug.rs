@@ -61,7 +61,11 @@ pub const FLAGS: &[(&str, Flags, &str)] = &[
         Flags::RA,
         "register allocation: register classes, interference graph size, spills and fills",
     ),
-    ("asm", Flags::ASM, "final program in Mesa's disassembler syntax"),
+    (
+        "asm",
+        Flags::ASM,
+        "final program in Mesa's disassembler syntax",
+    ),
     ("stats", Flags::STATS, "shader statistics in Mesa's wording"),
     ("time", Flags::TIME, "time spent in each pass, per compile"),
     (
@@ -127,7 +131,9 @@ pub fn flags() -> Flags {
             eprint!("{}", help_text());
         }
         for word in &parsed.unknown {
-            eprintln!("gpucc: GPUCC_DEBUG: unknown flag '{word}' ignored (GPUCC_DEBUG=help lists them)");
+            eprintln!(
+                "gpucc: GPUCC_DEBUG: unknown flag '{word}' ignored (GPUCC_DEBUG=help lists them)"
+            );
         }
         parsed.flags
     })
@@ -159,7 +165,10 @@ impl PassTimes {
     /// One line per pass: total time, runs, and its share of the whole.
     pub fn report(&self, title: &str) -> String {
         let whole: Duration = self.entries.iter().map(|e| e.2).sum();
-        let mut s = format!("=== {title}: pass times ({} us in all)\n", whole.as_micros());
+        let mut s = format!(
+            "=== {title}: pass times ({} us in all)\n",
+            whole.as_micros()
+        );
         for (name, runs, total) in &self.entries {
             let share = if whole.is_zero() {
                 0.0
@@ -184,7 +193,11 @@ mod tests {
     fn every_flag_parses_by_its_listed_name() {
         for (name, flag, _) in FLAGS {
             assert_eq!(parse(name).flags, *flag, "{name}");
-            assert_eq!(parse(&name.to_uppercase()).flags, *flag, "{name} in capitals");
+            assert_eq!(
+                parse(&name.to_uppercase()).flags,
+                *flag,
+                "{name} in capitals"
+            );
         }
     }
 
@@ -215,7 +228,13 @@ mod tests {
         t.add("a", Duration::from_micros(20));
         let r = t.report("x");
         assert!(r.contains("60 us in all"), "{r}");
-        let a = r.lines().find(|l| l.trim_start().starts_with("a ")).unwrap();
-        assert!(a.contains("30 us") && a.contains("2 runs") && a.contains("50.0%"), "{a}");
+        let a = r
+            .lines()
+            .find(|l| l.trim_start().starts_with("a "))
+            .unwrap();
+        assert!(
+            a.contains("30 us") && a.contains("2 runs") && a.contains("50.0%"),
+            "{a}"
+        );
     }
 }

@@ -234,7 +234,10 @@ mod tests {
     fn progress_is_the_or_of_the_passes() {
         let mut r = Runner::quiet(non_negative);
         let mut n = Nums(vec![0, 1]);
-        assert!(r.run_all(PASSES, &0, &mut n).unwrap(), "drop_zeros removed the 0");
+        assert!(
+            r.run_all(PASSES, &0, &mut n).unwrap(),
+            "drop_zeros removed the 0"
+        );
         assert_eq!(n.0, vec![1]);
         assert!(!r.run_all(PASSES, &0, &mut n).unwrap());
     }
@@ -245,7 +248,10 @@ mod tests {
         let mut n = Nums(vec![1, 2]);
         let err = r.run_all(PASSES, &-2, &mut n).unwrap_err();
         assert_eq!(err.after, "add");
-        assert_eq!(err.message, "element 0 is negative", "1 - 2 = -1 at index 0");
+        assert_eq!(
+            err.message, "element 0 is negative",
+            "1 - 2 = -1 at index 0"
+        );
         // Without validation the same run goes through.
         let mut quiet = Runner::quiet(non_negative);
         let mut n = Nums(vec![1, 2]);
@@ -259,7 +265,10 @@ mod tests {
         r.run_all(PASSES, &1, &mut n).unwrap();
         r.run_all(PASSES, &1, &mut n).unwrap();
         let report = r.times().report("t");
-        assert!(report.contains("add") && report.contains("2 runs"), "{report}");
+        assert!(
+            report.contains("add") && report.contains("2 runs"),
+            "{report}"
+        );
         let mut quiet = Runner::quiet(non_negative);
         quiet.run_all(PASSES, &1, &mut n).unwrap();
         assert!(!quiet.times().report("q").contains("add"));

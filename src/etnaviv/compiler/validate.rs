@@ -40,7 +40,10 @@ pub fn validate(p: &Program) -> Result<(), String> {
                 continue;
             };
             let Some(width) = width_of(v) else {
-                return fail(format!("source {slot} reads v{}, which does not exist", v.0));
+                return fail(format!(
+                    "source {slot} reads v{}, which does not exist",
+                    v.0
+                ));
             };
             let used = ins.used_channels(slot);
             for c in (0..4).filter(|c| used & (1 << c) != 0) {
@@ -83,7 +86,10 @@ mod tests {
         assert!(validate(&p).is_ok(), "channels 2 and 3 are not read");
         mov(&mut p, (1, 0b0111), Operand::value(a, [0, 1, 3, 3]));
         let err = validate(&p).unwrap_err();
-        assert!(err.contains("channel 2 reads component 3 of a vec2"), "{err}");
+        assert!(
+            err.contains("channel 2 reads component 3 of a vec2"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -91,7 +97,9 @@ mod tests {
         let mut p = Program::default();
         p.new_value(1, ValueKind::Temp);
         mov(&mut p, (0, 0b0010), Operand::splat(0));
-        assert!(validate(&p).unwrap_err().contains("write mask 0b0010 on a vec1"));
+        assert!(validate(&p)
+            .unwrap_err()
+            .contains("write mask 0b0010 on a vec1"));
         let mut p = Program::default();
         mov(&mut p, (3, 0b0001), Operand::splat(0));
         assert!(validate(&p).unwrap_err().contains("v3 does not exist"));

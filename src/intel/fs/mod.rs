@@ -37,9 +37,9 @@ pub mod verify;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::debug;
 use crate::intel::eu;
 use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
-use crate::debug;
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -138,7 +138,11 @@ impl Context {
         let shader = pipeline::prepare_nir(shader, opts.debug);
         let kernel = self.compile_prepared(&shader, opts)?;
         if opts.debug.contains(debug::Flags::ASM) {
-            eprint!("=== {} assembly\n{}", self.devinfo.name, kernel.disassemble(self.devinfo));
+            eprint!(
+                "=== {} assembly\n{}",
+                self.devinfo.name,
+                kernel.disassemble(self.devinfo)
+            );
         }
         if opts.debug.contains(debug::Flags::STATS) {
             for v in &kernel.simd {

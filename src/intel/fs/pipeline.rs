@@ -20,8 +20,8 @@ use crate::pipeline::{InvalidIr, Pass, Runner};
 
 use super::ir::Program;
 use super::{
-    assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch,
-    regalloc, reloc_offsets, sched, stats, validate, CompileError, Context, Options,
+    assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch, regalloc,
+    reloc_offsets, sched, stats, validate, CompileError, Context, Options,
 };
 
 impl From<InvalidIr> for CompileError {
@@ -180,7 +180,8 @@ pub(super) fn compile_width(
         opts.validate,
         validate::validate,
     );
-    let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
+    let (mut prog, facts) =
+        runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.run_all(LOWERING, dev, &mut prog)?;

@@ -118,14 +118,23 @@ mod tests {
         wide.exec_size = 16;
         assert!(validate(&program(&[2], vec![wide.clone()])).is_ok());
         let err = validate(&program(&[1], vec![wide])).unwrap_err();
-        assert!(err.contains("registers 0..2 of vgrf0, which has 1"), "{err}");
+        assert!(
+            err.contains("registers 0..2 of vgrf0, which has 1"),
+            "{err}"
+        );
     }
 
     #[test]
     fn an_operand_past_its_vgrf_or_naming_none_is_rejected() {
-        let past = mov(Reg::vgrf(0, RegType::F), Reg::vgrf(1, RegType::F).reg_offset(1));
+        let past = mov(
+            Reg::vgrf(0, RegType::F),
+            Reg::vgrf(1, RegType::F).reg_offset(1),
+        );
         let err = validate(&program(&[1, 1], vec![past])).unwrap_err();
-        assert!(err.starts_with("instruction 0") && err.contains("source 0"), "{err}");
+        assert!(
+            err.starts_with("instruction 0") && err.contains("source 0"),
+            "{err}"
+        );
         let missing = mov(Reg::vgrf(5, RegType::F), Reg::imm_f(0.0));
         let err = validate(&program(&[1], vec![missing])).unwrap_err();
         assert!(err.contains("vgrf5 does not exist"), "{err}");
@@ -148,7 +157,12 @@ mod tests {
         assert!(validate(&program(&[], crossed))
             .unwrap_err()
             .contains("WHILE without its DO"));
-        let two_elses = vec![flow(Op::If), flow(Op::Else), flow(Op::Else), flow(Op::EndIf)];
+        let two_elses = vec![
+            flow(Op::If),
+            flow(Op::Else),
+            flow(Op::Else),
+            flow(Op::EndIf),
+        ];
         assert!(validate(&program(&[], two_elses))
             .unwrap_err()
             .contains("second ELSE"));
