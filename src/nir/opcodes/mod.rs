@@ -49,6 +49,11 @@ impl AluOp {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// `vec2` ... `vec16`: gathers scalar sources into a vector (one component per source).
+    pub fn is_vector_constructor(self) -> bool {
+        use AluOp::*;
+        matches!(self, vec2 | vec3 | vec4 | vec5 | vec8 | vec16)
+    }
     /// The opcode spelled `name` in NIR text.
     pub fn from_name(name: &str) -> Option<AluOp> {
         ALU_OPS
