@@ -107,6 +107,16 @@ impl Intrinsic {
             .ok()
             .map(|i| intrinsic_table::ALL[i])
     }
+    /// For the register intrinsics, which source names the register: `load_reg*` read it
+    /// from source 0, `store_reg*` write the value in source 0 to the register in source 1.
+    /// None for every other intrinsic (they may not read a register handle at all).
+    pub fn register_src(self) -> Option<usize> {
+        match self {
+            Intrinsic::LoadReg | Intrinsic::LoadRegIndirect => Some(0),
+            Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => Some(1),
+            _ => None,
+        }
+    }
     /// Position of `kind` among this intrinsic's constant indices.
     pub fn index_slot(self, kind: IndexKind) -> Option<usize> {
         self.info().indices.iter().position(|&k| k == kind)
