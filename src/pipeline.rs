@@ -52,6 +52,9 @@ impl fmt::Display for InvalidIr {
     }
 }
 
+/// A backend IR validator: Err says what is wrong.
+pub type Validator<IR> = fn(&IR) -> Result<(), String>;
+
 /// Runs passes over one IR for one compile (one dispatch width, one shader).
 pub struct Runner<IR> {
     /// Printed in every dump header: which compile this is ("SIMD8", "gc2000 FS").
@@ -59,7 +62,7 @@ pub struct Runner<IR> {
     /// Print the IR after each pass that made progress.
     print: bool,
     /// Checks the IR after every pass, when validation is on.
-    validate: Option<fn(&IR) -> Result<(), String>>,
+    validate: Option<Validator<IR>>,
     /// Record per-pass times.
     time: bool,
     times: PassTimes,
@@ -73,7 +76,7 @@ impl<IR: fmt::Display> Runner<IR> {
         flags: Flags,
         print_flag: Flags,
         validate: bool,
-        validator: fn(&IR) -> Result<(), String>,
+        validator: Validator<IR>,
     ) -> Runner<IR> {
         Runner {
             label: label.into(),
@@ -86,7 +89,7 @@ impl<IR: fmt::Display> Runner<IR> {
 
     /// A runner that neither prints, times nor validates (for tools that only want the
     /// pipeline's result).
-    pub fn quiet(validator: fn(&IR) -> Result<(), String>) -> Runner<IR> {
+    pub fn quiet(validator: Validator<IR>) -> Runner<IR> {
         Runner::new("", Flags::empty(), Flags::empty(), false, validator)
     }
 
