@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::intel::DevInfo;
 use crate::nir::{
@@ -134,13 +135,6 @@ pub const SSBO_SURFACE_BASE: u32 = 128;
 
 /// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
 pub const SLM_SURFACE: u32 = 254;
-
-/// Data-port shared functions (Gen7 data cache, Haswell+ data cache 1), gateway and spawner.
-const SFID_DATA_CACHE: u8 = 10;
-const SFID_DATA_CACHE_1: u8 = 12;
-const SFID_GATEWAY: u8 = 3;
-const SFID_RENDER_CACHE: u8 = 5;
-const SFID_THREAD_SPAWNER: u8 = 7;
 
 /// Descriptor of a SIMD8 A64 untyped surface read of `n` dwords per channel (Gen8 data
 /// cache 1 message 0x11; BTI 253, the stateless surface; SIMD mode 2 = SIMD8; bits 11:8 the
@@ -1332,7 +1326,7 @@ impl<'a> Translator<'a> {
             send.group = 8 * h as u8;
             send.mlen = 2;
             send.rlen = n as u8;
-            send.sfid = SFID_DATA_CACHE_1;
+            send.sfid = sfid::DATA_CACHE_1;
             send.desc = a64_untyped_read_desc(n);
             parts.push(dst);
         }
@@ -1412,10 +1406,10 @@ impl<'a> Translator<'a> {
     /// Haswell and later: data cache 1, with its own numbering).
     fn untyped_msg(&self, write: bool) -> (u8, u32) {
         match (self.devinfo.ver >= 75, write) {
-            (false, false) => (SFID_DATA_CACHE, 5),
-            (false, true) => (SFID_DATA_CACHE, 13),
-            (true, false) => (SFID_DATA_CACHE_1, 1),
-            (true, true) => (SFID_DATA_CACHE_1, 9),
+            (false, false) => (sfid::DATA_CACHE, 5),
+            (false, true) => (sfid::DATA_CACHE, 13),
+            (true, false) => (sfid::DATA_CACHE_1, 1),
+            (true, true) => (sfid::DATA_CACHE_1, 9),
         }
     }
 
@@ -1477,9 +1471,9 @@ impl<'a> Translator<'a> {
         srcs.extend(data.iter().map(|v| v.retype(RegType::UD)));
         self.push(Op::LoadPayload, payload, srcs);
         let (sfid, ty) = if self.devinfo.ver >= 75 {
-            (SFID_DATA_CACHE_1, 2)
+            (sfid::DATA_CACHE_1, 2)
         } else {
-            (SFID_DATA_CACHE, 6)
+            (sfid::DATA_CACHE, 6)
         };
         let simd8 = (self.width == 8) as u32;
         let rlen = if ret { per } else { 0 };
@@ -1519,10 +1513,10 @@ impl<'a> Translator<'a> {
         let commit = render || self.devinfo.ver == 90;
         let mut replies = Vec::new();
         if modes.global || shared || modes.image {
-            replies.extend(self.fence(SFID_DATA_CACHE, commit));
+            replies.extend(self.fence(sfid::DATA_CACHE, commit));
         }
         if render {
-            replies.extend(self.fence(SFID_RENDER_CACHE, commit));
+            replies.extend(self.fence(sfid::RENDER_CACHE, commit));
         }
         if replies.len() > 1 {
             for r in replies {
@@ -1668,7 +1662,7 @@ impl<'a> Translator<'a> {
         send.rlen = rlen as u8;
         send.desc =
             (mlen << 25) | (rlen << 20) | (1 << 19) | (msg_type << 14) | (control << 8) | bti;
-        send.sfid = SFID_DATA_CACHE;
+        send.sfid = sfid::DATA_CACHE;
         if store {
             self.facts.scratch_writes += 1;
         } else {
@@ -1709,7 +1703,7 @@ impl<'a> Translator<'a> {
         send.we_all = true;
         send.mlen = 1;
         send.desc = (1 << 25) | 4;
-        send.sfid = SFID_GATEWAY;
+        send.sfid = sfid::GATEWAY;
         let wait = self.alu(Opcode::Wait, Reg::BAD, vec![]);
         wait.exec_size = 1;
         wait.we_all = true;
@@ -1729,7 +1723,7 @@ impl<'a> Translator<'a> {
         send.we_all = true;
         send.mlen = 1;
         send.desc = (1 << 25) | (1 << 4);
-        send.sfid = SFID_THREAD_SPAWNER;
+        send.sfid = sfid::THREAD_SPAWNER;
         send.eot = true;
     }
 
