@@ -375,7 +375,7 @@ impl Builder {
     }
 
     pub fn decl_reg(&mut self, num_components: u8, bit_size: u8) -> SsaId {
-        let intr = Intrinsic::from_name("decl_reg").expect("decl_reg is in the table");
+        let intr = Intrinsic::DeclReg;
         let idx = [
             (
                 IndexKind::NumComponents,
@@ -388,12 +388,12 @@ impl Builder {
     }
     pub fn load_reg(&mut self, reg: SsaId) -> SsaId {
         let (nc, bits) = self.reg_size(reg);
-        let intr = Intrinsic::from_name("load_reg").expect("load_reg is in the table");
+        let intr = Intrinsic::LoadReg;
         self.intrinsic(intr, &[reg], Some((nc, bits)), &[])
             .unwrap_or(SsaId(0))
     }
     pub fn store_reg(&mut self, reg: SsaId, value: SsaId, write_mask: u32) {
-        let intr = Intrinsic::from_name("store_reg").expect("store_reg is in the table");
+        let intr = Intrinsic::StoreReg;
         self.intrinsic(
             intr,
             &[value, reg],

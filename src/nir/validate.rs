@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::cfg::{block_jump, Cfg};
 use super::ir::*;
-use super::opcodes::IndexKind;
+use super::opcodes::{IndexKind, Intrinsic};
 use super::types::BaseType;
 
 /// One broken rule.
@@ -429,16 +429,12 @@ impl Checker<'_> {
         let def = instr.kind.def().and_then(|d| imp.def(d).copied());
         // Only the register intrinsics may name a register handle.
         let reg_operand = match &instr.kind {
-            InstrKind::Intrinsic(i) => match i.intrinsic.name() {
-                "load_reg" | "load_reg_indirect" => Some(0),
-                "store_reg" | "store_reg_indirect" => Some(1),
-                _ => None,
-            },
+            InstrKind::Intrinsic(i) => i.intrinsic.register_src(),
             _ => None,
         };
         for (n, s) in instr.kind.srcs().into_iter().enumerate() {
             let is_reg = matches!(imp.def_instr(s).map(|x| &x.kind),
-                Some(InstrKind::Intrinsic(d)) if d.intrinsic.name() == "decl_reg");
+                Some(InstrKind::Intrinsic(d)) if d.intrinsic == Intrinsic::DeclReg);
             if is_reg && reg_operand != Some(n) {
                 self.fail(
                     self.where_instr(id),
@@ -645,7 +641,6 @@ impl Checker<'_> {
 
     fn check_intrinsic(&mut self, id: InstrId, i: &IntrinsicInstr) {
         let info = i.intrinsic.info();
-        let name = info.name;
         if i.srcs.len() != info.num_srcs() {
             self.fail(
                 self.where_instr(id),
@@ -767,12 +762,8 @@ impl Checker<'_> {
             }
         }
         // Register intrinsics: the register operand must be a decl_reg, sizes must agree.
-        let reg_src = match name {
-            "load_reg" | "load_reg_indirect" => Some(0),
-            "store_reg" | "store_reg_indirect" => Some(1),
-            _ => None,
-        };
-        if name == "decl_reg" {
+        let reg_src = i.intrinsic.register_src();
+        if i.intrinsic == Intrinsic::DeclReg {
             if let Some(d) = def {
                 // The def is a one-component handle; its bit size is the register's.
                 let nc = i.int_index(IndexKind::NumComponents).unwrap_or(0);
@@ -796,7 +787,7 @@ impl Checker<'_> {
         if let Some(r) = reg_src {
             let reg = i.srcs[r];
             let decl = self.imp.def_instr(reg).and_then(|ins| match &ins.kind {
-                InstrKind::Intrinsic(d) if d.intrinsic.name() == "decl_reg" => Some(d),
+                InstrKind::Intrinsic(d) if d.intrinsic == Intrinsic::DeclReg => Some(d),
                 _ => None,
             });
             match decl {
@@ -832,7 +823,7 @@ impl Checker<'_> {
             }
         } else {
             for (n, s) in i.srcs.iter().enumerate() {
-                let is_reg = matches!(self.imp.def_instr(*s).map(|x| &x.kind), Some(InstrKind::Intrinsic(d)) if d.intrinsic.name() == "decl_reg");
+                let is_reg = matches!(self.imp.def_instr(*s).map(|x| &x.kind), Some(InstrKind::Intrinsic(d)) if d.intrinsic == Intrinsic::DeclReg);
                 if is_reg {
                     self.fail(
                         self.where_instr(id),

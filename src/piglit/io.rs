@@ -5,7 +5,7 @@
 //! `io location=... slots=N` semantics of the I/O intrinsics themselves.
 
 use crate::nir::ir::{IndexValue, InstrKind, Shader};
-use crate::nir::opcodes::IndexKind;
+use crate::nir::opcodes::{IndexKind, Intrinsic};
 
 /// One I/O range: driver slots `base..base + slots` hold `location` and the slots after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct IoRange {
 }
 
 /// The ranges the intrinsics named in `intrinsics` access, sorted by base, without duplicates.
-pub fn ranges(shader: &Shader, intrinsics: &[&str]) -> Vec<IoRange> {
+pub fn ranges(shader: &Shader, intrinsics: &[Intrinsic]) -> Vec<IoRange> {
     let mut out: Vec<IoRange> = Vec::new();
     let Some(imp) = shader.entry() else {
         return out;
@@ -25,7 +25,7 @@ pub fn ranges(shader: &Shader, intrinsics: &[&str]) -> Vec<IoRange> {
         let InstrKind::Intrinsic(ii) = &ins.kind else {
             continue;
         };
-        if !intrinsics.contains(&ii.intrinsic.name()) {
+        if !intrinsics.contains(&ii.intrinsic) {
             continue;
         }
         let Some(IndexValue::Text(sem)) = ii.index(IndexKind::IoSemantics) else {

@@ -14,6 +14,7 @@ use crate::intel::devinfo::DevInfo;
 use crate::intel::kernel::Kernel;
 use crate::nir::interp::{self, Environment};
 use crate::nir::ir::{Shader, VarMode};
+use crate::nir::opcodes::Intrinsic;
 use crate::nir::types::BaseType;
 use crate::target::Target;
 
@@ -545,7 +546,7 @@ impl Runner {
     fn run_vs(&self, vs: &Stage, verts: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
         let mut env = self.uniform_env(&vs.block);
         env.inputs = vec![BTreeMap::new(); verts.len()];
-        for r in io::ranges(&vs.shader, &["load_input"]) {
+        for r in io::ranges(&vs.shader, &[Intrinsic::LoadInput]) {
             if r.slots == 0 {
                 // Intel's system-value element: first vertex, base instance, vertex id
                 // (zero-based), instance id.
@@ -585,7 +586,7 @@ impl Runner {
                 }
             }
         }
-        let out_ranges = io::ranges(&vs.shader, &["store_output"]);
+        let out_ranges = io::ranges(&vs.shader, &[Intrinsic::StoreOutput]);
         let result = interp::run(&vs.shader, &env, verts.len())
             .map_err(|e| Stop::Fail(format!("vertex shader (NIR interpreter): {e}")))?;
         let mut out = Vec::new();
@@ -723,7 +724,10 @@ impl Runner {
         let mut front = Vec::with_capacity(n);
         // (driver slot, varying slot, interpolation) of every input slot the shader reads.
         let mut inputs = Vec::new();
-        for r in io::ranges(&self.fs.shader, &["load_input", "load_interpolated_input"]) {
+        for r in io::ranges(
+            &self.fs.shader,
+            &[Intrinsic::LoadInput, Intrinsic::LoadInterpolatedInput],
+        ) {
             let var = self
                 .fs
                 .shader
@@ -893,7 +897,7 @@ fn reads_constant_data(shader: &Shader) -> bool {
     shader.entry().is_some_and(|imp| {
         imp.instrs.iter().any(|ins| {
             matches!(&ins.kind, crate::nir::ir::InstrKind::Intrinsic(ii)
-                if matches!(ii.intrinsic.name(), "load_constant" | "load_global_constant"))
+                if matches!(ii.intrinsic, Intrinsic::LoadConstant | Intrinsic::LoadGlobalConstant))
         })
     })
 }

@@ -46,7 +46,7 @@ pub fn prescaled_operand(specs: &Specs, imp: &Impl, src: &AluSrc, n: usize) -> O
     let InstrKind::Alu(mul) = &imp.def_instr(src.ssa)?.kind else {
         return None;
     };
-    if mul.op.name() != "fmul" || mul.srcs.len() != 2 {
+    if mul.op != AluOp::fmul || mul.srcs.len() != 2 {
         return None;
     }
     let k = trig_prescale(specs);
@@ -77,7 +77,7 @@ pub fn prescaled_operand(specs: &Specs, imp: &Impl, src: &AluSrc, n: usize) -> O
 /// Whether `alu` is a two-part transcendental: two components whose product is the result.
 pub fn is_two_part(specs: &Specs, imp: &Impl, alu: &AluInstr) -> bool {
     specs.has_new_transcendentals()
-        && matches!(alu.op.name(), "flog2" | "fsin" | "fcos")
+        && matches!(alu.op, AluOp::flog2 | AluOp::fsin | AluOp::fcos)
         && imp.def(alu.def).is_some_and(|d| d.num_components == 2)
 }
 
@@ -95,8 +95,8 @@ pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
         let InstrKind::Alu(a) = &ins.kind else {
             continue;
         };
-        match a.op.name() {
-            "fsin" | "fcos" => {
+        match a.op {
+            AluOp::fsin | AluOp::fcos => {
                 let n = imp.def(a.def).map_or(1, |d| d.num_components as usize);
                 if let Some(x) = a
                     .srcs
@@ -108,7 +108,7 @@ pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
                     edits.push((i, b));
                 }
             }
-            "fmul" if a.srcs.len() == 2 && a.srcs[0].ssa == a.srcs[1].ssa => {
+            AluOp::fmul if a.srcs.len() == 2 && a.srcs[0].ssa == a.srcs[1].ssa => {
                 let (s0, s1) = (&a.srcs[0], &a.srcs[1]);
                 let pair = matches!(
                     imp.def_instr(s0.ssa).map(|d| &d.kind),

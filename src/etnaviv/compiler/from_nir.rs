@@ -20,7 +20,7 @@ use crate::nir::ir::{
     AluInstr, AluSrc, BlockId, CfNode, Def, DerefInstr, DerefKind, IfNode, Impl, IndexValue,
     InstrKind, IntrinsicInstr, JumpKind, LoopNode, Shader, SsaId, TexInstr, TexSrc, VarMode,
 };
-use crate::nir::opcodes::IndexKind;
+use crate::nir::opcodes::{AluOp, IndexKind, Intrinsic};
 use crate::nir::types::{BaseType, Stage};
 
 /// How a NIR def is read by operands.
@@ -169,7 +169,7 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
 /// [`Uniforms::note_user`] adds as they come: the rest stay in memory and take no register.
 fn user_uniform_slots(shader: &Shader, imp: &Impl) -> u32 {
     let reads_ubo = imp.instrs.iter().any(
-        |ins| matches!(&ins.kind, InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "load_ubo"),
+        |ins| matches!(&ins.kind, InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadUbo),
     );
     if reads_ubo {
         0
@@ -247,7 +247,7 @@ impl<'a> Tr<'a> {
                         derefs.insert(d.def.0, b);
                     }
                 }
-                InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "store_deref" => {
+                InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::StoreDeref => {
                     if let Some((name, idx)) = ii.srcs.first().and_then(|p| derefs.get(&p.0)) {
                         if let Some(v) = self.shader.variables.iter().find(|v| &v.name == name) {
                             *self.stores.entry(v.driver_location + idx).or_default() += 1;
@@ -577,9 +577,8 @@ impl<'a> Tr<'a> {
     }
 
     fn intrinsic(&mut self, ii: &IntrinsicInstr) -> R<()> {
-        let name = ii.intrinsic.name();
-        match name {
-            "load_uniform" => {
+        match ii.intrinsic {
+            Intrinsic::LoadUniform => {
                 let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
                 let def = ii
                     .def
@@ -592,7 +591,7 @@ impl<'a> Tr<'a> {
                 self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
                 self.uniforms.note_user(base + off);
             }
-            "load_input" => {
+            Intrinsic::LoadInput => {
                 let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
                     Some(o) => o,
                     None => return unsupported("indirect input loads"),
@@ -609,13 +608,13 @@ impl<'a> Tr<'a> {
                 let v = self.input(slot, integer, comp + n, ii)?;
                 self.bind[def.0 as usize] = Some(Binding::value(v, comp));
             }
-            "load_frag_coord" => {
+            Intrinsic::LoadFragCoord => {
                 let def = ii
                     .def
                     .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
                 self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Fixed(0)));
             }
-            "load_texture_scale" => {
+            Intrinsic::LoadTextureScale => {
                 let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
                     Some(u) => u,
                     None => return unsupported("indirect texture scale"),
@@ -626,13 +625,13 @@ impl<'a> Tr<'a> {
                 let slot = self.uniforms.texture_scale(unit);
                 self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
             }
-            "store_deref" => self.store(ii)?,
-            "discard" | "terminate" => {
+            Intrinsic::StoreDeref => self.store(ii)?,
+            Intrinsic::Discard | Intrinsic::Terminate => {
                 self.uses_discard = true;
                 self.p
                     .push(Instr::new(Opcode::Texkill, Shape::Broadcast(0)));
             }
-            "discard_if" | "terminate_if" => {
+            Intrinsic::DiscardIf | Intrinsic::TerminateIf => {
                 self.uses_discard = true;
                 let c = self.operand(ii.srcs[0], [0; 4])?;
                 let mut k = Instr::new(Opcode::Texkill, Shape::Broadcast(4));
@@ -641,7 +640,7 @@ impl<'a> Tr<'a> {
                 k.src[0] = Some(c);
                 self.p.push(k);
             }
-            "load_front_face" => {
+            Intrinsic::LoadFrontFace => {
                 // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
                 // compares it with zero, so the load is just that register.
                 let def = ii
@@ -654,8 +653,8 @@ impl<'a> Tr<'a> {
                     abs: false,
                 });
             }
-            "load_ubo" => self.load_ubo(ii)?,
-            other => return unsupported(format!("intrinsic {other}")),
+            Intrinsic::LoadUbo => self.load_ubo(ii)?,
+            other => return unsupported(format!("intrinsic {}", other.name())),
         }
         Ok(())
     }
@@ -919,41 +918,41 @@ impl<'a> Tr<'a> {
             t.operand(src.ssa, aligned(&src.swizzle, n))
         };
         let int_op = matches!(
-            name,
-            "iadd"
-                | "isub"
-                | "imul"
-                | "iand"
-                | "ior"
-                | "ixor"
-                | "inot"
-                | "ineg"
-                | "ieq32"
-                | "ine32"
-                | "ilt32"
-                | "ige32"
-                | "ult32"
-                | "uge32"
-                | "flt32"
-                | "fge32"
-                | "feq32"
-                | "fneu32"
-                | "f2i32"
-                | "f2u32"
-                | "i2f32"
-                | "u2f32"
-                | "b2f32"
-                | "b2i32"
-                | "imax"
-                | "imin"
-                | "umax"
-                | "umin"
-                | "ishl"
-                | "ishr"
-                | "ushr"
-                | "b32csel"
+            a.op,
+            AluOp::iadd
+                | AluOp::isub
+                | AluOp::imul
+                | AluOp::iand
+                | AluOp::ior
+                | AluOp::ixor
+                | AluOp::inot
+                | AluOp::ineg
+                | AluOp::ieq32
+                | AluOp::ine32
+                | AluOp::ilt32
+                | AluOp::ige32
+                | AluOp::ult32
+                | AluOp::uge32
+                | AluOp::flt32
+                | AluOp::fge32
+                | AluOp::feq32
+                | AluOp::fneu32
+                | AluOp::f2i32
+                | AluOp::f2u32
+                | AluOp::i2f32
+                | AluOp::u2f32
+                | AluOp::b2f32
+                | AluOp::b2i32
+                | AluOp::imax
+                | AluOp::imin
+                | AluOp::umax
+                | AluOp::umin
+                | AluOp::ishl
+                | AluOp::ishr
+                | AluOp::ushr
+                | AluOp::b32csel
         );
-        if matches!(name, "mov" | "fneg" | "fabs") && self.alias(a, n)? {
+        if matches!(a.op, AluOp::mov | AluOp::fneg | AluOp::fabs) && self.alias(a, n)? {
             return Ok(());
         }
         if int_op && !self.specs.has_integers() {
@@ -966,93 +965,93 @@ impl<'a> Tr<'a> {
             |op: Opcode, ty: DataType, cond: Cond, slots: [Option<usize>; 3]| (op, ty, cond, slots);
         // Component-wise ops that map onto one instruction: (opcode, type, condition, which
         // NIR source feeds each hardware slot).
-        let one = match name {
-            "fmul" => Some(simple(O::Mul, f, t, [Some(0), Some(1), None])),
-            "fadd" => Some(simple(O::Add, f, t, [Some(0), None, Some(1)])),
-            "ffma" => Some(simple(O::Mad, f, t, [Some(0), Some(1), Some(2)])),
-            "mov" => Some(simple(O::Mov, f, t, [None, None, Some(0)])),
-            "fmax" => Some(simple(O::Select, f, Cond::Lt, [Some(0), Some(1), Some(0)])),
-            "fmin" => Some(simple(O::Select, f, Cond::Gt, [Some(0), Some(1), Some(0)])),
-            "imax" => Some(simple(
+        let one = match a.op {
+            AluOp::fmul => Some(simple(O::Mul, f, t, [Some(0), Some(1), None])),
+            AluOp::fadd => Some(simple(O::Add, f, t, [Some(0), None, Some(1)])),
+            AluOp::ffma => Some(simple(O::Mad, f, t, [Some(0), Some(1), Some(2)])),
+            AluOp::mov => Some(simple(O::Mov, f, t, [None, None, Some(0)])),
+            AluOp::fmax => Some(simple(O::Select, f, Cond::Lt, [Some(0), Some(1), Some(0)])),
+            AluOp::fmin => Some(simple(O::Select, f, Cond::Gt, [Some(0), Some(1), Some(0)])),
+            AluOp::imax => Some(simple(
                 O::Select,
                 DataType::S32,
                 Cond::Lt,
                 [Some(0), Some(1), Some(0)],
             )),
-            "imin" => Some(simple(
+            AluOp::imin => Some(simple(
                 O::Select,
                 DataType::S32,
                 Cond::Gt,
                 [Some(0), Some(1), Some(0)],
             )),
-            "umax" => Some(simple(
+            AluOp::umax => Some(simple(
                 O::Select,
                 DataType::U32,
                 Cond::Lt,
                 [Some(0), Some(1), Some(0)],
             )),
-            "umin" => Some(simple(
+            AluOp::umin => Some(simple(
                 O::Select,
                 DataType::U32,
                 Cond::Gt,
                 [Some(0), Some(1), Some(0)],
             )),
-            "slt" => Some(simple(O::Set, f, Cond::Lt, [Some(0), Some(1), None])),
-            "sge" => Some(simple(O::Set, f, Cond::Ge, [Some(0), Some(1), None])),
-            "seq" => Some(simple(O::Set, f, Cond::Eq, [Some(0), Some(1), None])),
-            "sne" => Some(simple(O::Set, f, Cond::Ne, [Some(0), Some(1), None])),
-            "fcsel" => Some(simple(O::Select, f, Cond::Nz, [Some(0), Some(1), Some(2)])),
-            "b32csel" => Some(simple(
+            AluOp::slt => Some(simple(O::Set, f, Cond::Lt, [Some(0), Some(1), None])),
+            AluOp::sge => Some(simple(O::Set, f, Cond::Ge, [Some(0), Some(1), None])),
+            AluOp::seq => Some(simple(O::Set, f, Cond::Eq, [Some(0), Some(1), None])),
+            AluOp::sne => Some(simple(O::Set, f, Cond::Ne, [Some(0), Some(1), None])),
+            AluOp::fcsel => Some(simple(O::Select, f, Cond::Nz, [Some(0), Some(1), Some(2)])),
+            AluOp::b32csel => Some(simple(
                 O::Select,
                 DataType::U32,
                 Cond::Nz,
                 [Some(0), Some(1), Some(2)],
             )),
-            "ffract" => Some(simple(O::Frc, f, t, [None, None, Some(0)])),
-            "ffloor" if self.specs.has_sign_floor_ceil() => {
+            AluOp::ffract => Some(simple(O::Frc, f, t, [None, None, Some(0)])),
+            AluOp::ffloor if self.specs.has_sign_floor_ceil() => {
                 Some(simple(O::Floor, f, t, [None, None, Some(0)]))
             }
-            "fceil" if self.specs.has_sign_floor_ceil() => {
+            AluOp::fceil if self.specs.has_sign_floor_ceil() => {
                 Some(simple(O::Ceil, f, t, [None, None, Some(0)]))
             }
-            "fsign" if self.specs.has_sign_floor_ceil() => {
+            AluOp::fsign if self.specs.has_sign_floor_ceil() => {
                 Some(simple(O::Sign, f, t, [None, None, Some(0)]))
             }
-            "fddx" => Some(simple(O::Dsx, f, t, [Some(0), None, Some(0)])),
-            "fddy" => Some(simple(O::Dsy, f, t, [Some(0), None, Some(0)])),
-            "iadd" => Some(simple(O::Add, DataType::S32, t, [Some(0), None, Some(1)])),
-            "imul" => Some(simple(
+            AluOp::fddx => Some(simple(O::Dsx, f, t, [Some(0), None, Some(0)])),
+            AluOp::fddy => Some(simple(O::Dsy, f, t, [Some(0), None, Some(0)])),
+            AluOp::iadd => Some(simple(O::Add, DataType::S32, t, [Some(0), None, Some(1)])),
+            AluOp::imul => Some(simple(
                 O::Imullo0,
                 DataType::S32,
                 t,
                 [Some(0), Some(1), None],
             )),
-            "iand" => Some(simple(O::And, DataType::U32, t, [Some(0), None, Some(1)])),
-            "ior" => Some(simple(O::Or, DataType::U32, t, [Some(0), None, Some(1)])),
-            "ixor" => Some(simple(O::Xor, DataType::U32, t, [Some(0), None, Some(1)])),
-            "inot" => Some(simple(O::Not, DataType::U32, t, [None, None, Some(0)])),
-            "ishl" => Some(simple(
+            AluOp::iand => Some(simple(O::And, DataType::U32, t, [Some(0), None, Some(1)])),
+            AluOp::ior => Some(simple(O::Or, DataType::U32, t, [Some(0), None, Some(1)])),
+            AluOp::ixor => Some(simple(O::Xor, DataType::U32, t, [Some(0), None, Some(1)])),
+            AluOp::inot => Some(simple(O::Not, DataType::U32, t, [None, None, Some(0)])),
+            AluOp::ishl => Some(simple(
                 O::Lshift,
                 DataType::U32,
                 t,
                 [Some(0), None, Some(1)],
             )),
-            "ishr" => Some(simple(
+            AluOp::ishr => Some(simple(
                 O::Rshift,
                 DataType::S32,
                 t,
                 [Some(0), None, Some(1)],
             )),
-            "ushr" => Some(simple(
+            AluOp::ushr => Some(simple(
                 O::Rshift,
                 DataType::U32,
                 t,
                 [Some(0), None, Some(1)],
             )),
-            "f2i32" => Some(simple(O::F2i, DataType::S32, t, [Some(0), None, None])),
-            "f2u32" => Some(simple(O::F2i, DataType::U32, t, [Some(0), None, None])),
-            "i2f32" => Some(simple(O::I2f, DataType::S32, t, [Some(0), None, None])),
-            "u2f32" => Some(simple(O::I2f, DataType::U32, t, [Some(0), None, None])),
+            AluOp::f2i32 => Some(simple(O::F2i, DataType::S32, t, [Some(0), None, None])),
+            AluOp::f2u32 => Some(simple(O::F2i, DataType::U32, t, [Some(0), None, None])),
+            AluOp::i2f32 => Some(simple(O::I2f, DataType::S32, t, [Some(0), None, None])),
+            AluOp::u2f32 => Some(simple(O::I2f, DataType::U32, t, [Some(0), None, None])),
             _ => None,
         };
         if let Some((op, ty, cond, slots)) = one {
@@ -1067,25 +1066,25 @@ impl<'a> Tr<'a> {
             return Ok(());
         }
         let minus_one = Operand::splat(u32::MAX);
-        match name {
-            "fneg" | "fabs" | "fsat" => {
+        match a.op {
+            AluOp::fneg | AluOp::fabs | AluOp::fsat => {
                 let mut x = s(self, 0)?;
                 let d = self.new_def(a.def)?;
-                match name {
-                    "fneg" => x = x.negated(),
-                    "fabs" => {
+                match a.op {
+                    AluOp::fneg => x = x.negated(),
+                    AluOp::fabs => {
                         x.abs = true;
                         x.neg = false;
                     }
                     _ => {}
                 }
                 let mut i = Instr::new(O::Mov, al);
-                i.sat = name == "fsat";
+                i.sat = a.op == AluOp::fsat;
                 i.dst = Some((d, full));
                 i.src[2] = Some(x);
                 self.p.push(i);
             }
-            "ineg" => {
+            AluOp::ineg => {
                 let x = s(self, 0)?.negated();
                 let d = self.new_def(a.def)?;
                 self.emit(
@@ -1097,7 +1096,7 @@ impl<'a> Tr<'a> {
                     al,
                 );
             }
-            "isub" => {
+            AluOp::isub => {
                 let (x, y) = (s(self, 0)?, s(self, 1)?.negated());
                 let d = self.new_def(a.def)?;
                 self.emit(
@@ -1109,17 +1108,26 @@ impl<'a> Tr<'a> {
                     al,
                 );
             }
-            "flt32" | "fge32" | "feq32" | "fneu32" | "ilt32" | "ige32" | "ieq32" | "ine32"
-            | "ult32" | "uge32" => {
-                let cond = match &name[1..] {
-                    "lt32" => Cond::Lt,
-                    "ge32" => Cond::Ge,
-                    "eq32" => Cond::Eq,
+            AluOp::flt32
+            | AluOp::fge32
+            | AluOp::feq32
+            | AluOp::fneu32
+            | AluOp::ilt32
+            | AluOp::ige32
+            | AluOp::ieq32
+            | AluOp::ine32
+            | AluOp::ult32
+            | AluOp::uge32 => {
+                use AluOp::*;
+                let cond = match a.op {
+                    flt32 | ilt32 | ult32 => Cond::Lt,
+                    fge32 | ige32 | uge32 => Cond::Ge,
+                    feq32 | ieq32 => Cond::Eq,
                     _ => Cond::Ne,
                 };
-                let ty = match name.as_bytes()[0] {
-                    b'f' => f,
-                    b'i' => DataType::S32,
+                let ty = match a.op {
+                    flt32 | fge32 | feq32 | fneu32 => f,
+                    ilt32 | ige32 | ieq32 | ine32 => DataType::S32,
                     _ => DataType::U32,
                 };
                 let (x, y) = (s(self, 0)?, s(self, 1)?);
@@ -1133,8 +1141,8 @@ impl<'a> Tr<'a> {
                     al,
                 );
             }
-            "b2f32" | "b2i32" => {
-                let one = if name == "b2f32" { fbits(1.0) } else { 1 };
+            AluOp::b2f32 | AluOp::b2i32 => {
+                let one = if a.op == AluOp::b2f32 { fbits(1.0) } else { 1 };
                 let x = s(self, 0)?;
                 let d = self.new_def(a.def)?;
                 self.emit(
@@ -1146,20 +1154,20 @@ impl<'a> Tr<'a> {
                     al,
                 );
             }
-            "ffloor" | "fceil" => {
+            AluOp::ffloor | AluOp::fceil => {
                 // floor(x) = x - frc(x); ceil(x) = x + frc(-x).
                 let x = s(self, 0)?;
                 let tmp = self.temp(n);
-                let fx = if name == "fceil" { x.negated() } else { x };
+                let fx = if a.op == AluOp::fceil { x.negated() } else { x };
                 self.emit(O::Frc, f, t, (tmp, full), [None, None, Some(fx)], al);
                 let d = self.new_def(a.def)?;
                 let mut tv = Operand::value(tmp, [0, 1, 2, 3]);
-                if name == "ffloor" {
+                if a.op == AluOp::ffloor {
                     tv = tv.negated();
                 }
                 self.emit(O::Add, f, t, (d, full), [Some(x), None, Some(tv)], al);
             }
-            "fsign" => {
+            AluOp::fsign => {
                 let x = s(self, 0)?;
                 let zero = Operand::splat(0);
                 let (p, m) = (self.temp(n), self.temp(n));
@@ -1184,8 +1192,8 @@ impl<'a> Tr<'a> {
                 let mv = Operand::value(m, [0, 1, 2, 3]).negated();
                 self.emit(O::Add, f, t, (d, full), [Some(pv), None, Some(mv)], al);
             }
-            "fdot2" | "fdot3" | "fdot4" => {
-                let k = name.as_bytes()[4] - b'0';
+            AluOp::fdot2 | AluOp::fdot3 | AluOp::fdot4 => {
+                let k = a.op.info().input_sizes[0];
                 let src = |t: &Self, i: usize| -> R<Operand> {
                     let sw = a.srcs[i].swizzle;
                     t.operand(a.srcs[i].ssa, [sw[0], sw[1], sw[2], sw[3]])
@@ -1216,7 +1224,7 @@ impl<'a> Tr<'a> {
                     );
                 }
             }
-            "vec2" | "vec3" | "vec4" => {
+            AluOp::vec2 | AluOp::vec3 | AluOp::vec4 => {
                 let d = self.new_def(a.def)?;
                 let mut done = 0u8;
                 for c in 0..n as usize {
@@ -1240,10 +1248,16 @@ impl<'a> Tr<'a> {
                     self.mov((d, mask), op);
                 }
             }
-            "frcp" | "frsq" | "fexp2" | "flog2" | "fsqrt" | "fsin" | "fcos" | "fpow" | "fdiv" => {
-                self.scalar_op(a, n)?
-            }
-            other => return unsupported(format!("ALU op {other}")),
+            AluOp::frcp
+            | AluOp::frsq
+            | AluOp::fexp2
+            | AluOp::flog2
+            | AluOp::fsqrt
+            | AluOp::fsin
+            | AluOp::fcos
+            | AluOp::fpow
+            | AluOp::fdiv => self.scalar_op(a, n)?,
+            _ => return unsupported(format!("ALU op {name}")),
         }
         Ok(())
     }
@@ -1261,9 +1275,9 @@ impl<'a> Tr<'a> {
                     .map(|&c| vals.get(c as usize).copied().unwrap_or(0))
                     .collect();
                 for v in &mut out {
-                    match a.op.name() {
-                        "fneg" => *v ^= 0x8000_0000,
-                        "fabs" => *v &= 0x7fff_ffff,
+                    match a.op {
+                        AluOp::fneg => *v ^= 0x8000_0000,
+                        AluOp::fabs => *v &= 0x7fff_ffff,
                         _ => {}
                     }
                 }
@@ -1280,9 +1294,9 @@ impl<'a> Tr<'a> {
                         return Ok(false);
                     }
                 }
-                match a.op.name() {
-                    "fneg" => neg = !neg,
-                    "fabs" => {
+                match a.op {
+                    AluOp::fneg => neg = !neg,
+                    AluOp::fabs => {
                         abs = true;
                         neg = false;
                     }
@@ -1400,7 +1414,7 @@ impl<'a> Tr<'a> {
             return self.two_part_def(a);
         }
         // Sine and cosine arguments Mesa already scaled to the hardware's unit.
-        let prescaled = matches!(name, "fsin" | "fcos")
+        let prescaled = matches!(a.op, AluOp::fsin | AluOp::fcos)
             && dialect::prescaled_operand(self.specs, self.imp, &a.srcs[0], n as usize).is_some();
         let d = self.new_def(a.def)?;
         let f = DataType::F32;
@@ -1410,22 +1424,22 @@ impl<'a> Tr<'a> {
             };
             let x = src(self, 0)?;
             let dst = (d, 1u8 << j);
-            match name {
-                "frcp" => self.unary(O::Rcp, dst, x),
-                "frsq" => self.unary(O::Rsq, dst, x),
-                "fexp2" => self.unary(O::Exp, dst, x),
-                "fsqrt" if self.specs.has_sin_cos_sqrt() => self.unary(O::Sqrt, dst, x),
-                "fsqrt" => {
+            match a.op {
+                AluOp::frcp => self.unary(O::Rcp, dst, x),
+                AluOp::frsq => self.unary(O::Rsq, dst, x),
+                AluOp::fexp2 => self.unary(O::Exp, dst, x),
+                AluOp::fsqrt if self.specs.has_sin_cos_sqrt() => self.unary(O::Sqrt, dst, x),
+                AluOp::fsqrt => {
                     let tmp = self.temp(1);
                     self.unary(O::Rsq, (tmp, 1), x);
                     self.unary(O::Rcp, dst, Operand::value(tmp, [0; 4]));
                 }
-                "flog2" => self.two_part(O::Log, dst, x),
-                "fsin" | "fcos" => {
+                AluOp::flog2 => self.two_part(O::Log, dst, x),
+                AluOp::fsin | AluOp::fcos => {
                     if !self.specs.has_sin_cos_sqrt() {
                         return unsupported(format!("{name} on a core without SIN/COS"));
                     }
-                    let op = if name == "fsin" { O::Sin } else { O::Cos };
+                    let op = if a.op == AluOp::fsin { O::Sin } else { O::Cos };
                     if prescaled {
                         self.two_part(op, dst, x);
                         continue;
@@ -1445,7 +1459,7 @@ impl<'a> Tr<'a> {
                     );
                     self.two_part(op, dst, Operand::value(tmp, [0; 4]));
                 }
-                "fpow" => {
+                AluOp::fpow => {
                     let y = src(self, 1)?;
                     let l = self.temp(1);
                     self.two_part(O::Log, (l, 1), x);
@@ -1460,7 +1474,7 @@ impl<'a> Tr<'a> {
                     );
                     self.unary(O::Exp, dst, Operand::value(m, [0; 4]));
                 }
-                "fdiv" => {
+                AluOp::fdiv => {
                     let y = src(self, 1)?;
                     let r = self.temp(1);
                     self.unary(O::Rcp, (r, 1), y);
@@ -1484,10 +1498,9 @@ impl<'a> Tr<'a> {
     /// NIR's own `fmul %t.x, %t.y` then combines.
     fn two_part_def(&mut self, a: &AluInstr) -> R<()> {
         use Opcode as O;
-        let name = a.op.name();
         let src = &a.srcs[0];
         let mut x = self.operand(src.ssa, [src.swizzle[0]; 4])?;
-        if matches!(name, "fsin" | "fcos")
+        if matches!(a.op, AluOp::fsin | AluOp::fcos)
             && dialect::prescaled_operand(self.specs, self.imp, src, 2).is_none()
         {
             let tmp = self.temp(1);
@@ -1505,9 +1518,9 @@ impl<'a> Tr<'a> {
             );
             x = Operand::value(tmp, [0; 4]);
         }
-        let op = match name {
-            "flog2" => O::Log,
-            "fsin" => O::Sin,
+        let op = match a.op {
+            AluOp::flog2 => O::Log,
+            AluOp::fsin => O::Sin,
             _ => O::Cos,
         };
         let pair = self.p.new_value(2, ValueKind::Pair);

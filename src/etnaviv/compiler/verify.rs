@@ -25,7 +25,7 @@ use crate::etnaviv::sim::{run_quad, Machine};
 use crate::nir::interp::env::{generated_input, pixel};
 use crate::nir::interp::{self, Environment, Sampler, TexRequest};
 use crate::nir::ir::{InstrKind, Shader, VarMode};
-use crate::nir::opcodes::IndexKind;
+use crate::nir::opcodes::{IndexKind, Intrinsic};
 use crate::nir::types::{BaseType, Stage};
 use crate::util::rng::Rng;
 
@@ -81,7 +81,7 @@ fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> 
     };
     for ins in &imp.instrs {
         if let InstrKind::Intrinsic(ii) = &ins.kind {
-            if ii.intrinsic.name() != "load_uniform" {
+            if ii.intrinsic != Intrinsic::LoadUniform {
                 continue;
             }
             let int = ii
@@ -312,7 +312,7 @@ fn input_is_integer(shader: &Shader, slot: u32) -> bool {
         return false;
     };
     imp.instrs.iter().any(|ins| match &ins.kind {
-        InstrKind::Intrinsic(ii) if ii.intrinsic.name() == "load_input" => {
+        InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadInput => {
             ii.int_index(IndexKind::Base) == Some(i64::from(slot))
                 && ii
                     .type_index(IndexKind::DestType)

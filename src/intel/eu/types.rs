@@ -722,6 +722,11 @@ pub mod sfid {
     pub const DATA_CACHE_1: u8 = 12;
     /// Haswell+ check-and-refinement engine.
     pub const CRE: u8 = 13;
+    /// Gen6+ name of [`DATAPORT_READ`]: the sampler-cache data port (read-only).
+    pub const SAMPLER_CACHE: u8 = DATAPORT_READ;
+    /// Gen6+ name of [`DATAPORT_WRITE`]: the render-cache data port (render-target writes,
+    /// Gen7 image fences).
+    pub const RENDER_CACHE: u8 = DATAPORT_WRITE;
 
     /// Mesa's printed name of `id` on generation `ver`.
     pub fn name(ver: u32, id: u8) -> Option<&'static str> {

@@ -19,10 +19,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::intel::DevInfo;
 use crate::nir::{
-    self, CfNode, IndexKind, InstrKind, IntrinsicInstr, JumpKind, SsaId, Stage, TexOp, TexSrc,
+    self, AluOp, CfNode, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, JumpKind, SsaId, Stage,
+    TexOp, TexSrc,
 };
 
 use super::ir::{File, Inst, Op, Program, Reg, TexKind};
@@ -133,13 +135,6 @@ pub const SSBO_SURFACE_BASE: u32 = 128;
 
 /// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
 pub const SLM_SURFACE: u32 = 254;
-
-/// Data-port shared functions (Gen7 data cache, Haswell+ data cache 1), gateway and spawner.
-const SFID_DATA_CACHE: u8 = 10;
-const SFID_DATA_CACHE_1: u8 = 12;
-const SFID_GATEWAY: u8 = 3;
-const SFID_RENDER_CACHE: u8 = 5;
-const SFID_THREAD_SPAWNER: u8 = 7;
 
 /// Descriptor of a SIMD8 A64 untyped surface read of `n` dwords per channel (Gen8 data
 /// cache 1 message 0x11; BTI 253, the stateless surface; SIMD mode 2 = SIMD8; bits 11:8 the
@@ -277,7 +272,7 @@ pub fn from_nir(
     }
     if imp.instrs.iter().any(|ins| {
         matches!(&ins.kind, InstrKind::Intrinsic(i)
-            if matches!(i.intrinsic.name(), "load_scratch" | "store_scratch"))
+            if matches!(i.intrinsic, Intrinsic::LoadScratch | Intrinsic::StoreScratch))
     }) {
         // Scratch memory is laid out one dword per channel (see `emit_scratch`), sized by the
         // NIR's `scratch` bytes per invocation.
@@ -306,13 +301,17 @@ impl<'a> Translator<'a> {
         let mut frag_coord = false;
         for ins in &self.imp.instrs {
             if let InstrKind::Intrinsic(i) = &ins.kind {
-                match i.intrinsic.name() {
-                    name @ ("load_barycentric_pixel"
-                    | "load_barycentric_centroid"
-                    | "load_barycentric_sample") => modes[barycentric_mode(name, i)] = true,
-                    "load_frag_coord" => frag_coord = true,
-                    "discard" | "discard_if" | "terminate" | "terminate_if" | "demote"
-                    | "demote_if" => self.facts.uses_kill = true,
+                match i.intrinsic {
+                    intr @ (Intrinsic::LoadBarycentricPixel
+                    | Intrinsic::LoadBarycentricCentroid
+                    | Intrinsic::LoadBarycentricSample) => modes[barycentric_mode(intr, i)] = true,
+                    Intrinsic::LoadFragCoord => frag_coord = true,
+                    Intrinsic::Discard
+                    | Intrinsic::DiscardIf
+                    | Intrinsic::Terminate
+                    | Intrinsic::TerminateIf
+                    | Intrinsic::Demote
+                    | Intrinsic::DemoteIf => self.facts.uses_kill = true,
                     _ => {}
                 }
             }
@@ -440,7 +439,7 @@ impl<'a> Translator<'a> {
             ..
         }) = self.imp.def_instr(cond)
         {
-            if a.op.name() == "inot" {
+            if a.op == AluOp::inot {
                 if let Some(s) = a.srcs.first() {
                     if self.def_info(s.ssa).map(|d| d.1) == Ok(1) {
                         return Ok((self.comp(s.ssa, s.swizzle[0] as usize)?, true));
@@ -497,7 +496,7 @@ impl<'a> Translator<'a> {
     fn emit_alu(&mut self, a: &nir::AluInstr) -> Result<(), CompileError> {
         let (ncomp, bits) = self.def_info(a.def)?;
         let name = a.op.name();
-        if name == "u2u64" {
+        if a.op == AluOp::u2u64 {
             return self.emit_u2u64(a);
         }
         if bits == 64
@@ -518,18 +517,16 @@ impl<'a> Translator<'a> {
             t.comp(s.ssa, s.swizzle[c] as usize)
         };
         // Vector constructors and per-component ops.
-        if let Some(n) = name.strip_prefix("vec") {
-            if n.parse::<usize>().is_ok() {
-                let mut regs = Vec::new();
-                for i in 0..a.srcs.len() {
-                    let s = src_at(self, i, 0)?;
-                    let d = self.vgrf(RegType::UD);
-                    self.alu(Opcode::Mov, d, vec![s.retype(RegType::UD)]);
-                    regs.push(d);
-                }
-                self.set(a.def, regs);
-                return Ok(());
+        if a.op.is_vector_constructor() {
+            let mut regs = Vec::new();
+            for i in 0..a.srcs.len() {
+                let s = src_at(self, i, 0)?;
+                let d = self.vgrf(RegType::UD);
+                self.alu(Opcode::Mov, d, vec![s.retype(RegType::UD)]);
+                regs.push(d);
             }
+            self.set(a.def, regs);
+            return Ok(());
         }
         let mut out = Vec::with_capacity(ncomp as usize);
         for c in 0..ncomp as usize {
@@ -538,13 +535,14 @@ impl<'a> Translator<'a> {
             for i in 0..nsrc {
                 s.push(src_at(self, i, c)?);
             }
-            out.push(self.emit_alu_scalar(name, &s)?);
+            out.push(self.emit_alu_scalar(a.op, &s)?);
         }
         self.set(a.def, out);
         Ok(())
     }
 
-    fn emit_alu_scalar(&mut self, name: &str, s: &[Reg]) -> Result<Reg, CompileError> {
+    fn emit_alu_scalar(&mut self, op: AluOp, s: &[Reg]) -> Result<Reg, CompileError> {
+        let name = op.name();
         use RegType::{D, F, UD};
         let f = |r: Reg| r.retype(F);
         let d = |r: Reg| r.retype(D);
@@ -606,23 +604,23 @@ impl<'a> Translator<'a> {
             t.alu(op, dst, vec![a, b, c]);
             dst
         };
-        let r = match name {
-            "mov" => unary(self, Opcode::Mov, UD, ud(arg(0)?)),
-            "fneg" => unary(self, Opcode::Mov, F, f(arg(0)?).negate()),
-            "fabs" => unary(self, Opcode::Mov, F, f(arg(0)?).absolute()),
-            "fsat" => {
+        let r = match op {
+            AluOp::mov => unary(self, Opcode::Mov, UD, ud(arg(0)?)),
+            AluOp::fneg => unary(self, Opcode::Mov, F, f(arg(0)?).negate()),
+            AluOp::fabs => unary(self, Opcode::Mov, F, f(arg(0)?).absolute()),
+            AluOp::fsat => {
                 let dst = self.vgrf(F);
                 let src = f(arg(0)?);
                 self.alu(Opcode::Mov, dst, vec![src]).sat = true;
                 dst
             }
-            "ineg" => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
-            "iabs" => unary(self, Opcode::Mov, D, d(arg(0)?).absolute()),
-            "inot" => unary(self, Opcode::Not, D, d(arg(0)?)),
-            "fadd" => binary(self, Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
-            "fmul" => binary(self, Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
-            "iadd" => binary(self, Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
-            "isub" => {
+            AluOp::ineg => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
+            AluOp::iabs => unary(self, Opcode::Mov, D, d(arg(0)?).absolute()),
+            AluOp::inot => unary(self, Opcode::Not, D, d(arg(0)?)),
+            AluOp::fadd => binary(self, Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
+            AluOp::fmul => binary(self, Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
+            AluOp::iadd => binary(self, Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
+            AluOp::isub => {
                 let b = d(arg(1)?);
                 let neg_b = if b.file == File::Imm {
                     Reg::imm(D, (b.imm as u32).wrapping_neg())
@@ -631,8 +629,8 @@ impl<'a> Translator<'a> {
                 };
                 binary(self, Opcode::Add, D, d(arg(0)?), neg_b, false)
             }
-            "imul" => binary(self, Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
-            "imul_32x16" => {
+            AluOp::imul => binary(self, Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
+            AluOp::imul_32x16 => {
                 let b = arg(1)?;
                 let lo = if b.file == File::Imm {
                     Reg::imm(RegType::W, (b.imm as u32) & 0xffff)
@@ -648,31 +646,31 @@ impl<'a> Translator<'a> {
                 self.alu(Opcode::Mul, dst, vec![a0, lo]);
                 dst
             }
-            "iand" => binary(self, Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
-            "ior" => binary(self, Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
-            "ixor" => binary(self, Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
-            "ishl" => binary(self, Opcode::Shl, UD, ud(arg(0)?), ud(arg(1)?), false),
-            "ushr" => binary(self, Opcode::Shr, UD, ud(arg(0)?), ud(arg(1)?), false),
-            "ishr" => binary(self, Opcode::Asr, D, d(arg(0)?), d(arg(1)?), false),
-            "ffma" => three(self, Opcode::Mad, arg(2)?, arg(0)?, arg(1)?),
-            "flrp" => three(self, Opcode::Lrp, arg(2)?, arg(1)?, arg(0)?),
-            "fmax" => sel(self, F, arg(0)?, arg(1)?, CondMod::Ge),
-            "fmin" => sel(self, F, arg(0)?, arg(1)?, CondMod::L),
-            "imax" => sel(self, D, arg(0)?, arg(1)?, CondMod::Ge),
-            "imin" => sel(self, D, arg(0)?, arg(1)?, CondMod::L),
-            "umax" => sel(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
-            "umin" => sel(self, UD, arg(0)?, arg(1)?, CondMod::L),
-            "flt32" | "flt" => cmp(self, F, arg(0)?, arg(1)?, CondMod::L),
-            "fge32" | "fge" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Ge),
-            "feq32" | "feq" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Z),
-            "fneu32" | "fneu" => cmp(self, F, arg(0)?, arg(1)?, CondMod::Nz),
-            "ilt32" | "ilt" => cmp(self, D, arg(0)?, arg(1)?, CondMod::L),
-            "ige32" | "ige" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Ge),
-            "ieq32" | "ieq" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Z),
-            "ine32" | "ine" => cmp(self, D, arg(0)?, arg(1)?, CondMod::Nz),
-            "ult32" | "ult" => cmp(self, UD, arg(0)?, arg(1)?, CondMod::L),
-            "uge32" | "uge" => cmp(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
-            "b32csel" | "bcsel" => {
+            AluOp::iand => binary(self, Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ior => binary(self, Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ixor => binary(self, Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ishl => binary(self, Opcode::Shl, UD, ud(arg(0)?), ud(arg(1)?), false),
+            AluOp::ushr => binary(self, Opcode::Shr, UD, ud(arg(0)?), ud(arg(1)?), false),
+            AluOp::ishr => binary(self, Opcode::Asr, D, d(arg(0)?), d(arg(1)?), false),
+            AluOp::ffma => three(self, Opcode::Mad, arg(2)?, arg(0)?, arg(1)?),
+            AluOp::flrp => three(self, Opcode::Lrp, arg(2)?, arg(1)?, arg(0)?),
+            AluOp::fmax => sel(self, F, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::fmin => sel(self, F, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::imax => sel(self, D, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::imin => sel(self, D, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::umax => sel(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::umin => sel(self, UD, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::flt32 | AluOp::flt => cmp(self, F, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::fge32 | AluOp::fge => cmp(self, F, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::feq32 | AluOp::feq => cmp(self, F, arg(0)?, arg(1)?, CondMod::Z),
+            AluOp::fneu32 | AluOp::fneu => cmp(self, F, arg(0)?, arg(1)?, CondMod::Nz),
+            AluOp::ilt32 | AluOp::ilt => cmp(self, D, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::ige32 | AluOp::ige => cmp(self, D, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::ieq32 | AluOp::ieq => cmp(self, D, arg(0)?, arg(1)?, CondMod::Z),
+            AluOp::ine32 | AluOp::ine => cmp(self, D, arg(0)?, arg(1)?, CondMod::Nz),
+            AluOp::ult32 | AluOp::ult => cmp(self, UD, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::uge32 | AluOp::uge => cmp(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::b32csel | AluOp::bcsel => {
                 let c = d(arg(0)?);
                 let m = self.alu(Opcode::Mov, Reg::null(D), vec![c]);
                 m.cmod = CondMod::Nz;
@@ -686,34 +684,34 @@ impl<'a> Translator<'a> {
                 self.alu(Opcode::Sel, dst, vec![a, b]).pred = Some(inv);
                 dst
             }
-            "b2f32" => unary(self, Opcode::Mov, F, d(arg(0)?).negate()),
-            "b2i32" => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
-            "f2i32" => unary(self, Opcode::Mov, D, f(arg(0)?)),
-            "f2u32" => unary(self, Opcode::Mov, UD, f(arg(0)?)),
-            "i2f32" => unary(self, Opcode::Mov, F, d(arg(0)?)),
-            "u2f32" => unary(self, Opcode::Mov, F, ud(arg(0)?)),
-            "fround_even" => {
+            AluOp::b2f32 => unary(self, Opcode::Mov, F, d(arg(0)?).negate()),
+            AluOp::b2i32 => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
+            AluOp::f2i32 => unary(self, Opcode::Mov, D, f(arg(0)?)),
+            AluOp::f2u32 => unary(self, Opcode::Mov, UD, f(arg(0)?)),
+            AluOp::i2f32 => unary(self, Opcode::Mov, F, d(arg(0)?)),
+            AluOp::u2f32 => unary(self, Opcode::Mov, F, ud(arg(0)?)),
+            AluOp::fround_even => {
                 let x = self.in_grf(f(arg(0)?));
                 unary(self, Opcode::Rnde, F, x)
             }
-            "ffloor" => {
+            AluOp::ffloor => {
                 let x = self.in_grf(f(arg(0)?));
                 unary(self, Opcode::Rndd, F, x)
             }
-            "ftrunc" => {
+            AluOp::ftrunc => {
                 let x = self.in_grf(f(arg(0)?));
                 unary(self, Opcode::Rndz, F, x)
             }
-            "fceil" => {
+            AluOp::fceil => {
                 let x = self.in_grf(f(arg(0)?));
                 let t = unary(self, Opcode::Rndd, F, x.negate());
                 unary(self, Opcode::Mov, F, t.negate())
             }
-            "ffract" => {
+            AluOp::ffract => {
                 let x = self.in_grf(f(arg(0)?));
                 unary(self, Opcode::Frc, F, x)
             }
-            "fsign" => {
+            AluOp::fsign => {
                 let x = self.in_grf(f(arg(0)?));
                 let m = self.alu(Opcode::Cmp, Reg::null(F), vec![x, Reg::imm_f(0.0)]);
                 m.cmod = CondMod::Nz;
@@ -723,29 +721,29 @@ impl<'a> Translator<'a> {
                     .pred = Some(false);
                 dst
             }
-            "frcp" => math(self, MathFn::Inv, F, vec![arg(0)?]),
-            "frsq" => math(self, MathFn::Rsq, F, vec![arg(0)?]),
-            "fsqrt" => math(self, MathFn::Sqrt, F, vec![arg(0)?]),
-            "fexp2" => math(self, MathFn::Exp, F, vec![arg(0)?]),
-            "flog2" => math(self, MathFn::Log, F, vec![arg(0)?]),
-            "fsin" => math(self, MathFn::Sin, F, vec![arg(0)?]),
-            "fcos" => math(self, MathFn::Cos, F, vec![arg(0)?]),
-            "fpow" => math(self, MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
-            "idiv" => math(self, MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
-            "bitfield_reverse" => {
+            AluOp::frcp => math(self, MathFn::Inv, F, vec![arg(0)?]),
+            AluOp::frsq => math(self, MathFn::Rsq, F, vec![arg(0)?]),
+            AluOp::fsqrt => math(self, MathFn::Sqrt, F, vec![arg(0)?]),
+            AluOp::fexp2 => math(self, MathFn::Exp, F, vec![arg(0)?]),
+            AluOp::flog2 => math(self, MathFn::Log, F, vec![arg(0)?]),
+            AluOp::fsin => math(self, MathFn::Sin, F, vec![arg(0)?]),
+            AluOp::fcos => math(self, MathFn::Cos, F, vec![arg(0)?]),
+            AluOp::fpow => math(self, MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
+            AluOp::idiv => math(self, MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
+            AluOp::bitfield_reverse => {
                 let x = self.in_grf(ud(arg(0)?));
                 unary(self, Opcode::Bfrev, UD, x)
             }
-            "extract_u8" | "extract_i8" | "extract_u16" | "extract_i16" => {
+            AluOp::extract_u8 | AluOp::extract_i8 | AluOp::extract_u16 | AluOp::extract_i16 => {
                 let sel = arg(1)?;
                 if sel.file != File::Imm {
                     return Err(unsupported(format!("{name} with a non-constant selector")));
                 }
                 let x = self.in_grf(ud(arg(0)?));
-                let (bytes, signed) = match name {
-                    "extract_u8" => (1, false),
-                    "extract_i8" => (1, true),
-                    "extract_u16" => (2, false),
+                let (bytes, signed) = match op {
+                    AluOp::extract_u8 => (1, false),
+                    AluOp::extract_i8 => (1, true),
+                    AluOp::extract_u16 => (2, false),
                     _ => (2, true),
                 };
                 let shift = 32 - 8 * bytes * (sel.imm as u32 + 1);
@@ -761,11 +759,11 @@ impl<'a> Translator<'a> {
                     false,
                 )
             }
-            "fddx_coarse" | "fddy_coarse" => {
+            AluOp::fddx_coarse | AluOp::fddy_coarse => {
                 // Coarse: every pixel of a 2x2 subspan gets the top-left pair's difference
                 // (x: pixel 1 - pixel 0, y: pixel 2 - pixel 0).
                 let x = self.in_grf(f(arg(0)?));
-                let second = if name.starts_with("fddx") { 1 } else { 2 };
+                let second = if op == AluOp::fddx_coarse { 1 } else { 2 };
                 let quad = Some(Region::new(4, 4, 0));
                 let a = Reg {
                     region: quad,
@@ -776,7 +774,7 @@ impl<'a> Translator<'a> {
                 self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
                 dst
             }
-            "fddx" | "fddx_fine" => {
+            AluOp::fddx | AluOp::fddx_fine => {
                 // Fine x: each pixel pair (0,1), (2,3) differences its own row.
                 let x = self.in_grf(f(arg(0)?));
                 let pair = Some(Region::new(2, 2, 0));
@@ -789,7 +787,7 @@ impl<'a> Translator<'a> {
                 self.push(Op::Alu(Opcode::Add), dst, vec![a, b.negate()]);
                 dst
             }
-            "fddy" | "fddy_fine" => {
+            AluOp::fddy | AluOp::fddy_fine => {
                 // Fine y: pixels (2,3) minus (0,1) of each subspan, which only align16
                 // swizzles can say (.zwzw - .xyxy per subspan).
                 let x = self.in_grf(f(arg(0)?));
@@ -797,7 +795,7 @@ impl<'a> Translator<'a> {
                 self.push(Op::DdyFine, dst, vec![x, x.negate()]);
                 dst
             }
-            other => return Err(unsupported(format!("ALU op {other}"))),
+            _ => return Err(unsupported(format!("ALU op {name}"))),
         };
         Ok(r)
     }
@@ -814,8 +812,8 @@ impl<'a> Translator<'a> {
             i.def
                 .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
         };
-        match name {
-            "decl_reg" => {
+        match i.intrinsic {
+            Intrinsic::DeclReg => {
                 let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
                 let arr = i.int_index(IndexKind::NumArrayElems).unwrap_or(0);
                 let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
@@ -828,7 +826,7 @@ impl<'a> Translator<'a> {
                 let regs = (0..n).map(|_| self.vgrf(RegType::UD)).collect();
                 self.set(def()?, regs);
             }
-            "load_reg" => {
+            Intrinsic::LoadReg => {
                 if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 1 {
                     return Err(unsupported("indirect register access"));
                 }
@@ -842,7 +840,7 @@ impl<'a> Translator<'a> {
                 }
                 self.set(def()?, out);
             }
-            "store_reg" => {
+            Intrinsic::StoreReg => {
                 if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 2 {
                     return Err(unsupported("indirect register access"));
                 }
@@ -858,13 +856,15 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
-            "load_barycentric_pixel" | "load_barycentric_centroid" | "load_barycentric_sample" => {
-                let mode = barycentric_mode(name, i);
+            Intrinsic::LoadBarycentricPixel
+            | Intrinsic::LoadBarycentricCentroid
+            | Intrinsic::LoadBarycentricSample => {
+                let mode = barycentric_mode(i.intrinsic, i);
                 let base = self.facts.payload.barycentric[mode]
                     .ok_or_else(|| unsupported(format!("{name} outside a fragment shader")))?;
                 self.set(def()?, vec![Reg::fixed(base, 0, RegType::F, 1); 2]);
             }
-            "load_interpolated_input" => {
+            Intrinsic::LoadInterpolatedInput => {
                 let bary = self.comp(src(0)?, 0)?;
                 let mut out = Vec::new();
                 for attr in self.input_attrs(i, src(1)?, def()?, false)? {
@@ -874,7 +874,7 @@ impl<'a> Translator<'a> {
                 }
                 self.set(def()?, out);
             }
-            "load_input" => {
+            Intrinsic::LoadInput => {
                 let mut out = Vec::new();
                 for attr in self.input_attrs(i, src(0)?, def()?, true)? {
                     let d = self.vgrf(RegType::UD);
@@ -883,7 +883,7 @@ impl<'a> Translator<'a> {
                 }
                 self.set(def()?, out);
             }
-            "load_frag_coord" => {
+            Intrinsic::LoadFragCoord => {
                 let mut out = Vec::new();
                 for (sub, pattern) in [(4u32, 0x1010_1010u32), (5, 0x1100_1100)] {
                     let t = self.vgrf(RegType::UW);
@@ -910,7 +910,7 @@ impl<'a> Translator<'a> {
                 out.push(w);
                 self.set(def()?, out);
             }
-            "load_front_face" => {
+            Intrinsic::LoadFrontFace => {
                 let t = self.vgrf(RegType::D);
                 self.alu(
                     Opcode::Asr,
@@ -921,7 +921,7 @@ impl<'a> Translator<'a> {
                 self.alu(Opcode::Not, d, vec![t]);
                 self.set(def()?, vec![d]);
             }
-            "load_ubo" => {
+            Intrinsic::LoadUbo => {
                 let block = self
                     .imp
                     .const_value(src(0)?)
@@ -958,7 +958,7 @@ impl<'a> Translator<'a> {
                 }
                 self.set(def()?, out);
             }
-            "store_output" => {
+            Intrinsic::StoreOutput => {
                 let loc = i.io_location().unwrap_or("").to_string();
                 let dual = matches!(
                     i.index(IndexKind::IoSemantics),
@@ -1014,7 +1014,7 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
-            "discard" | "terminate" | "demote" => {
+            Intrinsic::Discard | Intrinsic::Terminate | Intrinsic::Demote => {
                 // Clear the live bit of every channel running this.
                 let g0 = Reg::fixed(0, 0, RegType::UD, 0);
                 let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
@@ -1022,7 +1022,7 @@ impl<'a> Translator<'a> {
                 k.flag_subnr = KILL_FLAG;
                 k.pred = Some(false);
             }
-            "discard_if" | "terminate_if" | "demote_if" => {
+            Intrinsic::DiscardIf | Intrinsic::TerminateIf | Intrinsic::DemoteIf => {
                 // Live pixels stay live where the condition is false.
                 let c = self.in_grf(self.comp(src(0)?, 0)?.retype(RegType::D));
                 let k = self.alu(
@@ -1034,18 +1034,18 @@ impl<'a> Translator<'a> {
                 k.flag_subnr = KILL_FLAG;
                 k.pred = Some(false);
             }
-            "load_local_invocation_id" => {
+            Intrinsic::LoadLocalInvocationId => {
                 let (n, _) = self.def_info(def()?)?;
                 let out = (0..n as u32).map(|k| self.local_id(k)).collect();
                 self.set(def()?, out);
             }
-            "load_workgroup_id" | "load_workgroup_id_zero_base" => {
+            Intrinsic::LoadWorkgroupId | Intrinsic::LoadWorkgroupIdZeroBase => {
                 self.compute_only(name)?;
                 let (n, _) = self.def_info(def()?)?;
                 let out = (0..n as usize).map(|k| workgroup_id(k.min(2))).collect();
                 self.set(def()?, out);
             }
-            "load_workgroup_size" => {
+            Intrinsic::LoadWorkgroupSize => {
                 let size = self.compute_only(name)?.local_size;
                 let (n, _) = self.def_info(def()?)?;
                 let out = (0..n as usize)
@@ -1053,7 +1053,7 @@ impl<'a> Translator<'a> {
                     .collect();
                 self.set(def()?, out);
             }
-            "load_local_invocation_index" => {
+            Intrinsic::LoadLocalInvocationIndex => {
                 let [sx, sy, sz] = self.compute_only(name)?.local_size;
                 let x = self.local_id(0);
                 let index = if sy * sz == 1 {
@@ -1070,7 +1070,7 @@ impl<'a> Translator<'a> {
                 };
                 self.set(def()?, vec![index]);
             }
-            "load_global_invocation_id" | "load_global_invocation_id_zero_base" => {
+            Intrinsic::LoadGlobalInvocationId | Intrinsic::LoadGlobalInvocationIdZeroBase => {
                 let size = self.compute_only(name)?.local_size;
                 let (n, _) = self.def_info(def()?)?;
                 let mut out = Vec::new();
@@ -1088,18 +1088,18 @@ impl<'a> Translator<'a> {
                 }
                 self.set(def()?, out);
             }
-            "load_ssbo" | "load_shared" => {
+            Intrinsic::LoadSsbo | Intrinsic::LoadShared => {
                 let (n, bits) = self.def_info(def()?)?;
                 if bits != 32 {
                     return Err(unsupported(format!("{name} of {bits}-bit data")));
                 }
-                let (surface, offset) = if name == "load_ssbo" {
+                let (surface, offset) = if i.intrinsic == Intrinsic::LoadSsbo {
                     (self.ssbo_surface(src(0)?)?, self.comp(src(1)?, 0)?)
                 } else {
                     self.compute_only(name)?;
                     (SLM_SURFACE, self.comp(src(0)?, 0)?)
                 };
-                let base = if name == "load_shared" {
+                let base = if i.intrinsic == Intrinsic::LoadShared {
                     i.int_index(IndexKind::Base).unwrap_or(0) as u32
                 } else {
                     0
@@ -1108,18 +1108,18 @@ impl<'a> Translator<'a> {
                 let out = self.untyped_read(surface, addr, n as u32)?;
                 self.set(def()?, out);
             }
-            "store_ssbo" | "store_shared" => {
+            Intrinsic::StoreSsbo | Intrinsic::StoreShared => {
                 let (_, bits) = self.def_info(src(0)?)?;
                 if bits != 32 {
                     return Err(unsupported(format!("{name} of {bits}-bit data")));
                 }
-                let (surface, offset) = if name == "store_ssbo" {
+                let (surface, offset) = if i.intrinsic == Intrinsic::StoreSsbo {
                     (self.ssbo_surface(src(1)?)?, self.comp(src(2)?, 0)?)
                 } else {
                     self.compute_only(name)?;
                     (SLM_SURFACE, self.comp(src(1)?, 0)?)
                 };
-                let base = if name == "store_shared" {
+                let base = if i.intrinsic == Intrinsic::StoreShared {
                     i.int_index(IndexKind::Base).unwrap_or(0) as u32
                 } else {
                     0
@@ -1141,8 +1141,14 @@ impl<'a> Translator<'a> {
                     self.untyped_write(surface, addr, &value[start as usize..c as usize])?;
                 }
             }
-            "ssbo_atomic" | "ssbo_atomic_swap" | "shared_atomic" | "shared_atomic_swap" => {
-                let ssbo = name.starts_with("ssbo");
+            Intrinsic::SsboAtomic
+            | Intrinsic::SsboAtomicSwap
+            | Intrinsic::SharedAtomic
+            | Intrinsic::SharedAtomicSwap => {
+                let ssbo = matches!(
+                    i.intrinsic,
+                    Intrinsic::SsboAtomic | Intrinsic::SsboAtomicSwap
+                );
                 let (surface, first) = if ssbo {
                     (self.ssbo_surface(src(0)?)?, 1)
                 } else {
@@ -1161,7 +1167,10 @@ impl<'a> Translator<'a> {
                     }
                     _ => return Err(CompileError::Invalid(format!("{name} without atomic_op"))),
                 };
-                let swap = name.ends_with("_swap");
+                let swap = matches!(
+                    i.intrinsic,
+                    Intrinsic::SsboAtomicSwap | Intrinsic::SharedAtomicSwap
+                );
                 let aop = match (op.as_str(), swap) {
                     ("iadd", false) => 7,
                     ("imin", false) => 11,
@@ -1188,7 +1197,7 @@ impl<'a> Translator<'a> {
                     self.set(d, vec![old]);
                 }
             }
-            "barrier" | "control_barrier" => {
+            Intrinsic::Barrier => {
                 let scope = |k: IndexKind, key: &str, default: bool| match i.index(k) {
                     Some(nir::IndexValue::Text(t)) => !t
                         .strip_prefix(key)
@@ -1197,11 +1206,7 @@ impl<'a> Translator<'a> {
                     Some(nir::IndexValue::Int(v)) => *v != 0,
                     _ => default,
                 };
-                let execution = scope(
-                    IndexKind::ExecutionScope,
-                    "execution_scope=",
-                    name == "control_barrier",
-                );
+                let execution = scope(IndexKind::ExecutionScope, "execution_scope=", false);
                 // As brw: the memory part first (a fence), then the workgroup meets.
                 if scope(IndexKind::MemoryScope, "memory_scope=", false) {
                     let modes = match i.index(IndexKind::MemoryModes) {
@@ -1216,32 +1221,21 @@ impl<'a> Translator<'a> {
                     self.emit_gateway_barrier()?;
                 }
             }
-            "memory_barrier" | "group_memory_barrier" => self.emit_memory_fence(MemoryModes::ALL),
-            "memory_barrier_buffer" => self.emit_memory_fence(MemoryModes {
-                global: true,
-                ..MemoryModes::NONE
-            }),
-            "memory_barrier_shared" => self.emit_memory_fence(MemoryModes {
-                shared: true,
-                ..MemoryModes::NONE
-            }),
-            "memory_barrier_image" => self.emit_memory_fence(MemoryModes {
-                image: true,
-                ..MemoryModes::NONE
-            }),
-            "load_scratch" | "store_scratch" => self.emit_scratch(i, name == "store_scratch")?,
-            "load_reloc_const_intel" => {
+            Intrinsic::LoadScratch | Intrinsic::StoreScratch => {
+                self.emit_scratch(i, i.intrinsic == Intrinsic::StoreScratch)?
+            }
+            Intrinsic::LoadRelocConstIntel => {
                 let id = i.int_index(IndexKind::ParamIdx).unwrap_or(0) as u32;
                 let v = self.reloc_const(id)?;
                 self.set(def()?, vec![v]);
             }
-            "load_global_constant" => {
+            Intrinsic::LoadGlobalConstant => {
                 let (n, bits) = self.def_info(def()?)?;
                 let addr = self.comp(src(0)?, 0)?;
                 let out = self.a64_read(addr, n as u32, bits)?;
                 self.set(def()?, out);
             }
-            other => return Err(unsupported(format!("intrinsic {other}"))),
+            _ => return Err(unsupported(format!("intrinsic {name}"))),
         }
         Ok(())
     }
@@ -1332,7 +1326,7 @@ impl<'a> Translator<'a> {
             send.group = 8 * h as u8;
             send.mlen = 2;
             send.rlen = n as u8;
-            send.sfid = SFID_DATA_CACHE_1;
+            send.sfid = sfid::DATA_CACHE_1;
             send.desc = a64_untyped_read_desc(n);
             parts.push(dst);
         }
@@ -1412,10 +1406,10 @@ impl<'a> Translator<'a> {
     /// Haswell and later: data cache 1, with its own numbering).
     fn untyped_msg(&self, write: bool) -> (u8, u32) {
         match (self.devinfo.ver >= 75, write) {
-            (false, false) => (SFID_DATA_CACHE, 5),
-            (false, true) => (SFID_DATA_CACHE, 13),
-            (true, false) => (SFID_DATA_CACHE_1, 1),
-            (true, true) => (SFID_DATA_CACHE_1, 9),
+            (false, false) => (sfid::DATA_CACHE, 5),
+            (false, true) => (sfid::DATA_CACHE, 13),
+            (true, false) => (sfid::DATA_CACHE_1, 1),
+            (true, true) => (sfid::DATA_CACHE_1, 9),
         }
     }
 
@@ -1477,9 +1471,9 @@ impl<'a> Translator<'a> {
         srcs.extend(data.iter().map(|v| v.retype(RegType::UD)));
         self.push(Op::LoadPayload, payload, srcs);
         let (sfid, ty) = if self.devinfo.ver >= 75 {
-            (SFID_DATA_CACHE_1, 2)
+            (sfid::DATA_CACHE_1, 2)
         } else {
-            (SFID_DATA_CACHE, 6)
+            (sfid::DATA_CACHE, 6)
         };
         let simd8 = (self.width == 8) as u32;
         let rlen = if ret { per } else { 0 };
@@ -1519,10 +1513,10 @@ impl<'a> Translator<'a> {
         let commit = render || self.devinfo.ver == 90;
         let mut replies = Vec::new();
         if modes.global || shared || modes.image {
-            replies.extend(self.fence(SFID_DATA_CACHE, commit));
+            replies.extend(self.fence(sfid::DATA_CACHE, commit));
         }
         if render {
-            replies.extend(self.fence(SFID_RENDER_CACHE, commit));
+            replies.extend(self.fence(sfid::RENDER_CACHE, commit));
         }
         if replies.len() > 1 {
             for r in replies {
@@ -1668,7 +1662,7 @@ impl<'a> Translator<'a> {
         send.rlen = rlen as u8;
         send.desc =
             (mlen << 25) | (rlen << 20) | (1 << 19) | (msg_type << 14) | (control << 8) | bti;
-        send.sfid = SFID_DATA_CACHE;
+        send.sfid = sfid::DATA_CACHE;
         if store {
             self.facts.scratch_writes += 1;
         } else {
@@ -1709,7 +1703,7 @@ impl<'a> Translator<'a> {
         send.we_all = true;
         send.mlen = 1;
         send.desc = (1 << 25) | 4;
-        send.sfid = SFID_GATEWAY;
+        send.sfid = sfid::GATEWAY;
         let wait = self.alu(Opcode::Wait, Reg::BAD, vec![]);
         wait.exec_size = 1;
         wait.we_all = true;
@@ -1729,7 +1723,7 @@ impl<'a> Translator<'a> {
         send.we_all = true;
         send.mlen = 1;
         send.desc = (1 << 25) | (1 << 4);
-        send.sfid = SFID_THREAD_SPAWNER;
+        send.sfid = sfid::THREAD_SPAWNER;
         send.eot = true;
     }
 
@@ -2093,10 +2087,10 @@ impl<'a> Translator<'a> {
 
 /// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3
 /// for `noperspective` inputs (`INTERP_MODE_NOPERSPECTIVE` = 3).
-fn barycentric_mode(name: &str, i: &IntrinsicInstr) -> usize {
-    let at = match name {
-        "load_barycentric_centroid" => 1,
-        "load_barycentric_sample" => 2,
+fn barycentric_mode(intr: Intrinsic, i: &IntrinsicInstr) -> usize {
+    let at = match intr {
+        Intrinsic::LoadBarycentricCentroid => 1,
+        Intrinsic::LoadBarycentricSample => 2,
         _ => 0,
     };
     let noperspective = i.int_index(IndexKind::InterpMode) == Some(3);

@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 
 /// Bytes in one general register.
@@ -332,7 +333,7 @@ impl Inst {
             mlen: 0,
             rlen: 0,
             desc: 0,
-            sfid: 0,
+            sfid: sfid::NULL,
             eot: false,
             compr4: false,
         }

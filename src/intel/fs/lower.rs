@@ -1,15 +1,11 @@
 //! Lowering passes the hardware requires, each a plain function over a [`Program`] that
 //! reports whether it changed anything.
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
 use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Reg, TexKind, REG_SIZE};
-
-/// Render-cache data port on Gen6+.
-const SFID_RENDER: u8 = 5;
-/// Sampler.
-const SFID_SAMPLER: u8 = 2;
 
 /// Turns FB_WRITE and TEX into a LOAD_PAYLOAD of their message and a SEND.
 ///
@@ -53,7 +49,7 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 );
                 send.mlen = mlen as u8;
                 send.desc = desc;
-                send.sfid = SFID_RENDER;
+                send.sfid = sfid::RENDER_CACHE;
                 send.eot = last;
                 send.group = inst.group;
                 send.pred = inst.pred;
@@ -116,7 +112,7 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
                 send.mlen = mlen as u8;
                 send.rlen = rlen as u8;
                 send.desc = desc;
-                send.sfid = SFID_SAMPLER;
+                send.sfid = sfid::SAMPLER;
                 send.group = inst.group;
                 send.pred = inst.pred;
                 send.flag_subnr = inst.flag_subnr;
@@ -179,7 +175,7 @@ fn lower_dual_source_write(prog: &mut Program, inst: &Inst, target: u8, last: bo
         );
         send.mlen = mlen as u8;
         send.desc = desc;
-        send.sfid = SFID_RENDER;
+        send.sfid = sfid::RENDER_CACHE;
         send.eot = end;
         send.group = group;
         send.pred = inst.pred;

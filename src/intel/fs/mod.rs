@@ -308,7 +308,10 @@ fn place_spills_after_nir_scratch(
     let base = nir_bytes.next_multiple_of(REG_SIZE);
     for inst in &mut prog.insts {
         // Scratch block read/write: data cache, bit 18; offset in registers in bits 11:0.
-        if inst.op == ir::Op::Send && inst.sfid == 10 && inst.desc >> 18 & 1 == 1 {
+        if inst.op == ir::Op::Send
+            && inst.sfid == eu::types::sfid::DATA_CACHE
+            && inst.desc >> 18 & 1 == 1
+        {
             let offset = (inst.desc & 0xfff) + base / REG_SIZE;
             if offset > 0xfff {
                 return Err(CompileError::Unsupported(format!(

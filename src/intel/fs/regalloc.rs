@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::Opcode;
 use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
@@ -16,9 +17,6 @@ use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 use super::liveness::{self, Liveness};
 use super::CompileError;
-
-/// Data-cache shared function, which also serves the per-thread scratch space.
-const SFID_DATA_CACHE: u8 = 10;
 
 /// How many virtual registers may be spilled before giving up.
 const MAX_SPILLS: usize = 512;
@@ -150,7 +148,7 @@ fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
             fill.we_all = true;
             fill.mlen = 1;
             fill.rlen = size as u8;
-            fill.sfid = SFID_DATA_CACHE;
+            fill.sfid = sfid::DATA_CACHE;
             fill.desc = (1 << 25) | (size << 20) | (1 << 19) | (1 << 18) | block | hword;
             prog.insts.push(fill);
             stats.fills += 1;
@@ -181,7 +179,7 @@ fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
             );
             spill.we_all = true;
             spill.mlen = (1 + size) as u8;
-            spill.sfid = SFID_DATA_CACHE;
+            spill.sfid = sfid::DATA_CACHE;
             spill.desc = ((1 + size) << 25) | (1 << 19) | (1 << 18) | (1 << 17) | block | hword;
             prog.insts.push(spill);
             stats.spills += 1;

@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
 use crate::intel::DevInfo;
 
@@ -55,7 +56,7 @@ pub const PRE_RA_MODES: [Mode; 4] = [Mode::Pre, Mode::PreNonLifo, Mode::KeepOrde
 /// Shared functions whose messages only read memory that the shader does not write (sampler,
 /// Gen7 sampler-cache data port, constant cache): they may move past each other and past ALU
 /// instructions. Every other message is a barrier.
-const READ_ONLY_SFIDS: [u8; 3] = [2, 4, 9];
+const READ_ONLY_SFIDS: [u8; 3] = [sfid::SAMPLER, sfid::SAMPLER_CACHE, sfid::CONSTANT_CACHE];
 
 /// Sampler message type for the size query (`resinfo`), which Mesa measured apart.
 const SAMPLER_RESINFO: u32 = 10;
@@ -118,11 +119,13 @@ pub fn latency(devinfo: &DevInfo, inst: &Inst) -> u32 {
         }
         Op::FbWrite { .. } => 600,
         Op::Send => match inst.sfid {
-            2 | 4 if (inst.desc >> 12) & 0x1f == SAMPLER_RESINFO => 100,
-            2 | 4 => 200,
-            9 => 200,
-            5 => 600,
-            10 => {
+            sfid::SAMPLER | sfid::SAMPLER_CACHE if (inst.desc >> 12) & 0x1f == SAMPLER_RESINFO => {
+                100
+            }
+            sfid::SAMPLER | sfid::SAMPLER_CACHE => 200,
+            sfid::CONSTANT_CACHE => 200,
+            sfid::RENDER_CACHE => 600,
+            sfid::DATA_CACHE => {
                 // Bit 18 selects the scratch block messages that spilling emits.
                 if inst.desc & (1 << 18) != 0 {
                     if inst.desc & (1 << 17) != 0 {
@@ -136,7 +139,7 @@ pub fn latency(devinfo: &DevInfo, inst: &Inst) -> u32 {
                     600
                 }
             }
-            12 => 300,
+            sfid::DATA_CACHE_1 => 300,
             _ => 200,
         },
         _ => 14,

@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::FsPayload;
 use crate::intel::sim::Thread;
-use crate::nir::{self, interp, InstrKind};
+use crate::nir::{self, interp, AluOp, InstrKind, Intrinsic};
 
 use super::{CompileError, Context, Options, VerifyOutcome};
 
@@ -105,9 +105,12 @@ fn compute_resources(shader: &nir::Shader) -> Result<(usize, bool), VerifyOutcom
             continue;
         };
         let name = i.intrinsic.name();
-        let block_src = match name {
-            "load_ssbo" | "ssbo_atomic" | "ssbo_atomic_swap" | "get_ssbo_size" => Some(0),
-            "store_ssbo" => Some(1),
+        let block_src = match i.intrinsic {
+            Intrinsic::LoadSsbo
+            | Intrinsic::SsboAtomic
+            | Intrinsic::SsboAtomicSwap
+            | Intrinsic::GetSsboSize => Some(0),
+            Intrinsic::StoreSsbo => Some(1),
             _ => None,
         };
         if let Some(k) = block_src {
@@ -121,10 +124,9 @@ fn compute_resources(shader: &nir::Shader) -> Result<(usize, bool), VerifyOutcom
                 })?;
             blocks = blocks.max(b as usize + 1);
         }
-        if name == "control_barrier"
-            || (name == "barrier"
-                && matches!(i.index(nir::IndexKind::ExecutionScope),
-                    Some(nir::IndexValue::Text(t)) if !t.ends_with("NONE") && !t.ends_with("none")))
+        if i.intrinsic == Intrinsic::Barrier
+            && matches!(i.index(nir::IndexKind::ExecutionScope),
+                Some(nir::IndexValue::Text(t)) if !t.ends_with("NONE") && !t.ends_with("none"))
         {
             barrier = true;
         }
@@ -269,24 +271,24 @@ fn uses_inexact_math(shader: &nir::Shader) -> bool {
     };
     imp.instrs.iter().any(|i| match &i.kind {
         InstrKind::Alu(a) => matches!(
-            a.op.name(),
-            "frcp"
-                | "frsq"
-                | "fsqrt"
-                | "fexp2"
-                | "flog2"
-                | "fsin"
-                | "fcos"
-                | "fpow"
-                | "ffma"
-                | "flrp"
-                | "fdiv"
-                | "fddx"
-                | "fddy"
-                | "fddx_coarse"
-                | "fddy_coarse"
-                | "fddx_fine"
-                | "fddy_fine"
+            a.op,
+            AluOp::frcp
+                | AluOp::frsq
+                | AluOp::fsqrt
+                | AluOp::fexp2
+                | AluOp::flog2
+                | AluOp::fsin
+                | AluOp::fcos
+                | AluOp::fpow
+                | AluOp::ffma
+                | AluOp::flrp
+                | AluOp::fdiv
+                | AluOp::fddx
+                | AluOp::fddy
+                | AluOp::fddx_coarse
+                | AluOp::fddy_coarse
+                | AluOp::fddx_fine
+                | AluOp::fddy_fine
         ),
         InstrKind::Tex(_) => true,
         _ => false,
@@ -578,7 +580,7 @@ fn run_set(
 fn dual_source_base(shader: &nir::Shader) -> Option<u32> {
     let imp = shader.entry()?;
     imp.instrs.iter().find_map(|ins| match &ins.kind {
-        nir::InstrKind::Intrinsic(i) if i.intrinsic.name() == "store_output" => {
+        nir::InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => {
             match i.index(nir::IndexKind::IoSemantics) {
                 Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc") => {
                     Some(i.int_index(nir::IndexKind::Base).unwrap_or(0) as u32)

@@ -16,7 +16,7 @@ use super::sampler::TexRequest;
 use super::value::{bool_bits, from_f64, mask, sext, to_f64};
 use super::InterpError;
 use crate::nir::ir::*;
-use crate::nir::opcodes::IndexKind;
+use crate::nir::opcodes::{AluOp, IndexKind, Intrinsic};
 use crate::nir::types::BaseType;
 use std::collections::HashMap;
 
@@ -73,7 +73,7 @@ impl<'a> Machine<'a> {
         let mut reg_stride = 0;
         for ins in &imp.instrs {
             if let InstrKind::Intrinsic(ii) = &ins.kind {
-                if ii.intrinsic.name() == "decl_reg" {
+                if ii.intrinsic == Intrinsic::DeclReg {
                     if let Some(d) = ii.def {
                         let comps = ii.int_index(IndexKind::NumComponents).unwrap_or(1).max(1);
                         let elems = ii.int_index(IndexKind::NumArrayElems).unwrap_or(0).max(1);
@@ -369,7 +369,7 @@ impl<'a> Machine<'a> {
             src_bits[i] = self.defn(s.ssa)?.bit_size;
         }
         let ns = a.srcs.len().min(16);
-        let deriv = info.name.starts_with("fddx") || info.name.starts_with("fddy");
+        let deriv = derivative_axis(a.op).is_some();
         for lane in self.lanes(mask) {
             let mut srcs = [[0u64; 16]; 16];
             for (i, s) in a.srcs.iter().enumerate().take(16) {
@@ -405,9 +405,9 @@ impl<'a> Machine<'a> {
     /// A float subtraction like any other: denormal operands and results flush.
     fn derivative(&self, a: &AluInstr, lane: usize, nc: usize, bits: u8) -> R<Comps> {
         let name = a.op.name();
-        let coarse = name.ends_with("_coarse");
+        let coarse = matches!(a.op, AluOp::fddx_coarse | AluOp::fddy_coarse);
         let q = lane & !3;
-        let (lo, hi) = match (name.starts_with("fddx"), coarse) {
+        let (lo, hi) = match (derivative_axis(a.op) == Some(Axis::X), coarse) {
             (true, false) => (lane & !1, lane | 1),
             (true, true) => (q, q + 1),
             (false, false) => (lane & !2, lane | 2),
@@ -465,15 +465,17 @@ impl<'a> Machine<'a> {
             None => (ii.num_components as usize, 32),
         };
         let bytes = (bits as usize / 8).max(1);
-        match name {
-            "decl_reg" => {}
-            "load_reg" | "load_reg_indirect" => {
+        let intr = ii.intrinsic;
+        match intr {
+            Intrinsic::DeclReg => {}
+            Intrinsic::LoadReg | Intrinsic::LoadRegIndirect => {
                 let reg = self.src(ii, 0)?;
                 let base = self.index(ii, IndexKind::Base);
                 let fabs = self.index(ii, IndexKind::LegacyFabs) != 0;
                 let fneg = self.index(ii, IndexKind::LegacyFneg) != 0;
                 for lane in lanes {
-                    let idx = base + self.indirect(ii, name.ends_with("_indirect"), 1, lane)?;
+                    let idx =
+                        base + self.indirect(ii, intr == Intrinsic::LoadRegIndirect, 1, lane)?;
                     let mut v = self.reg_read(reg, idx, lane)?;
                     for c in v.iter_mut().take(nc) {
                         if fabs {
@@ -486,14 +488,15 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "store_reg" | "store_reg_indirect" => {
+            Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => {
                 let (val, reg) = (self.src(ii, 0)?, self.src(ii, 1)?);
                 let base = self.index(ii, IndexKind::Base);
                 let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
                 let fsat = self.index(ii, IndexKind::LegacyFsat) != 0;
                 let vbits = self.defn(val)?.bit_size;
                 for lane in lanes {
-                    let idx = base + self.indirect(ii, name.ends_with("_indirect"), 2, lane)?;
+                    let idx =
+                        base + self.indirect(ii, intr == Intrinsic::StoreRegIndirect, 2, lane)?;
                     let mut v = self.get(val, lane)?;
                     if fsat {
                         // A clamp on floats (the legacy fsat of a register store): flushes
@@ -511,8 +514,12 @@ impl<'a> Machine<'a> {
             }
             // The Intel block loads read the same bytes as their plain forms; "uniform block"
             // only promises the backend that every invocation reads the same address.
-            "load_ubo" | "load_ubo_vec4" | "load_ubo_uniform_block_intel" => {
-                let unit = if name == "load_ubo_vec4" { 16 } else { 1 };
+            Intrinsic::LoadUbo | Intrinsic::LoadUboVec4 | Intrinsic::LoadUboUniformBlockIntel => {
+                let unit = if intr == Intrinsic::LoadUboVec4 {
+                    16
+                } else {
+                    1
+                };
                 for lane in lanes {
                     let block = self.scalar(self.src(ii, 0)?, lane)? as usize;
                     let off = self.scalar(self.src(ii, 1)?, lane)? as u32 as usize * unit
@@ -527,15 +534,15 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "load_uniform" | "load_push_constant" => {
-                let unit = if name == "load_uniform" {
+            Intrinsic::LoadUniform | Intrinsic::LoadPushConstant => {
+                let unit = if intr == Intrinsic::LoadUniform {
                     self.env.uniform_unit as usize
                 } else {
                     1
                 };
                 for lane in lanes {
                     let raw = self.scalar(self.src(ii, 0)?, lane)?;
-                    let off = if self.env.float_uniform_offsets && name == "load_uniform" {
+                    let off = if self.env.float_uniform_offsets && intr == Intrinsic::LoadUniform {
                         let f = f32::from_bits(raw as u32);
                         if !(0.0..1e9).contains(&f) && !self.env.robust_access {
                             return Err(self.err(format!("uniform offset {f} out of range")));
@@ -556,8 +563,10 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "load_input" | "load_interpolated_input" | "load_per_vertex_input" => {
-                let off_src = if name == "load_input" { 0 } else { 1 };
+            Intrinsic::LoadInput
+            | Intrinsic::LoadInterpolatedInput
+            | Intrinsic::LoadPerVertexInput => {
+                let off_src = if intr == Intrinsic::LoadInput { 0 } else { 1 };
                 let comp = self.index(ii, IndexKind::Component) as u32;
                 let integer = ii
                     .type_index(IndexKind::DestType)
@@ -572,17 +581,17 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "load_barycentric_pixel"
-            | "load_barycentric_centroid"
-            | "load_barycentric_sample"
-            | "load_barycentric_at_offset"
-            | "load_barycentric_at_sample" => {
+            Intrinsic::LoadBarycentricPixel
+            | Intrinsic::LoadBarycentricCentroid
+            | Intrinsic::LoadBarycentricSample
+            | Intrinsic::LoadBarycentricAtOffset
+            | Intrinsic::LoadBarycentricAtSample => {
                 // Inputs come already interpolated; the barycentrics are only a handle.
                 for lane in lanes {
                     self.set_def(def, lane, &[0; 16])?;
                 }
             }
-            "load_frag_coord" => {
+            Intrinsic::LoadFragCoord => {
                 for lane in lanes {
                     let fc = match &self.env.frag_coord {
                         Some(v) => *v.get(lane).ok_or_else(|| {
@@ -597,7 +606,7 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "load_front_face" => {
+            Intrinsic::LoadFrontFace => {
                 for lane in lanes {
                     let ff = self
                         .env
@@ -607,26 +616,26 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &[bool_bits(ff, bits)])?;
                 }
             }
-            "load_helper_invocation" => {
+            Intrinsic::LoadHelperInvocation => {
                 for lane in lanes {
                     self.set_def(def, lane, &[bool_bits(false, bits)])?;
                 }
             }
-            "load_local_invocation_id"
-            | "load_global_invocation_id"
-            | "load_workgroup_id"
-            | "load_num_workgroups"
-            | "load_workgroup_size"
-            | "load_local_invocation_index"
-            | "load_vertex_id"
-            | "load_vertex_id_zero_base"
-            | "load_instance_id"
-            | "load_invocation_id"
-            | "load_sample_id"
-            | "load_subgroup_invocation"
-            | "load_first_vertex"
-            | "load_base_vertex"
-            | "load_base_instance" => {
+            Intrinsic::LoadLocalInvocationId
+            | Intrinsic::LoadGlobalInvocationId
+            | Intrinsic::LoadWorkgroupId
+            | Intrinsic::LoadNumWorkgroups
+            | Intrinsic::LoadWorkgroupSize
+            | Intrinsic::LoadLocalInvocationIndex
+            | Intrinsic::LoadVertexId
+            | Intrinsic::LoadVertexIdZeroBase
+            | Intrinsic::LoadInstanceId
+            | Intrinsic::LoadInvocationId
+            | Intrinsic::LoadSampleId
+            | Intrinsic::LoadSubgroupInvocation
+            | Intrinsic::LoadFirstVertex
+            | Intrinsic::LoadBaseVertex
+            | Intrinsic::LoadBaseInstance => {
                 let ws = self.env.workgroup_size;
                 let wg = self.env.workgroup_id;
                 for lane in lanes {
@@ -636,24 +645,26 @@ impl<'a> Machine<'a> {
                         (l / ws[0].max(1) as u64) % ws[1].max(1) as u64,
                         l / (ws[0].max(1) as u64 * ws[1].max(1) as u64),
                     ];
-                    let v: [u64; 3] = match name {
-                        "load_local_invocation_id" => local,
-                        "load_global_invocation_id" => {
+                    let v: [u64; 3] = match intr {
+                        Intrinsic::LoadLocalInvocationId => local,
+                        Intrinsic::LoadGlobalInvocationId => {
                             [0, 1, 2].map(|i| wg[i] as u64 * ws[i] as u64 + local[i])
                         }
-                        "load_workgroup_id" => wg.map(|x| x as u64),
-                        "load_num_workgroups" => [1; 3],
-                        "load_workgroup_size" => ws.map(|x| x as u64),
-                        "load_first_vertex" | "load_base_vertex" | "load_base_instance" => [0; 3],
-                        "load_instance_id" => [0; 3],
+                        Intrinsic::LoadWorkgroupId => wg.map(|x| x as u64),
+                        Intrinsic::LoadNumWorkgroups => [1; 3],
+                        Intrinsic::LoadWorkgroupSize => ws.map(|x| x as u64),
+                        Intrinsic::LoadFirstVertex
+                        | Intrinsic::LoadBaseVertex
+                        | Intrinsic::LoadBaseInstance => [0; 3],
+                        Intrinsic::LoadInstanceId => [0; 3],
                         _ => [l, 0, 0],
                     };
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "store_output" | "store_per_vertex_output" => {
+            Intrinsic::StoreOutput | Intrinsic::StorePerVertexOutput => {
                 let val = self.src(ii, 0)?;
-                let off_src = if name == "store_output" { 1 } else { 2 };
+                let off_src = if intr == Intrinsic::StoreOutput { 1 } else { 2 };
                 let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
                 let comp = self.index(ii, IndexKind::Component) as usize;
                 let vbits = self.defn(val)?.bit_size;
@@ -665,9 +676,9 @@ impl<'a> Machine<'a> {
                     self.output(lane, slot, &io, vbits, comp, &v, wrmask);
                 }
             }
-            "store_deref" | "load_deref" => self.deref_access(ii, &lanes)?,
-            "load_scratch" | "store_scratch" => {
-                let store = name == "store_scratch";
+            Intrinsic::StoreDeref | Intrinsic::LoadDeref => self.deref_access(ii, &lanes)?,
+            Intrinsic::LoadScratch | Intrinsic::StoreScratch => {
+                let store = intr == Intrinsic::StoreScratch;
                 let addr_src = if store { 1 } else { 0 };
                 for lane in lanes {
                     let off = self.scalar(self.src(ii, addr_src)?, lane)? as u32 as usize
@@ -693,7 +704,7 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
-            "load_reloc_const_intel" => {
+            Intrinsic::LoadRelocConstIntel => {
                 let base = self.env.constant_data_address;
                 let v = match self.index(ii, IndexKind::ParamIdx) {
                     0 => base & 0xffff_ffff,
@@ -709,13 +720,13 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &[v])?;
                 }
             }
-            "load_global_constant"
-            | "load_global_constant_uniform_block_intel"
-            | "load_global"
-            | "load_constant" => {
+            Intrinsic::LoadGlobalConstant
+            | Intrinsic::LoadGlobalConstantUniformBlockIntel
+            | Intrinsic::LoadGlobal
+            | Intrinsic::LoadConstant => {
                 for lane in lanes {
                     let addr = self.scalar(self.src(ii, 0)?, lane)?;
-                    let off = if name == "load_constant" {
+                    let off = if intr == Intrinsic::LoadConstant {
                         addr as usize + self.index(ii, IndexKind::Base).max(0) as usize
                     } else {
                         // Below the constant data reads as out of bounds.
@@ -730,9 +741,12 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "load_ssbo" | "store_ssbo" | "load_shared" | "store_shared" => {
-                let store = name.starts_with("store");
-                let ssbo = name.ends_with("ssbo");
+            Intrinsic::LoadSsbo
+            | Intrinsic::StoreSsbo
+            | Intrinsic::LoadShared
+            | Intrinsic::StoreShared => {
+                let store = matches!(intr, Intrinsic::StoreSsbo | Intrinsic::StoreShared);
+                let ssbo = matches!(intr, Intrinsic::LoadSsbo | Intrinsic::StoreSsbo);
                 for lane in lanes {
                     let (block, off) = match (ssbo, store) {
                         (true, false) => (
@@ -788,7 +802,7 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
-            "load_texture_scale" => {
+            Intrinsic::LoadTextureScale => {
                 for lane in lanes {
                     let t = self.scalar(self.src(ii, 0)?, lane)? as u32;
                     let s = self.env.sampler.size(t, 0);
@@ -799,27 +813,28 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
-            "discard" | "terminate" | "demote" | "discard_if" | "terminate_if" | "demote_if" => {
-                let cond = name.ends_with("_if");
+            Intrinsic::Discard
+            | Intrinsic::Terminate
+            | Intrinsic::Demote
+            | Intrinsic::DiscardIf
+            | Intrinsic::TerminateIf
+            | Intrinsic::DemoteIf => {
+                let cond = matches!(
+                    intr,
+                    Intrinsic::DiscardIf | Intrinsic::TerminateIf | Intrinsic::DemoteIf
+                );
                 for lane in lanes {
                     if !cond || self.scalar(self.src(ii, 0)?, lane)? != 0 {
                         self.results[lane].discarded = true;
-                        if !name.starts_with("demote") {
+                        if !matches!(intr, Intrinsic::Demote | Intrinsic::DemoteIf) {
                             mask[lane] = false;
                         }
                     }
                 }
             }
-            "barrier"
-            | "memory_barrier"
-            | "control_barrier"
-            | "scoped_barrier"
-            | "memory_barrier_buffer"
-            | "memory_barrier_shared"
-            | "group_memory_barrier"
-            | "memory_barrier_image"
-            | "begin_invocation_interlock"
-            | "end_invocation_interlock" => {
+            Intrinsic::Barrier
+            | Intrinsic::BeginInvocationInterlock
+            | Intrinsic::EndInvocationInterlock => {
                 // Lockstep execution already orders every lane's memory accesses.
             }
             _ => {
@@ -949,7 +964,7 @@ impl<'a> Machine<'a> {
     }
 
     fn deref_access(&mut self, ii: &IntrinsicInstr, lanes: &[usize]) -> R<()> {
-        let store = ii.intrinsic.name() == "store_deref";
+        let store = ii.intrinsic == Intrinsic::StoreDeref;
         let ptr = self.src(ii, 0)?;
         for &lane in lanes {
             let (name, idx) = self.resolve(ptr, lane)?;
@@ -1166,4 +1181,21 @@ fn write(
         }
     }
     Some(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Axis {
+    X,
+    Y,
+}
+
+/// The screen axis a derivative op differences along, None for other ops. Mali's
+/// `_must_abs` forms (whose sign the consumer ignores) are plain fine derivatives here.
+fn derivative_axis(op: AluOp) -> Option<Axis> {
+    use AluOp::*;
+    match op {
+        fddx | fddx_fine | fddx_coarse | fddx_must_abs_mali => Some(Axis::X),
+        fddy | fddy_fine | fddy_coarse | fddy_must_abs_mali => Some(Axis::Y),
+        _ => None,
+    }
 }

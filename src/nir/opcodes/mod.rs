@@ -6,7 +6,7 @@ mod alu_table;
 mod intrinsic_table;
 
 pub use alu_table::{AluOp, ALU_OPS};
-pub use intrinsic_table::{IndexKind, INDEX_NAMES, INTRINSICS};
+pub use intrinsic_table::{IndexKind, Intrinsic, INDEX_NAMES, INTRINSICS};
 
 use super::types::AluType;
 
@@ -49,6 +49,11 @@ impl AluOp {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// `vec2` ... `vec16`: gathers scalar sources into a vector (one component per source).
+    pub fn is_vector_constructor(self) -> bool {
+        use AluOp::*;
+        matches!(self, vec2 | vec3 | vec4 | vec5 | vec8 | vec16)
+    }
     /// The opcode spelled `name` in NIR text.
     pub fn from_name(name: &str) -> Option<AluOp> {
         ALU_OPS
@@ -88,22 +93,29 @@ impl IntrinsicInfo {
     }
 }
 
-/// An intrinsic opcode: an index into [`INTRINSICS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Intrinsic(pub u16);
-
 impl Intrinsic {
     pub fn info(self) -> &'static IntrinsicInfo {
-        &INTRINSICS[self.0 as usize]
+        &INTRINSICS[self as usize]
     }
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// The intrinsic spelled `name` in NIR text.
     pub fn from_name(name: &str) -> Option<Intrinsic> {
         INTRINSICS
             .binary_search_by(|o| o.name.cmp(name))
             .ok()
-            .map(|i| Intrinsic(i as u16))
+            .map(|i| intrinsic_table::ALL[i])
+    }
+    /// For the register intrinsics, which source names the register: `load_reg*` read it
+    /// from source 0, `store_reg*` write the value in source 0 to the register in source 1.
+    /// None for every other intrinsic (they may not read a register handle at all).
+    pub fn register_src(self) -> Option<usize> {
+        match self {
+            Intrinsic::LoadReg | Intrinsic::LoadRegIndirect => Some(0),
+            Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => Some(1),
+            _ => None,
+        }
     }
     /// Position of `kind` among this intrinsic's constant indices.
     pub fn index_slot(self, kind: IndexKind) -> Option<usize> {
@@ -147,6 +159,44 @@ mod tests {
             assert_eq!(info.input_sizes.len(), info.input_types.len());
         }
         assert!(AluOp::from_name("nonsense").is_none());
+    }
+
+    /// The enums are positional: `Intrinsic::LoadInput` means row `LoadInput as usize` of the
+    /// table. Check that every variant's identifier spells its row's name, so a backend arm on
+    /// `Intrinsic::LoadInput` really matches `load_input` (and one on `AluOp::fadd` matches
+    /// `fadd`), and that every row has exactly one variant.
+    #[test]
+    fn enum_variants_spell_their_table_rows() {
+        fn camel(name: &str) -> String {
+            name.split('_')
+                .map(|w| {
+                    let mut c = w.chars();
+                    c.next()
+                        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                        .unwrap_or_default()
+                })
+                .collect()
+        }
+        assert_eq!(intrinsic_table::ALL.len(), INTRINSICS.len());
+        for (i, (&intr, info)) in intrinsic_table::ALL.iter().zip(&INTRINSICS).enumerate() {
+            assert_eq!(intr as usize, i);
+            assert_eq!(intr.name(), info.name);
+            assert_eq!(format!("{intr:?}"), camel(info.name));
+            assert_eq!(Intrinsic::from_name(intr.name()), Some(intr));
+        }
+        assert_eq!(
+            Intrinsic::from_name("load_ubo_uniform_block_intel"),
+            Some(Intrinsic::LoadUboUniformBlockIntel)
+        );
+        assert_eq!(Intrinsic::LoadInput.name(), "load_input");
+        assert!(Intrinsic::from_name("load_nonsense").is_none());
+
+        assert_eq!(alu_table::ALL.len(), ALU_OPS.len());
+        for (i, (&op, info)) in alu_table::ALL.iter().zip(&ALU_OPS).enumerate() {
+            assert_eq!(op as usize, i);
+            assert_eq!(format!("{op:?}"), info.name);
+            assert_eq!(AluOp::from_name(op.name()), Some(op));
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::each_impl;
 use crate::nir::ir::*;
-use crate::nir::opcodes::CAN_ELIMINATE;
+use crate::nir::opcodes::{Intrinsic, CAN_ELIMINATE};
 
 pub fn dce(shader: &mut Shader) -> bool {
     each_impl(shader, dce_impl)
@@ -28,7 +28,7 @@ fn read_regs(imp: &Impl) -> Vec<bool> {
     for block in &imp.blocks {
         for &id in &block.instrs {
             if let InstrKind::Intrinsic(i) = &imp.instr(id).kind {
-                if matches!(i.intrinsic.name(), "load_reg" | "load_reg_indirect") {
+                if matches!(i.intrinsic, Intrinsic::LoadReg | Intrinsic::LoadRegIndirect) {
                     if let Some(r) = i.srcs.first().and_then(|s| read.get_mut(s.0 as usize)) {
                         *r = true;
                     }
@@ -53,7 +53,10 @@ pub fn dce_impl(imp: &mut Impl) -> bool {
                 .filter(|&id| {
                     let kind = &imp.instrs[id.0 as usize].kind;
                     if let InstrKind::Intrinsic(i) = kind {
-                        if matches!(i.intrinsic.name(), "store_reg" | "store_reg_indirect") {
+                        if matches!(
+                            i.intrinsic,
+                            Intrinsic::StoreReg | Intrinsic::StoreRegIndirect
+                        ) {
                             let reg = i.srcs.get(1).map(|s| s.0 as usize);
                             return reg.is_some_and(|r| read.get(r).copied().unwrap_or(true));
                         }

@@ -21,19 +21,14 @@ use crate::nir::ir::*;
 use crate::nir::opcodes::{AluOp, IndexKind, Intrinsic};
 use std::collections::{HashMap, HashSet};
 
-fn intrinsic(name: &str) -> Intrinsic {
-    Intrinsic::from_name(name).expect("register intrinsics are in the table")
-}
-
 /// An intrinsic instruction with its indices in table order, taken from `values`.
 fn make_intrinsic(
-    name: &str,
+    intr: Intrinsic,
     def: Option<SsaId>,
     num_components: u8,
     srcs: Vec<SsaId>,
     values: &[(IndexKind, IndexValue)],
 ) -> IntrinsicInstr {
-    let intr = intrinsic(name);
     let indices = intr
         .info()
         .indices
@@ -82,7 +77,7 @@ pub fn phis_to_regs_impl(imp: &mut Impl) -> bool {
         let decl_id = push_instr(imp, BlockId(0), InstrKind::Undef(SsaId(0)));
         let reg = new_def(imp, 1, 32, d.divergent, decl_id);
         imp.instrs[decl_id.0 as usize].kind = InstrKind::Intrinsic(make_intrinsic(
-            "decl_reg",
+            Intrinsic::DeclReg,
             Some(reg),
             1,
             Vec::new(),
@@ -102,7 +97,7 @@ pub fn phis_to_regs_impl(imp: &mut Impl) -> bool {
                 imp,
                 *pred,
                 InstrKind::Intrinsic(make_intrinsic(
-                    "store_reg",
+                    Intrinsic::StoreReg,
                     None,
                     d.num_components,
                     vec![*value, reg],
@@ -119,7 +114,7 @@ pub fn phis_to_regs_impl(imp: &mut Impl) -> bool {
             stores.entry(*pred).or_default().push(sid);
         }
         imp.instrs[id.0 as usize].kind = InstrKind::Intrinsic(make_intrinsic(
-            "load_reg",
+            Intrinsic::LoadReg,
             Some(phi.def),
             d.num_components,
             vec![reg],
@@ -254,8 +249,8 @@ fn convertible(imp: &Impl) -> HashMap<SsaId, RegShape> {
                 continue;
             };
             let int = |k| ii.int_index(k).unwrap_or(0);
-            match ii.intrinsic.name() {
-                "decl_reg" => {
+            match ii.intrinsic {
+                Intrinsic::DeclReg => {
                     if let Some(d) = ii.def {
                         let comps = int(IndexKind::NumComponents);
                         let bits = int(IndexKind::BitSize);
@@ -273,18 +268,20 @@ fn convertible(imp: &Impl) -> HashMap<SsaId, RegShape> {
                         }
                     }
                 }
-                "load_reg"
+                Intrinsic::LoadReg
                     if int(IndexKind::Base) != 0
                         || int(IndexKind::LegacyFabs) != 0
                         || int(IndexKind::LegacyFneg) != 0 =>
                 {
                     bad.extend(ii.srcs.first().copied());
                 }
-                "store_reg" if int(IndexKind::Base) != 0 || int(IndexKind::LegacyFsat) != 0 => {
+                Intrinsic::StoreReg
+                    if int(IndexKind::Base) != 0 || int(IndexKind::LegacyFsat) != 0 =>
+                {
                     bad.extend(ii.srcs.get(1).copied());
                 }
-                "load_reg_indirect" => bad.extend(ii.srcs.first().copied()),
-                "store_reg_indirect" => bad.extend(ii.srcs.get(1).copied()),
+                Intrinsic::LoadRegIndirect => bad.extend(ii.srcs.first().copied()),
+                Intrinsic::StoreRegIndirect => bad.extend(ii.srcs.get(1).copied()),
                 _ => {}
             }
         }
@@ -294,11 +291,7 @@ fn convertible(imp: &Impl) -> HashMap<SsaId, RegShape> {
         for &id in &block.instrs {
             let kind = &imp.instr(id).kind;
             let reg_slot = match kind {
-                InstrKind::Intrinsic(ii) => match ii.intrinsic.name() {
-                    "load_reg" | "load_reg_indirect" => Some(0),
-                    "store_reg" | "store_reg_indirect" => Some(1),
-                    _ => None,
-                },
+                InstrKind::Intrinsic(ii) => ii.intrinsic.register_src(),
                 _ => None,
             };
             for (k, s) in kind.srcs().into_iter().enumerate() {
@@ -343,18 +336,18 @@ pub fn regs_to_ssa_impl(imp: &mut Impl) -> bool {
             let InstrKind::Intrinsic(ii) = bld.imp.instr(id).kind.clone() else {
                 continue;
             };
-            match ii.intrinsic.name() {
-                "decl_reg" if ii.def.is_some_and(|d| bld.shapes.contains_key(&d)) => {
+            match ii.intrinsic {
+                Intrinsic::DeclReg if ii.def.is_some_and(|d| bld.shapes.contains_key(&d)) => {
                     removed.insert(id);
                 }
-                "load_reg" if bld.shapes.contains_key(&ii.srcs[0]) => {
+                Intrinsic::LoadReg if bld.shapes.contains_key(&ii.srcs[0]) => {
                     let v = bld.read(ii.srcs[0], block);
                     if let Some(d) = ii.def {
                         replace.insert(d, v);
                     }
                     removed.insert(id);
                 }
-                "store_reg" if bld.shapes.contains_key(&ii.srcs[1]) => {
+                Intrinsic::StoreReg if bld.shapes.contains_key(&ii.srcs[1]) => {
                     let reg = ii.srcs[1];
                     let shape = bld.shapes[&reg];
                     let full = (1u32 << shape.comps) - 1;

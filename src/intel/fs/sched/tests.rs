@@ -37,7 +37,7 @@ fn program(vgrfs: u32, insts: Vec<Inst>) -> Program {
 /// A sampler message from a one-register payload into four registers.
 fn sample(dst: Reg, payload: Reg) -> Inst {
     let mut s = Inst::new(Op::Send, 8, dst, vec![payload]);
-    s.sfid = 2;
+    s.sfid = sfid::SAMPLER;
     s.mlen = 1;
     s.rlen = 4;
     s
@@ -46,7 +46,7 @@ fn sample(dst: Reg, payload: Reg) -> Inst {
 /// A render-target write: a message with side effects.
 fn fb_write(payload: Reg) -> Inst {
     let mut s = Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![payload]);
-    s.sfid = 5;
+    s.sfid = sfid::RENDER_CACHE;
     s.mlen = 1;
     s
 }

@@ -1,5 +1,9 @@
 //! Conversions `<src>2<dst><bits>[_rtne|_rtz]` and the `*mp` medium-precision forms.
 //!
+//! The shape of a conversion (source and destination base types, destination size) comes from
+//! the opcode table's signature, not from the spelling of its name; only the rounding mode is
+//! not in the signature, and `f2f16_rtz` is the one op that truncates.
+//!
 //! Float to integer truncates toward zero and saturates to the destination range, with NaN
 //! giving 0 (C leaves out-of-range casts undefined; this is the GPU behaviour GLSL allows and
 //! what Intel and Vivante hardware do). Integer to float and float narrowing round to nearest
@@ -8,41 +12,32 @@
 use super::super::value::{
     bool_bits, f64_to_f16, f64_to_f32_rtz, from_f64, mask, sext, to_f64, Rounding,
 };
+use crate::nir::opcodes::AluOp;
+use crate::nir::types::BaseType;
 
-/// The parsed shape of a conversion opcode name.
+/// The shape of a conversion opcode.
+#[derive(Debug, PartialEq, Eq)]
 struct Conv {
-    src: u8,
-    dst: u8,
+    src: BaseType,
+    dst: BaseType,
     dst_bits: u8,
     rounding: Rounding,
 }
 
-fn parse(name: &str) -> Option<Conv> {
-    let b = name.as_bytes();
-    if b.len() < 4 || b[1] != b'2' || !b"fiub".contains(&b[0]) || !b"fiub".contains(&b[2]) {
+fn shape(op: AluOp) -> Option<Conv> {
+    let info = op.info();
+    if !info.is_conversion {
         return None;
     }
-    let rest = &name[3..];
-    let (digits, rounding) = if let Some(d) = rest.strip_suffix("_rtz") {
-        (d, Rounding::TowardZero)
-    } else if let Some(d) = rest.strip_suffix("_rtne") {
-        (d, Rounding::NearestEven)
-    } else {
-        (rest, Rounding::NearestEven)
-    };
-    let dst_bits = if digits == "mp" {
-        16
-    } else {
-        match digits.parse::<u8>().ok()? {
-            n @ (1 | 8 | 16 | 32 | 64) => n,
-            _ => return None,
-        }
-    };
     Some(Conv {
-        src: b[0],
-        dst: b[2],
-        dst_bits,
-        rounding,
+        src: info.input_types.first()?.base,
+        dst: info.output_type.base,
+        dst_bits: info.output_type.bits,
+        rounding: if op == AluOp::f2f16_rtz {
+            Rounding::TowardZero
+        } else {
+            Rounding::NearestEven
+        },
     })
 }
 
@@ -56,12 +51,13 @@ fn int_to_float(v: i128, bits: u8) -> u64 {
     }
 }
 
-/// Converts one component; None when `name` is not a conversion.
-pub fn eval(name: &str, src_bits: u8, v: u64) -> Option<u64> {
-    let c = parse(name)?;
+/// Converts one component; None when `op` is not a conversion.
+pub fn eval(op: AluOp, src_bits: u8, v: u64) -> Option<u64> {
+    use BaseType::{Bool, Float, Int, Uint};
+    let c = shape(op)?;
     let db = c.dst_bits;
     Some(match (c.src, c.dst) {
-        (b'f', b'f') => {
+        (Float, Float) => {
             let x = to_f64(v, src_bits);
             match (db, c.rounding) {
                 (16, r) => f64_to_f16(x, r) as u64,
@@ -69,7 +65,7 @@ pub fn eval(name: &str, src_bits: u8, v: u64) -> Option<u64> {
                 _ => from_f64(x, db),
             }
         }
-        (b'f', b'i') => {
+        (Float, Int) => {
             let x = to_f64(v, src_bits);
             let sat = match db {
                 8 => x as i8 as i64,
@@ -80,7 +76,7 @@ pub fn eval(name: &str, src_bits: u8, v: u64) -> Option<u64> {
             };
             sat as u64 & mask(db)
         }
-        (b'f', b'u') => {
+        (Float, Uint) => {
             let x = to_f64(v, src_bits);
             let sat = match db {
                 8 => x as u8 as u64,
@@ -91,20 +87,68 @@ pub fn eval(name: &str, src_bits: u8, v: u64) -> Option<u64> {
             };
             sat & mask(db)
         }
-        (b'f', b'b') => bool_bits(to_f64(v, src_bits) != 0.0, db),
-        (b'i', b'f') => int_to_float(sext(v, src_bits) as i128, db),
-        (b'u', b'f') => int_to_float((v & mask(src_bits)) as i128, db),
-        (b'i', b'i') => sext(v, src_bits) as u64 & mask(db),
-        (b'u', b'u') => v & mask(src_bits) & mask(db),
-        (b'i' | b'u', b'b') => bool_bits(v & mask(src_bits) != 0, db),
-        (b'b', b'f') => from_f64(if v & mask(src_bits) != 0 { 1.0 } else { 0.0 }, db),
-        (b'b', b'i') => (v & mask(src_bits) != 0) as u64,
-        (b'b', b'b') => bool_bits(v & mask(src_bits) != 0, db),
+        (Float, Bool) => bool_bits(to_f64(v, src_bits) != 0.0, db),
+        (Int, Float) => int_to_float(sext(v, src_bits) as i128, db),
+        (Uint, Float) => int_to_float((v & mask(src_bits)) as i128, db),
+        (Int, Int) => sext(v, src_bits) as u64 & mask(db),
+        (Uint, Uint) => v & mask(src_bits) & mask(db),
+        (Int | Uint, Bool) => bool_bits(v & mask(src_bits) != 0, db),
+        (Bool, Float) => from_f64(if v & mask(src_bits) != 0 { 1.0 } else { 0.0 }, db),
+        (Bool, Int) => (v & mask(src_bits) != 0) as u64,
+        (Bool, Bool) => bool_bits(v & mask(src_bits) != 0, db),
         _ => return None,
     })
 }
 
-/// Destination bit size a conversion opcode fixes (for `f2i32` it is 32).
-pub fn dst_bits(name: &str) -> Option<u8> {
-    parse(name).map(|c| c.dst_bits)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nir::opcodes::ALU_OPS;
+
+    /// The shape the name spells (`f2i32`, `u2fmp`, `f2f16_rtz`), parsed independently of the
+    /// table's signature columns.
+    fn spelled(name: &str) -> Option<Conv> {
+        let b = name.as_bytes();
+        if b.len() < 4 || b[1] != b'2' {
+            return None;
+        }
+        let base = |c: u8| match c {
+            b'f' => Some(BaseType::Float),
+            b'i' => Some(BaseType::Int),
+            b'u' => Some(BaseType::Uint),
+            b'b' => Some(BaseType::Bool),
+            _ => None,
+        };
+        let rest = &name[3..];
+        let (digits, rounding) = match rest.split_once('_') {
+            Some((d, "rtz")) => (d, Rounding::TowardZero),
+            Some((d, "rtne")) => (d, Rounding::NearestEven),
+            Some(_) => return None,
+            None => (rest, Rounding::NearestEven),
+        };
+        let dst_bits = match digits {
+            "mp" => 16,
+            d => d.parse().ok()?,
+        };
+        Some(Conv {
+            src: base(b[0])?,
+            dst: base(b[2])?,
+            dst_bits,
+            rounding,
+        })
+    }
+
+    #[test]
+    fn every_conversion_shape_matches_its_name() {
+        let mut n = 0;
+        for info in ALU_OPS.iter() {
+            let op = AluOp::from_name(info.name).unwrap();
+            assert_eq!(shape(op), spelled(info.name), "{}", info.name);
+            n += shape(op).is_some() as usize;
+        }
+        // b2*, f2*, i2* and u2* of nir_opcodes.py: 49 conversions.
+        assert_eq!(n, 49);
+        assert_eq!(eval(AluOp::f2i32, 32, 0xc020_0000), Some(0xffff_fffe));
+        assert_eq!(eval(AluOp::fadd, 32, 0), None);
+    }
 }

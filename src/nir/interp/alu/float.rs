@@ -7,6 +7,7 @@
 //! more accurate than any GPU, which is what a reference wants.
 
 use super::super::value::{f64_to_f16, from_f64, to_f64, Rounding};
+use crate::nir::opcodes::AluOp;
 
 /// Rounds to the precision of a `bits`-bit float and widens again (one C operation's result).
 fn rd(x: f64, bits: u8) -> f64 {
@@ -56,41 +57,41 @@ fn fma(a: f64, b: f64, c: f64, bits: u8) -> u64 {
 }
 
 /// Evaluates a per-component float op whose result is a float of `bits` bits.
-/// Returns None when `name` is not in this family.
-pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
+/// Returns None when `op` is not in this family.
+pub fn eval(op: AluOp, bits: u8, s: &[u64]) -> Option<u64> {
     let f = |i: usize| to_f64(s[i], bits);
     let r = |x: f64| from_f64(x, bits);
     let sign_bit = 1u64 << (bits - 1);
-    Some(match name {
-        "fneg" => s[0] ^ sign_bit,
-        "fabs" => s[0] & !sign_bit,
-        "fadd" => r(f(0) + f(1)),
-        "fsub" => r(f(0) - f(1)),
-        "fmul" => r(f(0) * f(1)),
-        "fmulz" => {
+    Some(match op {
+        AluOp::fneg => s[0] ^ sign_bit,
+        AluOp::fabs => s[0] & !sign_bit,
+        AluOp::fadd => r(f(0) + f(1)),
+        AluOp::fsub => r(f(0) - f(1)),
+        AluOp::fmul => r(f(0) * f(1)),
+        AluOp::fmulz => {
             if f(0) == 0.0 || f(1) == 0.0 {
                 r(0.0)
             } else {
                 r(f(0) * f(1))
             }
         }
-        "fdiv" => r(f(0) / f(1)),
-        "ffma" => fma(f(0), f(1), f(2), bits),
-        "ffmaz" => {
+        AluOp::fdiv => r(f(0) / f(1)),
+        AluOp::ffma => fma(f(0), f(1), f(2), bits),
+        AluOp::ffmaz => {
             if f(0) == 0.0 || f(1) == 0.0 {
                 r(0.0 + f(2))
             } else {
                 fma(f(0), f(1), f(2), bits)
             }
         }
-        "flrp" => {
+        AluOp::flrp => {
             let one_minus = rd(1.0 - f(2), bits);
             r(rd(f(0) * one_minus, bits) + rd(f(1) * f(2), bits))
         }
-        "fmin" => r(fmin(f(0), f(1))),
-        "fmax" => r(fmax(f(0), f(1))),
-        "fsat" => r(fmin(fmax(f(0), 0.0), 1.0)),
-        "fsign" => {
+        AluOp::fmin => r(fmin(f(0), f(1))),
+        AluOp::fmax => r(fmax(f(0), f(1))),
+        AluOp::fsat => r(fmin(fmax(f(0), 0.0), 1.0)),
+        AluOp::fsign => {
             let x = f(0);
             if x.is_nan() {
                 r(0.0)
@@ -102,32 +103,32 @@ pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
                 r(-1.0)
             }
         }
-        "frcp" => r(1.0 / f(0)),
-        "frsq" => r(1.0 / f(0).sqrt()),
-        "fsqrt" => r(f(0).sqrt()),
-        "fexp2" => r(f(0).exp2()),
-        "flog2" => r(f(0).log2()),
-        "fsin" => r(f(0).sin()),
-        "fcos" => r(f(0).cos()),
-        "fsin_amd" => r((std::f64::consts::TAU * f(0)).sin()),
-        "fcos_amd" => r((std::f64::consts::TAU * f(0)).cos()),
-        "fsin_mdg" => r((std::f64::consts::PI * f(0)).sin()),
-        "fcos_mdg" => r((std::f64::consts::PI * f(0)).cos()),
-        "fpow" => r(f(0).powf(f(1))),
-        "ftrunc" => r(f(0).trunc()),
-        "fceil" => r(f(0).ceil()),
-        "ffloor" => r(f(0).floor()),
-        "ffract" => r(f(0) - f(0).floor()),
-        "fround_even" => r(f(0).round_ties_even()),
-        "fmod" => {
+        AluOp::frcp => r(1.0 / f(0)),
+        AluOp::frsq => r(1.0 / f(0).sqrt()),
+        AluOp::fsqrt => r(f(0).sqrt()),
+        AluOp::fexp2 => r(f(0).exp2()),
+        AluOp::flog2 => r(f(0).log2()),
+        AluOp::fsin => r(f(0).sin()),
+        AluOp::fcos => r(f(0).cos()),
+        AluOp::fsin_amd => r((std::f64::consts::TAU * f(0)).sin()),
+        AluOp::fcos_amd => r((std::f64::consts::TAU * f(0)).cos()),
+        AluOp::fsin_mdg => r((std::f64::consts::PI * f(0)).sin()),
+        AluOp::fcos_mdg => r((std::f64::consts::PI * f(0)).cos()),
+        AluOp::fpow => r(f(0).powf(f(1))),
+        AluOp::ftrunc => r(f(0).trunc()),
+        AluOp::fceil => r(f(0).ceil()),
+        AluOp::ffloor => r(f(0).floor()),
+        AluOp::ffract => r(f(0) - f(0).floor()),
+        AluOp::fround_even => r(f(0).round_ties_even()),
+        AluOp::fmod => {
             let q = rd(f(0) / f(1), bits).floor();
             r(f(0) - rd(f(1) * q, bits))
         }
-        "frem" => {
+        AluOp::frem => {
             let q = rd(f(0) / f(1), bits).trunc();
             r(f(0) - rd(f(1) * q, bits))
         }
-        "fquantize2f16" => {
+        AluOp::fquantize2f16 => {
             let x = f(0);
             if x.abs() < (-14f64).exp2() {
                 r(0.0f64.copysign(x))
@@ -136,7 +137,7 @@ pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
                 r(to_f64(h as u64, 16))
             }
         }
-        "ldexp" => {
+        AluOp::ldexp => {
             // Mesa flushes every non-normal result (zero, denormal, inf, NaN) to a signed zero.
             let e = (s[1] as u32 as i32).clamp(-2200, 2200);
             let half = e / 2;
@@ -148,7 +149,7 @@ pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
                 r(0.0f64.copysign(f(0)))
             }
         }
-        "frexp_sig" => {
+        AluOp::frexp_sig => {
             let x = f(0);
             if x == 0.0 || !x.is_finite() {
                 s[0]
@@ -157,7 +158,12 @@ pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
                 r(m)
             }
         }
-        "fddx" | "fddy" | "fddx_fine" | "fddy_fine" | "fddx_coarse" | "fddy_coarse" => {
+        AluOp::fddx
+        | AluOp::fddy
+        | AluOp::fddx_fine
+        | AluOp::fddy_fine
+        | AluOp::fddx_coarse
+        | AluOp::fddy_coarse => {
             // The constant-folding definition: the derivative of a constant.
             if f(0).is_finite() {
                 r(0.0)
@@ -165,13 +171,13 @@ pub fn eval(name: &str, bits: u8, s: &[u64]) -> Option<u64> {
                 r(f64::NAN)
             }
         }
-        "slt" => r(if f(0) < f(1) { 1.0 } else { 0.0 }),
-        "sge" => r(if f(0) >= f(1) { 1.0 } else { 0.0 }),
-        "seq" => r(if f(0) == f(1) { 1.0 } else { 0.0 }),
-        "sne" => r(if f(0) != f(1) { 1.0 } else { 0.0 }),
-        "fcsel" => pick(f(0) != 0.0, s),
-        "fcsel_gt" => pick(f(0) > 0.0, s),
-        "fcsel_ge" => pick(f(0) >= 0.0, s),
+        AluOp::slt => r(if f(0) < f(1) { 1.0 } else { 0.0 }),
+        AluOp::sge => r(if f(0) >= f(1) { 1.0 } else { 0.0 }),
+        AluOp::seq => r(if f(0) == f(1) { 1.0 } else { 0.0 }),
+        AluOp::sne => r(if f(0) != f(1) { 1.0 } else { 0.0 }),
+        AluOp::fcsel => pick(f(0) != 0.0, s),
+        AluOp::fcsel_gt => pick(f(0) > 0.0, s),
+        AluOp::fcsel_ge => pick(f(0) >= 0.0, s),
         _ => return None,
     })
 }

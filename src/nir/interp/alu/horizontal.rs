@@ -2,52 +2,75 @@
 //! all/any reductions, and the pack/unpack family.
 
 use super::super::value::{bool_bits, f64_to_f16, from_f64, sext, to_f64, Rounding};
+use crate::nir::opcodes::AluOp;
+use crate::nir::types::BaseType;
 
 /// Result components of a horizontal op (`out.len()` is the op's output size, or 1 for the
-/// replicated dot products, which the caller splats). None when `name` is not horizontal.
-pub fn eval(name: &str, bits: u8, dst_bits: u8, s: &[&[u64]]) -> Option<Vec<u64>> {
+/// replicated dot products, which the caller splats). None when `op` is not horizontal.
+/// Widths come from the opcode table (`vec4` has four sources, `fdot3` two 3-vectors).
+pub fn eval(op: AluOp, bits: u8, dst_bits: u8, s: &[&[u64]]) -> Option<Vec<u64>> {
+    use AluOp::*;
+    let info = op.info();
     let f = |src: usize, c: usize| to_f64(s[src][c], bits);
     let rd = |x: f64| to_f64(from_f64(x, bits), bits);
-    if let Some(n) = name.strip_prefix("vec") {
-        let n: usize = n.parse().ok()?;
+    let width = || info.input_sizes.first().map_or(0, |&n| n as usize);
+    if op.is_vector_constructor() {
+        let n = info.output_size as usize;
         return Some((0..n).map(|i| s[i][0]).collect());
     }
-    if let Some(rest) = name.strip_prefix("fdot") {
-        let n: usize = rest.trim_end_matches("_replicated").parse().ok()?;
-        let p: Vec<f64> = (0..n).map(|c| rd(f(0, c) * f(1, c))).collect();
+    if matches!(
+        op,
+        fdot2
+            | fdot3
+            | fdot4
+            | fdot5
+            | fdot8
+            | fdot16
+            | fdot2_replicated
+            | fdot3_replicated
+            | fdot4_replicated
+            | fdot5_replicated
+            | fdot8_replicated
+            | fdot16_replicated
+    ) {
+        let p: Vec<f64> = (0..width()).map(|c| rd(f(0, c) * f(1, c))).collect();
         return Some(vec![from_f64(reduce(&p, &|a, b| rd(a + b)), bits)]);
     }
-    if name == "fdph" || name == "fdph_replicated" {
+    if matches!(op, fdph | fdph_replicated) {
         let xy = rd(rd(f(0, 0) * f(1, 0)) + rd(f(0, 1) * f(1, 1)));
         let xyz = rd(xy + rd(f(0, 2) * f(1, 2)));
         return Some(vec![from_f64(xyz + f(1, 3), bits)]);
     }
-    if let Some(rest) = name.strip_prefix("fsum") {
-        let n: usize = rest.parse().ok()?;
+    if matches!(op, fsum2 | fsum3 | fsum4) {
         // unop_reduce: ((x + y) + z) for 3, (x + y) + (z + w) for 4.
-        let v: Vec<f64> = (0..n).map(|c| f(0, c)).collect();
-        let sum = match n {
+        let v: Vec<f64> = (0..width()).map(|c| f(0, c)).collect();
+        let sum = match v.len() {
             2 => rd(v[0] + v[1]),
             3 => rd(rd(v[0] + v[1]) + v[2]),
             _ => rd(rd(v[0] + v[1]) + rd(v[2] + v[3])),
         };
         return Some(vec![from_f64(sum, bits)]);
     }
-    if let Some((kind, n)) = reduction(name) {
-        let eq: Vec<bool> = (0..n)
-            .map(|c| match kind {
-                "all_fequal" | "all_equal" => f(0, c) == f(1, c),
-                "any_fnequal" | "any_nequal" => f(0, c) != f(1, c),
-                "all_iequal" => s[0][c] & bits_mask(bits) == s[1][c] & bits_mask(bits),
-                _ => s[0][c] & bits_mask(bits) != s[1][c] & bits_mask(bits),
+    if let Some(all) = reduction(op) {
+        // The sources' type says how components compare, the result's how the answer is
+        // written (a boolean, or 1.0/0.0 for `fall_equal`/`fany_nequal`).
+        let float = info.input_types[0].base == BaseType::Float;
+        let m = bits_mask(bits);
+        let eq: Vec<bool> = (0..width())
+            .map(|c| {
+                if float {
+                    f(0, c) == f(1, c)
+                } else {
+                    s[0][c] & m == s[1][c] & m
+                }
             })
             .collect();
-        let v = if kind.starts_with("all") {
+        let v = if all {
             eq.iter().all(|&b| b)
         } else {
-            eq.iter().any(|&b| b)
+            !eq.iter().all(|&b| b)
         };
-        let out = if name.starts_with("fall") || name.starts_with("fany") {
+        let out = if info.output_type.base == BaseType::Float {
             from_f64(if v { 1.0 } else { 0.0 }, 32)
         } else {
             bool_bits(v, dst_bits)
@@ -62,78 +85,78 @@ pub fn eval(name: &str, bits: u8, dst_bits: u8, s: &[&[u64]]) -> Option<Vec<u64>
     };
     let f32b = |v: f64| from_f64(v, 32);
     let comps = |src: usize, n: usize| -> Vec<f64> { (0..n).map(|c| f(src, c)).collect() };
-    Some(match name {
-        "pack_snorm_2x16" => vec![pack(&comps(0, 2), 16, pack_snorm)],
-        "pack_unorm_2x16" => vec![pack(&comps(0, 2), 16, pack_unorm)],
-        "pack_snorm_4x8" => vec![pack(&comps(0, 4), 8, pack_snorm)],
-        "pack_unorm_4x8" => vec![pack(&comps(0, 4), 8, pack_unorm)],
-        "pack_half_2x16" => vec![
+    Some(match op {
+        AluOp::pack_snorm_2x16 => vec![pack(&comps(0, 2), 16, pack_snorm)],
+        AluOp::pack_unorm_2x16 => vec![pack(&comps(0, 2), 16, pack_unorm)],
+        AluOp::pack_snorm_4x8 => vec![pack(&comps(0, 4), 8, pack_snorm)],
+        AluOp::pack_unorm_4x8 => vec![pack(&comps(0, 4), 8, pack_unorm)],
+        AluOp::pack_half_2x16 => vec![
             f64_to_f16(f(0, 0), Rounding::NearestEven) as u64
                 | (f64_to_f16(f(0, 1), Rounding::NearestEven) as u64) << 16,
         ],
-        "pack_half_2x16_split" => vec![
+        AluOp::pack_half_2x16_split => vec![
             f64_to_f16(f(0, 0), Rounding::NearestEven) as u64
                 | (f64_to_f16(f(1, 0), Rounding::NearestEven) as u64) << 16,
         ],
-        "pack_half_2x16_rtz_split" => vec![
+        AluOp::pack_half_2x16_rtz_split => vec![
             f64_to_f16(f(0, 0), Rounding::TowardZero) as u64
                 | (f64_to_f16(f(1, 0), Rounding::TowardZero) as u64) << 16,
         ],
         // GLSL's unpack*2x16 take the high half for y. (Mesa 23.3's constant expression
         // truncates `x << 16` to 16 bits there, a known folding bug we do not copy.)
-        "unpack_snorm_2x16" => (0..2)
+        AluOp::unpack_snorm_2x16 => (0..2)
             .map(|i| f32b(unpack_snorm(x >> (16 * i), 16)))
             .collect(),
-        "unpack_unorm_2x16" => (0..2)
+        AluOp::unpack_unorm_2x16 => (0..2)
             .map(|i| f32b(unpack_unorm(x >> (16 * i), 16)))
             .collect(),
-        "unpack_snorm_4x8" => (0..4)
+        AluOp::unpack_snorm_4x8 => (0..4)
             .map(|i| f32b(unpack_snorm(x >> (8 * i), 8)))
             .collect(),
-        "unpack_unorm_4x8" => (0..4)
+        AluOp::unpack_unorm_4x8 => (0..4)
             .map(|i| f32b(unpack_unorm(x >> (8 * i), 8)))
             .collect(),
-        "unpack_half_2x16" => vec![f32b(half(x)), f32b(half(x >> 16))],
-        "unpack_half_2x16_flush_to_zero" => vec![f32b(half_ftz(x)), f32b(half_ftz(x >> 16))],
-        "unpack_half_2x16_split_x" => vec![f32b(half(x))],
-        "unpack_half_2x16_split_y" => vec![f32b(half(x >> 16))],
-        "unpack_half_2x16_split_x_flush_to_zero" => vec![f32b(half_ftz(x))],
-        "unpack_half_2x16_split_y_flush_to_zero" => vec![f32b(half_ftz(x >> 16))],
-        "pack_uint_2x16" => {
+        AluOp::unpack_half_2x16 => vec![f32b(half(x)), f32b(half(x >> 16))],
+        AluOp::unpack_half_2x16_flush_to_zero => vec![f32b(half_ftz(x)), f32b(half_ftz(x >> 16))],
+        AluOp::unpack_half_2x16_split_x => vec![f32b(half(x))],
+        AluOp::unpack_half_2x16_split_y => vec![f32b(half(x >> 16))],
+        AluOp::unpack_half_2x16_split_x_flush_to_zero => vec![f32b(half_ftz(x))],
+        AluOp::unpack_half_2x16_split_y_flush_to_zero => vec![f32b(half_ftz(x >> 16))],
+        AluOp::pack_uint_2x16 => {
             let c = |v: u64| (v as u32).min(0xffff) as u64;
             vec![c(s[0][0]) | c(s[0][1]) << 16]
         }
-        "pack_sint_2x16" => {
+        AluOp::pack_sint_2x16 => {
             let c = |v: u64| ((v as u32 as i32).clamp(-32768, 32767) as u32 & 0xffff) as u64;
             vec![c(s[0][0]) | c(s[0][1]) << 16]
         }
-        "pack_uvec2_to_uint" => vec![((s[0][0] & 0xffff) | (s[0][1] << 16)) & 0xffff_ffff],
-        "pack_uvec4_to_uint" => {
+        AluOp::pack_uvec2_to_uint => vec![((s[0][0] & 0xffff) | (s[0][1] << 16)) & 0xffff_ffff],
+        AluOp::pack_uvec4_to_uint => {
             vec![(s[0][0] | s[0][1] << 8 | s[0][2] << 16 | s[0][3] << 24) & 0xffff_ffff]
         }
-        "pack_32_4x8" => vec![
+        AluOp::pack_32_4x8 => vec![
             (s[0][0] & 0xff)
                 | (s[0][1] & 0xff) << 8
                 | (s[0][2] & 0xff) << 16
                 | (s[0][3] & 0xff) << 24,
         ],
-        "pack_32_2x16" => vec![(s[0][0] & 0xffff) | (s[0][1] & 0xffff) << 16],
-        "pack_64_2x32" => vec![(s[0][0] & 0xffff_ffff) | s[0][1] << 32],
-        "pack_64_4x16" => vec![
+        AluOp::pack_32_2x16 => vec![(s[0][0] & 0xffff) | (s[0][1] & 0xffff) << 16],
+        AluOp::pack_64_2x32 => vec![(s[0][0] & 0xffff_ffff) | s[0][1] << 32],
+        AluOp::pack_64_4x16 => vec![
             (s[0][0] & 0xffff)
                 | (s[0][1] & 0xffff) << 16
                 | (s[0][2] & 0xffff) << 32
                 | (s[0][3] & 0xffff) << 48,
         ],
-        "unpack_64_2x32" => vec![x & 0xffff_ffff, x >> 32],
-        "unpack_64_4x16" => (0..4).map(|i| (x >> (16 * i)) & 0xffff).collect(),
-        "unpack_32_2x16" => vec![x & 0xffff, (x >> 16) & 0xffff],
-        "unpack_32_4x8" => (0..4).map(|i| (x >> (8 * i)) & 0xff).collect(),
-        "unpack_32_2x16_split_x" => vec![x & 0xffff],
-        "unpack_32_2x16_split_y" => vec![(x >> 16) & 0xffff],
-        "unpack_64_2x32_split_x" => vec![x & 0xffff_ffff],
-        "unpack_64_2x32_split_y" => vec![x >> 32],
-        "sad_u8x4" => {
+        AluOp::unpack_64_2x32 => vec![x & 0xffff_ffff, x >> 32],
+        AluOp::unpack_64_4x16 => (0..4).map(|i| (x >> (16 * i)) & 0xffff).collect(),
+        AluOp::unpack_32_2x16 => vec![x & 0xffff, (x >> 16) & 0xffff],
+        AluOp::unpack_32_4x8 => (0..4).map(|i| (x >> (8 * i)) & 0xff).collect(),
+        AluOp::unpack_32_2x16_split_x => vec![x & 0xffff],
+        AluOp::unpack_32_2x16_split_y => vec![(x >> 16) & 0xffff],
+        AluOp::unpack_64_2x32_split_x => vec![x & 0xffff_ffff],
+        AluOp::unpack_64_2x32_split_y => vec![x >> 32],
+        AluOp::sad_u8x4 => {
             let b = |v: u64, i: u32| ((v >> (8 * i)) & 0xff) as i64;
             let sum: i64 = (0..4).map(|i| (b(s[0][0], i) - b(s[1][0], i)).abs()).sum();
             vec![(s[2][0] as u32).wrapping_add(sum as u32) as u64]
@@ -146,27 +169,35 @@ fn bits_mask(bits: u8) -> u64 {
     super::super::value::mask(bits)
 }
 
-/// `(prefix)all_fequal4` and friends: the comparison kind and the vector width.
-fn reduction(name: &str) -> Option<(&str, usize)> {
-    let body = name
-        .strip_prefix("b32")
-        .or_else(|| name.strip_prefix("b16"))
-        .or_else(|| name.strip_prefix("b8"))
-        .or_else(|| name.strip_prefix('b'))
-        .or_else(|| name.strip_prefix('f'))?;
-    for kind in [
-        "all_fequal",
-        "any_fnequal",
-        "all_iequal",
-        "any_inequal",
-        "all_equal",
-        "any_nequal",
-    ] {
-        if let Some(n) = body.strip_prefix(kind) {
-            return Some((kind, n.parse().ok()?));
-        }
+/// Whether `op` is an all-equal (true) or any-not-equal (false) reduction of two vectors.
+fn reduction(op: AluOp) -> Option<bool> {
+    use AluOp::*;
+    match op {
+        b16all_fequal2 | b16all_fequal3 | b16all_fequal4 | b16all_fequal5 | b16all_fequal8
+        | b16all_fequal16 | b16all_iequal2 | b16all_iequal3 | b16all_iequal4 | b16all_iequal5
+        | b16all_iequal8 | b16all_iequal16 | b32all_fequal2 | b32all_fequal3 | b32all_fequal4
+        | b32all_fequal5 | b32all_fequal8 | b32all_fequal16 | b32all_iequal2 | b32all_iequal3
+        | b32all_iequal4 | b32all_iequal5 | b32all_iequal8 | b32all_iequal16 | b8all_fequal2
+        | b8all_fequal3 | b8all_fequal4 | b8all_fequal5 | b8all_fequal8 | b8all_fequal16
+        | b8all_iequal2 | b8all_iequal3 | b8all_iequal4 | b8all_iequal5 | b8all_iequal8
+        | b8all_iequal16 | ball_fequal2 | ball_fequal3 | ball_fequal4 | ball_fequal5
+        | ball_fequal8 | ball_fequal16 | ball_iequal2 | ball_iequal3 | ball_iequal4
+        | ball_iequal5 | ball_iequal8 | ball_iequal16 | fall_equal2 | fall_equal3 | fall_equal4
+        | fall_equal5 | fall_equal8 | fall_equal16 => Some(true),
+        b16any_fnequal2 | b16any_fnequal3 | b16any_fnequal4 | b16any_fnequal5 | b16any_fnequal8
+        | b16any_fnequal16 | b16any_inequal2 | b16any_inequal3 | b16any_inequal4
+        | b16any_inequal5 | b16any_inequal8 | b16any_inequal16 | b32any_fnequal2
+        | b32any_fnequal3 | b32any_fnequal4 | b32any_fnequal5 | b32any_fnequal8
+        | b32any_fnequal16 | b32any_inequal2 | b32any_inequal3 | b32any_inequal4
+        | b32any_inequal5 | b32any_inequal8 | b32any_inequal16 | b8any_fnequal2
+        | b8any_fnequal3 | b8any_fnequal4 | b8any_fnequal5 | b8any_fnequal8 | b8any_fnequal16
+        | b8any_inequal2 | b8any_inequal3 | b8any_inequal4 | b8any_inequal5 | b8any_inequal8
+        | b8any_inequal16 | bany_fnequal2 | bany_fnequal3 | bany_fnequal4 | bany_fnequal5
+        | bany_fnequal8 | bany_fnequal16 | bany_inequal2 | bany_inequal3 | bany_inequal4
+        | bany_inequal5 | bany_inequal8 | bany_inequal16 | fany_nequal2 | fany_nequal3
+        | fany_nequal4 | fany_nequal5 | fany_nequal8 | fany_nequal16 => Some(false),
+        _ => None,
     }
-    None
 }
 
 /// NIR's pairwise reduction order for dot products: sizes 2, 4, 8, 16 split in halves

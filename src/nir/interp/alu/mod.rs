@@ -111,7 +111,7 @@ pub fn eval_in(
     // fquantize2f16 has its own flushing rule (below 2^-14), as in Mesa.
     if info.output_type.base == BaseType::Float
         && denorms.flushes(dst_bits)
-        && info.name != "fquantize2f16"
+        && op != AluOp::fquantize2f16
     {
         let width = num_components.max(info.output_size as usize).clamp(1, 16);
         for v in &mut out[..width] {
@@ -152,7 +152,7 @@ fn eval_ieee(
             .collect();
         check_float_bits(name, info.input_types.first().map(|t| t.base), bits0)?;
         let r =
-            horizontal::eval(name, bits0, dst_bits, &slices).ok_or(AluError::Unsupported(name))?;
+            horizontal::eval(op, bits0, dst_bits, &slices).ok_or(AluError::Unsupported(name))?;
         if info.output_size == 0 {
             // `_replicated` ops splat their one result.
             out[..width].fill(r[0]);
@@ -169,14 +169,7 @@ fn eval_ieee(
             for (i, v) in s.iter_mut().enumerate().take(n_in.min(4)) {
                 *v = srcs[i][c];
             }
-            out[c] = component(
-                name,
-                out_float,
-                in_float,
-                bits0,
-                dst_bits,
-                &s[..n_in.min(4)],
-            )?;
+            out[c] = component(op, out_float, in_float, bits0, dst_bits, &s[..n_in.min(4)])?;
         }
     }
     let m = mask(dst_bits);
@@ -194,27 +187,30 @@ fn check_float_bits(name: &'static str, base: Option<BaseType>, bits: u8) -> Res
 }
 
 fn component(
-    name: &'static str,
+    op: AluOp,
     out_float: bool,
     in_float: Option<BaseType>,
     bits0: u8,
     dst_bits: u8,
     s: &[u64],
 ) -> Result<u64, AluError> {
+    use AluOp::*;
+    let name = op.name();
     check_float_bits(name, in_float, bits0)?;
-    if let Some(v) = convert::eval(name, bits0, s[0]) {
+    if let Some(v) = convert::eval(op, bits0, s[0]) {
         return Ok(v);
     }
-    if let Some(b) = compare::eval(name, bits0, s) {
+    if let Some(b) = compare::eval(op, bits0, s) {
         return Ok(bool_bits(b, dst_bits));
     }
-    if out_float || name.starts_with("fcsel") {
+    // The float selects pick bit patterns, but their condition is a float.
+    if out_float || matches!(op, fcsel | fcsel_gt | fcsel_ge) {
         check_float_bits(name, Some(BaseType::Float), dst_bits)?;
-        if let Some(v) = float::eval(name, dst_bits, s) {
+        if let Some(v) = float::eval(op, dst_bits, s) {
             return Ok(v);
         }
     }
-    if name == "frexp_exp" {
+    if op == frexp_exp {
         let x = to_f64(s[0], bits0);
         let e = if x == 0.0 || !x.is_finite() {
             0
@@ -224,17 +220,17 @@ fn component(
         return Ok(e as u32 as u64);
     }
     // Selects take their size from the selected values, not from the boolean condition.
-    let int_bits = if name.ends_with("csel") {
+    let int_bits = if matches!(op, bcsel | b8csel | b16csel | b32csel | fcsel) {
         dst_bits
     } else {
         bits0
     };
-    if let Some(v) = int::eval(name, int_bits, s) {
+    if let Some(v) = int::eval(op, int_bits, s) {
         return Ok(v);
     }
     // Per-component pack/unpack helpers (`unpack_half_2x16_split_x`...).
     let one: Vec<&[u64]> = s.iter().map(std::slice::from_ref).collect();
-    horizontal::eval(name, bits0, dst_bits, &one)
+    horizontal::eval(op, bits0, dst_bits, &one)
         .and_then(|v| v.first().copied())
         .ok_or(AluError::Unsupported(name))
 }
@@ -260,35 +256,35 @@ mod tests {
 
     /// Vendor-specific ops of other drivers (AMD, Mali, AGX, VC4, DXIL) and the packed dot
     /// products, which no gpucc input produces.
-    const NOT_MODELLED: &[&str] = &[
-        "cube_amd",
-        "b32fcsel_mdg",
-        "extr_agx",
-        "fclamp_pos_mali",
-        "fddx_must_abs_mali",
-        "fddy_must_abs_mali",
-        "fsat_signed_mali",
-        "fsin_agx",
-        "imadshl_agx",
-        "imsubshl_agx",
-        "interleave_agx",
-        "pack_double_2x32_dxil",
-        "unpack_double_2x32_dxil",
-        "sdot_2x16_iadd",
-        "sdot_2x16_iadd_sat",
-        "sdot_4x8_iadd",
-        "sdot_4x8_iadd_sat",
-        "sudot_4x8_iadd",
-        "sudot_4x8_iadd_sat",
-        "udot_2x16_uadd",
-        "udot_2x16_uadd_sat",
-        "udot_4x8_uadd",
-        "udot_4x8_uadd_sat",
-        "umax_4x8_vc4",
-        "umin_4x8_vc4",
-        "umul_unorm_4x8_vc4",
-        "usadd_4x8_vc4",
-        "ussub_4x8_vc4",
+    const NOT_MODELLED: &[AluOp] = &[
+        AluOp::cube_amd,
+        AluOp::b32fcsel_mdg,
+        AluOp::extr_agx,
+        AluOp::fclamp_pos_mali,
+        AluOp::fddx_must_abs_mali,
+        AluOp::fddy_must_abs_mali,
+        AluOp::fsat_signed_mali,
+        AluOp::fsin_agx,
+        AluOp::imadshl_agx,
+        AluOp::imsubshl_agx,
+        AluOp::interleave_agx,
+        AluOp::pack_double_2x32_dxil,
+        AluOp::unpack_double_2x32_dxil,
+        AluOp::sdot_2x16_iadd,
+        AluOp::sdot_2x16_iadd_sat,
+        AluOp::sdot_4x8_iadd,
+        AluOp::sdot_4x8_iadd_sat,
+        AluOp::sudot_4x8_iadd,
+        AluOp::sudot_4x8_iadd_sat,
+        AluOp::udot_2x16_uadd,
+        AluOp::udot_2x16_uadd_sat,
+        AluOp::udot_4x8_uadd,
+        AluOp::udot_4x8_uadd_sat,
+        AluOp::umax_4x8_vc4,
+        AluOp::umin_4x8_vc4,
+        AluOp::umul_unorm_4x8_vc4,
+        AluOp::usadd_4x8_vc4,
+        AluOp::ussub_4x8_vc4,
     ];
 
     /// `op` on 32-bit operands (one component per source unless the op is horizontal).
@@ -426,16 +422,12 @@ mod tests {
 
     #[test]
     fn every_opcode_outside_the_vendor_list_has_semantics() {
-        let missing: Vec<&str> = crate::nir::opcodes::AluOp::from_name("mov")
-            .map(|_| {
-                ALU_OPS
-                    .iter()
-                    .filter_map(|i| AluOp::from_name(i.name))
-                    .filter(|&op| !is_supported(op) && !NOT_MODELLED.contains(&op.name()))
-                    .map(|op| op.name())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let missing: Vec<&str> = ALU_OPS
+            .iter()
+            .filter_map(|i| AluOp::from_name(i.name))
+            .filter(|&op| !is_supported(op) && !NOT_MODELLED.contains(&op))
+            .map(|op| op.name())
+            .collect();
         assert!(missing.is_empty(), "ops without semantics: {missing:?}");
     }
 }
