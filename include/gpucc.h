@@ -439,9 +439,12 @@ void gpucc_string_free(char *s);
 const char *gpucc_last_error(void);
 
 /**
- * A short, static name for a status code (for logs); never NULL.
+ * A short, static name for a status code (for logs); never NULL. Takes the code as a plain
+ * integer, not as `gpucc_status`: C lets a caller pass any int where the enum is expected,
+ * and a Rust enum holding a value outside its variants would be undefined behaviour. Values
+ * that are no status give "UNKNOWN".
  */
-const char *gpucc_status_name(gpucc_status status);
+const char *gpucc_status_name(int32_t status);
 
 /**
  * The library version as "MAJOR.MINOR.PATCH" (the same numbers as the GPUCC_VERSION_* macros

@@ -221,3 +221,60 @@ fn report_writes_the_mesa_stats_columns_and_compares() {
     assert!(report.contains(&expected), "{report}");
     assert!(report.contains("helped: 1, HURT: 0"), "{report}");
 }
+
+/// Output into a pipe nobody reads (`gpucc ... | head` after head exits) ends the program
+/// quietly with status 0, as for other command-line tools, instead of a panic (exit 101).
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    for args in [
+        &[
+            "compile",
+            "--target",
+            "bdw",
+            "examples/intel/gradient.fs.nir",
+            "--asm",
+        ][..],
+        &[
+            "verify",
+            "--target",
+            "gc7000",
+            "examples/etnaviv/gradient.fs.nir",
+        ][..],
+        &["report", "--target", "bdw", "examples/intel"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_gpucc"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("gpucc runs");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A report over a directory that is not there, or holds no shaders, is an input error,
+/// not an empty success.
+#[test]
+fn report_on_a_missing_or_empty_directory_fails() {
+    let out = gpucc(&["report", "--target", "ivb", "no/such/dir"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no/such/dir: not a directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-report-dir");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = gpucc(&["report", "--target", "ivb", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no .nir files"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -105,19 +105,26 @@ pub extern "C" fn gpucc_last_error() -> *const c_char {
         .unwrap_or(c"".as_ptr())
 }
 
-/// A short, static name for a status code (for logs); never NULL.
+/// A short, static name for a status code (for logs); never NULL. Takes the code as a plain
+/// integer, not as `gpucc_status`: C lets a caller pass any int where the enum is expected,
+/// and a Rust enum holding a value outside its variants would be undefined behaviour. Values
+/// that are no status give "UNKNOWN".
 #[no_mangle]
-pub extern "C" fn gpucc_status_name(status: Status) -> *const c_char {
-    let name: &'static std::ffi::CStr = match status {
-        Status::Ok => c"OK",
-        Status::InvalidArgument => c"INVALID_ARGUMENT",
-        Status::ParseError => c"PARSE_ERROR",
-        Status::Unsupported => c"UNSUPPORTED",
-        Status::OutOfMemory => c"OUT_OF_MEMORY",
-        Status::DeviceError => c"DEVICE_ERROR",
-        Status::Internal => c"INTERNAL",
-    };
-    name.as_ptr()
+pub extern "C" fn gpucc_status_name(status: i32) -> *const c_char {
+    const NAMES: [(Status, &std::ffi::CStr); 7] = [
+        (Status::Ok, c"OK"),
+        (Status::InvalidArgument, c"INVALID_ARGUMENT"),
+        (Status::ParseError, c"PARSE_ERROR"),
+        (Status::Unsupported, c"UNSUPPORTED"),
+        (Status::OutOfMemory, c"OUT_OF_MEMORY"),
+        (Status::DeviceError, c"DEVICE_ERROR"),
+        (Status::Internal, c"INTERNAL"),
+    ];
+    NAMES
+        .iter()
+        .find(|(s, _)| *s as i32 == status)
+        .map_or(c"UNKNOWN", |(_, name)| name)
+        .as_ptr()
 }
 
 /// Stores `value` through a caller's out-pointer, which must not be NULL.

@@ -1,4 +1,4 @@
-/* The header's version macros and gpucc_version() agree. */
+/* The header's version macros and gpucc_version() agree; status names, in range or not. */
 #include "check.h"
 
 int
@@ -11,5 +11,9 @@ main(void)
    CHECK(strcmp(gpucc_version(), expected) == 0);
    CHECK(strcmp(GPUCC_VERSION_STRING, expected) == 0);
    CHECK(strcmp(gpucc_status_name(GPUCC_STATUS_PARSE_ERROR), "PARSE_ERROR") == 0);
+   CHECK(strcmp(gpucc_status_name(GPUCC_STATUS_INTERNAL), "INTERNAL") == 0);
+   /* Any int may reach the function from C; past the enum it names no status. */
+   CHECK(strcmp(gpucc_status_name(7), "UNKNOWN") == 0);
+   CHECK(strcmp(gpucc_status_name(-1), "UNKNOWN") == 0);
    return check_report("version");
 }

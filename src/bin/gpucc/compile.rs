@@ -9,7 +9,7 @@ use gpucc::compiler::{CompileOptions, Compiler};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
-use crate::cli::{input_error, target, write_output, Failure, Outcome};
+use crate::cli::{self, input_error, target, write_output, Failure, Outcome};
 use crate::nir::load;
 
 #[derive(Args)]
@@ -84,10 +84,10 @@ pub fn compile(args: CompileArgs) -> Outcome {
         .compile(&shader, &options)
         .map_err(|e| input_error(&args.file, format_args!(" {e}")))?;
     if args.asm {
-        print!("{}", program.asm_text());
+        cli::out(program.asm_text());
     }
     if args.stats || (!args.asm && args.output.is_none()) {
-        print!("{}", program.stats_text());
+        cli::out(program.stats_text());
     }
     if let Some(out) = &args.output {
         write_output(out, &program.bytes)?;
@@ -110,9 +110,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
             VerifyOutcome::Unsupported(_) => unsupported += 1,
             _ => failed += 1,
         }
-        println!("{}", outcome.line(&name));
+        cli::out(format_args!("{}\n", outcome.line(&name)));
     }
-    println!("{passed} passed, {failed} failed, {unsupported} unsupported");
+    cli::out(format_args!(
+        "{passed} passed, {failed} failed, {unsupported} unsupported\n"
+    ));
     if failed > 0 {
         Err(Failure::Input)
     } else {
@@ -137,7 +139,7 @@ pub fn report(args: ReportArgs) -> Outcome {
         return match &args.csv {
             Some(out) => write_output(out, csv.as_bytes()),
             None => {
-                print!("{csv}");
+                cli::out(csv);
                 Ok(())
             }
         };
@@ -148,7 +150,15 @@ pub fn report(args: ReportArgs) -> Outcome {
         ));
     };
     let compiler = compiler(name)?;
+    if !dir.is_dir() {
+        eprintln!("{}: not a directory", dir.display());
+        return Err(Failure::Input);
+    }
     let files = nir_files(dir);
+    if files.is_empty() {
+        eprintln!("{}: no .nir files", dir.display());
+        return Err(Failure::Input);
+    }
     let progress = std::io::stderr().is_terminal();
     let mut csv = String::from(CSV_HEADER);
     csv.push('\n');
@@ -192,7 +202,7 @@ pub fn report(args: ReportArgs) -> Outcome {
     match &args.csv {
         Some(out) => write_output(out, csv.as_bytes()),
         None => {
-            print!("{csv}");
+            cli::out(csv);
             Ok(())
         }
     }
