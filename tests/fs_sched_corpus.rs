@@ -67,10 +67,17 @@ fn check(platform: &str) {
         "{platform}: {compared} shaders compiled by both; spills+fills {mesa_sf} (Mesa) -> \
          {ours_sf}; SIMD16 programs {mesa16} (Mesa) -> {simd16}"
     );
-    assert!(
-        compared > 400,
-        "{platform}: only {compared} shaders compared"
-    );
+    let mut figs = common::expect::Figures::new(&format!("{platform}.fs.pressure"));
+    figs.count("shaders", compared);
+    figs.count("spills_fills", ours_sf as usize);
+    figs.count("mesa_spills_fills", mesa_sf as usize);
+    figs.count("simd16", simd16 as usize);
+    figs.count("mesa_simd16", mesa16 as usize);
+    figs.count("more_spills_than_mesa", spilling.len());
+    figs.count("simd16_lost", missing16.len());
+    spilling.iter().for_each(|s| figs.note(s.clone()));
+    missing16.iter().for_each(|s| figs.note(format!("no SIMD16: {s}")));
+    figs.check();
     assert!(spilling.is_empty(), "{platform}: {spilling:#?}");
     assert!(ours_sf <= mesa_sf);
     assert!(
