@@ -89,7 +89,6 @@ impl Figures {
     /// Panics naming every changed, new or vanished figure with its old and new value.
     pub fn check(mut self) {
         self.checked = true;
-        let full = |name: &str| format!("{}.{name}", self.owner);
         let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
         if blessing() {
             let changes = bless(&self.owner, &self.got);
@@ -99,21 +98,7 @@ impl Figures {
             }
             return;
         }
-        let file = read(&path());
-        let old = owned(&file, &self.owner);
-        let mut diffs = Vec::new();
-        for (name, new) in &self.got {
-            match old.get(name.as_str()) {
-                Some(o) if o == new => {}
-                Some(o) => diffs.push(format!("{}: {o} -> {new}", full(name))),
-                None => diffs.push(format!("{}: (no expectation) -> {new}", full(name))),
-            }
-        }
-        for (name, o) in &old {
-            if !self.got.contains_key(*name) {
-                diffs.push(format!("{}: {o} -> (not measured)", full(name)));
-            }
-        }
+        let diffs = diff(&read(&path()), &self.owner, &self.got);
         if diffs.is_empty() {
             return;
         }
@@ -126,7 +111,9 @@ impl Figures {
         for d in &diffs {
             let _ = writeln!(msg, "  {d}");
         }
-        msg.push_str("if the change is intended: GPUCC_BLESS=1 cargo test --release, review the diff\n");
+        msg.push_str(
+            "if the change is intended: GPUCC_BLESS=1 cargo test --release, review the diff\n",
+        );
         for n in &self.notes {
             let _ = writeln!(msg, "  {n}");
         }
@@ -147,7 +134,7 @@ impl Drop for Figures {
 static LOCK: Mutex<()> = Mutex::new(());
 
 /// `key -> value` of every line of the file (missing file: none).
-fn read(p: &Path) -> BTreeMap<String, String> {
+pub fn read(p: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(p).unwrap_or_default();
     let mut out = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
@@ -173,8 +160,52 @@ fn owned<'a>(file: &'a BTreeMap<String, String>, owner: &str) -> BTreeMap<&'a st
         .collect()
 }
 
+/// `key: old -> new` for every figure of `owner` that differs between the file and `got`,
+/// including figures new in `got` and figures `got` no longer has.
+pub fn diff(
+    file: &BTreeMap<String, String>,
+    owner: &str,
+    got: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let old = owned(file, owner);
+    let mut diffs = Vec::new();
+    for (name, new) in got {
+        match old.get(name.as_str()) {
+            Some(o) if o == new => {}
+            Some(o) => diffs.push(format!("{owner}.{name}: {o} -> {new}")),
+            None => diffs.push(format!("{owner}.{name}: (no expectation) -> {new}")),
+        }
+    }
+    for (name, o) in &old {
+        if !got.contains_key(*name) {
+            diffs.push(format!("{owner}.{name}: {o} -> (not measured)"));
+        }
+    }
+    diffs
+}
+
+/// Replaces the lines of `owner` in `file` with `got`; returns the changes, as [`diff`] does.
+pub fn merge(
+    file: &mut BTreeMap<String, String>,
+    owner: &str,
+    got: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let changes = diff(file, owner, got);
+    let old: Vec<String> = owned(file, owner)
+        .keys()
+        .map(|n| format!("{owner}.{n}"))
+        .collect();
+    for k in old {
+        file.remove(&k);
+    }
+    for (name, n) in got {
+        file.insert(format!("{owner}.{name}"), n.clone());
+    }
+    changes
+}
+
 /// The file's text: header, then the lines sorted, a blank line between platforms.
-fn render(file: &BTreeMap<String, String>) -> String {
+pub fn render(file: &BTreeMap<String, String>) -> String {
     let mut out = String::from(HEADER);
     let mut platform = None;
     for (k, v) in file {
@@ -193,26 +224,7 @@ fn bless(owner: &str, got: &BTreeMap<String, String>) -> Vec<String> {
     let p = path();
     let _lock = FileLock::take(&p);
     let mut file = read(&p);
-    let old: BTreeMap<String, String> = owned(&file, owner)
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let mut changes = Vec::new();
-    for (name, o) in &old {
-        let key = format!("{owner}.{name}");
-        match got.get(name) {
-            Some(n) if n == o => {}
-            Some(n) => changes.push(format!("{key}: {o} -> {n}")),
-            None => changes.push(format!("{key}: {o} -> (removed)")),
-        }
-        file.remove(&key);
-    }
-    for (name, n) in got {
-        if !old.contains_key(name) {
-            changes.push(format!("{owner}.{name}: (new) -> {n}"));
-        }
-        file.insert(format!("{owner}.{name}"), n.clone());
-    }
+    let changes = merge(&mut file, owner, got);
     if !changes.is_empty() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         let tmp = p.with_extension(format!("tmp.{}", std::process::id()));
@@ -245,8 +257,7 @@ impl FileLock {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let holder = std::fs::read_to_string(&lock).unwrap_or_default();
                     let alive = holder.trim().parse::<u32>().ok().is_some_and(|pid| {
-                        Path::new(&format!("/proc/{pid}")).exists()
-                            && pid != std::process::id()
+                        Path::new(&format!("/proc/{pid}")).exists() && pid != std::process::id()
                     });
                     // An empty file may be one being written this instant: give it time.
                     if !alive && start.elapsed().as_millis() > 500 {
