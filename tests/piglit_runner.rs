@@ -358,10 +358,19 @@ fn runner_errors_are_failures() {
         matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
         "{o}"
     );
+    // Nothing ran, so the line names no stages.
+    assert_eq!(o.to_string(), format!("FAIL: {}", o_message(&o)));
     let p = write_test("badtarget", RGBW, FS_TEX, None);
     let o = run("no-such-gpu", &p, Mode::Interpreter);
     assert!(
         matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
         "{o}"
     );
+}
+
+fn o_message(o: &Outcome) -> &str {
+    match o {
+        Outcome::Fail { message, .. } => message,
+        _ => "",
+    }
 }

@@ -45,6 +45,8 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Pass { stages } => write!(f, "PASS ({stages})"),
+            // A test that failed before any stage ran has no stages to name.
+            Outcome::Fail { message, stages } if stages.is_empty() => write!(f, "FAIL: {message}"),
             Outcome::Fail { message, stages } => write!(f, "FAIL: {message} ({stages})"),
             Outcome::Skip(reason) => write!(f, "SKIP: {reason}"),
         }
@@ -237,7 +239,8 @@ impl Runner {
                 Stop::Error(what)
             }
         };
-        let mut fs = load_stage(dir, name, "fs", native_ints, packed)?.ok_or_else(|| no_nir("fs"))?;
+        let mut fs =
+            load_stage(dir, name, "fs", native_ints, packed)?.ok_or_else(|| no_nir("fs"))?;
         let mut vs = load_stage(dir, name, "vs", native_ints, packed)?;
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
             // nir_print gives only the size of a shader's constant data, not its bytes.
