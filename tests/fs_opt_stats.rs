@@ -140,8 +140,14 @@ fn measure(platform: &str) {
         figs.count("hurt", t.hurt);
         figs.count("mesa_cycles", t.mesa_cycles as usize);
         figs.count("cycles", t.cycles as usize);
-        figs.ratio("instructions_vs_mesa", t.after as f64 / t.mesa.max(1) as f64);
-        figs.ratio("cycles_vs_mesa", t.cycles as f64 / t.mesa_cycles.max(1) as f64);
+        figs.ratio(
+            "instructions_vs_mesa",
+            t.after as f64 / t.mesa.max(1) as f64,
+        );
+        figs.ratio(
+            "cycles_vs_mesa",
+            t.cycles as f64 / t.mesa_cycles.max(1) as f64,
+        );
         figs.check();
         assert!(
             t.after <= t.before,
