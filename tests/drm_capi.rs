@@ -27,8 +27,8 @@ fn has_render_nodes() -> bool {
 #[test]
 fn open_without_a_gpu_reports_absence() {
     if has_render_nodes() {
-        eprintln!(
-            "SKIP: this machine has render nodes; the no-device path is covered by drm_sequence"
+        common::skip(
+            "this machine has render nodes; the no-device path is covered by drm_sequence",
         );
         return;
     }

@@ -273,11 +273,19 @@ fn check_platform(platform: &str, core: &str) {
          {compared} compared with Mesa 23.3's own disassembly",
         failures.len()
     );
+    let mut figs = common::expect::Figures::new(&format!("{platform}.etna_isa.mesa_code"));
+    figs.count("instructions", total);
+    figs.count("programs", programs);
+    figs.count("failures", failures.len());
+    figs.count("address_writes_via_a0", lossy_address_writes);
+    figs.count("simulated", ran);
+    figs.count("compared_with_mesa_text", compared);
     for f in failures.iter().take(20) {
         println!("  {f}");
+        figs.note(f.clone());
     }
-    assert!(failures.is_empty());
-    assert!(total > 1000, "the corpus was read");
+    figs.check();
+    assert!(failures.is_empty(), "{} failures", failures.len());
 }
 
 #[test]

@@ -532,11 +532,19 @@ fn run_platform(platform: &str) {
         failures.len()
     );
     println!("  opcodes exercised: {opcodes:?}");
+    let mut figs = common::expect::Figures::new(&format!("{platform}.etna_sim.piglit_probes"));
+    figs.count("checked", checked);
+    figs.count("with_uniforms", with_uniforms);
+    figs.count("with_ubo", with_ubo);
+    figs.count("with_varyings", with_varyings);
+    figs.count("failed", failures.len());
+    figs.count("opcodes", opcodes.len());
     for f in &failures {
         println!("  {f}");
+        figs.note(f.clone());
     }
-    assert!(checked >= 20, "enough self-contained shaders found");
-    assert!(failures.is_empty());
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 #[test]

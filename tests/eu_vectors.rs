@@ -127,6 +127,7 @@ fn mesa_vectors_assemble_and_disassemble_exactly() {
         return;
     };
     let mut all_ok = true;
+    let mut figures = Vec::new();
     let show: usize = std::env::var("EU_SHOW")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -146,11 +147,19 @@ fn mesa_vectors_assemble_and_disassemble_exactly() {
             "{platform}: {} instructions, assemble+encode {}/{}, decode+disassemble {}/{}",
             t.total, t.asm_ok, t.total, t.dis_ok, t.total
         );
+        let mut figs = common::expect::Figures::new(&format!("{platform}.eu.vectors"));
+        figs.count("instructions", t.total);
+        figs.count("assembled", t.asm_ok);
+        figs.count("disassembled", t.dis_ok);
+        figs.count("failures", t.failures.len());
         for f in t.failures.iter().take(show) {
             println!("  {f}");
+            figs.note(f.clone());
         }
+        figures.push(figs);
         all_ok &= t.failures.is_empty() && t.total > 0;
     }
+    figures.into_iter().for_each(common::expect::Figures::check);
     assert!(
         all_ok,
         "some vectors do not round-trip (see the output above)"

@@ -4,7 +4,9 @@
 //! What must hold for every file: the compile either succeeds (with the register allocator's
 //! checker and the EU validator run inside the compile) or fails with `Unsupported` naming the
 //! feature — never an internal or input error; and compiling twice gives identical bytes.
-//! The tally of unsupported features and the compile rate are printed (`--nocapture`).
+//! The counts (compiled, unsupported; verified, failed, unsupported per width) are held exactly
+//! in tests/expectations/corpus.txt; the tally of unsupported features is printed
+//! (`--nocapture`) and shown with a changed figure.
 
 mod common;
 
@@ -13,9 +15,9 @@ use std::collections::BTreeMap;
 use gpucc::intel::fs::{CompileError, Context, Options};
 use gpucc::intel::DevInfo;
 
-fn run_platform(corpus: &str, target: &str) -> (usize, usize) {
+fn run_platform(corpus: &str, target: &str) {
     let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
-        return (0, 0);
+        return;
     };
     let dev = DevInfo::from_name(target).unwrap();
     let ctx = Context::new(dev);
@@ -46,18 +48,27 @@ fn run_platform(corpus: &str, target: &str) -> (usize, usize) {
         files.len(),
         100.0 * ok as f64 / files.len().max(1) as f64
     );
+    let mut figs = common::expect::Figures::new(&format!("{target}.fs.compile"));
+    figs.count("files", files.len());
+    figs.count("compiled", ok);
+    figs.count("unsupported", tally.values().sum());
+    figs.count("errors", bad.len());
     let mut t: Vec<_> = tally.into_iter().collect();
     t.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (what, n) in t {
         println!("  {n:4} unsupported: {what}");
+        figs.note(format!("{n:4} unsupported: {what}"));
     }
+    for b in bad.iter().take(20) {
+        figs.note(format!("error: {b}"));
+    }
+    figs.check();
     assert!(
         bad.is_empty(),
         "{} files failed with errors other than Unsupported, first: {}",
         bad.len(),
         bad.first().map(String::as_str).unwrap_or("")
     );
-    (ok, files.len())
 }
 
 #[test]
@@ -112,12 +123,18 @@ fn verify_platform(corpus: &str, target: &str, simd: u32) {
         "verify {target} SIMD{simd}: {pass} passed, {} failed, {unsup} unsupported",
         fails.len()
     );
+    let mut figs = common::expect::Figures::new(&format!("{target}.fs.verify_simd{simd}"));
+    figs.count("passed", pass);
+    figs.count("failed", fails.len());
+    figs.count("unsupported", unsup);
     for (w, n) in &tally {
         println!("  {n:4} unsupported: {w}");
     }
     for f in fails.iter().take(40) {
         println!("  FAIL {f}");
+        figs.note(format!("FAIL {f}"));
     }
+    figs.check();
     assert!(fails.is_empty(), "{} files mismatched", fails.len());
 }
 
@@ -185,5 +202,8 @@ fn bdw_constant_data_shaders_compile_at_both_widths_and_verify() {
         }
     }
     println!("bdw constant-data shaders: {verified} programs verified");
-    assert_eq!(verified, 14, "7 shaders, SIMD8 and SIMD16");
+    // 7 shaders, SIMD8 and SIMD16.
+    let mut figs = common::expect::Figures::new("bdw.fs.constant_data");
+    figs.count("programs_verified", verified);
+    figs.check();
 }

@@ -3,9 +3,11 @@
 //!
 //! For each platform and width, over the shaders that both Mesa and gpucc compiled at that
 //! width: total instructions with and without the passes, the ratio to Mesa, how many
-//! shaders the passes helped and hurt, and compile time (`--nocapture` prints them). The
-//! assertions are the properties the passes must have: they never add instructions to a
-//! shader in total, and they change the program for at least some shaders.
+//! shaders the passes helped and hurt, estimated cycles against Mesa's, and compile time
+//! (`--nocapture` prints them). Every figure but the time is held exactly in
+//! tests/expectations/corpus.txt; the assertions besides are the properties the passes must
+//! have: they never add instructions to a shader in total, and they change the program for at
+//! least some shaders.
 
 mod common;
 
@@ -15,18 +17,19 @@ use std::time::{Duration, Instant};
 use gpucc::intel::fs::{Context, Options};
 use gpucc::intel::DevInfo;
 
-/// Mesa's instruction count per (shader name, SIMD width) for fragment shaders.
-fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), u32>> {
+/// Mesa's instruction and cycle counts per (shader name, SIMD width) for fragment shaders.
+fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), (u32, u32)>> {
     let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next()?.split(',').collect();
     let col = |n: &str| header.iter().position(|h| *h == n);
-    let (c_name, c_stage, c_simd, c_inst) = (
+    let (c_name, c_stage, c_simd, c_inst, c_cycles) = (
         col("shader")?,
         col("stage")?,
         col("simd")?,
         col("instructions")?,
+        col("cycles")?,
     );
     let mut out = HashMap::new();
     for l in lines {
@@ -34,13 +37,14 @@ fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), u32>> {
         if f.get(c_stage) != Some(&"fs") {
             continue;
         }
-        let (Some(Ok(simd)), Some(Ok(n))) = (
+        let (Some(Ok(simd)), Some(Ok(n)), Some(Ok(c))) = (
             f.get(c_simd).map(|s| s.parse::<u32>()),
             f.get(c_inst).map(|s| s.parse::<u32>()),
+            f.get(c_cycles).map(|s| s.parse::<u32>()),
         ) else {
             continue;
         };
-        out.insert((f[c_name].to_string(), simd), n);
+        out.insert((f[c_name].to_string(), simd), (n, c));
     }
     Some(out)
 }
@@ -53,6 +57,8 @@ struct Totals {
     after: u64,
     helped: usize,
     hurt: usize,
+    mesa_cycles: u64,
+    cycles: u64,
 }
 
 fn measure(platform: &str) {
@@ -89,7 +95,7 @@ fn measure(platform: &str) {
             .trim_end_matches(".nir")
             .to_string();
         for (i, w) in [8u32, 16].into_iter().enumerate() {
-            let (Some(b), Some(a), Some(&m)) = (
+            let (Some(b), Some(a), Some(&(m, m_cycles))) = (
                 before.variant(w),
                 after.variant(w),
                 mesa.get(&(name.clone(), w)),
@@ -103,16 +109,16 @@ fn measure(platform: &str) {
             t.after += a.stats.instructions as u64;
             t.helped += (a.stats.instructions < b.stats.instructions) as usize;
             t.hurt += (a.stats.instructions > b.stats.instructions) as usize;
+            t.mesa_cycles += m_cycles as u64;
+            t.cycles += a.stats.cycles as u64;
         }
     }
     for (i, w) in [8, 16].into_iter().enumerate() {
         let t = &totals[i];
-        if t.shaders == 0 {
-            continue;
-        }
         println!(
             "{platform} SIMD{w}: {} shaders, Mesa {} instructions; gpucc without passes {} \
-             ({:.3}x), with passes {} ({:.3}x); helped {}, hurt {}",
+             ({:.3}x), with passes {} ({:.3}x); helped {}, hurt {}; cycles Mesa {}, gpucc {} \
+             ({:.3}x)",
             t.shaders,
             t.mesa,
             t.before,
@@ -120,8 +126,29 @@ fn measure(platform: &str) {
             t.after,
             t.after as f64 / t.mesa as f64,
             t.helped,
-            t.hurt
+            t.hurt,
+            t.mesa_cycles,
+            t.cycles,
+            t.cycles as f64 / t.mesa_cycles as f64
         );
+        let mut figs = common::expect::Figures::new(&format!("{platform}.fs.opt_simd{w}"));
+        figs.count("shaders", t.shaders);
+        figs.count("mesa_instructions", t.mesa as usize);
+        figs.count("instructions_unoptimized", t.before as usize);
+        figs.count("instructions", t.after as usize);
+        figs.count("helped", t.helped);
+        figs.count("hurt", t.hurt);
+        figs.count("mesa_cycles", t.mesa_cycles as usize);
+        figs.count("cycles", t.cycles as usize);
+        figs.ratio(
+            "instructions_vs_mesa",
+            t.after as f64 / t.mesa.max(1) as f64,
+        );
+        figs.ratio(
+            "cycles_vs_mesa",
+            t.cycles as f64 / t.mesa_cycles.max(1) as f64,
+        );
+        figs.check();
         assert!(
             t.after <= t.before,
             "{platform} SIMD{w}: the passes added code"

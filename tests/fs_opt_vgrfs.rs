@@ -212,7 +212,17 @@ fn check(platform: &str) {
         "{platform}: time over the corpus: split {:.2?}, compact {:.2?}, rename {:.2?}",
         fig.t_split, fig.t_compact, fig.t_rename
     );
-    assert!(fig.programs > 0, "{platform}: no program translated");
+    let mut figs = common::expect::Figures::new(&format!("{platform}.fs.vgrfs"));
+    figs.count("programs", fig.programs);
+    figs.count("vgrfs", fig.vgrfs);
+    figs.count("named", fig.referenced);
+    figs.count("vgrfs_split", fig.vgrfs_split);
+    figs.count("programs_split", fig.programs_split);
+    figs.count("pieces_added", fig.pieces_added);
+    figs.count("defs_renamed", fig.defs_renamed);
+    figs.count("programs_renamed", fig.programs_renamed);
+    figs.count("after_opt_allocated", fig.after_opt_allocated);
+    figs.check();
 }
 
 #[test]

@@ -56,10 +56,15 @@ fn corpus_shaders_run_on_a_quad() {
         files.len(),
         failures.len()
     );
+    let mut figs = common::expect::Figures::new("all.nir_interp.quad");
+    figs.count("shaders", files.len());
+    figs.count("ran", ok);
+    figs.count("failed", failures.len());
     for f in failures.iter().take(40) {
         println!("  {f}");
+        figs.note(f.clone());
     }
-    assert!(files.len() > 3000, "corpus looks incomplete");
+    figs.check();
     assert!(
         failures.is_empty(),
         "{} shaders failed to run",
@@ -92,7 +97,10 @@ fn every_corpus_alu_op_has_semantics() {
         .map(|op| op.name())
         .collect();
     println!("corpus uses {} ALU ops", ops.len());
-    assert!(ops.len() > 50, "too few ops found: {}", ops.len());
+    let mut figs = common::expect::Figures::new("all.nir_interp.alu_ops");
+    figs.count("used", ops.len());
+    figs.count("without_semantics", missing.len());
+    figs.check();
     assert!(missing.is_empty(), "ops without semantics: {missing:?}");
     let _ = AluOp::from_name("fadd");
 }
@@ -236,10 +244,14 @@ fn self_contained_piglit_fragment_shaders_match_piglit_probes() {
         "piglit probes: {checked} shaders checked, {} wrong",
         wrong.len()
     );
+    let mut figs = common::expect::Figures::new("all.nir_interp.piglit_probes");
+    figs.count("checked", checked);
+    figs.count("wrong", wrong.len());
     for w in &wrong {
         println!("  {w}");
+        figs.note(w.clone());
     }
-    assert!(checked > 50, "only {checked} shaders checked");
+    figs.check();
     assert!(
         wrong.is_empty(),
         "{} shaders draw the wrong colour",
@@ -315,5 +327,8 @@ fn mutated_constants_never_panic_the_interpreter() {
         assert!(nir::validate(&shader).is_ok(), "{}", path.display());
     }
     println!("mutated constants: {runs} runs, {errors} ended with an error");
-    assert!(runs > 400);
+    let mut figs = common::expect::Figures::new("all.nir_interp.mutated_constants");
+    figs.count("runs", runs);
+    figs.count("errors", errors);
+    figs.check();
 }

@@ -358,9 +358,16 @@ fn corpus_equivalence(name: &str, pass: impl Fn(&mut Shader) -> bool) {
         files.len(),
         failures.len()
     );
+    let mut figs =
+        common::expect::Figures::new(&format!("all.nir_passes.{}", name.replace('+', "_and_")));
+    figs.count("shaders", files.len());
+    figs.count("changed", changed);
+    figs.count("failures", failures.len());
     for f in failures.iter().take(20) {
         println!("  {f}");
+        figs.note(f.clone());
     }
+    figs.check();
     assert!(failures.is_empty(), "{name}: {} failures", failures.len());
 }
 

@@ -298,9 +298,10 @@ probe rgba 200 200 0 0 0 0
     assert_pass(&run("ivb", &p, Mode::Interpreter));
 }
 
-/// Commands the runner does not model still skip with the command named.
+/// A command the runner does not model is an error, not a skip: the test fails with the
+/// command named (piglit would have run it).
 #[test]
-fn unmodelled_texture_parameter_skips() {
+fn unmodelled_texture_parameter_fails_as_cannot_run() {
     let script = RGBW.replace(
         "draw rect tex",
         "texparameter 2D lod_bias 1.0\ndraw rect tex",
@@ -308,7 +309,68 @@ fn unmodelled_texture_parameter_skips() {
     let p = write_test("lodbias", &script, FS_TEX, None);
     let o = run("ivb", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Skip(r) if r.contains("texparameter")),
+        matches!(&o, Outcome::Fail { message, .. }
+            if message.starts_with("cannot run: ") && message.contains("texparameter")),
         "{o}"
     );
+}
+
+/// Without NIR for the test, what counts is why: a GLSL version above what Mesa exposes on the
+/// platform (etnaviv: 1.20) is a requirement piglit itself would skip on; for a test the
+/// platform supports, the missing shader is missing data and fails as "cannot run".
+#[test]
+fn missing_nir_skips_only_for_an_unmet_glsl_requirement() {
+    let script = |version: &str| {
+        format!(
+            "[require]\nGLSL >= {version}\n[fragment shader]\nvoid main() {{}}\n[test]\n\
+             draw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n"
+        )
+    };
+    let p = write_test("nonir130", &script("1.30"), FS_WHITE, None);
+    std::fs::remove_file(p.with_file_name("nonir130.fs.nir")).unwrap();
+    let o = run("gc2000", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Skip(r) if r.starts_with("GLSL 1.30 required, the platform has 1.20")),
+        "{o}"
+    );
+    // ivb offers GLSL 1.30: the same test without its NIR cannot run there.
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir130.fs.nir")),
+        "{o}"
+    );
+    let p = write_test("nonir110", &script("1.10"), FS_WHITE, None);
+    std::fs::remove_file(p.with_file_name("nonir110.fs.nir")).unwrap();
+    let o = run("gc2000", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir110.fs.nir")),
+        "{o}"
+    );
+}
+
+/// Errors before anything runs (a NIR file that does not parse, an unknown target) are
+/// failures too, so that they count against the pass rate.
+#[test]
+fn runner_errors_are_failures() {
+    let p = write_test("badnir", RGBW, "not NIR at all", None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        "{o}"
+    );
+    // Nothing ran, so the line names no stages.
+    assert_eq!(o.to_string(), format!("FAIL: {}", o_message(&o)));
+    let p = write_test("badtarget", RGBW, FS_TEX, None);
+    let o = run("no-such-gpu", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        "{o}"
+    );
+}
+
+fn o_message(o: &Outcome) -> &str {
+    match o {
+        Outcome::Fail { message, .. } => message,
+        _ => "",
+    }
 }

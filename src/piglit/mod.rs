@@ -1,6 +1,7 @@
 //! A piglit `shader_runner` for the simulators: runs a `.shader_test`'s `[test]` commands
 //! against the NIR Mesa produced for its shaders, and reports `PASS`, `FAIL: ...` or
-//! `SKIP: ...` per test, as piglit would on hardware.
+//! `SKIP: ...` per test, as piglit would on hardware: a skip only for a requirement the
+//! platform lacks, while a test the runner cannot run fails (`FAIL: cannot run: ...`).
 //!
 //! The pieces: [`script`] reads the test, [`uniforms`] lays out each stage's default uniform
 //! block from the NIR's `decl_var` lines, [`raster`] sets up the rectangle's triangles and

@@ -45,6 +45,8 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Pass { stages } => write!(f, "PASS ({stages})"),
+            // A test that failed before any stage ran has no stages to name.
+            Outcome::Fail { message, stages } if stages.is_empty() => write!(f, "FAIL: {message}"),
             Outcome::Fail { message, stages } => write!(f, "FAIL: {message} ({stages})"),
             Outcome::Skip(reason) => write!(f, "SKIP: {reason}"),
         }
@@ -75,42 +77,80 @@ struct Stage {
     block: Block,
 }
 
-/// Why a test stopped early: it cannot be run here, or it failed.
+/// Why a test stopped early.
+///
+/// Only what piglit itself would skip is a skip: a requirement the platform does not meet.
+/// Anything else that keeps the test from running (a file that does not parse, a command or
+/// section the runner does not model, data the corpus lacks) is an error, reported as a
+/// failure: as a skip it would vanish from the pass rate, and a regression that makes tests
+/// unrunnable would look like fewer tests.
 enum Stop {
+    /// piglit would skip the test: the platform lacks a requirement.
     Skip(String),
+    /// The runner cannot run the test here (counted as a failure: "cannot run: ...").
+    Error(String),
     Fail(String),
+}
+
+impl Stop {
+    fn into_outcome(self, stages: String) -> Outcome {
+        match self {
+            Stop::Skip(s) => Outcome::Skip(s),
+            Stop::Error(s) => Outcome::Fail {
+                message: format!("cannot run: {s}"),
+                stages,
+            },
+            Stop::Fail(message) => Outcome::Fail { message, stages },
+        }
+    }
+
+    /// The same kind of stop with `f` applied to its message.
+    fn map(self, f: impl FnOnce(String) -> String) -> Stop {
+        match self {
+            Stop::Skip(s) => Stop::Skip(f(s)),
+            Stop::Error(s) => Stop::Error(f(s)),
+            Stop::Fail(s) => Stop::Fail(f(s)),
+        }
+    }
+}
+
+/// The highest GLSL version Mesa 23.3 exposes on `target`, times 100: etnaviv offers OpenGL
+/// 2.1 (GLSL 1.20); crocus on Gen7 and iris offer far more than any corpus test asks for.
+fn max_glsl_version(target: Target) -> u32 {
+    match target {
+        Target::Intel(_) => 460,
+        Target::Etnaviv(_) => 120,
+    }
 }
 
 /// Runs one test: `nir_dir/<test>.{vs,fs}.nir` hold the shaders Mesa produced for `target`.
 pub fn run_test(target: &str, path: &Path, nir_dir: &Path, mode: Mode) -> Outcome {
     let target = match Target::from_name(target) {
         Ok(t) => t,
-        Err(e) => return Outcome::Skip(e.to_string()),
+        Err(e) => return Stop::Error(e.to_string()).into_outcome(String::new()),
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) => return Outcome::Skip(format!("cannot read {}: {e}", path.display())),
+        Err(e) => {
+            return Stop::Error(format!("cannot read {}: {e}", path.display()))
+                .into_outcome(String::new())
+        }
     };
     let test = match script::parse(&text) {
         Ok(t) => t,
-        Err(e) => return Outcome::Skip(format!("{}: {e}", path.display())),
+        Err(e) => {
+            return Stop::Error(format!("{}: {e}", path.display())).into_outcome(String::new())
+        }
     };
     let name = super::test_name(path);
     let mut runner = match Runner::new(target, &test, &name, nir_dir, mode) {
         Ok(r) => r,
-        Err(Stop::Skip(s)) => return Outcome::Skip(s),
-        Err(Stop::Fail(message)) => {
-            return Outcome::Fail {
-                message,
-                stages: String::new(),
-            }
-        }
+        Err(stop) => return stop.into_outcome(String::new()),
     };
     let stages = runner.stages();
     match runner.execute(&test) {
         Ok(()) => Outcome::Pass { stages },
-        Err(Stop::Skip(s)) => Outcome::Skip(s),
-        Err(Stop::Fail(message)) => Outcome::Fail { message, stages },
+        Err(stop) => stop.into_outcome(stages),
     }
 }
 
@@ -126,8 +166,8 @@ fn load_stage(
         return Ok(None);
     };
     let shader =
-        crate::nir::parse(&text).map_err(|e| Stop::Skip(format!("{}: {e}", path.display())))?;
-    let block = Block::new(&shader, native_ints, packed).map_err(Stop::Skip)?;
+        crate::nir::parse(&text).map_err(|e| Stop::Error(format!("{}: {e}", path.display())))?;
+    let block = Block::new(&shader, native_ints, packed).map_err(Stop::Error)?;
     Ok(Some(Stage { shader, block }))
 }
 
@@ -167,14 +207,14 @@ impl Runner {
         mode: Mode,
     ) -> Result<Runner, Stop> {
         if let Some(s) = test.unsupported_sections.first() {
-            return Err(Stop::Skip(format!("section [{s}]")));
+            return Err(Stop::Error(format!("section [{s}]")));
         }
         if let Some((line, Command::Unsupported(c))) = test
             .commands
             .iter()
             .find(|(_, c)| matches!(c, Command::Unsupported(_)))
         {
-            return Err(Stop::Skip(format!("command at line {line}: {c}")));
+            return Err(Stop::Error(format!("command at line {line}: {c}")));
         }
         let native_ints = match target {
             Target::Intel(_) => true,
@@ -182,13 +222,30 @@ impl Runner {
         };
         // iris (Gen8+) packs the default uniform block; crocus and etnaviv do not.
         let packed = matches!(target, Target::Intel(d) if d.ver >= 80);
-        let mut fs = load_stage(dir, name, "fs", native_ints, packed)?
-            .ok_or_else(|| Stop::Skip(format!("no {name}.fs.nir in {}", dir.display())))?;
+        // Mesa compiles no NIR for a test whose requirements the platform lacks; piglit skips
+        // such a test. Missing NIR for any other test is missing data.
+        let max_glsl = max_glsl_version(target);
+        let no_nir = |stage: &str| {
+            let what = format!("no {name}.{stage}.nir in {}", dir.display());
+            if test.glsl_version > max_glsl {
+                Stop::Skip(format!(
+                    "GLSL {}.{:02} required, the platform has {}.{:02} ({what})",
+                    test.glsl_version / 100,
+                    test.glsl_version % 100,
+                    max_glsl / 100,
+                    max_glsl % 100
+                ))
+            } else {
+                Stop::Error(what)
+            }
+        };
+        let mut fs =
+            load_stage(dir, name, "fs", native_ints, packed)?.ok_or_else(|| no_nir("fs"))?;
         let mut vs = load_stage(dir, name, "vs", native_ints, packed)?;
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
             // nir_print gives only the size of a shader's constant data, not its bytes.
             if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
-                return Err(Stop::Skip(format!(
+                return Err(Stop::Error(format!(
                     "the {} shader reads {} bytes of constant data the NIR text does not carry",
                     stage.shader.stage().mesa_name(),
                     stage.shader.info.constant_data_size
@@ -196,7 +253,7 @@ impl Runner {
             }
         }
         if vs.is_none() && test.has_vertex_shader {
-            return Err(Stop::Skip(format!("no {name}.vs.nir in {}", dir.display())));
+            return Err(no_nir("vs"));
         }
         let fs_exec = match (mode, target) {
             (Mode::Interpreter, _) => FsExec::Interpreter,
@@ -281,10 +338,7 @@ impl Runner {
                     values,
                 } => self
                     .set_uniform(ty, name, *index, values)
-                    .map_err(|e| match e {
-                        Stop::Skip(s) => Stop::Skip(at(s)),
-                        Stop::Fail(s) => Stop::Fail(at(s)),
-                    })?,
+                    .map_err(|e| e.map(at))?,
                 Command::DrawRect { rect, tex } => {
                     let verts = self.rect_vertices(*rect, *tex)?;
                     self.draw(&verts, &raster::strip_triangles(4))?
@@ -295,7 +349,7 @@ impl Runner {
                         "GL_TRIANGLES" => raster::list_triangles(*count),
                         "GL_TRIANGLE_STRIP" => raster::strip_triangles(*count),
                         "GL_TRIANGLE_FAN" => raster::fan_triangles(*count),
-                        other => return Err(Stop::Skip(at(format!("draw arrays {other}")))),
+                        other => return Err(Stop::Error(at(format!("draw arrays {other}")))),
                     };
                     self.draw(&verts, &tris)?
                 }
@@ -318,14 +372,14 @@ impl Runner {
                 }
                 Command::TexParameter { name, value } => {
                     let t = self.textures.get_mut(&self.active_unit).ok_or_else(|| {
-                        Stop::Skip(at(format!(
+                        Stop::Error(at(format!(
                             "texparameter on unit {} without a texture",
                             self.active_unit
                         )))
                     })?;
                     Arc::make_mut(t)
                         .set_parameter(name, value)
-                        .map_err(|e| Stop::Skip(at(e)))?;
+                        .map_err(|e| Stop::Error(at(e)))?;
                 }
                 Command::ClipPlane(n, p) => self.clip_planes[*n] = *p,
                 Command::ClipEnable(n, on) => self.clip_enabled[*n] = *on,
@@ -343,7 +397,7 @@ impl Runner {
                         first_failure = self.probe(p);
                     }
                 }
-                Command::Unsupported(c) => return Err(Stop::Skip(at(format!("command {c}")))),
+                Command::Unsupported(c) => return Err(Stop::Error(at(format!("command {c}")))),
             }
         }
         match first_failure {
@@ -364,12 +418,12 @@ impl Runner {
         // Sampler uniforms name the texture unit their slot reads.
         if let Some((_, slot, len)) = self.fs.block.samplers.iter().find(|s| s.0 == name) {
             if index >= *len {
-                return Err(Stop::Skip(format!("sampler {name}[{index}] out of range")));
+                return Err(Stop::Error(format!("sampler {name}[{index}] out of range")));
             }
             let unit = values
                 .first()
                 .and_then(|v| v.parse::<u32>().ok())
-                .ok_or_else(|| Stop::Skip(format!("sampler {name}: bad unit {values:?}")))?;
+                .ok_or_else(|| Stop::Error(format!("sampler {name}: bad unit {values:?}")))?;
             let at = (slot + index) as usize;
             if self.slot_units.len() <= at {
                 self.slot_units.resize(at + 1, 0);
@@ -382,13 +436,13 @@ impl Runner {
         {
             let base = name.split(['[', '.']).next().unwrap_or(name);
             if block.opaque.iter().any(|o| o == base) {
-                return Err(Stop::Skip(format!(
+                return Err(Stop::Error(format!(
                     "uniform {name} is a struct member, and the NIR text does not name members"
                 )));
             }
             if let Some(u) = block.find(name).cloned() {
                 found = true;
-                block.store(&u, index, &values).map_err(Stop::Skip)?;
+                block.store(&u, index, &values).map_err(Stop::Error)?;
             }
         }
         // A uniform the compiler removed from both stages has no storage; samplers are set
@@ -580,7 +634,7 @@ impl Runner {
                 };
                 for (vin, map) in verts.iter().zip(env.inputs.iter_mut()) {
                     let val = value(vin).ok_or_else(|| {
-                        Stop::Skip(format!("vertex attribute {name} ({location})"))
+                        Stop::Error(format!("vertex attribute {name} ({location})"))
                     })?;
                     map.insert(r.base + k, val.map(f32::to_bits));
                 }
@@ -617,7 +671,7 @@ impl Runner {
     /// Rasterizes `tris` (vertex indices and provoking vertex) and shades the needed pixels.
     fn draw(&mut self, verts: &[Vertex], tris: &[([usize; 3], usize)]) -> Result<(), Stop> {
         if verts.iter().any(|v| v.clip[3] <= 0.0) {
-            return Err(Stop::Skip("a vertex behind the eye needs clipping".into()));
+            return Err(Stop::Error("a vertex behind the eye needs clipping".into()));
         }
         let tris = raster::setup(verts, tris, self.size);
         if let FsExec::Intel(dev, kernel) = &self.fs_exec {
@@ -698,7 +752,7 @@ impl Runner {
             let colors = super::intel::shade(dev, kernel, tri, verts, &list, &ubo, &textures)
                 .map_err(|e| {
                     if e.contains("not written by the vertex stage") {
-                        Stop::Skip(e)
+                        Stop::Error(e)
                     } else {
                         Stop::Fail(format!("fragment shader on the simulator: {e}"))
                     }
@@ -764,7 +818,7 @@ impl Runner {
                     let value = match location.as_str() {
                         "VARYING_SLOT_POS" => tri.frag_coord(x, y, center).map(f32::to_bits),
                         name => tri.varying(verts, name, *mode, x, y).ok_or_else(|| {
-                            Stop::Skip(format!(
+                            Stop::Error(format!(
                                 "fragment input {name} is not written by the vertex stage"
                             ))
                         })?,

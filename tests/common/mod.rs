@@ -1,14 +1,17 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod expect;
 pub mod intel_fs;
 
 use std::path::PathBuf;
 
 /// The `shared/` data directory beside the clone (or `$GPUCC_SHARED`), if it is there.
 ///
-/// Tests that walk the corpus or the vectors call this and return early, after printing why,
-/// when it is absent: a fresh clone without the data still builds and runs every other test.
+/// Tests that walk the corpus or the vectors call this and return early when it is absent, so
+/// a fresh clone without the data still builds and runs every other test. The skip is printed
+/// in the normal test output ([`skip`]); with `GPUCC_REQUIRE_SHARED=1` (CI, where the data is
+/// always beside the clone) missing data fails the test instead.
 pub fn shared_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("GPUCC_SHARED") {
         Some(d) => PathBuf::from(d),
@@ -17,17 +20,45 @@ pub fn shared_dir() -> Option<PathBuf> {
     if dir.join("README.md").is_file() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIP: {} not found; shared data tests skipped",
-            dir.display()
-        );
+        missing(&format!("{} not found", dir.display()));
         None
     }
 }
 
-/// A sub-path of `shared/`, or `None` (with the skip message) when the data is absent.
+/// A sub-path of `shared/` that exists, or `None` (after [`missing`]) when it does not.
 pub fn shared_path(rel: &str) -> Option<PathBuf> {
-    shared_dir().map(|d| d.join(rel))
+    let p = shared_dir()?.join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        missing(&format!("{} not found", p.display()));
+        None
+    }
+}
+
+/// Whether missing shared data fails the test (`GPUCC_REQUIRE_SHARED=1`) rather than skips it.
+pub fn shared_required() -> bool {
+    std::env::var_os("GPUCC_REQUIRE_SHARED").is_some_and(|v| v != "0" && !v.is_empty())
+}
+
+/// Shared data the running test needs is absent: fails the test under
+/// `GPUCC_REQUIRE_SHARED=1`, else prints the skip.
+pub fn missing(what: &str) {
+    assert!(
+        !shared_required(),
+        "{what}, and GPUCC_REQUIRE_SHARED is set: the shared data must be present"
+    );
+    skip(&format!("{what}; shared data test skipped"));
+}
+
+/// Prints `SKIP <test>: <why>` where `cargo test` shows it without `--nocapture`: libtest
+/// captures only the print macros, not writes to the stderr handle itself. The test name is
+/// the thread's, which libtest sets to the test's path.
+pub fn skip(why: &str) {
+    use std::io::Write as _;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("?");
+    let _ = writeln!(std::io::stderr().lock(), "SKIP {test}: {why}");
 }
 
 /// Every file under `dir` (recursively) whose name ends with `suffix`, sorted.
