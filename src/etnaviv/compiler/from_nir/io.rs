@@ -11,6 +11,12 @@ use crate::nir::ir::{DerefInstr, DerefKind, IndexValue, IntrinsicInstr, SsaId, V
 use crate::nir::opcodes::{IndexKind, Intrinsic};
 use crate::nir::types::{BaseType, Stage};
 
+/// The def of a load, which every load must have.
+fn load_def(ii: &IntrinsicInstr) -> R<SsaId> {
+    ii.def
+        .ok_or_else(|| CompileError::Invalid("load without def".into()))
+}
+
 impl Tr<'_> {
     /// The value `val` itself when a store of it to output `slot` can simply make it the
     /// output register: its only use, the slot's only store, all components from x on.
@@ -63,84 +69,99 @@ impl Tr<'_> {
 
     pub(super) fn intrinsic(&mut self, ii: &IntrinsicInstr) -> R<()> {
         match ii.intrinsic {
-            Intrinsic::LoadUniform => {
-                let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
-                let def = ii
-                    .def
-                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
-                    Some(o) if self.int_bools => o,
-                    Some(o) => f32::from_bits(o) as u32,
-                    None => return self.indirect_uniform(ii, base, def),
-                };
-                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
-                self.uniforms.note_user(base + off);
-            }
-            Intrinsic::LoadInput => {
-                let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
-                    Some(o) => o,
-                    None => return unsupported("indirect input loads"),
-                };
-                let slot = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32 + off;
-                let comp = ii.int_index(IndexKind::Component).unwrap_or(0) as u8;
-                let integer = ii
-                    .type_index(IndexKind::DestType)
-                    .is_some_and(|t| t.base != BaseType::Float);
-                let def = ii
-                    .def
-                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                let n = self.def(def)?.num_components;
-                let v = self.input(slot, integer, comp + n, ii)?;
-                self.bind[def.0 as usize] = Some(Binding::value(v, comp));
-            }
-            Intrinsic::LoadFragCoord => {
-                let def = ii
-                    .def
-                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Fixed(0)));
-            }
-            Intrinsic::LoadTextureScale => {
-                let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
-                    Some(u) => u,
-                    None => return unsupported("indirect texture scale"),
-                };
-                let def = ii
-                    .def
-                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                let slot = self.uniforms.texture_scale(unit);
-                self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
-            }
-            Intrinsic::StoreDeref => self.store(ii)?,
-            Intrinsic::Discard | Intrinsic::Terminate => {
-                self.uses_discard = true;
-                self.p
-                    .push(Instr::new(Opcode::Texkill, Shape::Broadcast(0)));
-            }
-            Intrinsic::DiscardIf | Intrinsic::TerminateIf => {
-                self.uses_discard = true;
-                let c = self.operand(ii.srcs[0], [0; 4])?;
-                let mut k = Instr::new(Opcode::Texkill, Shape::Broadcast(4));
-                k.cond = Cond::Nz;
-                k.ty = self.bool_type();
-                k.src[0] = Some(c);
-                self.p.push(k);
-            }
-            Intrinsic::LoadFrontFace => {
-                // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
-                // compares it with zero, so the load is just that register.
-                let def = ii
-                    .def
-                    .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
-                self.bind[def.0 as usize] = Some(Binding::Src {
-                    kind: OperandKind::Internal(0),
-                    swz: [0; 4],
-                    neg: false,
-                    abs: false,
-                });
-            }
-            Intrinsic::LoadUbo => self.load_ubo(ii)?,
-            other => return unsupported(format!("intrinsic {}", other.name())),
+            Intrinsic::LoadUniform => self.load_uniform(ii),
+            Intrinsic::LoadUbo => self.load_ubo(ii),
+            Intrinsic::LoadTextureScale => self.load_texture_scale(ii),
+            Intrinsic::LoadInput => self.load_input(ii),
+            Intrinsic::LoadFragCoord | Intrinsic::LoadFrontFace => self.load_payload(ii),
+            Intrinsic::StoreDeref => self.store(ii),
+            Intrinsic::Discard
+            | Intrinsic::Terminate
+            | Intrinsic::DiscardIf
+            | Intrinsic::TerminateIf => self.discard(ii),
+            other => unsupported(format!("intrinsic {}", other.name())),
         }
+    }
+
+    /// `u[base + offset]` with a constant offset binds the uniform itself, which costs no
+    /// instruction; the offset is a float on cores without integers.
+    fn load_uniform(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
+        let def = load_def(ii)?;
+        let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(o) if self.int_bools => o,
+            Some(o) => f32::from_bits(o) as u32,
+            None => return self.indirect_uniform(ii, base, def),
+        };
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
+        self.uniforms.note_user(base + off);
+        Ok(())
+    }
+
+    /// The scale of a texture unit's coordinates: a uniform the driver fills in.
+    fn load_texture_scale(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(u) => u,
+            None => return unsupported("indirect texture scale"),
+        };
+        let def = load_def(ii)?;
+        let slot = self.uniforms.texture_scale(unit);
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
+        Ok(())
+    }
+
+    /// An input binds the components of its slot's register (see [`Tr::input`]).
+    fn load_input(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(o) => o,
+            None => return unsupported("indirect input loads"),
+        };
+        let slot = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32 + off;
+        let comp = ii.int_index(IndexKind::Component).unwrap_or(0) as u8;
+        let integer = ii
+            .type_index(IndexKind::DestType)
+            .is_some_and(|t| t.base != BaseType::Float);
+        let def = load_def(ii)?;
+        let n = self.def(def)?.num_components;
+        let v = self.input(slot, integer, comp + n, ii)?;
+        self.bind[def.0 as usize] = Some(Binding::value(v, comp));
+        Ok(())
+    }
+
+    /// The fragment payload the rasterizer leaves in fixed registers: the position in t0,
+    /// the front-face flag in i0.
+    fn load_payload(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        let def = load_def(ii)?;
+        let b = if ii.intrinsic == Intrinsic::LoadFragCoord {
+            Binding::plain(OperandKind::Fixed(0))
+        } else {
+            // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
+            // compares it with zero, so the load is just that register.
+            Binding::Src {
+                kind: OperandKind::Internal(0),
+                swz: [0; 4],
+                neg: false,
+                abs: false,
+            }
+        };
+        self.bind[def.0 as usize] = Some(b);
+        Ok(())
+    }
+
+    /// Discards: TEXKILL, unconditional or on a boolean.
+    fn discard(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        self.uses_discard = true;
+        if matches!(ii.intrinsic, Intrinsic::Discard | Intrinsic::Terminate) {
+            self.p
+                .push(Instr::new(Opcode::Texkill, Shape::Broadcast(0)));
+            return Ok(());
+        }
+        let c = self.operand(ii.srcs[0], [0; 4])?;
+        let mut k = Instr::new(Opcode::Texkill, Shape::Broadcast(4));
+        k.cond = Cond::Nz;
+        k.ty = self.bool_type();
+        k.src[0] = Some(c);
+        self.p.push(k);
         Ok(())
     }
 
@@ -164,9 +185,7 @@ impl Tr<'_> {
             .srcs
             .get(1)
             .ok_or_else(|| CompileError::Invalid("load_ubo without an offset".into()))?;
-        let def = ii
-            .def
-            .ok_or_else(|| CompileError::Invalid("load without def".into()))?;
+        let def = load_def(ii)?;
         let off = self.operand(*offset, [0; 4])?;
         let slot = self.uniforms.ubo_address(index);
         let d = self.new_def(def)?;
