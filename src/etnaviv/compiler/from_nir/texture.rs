@@ -1,0 +1,86 @@
+//! Texture sampling: `tex`/`txb`/`txl` to TEXLD/TEXLDB/TEXLDL, with the NIR texture index
+//! mapped to the stage's hardware sampler range and the bias or LOD placed where the core
+//! reads it (`coord.w` or a separate source).
+
+use super::{unsupported, Tr, R};
+use crate::etnaviv::compiler::ir::{Instr, Operand, Shape};
+use crate::etnaviv::compiler::CompileError;
+use crate::etnaviv::isa::Opcode;
+use crate::nir::ir::{TexInstr, TexSrc};
+use crate::nir::types::Stage;
+
+impl Tr<'_> {
+    pub(super) fn tex(&mut self, t: &TexInstr) -> R<()> {
+        let op = t.op.name();
+        let opcode = match op {
+            "tex" => Opcode::Texld,
+            "txb" => Opcode::Texldb,
+            "txl" => Opcode::Texldl,
+            other => return unsupported(format!("texture op {other}")),
+        };
+        let mut coord = None;
+        let mut lod = None;
+        let mut comparator = None;
+        for &(kind, id) in &t.srcs {
+            match kind {
+                TexSrc::COORD => coord = Some(id),
+                TexSrc::BIAS | TexSrc::LOD => lod = Some(id),
+                TexSrc::COMPARATOR if opcode == Opcode::Texld => comparator = Some(id),
+                k => return unsupported(format!("texture source {}", k.name())),
+            }
+        }
+        let coord = coord.ok_or_else(|| CompileError::Invalid("texture without coord".into()))?;
+        let dims = self.def(coord)?.num_components;
+        if !(1..=3).contains(&dims) {
+            return unsupported(format!("{dims}-component texture coordinates"));
+        }
+        let cc = [0, 1.min(dims - 1), 2.min(dims - 1), dims - 1];
+        let unit = t.texture_index.unwrap_or(0);
+        let limits = self.specs.sampler_limits();
+        let id = match self.stage {
+            Stage::Vertex => {
+                if unit >= limits.vertex_count {
+                    return unsupported("vertex texture units beyond the core's");
+                }
+                unit + limits.vertex_offset
+            }
+            _ => {
+                if unit >= limits.fragment_count {
+                    return unsupported("fragment texture units beyond the core's");
+                }
+                unit
+            }
+        };
+        match self.textures.iter().find(|b| b.0 == id) {
+            Some(b) if b.1 != dims => {
+                return unsupported("one sampler used with different coordinate widths")
+            }
+            Some(_) => {}
+            None => self.textures.push((id, dims, unit)),
+        }
+        let dst = self.new_def(t.def)?;
+        let mut i = Instr::new(opcode, Shape::Texture);
+        if let Some(c) = comparator {
+            i.src[2] = Some(self.operand(c, [0; 4])?);
+        }
+        i.sampler = id as u8;
+        i.dst = Some((dst, 0xf));
+        match lod {
+            Some(l) if self.specs.tex_lod_bias_in_coord_w() => {
+                let tmp = self.temp(4);
+                let c = self.operand(coord, cc)?;
+                self.mov((tmp, 0b0111), c);
+                let l = self.operand(l, [0; 4])?;
+                self.mov((tmp, 0b1000), l);
+                i.src[0] = Some(Operand::value(tmp, [0, 1, 2, 3]));
+            }
+            Some(l) => {
+                i.src[0] = Some(self.operand(coord, cc)?);
+                i.src[1] = Some(self.operand(l, [0; 4])?);
+            }
+            None => i.src[0] = Some(self.operand(coord, cc)?),
+        }
+        self.p.push(i);
+        Ok(())
+    }
+}
