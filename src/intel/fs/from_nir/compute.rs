@@ -4,10 +4,10 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir;
+use crate::nir::{self, IndexKind, IntrinsicInstr};
 
 use super::super::ir::{Op, Reg};
-use super::{unsupported, CompileError, Translator};
+use super::{intrinsic_def, unsupported, CompileError, Translator};
 
 /// What a compute shader's dispatch needs to know.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,6 +66,110 @@ pub(in crate::intel::fs) fn compute_facts(
 }
 
 impl Translator<'_> {
+    /// `load_local_invocation_id`, from the payload.
+    pub(super) fn emit_local_invocation_id(
+        &mut self,
+        i: &IntrinsicInstr,
+    ) -> Result<(), CompileError> {
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let out = (0..n as u32).map(|k| self.local_id(k)).collect();
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_workgroup_id`, from the thread header.
+    pub(super) fn emit_workgroup_id(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        self.compute_only(name)?;
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let out = (0..n as usize).map(|k| workgroup_id(k.min(2))).collect();
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_workgroup_size`: the fixed size of the shader info, as immediates.
+    pub(super) fn emit_workgroup_size(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let size = self.compute_only(name)?.local_size;
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let out = (0..n as usize)
+            .map(|k| Reg::imm(RegType::UD, size[k.min(2)]))
+            .collect();
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_local_invocation_index`, the local id flattened (x fastest).
+    pub(super) fn emit_local_invocation_index(
+        &mut self,
+        i: &IntrinsicInstr,
+    ) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let [sx, sy, sz] = self.compute_only(name)?.local_size;
+        let x = self.local_id(0);
+        let index = if sy * sz == 1 {
+            x
+        } else {
+            // ((z * sy) + y) * sx + x
+            let (y, z) = (self.local_id(1), self.local_id(2));
+            let t = self.vgrf(RegType::UD);
+            self.alu(Opcode::Mul, t, vec![z, Reg::imm(RegType::UD, sy)]);
+            self.alu(Opcode::Add, t, vec![t, y]);
+            self.alu(Opcode::Mul, t, vec![t, Reg::imm(RegType::UD, sx)]);
+            self.alu(Opcode::Add, t, vec![t, x]);
+            t
+        };
+        self.set(intrinsic_def(i)?, vec![index]);
+        Ok(())
+    }
+
+    /// `load_global_invocation_id`: workgroup id × workgroup size + local id.
+    pub(super) fn emit_global_invocation_id(
+        &mut self,
+        i: &IntrinsicInstr,
+    ) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let size = self.compute_only(name)?.local_size;
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let mut out = Vec::new();
+        for k in 0..n as usize {
+            let k = k.min(2);
+            let local = self.local_id(k as u32);
+            let t = self.vgrf(RegType::UD);
+            self.alu(
+                Opcode::Mul,
+                t,
+                vec![workgroup_id(k), Reg::imm(RegType::UD, size[k])],
+            );
+            self.alu(Opcode::Add, t, vec![t, local]);
+            out.push(t);
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `barrier`, with a memory scope (a fence) or an execution scope (a gateway barrier)
+    /// or both.
+    pub(super) fn emit_barrier(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let scope = |k: IndexKind, key: &str, default: bool| match i.index(k) {
+            Some(nir::IndexValue::Text(t)) => !t
+                .strip_prefix(key)
+                .unwrap_or(t)
+                .eq_ignore_ascii_case("none"),
+            Some(nir::IndexValue::Int(v)) => *v != 0,
+            _ => default,
+        };
+        let execution = scope(IndexKind::ExecutionScope, "execution_scope=", false);
+        // As brw: the memory part first (a fence), then the workgroup meets.
+        if scope(IndexKind::MemoryScope, "memory_scope=", false) {
+            self.emit_barrier_fence(i);
+        }
+        if execution {
+            self.emit_gateway_barrier()?;
+        }
+        Ok(())
+    }
+
     pub(super) fn compute_only(&self, what: &str) -> Result<&ComputeFacts, CompileError> {
         self.facts
             .compute
@@ -146,6 +250,6 @@ impl Translator<'_> {
 }
 
 /// Workgroup id component `k` from the thread header (g0.1, g0.6, g0.7).
-pub(super) fn workgroup_id(k: usize) -> Reg {
+fn workgroup_id(k: usize) -> Reg {
     Reg::fixed(0, [4, 24, 28][k], RegType::UD, 0)
 }

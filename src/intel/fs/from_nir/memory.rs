@@ -5,14 +5,14 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir::{IndexKind, IntrinsicInstr, SsaId};
+use crate::nir::{self, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg};
-use super::{unsupported, CompileError, Translator};
+use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
 
 /// The memory a fence orders, from a barrier's `memory_modes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct MemoryModes {
+struct MemoryModes {
     /// SSBOs and global memory (untyped data-cache messages).
     global: bool,
     /// Workgroup-shared memory (SLM).
@@ -27,7 +27,7 @@ impl MemoryModes {
         shared: false,
         image: false,
     };
-    pub(super) const ALL: MemoryModes = MemoryModes {
+    const ALL: MemoryModes = MemoryModes {
         global: true,
         shared: true,
         image: true,
@@ -35,7 +35,7 @@ impl MemoryModes {
 
     /// Reads nir_print's `ssbo|shared|image|global` list (other modes order nothing the
     /// fragment and compute stages write).
-    pub(super) fn parse(text: &str) -> MemoryModes {
+    fn parse(text: &str) -> MemoryModes {
         let mut m = MemoryModes::NONE;
         for w in text.split('|').map(str::trim) {
             match w {
@@ -65,6 +65,144 @@ pub fn a64_untyped_read_desc(n: u32) -> u32 {
 }
 
 impl Translator<'_> {
+    /// `load_ssbo` or `load_shared`: an untyped surface read.
+    pub(super) fn emit_surface_load(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let (n, bits) = self.def_info(intrinsic_def(i)?)?;
+        if bits != 32 {
+            return Err(unsupported(format!("{name} of {bits}-bit data")));
+        }
+        let (surface, offset) = if i.intrinsic == Intrinsic::LoadSsbo {
+            (
+                self.ssbo_surface(intrinsic_src(i, 0)?)?,
+                self.comp(intrinsic_src(i, 1)?, 0)?,
+            )
+        } else {
+            self.compute_only(name)?;
+            (SLM_SURFACE, self.comp(intrinsic_src(i, 0)?, 0)?)
+        };
+        let base = if i.intrinsic == Intrinsic::LoadShared {
+            i.int_index(IndexKind::Base).unwrap_or(0) as u32
+        } else {
+            0
+        };
+        let addr = self.address(offset, base);
+        let out = self.untyped_read(surface, addr, n as u32)?;
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `store_ssbo` or `store_shared`: untyped surface writes.
+    pub(super) fn emit_surface_store(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let (_, bits) = self.def_info(intrinsic_src(i, 0)?)?;
+        if bits != 32 {
+            return Err(unsupported(format!("{name} of {bits}-bit data")));
+        }
+        let (surface, offset) = if i.intrinsic == Intrinsic::StoreSsbo {
+            (
+                self.ssbo_surface(intrinsic_src(i, 1)?)?,
+                self.comp(intrinsic_src(i, 2)?, 0)?,
+            )
+        } else {
+            self.compute_only(name)?;
+            (SLM_SURFACE, self.comp(intrinsic_src(i, 1)?, 0)?)
+        };
+        let base = if i.intrinsic == Intrinsic::StoreShared {
+            i.int_index(IndexKind::Base).unwrap_or(0) as u32
+        } else {
+            0
+        };
+        let value = self.value(intrinsic_src(i, 0)?)?.clone();
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
+        // One message per run of consecutive written components.
+        let mut c = 0;
+        while c < value.len() as u32 {
+            if mask & (1 << c) == 0 {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < value.len() as u32 && mask & (1 << c) != 0 && c - start < 4 {
+                c += 1;
+            }
+            let addr = self.address(offset, base + 4 * start);
+            self.untyped_write(surface, addr, &value[start as usize..c as usize])?;
+        }
+        Ok(())
+    }
+
+    /// An SSBO or shared-memory atomic: an untyped atomic message, its NIR `atomic_op`
+    /// mapped to Mesa's `BRW_AOP_*` numbering.
+    pub(super) fn emit_surface_atomic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let ssbo = matches!(
+            i.intrinsic,
+            Intrinsic::SsboAtomic | Intrinsic::SsboAtomicSwap
+        );
+        let (surface, first) = if ssbo {
+            (self.ssbo_surface(intrinsic_src(i, 0)?)?, 1)
+        } else {
+            self.compute_only(name)?;
+            (SLM_SURFACE, 0)
+        };
+        let base = if ssbo {
+            0
+        } else {
+            i.int_index(IndexKind::Base).unwrap_or(0) as u32
+        };
+        let op = match i.index(IndexKind::AtomicOp) {
+            // Structured indices keep their spelling (`atomic_op=iadd`).
+            Some(nir::IndexValue::Text(t)) => t.strip_prefix("atomic_op=").unwrap_or(t).to_string(),
+            _ => return Err(CompileError::Invalid(format!("{name} without atomic_op"))),
+        };
+        let swap = matches!(
+            i.intrinsic,
+            Intrinsic::SsboAtomicSwap | Intrinsic::SharedAtomicSwap
+        );
+        let aop = match (op.as_str(), swap) {
+            ("iadd", false) => 7,
+            ("imin", false) => 11,
+            ("umin", false) => 13,
+            ("imax", false) => 10,
+            ("umax", false) => 12,
+            ("iand", false) => 1,
+            ("ior", false) => 2,
+            ("ixor", false) => 3,
+            ("xchg", false) => 4,
+            ("cmpxchg", true) => 14,
+            (other, _) => return Err(unsupported(format!("{name} with atomic_op={other}"))),
+        };
+        let offset = self.comp(intrinsic_src(i, first)?, 0)?;
+        let mut data = vec![self.comp(intrinsic_src(i, first + 1)?, 0)?];
+        if swap {
+            data.push(self.comp(intrinsic_src(i, first + 2)?, 0)?);
+        }
+        let addr = self.address(offset, base);
+        let old = self.untyped_atomic(surface, aop, addr, &data, i.def.is_some());
+        if let Some(d) = i.def {
+            self.set(d, vec![old]);
+        }
+        Ok(())
+    }
+
+    /// `load_reloc_const_intel`: see `reloc_const`.
+    pub(super) fn emit_reloc_const(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let id = i.int_index(IndexKind::ParamIdx).unwrap_or(0) as u32;
+        let v = self.reloc_const(id)?;
+        self.set(intrinsic_def(i)?, vec![v]);
+        Ok(())
+    }
+
+    /// `load_global_constant`: see `a64_read`.
+    pub(super) fn emit_global_constant(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let (n, bits) = self.def_info(intrinsic_def(i)?)?;
+        let addr = self.comp(intrinsic_src(i, 0)?, 0)?;
+        let out = self.a64_read(addr, n as u32, bits)?;
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
     /// A 32-bit value the driver writes into the code after compilation (Mesa's
     /// MOV_RELOC_IMM, relocation `id`), moved once with write-mask-all and read as a scalar.
     /// Only Gen8+ reads constant data through such addresses (with A64 messages).
@@ -275,6 +413,18 @@ impl Translator<'_> {
         dst
     }
 
+    /// The fence of a barrier with a memory scope, for the memory its `memory_modes` name
+    /// (all of it when the barrier does not say).
+    pub(super) fn emit_barrier_fence(&mut self, i: &IntrinsicInstr) {
+        let modes = match i.index(IndexKind::MemoryModes) {
+            Some(nir::IndexValue::Text(t)) => {
+                MemoryModes::parse(t.strip_prefix("memory_modes=").unwrap_or(t))
+            }
+            _ => MemoryModes::ALL,
+        };
+        self.emit_memory_fence(modes);
+    }
+
     /// A memory fence as brw emits it before Icelake: one data-cache fence message for SSBO,
     /// shared and image memory, plus on Ivybridge a render-cache fence for images (typed
     /// messages go through the render cache there). Only that two-fence case (and Gen9)
@@ -282,7 +432,7 @@ impl Translator<'_> {
     ///
     /// Shared memory needs no fence when the shader has none, or when the whole workgroup runs
     /// in this one thread: its messages are processed in order.
-    pub(super) fn emit_memory_fence(&mut self, modes: MemoryModes) {
+    fn emit_memory_fence(&mut self, modes: MemoryModes) {
         let shared = modes.shared
             && self.facts.compute.as_ref().is_some_and(|c| {
                 c.shared_size > 0 && c.local_size.iter().product::<u32>() > self.width as u32
@@ -362,17 +512,10 @@ impl Translator<'_> {
     ) -> Result<(), CompileError> {
         use RegType::UD;
         let name = i.intrinsic.name();
-        let src = |k: usize| -> Result<SsaId, CompileError> {
-            i.srcs
-                .get(k)
-                .copied()
-                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
-        };
         let data_def = if store {
-            src(0)?
+            intrinsic_src(i, 0)?
         } else {
-            i.def
-                .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))?
+            intrinsic_def(i)?
         };
         let (n, bits) = self.def_info(data_def)?;
         if n != 1 || bits != 32 {
@@ -399,7 +542,7 @@ impl Translator<'_> {
             CompileError::Internal("scratch access without a channel index".into())
         })?;
         let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
-        let offset = self.comp(src(if store { 1 } else { 0 })?, 0)?;
+        let offset = self.comp(intrinsic_src(i, if store { 1 } else { 0 })?, 0)?;
         let nir_addr = self.address(offset, base);
         let addr = self.vgrf(UD);
         let shift = (self.width as u32).trailing_zeros() - 2;

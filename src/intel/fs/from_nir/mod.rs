@@ -30,7 +30,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
+use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::DevInfo;
 use crate::nir::{
     self, AluOp, CfNode, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, JumpKind, SsaId, Stage,
@@ -46,11 +46,8 @@ mod memory;
 mod texture;
 
 pub(super) use compute::compute_facts;
-use compute::workgroup_id;
 pub use compute::ComputeFacts;
-use io::barycentric_mode;
 pub use io::{PayloadLayout, UBO_SURFACE_BASE};
-use memory::MemoryModes;
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
 
 /// What the translation found that the program object must describe.
@@ -347,445 +344,125 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// Sends each intrinsic to its family's method (see the module doc for which file holds
+    /// which family).
     fn emit_intrinsic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        let name = i.intrinsic.name();
-        let src = |k: usize| -> Result<SsaId, CompileError> {
-            i.srcs
-                .get(k)
-                .copied()
-                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
-        };
-        let def = || {
-            i.def
-                .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
-        };
         match i.intrinsic {
-            Intrinsic::DeclReg => {
-                let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
-                let arr = i.int_index(IndexKind::NumArrayElems).unwrap_or(0);
-                let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
-                if arr != 0 {
-                    return Err(unsupported("register arrays"));
-                }
-                if bits != 32 && bits != 1 {
-                    return Err(unsupported(format!("{bits}-bit registers")));
-                }
-                let regs = (0..n).map(|_| self.vgrf(RegType::UD)).collect();
-                self.set(def()?, regs);
-            }
-            Intrinsic::LoadReg => {
-                if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 1 {
-                    return Err(unsupported("indirect register access"));
-                }
-                let reg = self.value(src(0)?)?.clone();
-                let (n, _) = self.def_info(def()?)?;
-                let mut out = Vec::new();
-                for r in reg.iter().take(n as usize) {
-                    let d = self.vgrf(RegType::UD);
-                    self.alu(Opcode::Mov, d, vec![*r]);
-                    out.push(d);
-                }
-                self.set(def()?, out);
-            }
-            Intrinsic::StoreReg => {
-                if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 2 {
-                    return Err(unsupported("indirect register access"));
-                }
-                let val = self.value(src(0)?)?.clone();
-                let reg = self.value(src(1)?)?.clone();
-                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
-                for (c, r) in reg.iter().enumerate() {
-                    if mask & (1 << c) != 0 {
-                        let v = val.get(c).copied().ok_or_else(|| {
-                            CompileError::Invalid(format!("store_reg writes missing component {c}"))
-                        })?;
-                        self.alu(Opcode::Mov, *r, vec![v.retype(RegType::UD)]);
-                    }
-                }
-            }
+            Intrinsic::DeclReg => self.emit_decl_reg(i),
+            Intrinsic::LoadReg => self.emit_load_reg(i),
+            Intrinsic::StoreReg => self.emit_store_reg(i),
+            // Fragment payload, inputs, constants and outputs (io.rs).
             Intrinsic::LoadBarycentricPixel
             | Intrinsic::LoadBarycentricCentroid
-            | Intrinsic::LoadBarycentricSample => {
-                let mode = barycentric_mode(i.intrinsic, i);
-                let base = self.facts.payload.barycentric[mode]
-                    .ok_or_else(|| unsupported(format!("{name} outside a fragment shader")))?;
-                self.set(def()?, vec![Reg::fixed(base, 0, RegType::F, 1); 2]);
-            }
-            Intrinsic::LoadInterpolatedInput => {
-                let bary = self.comp(src(0)?, 0)?;
-                let mut out = Vec::new();
-                for attr in self.input_attrs(i, src(1)?, def()?, false)? {
-                    let d = self.vgrf(RegType::F);
-                    self.alu(Opcode::Pln, d, vec![attr, bary]);
-                    out.push(d);
-                }
-                self.set(def()?, out);
-            }
-            Intrinsic::LoadInput => {
-                let mut out = Vec::new();
-                for attr in self.input_attrs(i, src(0)?, def()?, true)? {
-                    let d = self.vgrf(RegType::UD);
-                    self.alu(Opcode::Mov, d, vec![attr]);
-                    out.push(d);
-                }
-                self.set(def()?, out);
-            }
-            Intrinsic::LoadFragCoord => {
-                let mut out = Vec::new();
-                for (sub, pattern) in [(4u32, 0x1010_1010u32), (5, 0x1100_1100)] {
-                    let t = self.vgrf(RegType::UW);
-                    let src = Reg {
-                        region: Some(Region::new(2, 4, 0)),
-                        ..Reg::fixed(1, sub * 2, RegType::UW, 1)
-                    };
-                    self.alu(Opcode::Add, t, vec![src, Reg::imm(RegType::V, pattern)]);
-                    // The integer pixel position, as Mesa's brw returns it: the NIR Mesa hands
-                    // the Intel backend adds the half-pixel offset itself after the load (see
-                    // the corpus' `fadd %frag_coord.x, 0.5` and Mesa's own ivb assembly).
-                    let d = self.vgrf(RegType::F);
-                    self.alu(Opcode::Mov, d, vec![t]);
-                    out.push(d);
-                }
-                let p = self.facts.payload.clone();
-                let z = self.vgrf(RegType::F);
-                let zsrc = Reg::fixed(p.source_depth.unwrap_or(0), 0, RegType::F, 1);
-                self.alu(Opcode::Mov, z, vec![zsrc]);
-                out.push(z);
-                let w = self.vgrf(RegType::F);
-                let wsrc = Reg::fixed(p.source_w.unwrap_or(0), 0, RegType::F, 1);
-                self.push(Op::Math(MathFn::Inv), w, vec![wsrc]);
-                out.push(w);
-                self.set(def()?, out);
-            }
-            Intrinsic::LoadFrontFace => {
-                let t = self.vgrf(RegType::D);
-                self.alu(
-                    Opcode::Asr,
-                    t,
-                    vec![Reg::fixed(0, 0, RegType::W, 0), Reg::imm(RegType::D, 15)],
-                );
-                let d = self.vgrf(RegType::D);
-                self.alu(Opcode::Not, d, vec![t]);
-                self.set(def()?, vec![d]);
-            }
-            Intrinsic::LoadUbo => {
-                let block = self
-                    .imp
-                    .const_value(src(0)?)
-                    .and_then(|v| v.first().copied());
-                let offset = self
-                    .imp
-                    .const_value(src(1)?)
-                    .and_then(|v| v.first().copied());
-                let Some(block) = block else {
-                    return Err(unsupported("load_ubo with a non-constant block index"));
-                };
-                let Some(offset) = offset else {
-                    return self.emit_pull_constant(i, block as u32, src(1)?);
-                };
-                let (n, bits) = self.def_info(def()?)?;
-                if bits != 32 || offset % 4 != 0 {
-                    return Err(unsupported("load_ubo of non-dword data"));
-                }
-                let mut out = Vec::new();
-                for c in 0..n as u32 {
-                    let key = (block as u32, offset as u32 + 4 * c);
-                    let next = self.facts.push.len() as u32;
-                    let slot = *self.push_index.entry(key).or_insert(next);
-                    if slot == next {
-                        self.facts.push.push(key);
-                    }
-                    out.push(Reg {
-                        file: File::Uniform,
-                        nr: slot,
-                        ty: RegType::UD,
-                        stride: 0,
-                        ..Reg::BAD
-                    });
-                }
-                self.set(def()?, out);
-            }
-            Intrinsic::StoreOutput => {
-                let loc = i.io_location().unwrap_or("").to_string();
-                let dual = matches!(
-                    i.index(IndexKind::IoSemantics),
-                    Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
-                );
-                let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
-                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
-                let val = self.value(src(0)?)?.clone();
-                if dual {
-                    // The second colour of dual-source blending: blend factors for render
-                    // target 0, sent in the same message as the first.
-                    if loc != "FRAG_RESULT_DATA0" && loc != "FRAG_RESULT_COLOR" {
-                        return Err(unsupported(format!(
-                            "dual-source blending into {loc} (only render target 0 blends \
-                             with two sources)"
-                        )));
-                    }
-                    if self.dual_src.is_none() {
-                        let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
-                        self.dual_src = Some(regs);
-                    }
-                    let regs = self.dual_src.clone().unwrap_or_default();
-                    for (c, v) in val.iter().enumerate() {
-                        if mask & (1 << c) != 0 && first + c < 4 {
-                            self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
-                        }
-                    }
-                    return Ok(());
-                }
-                if loc == "FRAG_RESULT_DEPTH" {
-                    let d = self.vgrf(RegType::F);
-                    self.alu(Opcode::Mov, d, vec![val[0].retype(RegType::F)]);
-                    self.depth = Some(d);
-                    self.facts.computes_depth = true;
-                    return Ok(());
-                }
-                let rt = if loc == "FRAG_RESULT_COLOR" {
-                    0
-                } else if let Some(n) = loc.strip_prefix("FRAG_RESULT_DATA") {
-                    n.parse::<u32>()
-                        .map_err(|_| unsupported(format!("output {loc}")))?
-                } else {
-                    return Err(unsupported(format!("fragment output {loc}")));
-                };
-                if !self.outputs.contains_key(&rt) {
-                    let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
-                    self.outputs.insert(rt, regs);
-                }
-                let regs = self.outputs[&rt].clone();
-                for (c, v) in val.iter().enumerate() {
-                    if mask & (1 << c) != 0 && first + c < 4 {
-                        self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
-                    }
-                }
-            }
+            | Intrinsic::LoadBarycentricSample => self.emit_barycentric(i),
+            Intrinsic::LoadInterpolatedInput => self.emit_interpolated_input(i),
+            Intrinsic::LoadInput => self.emit_flat_input(i),
+            Intrinsic::LoadFragCoord => self.emit_frag_coord(i),
+            Intrinsic::LoadFrontFace => self.emit_front_face(i),
+            Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::Discard | Intrinsic::Terminate | Intrinsic::Demote => {
-                // Clear the live bit of every channel running this.
-                let g0 = Reg::fixed(0, 0, RegType::UD, 0);
-                let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
-                k.cmod = CondMod::Nz;
-                k.flag_subnr = KILL_FLAG;
-                k.pred = Some(false);
+                self.emit_discard();
+                Ok(())
             }
             Intrinsic::DiscardIf | Intrinsic::TerminateIf | Intrinsic::DemoteIf => {
-                // Live pixels stay live where the condition is false.
-                let c = self.in_grf(self.comp(src(0)?, 0)?.retype(RegType::D));
-                let k = self.alu(
-                    Opcode::Cmp,
-                    Reg::null(RegType::D),
-                    vec![c, Reg::imm(RegType::D, 0)],
-                );
-                k.cmod = CondMod::Z;
-                k.flag_subnr = KILL_FLAG;
-                k.pred = Some(false);
+                self.emit_discard_if(i)
             }
-            Intrinsic::LoadLocalInvocationId => {
-                let (n, _) = self.def_info(def()?)?;
-                let out = (0..n as u32).map(|k| self.local_id(k)).collect();
-                self.set(def()?, out);
-            }
+            // Compute system values and barriers (compute.rs).
+            Intrinsic::LoadLocalInvocationId => self.emit_local_invocation_id(i),
             Intrinsic::LoadWorkgroupId | Intrinsic::LoadWorkgroupIdZeroBase => {
-                self.compute_only(name)?;
-                let (n, _) = self.def_info(def()?)?;
-                let out = (0..n as usize).map(|k| workgroup_id(k.min(2))).collect();
-                self.set(def()?, out);
+                self.emit_workgroup_id(i)
             }
-            Intrinsic::LoadWorkgroupSize => {
-                let size = self.compute_only(name)?.local_size;
-                let (n, _) = self.def_info(def()?)?;
-                let out = (0..n as usize)
-                    .map(|k| Reg::imm(RegType::UD, size[k.min(2)]))
-                    .collect();
-                self.set(def()?, out);
-            }
-            Intrinsic::LoadLocalInvocationIndex => {
-                let [sx, sy, sz] = self.compute_only(name)?.local_size;
-                let x = self.local_id(0);
-                let index = if sy * sz == 1 {
-                    x
-                } else {
-                    // ((z * sy) + y) * sx + x
-                    let (y, z) = (self.local_id(1), self.local_id(2));
-                    let t = self.vgrf(RegType::UD);
-                    self.alu(Opcode::Mul, t, vec![z, Reg::imm(RegType::UD, sy)]);
-                    self.alu(Opcode::Add, t, vec![t, y]);
-                    self.alu(Opcode::Mul, t, vec![t, Reg::imm(RegType::UD, sx)]);
-                    self.alu(Opcode::Add, t, vec![t, x]);
-                    t
-                };
-                self.set(def()?, vec![index]);
-            }
+            Intrinsic::LoadWorkgroupSize => self.emit_workgroup_size(i),
+            Intrinsic::LoadLocalInvocationIndex => self.emit_local_invocation_index(i),
             Intrinsic::LoadGlobalInvocationId | Intrinsic::LoadGlobalInvocationIdZeroBase => {
-                let size = self.compute_only(name)?.local_size;
-                let (n, _) = self.def_info(def()?)?;
-                let mut out = Vec::new();
-                for k in 0..n as usize {
-                    let k = k.min(2);
-                    let local = self.local_id(k as u32);
-                    let t = self.vgrf(RegType::UD);
-                    self.alu(
-                        Opcode::Mul,
-                        t,
-                        vec![workgroup_id(k), Reg::imm(RegType::UD, size[k])],
-                    );
-                    self.alu(Opcode::Add, t, vec![t, local]);
-                    out.push(t);
-                }
-                self.set(def()?, out);
+                self.emit_global_invocation_id(i)
             }
-            Intrinsic::LoadSsbo | Intrinsic::LoadShared => {
-                let (n, bits) = self.def_info(def()?)?;
-                if bits != 32 {
-                    return Err(unsupported(format!("{name} of {bits}-bit data")));
-                }
-                let (surface, offset) = if i.intrinsic == Intrinsic::LoadSsbo {
-                    (self.ssbo_surface(src(0)?)?, self.comp(src(1)?, 0)?)
-                } else {
-                    self.compute_only(name)?;
-                    (SLM_SURFACE, self.comp(src(0)?, 0)?)
-                };
-                let base = if i.intrinsic == Intrinsic::LoadShared {
-                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
-                } else {
-                    0
-                };
-                let addr = self.address(offset, base);
-                let out = self.untyped_read(surface, addr, n as u32)?;
-                self.set(def()?, out);
-            }
-            Intrinsic::StoreSsbo | Intrinsic::StoreShared => {
-                let (_, bits) = self.def_info(src(0)?)?;
-                if bits != 32 {
-                    return Err(unsupported(format!("{name} of {bits}-bit data")));
-                }
-                let (surface, offset) = if i.intrinsic == Intrinsic::StoreSsbo {
-                    (self.ssbo_surface(src(1)?)?, self.comp(src(2)?, 0)?)
-                } else {
-                    self.compute_only(name)?;
-                    (SLM_SURFACE, self.comp(src(1)?, 0)?)
-                };
-                let base = if i.intrinsic == Intrinsic::StoreShared {
-                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
-                } else {
-                    0
-                };
-                let value = self.value(src(0)?)?.clone();
-                let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
-                // One message per run of consecutive written components.
-                let mut c = 0;
-                while c < value.len() as u32 {
-                    if mask & (1 << c) == 0 {
-                        c += 1;
-                        continue;
-                    }
-                    let start = c;
-                    while c < value.len() as u32 && mask & (1 << c) != 0 && c - start < 4 {
-                        c += 1;
-                    }
-                    let addr = self.address(offset, base + 4 * start);
-                    self.untyped_write(surface, addr, &value[start as usize..c as usize])?;
-                }
-            }
+            Intrinsic::Barrier => self.emit_barrier(i),
+            // Memory (memory.rs).
+            Intrinsic::LoadSsbo | Intrinsic::LoadShared => self.emit_surface_load(i),
+            Intrinsic::StoreSsbo | Intrinsic::StoreShared => self.emit_surface_store(i),
             Intrinsic::SsboAtomic
             | Intrinsic::SsboAtomicSwap
             | Intrinsic::SharedAtomic
-            | Intrinsic::SharedAtomicSwap => {
-                let ssbo = matches!(
-                    i.intrinsic,
-                    Intrinsic::SsboAtomic | Intrinsic::SsboAtomicSwap
-                );
-                let (surface, first) = if ssbo {
-                    (self.ssbo_surface(src(0)?)?, 1)
-                } else {
-                    self.compute_only(name)?;
-                    (SLM_SURFACE, 0)
-                };
-                let base = if ssbo {
-                    0
-                } else {
-                    i.int_index(IndexKind::Base).unwrap_or(0) as u32
-                };
-                let op = match i.index(IndexKind::AtomicOp) {
-                    // Structured indices keep their spelling (`atomic_op=iadd`).
-                    Some(nir::IndexValue::Text(t)) => {
-                        t.strip_prefix("atomic_op=").unwrap_or(t).to_string()
-                    }
-                    _ => return Err(CompileError::Invalid(format!("{name} without atomic_op"))),
-                };
-                let swap = matches!(
-                    i.intrinsic,
-                    Intrinsic::SsboAtomicSwap | Intrinsic::SharedAtomicSwap
-                );
-                let aop = match (op.as_str(), swap) {
-                    ("iadd", false) => 7,
-                    ("imin", false) => 11,
-                    ("umin", false) => 13,
-                    ("imax", false) => 10,
-                    ("umax", false) => 12,
-                    ("iand", false) => 1,
-                    ("ior", false) => 2,
-                    ("ixor", false) => 3,
-                    ("xchg", false) => 4,
-                    ("cmpxchg", true) => 14,
-                    (other, _) => {
-                        return Err(unsupported(format!("{name} with atomic_op={other}")))
-                    }
-                };
-                let offset = self.comp(src(first)?, 0)?;
-                let mut data = vec![self.comp(src(first + 1)?, 0)?];
-                if swap {
-                    data.push(self.comp(src(first + 2)?, 0)?);
-                }
-                let addr = self.address(offset, base);
-                let old = self.untyped_atomic(surface, aop, addr, &data, i.def.is_some());
-                if let Some(d) = i.def {
-                    self.set(d, vec![old]);
-                }
-            }
-            Intrinsic::Barrier => {
-                let scope = |k: IndexKind, key: &str, default: bool| match i.index(k) {
-                    Some(nir::IndexValue::Text(t)) => !t
-                        .strip_prefix(key)
-                        .unwrap_or(t)
-                        .eq_ignore_ascii_case("none"),
-                    Some(nir::IndexValue::Int(v)) => *v != 0,
-                    _ => default,
-                };
-                let execution = scope(IndexKind::ExecutionScope, "execution_scope=", false);
-                // As brw: the memory part first (a fence), then the workgroup meets.
-                if scope(IndexKind::MemoryScope, "memory_scope=", false) {
-                    let modes = match i.index(IndexKind::MemoryModes) {
-                        Some(nir::IndexValue::Text(t)) => {
-                            MemoryModes::parse(t.strip_prefix("memory_modes=").unwrap_or(t))
-                        }
-                        _ => MemoryModes::ALL,
-                    };
-                    self.emit_memory_fence(modes);
-                }
-                if execution {
-                    self.emit_gateway_barrier()?;
-                }
-            }
+            | Intrinsic::SharedAtomicSwap => self.emit_surface_atomic(i),
             Intrinsic::LoadScratch | Intrinsic::StoreScratch => {
-                self.emit_scratch(i, i.intrinsic == Intrinsic::StoreScratch)?
+                self.emit_scratch(i, i.intrinsic == Intrinsic::StoreScratch)
             }
-            Intrinsic::LoadRelocConstIntel => {
-                let id = i.int_index(IndexKind::ParamIdx).unwrap_or(0) as u32;
-                let v = self.reloc_const(id)?;
-                self.set(def()?, vec![v]);
+            Intrinsic::LoadRelocConstIntel => self.emit_reloc_const(i),
+            Intrinsic::LoadGlobalConstant => self.emit_global_constant(i),
+            _ => Err(unsupported(format!("intrinsic {}", i.intrinsic.name()))),
+        }
+    }
+
+    /// `decl_reg`: a NIR register (what is left of phis) becomes one virtual register per
+    /// component, written by `store_reg` and copied out by `load_reg`.
+    fn emit_decl_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
+        let arr = i.int_index(IndexKind::NumArrayElems).unwrap_or(0);
+        let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
+        if arr != 0 {
+            return Err(unsupported("register arrays"));
+        }
+        if bits != 32 && bits != 1 {
+            return Err(unsupported(format!("{bits}-bit registers")));
+        }
+        let regs = (0..n).map(|_| self.vgrf(RegType::UD)).collect();
+        self.set(intrinsic_def(i)?, regs);
+        Ok(())
+    }
+
+    /// `load_reg`: a copy, so that a later `store_reg` does not change the value read.
+    fn emit_load_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 1 {
+            return Err(unsupported("indirect register access"));
+        }
+        let reg = self.value(intrinsic_src(i, 0)?)?.clone();
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let mut out = Vec::new();
+        for r in reg.iter().take(n as usize) {
+            let d = self.vgrf(RegType::UD);
+            self.alu(Opcode::Mov, d, vec![*r]);
+            out.push(d);
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `store_reg` of the components its write mask names.
+    fn emit_store_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 2 {
+            return Err(unsupported("indirect register access"));
+        }
+        let val = self.value(intrinsic_src(i, 0)?)?.clone();
+        let reg = self.value(intrinsic_src(i, 1)?)?.clone();
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
+        for (c, r) in reg.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                let v = val.get(c).copied().ok_or_else(|| {
+                    CompileError::Invalid(format!("store_reg writes missing component {c}"))
+                })?;
+                self.alu(Opcode::Mov, *r, vec![v.retype(RegType::UD)]);
             }
-            Intrinsic::LoadGlobalConstant => {
-                let (n, bits) = self.def_info(def()?)?;
-                let addr = self.comp(src(0)?, 0)?;
-                let out = self.a64_read(addr, n as u32, bits)?;
-                self.set(def()?, out);
-            }
-            _ => return Err(unsupported(format!("intrinsic {name}"))),
         }
         Ok(())
     }
+}
+
+/// Source `k` of intrinsic `i`.
+fn intrinsic_src(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
+    let name = i.intrinsic.name();
+    i.srcs
+        .get(k)
+        .copied()
+        .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
+}
+
+/// The value intrinsic `i` defines.
+fn intrinsic_def(i: &IntrinsicInstr) -> Result<SsaId, CompileError> {
+    let name = i.intrinsic.name();
+    i.def
+        .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
 }
 
 fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
