@@ -3,6 +3,7 @@
 //! hardware cannot read them, and comparisons swap their operands (and condition) rather
 //! than spend a move on a leading constant.
 
+use crate::intel::eu::RegType::{D, F, UD};
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::nir::{self, AluOp};
 
@@ -58,85 +59,47 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// One component of an ALU operation, on the components `s` of its sources. Each family
+    /// below emits the operations it knows and answers `None` for the others.
     fn emit_alu_scalar(&mut self, op: AluOp, s: &[Reg]) -> Result<Reg, CompileError> {
-        let name = op.name();
-        use RegType::{D, F, UD};
-        let f = |r: Reg| r.retype(F);
-        let d = |r: Reg| r.retype(D);
-        let ud = |r: Reg| r.retype(UD);
-        let arg = |i: usize| -> Result<Reg, CompileError> {
-            s.get(i)
-                .copied()
-                .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {i}")))
-        };
-        let unary = |t: &mut Self, op: Opcode, ty: RegType, src: Reg| -> Reg {
-            let dst = t.vgrf(ty);
-            t.alu(op, dst, vec![src]);
-            dst
-        };
-        let binary =
-            |t: &mut Self, op: Opcode, ty: RegType, a: Reg, b: Reg, commutes: bool| -> Reg {
-                let (a, b) = if a.file == File::Imm && b.file != File::Imm && commutes {
-                    (b, a)
-                } else {
-                    (t.in_grf(a), b)
-                };
-                let dst = t.vgrf(ty);
-                t.alu(op, dst, vec![a, b]);
-                dst
-            };
-        let cmp = |t: &mut Self, ty: RegType, a: Reg, b: Reg, cm: CondMod| -> Reg {
-            let (a, b, cm) = if a.file == File::Imm && b.file != File::Imm {
-                (b, a, swap_cond(cm))
-            } else {
-                (t.in_grf(a), b, cm)
-            };
-            let dst = t.vgrf(ty);
-            let i = t.alu(Opcode::Cmp, dst, vec![a.retype(ty), b.retype(ty)]);
-            i.cmod = cm;
-            dst.retype(D)
-        };
-        let sel = |t: &mut Self, ty: RegType, a: Reg, b: Reg, cm: CondMod| -> Reg {
-            let (a, b) = if a.file == File::Imm && b.file != File::Imm {
-                (b, a)
-            } else {
-                (t.in_grf(a), b)
-            };
-            let dst = t.vgrf(ty);
-            let i = t.alu(Opcode::Sel, dst, vec![a.retype(ty), b.retype(ty)]);
-            i.cmod = cm;
-            dst
-        };
-        let math = |t: &mut Self, m: MathFn, ty: RegType, srcs: Vec<Reg>| -> Reg {
-            let srcs: Vec<Reg> = srcs.into_iter().map(|r| t.in_grf(r.retype(ty))).collect();
-            let dst = t.vgrf(ty);
-            t.push(Op::Math(m), dst, srcs);
-            dst
-        };
-        let three = |t: &mut Self, op: Opcode, a: Reg, b: Reg, c: Reg| -> Reg {
-            let a = t.in_grf(f(a));
-            let b = t.in_grf(f(b));
-            let c = t.in_grf(f(c));
-            let dst = t.vgrf(F);
-            t.alu(op, dst, vec![a, b, c]);
-            dst
-        };
+        type Family<'t> =
+            fn(&mut Translator<'t>, AluOp, &[Reg]) -> Result<Option<Reg>, CompileError>;
+        let families: [Family; 6] = [
+            Self::alu_move_arith,
+            Self::alu_compare_select,
+            Self::alu_conversion,
+            Self::alu_float_fn,
+            Self::alu_bits,
+            Self::alu_derivative,
+        ];
+        for family in families {
+            if let Some(r) = family(self, op, s)? {
+                return Ok(r);
+            }
+        }
+        Err(unsupported(format!("ALU op {}", op.name())))
+    }
+
+    /// Moves, negation, absolute value and saturation, and the two- and three-source
+    /// arithmetic and logic operations.
+    fn alu_move_arith(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let arg = |i: usize| alu_arg(op, s, i);
         let r = match op {
-            AluOp::mov => unary(self, Opcode::Mov, UD, ud(arg(0)?)),
-            AluOp::fneg => unary(self, Opcode::Mov, F, f(arg(0)?).negate()),
-            AluOp::fabs => unary(self, Opcode::Mov, F, f(arg(0)?).absolute()),
+            AluOp::mov => self.unary(Opcode::Mov, UD, ud(arg(0)?)),
+            AluOp::fneg => self.unary(Opcode::Mov, F, f(arg(0)?).negate()),
+            AluOp::fabs => self.unary(Opcode::Mov, F, f(arg(0)?).absolute()),
             AluOp::fsat => {
                 let dst = self.vgrf(F);
                 let src = f(arg(0)?);
                 self.alu(Opcode::Mov, dst, vec![src]).sat = true;
                 dst
             }
-            AluOp::ineg => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
-            AluOp::iabs => unary(self, Opcode::Mov, D, d(arg(0)?).absolute()),
-            AluOp::inot => unary(self, Opcode::Not, D, d(arg(0)?)),
-            AluOp::fadd => binary(self, Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
-            AluOp::fmul => binary(self, Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
-            AluOp::iadd => binary(self, Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
+            AluOp::ineg => self.unary(Opcode::Mov, D, d(arg(0)?).negate()),
+            AluOp::iabs => self.unary(Opcode::Mov, D, d(arg(0)?).absolute()),
+            AluOp::inot => self.unary(Opcode::Not, D, d(arg(0)?)),
+            AluOp::fadd => self.binary(Opcode::Add, F, f(arg(0)?), f(arg(1)?), true),
+            AluOp::fmul => self.binary(Opcode::Mul, F, f(arg(0)?), f(arg(1)?), true),
+            AluOp::iadd => self.binary(Opcode::Add, D, d(arg(0)?), d(arg(1)?), true),
             AluOp::isub => {
                 let b = d(arg(1)?);
                 let neg_b = if b.file == File::Imm {
@@ -144,9 +107,9 @@ impl Translator<'_> {
                 } else {
                     b.negate()
                 };
-                binary(self, Opcode::Add, D, d(arg(0)?), neg_b, false)
+                self.binary(Opcode::Add, D, d(arg(0)?), neg_b, false)
             }
-            AluOp::imul => binary(self, Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
+            AluOp::imul => self.binary(Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
             AluOp::imul_32x16 => {
                 let b = arg(1)?;
                 let lo = if b.file == File::Imm {
@@ -163,30 +126,40 @@ impl Translator<'_> {
                 self.alu(Opcode::Mul, dst, vec![a0, lo]);
                 dst
             }
-            AluOp::iand => binary(self, Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
-            AluOp::ior => binary(self, Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
-            AluOp::ixor => binary(self, Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
-            AluOp::ishl => binary(self, Opcode::Shl, UD, ud(arg(0)?), ud(arg(1)?), false),
-            AluOp::ushr => binary(self, Opcode::Shr, UD, ud(arg(0)?), ud(arg(1)?), false),
-            AluOp::ishr => binary(self, Opcode::Asr, D, d(arg(0)?), d(arg(1)?), false),
-            AluOp::ffma => three(self, Opcode::Mad, arg(2)?, arg(0)?, arg(1)?),
-            AluOp::flrp => three(self, Opcode::Lrp, arg(2)?, arg(1)?, arg(0)?),
-            AluOp::fmax => sel(self, F, arg(0)?, arg(1)?, CondMod::Ge),
-            AluOp::fmin => sel(self, F, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::imax => sel(self, D, arg(0)?, arg(1)?, CondMod::Ge),
-            AluOp::imin => sel(self, D, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::umax => sel(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
-            AluOp::umin => sel(self, UD, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::flt32 | AluOp::flt => cmp(self, F, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::fge32 | AluOp::fge => cmp(self, F, arg(0)?, arg(1)?, CondMod::Ge),
-            AluOp::feq32 | AluOp::feq => cmp(self, F, arg(0)?, arg(1)?, CondMod::Z),
-            AluOp::fneu32 | AluOp::fneu => cmp(self, F, arg(0)?, arg(1)?, CondMod::Nz),
-            AluOp::ilt32 | AluOp::ilt => cmp(self, D, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::ige32 | AluOp::ige => cmp(self, D, arg(0)?, arg(1)?, CondMod::Ge),
-            AluOp::ieq32 | AluOp::ieq => cmp(self, D, arg(0)?, arg(1)?, CondMod::Z),
-            AluOp::ine32 | AluOp::ine => cmp(self, D, arg(0)?, arg(1)?, CondMod::Nz),
-            AluOp::ult32 | AluOp::ult => cmp(self, UD, arg(0)?, arg(1)?, CondMod::L),
-            AluOp::uge32 | AluOp::uge => cmp(self, UD, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::iand => self.binary(Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ior => self.binary(Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ixor => self.binary(Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
+            AluOp::ishl => self.binary(Opcode::Shl, UD, ud(arg(0)?), ud(arg(1)?), false),
+            AluOp::ushr => self.binary(Opcode::Shr, UD, ud(arg(0)?), ud(arg(1)?), false),
+            AluOp::ishr => self.binary(Opcode::Asr, D, d(arg(0)?), d(arg(1)?), false),
+            AluOp::ffma => self.three_src(Opcode::Mad, arg(2)?, arg(0)?, arg(1)?),
+            AluOp::flrp => self.three_src(Opcode::Lrp, arg(2)?, arg(1)?, arg(0)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Minimum and maximum (SEL with a condition), comparisons (CMP writing 0 or ~0) and
+    /// `bcsel` (a predicated SEL).
+    fn alu_compare_select(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let arg = |i: usize| alu_arg(op, s, i);
+        let r = match op {
+            AluOp::fmax => self.select(F, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::fmin => self.select(F, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::imax => self.select(D, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::imin => self.select(D, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::umax => self.select(UD, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::umin => self.select(UD, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::flt32 | AluOp::flt => self.compare(F, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::fge32 | AluOp::fge => self.compare(F, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::feq32 | AluOp::feq => self.compare(F, arg(0)?, arg(1)?, CondMod::Z),
+            AluOp::fneu32 | AluOp::fneu => self.compare(F, arg(0)?, arg(1)?, CondMod::Nz),
+            AluOp::ilt32 | AluOp::ilt => self.compare(D, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::ige32 | AluOp::ige => self.compare(D, arg(0)?, arg(1)?, CondMod::Ge),
+            AluOp::ieq32 | AluOp::ieq => self.compare(D, arg(0)?, arg(1)?, CondMod::Z),
+            AluOp::ine32 | AluOp::ine => self.compare(D, arg(0)?, arg(1)?, CondMod::Nz),
+            AluOp::ult32 | AluOp::ult => self.compare(UD, arg(0)?, arg(1)?, CondMod::L),
+            AluOp::uge32 | AluOp::uge => self.compare(UD, arg(0)?, arg(1)?, CondMod::Ge),
             AluOp::b32csel | AluOp::bcsel => {
                 let c = d(arg(0)?);
                 let m = self.alu(Opcode::Mov, Reg::null(D), vec![c]);
@@ -201,32 +174,51 @@ impl Translator<'_> {
                 self.alu(Opcode::Sel, dst, vec![a, b]).pred = Some(inv);
                 dst
             }
-            AluOp::b2f32 => unary(self, Opcode::Mov, F, d(arg(0)?).negate()),
-            AluOp::b2i32 => unary(self, Opcode::Mov, D, d(arg(0)?).negate()),
-            AluOp::f2i32 => unary(self, Opcode::Mov, D, f(arg(0)?)),
-            AluOp::f2u32 => unary(self, Opcode::Mov, UD, f(arg(0)?)),
-            AluOp::i2f32 => unary(self, Opcode::Mov, F, d(arg(0)?)),
-            AluOp::u2f32 => unary(self, Opcode::Mov, F, ud(arg(0)?)),
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Conversions between booleans, integers and floats: MOVs between types (a boolean is
+    /// 0 or ~0, so its negation is 0 or 1).
+    fn alu_conversion(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let arg = |i: usize| alu_arg(op, s, i);
+        let r = match op {
+            AluOp::b2f32 => self.unary(Opcode::Mov, F, d(arg(0)?).negate()),
+            AluOp::b2i32 => self.unary(Opcode::Mov, D, d(arg(0)?).negate()),
+            AluOp::f2i32 => self.unary(Opcode::Mov, D, f(arg(0)?)),
+            AluOp::f2u32 => self.unary(Opcode::Mov, UD, f(arg(0)?)),
+            AluOp::i2f32 => self.unary(Opcode::Mov, F, d(arg(0)?)),
+            AluOp::u2f32 => self.unary(Opcode::Mov, F, ud(arg(0)?)),
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Rounding (RND*, FRC), the sign, and the functions of the extended-math unit.
+    fn alu_float_fn(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let arg = |i: usize| alu_arg(op, s, i);
+        let r = match op {
             AluOp::fround_even => {
                 let x = self.in_grf(f(arg(0)?));
-                unary(self, Opcode::Rnde, F, x)
+                self.unary(Opcode::Rnde, F, x)
             }
             AluOp::ffloor => {
                 let x = self.in_grf(f(arg(0)?));
-                unary(self, Opcode::Rndd, F, x)
+                self.unary(Opcode::Rndd, F, x)
             }
             AluOp::ftrunc => {
                 let x = self.in_grf(f(arg(0)?));
-                unary(self, Opcode::Rndz, F, x)
+                self.unary(Opcode::Rndz, F, x)
             }
             AluOp::fceil => {
                 let x = self.in_grf(f(arg(0)?));
-                let t = unary(self, Opcode::Rndd, F, x.negate());
-                unary(self, Opcode::Mov, F, t.negate())
+                let t = self.unary(Opcode::Rndd, F, x.negate());
+                self.unary(Opcode::Mov, F, t.negate())
             }
             AluOp::ffract => {
                 let x = self.in_grf(f(arg(0)?));
-                unary(self, Opcode::Frc, F, x)
+                self.unary(Opcode::Frc, F, x)
             }
             AluOp::fsign => {
                 let x = self.in_grf(f(arg(0)?));
@@ -238,18 +230,28 @@ impl Translator<'_> {
                     .pred = Some(false);
                 dst
             }
-            AluOp::frcp => math(self, MathFn::Inv, F, vec![arg(0)?]),
-            AluOp::frsq => math(self, MathFn::Rsq, F, vec![arg(0)?]),
-            AluOp::fsqrt => math(self, MathFn::Sqrt, F, vec![arg(0)?]),
-            AluOp::fexp2 => math(self, MathFn::Exp, F, vec![arg(0)?]),
-            AluOp::flog2 => math(self, MathFn::Log, F, vec![arg(0)?]),
-            AluOp::fsin => math(self, MathFn::Sin, F, vec![arg(0)?]),
-            AluOp::fcos => math(self, MathFn::Cos, F, vec![arg(0)?]),
-            AluOp::fpow => math(self, MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
-            AluOp::idiv => math(self, MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
+            AluOp::frcp => self.math(MathFn::Inv, F, vec![arg(0)?]),
+            AluOp::frsq => self.math(MathFn::Rsq, F, vec![arg(0)?]),
+            AluOp::fsqrt => self.math(MathFn::Sqrt, F, vec![arg(0)?]),
+            AluOp::fexp2 => self.math(MathFn::Exp, F, vec![arg(0)?]),
+            AluOp::flog2 => self.math(MathFn::Log, F, vec![arg(0)?]),
+            AluOp::fsin => self.math(MathFn::Sin, F, vec![arg(0)?]),
+            AluOp::fcos => self.math(MathFn::Cos, F, vec![arg(0)?]),
+            AluOp::fpow => self.math(MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
+            AluOp::idiv => self.math(MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Bit reversal and byte or word extraction (a shift left then right).
+    fn alu_bits(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let name = op.name();
+        let arg = |i: usize| alu_arg(op, s, i);
+        let r = match op {
             AluOp::bitfield_reverse => {
                 let x = self.in_grf(ud(arg(0)?));
-                unary(self, Opcode::Bfrev, UD, x)
+                self.unary(Opcode::Bfrev, UD, x)
             }
             AluOp::extract_u8 | AluOp::extract_i8 | AluOp::extract_u16 | AluOp::extract_i16 => {
                 let sel = arg(1)?;
@@ -264,18 +266,20 @@ impl Translator<'_> {
                     _ => (2, true),
                 };
                 let shift = 32 - 8 * bytes * (sel.imm as u32 + 1);
-                let t = binary(self, Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
+                let t = self.binary(Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
                 let op = if signed { Opcode::Asr } else { Opcode::Shr };
                 let ty = if signed { D } else { UD };
-                binary(
-                    self,
-                    op,
-                    ty,
-                    t.retype(ty),
-                    Reg::imm(UD, 32 - 8 * bytes),
-                    false,
-                )
+                self.binary(op, ty, t.retype(ty), Reg::imm(UD, 32 - 8 * bytes), false)
             }
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Screen-space derivatives: differences between the pixels of each 2x2 subspan.
+    fn alu_derivative(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
+        let arg = |i: usize| alu_arg(op, s, i);
+        let r = match op {
             AluOp::fddx_coarse | AluOp::fddy_coarse => {
                 // Coarse: every pixel of a 2x2 subspan gets the top-left pair's difference
                 // (x: pixel 1 - pixel 0, y: pixel 2 - pixel 0).
@@ -312,9 +316,75 @@ impl Translator<'_> {
                 self.push(Op::DdyFine, dst, vec![x, x.negate()]);
                 dst
             }
-            _ => return Err(unsupported(format!("ALU op {name}"))),
+            _ => return Ok(None),
         };
-        Ok(r)
+        Ok(Some(r))
+    }
+
+    fn unary(&mut self, op: Opcode, ty: RegType, src: Reg) -> Reg {
+        let dst = self.vgrf(ty);
+        self.alu(op, dst, vec![src]);
+        dst
+    }
+
+    /// A two-source operation; an immediate first source is swapped into second place when
+    /// the operation `commutes`, and copied into a register otherwise.
+    fn binary(&mut self, op: Opcode, ty: RegType, a: Reg, b: Reg, commutes: bool) -> Reg {
+        let (a, b) = if a.file == File::Imm && b.file != File::Imm && commutes {
+            (b, a)
+        } else {
+            (self.in_grf(a), b)
+        };
+        let dst = self.vgrf(ty);
+        self.alu(op, dst, vec![a, b]);
+        dst
+    }
+
+    /// CMP of `a` and `b` as `ty`, the condition swapped when an immediate `a` changes places.
+    fn compare(&mut self, ty: RegType, a: Reg, b: Reg, cm: CondMod) -> Reg {
+        let (a, b, cm) = if a.file == File::Imm && b.file != File::Imm {
+            (b, a, swap_cond(cm))
+        } else {
+            (self.in_grf(a), b, cm)
+        };
+        let dst = self.vgrf(ty);
+        let i = self.alu(Opcode::Cmp, dst, vec![a.retype(ty), b.retype(ty)]);
+        i.cmod = cm;
+        dst.retype(D)
+    }
+
+    /// SEL with condition `cm` (minimum and maximum, which commute).
+    fn select(&mut self, ty: RegType, a: Reg, b: Reg, cm: CondMod) -> Reg {
+        let (a, b) = if a.file == File::Imm && b.file != File::Imm {
+            (b, a)
+        } else {
+            (self.in_grf(a), b)
+        };
+        let dst = self.vgrf(ty);
+        let i = self.alu(Opcode::Sel, dst, vec![a.retype(ty), b.retype(ty)]);
+        i.cmod = cm;
+        dst
+    }
+
+    /// An extended-math function; its sources must be registers.
+    fn math(&mut self, m: MathFn, ty: RegType, srcs: Vec<Reg>) -> Reg {
+        let srcs: Vec<Reg> = srcs
+            .into_iter()
+            .map(|r| self.in_grf(r.retype(ty)))
+            .collect();
+        let dst = self.vgrf(ty);
+        self.push(Op::Math(m), dst, srcs);
+        dst
+    }
+
+    /// A three-source float operation (MAD, LRP), which takes no immediates.
+    fn three_src(&mut self, op: Opcode, a: Reg, b: Reg, c: Reg) -> Reg {
+        let a = self.in_grf(f(a));
+        let b = self.in_grf(f(b));
+        let c = self.in_grf(f(c));
+        let dst = self.vgrf(F);
+        self.alu(op, dst, vec![a, b, c]);
+        dst
     }
 
     /// `u2u64` of a 32-bit value, the one 64-bit operation implemented: the zero-extended
@@ -354,6 +424,25 @@ impl Translator<'_> {
         self.set(a.def, out);
         Ok(())
     }
+}
+
+/// Source `i` of `op`.
+fn alu_arg(op: AluOp, s: &[Reg], i: usize) -> Result<Reg, CompileError> {
+    s.get(i)
+        .copied()
+        .ok_or_else(|| CompileError::Invalid(format!("{} lacks source {i}", op.name())))
+}
+
+fn f(r: Reg) -> Reg {
+    r.retype(F)
+}
+
+fn d(r: Reg) -> Reg {
+    r.retype(D)
+}
+
+fn ud(r: Reg) -> Reg {
+    r.retype(UD)
 }
 
 fn swap_cond(c: CondMod) -> CondMod {
