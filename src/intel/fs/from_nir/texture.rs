@@ -3,15 +3,16 @@
 //! sampler-array indices.
 
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir::{self, SsaId, TexOp, TexSrc};
+use crate::nir::{self, TexSrc};
 
 use super::super::ir::{Op, Reg, TexKind};
 use super::{unsupported, CompileError, Translator};
 
 impl Translator<'_> {
+    /// A texture instruction: one sampler message (SEND) whose reply holds up to four
+    /// components per channel.
     pub(super) fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
         let op = t.op.name();
-        let get = |k: TexSrc| t.srcs.iter().find(|s| s.0 == k).map(|s| s.1);
         for (k, _) in &t.srcs {
             if !matches!(
                 k.name(),
@@ -28,136 +29,14 @@ impl Translator<'_> {
                 return Err(unsupported(format!("texture source {}", k.name())));
             }
         }
-        let comps = |s: &Self, id: Option<SsaId>| -> Result<Vec<Reg>, CompileError> {
-            match id {
-                Some(id) => Ok(s.value(id)?.clone()),
-                None => Ok(Vec::new()),
-            }
-        };
-        let mut coord = comps(self, get(TexSrc::COORD))?;
-        // Texel offsets (constants in -8..=7, as GLSL requires of textureOffset): texel
-        // fetches add them to the integer coordinates (brw has NIR do the same); sampling
-        // messages take them in the header, 4 bits each at u 11:8, v 7:4, r 3:0 of dword 2.
-        let mut offset_bits = None;
-        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
-            let offs = self
-                .imp
-                .const_value(id)
-                .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
-            let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
-            if op == "txf" {
-                for (c, o) in offs.iter().enumerate() {
-                    if let Some(r) = coord.get_mut(c) {
-                        let sum = self.vgrf(RegType::D);
-                        let base = self.in_grf(r.retype(RegType::D));
-                        self.alu(
-                            Opcode::Add,
-                            sum,
-                            vec![base, Reg::imm(RegType::D, *o as u32)],
-                        );
-                        *r = sum;
-                    }
-                }
-            } else {
-                let mut bits = 0u32;
-                for (c, &o) in offs.iter().enumerate().take(3) {
-                    if !(-8..=7).contains(&o) {
-                        return Err(unsupported(format!("texel offset {o} outside -8..=7")));
-                    }
-                    let shift = 4 * (2 - c as u32);
-                    bits |= ((o as u32) << shift) & (0xf << shift);
-                }
-                offset_bits = Some(bits);
-            }
-        }
-        let shadow = comps(self, get(TexSrc::COMPARATOR))?;
-        let lod = comps(self, get(TexSrc::LOD))?;
-        let bias = comps(self, get(TexSrc::BIAS))?;
-        let mut params: Vec<Reg> = Vec::new();
-        let kind = match (op, shadow.is_empty()) {
-            ("tex", true) => {
-                params.extend(&coord);
-                TexKind::Sample
-            }
-            ("tex", false) => {
-                params.extend(&shadow);
-                params.extend(&coord);
-                TexKind::SampleC
-            }
-            ("txb", true) => {
-                params.extend(&bias);
-                params.extend(&coord);
-                TexKind::SampleB
-            }
-            ("txl", true) => {
-                params.extend(&lod);
-                params.extend(&coord);
-                TexKind::SampleL
-            }
-            ("txl", false) => {
-                params.extend(&shadow);
-                params.extend(&lod);
-                params.extend(&coord);
-                TexKind::SampleLC
-            }
-            ("txd", true) => {
-                let ddx = comps(self, get(TexSrc::DDX))?;
-                let ddy = comps(self, get(TexSrc::DDY))?;
-                for (c, &co) in coord.iter().enumerate() {
-                    params.push(co);
-                    if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
-                        params.push(*x);
-                        params.push(*y);
-                    }
-                }
-                TexKind::SampleD
-            }
-            ("txf", true) => {
-                // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
-                // the 2D coordinates (u v lod r).
-                let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
-                params.extend(&coord);
-                if self.devinfo.ver >= 90 {
-                    if params.len() < 2 {
-                        params.push(Reg::imm(RegType::D, 0));
-                    }
-                    params.insert(2, l);
-                } else {
-                    params.insert(1.min(params.len()), l);
-                }
-                TexKind::Ld
-            }
-            ("txs" | "query_levels", true) => {
-                params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
-                TexKind::Resinfo
-            }
-            (other, sh) => {
-                return Err(unsupported(format!(
-                    "texture op {other}{}",
-                    if sh { "" } else { " with shadow compare" }
-                )))
-            }
-        };
-        let _ = TexOp::TEX;
+        let mut coord = self.tex_src(t, TexSrc::COORD)?;
+        let offset_bits = self.tex_offsets(t, op, &mut coord)?;
+        let (kind, params) = self.tex_params(t, op, &coord)?;
         let per = self.per();
         let dst_nr = self.prog.alloc(4 * per);
         let dst = Reg::vgrf(dst_nr, RegType::UD);
         let mut params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
-        let header = offset_bits.map(|bits| {
-            // The sampler header: g0 with the offsets in dword 2.
-            let h = Reg::vgrf(self.prog.alloc(1), RegType::UD);
-            let m = self.alu(Opcode::Mov, h, vec![Reg::fixed(0, 0, RegType::UD, 1)]);
-            m.exec_size = 8;
-            m.we_all = true;
-            let m = self.alu(
-                Opcode::Mov,
-                Reg { offset: 8, ..h },
-                vec![Reg::imm(RegType::UD, bits)],
-            );
-            m.exec_size = 1;
-            m.we_all = true;
-            h
-        });
+        let header = offset_bits.map(|bits| self.tex_header(bits));
         if let Some(h) = header {
             params.insert(0, h);
         }
@@ -209,5 +88,153 @@ impl Translator<'_> {
             .collect();
         self.set(t.def, out);
         Ok(())
+    }
+
+    /// The components of texture source `k` (none when the instruction has no such source).
+    fn tex_src(&self, t: &nir::TexInstr, k: TexSrc) -> Result<Vec<Reg>, CompileError> {
+        match t.srcs.iter().find(|s| s.0 == k).map(|s| s.1) {
+            Some(id) => Ok(self.value(id)?.clone()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Texel offsets (constants in -8..=7, as GLSL requires of textureOffset): texel fetches
+    /// add them to the integer coordinates (brw has NIR do the same); sampling messages take
+    /// them in the header, 4 bits each at u 11:8, v 7:4, r 3:0 of dword 2, whose bits this
+    /// returns.
+    fn tex_offsets(
+        &mut self,
+        t: &nir::TexInstr,
+        op: &str,
+        coord: &mut [Reg],
+    ) -> Result<Option<u32>, CompileError> {
+        let mut offset_bits = None;
+        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
+            let offs = self
+                .imp
+                .const_value(id)
+                .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
+            let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
+            if op == "txf" {
+                for (c, o) in offs.iter().enumerate() {
+                    if let Some(r) = coord.get_mut(c) {
+                        let sum = self.vgrf(RegType::D);
+                        let base = self.in_grf(r.retype(RegType::D));
+                        self.alu(
+                            Opcode::Add,
+                            sum,
+                            vec![base, Reg::imm(RegType::D, *o as u32)],
+                        );
+                        *r = sum;
+                    }
+                }
+            } else {
+                let mut bits = 0u32;
+                for (c, &o) in offs.iter().enumerate().take(3) {
+                    if !(-8..=7).contains(&o) {
+                        return Err(unsupported(format!("texel offset {o} outside -8..=7")));
+                    }
+                    let shift = 4 * (2 - c as u32);
+                    bits |= ((o as u32) << shift) & (0xf << shift);
+                }
+                offset_bits = Some(bits);
+            }
+        }
+        Ok(offset_bits)
+    }
+
+    /// The message of texture op `op` and its parameters in the order the message takes
+    /// them.
+    fn tex_params(
+        &self,
+        t: &nir::TexInstr,
+        op: &str,
+        coord: &[Reg],
+    ) -> Result<(TexKind, Vec<Reg>), CompileError> {
+        let shadow = self.tex_src(t, TexSrc::COMPARATOR)?;
+        let lod = self.tex_src(t, TexSrc::LOD)?;
+        let bias = self.tex_src(t, TexSrc::BIAS)?;
+        let mut params: Vec<Reg> = Vec::new();
+        let kind = match (op, shadow.is_empty()) {
+            ("tex", true) => {
+                params.extend(coord);
+                TexKind::Sample
+            }
+            ("tex", false) => {
+                params.extend(&shadow);
+                params.extend(coord);
+                TexKind::SampleC
+            }
+            ("txb", true) => {
+                params.extend(&bias);
+                params.extend(coord);
+                TexKind::SampleB
+            }
+            ("txl", true) => {
+                params.extend(&lod);
+                params.extend(coord);
+                TexKind::SampleL
+            }
+            ("txl", false) => {
+                params.extend(&shadow);
+                params.extend(&lod);
+                params.extend(coord);
+                TexKind::SampleLC
+            }
+            ("txd", true) => {
+                let ddx = self.tex_src(t, TexSrc::DDX)?;
+                let ddy = self.tex_src(t, TexSrc::DDY)?;
+                for (c, &co) in coord.iter().enumerate() {
+                    params.push(co);
+                    if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
+                        params.push(*x);
+                        params.push(*y);
+                    }
+                }
+                TexKind::SampleD
+            }
+            ("txf", true) => {
+                // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
+                // the 2D coordinates (u v lod r).
+                let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
+                params.extend(coord);
+                if self.devinfo.ver >= 90 {
+                    if params.len() < 2 {
+                        params.push(Reg::imm(RegType::D, 0));
+                    }
+                    params.insert(2, l);
+                } else {
+                    params.insert(1.min(params.len()), l);
+                }
+                TexKind::Ld
+            }
+            ("txs" | "query_levels", true) => {
+                params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
+                TexKind::Resinfo
+            }
+            (other, sh) => {
+                return Err(unsupported(format!(
+                    "texture op {other}{}",
+                    if sh { "" } else { " with shadow compare" }
+                )))
+            }
+        };
+        Ok((kind, params))
+    }
+
+    /// The sampler header: g0 with the texel offsets `bits` in dword 2.
+    fn tex_header(&mut self, bits: u32) -> Reg {
+        let h = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+        let m = self.alu(Opcode::Mov, h, vec![Reg::fixed(0, 0, RegType::UD, 1)]);
+        m.exec_size = 8;
+        m.we_all = true;
+        let m = self.alu(
+            Opcode::Mov,
+            Reg { offset: 8, ..h },
+            vec![Reg::imm(RegType::UD, bits)],
+        );
+        m.exec_size = 1;
+        m.we_all = true;
+        h
     }
 }
