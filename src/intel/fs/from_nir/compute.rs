@@ -179,7 +179,7 @@ impl Translator<'_> {
 
     /// Local invocation id component `k`: the payload holds one register per 8 channels for
     /// each of x, y and z, so wider threads gather their halves into one value.
-    pub(super) fn local_id(&mut self, k: u32) -> Reg {
+    fn local_id(&mut self, k: u32) -> Reg {
         let d = self.vgrf(RegType::UD);
         for h in 0..self.width as u32 / 8 {
             let m = self.alu(
@@ -196,7 +196,7 @@ impl Translator<'_> {
     /// A workgroup barrier: a gateway message carrying the barrier id from the thread header
     /// (g0.2 bits 27:24 on Gen7 and Gen8), then a wait on the notification register until
     /// every thread of the workgroup has sent its own.
-    pub(super) fn emit_gateway_barrier(&mut self) -> Result<(), CompileError> {
+    fn emit_gateway_barrier(&mut self) -> Result<(), CompileError> {
         use RegType::UD;
         let facts = self
             .facts

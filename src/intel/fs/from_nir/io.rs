@@ -294,7 +294,7 @@ impl Translator<'_> {
     /// alignment: the message is one register per eight channels, with no row index to
     /// compute, no level source and no per-component select, as Mesa's
     /// VARYING_PULL_CONSTANT_LOAD emits it on Gen7 and Gen8.
-    pub(super) fn emit_pull_constant(
+    fn emit_pull_constant(
         &mut self,
         i: &IntrinsicInstr,
         block: u32,
@@ -354,7 +354,7 @@ impl Translator<'_> {
     /// The attribute-setup registers of an input load's components. An interpolated input
     /// reads each component's plane (a, b, c coefficients) for PLN; a flat one reads the
     /// constant term, the fourth dword of the plane.
-    pub(super) fn input_attrs(
+    fn input_attrs(
         &mut self,
         i: &IntrinsicInstr,
         offset: SsaId,

@@ -206,7 +206,7 @@ impl Translator<'_> {
     /// A 32-bit value the driver writes into the code after compilation (Mesa's
     /// MOV_RELOC_IMM, relocation `id`), moved once with write-mask-all and read as a scalar.
     /// Only Gen8+ reads constant data through such addresses (with A64 messages).
-    pub(super) fn reloc_const(&mut self, id: u32) -> Result<Reg, CompileError> {
+    fn reloc_const(&mut self, id: u32) -> Result<Reg, CompileError> {
         if self.devinfo.ver < 80 {
             return Err(unsupported(format!(
                 "load_reloc_const_intel on {} (relocated constant-data addresses are read \
@@ -225,12 +225,7 @@ impl Translator<'_> {
     /// (from `u2u64`): A64 untyped surface reads on data cache 1, SIMD8 only as brw sends
     /// them (a SIMD16 thread sends one per half), whose halves are then gathered into
     /// full-width values.
-    pub(super) fn a64_read(
-        &mut self,
-        addr: Reg,
-        n: u32,
-        bits: u8,
-    ) -> Result<Vec<Reg>, CompileError> {
+    fn a64_read(&mut self, addr: Reg, n: u32, bits: u8) -> Result<Vec<Reg>, CompileError> {
         if self.devinfo.ver < 80 {
             return Err(unsupported(format!(
                 "load_global_constant on {} (A64 messages exist from Gen8 on)",
@@ -281,7 +276,7 @@ impl Translator<'_> {
     }
 
     /// The binding-table index of the SSBO block `block` names (a constant).
-    pub(super) fn ssbo_surface(&self, block: SsaId) -> Result<u32, CompileError> {
+    fn ssbo_surface(&self, block: SsaId) -> Result<u32, CompileError> {
         let b = self
             .imp
             .const_value(block)
@@ -298,7 +293,7 @@ impl Translator<'_> {
 
     /// Per-channel byte addresses `offset + base` in a register of their own (a message
     /// payload cannot point at immediates or push constants).
-    pub(super) fn address(&mut self, offset: Reg, base: u32) -> Reg {
+    fn address(&mut self, offset: Reg, base: u32) -> Reg {
         let a = self.vgrf(RegType::UD);
         if base == 0 {
             self.alu(Opcode::Mov, a, vec![offset.retype(RegType::UD)]);
@@ -328,12 +323,7 @@ impl Translator<'_> {
     }
 
     /// Reads `n` consecutive dwords per channel from `addr` on `surface`.
-    pub(super) fn untyped_read(
-        &mut self,
-        surface: u32,
-        addr: Reg,
-        n: u32,
-    ) -> Result<Vec<Reg>, CompileError> {
+    fn untyped_read(&mut self, surface: u32, addr: Reg, n: u32) -> Result<Vec<Reg>, CompileError> {
         if !(1..=4).contains(&n) {
             return Err(unsupported(format!("{n}-component untyped read")));
         }
@@ -350,12 +340,7 @@ impl Translator<'_> {
     }
 
     /// Writes `vals` as consecutive dwords per channel at `addr` on `surface`.
-    pub(super) fn untyped_write(
-        &mut self,
-        surface: u32,
-        addr: Reg,
-        vals: &[Reg],
-    ) -> Result<(), CompileError> {
+    fn untyped_write(&mut self, surface: u32, addr: Reg, vals: &[Reg]) -> Result<(), CompileError> {
         let n = vals.len() as u32;
         let per = self.per();
         let payload = Reg::vgrf(self.prog.alloc((1 + n) * per), RegType::UD);
@@ -373,7 +358,7 @@ impl Translator<'_> {
 
     /// An untyped atomic (Mesa's `BRW_AOP_*` operation `aop`) on the dword at `addr`,
     /// returning the old value when `ret` is set.
-    pub(super) fn untyped_atomic(
+    fn untyped_atomic(
         &mut self,
         surface: u32,
         aop: u32,
