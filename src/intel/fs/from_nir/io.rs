@@ -1,0 +1,456 @@
+//! The fragment thread's inputs and outputs: the payload layout (barycentrics, source depth
+//! and W), attribute setup data for interpolated and flat inputs, push constants and pull
+//! constants (UBO loads), colour and depth outputs, discards, and the render-target writes
+//! that end the thread.
+//!
+//! Centroid, sample and non-perspective barycentrics are packed in the payload in Mesa's
+//! `brw_barycentric_mode` order; dual-source blending sends a second colour in the render
+//! target 0 write.
+
+use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
+use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
+
+use super::super::ir::{File, Op, Reg, TexKind};
+use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator, KILL_FLAG};
+
+/// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
+/// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
+/// attribute setup data).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayloadLayout {
+    /// First register of the perspective pixel barycentrics, when enabled.
+    pub bary_pixel: Option<u32>,
+    /// First register of each barycentric mode the shader uses, indexed as Mesa's
+    /// `brw_barycentric_mode` (perspective pixel, centroid, sample, then the same three
+    /// without perspective); the hardware packs the enabled ones in that order.
+    pub barycentric: [Option<u32>; 6],
+    /// Interpolated source depth.
+    pub source_depth: Option<u32>,
+    /// Interpolated source W.
+    pub source_w: Option<u32>,
+    /// Registers the hardware fills before push constants.
+    pub num_regs: u32,
+}
+
+/// Binding-table index of UBO block 0 for pull-constant loads.
+pub const UBO_SURFACE_BASE: u32 = 64;
+
+impl Translator<'_> {
+    /// A barycentric load: the payload registers of its mode (see `plan_payload`).
+    pub(super) fn emit_barycentric(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let mode = barycentric_mode(i.intrinsic, i);
+        let base = self.facts.payload.barycentric[mode]
+            .ok_or_else(|| unsupported(format!("{name} outside a fragment shader")))?;
+        self.set(
+            intrinsic_def(i)?,
+            vec![Reg::fixed(base, 0, RegType::F, 1); 2],
+        );
+        Ok(())
+    }
+
+    /// `load_interpolated_input`: PLN of each component's plane with the barycentrics.
+    pub(super) fn emit_interpolated_input(
+        &mut self,
+        i: &IntrinsicInstr,
+    ) -> Result<(), CompileError> {
+        let bary = self.comp(intrinsic_src(i, 0)?, 0)?;
+        let mut out = Vec::new();
+        for attr in self.input_attrs(i, intrinsic_src(i, 1)?, intrinsic_def(i)?, false)? {
+            let d = self.vgrf(RegType::F);
+            self.alu(Opcode::Pln, d, vec![attr, bary]);
+            out.push(d);
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_input` of a flat input: the constant term of each component's plane.
+    pub(super) fn emit_flat_input(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let mut out = Vec::new();
+        for attr in self.input_attrs(i, intrinsic_src(i, 0)?, intrinsic_def(i)?, true)? {
+            let d = self.vgrf(RegType::UD);
+            self.alu(Opcode::Mov, d, vec![attr]);
+            out.push(d);
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_frag_coord`: the pixel position from the subspan origins in g1, source depth,
+    /// and 1/W.
+    pub(super) fn emit_frag_coord(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let mut out = Vec::new();
+        for (sub, pattern) in [(4u32, 0x1010_1010u32), (5, 0x1100_1100)] {
+            let t = self.vgrf(RegType::UW);
+            let src = Reg {
+                region: Some(Region::new(2, 4, 0)),
+                ..Reg::fixed(1, sub * 2, RegType::UW, 1)
+            };
+            self.alu(Opcode::Add, t, vec![src, Reg::imm(RegType::V, pattern)]);
+            // The integer pixel position, as Mesa's brw returns it: the NIR Mesa hands
+            // the Intel backend adds the half-pixel offset itself after the load (see
+            // the corpus' `fadd %frag_coord.x, 0.5` and Mesa's own ivb assembly).
+            let d = self.vgrf(RegType::F);
+            self.alu(Opcode::Mov, d, vec![t]);
+            out.push(d);
+        }
+        let p = self.facts.payload.clone();
+        let z = self.vgrf(RegType::F);
+        let zsrc = Reg::fixed(p.source_depth.unwrap_or(0), 0, RegType::F, 1);
+        self.alu(Opcode::Mov, z, vec![zsrc]);
+        out.push(z);
+        let w = self.vgrf(RegType::F);
+        let wsrc = Reg::fixed(p.source_w.unwrap_or(0), 0, RegType::F, 1);
+        self.push(Op::Math(MathFn::Inv), w, vec![wsrc]);
+        out.push(w);
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_front_face` as a boolean: the header's back-facing bit (g0.0 bit 15), inverted.
+    pub(super) fn emit_front_face(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let t = self.vgrf(RegType::D);
+        self.alu(
+            Opcode::Asr,
+            t,
+            vec![Reg::fixed(0, 0, RegType::W, 0), Reg::imm(RegType::D, 15)],
+        );
+        let d = self.vgrf(RegType::D);
+        self.alu(Opcode::Not, d, vec![t]);
+        self.set(intrinsic_def(i)?, vec![d]);
+        Ok(())
+    }
+
+    /// `load_ubo`: at a constant offset, push-constant slots (numbered in order of first use);
+    /// at a run-time offset, pull-constant messages.
+    pub(super) fn emit_load_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let block = self
+            .imp
+            .const_value(intrinsic_src(i, 0)?)
+            .and_then(|v| v.first().copied());
+        let offset = self
+            .imp
+            .const_value(intrinsic_src(i, 1)?)
+            .and_then(|v| v.first().copied());
+        let Some(block) = block else {
+            return Err(unsupported("load_ubo with a non-constant block index"));
+        };
+        let Some(offset) = offset else {
+            return self.emit_pull_constant(i, block as u32, intrinsic_src(i, 1)?);
+        };
+        let (n, bits) = self.def_info(intrinsic_def(i)?)?;
+        if bits != 32 || offset % 4 != 0 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let mut out = Vec::new();
+        for c in 0..n as u32 {
+            let key = (block as u32, offset as u32 + 4 * c);
+            let next = self.facts.push.len() as u32;
+            let slot = *self.push_index.entry(key).or_insert(next);
+            if slot == next {
+                self.facts.push.push(key);
+            }
+            out.push(Reg {
+                file: File::Uniform,
+                nr: slot,
+                ty: RegType::UD,
+                stride: 0,
+                ..Reg::BAD
+            });
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `store_output` of a colour (render target n), the second colour of dual-source
+    /// blending, or depth; the render-target writes at the end of the thread send them.
+    pub(super) fn emit_store_output(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let loc = i.io_location().unwrap_or("").to_string();
+        let dual = matches!(
+            i.index(IndexKind::IoSemantics),
+            Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
+        );
+        let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
+        let val = self.value(intrinsic_src(i, 0)?)?.clone();
+        if dual {
+            // The second colour of dual-source blending: blend factors for render
+            // target 0, sent in the same message as the first.
+            if loc != "FRAG_RESULT_DATA0" && loc != "FRAG_RESULT_COLOR" {
+                return Err(unsupported(format!(
+                    "dual-source blending into {loc} (only render target 0 blends \
+                     with two sources)"
+                )));
+            }
+            if self.dual_src.is_none() {
+                let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
+                self.dual_src = Some(regs);
+            }
+            let regs = self.dual_src.clone().unwrap_or_default();
+            for (c, v) in val.iter().enumerate() {
+                if mask & (1 << c) != 0 && first + c < 4 {
+                    self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
+                }
+            }
+            return Ok(());
+        }
+        if loc == "FRAG_RESULT_DEPTH" {
+            let d = self.vgrf(RegType::F);
+            self.alu(Opcode::Mov, d, vec![val[0].retype(RegType::F)]);
+            self.depth = Some(d);
+            self.facts.computes_depth = true;
+            return Ok(());
+        }
+        let rt = if loc == "FRAG_RESULT_COLOR" {
+            0
+        } else if let Some(n) = loc.strip_prefix("FRAG_RESULT_DATA") {
+            n.parse::<u32>()
+                .map_err(|_| unsupported(format!("output {loc}")))?
+        } else {
+            return Err(unsupported(format!("fragment output {loc}")));
+        };
+        if !self.outputs.contains_key(&rt) {
+            let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();
+            self.outputs.insert(rt, regs);
+        }
+        let regs = self.outputs[&rt].clone();
+        for (c, v) in val.iter().enumerate() {
+            if mask & (1 << c) != 0 && first + c < 4 {
+                self.alu(Opcode::Mov, regs[first + c], vec![v.retype(RegType::UD)]);
+            }
+        }
+        Ok(())
+    }
+
+    /// `discard`, `terminate` or `demote`.
+    pub(super) fn emit_discard(&mut self) {
+        // Clear the live bit of every channel running this.
+        let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+        k.cmod = CondMod::Nz;
+        k.flag_subnr = KILL_FLAG;
+        k.pred = Some(false);
+    }
+
+    /// `discard_if`, `terminate_if` or `demote_if`.
+    pub(super) fn emit_discard_if(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        // Live pixels stay live where the condition is false.
+        let c = self.in_grf(self.comp(intrinsic_src(i, 0)?, 0)?.retype(RegType::D));
+        let k = self.alu(
+            Opcode::Cmp,
+            Reg::null(RegType::D),
+            vec![c, Reg::imm(RegType::D, 0)],
+        );
+        k.cmod = CondMod::Z;
+        k.flag_subnr = KILL_FLAG;
+        k.pred = Some(false);
+        Ok(())
+    }
+
+    pub(super) fn plan_payload(&mut self) {
+        let mut modes = [false; 6];
+        let mut frag_coord = false;
+        for ins in &self.imp.instrs {
+            if let InstrKind::Intrinsic(i) = &ins.kind {
+                match i.intrinsic {
+                    intr @ (Intrinsic::LoadBarycentricPixel
+                    | Intrinsic::LoadBarycentricCentroid
+                    | Intrinsic::LoadBarycentricSample) => modes[barycentric_mode(intr, i)] = true,
+                    Intrinsic::LoadFragCoord => frag_coord = true,
+                    Intrinsic::Discard
+                    | Intrinsic::DiscardIf
+                    | Intrinsic::Terminate
+                    | Intrinsic::TerminateIf
+                    | Intrinsic::Demote
+                    | Intrinsic::DemoteIf => self.facts.uses_kill = true,
+                    _ => {}
+                }
+            }
+        }
+        let per_bary = 2 * self.per();
+        let mut n = 2;
+        let p = &mut self.facts.payload;
+        for (mode, used) in modes.iter().enumerate() {
+            if *used {
+                p.barycentric[mode] = Some(n);
+                n += per_bary;
+            }
+        }
+        p.bary_pixel = p.barycentric[0];
+        if frag_coord {
+            p.source_depth = Some(n);
+            n += self.width as u32 / 8;
+            p.source_w = Some(n);
+            n += self.width as u32 / 8;
+        }
+        p.num_regs = n;
+    }
+
+    /// A UBO load at a run-time offset: sampler `ld` messages from the buffer surface
+    /// (`UBO_SURFACE_BASE + block`), one per four components. The surface has a one-byte
+    /// pitch (see `Kernel::pull_constant_blocks`), so the coordinate is the byte offset
+    /// itself and each reply holds the four dwords from there, whatever the offset's
+    /// alignment: the message is one register per eight channels, with no row index to
+    /// compute, no level source and no per-component select, as Mesa's
+    /// VARYING_PULL_CONSTANT_LOAD emits it on Gen7 and Gen8.
+    fn emit_pull_constant(
+        &mut self,
+        i: &IntrinsicInstr,
+        block: u32,
+        offset: SsaId,
+    ) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = i
+            .def
+            .ok_or_else(|| CompileError::Invalid("load_ubo has no result".into()))?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let surface = UBO_SURFACE_BASE + block;
+        if surface > 255 {
+            return Err(unsupported("UBO block index over 191"));
+        }
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let off = self.comp(offset, 0)?.retype(UD);
+        let off = self.in_grf(off);
+        let per = self.per();
+        let n = n as u32;
+        let mut out = Vec::with_capacity(n as usize);
+        for group in 0..n.div_ceil(4) {
+            let addr = if group == 0 {
+                off
+            } else {
+                let b = self.vgrf(UD);
+                self.alu(Opcode::Add, b, vec![off, Reg::imm(UD, 16 * group)]);
+                b
+            };
+            let dst = Reg::vgrf(self.prog.alloc(4 * per), UD);
+            self.push(
+                Op::Tex {
+                    kind: TexKind::Ld,
+                    surface: surface as u8,
+                    sampler: 0,
+                    indexed: false,
+                },
+                dst,
+                vec![addr],
+            );
+            // Copies out of the reply let its unused and dead components be reused early
+            // (register coalescing removes the copies that cost nothing to keep).
+            for k in 0..(n - 4 * group).min(4) {
+                let d = self.vgrf(UD);
+                self.alu(Opcode::Mov, d, vec![dst.reg_offset(k * per)]);
+                out.push(d);
+            }
+        }
+        self.set(def, out);
+        Ok(())
+    }
+
+    /// The attribute-setup registers of an input load's components. An interpolated input
+    /// reads each component's plane (a, b, c coefficients) for PLN; a flat one reads the
+    /// constant term, the fourth dword of the plane.
+    fn input_attrs(
+        &mut self,
+        i: &IntrinsicInstr,
+        offset: SsaId,
+        def: SsaId,
+        flat: bool,
+    ) -> Result<Vec<Reg>, CompileError> {
+        let off = self
+            .imp
+            .const_value(offset)
+            .and_then(|v| v.first().copied());
+        if off != Some(0) {
+            return Err(unsupported("indirect input offset"));
+        }
+        let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+        let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+        let slot = self.input_slot(base, i, flat);
+        let (n, _) = self.def_info(def)?;
+        let (extra, ty) = if flat {
+            (12, RegType::UD)
+        } else {
+            (0, RegType::F)
+        };
+        Ok((0..n as u32)
+            .map(|c| Reg {
+                file: File::Attr,
+                nr: slot,
+                offset: (first + c) * 16 + extra,
+                ty,
+                stride: 0,
+                ..Reg::BAD
+            })
+            .collect())
+    }
+
+    fn input_slot(&mut self, base: u32, i: &IntrinsicInstr, flat: bool) -> u32 {
+        let next = self.facts.inputs.len() as u32;
+        let slot = *self.input_index.entry(base).or_insert(next);
+        if slot == next {
+            let loc = i.io_location().unwrap_or("").to_string();
+            self.facts.inputs.push((base, loc, flat));
+        }
+        slot
+    }
+
+    pub(super) fn emit_fb_writes(&mut self) {
+        let mut targets: Vec<(u32, Vec<Reg>)> =
+            self.outputs.iter().map(|(k, v)| (*k, v.clone())).collect();
+        if targets.is_empty() {
+            let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
+            targets.push((0, regs));
+        }
+        self.facts.num_render_targets = targets.iter().map(|t| t.0 + 1).max().unwrap_or(1);
+        if let Some(second) = self.dual_src.clone() {
+            // Dual-source blending writes render target 0 only, with both colours in one
+            // message (eight colour sources; `lower_logical_sends` picks the message).
+            targets.retain(|t| t.0 == 0);
+            if targets.is_empty() {
+                let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
+                targets.push((0, regs));
+            }
+            targets[0].1.extend(second);
+            self.facts.num_render_targets = 1;
+            self.facts.dual_source_blend = true;
+        }
+        let n = targets.len();
+        for (k, (rt, regs)) in targets.into_iter().enumerate() {
+            let mut src: Vec<Reg> = regs.iter().map(|r| r.retype(RegType::F)).collect();
+            if let Some(d) = self.depth {
+                src.push(d);
+            }
+            let uses_kill = self.facts.uses_kill;
+            let w = self.push(
+                Op::FbWrite {
+                    target: rt as u8,
+                    last: k + 1 == n,
+                },
+                Reg::null(RegType::UW),
+                src,
+            );
+            if uses_kill {
+                // Discarded pixels are left out of the write by predicating it on f0.1.
+                w.pred = Some(false);
+                w.flag_subnr = KILL_FLAG;
+            }
+        }
+    }
+}
+
+/// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3
+/// for `noperspective` inputs (`INTERP_MODE_NOPERSPECTIVE` = 3).
+fn barycentric_mode(intr: Intrinsic, i: &IntrinsicInstr) -> usize {
+    let at = match intr {
+        Intrinsic::LoadBarycentricCentroid => 1,
+        Intrinsic::LoadBarycentricSample => 2,
+        _ => 0,
+    };
+    let noperspective = i.int_index(IndexKind::InterpMode) == Some(3);
+    at + 3 * noperspective as usize
+}

@@ -1,0 +1,476 @@
+//! NIR → backend IR for fragment and compute shaders, at one dispatch width.
+//!
+//! Compute threads read their workgroup id from the header (g0) and their local ids from the
+//! payload registers after it; SSBOs and shared memory are untyped surfaces
+//! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
+//! thread spawner.
+//!
+//! Fragment shaders may also use NIR scratch (DWORD scattered messages to the stateless
+//! surface, one dword per channel), dual-source blending (a second colour in the render
+//! target 0 write), centroid/sample/non-perspective barycentrics (packed in the payload in
+//! Mesa's `brw_barycentric_mode` order) and texel offsets (sampler header); barriers with a
+//! memory scope send brw's fence messages.
+//!
+//! Every NIR value becomes one operand per component: a full-width virtual register, or, when
+//! the value is the same for every channel and the hardware can read it in place, an immediate
+//! (load_const) or a push-constant slot (load_ubo at a constant offset). Values that sit in the
+//! thread payload (barycentrics, pixel coordinates) are read from fixed registers whose numbers
+//! the [`PayloadLayout`] settles before translation starts.
+//!
+//! The `Translator` walks the control-flow tree here (blocks, ifs, loops, jumps) and hands
+//! each instruction to the file of its family, each adding an `impl Translator` block:
+//!
+//! - `alu`: ALU operations, one backend instruction (or a short sequence) per component;
+//! - `io`: the fragment payload (barycentrics, pixel position, front face), inputs, push
+//!   and pull constants, outputs, discards and the render-target writes that end the thread;
+//! - `memory`: SSBO, shared, scratch and global (A64) memory, atomics and fences;
+//! - `texture`: sampler messages;
+//! - `compute`: the workgroup size, local and workgroup ids, barriers and the end of a
+//!   compute thread.
+
+use std::collections::BTreeMap;
+
+use crate::intel::eu::{CondMod, Opcode, RegType};
+use crate::intel::DevInfo;
+use crate::nir::{
+    self, AluOp, CfNode, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, JumpKind, SsaId, Stage,
+};
+
+use super::ir::{File, Inst, Op, Program, Reg};
+use super::CompileError;
+
+mod alu;
+mod compute;
+mod io;
+mod memory;
+mod texture;
+
+pub(super) use compute::compute_facts;
+pub use compute::ComputeFacts;
+pub use io::{PayloadLayout, UBO_SURFACE_BASE};
+pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
+
+/// What the translation found that the program object must describe.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShaderFacts {
+    /// Payload layout.
+    pub payload: PayloadLayout,
+    /// Push-constant dwords in layout order: (UBO block, byte offset).
+    pub push: Vec<(u32, u32)>,
+    /// Input slots in setup order: (NIR base, io location name, flat).
+    pub inputs: Vec<(u32, String, bool)>,
+    /// Render targets written.
+    pub num_render_targets: u32,
+    /// The shader writes depth.
+    pub computes_depth: bool,
+    /// The shader can discard pixels (live-pixel mask kept in f0.1).
+    pub uses_kill: bool,
+    /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
+    pub pull_blocks: Vec<u32>,
+    /// Compute-shader facts (None for fragment shaders).
+    pub compute: Option<ComputeFacts>,
+    /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
+    /// spills go after them).
+    pub scratch_bytes: u32,
+    /// Scratch write and read messages from NIR scratch accesses (Mesa counts them as
+    /// spills and fills).
+    pub scratch_writes: u32,
+    /// See `scratch_writes`.
+    pub scratch_reads: u32,
+    /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`).
+    pub dual_source_blend: bool,
+}
+
+/// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
+pub const KILL_FLAG: u8 = 1;
+
+/// The largest push-constant block handled (in registers); more needs pull constants.
+const MAX_PUSH_REGS: u32 = 32;
+
+struct Translator<'a> {
+    devinfo: &'static DevInfo,
+    /// Longest sampler array the shader declares (texture_offset candidates).
+    sampler_array_len: u32,
+    imp: &'a nir::Impl,
+    width: u8,
+    prog: Program,
+    values: Vec<Option<Vec<Reg>>>,
+    facts: ShaderFacts,
+    push_index: BTreeMap<(u32, u32), u32>,
+    input_index: BTreeMap<u32, u32>,
+    outputs: BTreeMap<u32, Vec<Reg>>,
+    /// Second colour of dual-source blending (render target 0).
+    dual_src: Option<Vec<Reg>>,
+    depth: Option<Reg>,
+    /// Each channel's index within the thread (0..width), computed at the top of shaders
+    /// that address NIR scratch memory.
+    chan_index: Option<Reg>,
+}
+
+fn unsupported(what: impl Into<String>) -> CompileError {
+    CompileError::Unsupported(what.into())
+}
+
+/// Translates the entry point of a fragment or compute shader at `width` channels.
+pub fn from_nir(
+    devinfo: &'static DevInfo,
+    shader: &nir::Shader,
+    width: u8,
+) -> Result<(Program, ShaderFacts), CompileError> {
+    let compute = match shader.stage() {
+        Stage::Fragment => false,
+        Stage::Compute => true,
+        other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
+    };
+    let imp = shader
+        .entry()
+        .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
+    let sampler_array_len = shader
+        .variables
+        .iter()
+        .filter(|v| v.ty.base.contains("sampler") || v.ty.base.contains("texture"))
+        .map(|v| v.ty.arrays.iter().product::<u32>())
+        .max()
+        .unwrap_or(1);
+    let mut t = Translator {
+        devinfo,
+        sampler_array_len,
+        imp,
+        width,
+        prog: Program::default(),
+        values: vec![None; imp.defs.len()],
+        facts: ShaderFacts::default(),
+        push_index: BTreeMap::new(),
+        input_index: BTreeMap::new(),
+        outputs: BTreeMap::new(),
+        dual_src: None,
+        depth: None,
+        chan_index: None,
+    };
+    if compute {
+        t.facts.compute = Some(compute_facts(shader)?);
+        t.facts.payload.num_regs = 1 + 3 * t.per();
+    } else {
+        t.plan_payload();
+    }
+    if t.facts.uses_kill {
+        // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
+        let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
+        init.cmod = CondMod::Z;
+        init.flag_subnr = KILL_FLAG;
+    }
+    if imp.instrs.iter().any(|ins| {
+        matches!(&ins.kind, InstrKind::Intrinsic(i)
+            if matches!(i.intrinsic, Intrinsic::LoadScratch | Intrinsic::StoreScratch))
+    }) {
+        // Scratch memory is laid out one dword per channel (see `emit_scratch`), sized by the
+        // NIR's `scratch` bytes per invocation.
+        t.facts.scratch_bytes = shader.info.scratch_size.next_multiple_of(4) * width as u32;
+        t.chan_index = Some(t.emit_channel_index());
+    }
+    t.emit_list(&imp.body)?;
+    if compute {
+        t.emit_cs_terminate();
+    } else {
+        t.emit_fb_writes();
+    }
+    if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
+        return Err(unsupported("pull constants (push block over 32 registers)"));
+    }
+    Ok((t.prog, t.facts))
+}
+
+impl<'a> Translator<'a> {
+    fn per(&self) -> u32 {
+        (self.width as u32 * 4).div_ceil(32)
+    }
+
+    fn vgrf(&mut self, ty: RegType) -> Reg {
+        let nr = self.prog.alloc(self.per());
+        Reg::vgrf(nr, ty)
+    }
+
+    fn push(&mut self, op: Op, dst: Reg, src: Vec<Reg>) -> &mut Inst {
+        self.prog.insts.push(Inst::new(op, self.width, dst, src));
+        self.prog.insts.last_mut().unwrap()
+    }
+
+    fn alu(&mut self, op: Opcode, dst: Reg, src: Vec<Reg>) -> &mut Inst {
+        self.push(Op::Alu(op), dst, src)
+    }
+
+    fn value(&self, id: SsaId) -> Result<&Vec<Reg>, CompileError> {
+        self.values
+            .get(id.0 as usize)
+            .and_then(|v| v.as_ref())
+            .ok_or_else(|| CompileError::Invalid(format!("%{} used before its definition", id.0)))
+    }
+
+    fn comp(&self, id: SsaId, c: usize) -> Result<Reg, CompileError> {
+        self.value(id)?
+            .get(c)
+            .copied()
+            .ok_or_else(|| CompileError::Invalid(format!("%{} has no component {c}", id.0)))
+    }
+
+    fn def_info(&self, id: SsaId) -> Result<(u8, u8), CompileError> {
+        let d = self
+            .imp
+            .def(id)
+            .ok_or_else(|| CompileError::Invalid(format!("%{} has no definition", id.0)))?;
+        Ok((d.num_components, d.bit_size))
+    }
+
+    fn set(&mut self, id: SsaId, regs: Vec<Reg>) {
+        if let Some(slot) = self.values.get_mut(id.0 as usize) {
+            *slot = Some(regs);
+        }
+    }
+
+    /// A register copy of `r` when the instruction cannot take it as it is (immediates in
+    /// 3-source, math and first-source positions).
+    fn in_grf(&mut self, r: Reg) -> Reg {
+        if r.file != File::Imm {
+            return r;
+        }
+        let t = self.vgrf(r.ty);
+        self.alu(Opcode::Mov, t, vec![r]);
+        t
+    }
+
+    fn emit_list(&mut self, list: &[CfNode]) -> Result<(), CompileError> {
+        for node in list {
+            match node {
+                CfNode::Block(b) => {
+                    let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
+                        CompileError::Invalid(format!("block b{} does not exist", b.0))
+                    })?;
+                    for &id in &block.instrs {
+                        self.emit_instr(id)?;
+                    }
+                }
+                CfNode::If(n) => {
+                    // `if (!b)` tests b and inverts the IF's predicate, as Mesa does: the
+                    // `not` then has no reader left and dead-code elimination drops it.
+                    let (cond, invert) = self.if_condition(n.condition)?;
+                    let mov = self.alu(
+                        Opcode::Mov,
+                        Reg::null(RegType::D),
+                        vec![cond.retype(RegType::D)],
+                    );
+                    mov.cmod = CondMod::Nz;
+                    let i = self.push(Op::If, Reg::BAD, vec![]);
+                    i.pred = Some(invert);
+                    self.emit_list(&n.then_body)?;
+                    if !is_empty_list(self.imp, &n.else_body) {
+                        self.push(Op::Else, Reg::BAD, vec![]);
+                        self.emit_list(&n.else_body)?;
+                    }
+                    self.push(Op::EndIf, Reg::BAD, vec![]);
+                }
+                CfNode::Loop(l) => {
+                    if !is_empty_list(self.imp, &l.continue_body) {
+                        return Err(unsupported("loop continue construct"));
+                    }
+                    self.push(Op::Do, Reg::BAD, vec![]);
+                    self.emit_list(&l.body)?;
+                    self.push(Op::While, Reg::BAD, vec![]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The register an IF tests and whether its predicate is inverted. Booleans are 0 or
+    /// ~0, so `inot b` is non-zero exactly where `b` is zero and the IF can test `b` itself.
+    fn if_condition(&self, cond: SsaId) -> Result<(Reg, bool), CompileError> {
+        if let Some(nir::Instr {
+            kind: nir::InstrKind::Alu(a),
+            ..
+        }) = self.imp.def_instr(cond)
+        {
+            if a.op == AluOp::inot {
+                if let Some(s) = a.srcs.first() {
+                    if self.def_info(s.ssa).map(|d| d.1) == Ok(1) {
+                        return Ok((self.comp(s.ssa, s.swizzle[0] as usize)?, true));
+                    }
+                }
+            }
+        }
+        Ok((self.comp(cond, 0)?, false))
+    }
+
+    fn emit_instr(&mut self, id: nir::InstrId) -> Result<(), CompileError> {
+        let ins = self.imp.instr(id);
+        match &ins.kind {
+            InstrKind::LoadConst(c) => {
+                let (_, bits) = self.def_info(c.def)?;
+                if bits == 64 {
+                    return Err(unsupported("64-bit constants"));
+                }
+                let ty = if bits == 1 { RegType::D } else { RegType::UD };
+                let regs = c
+                    .values
+                    .iter()
+                    .map(|&v| {
+                        let v = if bits == 1 && v != 0 {
+                            u32::MAX as u64
+                        } else {
+                            v
+                        };
+                        Reg::imm(ty, v as u32)
+                    })
+                    .collect();
+                self.set(c.def, regs);
+            }
+            InstrKind::Undef(d) => {
+                let (n, _) = self.def_info(*d)?;
+                self.set(*d, vec![Reg::imm(RegType::UD, 0); n as usize]);
+            }
+            InstrKind::Alu(a) => self.emit_alu(a)?,
+            InstrKind::Intrinsic(i) => self.emit_intrinsic(i)?,
+            InstrKind::Tex(t) => self.emit_tex(t)?,
+            InstrKind::Jump(JumpKind::Break) => {
+                self.push(Op::Break, Reg::BAD, vec![]);
+            }
+            InstrKind::Jump(JumpKind::Continue) => {
+                self.push(Op::Continue, Reg::BAD, vec![]);
+            }
+            InstrKind::Jump(k) => return Err(unsupported(format!("jump {}", k.name()))),
+            InstrKind::Phi(_) => return Err(unsupported("phi (expected registers)")),
+            InstrKind::Deref(_) => return Err(unsupported("deref instructions")),
+        }
+        Ok(())
+    }
+
+    /// Sends each intrinsic to its family's method (see the module doc for which file holds
+    /// which family).
+    fn emit_intrinsic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        match i.intrinsic {
+            Intrinsic::DeclReg => self.emit_decl_reg(i),
+            Intrinsic::LoadReg => self.emit_load_reg(i),
+            Intrinsic::StoreReg => self.emit_store_reg(i),
+            // Fragment payload, inputs, constants and outputs (io.rs).
+            Intrinsic::LoadBarycentricPixel
+            | Intrinsic::LoadBarycentricCentroid
+            | Intrinsic::LoadBarycentricSample => self.emit_barycentric(i),
+            Intrinsic::LoadInterpolatedInput => self.emit_interpolated_input(i),
+            Intrinsic::LoadInput => self.emit_flat_input(i),
+            Intrinsic::LoadFragCoord => self.emit_frag_coord(i),
+            Intrinsic::LoadFrontFace => self.emit_front_face(i),
+            Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            Intrinsic::StoreOutput => self.emit_store_output(i),
+            Intrinsic::Discard | Intrinsic::Terminate | Intrinsic::Demote => {
+                self.emit_discard();
+                Ok(())
+            }
+            Intrinsic::DiscardIf | Intrinsic::TerminateIf | Intrinsic::DemoteIf => {
+                self.emit_discard_if(i)
+            }
+            // Compute system values and barriers (compute.rs).
+            Intrinsic::LoadLocalInvocationId => self.emit_local_invocation_id(i),
+            Intrinsic::LoadWorkgroupId | Intrinsic::LoadWorkgroupIdZeroBase => {
+                self.emit_workgroup_id(i)
+            }
+            Intrinsic::LoadWorkgroupSize => self.emit_workgroup_size(i),
+            Intrinsic::LoadLocalInvocationIndex => self.emit_local_invocation_index(i),
+            Intrinsic::LoadGlobalInvocationId | Intrinsic::LoadGlobalInvocationIdZeroBase => {
+                self.emit_global_invocation_id(i)
+            }
+            Intrinsic::Barrier => self.emit_barrier(i),
+            // Memory (memory.rs).
+            Intrinsic::LoadSsbo | Intrinsic::LoadShared => self.emit_surface_load(i),
+            Intrinsic::StoreSsbo | Intrinsic::StoreShared => self.emit_surface_store(i),
+            Intrinsic::SsboAtomic
+            | Intrinsic::SsboAtomicSwap
+            | Intrinsic::SharedAtomic
+            | Intrinsic::SharedAtomicSwap => self.emit_surface_atomic(i),
+            Intrinsic::LoadScratch | Intrinsic::StoreScratch => {
+                self.emit_scratch(i, i.intrinsic == Intrinsic::StoreScratch)
+            }
+            Intrinsic::LoadRelocConstIntel => self.emit_reloc_const(i),
+            Intrinsic::LoadGlobalConstant => self.emit_global_constant(i),
+            _ => Err(unsupported(format!("intrinsic {}", i.intrinsic.name()))),
+        }
+    }
+
+    /// `decl_reg`: a NIR register (what is left of phis) becomes one virtual register per
+    /// component, written by `store_reg` and copied out by `load_reg`.
+    fn emit_decl_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
+        let arr = i.int_index(IndexKind::NumArrayElems).unwrap_or(0);
+        let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
+        if arr != 0 {
+            return Err(unsupported("register arrays"));
+        }
+        if bits != 32 && bits != 1 {
+            return Err(unsupported(format!("{bits}-bit registers")));
+        }
+        let regs = (0..n).map(|_| self.vgrf(RegType::UD)).collect();
+        self.set(intrinsic_def(i)?, regs);
+        Ok(())
+    }
+
+    /// `load_reg`: a copy, so that a later `store_reg` does not change the value read.
+    fn emit_load_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 1 {
+            return Err(unsupported("indirect register access"));
+        }
+        let reg = self.value(intrinsic_src(i, 0)?)?.clone();
+        let (n, _) = self.def_info(intrinsic_def(i)?)?;
+        let mut out = Vec::new();
+        for r in reg.iter().take(n as usize) {
+            let d = self.vgrf(RegType::UD);
+            self.alu(Opcode::Mov, d, vec![*r]);
+            out.push(d);
+        }
+        self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `store_reg` of the components its write mask names.
+    fn emit_store_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.int_index(IndexKind::Base).unwrap_or(0) != 0 || i.srcs.len() > 2 {
+            return Err(unsupported("indirect register access"));
+        }
+        let val = self.value(intrinsic_src(i, 0)?)?.clone();
+        let reg = self.value(intrinsic_src(i, 1)?)?.clone();
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
+        for (c, r) in reg.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                let v = val.get(c).copied().ok_or_else(|| {
+                    CompileError::Invalid(format!("store_reg writes missing component {c}"))
+                })?;
+                self.alu(Opcode::Mov, *r, vec![v.retype(RegType::UD)]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Source `k` of intrinsic `i`.
+fn intrinsic_src(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
+    let name = i.intrinsic.name();
+    i.srcs
+        .get(k)
+        .copied()
+        .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
+}
+
+/// The value intrinsic `i` defines.
+fn intrinsic_def(i: &IntrinsicInstr) -> Result<SsaId, CompileError> {
+    let name = i.intrinsic.name();
+    i.def
+        .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
+}
+
+fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {
+    list.iter().all(|n| match n {
+        CfNode::Block(b) => imp
+            .blocks
+            .get(b.0 as usize)
+            .map_or(true, |b| b.instrs.is_empty()),
+        _ => false,
+    })
+}

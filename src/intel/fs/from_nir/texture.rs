@@ -1,0 +1,240 @@
+//! Texture instructions: sampler messages with their parameters in the order each message
+//! and generation takes them, texel offsets in the sampler header, and dynamically uniform
+//! sampler-array indices.
+
+use crate::intel::eu::{Opcode, RegType};
+use crate::nir::{self, TexSrc};
+
+use super::super::ir::{Op, Reg, TexKind};
+use super::{unsupported, CompileError, Translator};
+
+impl Translator<'_> {
+    /// A texture instruction: one sampler message (SEND) whose reply holds up to four
+    /// components per channel.
+    pub(super) fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
+        let op = t.op.name();
+        for (k, _) in &t.srcs {
+            if !matches!(
+                k.name(),
+                "coord"
+                    | "comparator"
+                    | "lod"
+                    | "bias"
+                    | "ddx"
+                    | "ddy"
+                    | "texture_offset"
+                    | "sampler_offset"
+                    | "offset"
+            ) {
+                return Err(unsupported(format!("texture source {}", k.name())));
+            }
+        }
+        let mut coord = self.tex_src(t, TexSrc::COORD)?;
+        let offset_bits = self.tex_offsets(t, op, &mut coord)?;
+        let (kind, params) = self.tex_params(t, op, &coord)?;
+        let per = self.per();
+        let dst_nr = self.prog.alloc(4 * per);
+        let dst = Reg::vgrf(dst_nr, RegType::UD);
+        let mut params: Vec<Reg> = params.into_iter().map(|r| r.retype(RegType::UD)).collect();
+        let header = offset_bits.map(|bits| self.tex_header(bits));
+        if let Some(h) = header {
+            params.insert(0, h);
+        }
+        let surface = t.texture_index.unwrap_or(0);
+        let sampler = t.sampler_index.unwrap_or(0);
+        let dynamic = t
+            .srcs
+            .iter()
+            .find(|s| s.0.name() == "texture_offset")
+            .map(|s| s.1);
+        let candidates = if dynamic.is_some() {
+            self.sampler_array_len.max(1)
+        } else {
+            1
+        };
+        if surface + candidates > 256 || sampler + candidates > 16 {
+            return Err(unsupported("texture or sampler index out of range"));
+        }
+        // A run-time texture index (an element of a sampler array) is dynamically uniform, as
+        // GLSL requires of sampler-array indexing: the first enabled channel's value picks
+        // the surface and sampler for the whole message, as brw does, instead of one
+        // predicated message per array element.
+        if let Some(id) = dynamic {
+            let idx = self.in_grf(self.comp(id, 0)?.retype(RegType::UD));
+            let uniform = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+            self.push(Op::Uniformize, uniform, vec![idx]);
+            params.push(Reg {
+                stride: 0,
+                ..uniform
+            });
+        }
+        let inst = self.push(
+            Op::Tex {
+                kind,
+                surface: surface as u8,
+                sampler: sampler as u8,
+                indexed: dynamic.is_some(),
+            },
+            dst,
+            params,
+        );
+        // A leading one-register header source (texel offsets).
+        inst.header_size = header.is_some() as u8;
+        let (n, _) = self.def_info(t.def)?;
+        // resinfo replies width, height, depth, levels: query_levels is the fourth.
+        let first = if op == "query_levels" { 3 } else { 0 };
+        let out = (0..n as u32)
+            .map(|c| dst.reg_offset((first + c) * per))
+            .collect();
+        self.set(t.def, out);
+        Ok(())
+    }
+
+    /// The components of texture source `k` (none when the instruction has no such source).
+    fn tex_src(&self, t: &nir::TexInstr, k: TexSrc) -> Result<Vec<Reg>, CompileError> {
+        match t.srcs.iter().find(|s| s.0 == k).map(|s| s.1) {
+            Some(id) => Ok(self.value(id)?.clone()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Texel offsets (constants in -8..=7, as GLSL requires of textureOffset): texel fetches
+    /// add them to the integer coordinates (brw has NIR do the same); sampling messages take
+    /// them in the header, 4 bits each at u 11:8, v 7:4, r 3:0 of dword 2, whose bits this
+    /// returns.
+    fn tex_offsets(
+        &mut self,
+        t: &nir::TexInstr,
+        op: &str,
+        coord: &mut [Reg],
+    ) -> Result<Option<u32>, CompileError> {
+        let mut offset_bits = None;
+        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
+            let offs = self
+                .imp
+                .const_value(id)
+                .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
+            let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
+            if op == "txf" {
+                for (c, o) in offs.iter().enumerate() {
+                    if let Some(r) = coord.get_mut(c) {
+                        let sum = self.vgrf(RegType::D);
+                        let base = self.in_grf(r.retype(RegType::D));
+                        self.alu(
+                            Opcode::Add,
+                            sum,
+                            vec![base, Reg::imm(RegType::D, *o as u32)],
+                        );
+                        *r = sum;
+                    }
+                }
+            } else {
+                let mut bits = 0u32;
+                for (c, &o) in offs.iter().enumerate().take(3) {
+                    if !(-8..=7).contains(&o) {
+                        return Err(unsupported(format!("texel offset {o} outside -8..=7")));
+                    }
+                    let shift = 4 * (2 - c as u32);
+                    bits |= ((o as u32) << shift) & (0xf << shift);
+                }
+                offset_bits = Some(bits);
+            }
+        }
+        Ok(offset_bits)
+    }
+
+    /// The message of texture op `op` and its parameters in the order the message takes
+    /// them.
+    fn tex_params(
+        &self,
+        t: &nir::TexInstr,
+        op: &str,
+        coord: &[Reg],
+    ) -> Result<(TexKind, Vec<Reg>), CompileError> {
+        let shadow = self.tex_src(t, TexSrc::COMPARATOR)?;
+        let lod = self.tex_src(t, TexSrc::LOD)?;
+        let bias = self.tex_src(t, TexSrc::BIAS)?;
+        let mut params: Vec<Reg> = Vec::new();
+        let kind = match (op, shadow.is_empty()) {
+            ("tex", true) => {
+                params.extend(coord);
+                TexKind::Sample
+            }
+            ("tex", false) => {
+                params.extend(&shadow);
+                params.extend(coord);
+                TexKind::SampleC
+            }
+            ("txb", true) => {
+                params.extend(&bias);
+                params.extend(coord);
+                TexKind::SampleB
+            }
+            ("txl", true) => {
+                params.extend(&lod);
+                params.extend(coord);
+                TexKind::SampleL
+            }
+            ("txl", false) => {
+                params.extend(&shadow);
+                params.extend(&lod);
+                params.extend(coord);
+                TexKind::SampleLC
+            }
+            ("txd", true) => {
+                let ddx = self.tex_src(t, TexSrc::DDX)?;
+                let ddy = self.tex_src(t, TexSrc::DDY)?;
+                for (c, &co) in coord.iter().enumerate() {
+                    params.push(co);
+                    if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
+                        params.push(*x);
+                        params.push(*y);
+                    }
+                }
+                TexKind::SampleD
+            }
+            ("txf", true) => {
+                // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
+                // the 2D coordinates (u v lod r).
+                let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
+                params.extend(coord);
+                if self.devinfo.ver >= 90 {
+                    if params.len() < 2 {
+                        params.push(Reg::imm(RegType::D, 0));
+                    }
+                    params.insert(2, l);
+                } else {
+                    params.insert(1.min(params.len()), l);
+                }
+                TexKind::Ld
+            }
+            ("txs" | "query_levels", true) => {
+                params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
+                TexKind::Resinfo
+            }
+            (other, sh) => {
+                return Err(unsupported(format!(
+                    "texture op {other}{}",
+                    if sh { "" } else { " with shadow compare" }
+                )))
+            }
+        };
+        Ok((kind, params))
+    }
+
+    /// The sampler header: g0 with the texel offsets `bits` in dword 2.
+    fn tex_header(&mut self, bits: u32) -> Reg {
+        let h = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+        let m = self.alu(Opcode::Mov, h, vec![Reg::fixed(0, 0, RegType::UD, 1)]);
+        m.exec_size = 8;
+        m.we_all = true;
+        let m = self.alu(
+            Opcode::Mov,
+            Reg { offset: 8, ..h },
+            vec![Reg::imm(RegType::UD, bits)],
+        );
+        m.exec_size = 1;
+        m.we_all = true;
+        h
+    }
+}
