@@ -49,20 +49,8 @@ impl Tr<'_> {
                         self.two_part(op, dst, x);
                         continue;
                     }
-                    let tmp = self.temp(1);
-                    self.emit(
-                        O::Mul,
-                        f,
-                        Cond::True,
-                        (tmp, 1),
-                        [
-                            Some(x),
-                            Some(Operand::splat(dialect::trig_prescale(self.specs))),
-                            None,
-                        ],
-                        Shape::Aligned,
-                    );
-                    self.two_part(op, dst, Operand::value(tmp, [0; 4]));
+                    let x = self.trig_prescale(x);
+                    self.two_part(op, dst, x);
                 }
                 AluOp::fpow => {
                     let y = src(self, 1)?;
@@ -108,20 +96,7 @@ impl Tr<'_> {
         if matches!(a.op, AluOp::fsin | AluOp::fcos)
             && dialect::prescaled_operand(self.specs, self.imp, src, 2).is_none()
         {
-            let tmp = self.temp(1);
-            self.emit(
-                O::Mul,
-                DataType::F32,
-                Cond::True,
-                (tmp, 1),
-                [
-                    Some(x),
-                    Some(Operand::splat(dialect::trig_prescale(self.specs))),
-                    None,
-                ],
-                Shape::Aligned,
-            );
-            x = Operand::value(tmp, [0; 4]);
+            x = self.trig_prescale(x);
         }
         let op = match a.op {
             AluOp::flog2 => O::Log,
@@ -132,6 +107,25 @@ impl Tr<'_> {
         self.bind[a.def.0 as usize] = Some(Binding::value(pair, 0));
         self.unary(op, (pair, 0b11), x);
         Ok(())
+    }
+
+    /// `x` scaled into a temporary for the core's SIN/COS input range, for NIR that did not
+    /// scale it itself (see [`dialect::trig_prescale`]).
+    fn trig_prescale(&mut self, x: Operand) -> Operand {
+        let tmp = self.temp(1);
+        self.emit(
+            Opcode::Mul,
+            DataType::F32,
+            Cond::True,
+            (tmp, 1),
+            [
+                Some(x),
+                Some(Operand::splat(dialect::trig_prescale(self.specs))),
+                None,
+            ],
+            Shape::Aligned,
+        );
+        Operand::value(tmp, [0; 4])
     }
 
     fn unary(&mut self, op: Opcode, dst: (ValueId, u8), x: Operand) {
