@@ -9,7 +9,7 @@ use gpucc::etnaviv::compiler::consts::Uniforms;
 use gpucc::etnaviv::compiler::emit::emit;
 use gpucc::etnaviv::compiler::ir::*;
 use gpucc::etnaviv::compiler::regs::{Class, VirtReg, NUM_TYPES, TYPE_MASK};
-use gpucc::etnaviv::compiler::{verify, Context, Options, VerifyOutcome};
+use gpucc::etnaviv::compiler::{verify, CompileError, Context, Options, VerifyOutcome};
 use gpucc::etnaviv::isa::{Opcode, RegGroup, SrcKind};
 use gpucc::etnaviv::specs::Specs;
 
@@ -391,4 +391,47 @@ fn register_set_is_built_once_and_shared() {
     assert_eq!(ptr, Arc::as_ptr(&set) as usize);
     assert!(Arc::ptr_eq(c.reg_file(), &set));
     assert_eq!(mine.code, theirs.code);
+}
+
+// ---- uniform file bounds ----
+
+/// A uniform header or a `load_uniform` slot past the stage's uniform file is the core's
+/// limit, reported as such, before a file of that size is built: a header of 4e9 slots and a
+/// base of 2^30 once made the translator ask for 128 GB and 4 GiB and abort the process.
+#[test]
+fn uniform_slots_past_the_file_are_a_limit() {
+    let zero = "    32x4  %98 = load_const (0x00000000, 0x00000000, 0x00000000, 0x00000000)\n";
+    let c = ctx("gc2000");
+    let err = c
+        .compile(&fs(4_000_000_000, "", zero), &Options::default())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        CompileError::Limit("4000000000 uniform slots exceed the 64 gc2000 allows".into())
+    );
+
+    let load = |base: u64| {
+        format!(
+            "    32    %0 = load_const (0x00000000)\n\
+             \x20   32x4  %98 = @load_uniform (%0 (0x0)) (base={base}, range=1, dest_type=float32)\n"
+        )
+    };
+    let err = c
+        .compile(&fs(1, "", &load(1 << 30)), &Options::default())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        CompileError::Limit(
+            "load_uniform slot 1073741824 is past the 64 uniform slots gc2000 has for a \
+             MESA_SHADER_FRAGMENT shader"
+                .into()
+        )
+    );
+    // gc2000 gives a fragment shader 64 slots: the last one is fine, the next is not.
+    assert!(c
+        .compile(&fs(1, "", &load(63)), &Options::default())
+        .is_ok());
+    assert!(c
+        .compile(&fs(1, "", &load(64)), &Options::default())
+        .is_err());
 }

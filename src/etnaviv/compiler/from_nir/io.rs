@@ -86,16 +86,42 @@ impl Tr<'_> {
     /// `u[base + offset]` with a constant offset binds the uniform itself, which costs no
     /// instruction; the offset is a float on cores without integers.
     fn load_uniform(&mut self, ii: &IntrinsicInstr) -> R<()> {
-        let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
+        let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0);
         let def = load_def(ii)?;
         let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
             Some(o) if self.int_bools => o,
             Some(o) => f32::from_bits(o) as u32,
-            None => return self.indirect_uniform(ii, base, def),
+            None => {
+                let base = self.user_uniform(base, "load_uniform base")?;
+                return self.indirect_uniform(ii, base, def);
+            }
         };
-        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(base + off)));
-        self.uniforms.note_user(base + off);
+        let slot = self.user_uniform(base.saturating_add(i64::from(off)), "load_uniform slot")?;
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
         Ok(())
+    }
+
+    /// Notes uniform slot `slot` as the application's, after checking that the stage's
+    /// uniform file has it: a slot past the file is a limit of the core, and must not grow
+    /// the file to whatever size the input names (a fuzzed base of 2^30 asked for 4 GiB).
+    pub(super) fn user_uniform(&mut self, slot: i64, what: &str) -> R<u32> {
+        let limits = self.specs.uniform_limits();
+        let max = if self.stage == Stage::Fragment {
+            limits.max_ps_uniforms
+        } else {
+            limits.max_vs_uniforms
+        };
+        match u32::try_from(slot) {
+            Ok(s) if s < max => {
+                self.uniforms.note_user(s);
+                Ok(s)
+            }
+            _ => Err(CompileError::Limit(format!(
+                "{what} {slot} is past the {max} uniform slots {} has for a {} shader",
+                self.specs.name,
+                self.stage.mesa_name()
+            ))),
+        }
     }
 
     /// The scale of a texture unit's coordinates: a uniform the driver fills in.
@@ -213,7 +239,7 @@ impl Tr<'_> {
     fn indirect_uniform(&mut self, ii: &IntrinsicInstr, base: u32, def: SsaId) -> R<()> {
         let range = ii.int_index(IndexKind::Range).unwrap_or(1).max(1) as u32;
         for k in 0..range.min(1024) {
-            self.uniforms.note_user(base + k);
+            self.user_uniform(i64::from(base) + i64::from(k), "indirect uniform range")?;
         }
         let off = self.operand(ii.srcs[0], [0; 4])?;
         let mut mova = Instr::new(

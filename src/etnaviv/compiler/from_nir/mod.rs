@@ -160,7 +160,7 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         stage,
         p: Program::default(),
         bind: vec![None; imp.defs.len()],
-        uniforms: Uniforms::new(user_uniform_slots(shader, imp)),
+        uniforms: Uniforms::new(user_uniform_slots(specs, shader, imp)?),
         inputs: Vec::new(),
         outputs: Vec::new(),
         phi_copies: HashMap::new(),
@@ -189,15 +189,29 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
 /// shader reads the default uniform block through UBO loads (Mesa leaves the indirectly
 /// indexed arrays there on HALTI2+ cores), only the slots its `load_uniform`s name, which
 /// [`Uniforms::note_user`] adds as they come: the rest stay in memory and take no register.
-fn user_uniform_slots(shader: &Shader, imp: &Impl) -> u32 {
+/// A header asking for more slots than the stage's uniform file holds is a limit of the
+/// core (checked here, before a file of that size is built).
+fn user_uniform_slots(specs: &Specs, shader: &Shader, imp: &Impl) -> R<u32> {
     let reads_ubo = imp.instrs.iter().any(
         |ins| matches!(&ins.kind, InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadUbo),
     );
     if reads_ubo {
-        0
-    } else {
-        shader.info.num_uniforms
+        return Ok(0);
     }
+    let n = shader.info.num_uniforms;
+    let limits = specs.uniform_limits();
+    let max = if shader.stage() == Stage::Fragment {
+        limits.max_ps_uniforms
+    } else {
+        limits.max_vs_uniforms
+    };
+    if n > max {
+        return Err(CompileError::Limit(format!(
+            "{n} uniform slots exceed the {max} {} allows",
+            specs.name
+        )));
+    }
+    Ok(n)
 }
 
 /// Channel `c` of an aligned op over `n` components reads NIR component `swizzle[c]`
