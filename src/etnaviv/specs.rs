@@ -96,6 +96,17 @@ pub struct UniformLimits {
     pub ps_offset: u32,
 }
 
+impl UniformLimits {
+    /// The uniform slots a fragment (`fragment`) or vertex shader may use.
+    pub fn max_for(&self, fragment: bool) -> u32 {
+        if fragment {
+            self.max_ps_uniforms
+        } else {
+            self.max_vs_uniforms
+        }
+    }
+}
+
 /// Sampler counts; vertex samplers follow the fragment ones in one address space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SamplerLimits {

@@ -295,11 +295,7 @@ pub fn check_limits(
         )));
     }
     let limits = specs.uniform_limits();
-    let max = if fragment {
-        limits.max_ps_uniforms
-    } else {
-        limits.max_vs_uniforms
-    };
+    let max = limits.max_for(fragment);
     if uniforms.slots.len() > max as usize {
         return Err(CompileError::Limit(format!(
             "{} uniform slots exceed the {max} {} allows",

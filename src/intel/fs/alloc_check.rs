@@ -85,33 +85,34 @@ struct Access {
     label: u32,
 }
 
-/// The registers `r` covers (`regs` of them from its offset), under `base`.
+/// The registers `r` covers (`regs` of them from its offset), under `base`. Runs for every
+/// operand of every allocation, so it allocates nothing.
 fn accesses(
     prog: &Program,
     labels: &Labels,
     base: &[u32],
     r: &super::ir::Reg,
     regs: u32,
-) -> Vec<Access> {
+) -> impl Iterator<Item = Access> {
     let first = r.offset / REG_SIZE;
-    match r.file {
+    // (first hardware register, first label, count)
+    let (hw, label, count) = match r.file {
         File::Vgrf => {
-            let size = prog.vgrf_sizes[r.nr as usize];
-            (first..(first + regs).min(size))
-                .map(|k| Access {
-                    hw: base[r.nr as usize] + k,
-                    label: labels.piece_base[r.nr as usize] + k,
-                })
-                .collect()
+            let v = r.nr as usize;
+            let end = (first + regs).min(prog.vgrf_sizes[v]);
+            (
+                base[v] + first,
+                labels.piece_base[v] + first,
+                end.saturating_sub(first),
+            )
         }
-        File::Fixed => (first..first + regs)
-            .map(|k| Access {
-                hw: r.nr + k,
-                label: labels.fixed_base + r.nr + k,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
+        File::Fixed => (r.nr + first, labels.fixed_base + r.nr + first, regs),
+        _ => (0, 0, 0),
+    };
+    (0..count).map(move |k| Access {
+        hw: hw + k,
+        label: label + k,
+    })
 }
 
 /// The register state flowing through one block, with the values written on every path so far.

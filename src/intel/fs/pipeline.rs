@@ -201,6 +201,16 @@ pub(super) fn compile_width(
         // Mesa's order: each pre-allocation schedule in turn, keeping the first that
         // allocates without spilling; if none does, spill from the least pressure.
         let may_spill = width == 8 && i + 1 == levels.len();
+        // One allocation attempt of a schedule, timed and, under GPUCC_DEBUG=ra, described.
+        let allocate = |runner: &mut Runner<Program>, q: &mut Program, mode, spill| {
+            let outcome = runner.time_step("register_allocation", || {
+                regalloc::allocate_spilling(dev, &ctx.regs, q, reserved, spill)
+            })?;
+            if ra_debug {
+                report_allocation(width, level, mode, q, reserved, outcome.as_ref());
+            }
+            Ok::<_, CompileError>(outcome)
+        };
         let mut least: Option<(u32, Program, sched::Mode)> = None;
         for mode in sched::PRE_RA_MODES {
             let mut q = p.clone();
@@ -209,13 +219,7 @@ pub(super) fn compile_width(
             // try the allocator.
             let pressure = sched::max_pressure(&q);
             if pressure + 2 <= dev.grf_count {
-                let outcome = runner.time_step("register_allocation", || {
-                    regalloc::allocate_spilling(dev, &ctx.regs, &mut q, reserved, false)
-                })?;
-                if ra_debug {
-                    report_allocation(width, level, mode, &q, reserved, outcome.as_ref());
-                }
-                if let Some((alloc, spilled)) = outcome {
+                if let Some((alloc, spilled)) = allocate(&mut runner, &mut q, mode, false)? {
                     fitted = Some((q, alloc, spilled));
                     break 'levels;
                 }
@@ -232,13 +236,7 @@ pub(super) fn compile_width(
             }
         }
         if let Some((_, mut q, mode)) = least {
-            let outcome = runner.time_step("register_allocation", || {
-                regalloc::allocate_spilling(dev, &ctx.regs, &mut q, reserved, true)
-            })?;
-            if ra_debug {
-                report_allocation(width, level, mode, &q, reserved, outcome.as_ref());
-            }
-            if let Some((alloc, spilled)) = outcome {
+            if let Some((alloc, spilled)) = allocate(&mut runner, &mut q, mode, true)? {
                 fitted = Some((q, alloc, spilled));
                 break;
             }

@@ -105,12 +105,10 @@ impl Tr<'_> {
     /// uniform file has it: a slot past the file is a limit of the core, and must not grow
     /// the file to whatever size the input names (a fuzzed base of 2^30 asked for 4 GiB).
     pub(super) fn user_uniform(&mut self, slot: i64, what: &str) -> R<u32> {
-        let limits = self.specs.uniform_limits();
-        let max = if self.stage == Stage::Fragment {
-            limits.max_ps_uniforms
-        } else {
-            limits.max_vs_uniforms
-        };
+        let max = self
+            .specs
+            .uniform_limits()
+            .max_for(self.stage == Stage::Fragment);
         match u32::try_from(slot) {
             Ok(s) if s < max => {
                 self.uniforms.note_user(s);

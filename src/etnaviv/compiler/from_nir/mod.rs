@@ -199,12 +199,9 @@ fn user_uniform_slots(specs: &Specs, shader: &Shader, imp: &Impl) -> R<u32> {
         return Ok(0);
     }
     let n = shader.info.num_uniforms;
-    let limits = specs.uniform_limits();
-    let max = if shader.stage() == Stage::Fragment {
-        limits.max_ps_uniforms
-    } else {
-        limits.max_vs_uniforms
-    };
+    let max = specs
+        .uniform_limits()
+        .max_for(shader.stage() == Stage::Fragment);
     if n > max {
         return Err(CompileError::Limit(format!(
             "{n} uniform slots exceed the {max} {} allows",

@@ -65,6 +65,26 @@ pub fn a64_untyped_read_desc(n: u32) -> u32 {
 }
 
 impl Translator<'_> {
+    /// Where an SSBO or shared-memory access goes: the surface, the byte offset operand and
+    /// the constant base added to it. Its sources start at `first` (a store's value comes
+    /// before them): an SSBO access names its block and then the offset, a shared one only
+    /// the offset, and only shared accesses have a `base` index.
+    fn surface_location(
+        &mut self,
+        i: &IntrinsicInstr,
+        first: usize,
+    ) -> Result<(u32, Reg, u32), CompileError> {
+        if matches!(i.intrinsic, Intrinsic::LoadSsbo | Intrinsic::StoreSsbo) {
+            let surface = self.ssbo_surface(intrinsic_src(i, first)?)?;
+            let offset = self.comp(intrinsic_src(i, first + 1)?, 0)?;
+            return Ok((surface, offset, 0));
+        }
+        self.compute_only(i.intrinsic.name())?;
+        let offset = self.comp(intrinsic_src(i, first)?, 0)?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+        Ok((SLM_SURFACE, offset, base))
+    }
+
     /// `load_ssbo` or `load_shared`: an untyped surface read.
     pub(super) fn emit_surface_load(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let name = i.intrinsic.name();
@@ -72,20 +92,7 @@ impl Translator<'_> {
         if bits != 32 {
             return Err(unsupported(format!("{name} of {bits}-bit data")));
         }
-        let (surface, offset) = if i.intrinsic == Intrinsic::LoadSsbo {
-            (
-                self.ssbo_surface(intrinsic_src(i, 0)?)?,
-                self.comp(intrinsic_src(i, 1)?, 0)?,
-            )
-        } else {
-            self.compute_only(name)?;
-            (SLM_SURFACE, self.comp(intrinsic_src(i, 0)?, 0)?)
-        };
-        let base = if i.intrinsic == Intrinsic::LoadShared {
-            i.int_index(IndexKind::Base).unwrap_or(0) as u32
-        } else {
-            0
-        };
+        let (surface, offset, base) = self.surface_location(i, 0)?;
         let addr = self.address(offset, base);
         let out = self.untyped_read(surface, addr, n as u32)?;
         self.set(intrinsic_def(i)?, out);
@@ -99,20 +106,7 @@ impl Translator<'_> {
         if bits != 32 {
             return Err(unsupported(format!("{name} of {bits}-bit data")));
         }
-        let (surface, offset) = if i.intrinsic == Intrinsic::StoreSsbo {
-            (
-                self.ssbo_surface(intrinsic_src(i, 1)?)?,
-                self.comp(intrinsic_src(i, 2)?, 0)?,
-            )
-        } else {
-            self.compute_only(name)?;
-            (SLM_SURFACE, self.comp(intrinsic_src(i, 1)?, 0)?)
-        };
-        let base = if i.intrinsic == Intrinsic::StoreShared {
-            i.int_index(IndexKind::Base).unwrap_or(0) as u32
-        } else {
-            0
-        };
+        let (surface, offset, base) = self.surface_location(i, 1)?;
         let value = self.value(intrinsic_src(i, 0)?)?.clone();
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u32;
         // One message per run of consecutive written components.
