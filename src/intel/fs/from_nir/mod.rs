@@ -359,7 +359,7 @@ impl<'a> Translator<'a> {
             Intrinsic::LoadInput => self.emit_flat_input(i),
             Intrinsic::LoadFragCoord => self.emit_frag_coord(i),
             Intrinsic::LoadFrontFace => self.emit_front_face(i),
-            Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            Intrinsic::LoadUbo | Intrinsic::LoadUboUniformBlockIntel => self.emit_load_ubo(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::Discard | Intrinsic::Terminate | Intrinsic::Demote => {
                 self.emit_discard();
@@ -390,7 +390,9 @@ impl<'a> Translator<'a> {
                 self.emit_scratch(i, i.intrinsic == Intrinsic::StoreScratch)
             }
             Intrinsic::LoadRelocConstIntel => self.emit_reloc_const(i),
-            Intrinsic::LoadGlobalConstant => self.emit_global_constant(i),
+            Intrinsic::LoadGlobalConstant | Intrinsic::LoadGlobalConstantUniformBlockIntel => {
+                self.emit_global_constant(i)
+            }
             _ => Err(unsupported(format!("intrinsic {}", i.intrinsic.name()))),
         }
     }
