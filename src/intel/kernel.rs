@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::intel::eu;
+use crate::intel::vue::VueMap;
 use crate::intel::DevInfo;
 
 /// Statistics of one SIMD variant, as Mesa's `brw_compile_stats`.
@@ -94,6 +95,60 @@ pub struct ComputeInfo {
     pub shared_size: u32,
 }
 
+/// What a driver needs to run a vertex shader (Mesa's `brw_vs_prog_data` and
+/// `brw_vue_prog_data`): 3DSTATE_VS, the vertex elements and the SBE setup of the next stage.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VertexInfo {
+    /// The output layout.
+    pub vue_map: VueMap,
+    /// `VERT_ATTRIB` bits of the attributes read (Mesa's `inputs_read`).
+    pub inputs_read: u64,
+    /// The draw-parameter element is pushed; which of its components are read.
+    pub uses_first_vertex: bool,
+    /// See `uses_first_vertex`.
+    pub uses_base_instance: bool,
+    /// See `uses_first_vertex`.
+    pub uses_vertex_id: bool,
+    /// See `uses_first_vertex`.
+    pub uses_instance_id: bool,
+    /// The draw-id element is pushed (draw id in x, is-indexed-draw in y).
+    pub uses_draw_id: bool,
+    /// Vertex elements pushed (Mesa's `nr_attribute_slots`).
+    pub nr_attribute_slots: u32,
+}
+
+impl VertexInfo {
+    /// 3DSTATE_VS "Vertex URB Entry Read Length": pairs of pushed elements, at least one
+    /// (Mesa's `urb_read_length`).
+    pub fn urb_read_length(&self) -> u32 {
+        self.nr_attribute_slots.max(1).div_ceil(2)
+    }
+
+    /// URB entry size in 64-byte units: the entry holds the pushed elements first and the
+    /// outputs after the shader overwrites them, so it is the larger of the two (Mesa's
+    /// `urb_entry_size` on Gen7+).
+    pub fn urb_entry_size(&self) -> u32 {
+        self.nr_attribute_slots
+            .max(self.vue_map.num_slots())
+            .div_ceil(4)
+    }
+
+    /// Index of the draw-parameter element, if pushed.
+    pub fn draw_params_element(&self) -> Option<u32> {
+        let any = self.uses_first_vertex
+            || self.uses_base_instance
+            || self.uses_vertex_id
+            || self.uses_instance_id;
+        any.then(|| self.inputs_read.count_ones())
+    }
+
+    /// Index of the draw-id element, if pushed.
+    pub fn draw_id_element(&self) -> Option<u32> {
+        self.uses_draw_id
+            .then(|| self.inputs_read.count_ones() + self.draw_params_element().is_some() as u32)
+    }
+}
+
 /// Program flags the driver programs into WM state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Flags {
@@ -166,8 +221,10 @@ pub struct Kernel {
     pub flags: Flags,
     /// Scratch bytes per thread.
     pub scratch_size: u32,
-    /// Compute facts (None for fragment shaders).
+    /// Compute facts (None for other stages).
     pub compute: Option<ComputeInfo>,
+    /// Vertex-shader facts (None for other stages).
+    pub vertex: Option<VertexInfo>,
     /// Values the driver patches into [`Kernel::code`], in code order.
     pub relocs: Vec<Reloc>,
     /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the

@@ -5,5 +5,6 @@ pub mod eu;
 pub mod fs;
 pub mod kernel;
 pub mod sim;
+pub mod vue;
 
 pub use devinfo::DevInfo;

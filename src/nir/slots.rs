@@ -267,6 +267,16 @@ pub fn slot_number(name: &str) -> Option<u32> {
     SLOTS.iter().find(|(n, _)| *n == name).map(|p| p.1)
 }
 
+/// The name of varying slot `n` (`VARYING_SLOT_VAR0` for 32): the first name Mesa gives the
+/// number, so aliases (`VARYING_SLOT_PRIMITIVE_SHADING_RATE` is `VARYING_SLOT_FACE`) print as
+/// the slot's original meaning.
+pub fn varying_slot_name(n: u32) -> Option<&'static str> {
+    SLOTS
+        .iter()
+        .find(|(name, v)| *v == n && name.starts_with("VARYING_SLOT_"))
+        .map(|p| p.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +292,9 @@ mod tests {
         assert_eq!(slot_number("7"), Some(7));
         assert_eq!(slot_number("~0"), Some(u32::MAX));
         assert_eq!(slot_number("NOT_A_SLOT"), None);
+        assert_eq!(varying_slot_name(32), Some("VARYING_SLOT_VAR0"));
+        assert_eq!(varying_slot_name(24), Some("VARYING_SLOT_FACE"));
+        assert_eq!(varying_slot_name(17), Some("VARYING_SLOT_CLIP_DIST0"));
+        assert_eq!(varying_slot_name(64), Some("VARYING_SLOT_PATCH0"));
     }
 }

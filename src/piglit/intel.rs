@@ -65,6 +65,9 @@ impl SharedFunctions for WithTextures<'_> {
     fn barrier(&mut self) -> Result<(), String> {
         self.inner.barrier()
     }
+    fn urb_write(&mut self, handle: u32, dword: u32, v: u32) -> Result<(), String> {
+        self.inner.urb_write(handle, dword, v)
+    }
 }
 
 /// A subspan to shade: upper-left pixel and the pixels (bit i = pixel i of the quad) the

@@ -5,6 +5,7 @@
 //! the device's own assembler produced once per [`super::Context`] and given its execution
 //! controls and jump distances.
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{
     self, AccessMode, Branch, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc, RegType,
     Region, Src,
@@ -194,7 +195,10 @@ pub fn generate(
                 e
             }
             Op::Send => {
-                let mut e = eu::Inst::new(if inst.eot {
+                // Thread ends wait for earlier render-target writes (sendc); a vertex
+                // thread's last URB write has nothing to wait for and is a plain send, as
+                // brw emits it.
+                let mut e = eu::Inst::new(if inst.eot && inst.sfid != sfid::URB {
                     Opcode::Sendc
                 } else {
                     Opcode::Send

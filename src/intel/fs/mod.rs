@@ -157,6 +157,10 @@ impl Context {
             .collect();
         widths.sort_unstable();
         widths.dedup();
+        // Vertex threads are SIMD8 (eight vertices); wider widths asked for are not tried.
+        if shader.stage() == nir::Stage::Vertex {
+            widths.retain(|w| *w == 8);
+        }
         if widths.is_empty() {
             return Err(CompileError::Unsupported(format!(
                 "SIMD widths {:?} (8 and 16 are implemented)",
@@ -264,6 +268,7 @@ impl Context {
                 local_size: c.local_size,
                 shared_size: c.shared_size,
             }),
+            vertex: facts.vertex.clone(),
             relocs,
             constant_data_size: shader.info.constant_data_size,
         })
@@ -332,7 +337,13 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     let curb_start = facts.payload.num_regs;
     let curb_regs = (facts.push.len() as u32).div_ceil(8);
     let urb_start = curb_start + curb_regs;
+    let vertex = facts.vertex.as_ref();
     let fix = |r: &mut Reg| match r.file {
+        // A vertex element component: a whole register of eight vertices' values.
+        File::Attr if vertex.is_some() => {
+            r.file = File::Fixed;
+            r.nr += urb_start;
+        }
         File::Uniform => {
             let slot = r.nr;
             r.file = File::Fixed;
@@ -356,7 +367,9 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
             fix(s);
         }
     }
-    let _ = REG_SIZE;
+    if let Some(v) = vertex {
+        return urb_start + 4 * v.nr_attribute_slots;
+    }
     urb_start + 2 * facts.inputs.len() as u32
 }
 

@@ -23,6 +23,15 @@
 //! | g0 | header: dword 1 = workgroup id x, dword 6 = y, dword 7 = z |
 //! | g1 … | local invocation ids: per 8 channels one register of x, one of y, one of z (UD) |
 //! | next | push constants, 8 dwords per register (dispatch GRF start) |
+//!
+//! **Vertex shaders** ([`VsPayload`], Gen8+, SIMD8: one vertex per channel):
+//!
+//! | register | contents |
+//! |---|---|
+//! | g0 | thread header; zero here |
+//! | g1 | URB handles, dword c = vertex c's entry |
+//! | next | push constants, 8 dwords per register (dispatch GRF start) |
+//! | next | vertex elements: per element four registers (x, y, z, w), dword c = vertex c |
 
 use super::thread::Thread;
 use super::SimError;
@@ -162,6 +171,49 @@ impl CsPayload {
             barycentric: None,
             push_constants: push,
             attributes: end,
+            end,
+        })
+    }
+}
+
+/// A vertex-shader thread payload (Gen8+ SIMD8).
+#[derive(Debug, Clone, Default)]
+pub struct VsPayload {
+    /// URB handle of each vertex; the dispatch mask covers exactly these channels.
+    pub urb_handles: Vec<u32>,
+    /// Push constants.
+    pub push_constants: Vec<u32>,
+    /// Vertex elements the vertex fetcher pushes: `elements[e][v]` is element e of vertex v.
+    pub elements: Vec<Vec<[u32; 4]>>,
+}
+
+impl VsPayload {
+    /// Loads the payload into a SIMD8 thread and sets its dispatch mask.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        if t.simd() != 8 || self.urb_handles.len() > 8 {
+            return Err(SimError::new(format!(
+                "vertex payloads are SIMD8 with up to 8 vertices, not SIMD{} with {}",
+                t.simd(),
+                self.urb_handles.len()
+            )));
+        }
+        t.set_grf(1, 0, &self.urb_handles)?;
+        t.set_dispatch_mask((1u32 << self.urb_handles.len()) - 1);
+        let push = 2;
+        t.set_grf(push, 0, &self.push_constants)?;
+        let start = push + regs_for_dwords(self.push_constants.len());
+        for (e, per_vertex) in self.elements.iter().enumerate() {
+            for (v, comps) in per_vertex.iter().enumerate().take(8) {
+                for (c, bits) in comps.iter().enumerate() {
+                    t.set_grf(start + 4 * e as u32 + c as u32, v as u32, &[*bits])?;
+                }
+            }
+        }
+        let end = start + 4 * self.elements.len() as u32;
+        Ok(Layout {
+            barycentric: None,
+            push_constants: push,
+            attributes: start,
             end,
         })
     }

@@ -19,7 +19,8 @@
 //! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
-//! | thread spawner (7), URB (6) | only as the EOT message | |
+//! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
+//! | thread spawner (7), URB (6, Gen7) | only as the EOT message | |
 //!
 //! Payload layouts (after the header register(s) when bit 19 is set; render-target writes
 //! have a two-register header, the others one): each parameter takes one register per 8
@@ -161,10 +162,48 @@ impl Thread {
                 }
                 shared.barrier()?;
             }
+            sfid::URB if ver >= 80 => self.urb_msg(&m, shared)?,
             sfid::THREAD_SPAWNER | sfid::URB if inst.eot => {}
             _ => return Err(m.unknown(ver)),
         }
         Ok(if inst.eot { Next::End } else { Next::Fall })
+    }
+
+    /// Gen8 SIMD8 URB write (message type 7): a header of per-channel URB handles
+    /// (dword c = channel c's entry), optional per-slot offsets (bit 17: one register, in
+    /// 16-byte slots), then `mlen − 1 − per-slot` data registers, register k holding dword
+    /// `slot offset · 4 + k` of each enabled channel's entry. Channel-masked writes (bit 15)
+    /// are not modelled.
+    fn urb_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let per_slot = m.desc >> 17 & 1 == 1;
+        if m.desc & 0xf != 7 || !m.header || m.n != 8 || m.desc >> 15 & 1 == 1 {
+            return Err(format!("unsupported: {}", m.unknown(ver)));
+        }
+        let offset = m.desc >> 4 & 0x7ff;
+        let first = m.payload + 1 + per_slot as usize;
+        let data = m.mlen.saturating_sub(1 + per_slot as usize);
+        if !(1..=8).contains(&data) {
+            return Err(format!(
+                "URB write of {data} data registers (1 to 8 are allowed): {}",
+                m.unknown(ver)
+            ));
+        }
+        for c in 0..8 {
+            if m.mask & 1 << c == 0 {
+                continue;
+            }
+            let handle = self.grf_dword(m.payload, c)?;
+            let mut at = offset * 4;
+            if per_slot {
+                at = at.wrapping_add(4 * self.grf_dword(m.payload + 1, c)?);
+            }
+            for k in 0..data {
+                let v = self.grf_dword(first + k, c)?;
+                shared.urb_write(handle, at.wrapping_add(k as u32), v)?;
+            }
+        }
+        Ok(())
     }
 
     fn rt_write(

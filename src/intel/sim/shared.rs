@@ -167,6 +167,13 @@ pub trait SharedFunctions {
     }
     /// A message-gateway barrier.
     fn barrier(&mut self) -> Result<(), String>;
+    /// A URB write of dword `dword` of the URB entry with handle `handle` (vertex shader
+    /// outputs).
+    fn urb_write(&mut self, handle: u32, dword: u32, _v: u32) -> Result<(), String> {
+        Err(format!(
+            "URB write (handle {handle:#x}, dword {dword}): no URB is modelled here"
+        ))
+    }
 }
 
 /// The default, deterministic shared functions (see the module documentation).
@@ -185,6 +192,8 @@ pub struct DefaultShared {
     /// Global memory for A64 messages: byte ranges by GPU address (see
     /// [`DefaultShared::map_global`]).
     pub global: BTreeMap<u64, Vec<u8>>,
+    /// URB entries written, by handle: dword index to value.
+    pub urb: BTreeMap<u32, BTreeMap<u32, u32>>,
 }
 
 impl DefaultShared {
@@ -324,6 +333,11 @@ impl SharedFunctions for DefaultShared {
 
     fn barrier(&mut self) -> Result<(), String> {
         self.barriers += 1;
+        Ok(())
+    }
+
+    fn urb_write(&mut self, handle: u32, dword: u32, v: u32) -> Result<(), String> {
+        self.urb.entry(handle).or_default().insert(dword, v);
         Ok(())
     }
 }

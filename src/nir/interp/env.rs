@@ -40,6 +40,13 @@ pub struct Environment {
     pub frag_coord: Option<Vec<[f32; 4]>>,
     /// Per-invocation front-facing flag; defaults to true.
     pub front_face: Option<Vec<bool>>,
+    /// The bits every component of an undefined value (`undef`, a register read before any
+    /// write) holds. Running twice with different bits shows which results depend on
+    /// undefined values: the hardware leaves whatever the register held.
+    pub undefined_bits: u64,
+    /// Per-invocation draw parameters of a vertex shader; when empty, vertex ids are the
+    /// invocation index and every other parameter is zero.
+    pub draw_parameters: Vec<DrawParameters>,
     pub workgroup_id: [u32; 3],
     pub workgroup_size: [u32; 3],
     pub sampler: Box<dyn Sampler>,
@@ -66,6 +73,8 @@ impl Default for Environment {
             generate_inputs: true,
             frag_coord: None,
             front_face: None,
+            draw_parameters: Vec::new(),
+            undefined_bits: 0,
             workgroup_id: [0; 3],
             workgroup_size: [1; 3],
             sampler: Box::new(DefaultSampler),
@@ -73,6 +82,25 @@ impl Default for Environment {
             step_limit: 1_000_000,
         }
     }
+}
+
+/// What a vertex shader invocation knows about its draw (GL's draw parameters and ids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawParameters {
+    /// `gl_BaseVertex` / the first vertex of the draw (`load_first_vertex`,
+    /// `load_base_vertex`).
+    pub first_vertex: u32,
+    /// `gl_BaseInstance`.
+    pub base_instance: u32,
+    /// The vertex index counted from the first vertex (`load_vertex_id_zero_base`);
+    /// `gl_VertexID` is `first_vertex` plus this.
+    pub vertex_id_zero_base: u32,
+    /// `gl_InstanceID`.
+    pub instance_id: u32,
+    /// `gl_DrawID`.
+    pub draw_id: u32,
+    /// The draw is indexed (`load_is_indexed_draw`: ~0 or 0).
+    pub is_indexed_draw: bool,
 }
 
 /// Pixel coordinates of invocation `i` (2×2 quads side by side).

@@ -100,7 +100,7 @@ impl<'a> Machine<'a> {
             vals: vec![0; stride * n],
             regs,
             reg_stride,
-            reg_vals: vec![0; reg_stride * n],
+            reg_vals: vec![env.undefined_bits; reg_stride * n],
             temps: HashMap::new(),
             prev: vec![BlockId(0); n],
             results: vec![InvocationResult::default(); n],
@@ -346,8 +346,9 @@ impl<'a> Machine<'a> {
                 Ok(())
             }
             InstrKind::Undef(d) => {
+                let bits = [self.env.undefined_bits; 16];
                 for lane in self.lanes(mask) {
-                    self.set(*d, lane, &[0; 16]);
+                    self.set(*d, lane, &bits);
                 }
                 Ok(())
             }
@@ -635,7 +636,9 @@ impl<'a> Machine<'a> {
             | Intrinsic::LoadSubgroupInvocation
             | Intrinsic::LoadFirstVertex
             | Intrinsic::LoadBaseVertex
-            | Intrinsic::LoadBaseInstance => {
+            | Intrinsic::LoadBaseInstance
+            | Intrinsic::LoadDrawId
+            | Intrinsic::LoadIsIndexedDraw => {
                 let ws = self.env.workgroup_size;
                 let wg = self.env.workgroup_id;
                 for lane in lanes {
@@ -653,6 +656,43 @@ impl<'a> Machine<'a> {
                         Intrinsic::LoadWorkgroupId => wg.map(|x| x as u64),
                         Intrinsic::LoadNumWorkgroups => [1; 3],
                         Intrinsic::LoadWorkgroupSize => ws.map(|x| x as u64),
+                        Intrinsic::LoadFirstVertex
+                        | Intrinsic::LoadBaseVertex
+                        | Intrinsic::LoadBaseInstance
+                        | Intrinsic::LoadInstanceId
+                        | Intrinsic::LoadVertexId
+                        | Intrinsic::LoadVertexIdZeroBase
+                            if !self.env.draw_parameters.is_empty() =>
+                        {
+                            let d = self.env.draw_parameters.get(lane).ok_or_else(|| {
+                                self.err(format!("no draw parameters for invocation {lane}"))
+                            })?;
+                            let v = match intr {
+                                Intrinsic::LoadFirstVertex | Intrinsic::LoadBaseVertex => {
+                                    d.first_vertex
+                                }
+                                Intrinsic::LoadBaseInstance => d.base_instance,
+                                Intrinsic::LoadInstanceId => d.instance_id,
+                                Intrinsic::LoadVertexId => {
+                                    d.first_vertex.wrapping_add(d.vertex_id_zero_base)
+                                }
+                                _ => d.vertex_id_zero_base,
+                            };
+                            [v as u64, 0, 0]
+                        }
+                        Intrinsic::LoadDrawId => [
+                            self.env.draw_parameters.get(lane).map_or(0, |d| d.draw_id) as u64,
+                            0,
+                            0,
+                        ],
+                        Intrinsic::LoadIsIndexedDraw => {
+                            let on = self
+                                .env
+                                .draw_parameters
+                                .get(lane)
+                                .is_some_and(|d| d.is_indexed_draw);
+                            [if on { u32::MAX as u64 } else { 0 }, 0, 0]
+                        }
                         Intrinsic::LoadFirstVertex
                         | Intrinsic::LoadBaseVertex
                         | Intrinsic::LoadBaseInstance => [0; 3],

@@ -16,7 +16,7 @@ pub mod sampler;
 pub mod value;
 
 pub use cli::{format_result, run_cli, CliError};
-pub use env::{Environment, InvocationResult, OutputSlot, RunResult};
+pub use env::{DrawParameters, Environment, InvocationResult, OutputSlot, RunResult};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};
 
 use crate::nir::ir::{BlockId, InstrId, Shader};

@@ -44,11 +44,13 @@ mod compute;
 mod io;
 mod memory;
 mod texture;
+mod vertex;
 
 pub(super) use compute::compute_facts;
 pub use compute::ComputeFacts;
 pub use io::{PayloadLayout, UBO_SURFACE_BASE};
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
+pub use vertex::{urb_simd8_write_desc, vertex_facts, VS_PAYLOAD_REGS};
 
 /// What the translation found that the program object must describe.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,8 +69,10 @@ pub struct ShaderFacts {
     pub uses_kill: bool,
     /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
     pub pull_blocks: Vec<u32>,
-    /// Compute-shader facts (None for fragment shaders).
+    /// Compute-shader facts (None for other stages).
     pub compute: Option<ComputeFacts>,
+    /// Vertex-shader facts (None for other stages).
+    pub vertex: Option<crate::intel::kernel::VertexInfo>,
     /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
     /// spills go after them).
     pub scratch_bytes: u32,
@@ -99,6 +103,8 @@ struct Translator<'a> {
     push_index: BTreeMap<(u32, u32), u32>,
     input_index: BTreeMap<u32, u32>,
     outputs: BTreeMap<u32, Vec<Reg>>,
+    /// Vertex-shader outputs by varying slot.
+    vs_outputs: vertex::VsOutputs,
     /// Second colour of dual-source blending (render target 0).
     dual_src: Option<Vec<Reg>>,
     depth: Option<Reg>,
@@ -111,17 +117,32 @@ fn unsupported(what: impl Into<String>) -> CompileError {
     CompileError::Unsupported(what.into())
 }
 
-/// Translates the entry point of a fragment or compute shader at `width` channels.
+/// Translates the entry point of a fragment, compute or (Gen8+, SIMD8) vertex shader at
+/// `width` channels.
 pub fn from_nir(
     devinfo: &'static DevInfo,
     shader: &nir::Shader,
     width: u8,
 ) -> Result<(Program, ShaderFacts), CompileError> {
-    let compute = match shader.stage() {
-        Stage::Fragment => false,
+    let stage = shader.stage();
+    let compute = match stage {
+        Stage::Fragment | Stage::Vertex => false,
         Stage::Compute => true,
         other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
     };
+    if stage == Stage::Vertex {
+        if devinfo.ver < 80 {
+            return Err(unsupported(format!(
+                "vertex shaders on {} (Gen7 runs them SIMD4x2, in the vec4 backend)",
+                devinfo.name
+            )));
+        }
+        if width != 8 {
+            return Err(unsupported(format!(
+                "SIMD{width} vertex shaders (vertex threads are SIMD8)"
+            )));
+        }
+    }
     let imp = shader
         .entry()
         .ok_or_else(|| CompileError::Invalid("shader has no entry point".into()))?;
@@ -143,6 +164,7 @@ pub fn from_nir(
         push_index: BTreeMap::new(),
         input_index: BTreeMap::new(),
         outputs: BTreeMap::new(),
+        vs_outputs: BTreeMap::new(),
         dual_src: None,
         depth: None,
         chan_index: None,
@@ -150,6 +172,9 @@ pub fn from_nir(
     if compute {
         t.facts.compute = Some(compute_facts(shader)?);
         t.facts.payload.num_regs = 1 + 3 * t.per();
+    } else if stage == Stage::Vertex {
+        t.facts.vertex = Some(vertex_facts(shader)?);
+        t.facts.payload.num_regs = VS_PAYLOAD_REGS;
     } else {
         t.plan_payload();
     }
@@ -172,6 +197,8 @@ pub fn from_nir(
     t.emit_list(&imp.body)?;
     if compute {
         t.emit_cs_terminate();
+    } else if stage == Stage::Vertex {
+        t.emit_urb_writes()?;
     } else {
         t.emit_fb_writes();
     }
@@ -356,6 +383,21 @@ impl<'a> Translator<'a> {
             | Intrinsic::LoadBarycentricCentroid
             | Intrinsic::LoadBarycentricSample => self.emit_barycentric(i),
             Intrinsic::LoadInterpolatedInput => self.emit_interpolated_input(i),
+            // Vertex attributes, draw parameters and outputs (vertex.rs).
+            Intrinsic::LoadInput if self.facts.vertex.is_some() => self.emit_vs_input(i),
+            Intrinsic::StoreOutput if self.facts.vertex.is_some() => self.emit_vs_output(i),
+            Intrinsic::LoadVertexId
+            | Intrinsic::LoadVertexIdZeroBase
+            | Intrinsic::LoadInstanceId
+            | Intrinsic::LoadFirstVertex
+            | Intrinsic::LoadBaseVertex
+            | Intrinsic::LoadBaseInstance
+            | Intrinsic::LoadDrawId
+            | Intrinsic::LoadIsIndexedDraw
+                if self.facts.vertex.is_some() =>
+            {
+                self.emit_vs_system_value(i)
+            }
             Intrinsic::LoadInput => self.emit_flat_input(i),
             Intrinsic::LoadFragCoord => self.emit_frag_coord(i),
             Intrinsic::LoadFrontFace => self.emit_front_face(i),

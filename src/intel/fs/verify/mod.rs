@@ -36,6 +36,8 @@ use crate::nir::{self, interp, AluOp, InstrKind, Intrinsic};
 
 use super::{CompileError, Context, Options, VerifyOutcome};
 
+mod vertex;
+
 /// Allowed difference, in units in the last place, where hardware math is involved.
 pub const MATH_ULPS: u32 = 64;
 
@@ -295,9 +297,14 @@ fn uses_inexact_math(shader: &nir::Shader) -> bool {
     })
 }
 
+/// Dword `dword` of UBO `block` in input set `set`: small dyadic floats, different per set,
+/// exact in every format the shaders read. Sets from [`INPUT_SETS`] on (the retries of
+/// [`verify_kernel`]) hold small integers instead.
 fn ubo_dword(set: usize, block: u32, dword: u32) -> u32 {
-    // Small dyadic floats, different per set: exact in every format the shaders read.
     let n = (dword * 37 + block * 5 + set as u32 * 11) % 23;
+    if set >= INPUT_SETS {
+        return n % 5;
+    }
     (n as f32 * 0.125 - 1.0).to_bits()
 }
 
@@ -341,12 +348,22 @@ pub fn verify_kernel(
         return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
     }
     let inexact = uses_inexact_math(shader);
-    for set in 0..INPUT_SETS {
-        let run = if kernel.compute.is_some() {
+    let run_one = |set: usize| {
+        if kernel.compute.is_some() {
             run_compute_set(ctx, shader, kernel, simd, set)
+        } else if kernel.vertex.is_some() {
+            vertex::run_vertex_set(ctx, shader, kernel, set, inexact)
         } else {
             run_set(ctx, shader, kernel, simd, set, inexact)
-        };
+        }
+    };
+    for set in 0..INPUT_SETS {
+        let mut run = run_one(set);
+        // A loop bounded by a uniform integer runs for as many iterations as a float's bits
+        // say: the set is run again with small integers in its uniform buffers.
+        if matches!(&run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit")) {
+            run = run_one(set + INPUT_SETS);
+        }
         match run {
             Ok(None) => {}
             Ok(Some(fail)) => return fail,
@@ -356,18 +373,10 @@ pub fn verify_kernel(
     VerifyOutcome::Pass
 }
 
-fn run_set(
-    ctx: &Context,
-    shader: &nir::Shader,
-    kernel: &Kernel,
-    simd: u32,
-    set: usize,
-    inexact: bool,
-) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
-    let n = simd as usize;
-    let dev = ctx.devinfo();
-    let variant = kernel.variant(simd).expect("checked by the caller");
-    // Uniform buffers, large enough for every pushed dword.
+/// The uniform buffers of input set `set`: every block the kernel pushes from, large
+/// enough for its pushed dwords, and every block it pulls from, [`PULL_UBO_BYTES`] long,
+/// filled with [`ubo_dword`] patterns.
+fn uniform_buffers(kernel: &Kernel, set: usize) -> Vec<Vec<u8>> {
     let mut ubos: Vec<Vec<u8>> = Vec::new();
     for &(block, offset) in &kernel.push_constants {
         let b = block as usize;
@@ -392,6 +401,21 @@ fn run_set(
             chunk.copy_from_slice(&ubo_dword(set, b as u32, d as u32).to_le_bytes());
         }
     }
+    ubos
+}
+
+fn run_set(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+    set: usize,
+    inexact: bool,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    let n = simd as usize;
+    let dev = ctx.devinfo();
+    let variant = kernel.variant(simd).expect("checked by the caller");
+    let ubos = uniform_buffers(kernel, set);
     let flat_value = |base: u32, c: u32| interp::env::generated_input(0, base, c, false);
     let frag_coord = (0..n)
         .map(|i| {
@@ -419,7 +443,7 @@ fn run_set(
     let expected = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
 
-    let mask: u32 = match set {
+    let mask: u32 = match set % INPUT_SETS {
         // Whole subspans off, as the hardware dispatches them (a partly covered subspan
         // still runs its helper pixels).
         1 => 0x0f0f_0f0f & ((1u64 << n) - 1) as u32,

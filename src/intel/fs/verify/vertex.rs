@@ -1,0 +1,228 @@
+//! Checking a compiled vertex shader: one SIMD8 thread per input set, the vertices' URB
+//! entries compared slot by slot with the interpreter's outputs.
+//!
+//! Both sides see the same vertices: every pushed element (attribute or draw-parameter
+//! element) gets per-set values — small dyadic floats for attributes, small integers for the
+//! draw parameters, which the interpreter also sees through its system-value intrinsics.
+//! Set 1 dispatches three vertices only, so the disabled channels must write nothing. The
+//! entries are read back through the kernel's VUE map, as the next stage would: every
+//! component the interpreter wrote must be in its slot (header: layer in dword 1, viewport
+//! index in dword 2, point size in dword 3). Components that depend on undefined values
+//! (the interpreter gives different results when undefined values hold different bits) are
+//! not compared: the hardware leaves whatever the register held.
+
+use std::collections::BTreeMap;
+
+use crate::intel::kernel::{Kernel, VertexInfo};
+use crate::intel::sim::payload::VsPayload;
+use crate::intel::sim::{SimError, Thread};
+use crate::intel::vue;
+use crate::nir::{self, interp};
+
+use super::{
+    close, constant_data, relocated_variant, ubo_dword, uniform_buffers, Context, VerifyOutcome,
+    CONSTANT_DATA_ADDRESS,
+};
+
+/// The undefined-value bits of the second interpreter run (0.25).
+const UNDEFINED_PROBE: u64 = 0x3e80_0000;
+
+/// Vertices per input set (set 1 leaves channels 3–7 disabled).
+const VERTICES: [usize; 3] = [8, 3, 8];
+
+/// The URB handle of vertex `v`: distinct, non-zero, in 64-byte units as the hardware's are.
+fn urb_handle(v: usize) -> u32 {
+    0x40 + 0x10 * v as u32
+}
+
+/// The draw parameters of vertex `v` in set `set`.
+fn draw_parameters(set: usize, v: usize) -> interp::DrawParameters {
+    let s = set as u32;
+    interp::DrawParameters {
+        first_vertex: 3 * s + 1,
+        base_instance: 2 * s,
+        vertex_id_zero_base: (v as u32 * 5 + s) % 11,
+        instance_id: s + v as u32 / 4,
+        draw_id: s,
+        is_indexed_draw: set % 2 == 1,
+    }
+}
+
+/// Component `c` of attribute element `e` of vertex `v` in set `set`: a small dyadic float,
+/// exact in every format, different per set, vertex, element and component.
+fn attribute(set: usize, e: usize, v: usize, c: usize) -> u32 {
+    let n = (e * 13 + v * 7 + c * 3 + set * 5) % 29;
+    (n as f32 * 0.25 - 3.5).to_bits()
+}
+
+/// Every pushed element of every vertex, as the vertex fetcher would push it.
+fn elements(info: &VertexInfo, set: usize, n: usize) -> Vec<Vec<[u32; 4]>> {
+    (0..info.nr_attribute_slots as usize)
+        .map(|e| {
+            (0..n)
+                .map(|v| {
+                    let d = draw_parameters(set, v);
+                    if Some(e as u32) == info.draw_params_element() {
+                        [
+                            d.first_vertex,
+                            d.base_instance,
+                            d.vertex_id_zero_base,
+                            d.instance_id,
+                        ]
+                    } else if Some(e as u32) == info.draw_id_element() {
+                        [d.draw_id, if d.is_indexed_draw { !0 } else { 0 }, 0, 0]
+                    } else {
+                        [0, 1, 2, 3].map(|c| attribute(set, e, v, c))
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+pub(super) fn run_vertex_set(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    set: usize,
+    inexact: bool,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    let info = kernel.vertex.as_ref().expect("checked by the caller");
+    let variant = kernel.variant(8).expect("checked by the caller");
+    let n = VERTICES[set % VERTICES.len()];
+    let elements = elements(info, set, n);
+    let ubos = uniform_buffers(kernel, set);
+    let env = interp::Environment {
+        ubos: ubos.clone(),
+        constant_data: constant_data(set, kernel.constant_data_size),
+        constant_data_address: CONSTANT_DATA_ADDRESS,
+        robust_access: true,
+        inputs: (0..n)
+            .map(|v| {
+                elements
+                    .iter()
+                    .enumerate()
+                    .map(|(e, per)| (e as u32, per[v]))
+                    .collect()
+            })
+            .collect(),
+        generate_inputs: false,
+        draw_parameters: (0..n).map(|v| draw_parameters(set, v)).collect(),
+        ..Default::default()
+    };
+    let mut env = env;
+    let expected = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    // A second run with other bits in undefined values: what changes depends on them (an
+    // output left unwritten on some path) and is not compared.
+    env.undefined_bits = UNDEFINED_PROBE;
+    let probe = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+
+    let sim_err = |e: SimError| {
+        if e.is_unsupported() {
+            VerifyOutcome::Unsupported(format!("simulator: {e}"))
+        } else {
+            VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(simulator)".into(),
+                expected: "a run".into(),
+                got: e.to_string(),
+            }
+        }
+    };
+    let mut t = Thread::new(ctx.devinfo(), 8)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+    let payload = VsPayload {
+        urb_handles: (0..n).map(urb_handle).collect(),
+        push_constants: kernel
+            .push_constants
+            .iter()
+            .map(|&(b, o)| ubo_dword(set, b, o / 4))
+            .collect(),
+        elements,
+    };
+    let layout = payload.apply(&mut t).map_err(sim_err)?;
+    if layout.push_constants != variant.dispatch_grf_start {
+        return Err(VerifyOutcome::Fail {
+            invocation: 0,
+            output: "(payload)".into(),
+            expected: format!("dispatch GRF start {}", layout.push_constants),
+            got: format!("{}", variant.dispatch_grf_start),
+        });
+    }
+    for &b in &kernel.pull_constant_blocks {
+        t.shared_mut()
+            .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
+    }
+    t.shared_mut()
+        .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
+    t.set_step_limit(2_000_000);
+    t.run_binary(&relocated_variant(kernel, variant)?)
+        .map_err(sim_err)?;
+
+    let urb = &t.shared().urb;
+    if let Some(h) = urb.keys().find(|h| !(0..n).any(|v| urb_handle(v) == **h)) {
+        return Ok(Some(VerifyOutcome::Fail {
+            invocation: 0,
+            output: format!("URB (set {set})"),
+            expected: format!("writes to the entries of {n} vertices only"),
+            got: format!("a write with handle {h:#x}"),
+        }));
+    }
+    let empty = BTreeMap::new();
+    for (v, inv) in expected.invocations.iter().enumerate().take(n) {
+        let entry = urb.get(&urb_handle(v)).unwrap_or(&empty);
+        for (varying, out) in &inv.outputs {
+            // Where the component lands: (slot, dword within the slot) per component.
+            let place = |c: usize| -> Option<(u32, usize)> {
+                match *varying {
+                    vue::VARYING_SLOT_PSIZ if c == 0 => Some((0, 3)),
+                    vue::VARYING_SLOT_LAYER if c == 0 => Some((0, 1)),
+                    vue::VARYING_SLOT_VIEWPORT if c == 0 => Some((0, 2)),
+                    vue::VARYING_SLOT_PSIZ
+                    | vue::VARYING_SLOT_LAYER
+                    | vue::VARYING_SLOT_VIEWPORT => None,
+                    _ => info.vue_map.slot_of(*varying).map(|s| (s, c)),
+                }
+            };
+            for (c, want) in out.comps.iter().enumerate().take(4) {
+                let Some(want) = want else {
+                    continue;
+                };
+                let defined = probe
+                    .invocations
+                    .get(v)
+                    .and_then(|p| p.outputs.get(varying));
+                if defined.and_then(|o| o.comps[c]) != Some(*want) {
+                    continue;
+                }
+                let want = *want as u32;
+                let Some((slot, d)) = place(c) else {
+                    return Ok(Some(VerifyOutcome::Fail {
+                        invocation: v,
+                        output: format!("{}.{}", out.name, ["x", "y", "z", "w"][c]),
+                        expected: "a place in the VUE map".into(),
+                        got: "none".into(),
+                    }));
+                };
+                let got = entry.get(&(4 * slot + d as u32)).copied();
+                if !got.is_some_and(|g| close(want, g, inexact)) {
+                    return Ok(Some(VerifyOutcome::Fail {
+                        invocation: v,
+                        output: format!(
+                            "{}.{} (VUE slot {slot}, set {set})",
+                            out.name,
+                            ["x", "y", "z", "w"][c]
+                        ),
+                        expected: format!("{want:#010x} ({})", f32::from_bits(want)),
+                        got: got.map_or("nothing written".into(), |g| {
+                            format!("{g:#010x} ({})", f32::from_bits(g))
+                        }),
+                    }));
+                }
+            }
+        }
+    }
+    Ok(None)
+}

@@ -1,0 +1,152 @@
+//! Mesa's vertex-shader corpus on Gen8 (bdw) and Gen9 (skl): every `*.vs.nir` compiled,
+//! its VUE map compared with the one Mesa printed after the shader (`VS Output VUE map`),
+//! run on the simulator against the interpreter, and its statistics compared with Mesa's
+//! (shared/corpus/mesa-stats, `vs` rows). Figures are held exactly in
+//! tests/expectations/corpus.txt.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap};
+
+use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::DevInfo;
+
+/// Mesa's SIMD8 vertex-shader (instructions, spills + fills) per shader name.
+fn mesa_vs_counts(platform: &str) -> Option<HashMap<String, (u32, u32)>> {
+    let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut out = HashMap::new();
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        if f.len() < 8 || f[1] != "vs" || f[2] != "8" {
+            continue;
+        }
+        let n = |i: usize| f[i].parse::<u32>().unwrap_or(0);
+        out.insert(f[0].to_string(), (n(3), n(5) + n(6)));
+    }
+    Some(out)
+}
+
+/// The VUE map Mesa printed after the shader text, normalised to our `Display` form.
+fn printed_vue_map(text: &str) -> Option<String> {
+    let start = text.find("VS Output VUE map")?;
+    let mut s = String::new();
+    for line in text[start..].lines() {
+        if line.trim().is_empty() {
+            break;
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    Some(s)
+}
+
+fn run(platform: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+        return;
+    };
+    let Some(mesa) = mesa_vs_counts(platform) else {
+        common::missing(&format!("corpus/mesa-stats/{platform}.csv"));
+        return;
+    };
+    let ctx = Context::new(DevInfo::from_name(platform).unwrap());
+    let files = common::files_with_suffix(&dir, ".vs.nir");
+    let (mut compiled, mut maps_equal, mut maps_printed) = (0, 0, 0);
+    let (mut passed, mut unsupported_verify) = (0, 0);
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let (mut ours, mut theirs, mut ours_spills, mut theirs_spills) = (0u64, 0u64, 0u64, 0u64);
+    let (mut helped, mut hurt, mut compared) = (0, 0, 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let shader = gpucc::nir::parse(&text).unwrap();
+        let k = match ctx.compile(&shader, &Options::widths(&[8])) {
+            Ok(k) => k,
+            Err(CompileError::Unsupported(w)) => {
+                *unsupported.entry(w).or_default() += 1;
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        compiled += 1;
+        let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
+        if let Some(printed) = printed_vue_map(&text) {
+            maps_printed += 1;
+            if printed == v.vue_map.to_string() {
+                maps_equal += 1;
+            } else {
+                failures.push(format!(
+                    "{name}: VUE map\n{}differs from Mesa's\n{printed}",
+                    v.vue_map
+                ));
+            }
+        }
+        match verify_kernel(&ctx, &shader, &k, 8) {
+            VerifyOutcome::Pass => passed += 1,
+            VerifyOutcome::Unsupported(_) => unsupported_verify += 1,
+            other => failures.push(format!("{name}: {other:?}")),
+        }
+        let key = name.trim_end_matches(".nir");
+        if let Some(&(n, spills)) = mesa.get(key) {
+            let s = &k.simd[0].stats;
+            compared += 1;
+            ours += s.instructions as u64;
+            theirs += n as u64;
+            ours_spills += (s.spills + s.fills) as u64;
+            theirs_spills += spills as u64;
+            helped += (s.instructions < n) as usize;
+            hurt += (s.instructions > n) as usize;
+        }
+    }
+    println!(
+        "{platform} vs: {compiled}/{} compiled, {passed} verified, VUE maps {maps_equal}/{maps_printed}; \
+         instructions {ours} vs Mesa's {theirs} ({:.3}), helped {helped}, HURT {hurt}; \
+         spills+fills {ours_spills} vs {theirs_spills}",
+        files.len(),
+        ours as f64 / theirs.max(1) as f64
+    );
+    let mut figs = common::expect::Figures::new(&format!("{platform}.vs.corpus"));
+    figs.count("files", files.len());
+    figs.count("compiled", compiled);
+    figs.count("unsupported", unsupported.values().sum());
+    figs.count("verified", passed);
+    figs.count("verify_unsupported", unsupported_verify);
+    figs.count("failures", failures.len());
+    figs.count("vue_maps_equal_to_mesa", maps_equal);
+    figs.count("vue_maps_printed", maps_printed);
+    figs.count("compared_with_mesa", compared);
+    figs.count("instructions", ours as usize);
+    figs.count("mesa_instructions", theirs as usize);
+    figs.ratio("instructions_vs_mesa", ours as f64 / theirs.max(1) as f64);
+    figs.count("helped", helped);
+    figs.count("hurt", hurt);
+    figs.count("spills_fills", ours_spills as usize);
+    figs.count("mesa_spills_fills", theirs_spills as usize);
+    for (w, n) in &unsupported {
+        figs.note(format!("{n:4} unsupported: {w}"));
+    }
+    for f in failures.iter().take(20) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(
+        ours <= theirs,
+        "more instructions than Mesa: {ours} > {theirs}"
+    );
+    assert!(ours_spills <= theirs_spills);
+}
+
+#[test]
+fn bdw_vertex_shaders_compile_verify_and_match_mesas_layout() {
+    run("bdw");
+}
+
+#[test]
+fn skl_vertex_shaders_compile_verify_and_match_mesas_layout() {
+    run("skl");
+}
