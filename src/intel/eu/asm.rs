@@ -591,6 +591,41 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
+                // Register descriptors: the descriptor is a0.0, written `a0<0>UD` (Mesa's
+                // disassembler) or `g[a0]UD` (Mesa's vectors); the extended one `a0.N<0>UD`.
+                // Both are kept as the a0 register the decoder gives back.
+                for (k, what) in [(2, "descriptor"), (3, "extended descriptor")] {
+                    let Some(Src::Reg(r)) = inst.src.get(k) else {
+                        continue;
+                    };
+                    let a0_sub = match r.indirect {
+                        None if r.file == RegFile::Arf && r.nr == arf::ADDRESS => Some(r.subnr),
+                        Some(i) if r.file == RegFile::Grf && i.offset == 0 => Some(i.addr_subnr),
+                        _ => None,
+                    };
+                    let sub = match a0_sub {
+                        Some(0) => 0,
+                        Some(n) if k == 3 && n < 8 => n,
+                        _ => {
+                            let form = if k == 2 {
+                                "`a0<0>UD` or `g[a0]UD`"
+                            } else {
+                                "`a0.N<0>UD` (N < 8)"
+                            };
+                            return Err((
+                                op_pos,
+                                format!("sends {what} must be an immediate or {form}"),
+                            ));
+                        }
+                    };
+                    inst.src[k] = Src::Reg(RegSrc::new(
+                        RegFile::Arf,
+                        arf::ADDRESS,
+                        sub,
+                        RegType::UD,
+                        Region::SCALAR,
+                    ));
+                }
                 let mut hex = hexes.iter();
                 while inst.src.len() < 4 {
                     let h = *hex.next().ok_or((
