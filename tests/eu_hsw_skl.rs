@@ -277,7 +277,7 @@ fn gen75_dim_mirrors_its_immediate_type_into_src1() {
     let b = asm1(d, text);
     assert_eq!(field(b, 46, 44), 7);
     assert_eq!(field(b, 51, 48), 1, "write mask .x");
-    assert_eq!(field(b, 127, 64), 1.0f64.to_bits() as u64);
+    assert_eq!(field(b, 127, 64), 1.0f64.to_bits());
     round_trip(d, text);
     // A 32-bit F immediate mirrors too (the long-standing case, for contrast).
     let b = asm1(d, "mov(8) g2<1>F 1.0F { align1 1Q };");

@@ -483,6 +483,11 @@ fn encode_indirect(
     if !(-512..512).contains(&off) {
         return Err(err(format!("indirect offset {off} out of range")));
     }
+    if align16 && off % 16 != 0 {
+        return Err(err(format!(
+            "align16 indirect offset {off} is not a multiple of 16"
+        )));
+    }
     let v = (off as u32 & 0x3ff) as u64;
     if l.gen8() {
         if ind.addr_subnr > 15 {
