@@ -213,7 +213,7 @@ fn gen9_split_sends() {
     assert_eq!(bits(95, 80), 0);
     round_trip(d, text);
     // Indirect descriptors select a0 through bits 77 and 61.
-    let text = "sends(8) nullUD g2UD g4UD a0<0>UD a0.2<0>UD
+    let text = "sends(8) nullUD g2UD g4UD g[a0]UD a0.2<0>UD
                 render MsgDesc: indirect { align1 1Q EOT };";
     let b = asm1(d, text);
     let w = u128::from_le_bytes(b);
@@ -239,4 +239,87 @@ fn gen9_compaction_uses_the_wide_three_source_tables() {
     }
     // A plain SIMD8 float move is in every Gen8+ table.
     assert!(eu::compact(d, &asm1(d, "mov(8) g2<1>F g3<8,8,1>F { align1 1Q };")).is_some());
+}
+
+/// Bits `hi..=lo` of a native instruction.
+fn field(b: [u8; 16], hi: u32, lo: u32) -> u64 {
+    let w = u128::from_le_bytes(b);
+    ((w >> lo) & ((1u128 << (hi - lo + 1)) - 1)) as u64
+}
+
+#[test]
+fn gen75_dim_mirrors_its_immediate_type_into_src1() {
+    // HSW's DIM carries a 64-bit double in bits 64-127 but types it F. The PRM's
+    // "Non-present Operands" rule (an absent src1 after an immediate src0 is an ARF of src0's
+    // type) follows the type, so src1 is ARF:F like any one-source F immediate. Gen7 layout
+    // (brw_inst.h, pre-Gen8): dst file 33-32, dst type 36-34, src0 file 38-37, src0 type
+    // 41-39, src1 file 43-42, src1 type 46-44; hardware types DF = 6, F = 7; files ARF 0,
+    // GRF 1, IMM 3; mask control (WE_all) bit 9; dst register 60-53, HorzStride 62-61.
+    let d = dev("hsw");
+    let text = "dim(1) g4<1>DF 0x4018000000000000F /* 6F */ { align1 WE_all 1N };";
+    let b = asm1(d, text);
+    assert_eq!(field(b, 6, 0), 0x0a, "DIM opcode");
+    assert_eq!(field(b, 9, 9), 1, "WE_all");
+    assert_eq!(field(b, 33, 32), 1, "dst GRF");
+    assert_eq!(field(b, 36, 34), 6, "dst DF");
+    assert_eq!(field(b, 38, 37), 3, "src0 immediate");
+    assert_eq!(field(b, 41, 39), 7, "src0 F");
+    assert_eq!(field(b, 43, 42), 0, "src1 ARF");
+    assert_eq!(field(b, 46, 44), 7, "src1 mirrors src0's F");
+    assert_eq!(field(b, 60, 53), 4);
+    assert_eq!(field(b, 62, 61), 1);
+    assert_eq!(field(b, 127, 64), 0x4018_0000_0000_0000, "6.0 as a double");
+    // Dword 1 in full: 1 | 6 << 2 | 3 << 5 | 7 << 7 | 7 << 12 | 4 << 21 | 1 << 29.
+    assert_eq!(field(b, 63, 32), 0x2080_73f9);
+    round_trip(d, text);
+    // The align16 form (dst subregister in 52, write mask 51-48) mirrors the same way.
+    let text = "dim(4) g2<1>.xDF 0x3ff0000000000000F /* 1F */ { align16 WE_all 1N };";
+    let b = asm1(d, text);
+    assert_eq!(field(b, 46, 44), 7);
+    assert_eq!(field(b, 51, 48), 1, "write mask .x");
+    assert_eq!(field(b, 127, 64), 1.0f64.to_bits());
+    round_trip(d, text);
+    // A 32-bit F immediate mirrors too (the long-standing case, for contrast).
+    let b = asm1(d, "mov(8) g2<1>F 1.0F { align1 1Q };");
+    assert_eq!((field(b, 43, 42), field(b, 46, 44)), (0, 7));
+}
+
+#[test]
+fn gen9_sends_descriptor_from_a0_reads_and_prints_as_mesa_writes_it() {
+    // Mesa's Gen9 sends vector writes a register descriptor as `g[a0]UD` with an immediate
+    // extended descriptor whose ex_mlen (bits 9:6) it prints after `indirect`. Gen9 SENDS
+    // (brw_inst.h): opcode 51 in 6-0, predicate control 19-16, exec size 23-21 (SIMD8 = 3),
+    // SFID 27-24 (dp data 1 = 12), flag register 33 / subregister 32, dst file 35 (null = 0),
+    // src1 file 36 (GRF = 1), src1 register 51-44, ex_desc 9:6 in 67-64, src0 register 76-69,
+    // bit 77 descriptor from a0.0 (then 126-96 stay zero), bit 61 extended descriptor from a0.
+    let d = dev("skl");
+    let text = "(+f1.0) sends(8) nullUD g2UD g13UD g[a0]UD 0x00000100
+                dp data 1 MsgDesc: indirect ex_mlen 4 { align1 1Q };";
+    let b = asm1(d, text);
+    assert_eq!(field(b, 6, 0), 51);
+    assert_eq!(field(b, 19, 16), 1, "(+f…) normal predicate");
+    assert_eq!(field(b, 23, 21), 3, "SIMD8");
+    assert_eq!(field(b, 27, 24), 12, "dp data 1");
+    assert_eq!((field(b, 33, 33), field(b, 32, 32)), (1, 0), "f1.0");
+    assert_eq!((field(b, 35, 35), field(b, 36, 36)), (0, 1));
+    assert_eq!(field(b, 51, 44), 13);
+    assert_eq!(field(b, 76, 69), 2);
+    assert_eq!(field(b, 67, 64), 4, "ex_mlen 4 = 0x100 >> 6");
+    assert_eq!(field(b, 95, 80), 0);
+    assert_eq!(field(b, 77, 77), 1, "descriptor in a0.0");
+    assert_eq!(field(b, 61, 61), 0, "immediate extended descriptor");
+    assert_eq!(field(b, 126, 96), 0);
+    // Those fields are all the instruction has: the whole 128 bits.
+    assert_eq!(hex(&b), "33 00 61 0c 12 d0 00 00 44 20 00 00 00 00 00 00");
+    round_trip(d, text);
+    // Mesa's disassembler spells the same register `a0<0>UD`: same bytes.
+    let mesa_disasm = text.replace("g[a0]UD", "a0<0>UD");
+    assert_eq!(asm1(d, &mesa_disasm), b);
+    // The hardware reads a0.0 whatever register is named: anything else is refused rather
+    // than silently becoming a0.0.
+    for bad in ["g5UD", "a0.1<0>UD", "g[a0.1]UD", "g[a0 16]UD"] {
+        let t = text.replace("g[a0]UD", bad);
+        let e = eu::assemble(d, &t).expect_err(bad);
+        assert!(e.to_string().contains("descriptor"), "{bad}: {e}");
+    }
 }

@@ -84,6 +84,10 @@ pub fn assemble(devinfo: &DevInfo, text: &str) -> Result<Vec<Inst>, AsmError> {
         let inst = p
             .statement(devinfo, idx, &labels, stmts.len())
             .map_err(|(at, m)| mk_err(at, m))?;
+        // Every instruction must also encode: the simulator runs the returned instructions
+        // without encoding them, so a field the hardware cannot hold (a stride, a register,
+        // a jump distance) is reported here, at the instruction's line, not later or never.
+        super::native::encode(devinfo, &inst).map_err(|e| mk_err(s, e.message))?;
         out.push(inst);
     }
     Ok(out)
@@ -127,6 +131,8 @@ struct Parser<'a> {
 
 /// Operand as written, before the instruction's access mode and type resolve it.
 struct RawReg {
+    /// Where the operand starts in the text, for errors found when it is resolved.
+    pos: usize,
     file: RegFile,
     nr: u8,
     sub: Option<u32>,
@@ -226,9 +232,36 @@ impl<'a> Parser<'a> {
     }
 
     fn int(&mut self) -> PResult<i64> {
+        let start = self.pos;
         let neg = self.eat('-');
-        let v = self.uint()? as i64;
+        let v = i64::try_from(self.uint()?).map_err(|_| (start, "number too large".to_string()))?;
         Ok(if neg { -v } else { v })
+    }
+
+    /// A number that must be at most `max`: the fields it lands in are narrow, and a larger
+    /// value must be an error rather than wrap into another register or count.
+    fn uint_max(&mut self, max: u64, what: &str) -> PResult<u64> {
+        let start = self.pos;
+        let v = self.uint()?;
+        if v > max {
+            return Err((start, format!("{what} {v} out of range (at most {max})")));
+        }
+        Ok(v)
+    }
+
+    /// `N.M` of a flag register `fN.M` (after the `f`): f0.0 … f1.1.
+    fn flag_reg(&mut self) -> PResult<(u8, u8)> {
+        let start = self.pos;
+        let nr = self.uint()?;
+        self.expect('.')?;
+        let sub = self.uint()?;
+        if nr > 1 || sub > 1 {
+            return Err((
+                start,
+                format!("flag register f{nr}.{sub} does not exist (f0.0 … f1.1)"),
+            ));
+        }
+        Ok((nr as u8, sub as u8))
     }
 
     fn type_letters(&mut self) -> PResult<RegType> {
@@ -261,9 +294,7 @@ impl<'a> Parser<'a> {
             if !self.eat('f') {
                 return self.err("expected a flag register in the predicate");
             }
-            let nr = self.uint()? as u8;
-            self.expect('.')?;
-            let sub = self.uint()? as u8;
+            let (nr, sub) = self.flag_reg()?;
             let mut suffix = String::new();
             if self.eat('.') {
                 suffix = format!(".{}", self.ident());
@@ -286,10 +317,7 @@ impl<'a> Parser<'a> {
                 && self.c.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
             {
                 self.pos += 1;
-                let nr = self.uint()? as u8;
-                self.expect('.')?;
-                let sub = self.uint()? as u8;
-                flag = Some((nr, sub));
+                flag = Some(self.flag_reg()?);
                 continue;
             }
             let m = self.ident();
@@ -323,7 +351,7 @@ impl<'a> Parser<'a> {
         if op == Opcode::Send && ver < 60 {
             self.skip_ws();
             if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                base_mrf = self.uint()? as u8;
+                base_mrf = self.uint_max(15, "base message register")? as u8;
             }
         }
 
@@ -357,7 +385,7 @@ impl<'a> Parser<'a> {
                 jip = Some((p, self.int()?.to_string()));
             } else if self.eat_str("Pop:") {
                 self.skip_ws();
-                pop = Some(self.uint()? as u8);
+                pop = Some(self.uint_max(u8::MAX.into(), "pop count")? as u8);
             } else if op.is_send() && self.at_sfid_comment() {
                 // The descriptor commentary: the SFID name, then text up to the options.
                 let p = self.pos;
@@ -483,6 +511,7 @@ impl<'a> Parser<'a> {
         }
 
         // Resolve operands.
+        let given = srcs.len();
         if op.is_three_src() {
             let d = dst.ok_or((op_pos, "missing destination".to_string()))?;
             inst.dst = self.resolve_dst(&inst, d, true)?;
@@ -504,6 +533,22 @@ impl<'a> Parser<'a> {
             inst.src = resolved;
         }
 
+        // Missing or extra sources would leave the encoder's fields for them to whatever the
+        // other operands put there (`dp4 g124<1>D 1065353216D` encoded its immediate as a
+        // garbage src1 region).
+        let nsrc = op.desc().nsrc as usize;
+        if !op.is_send() && !op.is_three_src() && nsrc > 0 && given != nsrc {
+            return Err((
+                op_pos,
+                format!(
+                    "{} takes {nsrc} source{}, {} given",
+                    op.name(),
+                    if nsrc == 1 { "" } else { "s" },
+                    given
+                ),
+            ));
+        }
+
         // `compr4` is printed for a compressed write to an MRF with bit 7 set.
         if ver < 60 && inst.qtr_ctrl == 3 && inst.dst.file == RegFile::Mrf {
             inst.qtr_ctrl = 2;
@@ -520,7 +565,15 @@ impl<'a> Parser<'a> {
                     None => Ok(0),
                     Some((p, t)) => {
                         if let Ok(v) = t.parse::<i64>() {
-                            return Ok((v * unit as i64) as i32);
+                            return v
+                                .checked_mul(unit as i64)
+                                .and_then(|b| i32::try_from(b).ok())
+                                .ok_or((
+                                    *p,
+                                    format!(
+                                        "jump distance {v} ({unit}-byte units) does not fit in 32 bits"
+                                    ),
+                                ));
                         }
                         let target = labels
                             .get(t)
@@ -590,6 +643,41 @@ impl<'a> Parser<'a> {
                             r.subnr /= 4;
                         }
                     }
+                }
+                // Register descriptors: the descriptor is a0.0, written `a0<0>UD` (Mesa's
+                // disassembler) or `g[a0]UD` (Mesa's vectors); the extended one `a0.N<0>UD`.
+                // Both are kept as the a0 register the decoder gives back.
+                for (k, what) in [(2, "descriptor"), (3, "extended descriptor")] {
+                    let Some(Src::Reg(r)) = inst.src.get(k) else {
+                        continue;
+                    };
+                    let a0_sub = match r.indirect {
+                        None if r.file == RegFile::Arf && r.nr == arf::ADDRESS => Some(r.subnr),
+                        Some(i) if r.file == RegFile::Grf && i.offset == 0 => Some(i.addr_subnr),
+                        _ => None,
+                    };
+                    let sub = match a0_sub {
+                        Some(0) => 0,
+                        Some(n) if k == 3 && n < 8 => n,
+                        _ => {
+                            let form = if k == 2 {
+                                "`a0<0>UD` or `g[a0]UD`"
+                            } else {
+                                "`a0.N<0>UD` (N < 8)"
+                            };
+                            return Err((
+                                op_pos,
+                                format!("sends {what} must be an immediate or {form}"),
+                            ));
+                        }
+                    };
+                    inst.src[k] = Src::Reg(RegSrc::new(
+                        RegFile::Arf,
+                        arf::ADDRESS,
+                        sub,
+                        RegType::UD,
+                        Region::SCALAR,
+                    ));
                 }
                 let mut hex = hexes.iter();
                 while inst.src.len() < 4 {
@@ -687,11 +775,18 @@ impl<'a> Parser<'a> {
             let mut sub = 0u8;
             let mut off = 0i64;
             if self.eat('.') {
-                sub = self.uint()? as u8;
+                sub = self.uint_max(15, "address subregister")? as u8;
             }
             self.skip_ws();
             if !self.eat(']') {
+                let p = self.pos;
                 off = self.int()?;
+                if !(-512..512).contains(&off) {
+                    return Err((
+                        p,
+                        format!("indirect offset {off} out of range (-512 … 511)"),
+                    ));
+                }
                 self.skip_ws();
                 self.expect(']')?;
             }
@@ -711,6 +806,7 @@ impl<'a> Parser<'a> {
             (file, nr, bare, None)
         };
         let mut r = RawReg {
+            pos: start,
             file,
             nr,
             sub: None,
@@ -729,14 +825,18 @@ impl<'a> Parser<'a> {
             && self.c.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
         {
             self.pos += 1;
-            r.sub = Some(self.uint()? as u32);
+            // Bounded here so the byte offset (subregister × type size) cannot overflow; the
+            // 32-byte register bound is checked once the type is known.
+            r.sub = Some(self.uint_max(u32::MAX.into(), "subregister")? as u32);
         }
         if self.eat('<') {
             loop {
                 if self.eat_str("VxH") {
                     r.region.push(RegionPart::Vxh);
                 } else {
-                    let v = self.uint()?;
+                    // 32 is the largest stride or width any field holds (and 255 would
+                    // read as VxH).
+                    let v = self.uint_max(32, "region value")?;
                     r.region.push(RegionPart::Num(v as u8));
                 }
                 if self.eat('>') {
@@ -806,6 +906,13 @@ impl<'a> Parser<'a> {
             .to_bits(),
             RegType::D | RegType::W | RegType::Q | RegType::B => {
                 let v: i64 = s.parse().map_err(bad)?;
+                let bits = imm_bits(ty);
+                if bits < 64 && !(-(1i64 << (bits - 1))..1i64 << (bits - 1)).contains(&v) {
+                    return Err((
+                        start,
+                        format!("immediate {v} does not fit in a {bits}-bit signed {ty}"),
+                    ));
+                }
                 match ty.size() {
                     8 => v as u64,
                     4 => v as i32 as u32 as u64,
@@ -814,6 +921,13 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let v: u64 = s.parse().map_err(bad)?;
+                let bits = imm_bits(ty);
+                if bits < 64 && v >> bits != 0 {
+                    return Err((
+                        start,
+                        format!("immediate {v} does not fit in a {bits}-bit {ty}"),
+                    ));
+                }
                 match ty.size() {
                     8 => v,
                     4 => v & 0xffff_ffff,
@@ -825,7 +939,6 @@ impl<'a> Parser<'a> {
     }
 
     fn resolve_dst(&self, inst: &Inst, r: RawReg, three: bool) -> PResult<Dst> {
-        let size = r.ty.size();
         let align16 = inst.access_mode == AccessMode::Align16;
         let mut d = Dst {
             file: r.file,
@@ -837,6 +950,7 @@ impl<'a> Parser<'a> {
             indirect: r.indirect,
         };
         let sub = r.sub.unwrap_or(0);
+        let byte = subreg_byte(&r)?;
         d.subnr = if align16 && !three {
             if sub != 0 {
                 16
@@ -844,9 +958,15 @@ impl<'a> Parser<'a> {
                 0
             }
         } else {
-            (sub * size) as u8
+            byte
         };
         match r.region.first() {
+            Some(RegionPart::Num(h)) if Region::hstride_hw(*h).is_none() => {
+                return Err((
+                    r.pos,
+                    format!("destination stride {h} is not one of 0, 1, 2, 4"),
+                ))
+            }
             Some(RegionPart::Num(h)) => d.hstride = *h,
             Some(RegionPart::Vxh) => {
                 return Err((self.pos, "VxH is not a destination stride".into()))
@@ -874,13 +994,13 @@ impl<'a> Parser<'a> {
             RawOperand::Imm(i) => return Ok(Src::Imm(i)),
             RawOperand::Reg(r) => r,
         };
-        let size = r.ty.size();
         let align16 = inst.access_mode == AccessMode::Align16;
         let mut out = RegSrc::new(r.file, r.nr, 0, r.ty, Region::new(0, 1, 0));
         out.negate = r.negate;
         out.abs = r.abs;
         out.indirect = r.indirect;
         let sub = r.sub.unwrap_or(0);
+        let byte = subreg_byte(&r)?;
         out.subnr = if align16 && !three {
             if sub != 0 {
                 16
@@ -888,7 +1008,7 @@ impl<'a> Parser<'a> {
                 0
             }
         } else {
-            (sub * size) as u8
+            byte
         };
         let num = |p: &RegionPart| match p {
             RegionPart::Num(n) => *n,
@@ -908,6 +1028,26 @@ impl<'a> Parser<'a> {
             out.region.width = 4;
             out.region.hstride = 1;
         }
+        let Region {
+            vstride,
+            width,
+            hstride,
+        } = out.region;
+        if Region::vstride_hw(vstride).is_none() {
+            return Err((
+                r.pos,
+                format!("vertical stride {vstride} is not one of 0, 1, 2, 4, 8, 16, 32"),
+            ));
+        }
+        if Region::width_hw(width).is_none() {
+            return Err((r.pos, format!("width {width} is not one of 1, 2, 4, 8, 16")));
+        }
+        if Region::hstride_hw(hstride).is_none() {
+            return Err((
+                r.pos,
+                format!("horizontal stride {hstride} is not one of 0, 1, 2, 4"),
+            ));
+        }
         if three && out.region == Region::SCALAR && r.swizzle.is_none() {
             out.swizzle = 0;
         }
@@ -924,6 +1064,33 @@ impl<'a> Parser<'a> {
         }
         Ok(Src::Reg(out))
     }
+}
+
+/// Bits a decimal immediate of type `ty` keeps: 16-bit ones (and the byte types, encoded the
+/// same way) are replicated into both halves of the dword, so they must fit in 16.
+fn imm_bits(ty: RegType) -> u32 {
+    match ty.size() {
+        8 => 64,
+        4 => 32,
+        _ => 16,
+    }
+}
+
+/// The byte offset of a written subregister (`g2.3<1>F` is byte 12): it must lie inside the
+/// 32-byte register, where the old `as u8` made `g2.65<1>F` silently g2.1.
+fn subreg_byte(r: &RawReg) -> PResult<u8> {
+    let sub = r.sub.unwrap_or(0);
+    let byte = sub as u64 * r.ty.size() as u64;
+    if byte >= 32 {
+        return Err((
+            r.pos,
+            format!(
+                "subregister .{sub} of a {} operand is byte {byte}, past the 32-byte register",
+                r.ty.letters()
+            ),
+        ));
+    }
+    Ok(byte as u8)
 }
 
 /// Register names: `g12`, `m3`, `null`, `a0`, `acc1`, `f0`, `sr0`, `cr0`, `n0`, `ip`, `tdr0`,

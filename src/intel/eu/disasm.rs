@@ -738,9 +738,13 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     };
     if split {
         o.pad(64);
+        // A register descriptor is always a0.0 (bit 77 selects it). Mesa's Gen9 vectors,
+        // the text its assembler reads, write it `g[a0]UD`; its 23.3 disassembler prints
+        // `a0<0>UD`. The vectors' form is printed so that disassembly reassembles with either
+        // assembler; ours reads both.
         match imm {
             Some(i) => o.str(&format!("0x{:08x}", i.bits as u32)),
-            None => o.str("a0<0>UD"),
+            None => o.str("g[a0]UD"),
         }
         o.pad(80);
         match (ex_imm, inst.src.get(3)) {
@@ -772,7 +776,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     o.control("SFID", &names, sf as u64, Some(&mut space));
     o.str(" MsgDesc:");
     let Some(imm) = imm else {
+        // Only the descriptor is in a0: an immediate extended descriptor still gives the
+        // second payload's length, as Mesa prints it.
         o.str(" indirect");
+        if let Some(ex) = ex_imm {
+            o.str(&format!(" ex_mlen {}", bits(ex.bits as u32, 9, 6)));
+        }
         return;
     };
     let d = imm.bits as u32;

@@ -483,6 +483,11 @@ fn encode_indirect(
     if !(-512..512).contains(&off) {
         return Err(err(format!("indirect offset {off} out of range")));
     }
+    if align16 && off % 16 != 0 {
+        return Err(err(format!(
+            "align16 indirect offset {off} is not a multiple of 16"
+        )));
+    }
     let v = (off as u32 & 0x3ff) as u64;
     if l.gen8() {
         if ind.addr_subnr > 15 {
@@ -550,13 +555,16 @@ fn encode_src(l: &Layout, inst: &Inst, i: usize, s: &Src, w: &mut Word) -> Resul
                     return Err(err("immediate does not fit in 32 bits"));
                 }
                 w.set(127, 96, imm.bits);
-                if i == 0 && inst.src.len() < 2 && inst.opcode != Opcode::Dim {
-                    // Mesa mirrors a 32-bit src0 immediate's type into the unused src1 slot.
-                    let (fh, fl) = l.src_file(1);
-                    let (th, tl) = l.src_type(1);
-                    w.set(fh, fl, RegFile::Arf.hw());
-                    w.set(th, tl, reg_type_hw(l.ver, RegFile::Imm, imm.ty)?);
-                }
+            }
+            // The PRM's "Non-present Operands" rule: an absent src1 after an immediate src0
+            // is an ARF of src0's type. It follows the type's size, not the immediate's: HSW's
+            // DIM carries 64 bits typed F, so it mirrors F (its src1 fields lie in dword 1,
+            // clear of the immediate); a 64-bit type's src1 fields would overlap the immediate.
+            if i == 0 && inst.src.len() < 2 && imm.ty.size() < 8 {
+                let (fh, fl) = l.src_file(1);
+                let (th, tl) = l.src_type(1);
+                w.set(fh, fl, RegFile::Arf.hw());
+                w.set(th, tl, reg_type_hw(l.ver, RegFile::Imm, imm.ty)?);
             }
         }
         Src::Reg(r) => {
@@ -861,6 +869,11 @@ fn a0(subnr: u8) -> Src {
     ))
 }
 
+/// Whether a source names the address register directly (what SENDS descriptors may use).
+fn is_a0(r: &RegSrc) -> bool {
+    r.file == RegFile::Arf && r.nr == super::types::arf::ADDRESS && r.indirect.is_none()
+}
+
 fn split_send_payload(file: RegFile, nr: u8, subnr: u8) -> Src {
     Src::Reg(RegSrc::new(file, nr, subnr, RegType::UD, Region::SCALAR))
 }
@@ -909,7 +922,9 @@ fn encode_split_send(inst: &Inst, w: &mut Word) -> Result<(), EuError> {
             }
             w.set(126, 96, i.bits);
         }
-        Src::Reg(_) => w.set(77, 77, 1),
+        // Bit 77 makes the hardware read a0.0; any other register would be silently a0.0.
+        Src::Reg(r) if is_a0(r) && r.subnr == 0 => w.set(77, 77, 1),
+        Src::Reg(_) => return Err(err("sends register descriptor must be a0.0")),
     }
     match &inst.src[3] {
         Src::Imm(i) => {
@@ -923,6 +938,9 @@ fn encode_split_send(inst: &Inst, w: &mut Word) -> Result<(), EuError> {
             w.set(67, 64, (ex >> 6) & 0xf);
         }
         Src::Reg(r) => {
+            if !is_a0(r) {
+                return Err(err("sends register extended descriptor must be in a0"));
+            }
             w.set(61, 61, 1);
             if r.subnr > 7 {
                 return Err(err("extended descriptor address subregister out of range"));
