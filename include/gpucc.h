@@ -246,6 +246,93 @@ typedef struct {
   uint32_t delta;
 } gpucc_reloc;
 
+/**
+ * A vertex program's binding facts (Intel, Gen8+; Mesa's `brw_vs_prog_data` and
+ * `brw_vue_prog_data`). Booleans are 0 or 1.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_vs_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Vertex elements the vertex fetcher pushes: the attributes read, then the
+   * draw-parameter element and the draw-id element when used (`nr_attribute_slots`).
+   */
+  uint32_t nr_attribute_slots;
+  /**
+   * `VERT_ATTRIB` bits of the attributes read, in element order (`inputs_read`).
+   */
+  uint64_t inputs_read;
+  /**
+   * Varyings written, header ones included (`vue_map.slots_valid`).
+   */
+  uint64_t vue_slots_valid;
+  /**
+   * Slots of the VUE map (`vue_map.num_slots`); see gpucc_program_vue_slot.
+   */
+  uint32_t num_vue_slots;
+  /**
+   * The VUE map uses the separate-shader layout (`vue_map.separate`).
+   */
+  uint32_t vue_separate;
+  /**
+   * 3DSTATE_VS Vertex URB Entry Read Length, in pairs of elements (`urb_read_length`).
+   */
+  uint32_t urb_read_length;
+  /**
+   * URB entry size in 64-byte units (`urb_entry_size`).
+   */
+  uint32_t urb_entry_size;
+  /**
+   * First GRF after the thread payload (`dispatch_grf_start_reg`).
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * GRFs the program uses.
+   */
+  uint32_t grfs;
+  /**
+   * The draw-parameter element (x = first vertex, y = base instance, z = vertex id from
+   * the first vertex, w = instance id) is pushed for these (`uses_firstvertex`,
+   * `uses_baseinstance`, `uses_vertexid`, `uses_instanceid`).
+   */
+  uint32_t uses_firstvertex;
+  uint32_t uses_baseinstance;
+  uint32_t uses_vertexid;
+  uint32_t uses_instanceid;
+  /**
+   * The draw-id element (x = draw id, y = ~0 for indexed draws) is pushed
+   * (`uses_drawid`).
+   */
+  uint32_t uses_drawid;
+} gpucc_vs_info;
+
+/**
+ * One input slot of a fragment program, in the order of its attribute setup data
+ * (Mesa's `urb_setup` order): SBE attribute `index` must be fed from the VUE slot holding
+ * `varying`.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_fs_input)`.
+   */
+  uint32_t struct_size;
+  /**
+   * The `VARYING_SLOT` number read (Mesa's gl_varying_slot).
+   */
+  uint32_t varying;
+  /**
+   * Constant interpolation: the driver sets the slot's bit in the SBE constant
+   * interpolation enable (`flat_inputs`).
+   */
+  uint32_t flat;
+  /**
+   * Read with non-perspective barycentrics (the WM barycentric modes include them).
+   */
+  uint32_t noperspective;
+} gpucc_fs_input;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -429,6 +516,34 @@ void gpucc_shader_destroy(gpucc_shader *shader);
  * Frees a string returned by gpucc (for example by gpucc_shader_print). NULL is accepted.
  */
 void gpucc_string_free(char *s);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with a vertex program's facts. A
+ * program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_vs_info(const gpucc_program *program, gpucc_vs_info *info);
+
+/**
+ * The varying (`VARYING_SLOT` number) in slot `slot` of a vertex program's VUE map, or -1
+ * for a padding slot. A slot past `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_vue_slot(const gpucc_program *program, uint32_t slot, int32_t *varying);
+
+/**
+ * The VUE slot of a vertex program that holds `varying`, or -1 when the program does not
+ * write it (GL then reads zeros; the driver feeds the SBE attribute a constant).
+ */
+gpucc_status gpucc_program_vue_slot_of(const gpucc_program *program,
+                                       uint32_t varying,
+                                       int32_t *slot);
+
+/**
+ * Input slot `index` (0 .. `inputs` of gpucc_program_info) of a fragment program into
+ * `*input` (its `struct_size` set by the caller).
+ */
+gpucc_status gpucc_program_fs_input(const gpucc_program *program,
+                                    uint32_t index,
+                                    gpucc_fs_input *input);
 
 /**
  * The message of the last failed gpucc call on this thread, or "" after a successful call.

@@ -93,10 +93,14 @@ impl Program {
     /// Statistics lines in Mesa's wording (INTEL_DEBUG / ETNA_MESA_DEBUG=shaderdb).
     pub fn stats_text(&self) -> String {
         match &self.code {
-            Code::Intel(k) => k.simd.iter().fold(String::new(), |mut s, v| {
-                let _ = writeln!(s, "{}", v.stats);
+            Code::Intel(k) => {
+                let mut s = k.simd.iter().fold(String::new(), |mut s, v| {
+                    let _ = writeln!(s, "{}", v.stats);
+                    s
+                });
+                s.push_str(&k.binding_text());
                 s
-            }),
+            }
             Code::Etnaviv(o) => o.stats_text(),
         }
     }

@@ -74,3 +74,8 @@ fn c_compile_both_families() {
     let etna = root.join("examples/etnaviv/gradient.fs.nir");
     run(&common::build_c_program("compile"), &[&intel, &etna]);
 }
+
+#[test]
+fn c_binds_a_vertex_program_to_a_fragment_program() {
+    run(&common::build_c_program("bind_vs_fs"), &[]);
+}

@@ -29,6 +29,7 @@ mod compiler;
 mod device;
 mod program;
 mod shader;
+mod stage_io;
 mod status;
 mod version;
 
@@ -36,5 +37,6 @@ pub use compiler::*;
 pub use device::*;
 pub use program::*;
 pub use shader::*;
+pub use stage_io::*;
 pub use status::*;
 pub use version::*;

@@ -82,6 +82,8 @@ pub struct InputSlot {
     pub location: String,
     /// Constant (flat) interpolation.
     pub flat: bool,
+    /// Interpolated without perspective correction (`noperspective`).
+    pub noperspective: bool,
 }
 
 /// Compute-shader dispatch facts.
@@ -266,6 +268,49 @@ impl Kernel {
             dst.copy_from_slice(&v.to_le_bytes());
         }
         Ok(code)
+    }
+
+    /// How the program connects to the stages around it, for `gpucc compile --stats`: a
+    /// vertex program's VUE map (as brw prints it) and vertex facts; a fragment program's
+    /// input slots in attribute-setup order with their interpolation.
+    pub fn binding_text(&self) -> String {
+        let mut s = String::new();
+        if let Some(v) = &self.vertex {
+            s.push_str(&v.vue_map.to_string());
+            s.push_str(&format!(
+                "VS inputs_read {:#x}, {} vertex elements, URB read length {}, URB entry size \
+                 {}, dispatch GRF start {}",
+                v.inputs_read,
+                v.nr_attribute_slots,
+                v.urb_read_length(),
+                v.urb_entry_size(),
+                self.simd.first().map_or(0, |k| k.dispatch_grf_start)
+            ));
+            for (used, name) in [
+                (v.uses_vertex_id, "vertex id"),
+                (v.uses_instance_id, "instance id"),
+                (v.uses_first_vertex, "first vertex"),
+                (v.uses_base_instance, "base instance"),
+                (v.uses_draw_id, "draw id"),
+            ] {
+                if used {
+                    s.push_str(", ");
+                    s.push_str(name);
+                }
+            }
+            s.push('\n');
+        } else if self.compute.is_none() && !self.inputs.is_empty() {
+            s.push_str(&format!("FS inputs ({} slots)\n", self.inputs.len()));
+            for (i, inp) in self.inputs.iter().enumerate() {
+                let mode = match (inp.flat, inp.noperspective) {
+                    (true, _) => "flat",
+                    (false, true) => "noperspective",
+                    _ => "smooth",
+                };
+                s.push_str(&format!("  [{i}] {} {mode}\n", inp.location));
+            }
+        }
+        s
     }
 
     /// Mesa-style assembly of every variant, each preceded by its statistics line.

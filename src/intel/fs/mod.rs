@@ -241,6 +241,7 @@ impl Context {
                     base: *b,
                     location: l.clone(),
                     flat: *f,
+                    noperspective: facts.noperspective_inputs.contains(b),
                 })
                 .collect(),
             num_render_targets: facts.num_render_targets,

@@ -54,7 +54,17 @@ impl Translator<'_> {
         &mut self,
         i: &IntrinsicInstr,
     ) -> Result<(), CompileError> {
-        let bary = self.comp(intrinsic_src(i, 0)?, 0)?;
+        let bary_id = intrinsic_src(i, 0)?;
+        let bary = self.comp(bary_id, 0)?;
+        // `noperspective` inputs read barycentrics of interpolation mode 3.
+        let noperspective = matches!(
+            self.imp.def_instr(bary_id).map(|d| &d.kind),
+            Some(InstrKind::Intrinsic(b)) if b.int_index(IndexKind::InterpMode) == Some(3)
+        );
+        let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
+        if noperspective && !self.facts.noperspective_inputs.contains(&base) {
+            self.facts.noperspective_inputs.push(base);
+        }
         let mut out = Vec::new();
         for attr in self.input_attrs(i, intrinsic_src(i, 1)?, intrinsic_def(i)?, false)? {
             let d = self.vgrf(RegType::F);

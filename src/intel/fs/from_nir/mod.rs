@@ -61,6 +61,8 @@ pub struct ShaderFacts {
     pub push: Vec<(u32, u32)>,
     /// Input slots in setup order: (NIR base, io location name, flat).
     pub inputs: Vec<(u32, String, bool)>,
+    /// NIR bases of the inputs interpolated without perspective correction.
+    pub noperspective_inputs: Vec<u32>,
     /// Render targets written.
     pub num_render_targets: u32,
     /// The shader writes depth.

@@ -1,0 +1,243 @@
+//! How an Intel vertex program's outputs meet a fragment program's inputs: the vertex
+//! program's facts and VUE map, the fragment program's input slots. A driver programs
+//! 3DSTATE_VS, the vertex elements, 3DSTATE_SBE and 3DSTATE_SBE_SWIZ from these alone.
+//!
+//! The info structs are size-prefixed: the caller sets `struct_size` to `sizeof` of the
+//! struct it was built with and the library fills only the fields that fit, so a driver
+//! built against an older header keeps working when fields are added at the end.
+
+use super::status::{guard, write_out, Error, Status};
+use crate::intel::kernel::Kernel;
+use crate::nir::slots::slot_number;
+use crate::program::{Code, Program};
+
+/// A vertex program's binding facts (Intel, Gen8+; Mesa's `brw_vs_prog_data` and
+/// `brw_vue_prog_data`). Booleans are 0 or 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VsInfo {
+    /// Set by the caller: `sizeof(gpucc_vs_info)`.
+    pub struct_size: u32,
+    /// Vertex elements the vertex fetcher pushes: the attributes read, then the
+    /// draw-parameter element and the draw-id element when used (`nr_attribute_slots`).
+    pub nr_attribute_slots: u32,
+    /// `VERT_ATTRIB` bits of the attributes read, in element order (`inputs_read`).
+    pub inputs_read: u64,
+    /// Varyings written, header ones included (`vue_map.slots_valid`).
+    pub vue_slots_valid: u64,
+    /// Slots of the VUE map (`vue_map.num_slots`); see gpucc_program_vue_slot.
+    pub num_vue_slots: u32,
+    /// The VUE map uses the separate-shader layout (`vue_map.separate`).
+    pub vue_separate: u32,
+    /// 3DSTATE_VS Vertex URB Entry Read Length, in pairs of elements (`urb_read_length`).
+    pub urb_read_length: u32,
+    /// URB entry size in 64-byte units (`urb_entry_size`).
+    pub urb_entry_size: u32,
+    /// First GRF after the thread payload (`dispatch_grf_start_reg`).
+    pub dispatch_grf_start: u32,
+    /// GRFs the program uses.
+    pub grfs: u32,
+    /// The draw-parameter element (x = first vertex, y = base instance, z = vertex id from
+    /// the first vertex, w = instance id) is pushed for these (`uses_firstvertex`,
+    /// `uses_baseinstance`, `uses_vertexid`, `uses_instanceid`).
+    pub uses_firstvertex: u32,
+    pub uses_baseinstance: u32,
+    pub uses_vertexid: u32,
+    pub uses_instanceid: u32,
+    /// The draw-id element (x = draw id, y = ~0 for indexed draws) is pushed
+    /// (`uses_drawid`).
+    pub uses_drawid: u32,
+}
+
+/// One input slot of a fragment program, in the order of its attribute setup data
+/// (Mesa's `urb_setup` order): SBE attribute `index` must be fed from the VUE slot holding
+/// `varying`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FsInput {
+    /// Set by the caller: `sizeof(gpucc_fs_input)`.
+    pub struct_size: u32,
+    /// The `VARYING_SLOT` number read (Mesa's gl_varying_slot).
+    pub varying: u32,
+    /// Constant interpolation: the driver sets the slot's bit in the SBE constant
+    /// interpolation enable (`flat_inputs`).
+    pub flat: u32,
+    /// Read with non-perspective barycentrics (the WM barycentric modes include them).
+    pub noperspective: u32,
+}
+
+/// Writes the fields of `$value` that fit in the caller's `struct_size` bytes of `$out`.
+macro_rules! write_sized {
+    ($out:expr, $value:expr, $ty:ty, [$($field:ident),* $(,)?]) => {{
+        let out: *mut $ty = $out;
+        let value: $ty = $value;
+        if out.is_null() {
+            return Err(Error::invalid(concat!(stringify!($ty), " out-pointer is NULL")));
+        }
+        // SAFETY: `out` is non-NULL and points to a caller-owned struct whose first field,
+        // `struct_size`, the caller has set (the header's contract); reading that u32 is in
+        // bounds for any version of the struct.
+        let size = unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() } as usize;
+        if size < std::mem::size_of::<u32>() * 2 {
+            return Err(Error::invalid(format!(
+                "{}: struct_size {size} is smaller than any version of the struct",
+                stringify!($ty)
+            )));
+        }
+        $(
+            let end = std::mem::offset_of!($ty, $field) + std::mem::size_of_val(&value.$field);
+            if end <= size {
+                // SAFETY: the field ends within the `size` bytes the caller owns.
+                unsafe { std::ptr::addr_of_mut!((*out).$field).write_unaligned(value.$field) };
+            }
+        )*
+        Ok(())
+    }};
+}
+
+fn kernel<'a>(program: *const Program, entry: &str) -> Result<&'a Kernel, Error> {
+    // SAFETY: a non-NULL program is a live handle from gpucc_compile.
+    let p: &'a Program = unsafe { program.as_ref() }
+        .ok_or_else(|| Error::invalid(format!("{entry}: program is NULL")))?;
+    match &p.code {
+        Code::Intel(k) => Ok(k),
+        Code::Etnaviv(_) => Err(Error::invalid(format!(
+            "{entry}: a Vivante program (this describes Intel programs)"
+        ))),
+    }
+}
+
+fn vertex<'a>(
+    program: *const Program,
+    entry: &str,
+) -> Result<&'a crate::intel::kernel::VertexInfo, Error> {
+    kernel(program, entry)?
+        .vertex
+        .as_ref()
+        .ok_or_else(|| Error::invalid(format!("{entry}: not a vertex program")))
+}
+
+/// Fills `*info` (its `struct_size` set by the caller) with a vertex program's facts. A
+/// program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_vs_info(program: *const Program, info: *mut VsInfo) -> Status {
+    guard("gpucc_program_vs_info", || {
+        let k = kernel(program, "gpucc_program_vs_info")?;
+        let v = vertex(program, "gpucc_program_vs_info")?;
+        let variant = k.simd.first();
+        let value = VsInfo {
+            struct_size: std::mem::size_of::<VsInfo>() as u32,
+            nr_attribute_slots: v.nr_attribute_slots,
+            inputs_read: v.inputs_read,
+            vue_slots_valid: v.vue_map.slots_valid,
+            num_vue_slots: v.vue_map.num_slots(),
+            vue_separate: v.vue_map.separate as u32,
+            urb_read_length: v.urb_read_length(),
+            urb_entry_size: v.urb_entry_size(),
+            dispatch_grf_start: variant.map_or(0, |s| s.dispatch_grf_start),
+            grfs: variant.map_or(0, |s| s.grfs_used),
+            uses_firstvertex: v.uses_first_vertex as u32,
+            uses_baseinstance: v.uses_base_instance as u32,
+            uses_vertexid: v.uses_vertex_id as u32,
+            uses_instanceid: v.uses_instance_id as u32,
+            uses_drawid: v.uses_draw_id as u32,
+        };
+        write_sized!(
+            info,
+            value,
+            VsInfo,
+            [
+                struct_size,
+                nr_attribute_slots,
+                inputs_read,
+                vue_slots_valid,
+                num_vue_slots,
+                vue_separate,
+                urb_read_length,
+                urb_entry_size,
+                dispatch_grf_start,
+                grfs,
+                uses_firstvertex,
+                uses_baseinstance,
+                uses_vertexid,
+                uses_instanceid,
+                uses_drawid,
+            ]
+        )
+    })
+}
+
+/// The varying (`VARYING_SLOT` number) in slot `slot` of a vertex program's VUE map, or -1
+/// for a padding slot. A slot past `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_vue_slot(
+    program: *const Program,
+    slot: u32,
+    varying: *mut i32,
+) -> Status {
+    guard("gpucc_program_vue_slot", || {
+        let v = vertex(program, "gpucc_program_vue_slot")?;
+        let s = v.vue_map.slots.get(slot as usize).ok_or_else(|| {
+            Error::invalid(format!(
+                "gpucc_program_vue_slot: slot {slot} of a {}-slot VUE map",
+                v.vue_map.num_slots()
+            ))
+        })?;
+        write_out(varying, s.map_or(-1, |x| x as i32), "varying")
+    })
+}
+
+/// The VUE slot of a vertex program that holds `varying`, or -1 when the program does not
+/// write it (GL then reads zeros; the driver feeds the SBE attribute a constant).
+#[no_mangle]
+pub extern "C" fn gpucc_program_vue_slot_of(
+    program: *const Program,
+    varying: u32,
+    slot: *mut i32,
+) -> Status {
+    guard("gpucc_program_vue_slot_of", || {
+        let v = vertex(program, "gpucc_program_vue_slot_of")?;
+        write_out(
+            slot,
+            v.vue_map.slot_of(varying).map_or(-1, |s| s as i32),
+            "slot",
+        )
+    })
+}
+
+/// Input slot `index` (0 .. `inputs` of gpucc_program_info) of a fragment program into
+/// `*input` (its `struct_size` set by the caller).
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_input(
+    program: *const Program,
+    index: u32,
+    input: *mut FsInput,
+) -> Status {
+    guard("gpucc_program_fs_input", || {
+        let k = kernel(program, "gpucc_program_fs_input")?;
+        let i = k.inputs.get(index as usize).ok_or_else(|| {
+            Error::invalid(format!(
+                "gpucc_program_fs_input: index {index} of {} inputs",
+                k.inputs.len()
+            ))
+        })?;
+        let varying = slot_number(&i.location).ok_or_else(|| {
+            Error::new(
+                Status::Internal,
+                format!("input {index} reads unknown slot {}", i.location),
+            )
+        })?;
+        let value = FsInput {
+            struct_size: std::mem::size_of::<FsInput>() as u32,
+            varying,
+            flat: i.flat as u32,
+            noperspective: i.noperspective as u32,
+        };
+        write_sized!(
+            input,
+            value,
+            FsInput,
+            [struct_size, varying, flat, noperspective]
+        )
+    })
+}
