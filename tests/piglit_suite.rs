@@ -23,9 +23,13 @@ fn run_suite(platform: &str, mode: Mode) {
         Mode::Simulator => format!("{platform}.piglit.simulator"),
     };
     let mut figs = common::expect::Figures::new(&owner);
+    let mut vs_on_simulator = 0;
     for t in &tests {
         let o = piglit::run_test(platform, t, &nir_dir, mode);
         counts.add(&o);
+        if matches!(&o, Outcome::Pass { stages } if stages.starts_with("vs: gpucc on the")) {
+            vs_on_simulator += 1;
+        }
         match &o {
             Outcome::Fail { .. } => {
                 println!("{}: {o}", piglit::test_name(t));
@@ -57,6 +61,9 @@ fn run_suite(platform: &str, mode: Mode) {
     figs.count("passed", counts.passed);
     figs.count("failed", counts.failed);
     figs.count("skipped", counts.skipped);
+    if mode == Mode::Simulator {
+        figs.count("passed_with_vs_on_simulator", vs_on_simulator);
+    }
     figs.check();
 }
 
@@ -78,6 +85,13 @@ fn gc2000_interpreter() {
 #[test]
 fn ivb_simulator() {
     run_suite("ivb", Mode::Simulator);
+}
+
+/// Gen9: the vertex stage compiled and run on the simulator too, bound to the fragment stage
+/// through the VUE map (every test that passes with the interpreter's vertex stage).
+#[test]
+fn skl_simulator() {
+    run_suite("skl", Mode::Simulator);
 }
 
 #[test]

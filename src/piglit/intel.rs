@@ -1,3 +1,8 @@
+//! The vertex stage on the Intel simulator (Gen8+, [`run_vertices`]): SIMD8 threads of eight
+//! vertices, each vertex's pushed elements in the payload, its outputs read back from its URB
+//! entry through the program's VUE map — the only description of the layout the fragment
+//! stage gets, as a driver programs the SBE from it.
+//!
 //! The fragment stage on the Intel simulator: our backend's kernel, dispatched per triangle
 //! in 2×2 subspans (SIMD16 when the kernel has that variant, else SIMD8) with the payload the
 //! hardware builds: the back-facing bit (g0.0 bit 15), subspan positions and pixel mask, perspective barycentrics, source depth
@@ -9,10 +14,13 @@ use super::raster::{Interp, Triangle, Vertex};
 use super::texture::Bindings;
 use crate::intel::devinfo::DevInfo;
 use crate::intel::kernel::Kernel;
-use crate::intel::sim::payload::FsPayload;
+use crate::intel::sim::payload::{FsPayload, VsPayload};
 use crate::intel::sim::shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 use crate::intel::sim::thread::Thread;
+use crate::intel::vue;
 use crate::nir::interp::{Sampler, TexRequest};
+use crate::nir::slots::varying_slot_name;
+use std::collections::BTreeMap;
 
 /// The simulator's default shared functions with the test's textures: sampler messages
 /// name the program's sampler slot, which [`Bindings`] maps to a texture unit.
@@ -235,6 +243,103 @@ pub fn shade(
             }
         }
         out.extend(colors);
+    }
+    Ok(out)
+}
+
+/// Runs a vertex kernel on `elements` (per vertex: pushed element index to its four raw
+/// components) and returns each vertex's outputs by varying name, read from its URB entry at
+/// the slots the kernel's VUE map names (point size, layer and viewport from the header).
+pub fn run_vertices(
+    dev: &'static DevInfo,
+    kernel: &Kernel,
+    elements: &[BTreeMap<u32, [u32; 4]>],
+    ubo: &[u8],
+    textures: &Bindings,
+) -> Result<Vec<BTreeMap<String, [u32; 4]>>, String> {
+    let info = kernel
+        .vertex
+        .as_ref()
+        .ok_or("the program is not a vertex program")?;
+    let variant = kernel
+        .variant(8)
+        .ok_or("the vertex program has no SIMD8 code")?;
+    let (insts, offsets) = crate::intel::eu::decode_program_at(dev, kernel.code_of(variant))
+        .map_err(|e| format!("decode: {e}"))?;
+    let dword = |offset: u32| -> u32 {
+        let o = offset as usize;
+        ubo.get(o..o + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let sim = |e: crate::intel::sim::SimError| format!("simulator: {e}");
+    let mut out = Vec::with_capacity(elements.len());
+    for group in elements.chunks(8) {
+        let handles: Vec<u32> = (0..group.len() as u32).map(|v| 0x40 + 0x10 * v).collect();
+        let payload = VsPayload {
+            urb_handles: handles.clone(),
+            // Every block index shows the default uniform block (see the runner).
+            push_constants: kernel
+                .push_constants
+                .iter()
+                .map(|&(_, o)| dword(o))
+                .collect(),
+            elements: (0..info.nr_attribute_slots)
+                .map(|e| {
+                    group
+                        .iter()
+                        .map(|v| v.get(&e).copied().unwrap_or([0; 4]))
+                        .collect()
+                })
+                .collect(),
+        };
+        let mut t = Thread::new(dev, 8).map_err(sim)?;
+        let layout = payload.apply(&mut t).map_err(sim)?;
+        if layout.push_constants != variant.dispatch_grf_start {
+            return Err(format!(
+                "push constants at g{} but the kernel's dispatch GRF start is g{}",
+                layout.push_constants, variant.dispatch_grf_start
+            ));
+        }
+        for &b in &kernel.pull_constant_blocks {
+            t.shared_mut()
+                .bind_constants(kernel.ubo_surface_base + b, ubo.to_vec());
+        }
+        t.set_step_limit(2_000_000);
+        let mut shared = std::mem::take(t.shared_mut());
+        t.run_with(
+            &insts,
+            &offsets,
+            &mut WithTextures {
+                inner: &mut shared,
+                textures,
+            },
+        )
+        .map_err(sim)?;
+        for h in handles {
+            let entry = shared.urb.get(&h);
+            let read = |d: u32| entry.and_then(|e| e.get(&d)).copied().unwrap_or(0);
+            let mut outputs = BTreeMap::new();
+            for (slot, varying) in info.vue_map.slots.iter().enumerate() {
+                let Some(v) = *varying else { continue };
+                let at = 4 * slot as u32;
+                if v == vue::VARYING_SLOT_PSIZ {
+                    for (varying, d) in [
+                        (vue::VARYING_SLOT_LAYER, 1),
+                        (vue::VARYING_SLOT_VIEWPORT, 2),
+                        (vue::VARYING_SLOT_PSIZ, 3),
+                    ] {
+                        if info.vue_map.slots_valid & 1 << varying != 0 {
+                            let name = varying_slot_name(varying).unwrap_or_default();
+                            outputs.insert(name.to_string(), [read(at + d), 0, 0, 0]);
+                        }
+                    }
+                    continue;
+                }
+                let name = varying_slot_name(v).ok_or_else(|| format!("varying slot {v}"))?;
+                outputs.insert(name.to_string(), [0, 1, 2, 3].map(|c| read(at + c)));
+            }
+            out.push(outputs);
+        }
     }
     Ok(out)
 }

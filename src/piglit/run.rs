@@ -175,6 +175,9 @@ struct Runner {
     target: Target,
     size: [u32; 2],
     vs: Option<Stage>,
+    /// The vertex program on the Intel simulator (Gen8+ in simulator mode); otherwise the
+    /// vertex shader runs on the interpreter.
+    vs_kernel: Option<(&'static DevInfo, Box<Kernel>)>,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -272,6 +275,16 @@ impl Runner {
                 FsExec::Etnaviv(specs, Box::new(obj))
             }
         };
+        let vs_kernel = match (mode, target, &vs) {
+            (Mode::Simulator, Target::Intel(dev), Some(vs)) if dev.ver >= 80 => {
+                let ctx = crate::intel::fs::Context::new(dev);
+                let kernel = ctx
+                    .compile(&vs.shader, &crate::intel::fs::Options::widths(&[8]))
+                    .map_err(|e| Stop::Fail(format!("vertex shader compile: {e}")))?;
+                Some((dev, Box::new(kernel)))
+            }
+            _ => None,
+        };
         // Mesa's etnaviv NIR is partly in the hardware's terms; the interpreter (vertex stage,
         // --interp) needs the standard meaning back. The backend has compiled the original.
         if let Target::Etnaviv(specs) = target {
@@ -301,6 +314,7 @@ impl Runner {
             target,
             size: test.size,
             vs,
+            vs_kernel,
             fs,
             fs_exec,
             projection: uniforms::IDENTITY,
@@ -313,7 +327,9 @@ impl Runner {
     }
 
     fn stages(&self) -> String {
-        let vs = if self.vs.is_some() {
+        let vs = if self.vs_kernel.is_some() {
+            "gpucc on the Intel simulator"
+        } else if self.vs.is_some() {
             "NIR interpreter"
         } else {
             "fixed-function"
@@ -596,49 +612,33 @@ impl Runner {
             .collect()
     }
 
-    /// The vertex shader on the NIR interpreter.
+    /// The vertex shader on the Intel simulator, or else on the NIR interpreter.
     fn run_vs(&self, vs: &Stage, verts: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
         let mut env = self.uniform_env(&vs.block);
-        env.inputs = vec![BTreeMap::new(); verts.len()];
-        for r in io::ranges(&vs.shader, &[Intrinsic::LoadInput]) {
-            if r.slots == 0 {
-                // Intel's system-value element: first vertex, base instance, vertex id
-                // (zero-based), instance id.
-                for (vin, map) in verts.iter().zip(env.inputs.iter_mut()) {
-                    map.insert(r.base, [0, 0, vin.id, 0]);
-                }
-                continue;
-            }
-            for k in 0..r.slots {
-                let location = io::offset_location(&r.location, k);
-                let var = vs
-                    .shader
-                    .variables
-                    .iter()
-                    .find(|v| v.mode == VarMode::ShaderIn && v.location == location);
-                let name = var.map_or("", |v| v.name.as_str());
-                let value = |vin: &VertexIn| -> Option<[f32; 4]> {
-                    if let Some(a) = vin.attributes.get(name) {
-                        return Some(*a);
-                    }
-                    match (location.as_str(), name) {
-                        (_, "piglit_texcoord") | ("VERT_ATTRIB_TEX0", _) => Some(vin.texcoord),
-                        ("VERT_ATTRIB_COLOR0", _) => Some(self.current_color),
-                        ("VERT_ATTRIB_POS", _)
-                        | (_, "piglit_vertex")
-                        | ("VERT_ATTRIB_GENERIC0", "" | "vertex") => Some(vin.position),
-                        // An attribute without an array reads its current value.
-                        _ if self.vertex_data.is_some() => Some([0.0, 0.0, 0.0, 1.0]),
-                        _ => None,
-                    }
-                };
-                for (vin, map) in verts.iter().zip(env.inputs.iter_mut()) {
-                    let val = value(vin).ok_or_else(|| {
-                        Stop::Error(format!("vertex attribute {name} ({location})"))
-                    })?;
-                    map.insert(r.base + k, val.map(f32::to_bits));
-                }
-            }
+        env.inputs = self.vs_inputs(vs, verts)?;
+        if let Some((dev, kernel)) = &self.vs_kernel {
+            let outputs = super::intel::run_vertices(
+                dev,
+                kernel,
+                &env.inputs,
+                &env.uniforms,
+                &self.bindings(),
+            )
+            .map_err(|e| Stop::Fail(format!("vertex shader on the simulator: {e}")))?;
+            return outputs
+                .into_iter()
+                .map(|outputs| {
+                    let clip = outputs
+                        .get("VARYING_SLOT_POS")
+                        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
+                        .map(f32::from_bits);
+                    Ok(Vertex {
+                        clip,
+                        outputs,
+                        clip_distances: Vec::new(),
+                    })
+                })
+                .collect();
         }
         let out_ranges = io::ranges(&vs.shader, &[Intrinsic::StoreOutput]);
         let result = interp::run(&vs.shader, &env, verts.len())
@@ -666,6 +666,57 @@ impl Runner {
             });
         }
         Ok(out)
+    }
+
+    /// Each vertex's inputs by driver location (Intel: pushed element): its attributes from
+    /// the test's vertex data or piglit's defaults, and Intel's system-value element.
+    fn vs_inputs(
+        &self,
+        vs: &Stage,
+        verts: &[VertexIn],
+    ) -> Result<Vec<BTreeMap<u32, [u32; 4]>>, Stop> {
+        let mut inputs = vec![BTreeMap::new(); verts.len()];
+        for r in io::ranges(&vs.shader, &[Intrinsic::LoadInput]) {
+            if r.slots == 0 {
+                // Intel's system-value element: first vertex, base instance, vertex id
+                // (zero-based), instance id.
+                for (vin, map) in verts.iter().zip(inputs.iter_mut()) {
+                    map.insert(r.base, [0, 0, vin.id, 0]);
+                }
+                continue;
+            }
+            for k in 0..r.slots {
+                let location = io::offset_location(&r.location, k);
+                let var = vs
+                    .shader
+                    .variables
+                    .iter()
+                    .find(|v| v.mode == VarMode::ShaderIn && v.location == location);
+                let name = var.map_or("", |v| v.name.as_str());
+                let value = |vin: &VertexIn| -> Option<[f32; 4]> {
+                    if let Some(a) = vin.attributes.get(name) {
+                        return Some(*a);
+                    }
+                    match (location.as_str(), name) {
+                        (_, "piglit_texcoord") | ("VERT_ATTRIB_TEX0", _) => Some(vin.texcoord),
+                        ("VERT_ATTRIB_COLOR0", _) => Some(self.current_color),
+                        ("VERT_ATTRIB_POS", _)
+                        | (_, "piglit_vertex")
+                        | ("VERT_ATTRIB_GENERIC0", "" | "vertex") => Some(vin.position),
+                        // An attribute without an array reads its current value.
+                        _ if self.vertex_data.is_some() => Some([0.0, 0.0, 0.0, 1.0]),
+                        _ => None,
+                    }
+                };
+                for (vin, map) in verts.iter().zip(inputs.iter_mut()) {
+                    let val = value(vin).ok_or_else(|| {
+                        Stop::Error(format!("vertex attribute {name} ({location})"))
+                    })?;
+                    map.insert(r.base + k, val.map(f32::to_bits));
+                }
+            }
+        }
+        Ok(inputs)
     }
 
     /// Rasterizes `tris` (vertex indices and provoking vertex) and shades the needed pixels.
