@@ -964,8 +964,9 @@ fn pixels(region: Region, [w, h]: [u32; 2]) -> Vec<(u32, u32)> {
         Region::All => (0, 0, w, h),
     };
     let mut out = Vec::new();
-    for y in y0..(y0 + rh).min(h) {
-        for x in x0..(x0 + rw).min(w) {
+    // Saturating: a region reaching past u32 is clipped like any other.
+    for y in y0..y0.saturating_add(rh).min(h) {
+        for x in x0..x0.saturating_add(rw).min(w) {
             out.push((x, y));
         }
     }
