@@ -887,7 +887,15 @@ impl Runner {
 
     /// The first pixel of the region outside tolerance, as a failure message.
     fn probe(&self, p: &script::Probe) -> Option<String> {
-        for (x, y) in pixels(p.region, self.size) {
+        let region = pixels(p.region, self.size);
+        if region.is_empty() {
+            // glReadPixels outside the window reads undefined values: not a pass.
+            return Some(format!(
+                "probe {:?} has no pixel in the {}x{} window",
+                p.region, self.size[0], self.size[1]
+            ));
+        }
+        for (x, y) in region {
             let px = self.fb[(y * self.size[0] + x) as usize];
             let observed: Vec<f32> = px.iter().map(|&b| f32::from(b) / 255.0).collect();
             let bad = p
@@ -998,5 +1006,12 @@ mod tests {
             vec![(248, 0), (249, 0)]
         );
         assert_eq!(pixels(Region::All, [2, 2]).len(), 4);
+        // Corners near u32::MAX clip instead of overflowing (a fuzzed probe at y = 2^32).
+        assert!(pixels(Region::Pixel(1, u32::MAX), [250, 250]).is_empty());
+        assert!(pixels(Region::Rect(u32::MAX, 0, u32::MAX, 1), [250, 250]).is_empty());
+        assert_eq!(
+            pixels(Region::Rect(249, 249, u32::MAX, u32::MAX), [250, 250]).len(),
+            1
+        );
     }
 }
