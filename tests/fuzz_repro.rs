@@ -263,6 +263,14 @@ mod repro_inputs {
         );
     }
 
+    /// `gpucc nir run` builds at most 16 MiB of a declared 4e9 bytes of constant data; the
+    /// shader (which reads UBO 1, zeros in the CLI's environment) still runs.
+    #[test]
+    fn interpreter_cli_with_a_4e9_constants_header() {
+        let out = interp(&ubo_shader(1, 0, 0, 4_000_000_000)).unwrap();
+        assert!(out.starts_with("inv 0 FRAG_RESULT_COLOR[4] = (0, 0, 0, 0)"), "{out}");
+    }
+
     // -- texture and sampler indices (Intel) --
 
     /// Index 0xffffffff wrapped past the range check and compiled to surface or sampler 255.
