@@ -268,7 +268,10 @@ mod repro_inputs {
     #[test]
     fn interpreter_cli_with_a_4e9_constants_header() {
         let out = interp(&ubo_shader(1, 0, 0, 4_000_000_000)).unwrap();
-        assert!(out.starts_with("inv 0 FRAG_RESULT_COLOR[4] = (0, 0, 0, 0)"), "{out}");
+        assert!(
+            out.starts_with("inv 0 FRAG_RESULT_COLOR[4] = (0, 0, 0, 0)"),
+            "{out}"
+        );
     }
 
     // -- texture and sampler indices (Intel) --
