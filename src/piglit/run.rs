@@ -938,7 +938,15 @@ impl Runner {
 
     /// The first pixel of the region outside tolerance, as a failure message.
     fn probe(&self, p: &script::Probe) -> Option<String> {
-        for (x, y) in pixels(p.region, self.size) {
+        let region = pixels(p.region, self.size);
+        if region.is_empty() {
+            // glReadPixels outside the window reads undefined values: not a pass.
+            return Some(format!(
+                "probe {:?} has no pixel in the {}x{} window",
+                p.region, self.size[0], self.size[1]
+            ));
+        }
+        for (x, y) in region {
             let px = self.fb[(y * self.size[0] + x) as usize];
             let observed: Vec<f32> = px.iter().map(|&b| f32::from(b) / 255.0).collect();
             let bad = p
@@ -1015,8 +1023,9 @@ fn pixels(region: Region, [w, h]: [u32; 2]) -> Vec<(u32, u32)> {
         Region::All => (0, 0, w, h),
     };
     let mut out = Vec::new();
-    for y in y0..(y0 + rh).min(h) {
-        for x in x0..(x0 + rw).min(w) {
+    // Saturating: a region reaching past u32 is clipped like any other.
+    for y in y0..y0.saturating_add(rh).min(h) {
+        for x in x0..x0.saturating_add(rw).min(w) {
             out.push((x, y));
         }
     }
@@ -1048,5 +1057,12 @@ mod tests {
             vec![(248, 0), (249, 0)]
         );
         assert_eq!(pixels(Region::All, [2, 2]).len(), 4);
+        // Corners near u32::MAX clip instead of overflowing (a fuzzed probe at y = 2^32).
+        assert!(pixels(Region::Pixel(1, u32::MAX), [250, 250]).is_empty());
+        assert!(pixels(Region::Rect(u32::MAX, 0, u32::MAX, 1), [250, 250]).is_empty());
+        assert_eq!(
+            pixels(Region::Rect(249, 249, u32::MAX, u32::MAX), [250, 250]).len(),
+            1
+        );
     }
 }

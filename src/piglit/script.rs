@@ -329,12 +329,10 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
         },
         ["texture", "rgbw", unit, r @ ..] => {
             let v = nums(r, 2)?;
+            let [w, h] = texture_size(line, [v[0], v[1]])?;
             Command::Texture {
                 unit: unit.parse().map_err(|_| bad())?,
-                kind: TextureKind::Rgbw {
-                    w: v[0] as u32,
-                    h: v[1] as u32,
-                },
+                kind: TextureKind::Rgbw { w, h },
             }
         }
         ["texture", "miptree", unit] => Command::Texture {
@@ -343,12 +341,13 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
         },
         ["texture", "checkerboard", unit, level, r @ ..] => {
             let v = nums(r, 10)?;
+            let [w, h] = texture_size(line, [v[0], v[1]])?;
             Command::Texture {
                 unit: unit.parse().map_err(|_| bad())?,
                 kind: TextureKind::Checkerboard {
                     level: level.parse().map_err(|_| bad())?,
-                    w: v[0] as u32,
-                    h: v[1] as u32,
+                    w,
+                    h,
                     black: [v[2], v[3], v[4], v[5]],
                     white: [v[6], v[7], v[8], v[9]],
                 },
@@ -357,13 +356,10 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
         ["texture", kind @ ("shadow1D" | "shadow2D"), unit, r @ ..] => {
             let dims = if *kind == "shadow1D" { 1 } else { 2 };
             let v = nums(r, dims)?;
+            let [w, h] = texture_size(line, [v[0], if dims == 2 { v[1] } else { 1.0 }])?;
             Command::Texture {
                 unit: unit.parse().map_err(|_| bad())?,
-                kind: TextureKind::Shadow {
-                    dims,
-                    w: v[0] as u32,
-                    h: if dims == 2 { v[1] as u32 } else { 1 },
-                },
+                kind: TextureKind::Shadow { dims, w, h },
             }
         }
         ["texparameter", "1D" | "2D" | "3D", name, value] => Command::TexParameter {
@@ -411,6 +407,39 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
         ["relative", "probe", rest @ ..] => probe(rest, size, true, false).ok_or_else(bad)?,
         _ => Command::Unsupported(line.to_string()),
     })
+}
+
+/// The largest texture width or height a script may ask for: 16384, the largest
+/// GL_MAX_TEXTURE_SIZE among the targets (iris; etnaviv advertises 8192 at most). A larger
+/// one fails glTexImage in shader_runner on every target; here it would also ask the runner
+/// for its texels (a fuzzed `texture rgbw 1 (3104434315, 8)` overflowed the texel count).
+pub const MAX_TEXTURE_SIZE: u32 = 16384;
+
+/// The most texels the runner builds for one texture: 2^22 (64 MiB of RGBA f32 texels),
+/// far beyond what piglit's shader tests draw from (32 x 32 at most in the corpus), and a
+/// bound on the memory a script can make the runner take.
+pub const MAX_TEXTURE_TEXELS: u64 = 1 << 22;
+
+/// A texture command's `(w, h)`, checked against [`MAX_TEXTURE_SIZE`] and
+/// [`MAX_TEXTURE_TEXELS`].
+fn texture_size(line: &str, v: [f32; 2]) -> Result<[u32; 2], String> {
+    if !v
+        .iter()
+        .all(|&d| (0.0..=MAX_TEXTURE_SIZE as f32).contains(&d))
+    {
+        return Err(format!(
+            "texture size {} x {} is past GL_MAX_TEXTURE_SIZE {MAX_TEXTURE_SIZE}: {line}",
+            v[0], v[1]
+        ));
+    }
+    let [w, h] = v.map(|d| d as u32);
+    if u64::from(w) * u64::from(h) > MAX_TEXTURE_TEXELS {
+        return Err(format!(
+            "texture size {w} x {h} is more than the {MAX_TEXTURE_TEXELS} texels the runner \
+             builds: {line}"
+        ));
+    }
+    Ok([w, h])
 }
 
 /// The tail of `probe ...` / `relative probe ...`.

@@ -25,6 +25,7 @@ pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
+pub mod limits;
 pub mod liveness;
 pub mod lower;
 pub mod opt;
@@ -115,6 +116,7 @@ impl Context {
 
     /// Compiles a fragment or compute shader for every width in `opts` that fits.
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
+        limits::check_header(shader)?;
         let shader = pipeline::prepare_nir(shader, opts.debug);
         let kernel = self.compile_prepared(&shader, opts)?;
         if opts.debug.contains(debug::Flags::ASM) {

@@ -34,9 +34,14 @@ pub fn run_cli(text: &str, invocations: usize, uniforms: &[u8]) -> Result<String
     Ok(format_result(&result))
 }
 
+/// The most constant data `run_cli` builds: 16 MiB.
+pub const CLI_CONSTANT_DATA_MAX: usize = 16 << 20;
+
 /// The environment `run_cli` uses: the uniform bytes padded to at least 64 KiB of zeros (so
 /// shaders reading uniforms the file does not give still run), as push constants and UBO 0,
-/// and zeroed constant data of the size the shader declares.
+/// and zeroed constant data of the size the shader declares, up to [`CLI_CONSTANT_DATA_MAX`]
+/// (the header is input: a fuzzed `constants: 4000000000` asked for 4 GB); reads past it are
+/// out-of-bounds errors.
 pub fn cli_environment(shader: &Shader, uniforms: &[u8]) -> Environment {
     let mut bytes = uniforms.to_vec();
     if bytes.len() < 65536 {
@@ -47,7 +52,11 @@ pub fn cli_environment(shader: &Shader, uniforms: &[u8]) -> Environment {
         ubos: vec![bytes.clone(); 16],
         ssbos: vec![vec![0; 65536]; 4],
         shared: vec![0; 65536],
-        constant_data: vec![0; (shader.info.constant_data_size as usize).max(4096)],
+        constant_data: vec![
+            0;
+            (shader.info.constant_data_size as usize)
+                .clamp(4096, CLI_CONSTANT_DATA_MAX)
+        ],
         ..Environment::default()
     }
 }

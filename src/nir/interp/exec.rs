@@ -435,6 +435,35 @@ impl<'a> Machine<'a> {
         ii.int_index(kind).unwrap_or(0)
     }
 
+    /// The slot `base + offset` an input or output intrinsic addresses in `lane`. Slots are
+    /// varying locations, not NIR integers: past `u32` (or a negative base) is an error
+    /// naming them, not a wrap into some other slot.
+    fn io_slot(&self, ii: &IntrinsicInstr, off_src: usize, lane: usize) -> R<u32> {
+        let base = self.index(ii, IndexKind::Base);
+        let off = self.scalar(self.src(ii, off_src)?, lane)? as u32;
+        u32::try_from(base)
+            .ok()
+            .and_then(|b| b.checked_add(off))
+            .ok_or_else(|| {
+                self.err(format!(
+                    "{} slot base {base} + offset {off} is out of range",
+                    ii.intrinsic.name()
+                ))
+            })
+    }
+
+    /// The `component` index of an input or output intrinsic: the first channel, 0-3, of
+    /// its vec4 slot.
+    fn io_component(&self, ii: &IntrinsicInstr) -> R<u32> {
+        let c = self.index(ii, IndexKind::Component);
+        u32::try_from(c).ok().filter(|&c| c < 4).ok_or_else(|| {
+            self.err(format!(
+                "{} component {c} (a slot has components 0-3)",
+                ii.intrinsic.name()
+            ))
+        })
+    }
+
     fn io_name(ii: &IntrinsicInstr) -> String {
         match ii.index(IndexKind::IoSemantics) {
             Some(IndexValue::Text(t)) => t
@@ -568,13 +597,12 @@ impl<'a> Machine<'a> {
             | Intrinsic::LoadInterpolatedInput
             | Intrinsic::LoadPerVertexInput => {
                 let off_src = if intr == Intrinsic::LoadInput { 0 } else { 1 };
-                let comp = self.index(ii, IndexKind::Component) as u32;
+                let comp = self.io_component(ii)?;
                 let integer = ii
                     .type_index(IndexKind::DestType)
                     .is_some_and(|t| t.base != BaseType::Float);
                 for lane in lanes {
-                    let slot = self.index(ii, IndexKind::Base) as u32
-                        + self.scalar(self.src(ii, off_src)?, lane)? as u32;
+                    let slot = self.io_slot(ii, off_src, lane)?;
                     let mut v = [0u64; 16];
                     for (c, out) in v.iter_mut().enumerate().take(nc) {
                         *out = self.input(lane, slot, comp + c as u32, integer)? as u64;
@@ -706,12 +734,11 @@ impl<'a> Machine<'a> {
                 let val = self.src(ii, 0)?;
                 let off_src = if intr == Intrinsic::StoreOutput { 1 } else { 2 };
                 let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
-                let comp = self.index(ii, IndexKind::Component) as usize;
+                let comp = self.io_component(ii)? as usize;
                 let vbits = self.defn(val)?.bit_size;
                 let io = Self::io_name(ii);
                 for lane in lanes {
-                    let slot = self.index(ii, IndexKind::Base) as u32
-                        + self.scalar(self.src(ii, off_src)?, lane)? as u32;
+                    let slot = self.io_slot(ii, off_src, lane)?;
                     let v = self.get(val, lane)?;
                     self.output(lane, slot, &io, vbits, comp, &v, wrmask);
                 }
@@ -947,7 +974,7 @@ impl<'a> Machine<'a> {
             .env
             .inputs
             .get(lane)
-            .and_then(|m| m.get(&(slot + comp / 4)))
+            .and_then(|m| m.get(&slot.checked_add(comp / 4)?))
             .map(|v| v[(comp % 4) as usize]);
         match given {
             Some(v) => Ok(v),

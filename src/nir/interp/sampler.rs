@@ -60,7 +60,7 @@ impl DefaultSampler {
         [
             (x + 1) as f64 / 32.0,
             (y + 1) as f64 / 32.0,
-            (texture + 1) as f64 / 8.0 + z as f64 / 64.0,
+            (f64::from(texture) + 1.0) / 8.0 + z as f64 / 64.0,
             1.0 - level as f64 / 8.0,
         ]
     }

@@ -140,8 +140,16 @@ impl Tr<'_> {
             Some(o) => o,
             None => return unsupported("indirect input loads"),
         };
-        let slot = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32 + off;
-        let comp = ii.int_index(IndexKind::Component).unwrap_or(0) as u8;
+        let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0);
+        let slot = u32::try_from(base.saturating_add(i64::from(off))).map_err(|_| {
+            CompileError::Limit(format!("input slot {base} + {off} has no register"))
+        })?;
+        let c = ii.int_index(IndexKind::Component).unwrap_or(0);
+        let comp = u8::try_from(c).ok().filter(|&c| c < 4).ok_or_else(|| {
+            CompileError::Invalid(format!(
+                "load_input component {c} (a slot has components 0-3)"
+            ))
+        })?;
         let integer = ii
             .type_index(IndexKind::DestType)
             .is_some_and(|t| t.base != BaseType::Float);
@@ -273,8 +281,9 @@ impl Tr<'_> {
             i.comps = i.comps.max(comps);
             return Ok(i.value);
         }
+        // Fragment inputs start at t1 (t0 holds the position).
         let reg = match self.stage {
-            Stage::Fragment => slot + 1,
+            Stage::Fragment => slot.saturating_add(1),
             _ => slot,
         };
         if reg >= self.specs.temp_count() {

@@ -59,12 +59,14 @@ impl Tr<'_> {
             None => self.textures.push((id, dims, unit)),
         }
         let dst = self.new_def(t.def)?;
+        // A result narrower than vec4 (a shadow comparison's) takes the first channels.
+        let width = self.p.values[dst.index()].width;
         let mut i = Instr::new(opcode, Shape::Texture);
         if let Some(c) = comparator {
             i.src[2] = Some(self.operand(c, [0; 4])?);
         }
         i.sampler = id as u8;
-        i.dst = Some((dst, 0xf));
+        i.dst = Some((dst, (1 << width) - 1));
         match lod {
             Some(l) if self.specs.tex_lod_bias_in_coord_w() => {
                 let tmp = self.temp(4);

@@ -146,8 +146,9 @@ impl Translator<'_> {
         let Some(block) = block else {
             return Err(unsupported("load_ubo with a non-constant block index"));
         };
+        let block = ubo_block(block)?;
         let Some(offset) = offset else {
-            return self.emit_pull_constant(i, block as u32, intrinsic_src(i, 1)?);
+            return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
         };
         let (n, bits) = self.def_info(intrinsic_def(i)?)?;
         if bits != 32 || offset % 4 != 0 {
@@ -155,7 +156,16 @@ impl Translator<'_> {
         }
         let mut out = Vec::new();
         for c in 0..n as u32 {
-            let key = (block as u32, offset as u32 + 4 * c);
+            let dword = u32::try_from(offset)
+                .ok()
+                .and_then(|o| o.checked_add(4 * c))
+                .ok_or_else(|| {
+                    CompileError::Limit(format!(
+                        "load_ubo at byte offset {offset} (+{}) is past 4 GiB",
+                        4 * c
+                    ))
+                })?;
+            let key = (block, dword);
             let next = self.facts.push.len() as u32;
             let slot = *self.push_index.entry(key).or_insert(next);
             if slot == next {
@@ -181,7 +191,7 @@ impl Translator<'_> {
             i.index(IndexKind::IoSemantics),
             Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
         );
-        let first = i.int_index(IndexKind::Component).unwrap_or(0) as usize;
+        let first = io_component(i)? as usize;
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
         let val = self.value(intrinsic_src(i, 0)?)?.clone();
         if dual {
@@ -319,9 +329,6 @@ impl Translator<'_> {
             return Err(unsupported("load_ubo of non-dword data"));
         }
         let surface = UBO_SURFACE_BASE + block;
-        if surface > 255 {
-            return Err(unsupported("UBO block index over 191"));
-        }
         if !self.facts.pull_blocks.contains(&block) {
             self.facts.pull_blocks.push(block);
         }
@@ -379,7 +386,7 @@ impl Translator<'_> {
             return Err(unsupported("indirect input offset"));
         }
         let base = i.int_index(IndexKind::Base).unwrap_or(0) as u32;
-        let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+        let first = io_component(i)?;
         let slot = self.input_slot(base, i, flat);
         let (n, _) = self.def_info(def)?;
         let (extra, ty) = if flat {
@@ -451,6 +458,29 @@ impl Translator<'_> {
             }
         }
     }
+}
+
+/// A constant UBO block index: binding-table entry `UBO_SURFACE_BASE + block`, which must
+/// be one of the 256 a message can name, whether the loads are pushed or pulled (a block of
+/// 0x3f800000 once reached the push layout and made verification allocate 25 GB).
+fn ubo_block(block: u64) -> Result<u32, CompileError> {
+    let last = 255 - UBO_SURFACE_BASE;
+    u32::try_from(block)
+        .ok()
+        .filter(|&b| b <= last)
+        .ok_or_else(|| unsupported(format!("UBO block index {block} over {last}")))
+}
+
+/// The `component` index of an I/O intrinsic, the first channel of its vec4 slot: 0-3. A
+/// negative or larger value in the text is invalid, not wrapped into some other channel.
+fn io_component(i: &IntrinsicInstr) -> Result<u32, CompileError> {
+    let c = i.int_index(IndexKind::Component).unwrap_or(0);
+    u32::try_from(c).ok().filter(|&c| c < 4).ok_or_else(|| {
+        CompileError::Invalid(format!(
+            "{} component {c} (a slot has components 0-3)",
+            i.intrinsic.name()
+        ))
+    })
 }
 
 /// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3

@@ -52,9 +52,7 @@ impl Translator<'_> {
         } else {
             1
         };
-        if surface + candidates > 256 || sampler + candidates > 16 {
-            return Err(unsupported("texture or sampler index out of range"));
-        }
+        self.check_tex_indices(surface, sampler, candidates)?;
         // A run-time texture index (an element of a sampler array) is dynamically uniform, as
         // GLSL requires of sampler-array indexing: the first enabled channel's value picks
         // the surface and sampler for the whole message, as brw does, instead of one
@@ -87,6 +85,47 @@ impl Translator<'_> {
             .map(|c| dst.reg_offset((first + c) * per))
             .collect();
         self.set(t.def, out);
+        Ok(())
+    }
+
+    /// The texture and sampler indices a message can name, `candidates` consecutive ones
+    /// from each for a sampler array (wide arithmetic: an index of 0xffffffff once wrapped
+    /// past these checks and compiled to surface 255).
+    ///
+    /// The binding-table index in the message descriptor is 8 bits. The sampler index is 4
+    /// bits: Mesa reaches samplers 16 and up on Haswell and later only by offsetting the
+    /// sampler state pointer in a message header (`is_high_sampler` in
+    /// brw_lower_logical_sends.cpp), which gpucc does not do, and Ivy Bridge has no way.
+    fn check_tex_indices(
+        &self,
+        surface: u32,
+        sampler: u32,
+        candidates: u32,
+    ) -> Result<(), CompileError> {
+        let array = if candidates > 1 {
+            format!(" (with a sampler array of {candidates})")
+        } else {
+            String::new()
+        };
+        if u64::from(surface) + u64::from(candidates) > 256 {
+            return Err(CompileError::Limit(format!(
+                "texture index {surface}{array} is past the 256 binding-table entries a \
+                 sampler message addresses"
+            )));
+        }
+        if u64::from(sampler) + u64::from(candidates) > 16 {
+            let what = format!("sampler index {sampler}{array}");
+            return Err(if self.devinfo.ver < 75 {
+                CompileError::Limit(format!(
+                    "{what} is past the 16 samplers {} addresses",
+                    self.devinfo.name
+                ))
+            } else {
+                unsupported(format!(
+                    "{what}: past 15 needs the sampler-state-pointer header"
+                ))
+            });
+        }
         Ok(())
     }
 

@@ -65,7 +65,8 @@ fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
         && s.offset % REG_SIZE == 0
         && d.offset % REG_SIZE == 0
         && (inst.exec_size as u32 * d.ty.size()) % REG_SIZE == 0;
-    ok.then_some((s.nr, d.nr, d.offset - s.offset))
+    // Lazily: the shift is only meaningful (and only non-negative) when the copy qualifies.
+    ok.then(|| (s.nr, d.nr, d.offset - s.offset))
 }
 
 /// Coalesces copies as described in the module documentation; returns whether any went.

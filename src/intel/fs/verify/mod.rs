@@ -301,7 +301,12 @@ fn uses_inexact_math(shader: &nir::Shader) -> bool {
 /// exact in every format the shaders read. Sets from [`INPUT_SETS`] on (the retries of
 /// [`verify_kernel`]) hold small integers instead.
 fn ubo_dword(set: usize, block: u32, dword: u32) -> u32 {
-    let n = (dword * 37 + block * 5 + set as u32 * 11) % 23;
+    // Wrapping: only the pattern matters, and offsets near 4 GiB must not overflow.
+    let n = dword
+        .wrapping_mul(37)
+        .wrapping_add(block.wrapping_mul(5))
+        .wrapping_add(set as u32 * 11)
+        % 23;
     if set >= INPUT_SETS {
         return n % 5;
     }
@@ -347,6 +352,9 @@ pub fn verify_kernel(
     if kernel.variant(simd).is_none() {
         return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
     }
+    if let Some(why) = too_large_to_check(kernel) {
+        return VerifyOutcome::Unsupported(why);
+    }
     let inexact = uses_inexact_math(shader);
     let run_one = |set: usize| {
         if kernel.compute.is_some() {
@@ -371,6 +379,30 @@ pub fn verify_kernel(
         }
     }
     VerifyOutcome::Pass
+}
+
+/// The most UBO or constant data bytes the checks build for one shader (each input set
+/// holds a copy on both sides): a push constant past it, or more constant data, is not
+/// checked, rather than allocated.
+pub const MAX_CHECKED_DATA_BYTES: usize = 1 << 20;
+
+/// Why `kernel` needs more memory than [`MAX_CHECKED_DATA_BYTES`] to check, if it does.
+fn too_large_to_check(kernel: &Kernel) -> Option<String> {
+    if kernel.constant_data_size as usize > MAX_CHECKED_DATA_BYTES {
+        return Some(format!(
+            "{} bytes of constant data (verification builds at most {MAX_CHECKED_DATA_BYTES})",
+            kernel.constant_data_size
+        ));
+    }
+    let far = kernel
+        .push_constants
+        .iter()
+        .find(|&&(_, offset)| offset as usize >= MAX_CHECKED_DATA_BYTES)?;
+    Some(format!(
+        "push constant at UBO {} byte {} (verification builds at most \
+         {MAX_CHECKED_DATA_BYTES} bytes per UBO)",
+        far.0, far.1
+    ))
 }
 
 /// The uniform buffers of input set `set`: every block the kernel pushes from, large
