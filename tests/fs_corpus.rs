@@ -223,20 +223,21 @@ fn skl_simd16_matches_the_interpreter() {
     verify_platform("skl", "skl", 16);
 }
 
-/// Mesa's (instructions, sends) per (shader, SIMD width) for fragment shaders, from
+/// Mesa's (instructions, sends, cycles) per (shader, SIMD width) for fragment shaders, from
 /// mesa-stats/PLATFORM.csv.
-fn mesa_fs_stats(platform: &str) -> Option<BTreeMap<(String, u32), (u64, u64)>> {
+fn mesa_fs_stats(platform: &str) -> Option<BTreeMap<(String, u32), [u64; 3]>> {
     let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next()?.split(',').collect();
     let col = |n: &str| header.iter().position(|h| *h == n);
-    let (name, stage, simd, inst, sends) = (
+    let (name, stage, simd, inst, sends, cycles) = (
         col("shader")?,
         col("stage")?,
         col("simd")?,
         col("instructions")?,
         col("sends")?,
+        col("cycles")?,
     );
     let mut out = BTreeMap::new();
     for l in lines {
@@ -245,15 +246,18 @@ fn mesa_fs_stats(platform: &str) -> Option<BTreeMap<(String, u32), (u64, u64)>> 
             continue;
         }
         let num = |c: usize| f.get(c).and_then(|v| v.parse::<u64>().ok());
-        if let (Some(w), Some(n), Some(s)) = (num(simd), num(inst), num(sends)) {
-            out.insert((f[name].to_string(), w as u32), (n, s));
+        if let (Some(w), Some(n), Some(s), Some(c)) =
+            (num(simd), num(inst), num(sends), num(cycles))
+        {
+            out.insert((f[name].to_string(), w as u32), [n, s, c]);
         }
     }
     Some(out)
 }
 
 /// Code quality on Gen9 against Mesa's own statistics, over the (shader, width) pairs both
-/// compiled: total instructions and sends, and the same for the shaders that read a UBO
+/// compiled: total instructions, sends and estimated cycles (Mesa's model, whose Gen8
+/// figures Gen9 shares), and the same for the shaders that read a UBO
 /// block at a run-time uniform offset or a constant-data block (`*_uniform_block_intel`
 /// with a non-constant offset or address), where brw sends one block message per load.
 /// The figures are held in tests/expectations/corpus.txt; on the block-load shaders the
@@ -268,8 +272,9 @@ fn skl_instructions_and_sends_against_mesa() {
     };
     let ctx = Context::new(DevInfo::from_name("skl").unwrap());
     let opts = Options::widths(&[8, 16]);
-    // [all, block-load shaders] x (programs, Mesa instructions, ours, Mesa sends, ours).
-    let mut t = [[0u64; 5]; 2];
+    // [all, block-load shaders] x (programs, Mesa instructions, ours, Mesa sends, ours,
+    // Mesa cycles, ours).
+    let mut t = [[0u64; 7]; 2];
     for f in common::files_with_suffix(&dir, ".fs.nir") {
         let text = std::fs::read_to_string(&f).unwrap();
         let shader = gpucc::nir::parse(&text).unwrap();
@@ -286,7 +291,8 @@ fn skl_instructions_and_sends_against_mesa() {
             .trim_end_matches(".nir")
             .to_string();
         for w in [8, 16] {
-            let (Some(v), Some(&(mi, ms))) = (k.variant(w), mesa.get(&(name.clone(), w))) else {
+            let (Some(v), Some(&[mi, ms, mc])) = (k.variant(w), mesa.get(&(name.clone(), w)))
+            else {
                 continue;
             };
             for (i, row) in t.iter_mut().enumerate() {
@@ -298,16 +304,19 @@ fn skl_instructions_and_sends_against_mesa() {
                 row[2] += v.stats.instructions as u64;
                 row[3] += ms;
                 row[4] += v.stats.sends as u64;
+                row[5] += mc;
+                row[6] += v.stats.cycles as u64;
             }
         }
     }
     for (i, what) in ["all", "block_loads"].into_iter().enumerate() {
-        let [n, mi, oi, ms, os] = t[i];
+        let [n, mi, oi, ms, os, mc, oc] = t[i];
         println!(
             "skl {what}: {n} programs; instructions Mesa {mi}, gpucc {oi} ({:.3}x); sends \
-             Mesa {ms}, gpucc {os} ({:.3}x)",
+             Mesa {ms}, gpucc {os} ({:.3}x); cycles Mesa {mc}, gpucc {oc} ({:.3}x)",
             oi as f64 / mi.max(1) as f64,
-            os as f64 / ms.max(1) as f64
+            os as f64 / ms.max(1) as f64,
+            oc as f64 / mc.max(1) as f64
         );
         let mut figs = common::expect::Figures::new(&format!("skl.fs.vs_mesa_{what}"));
         figs.count("programs", n as usize);
@@ -317,6 +326,9 @@ fn skl_instructions_and_sends_against_mesa() {
         figs.count("mesa_sends", ms as usize);
         figs.count("sends", os as usize);
         figs.ratio("sends_vs_mesa", os as f64 / ms.max(1) as f64);
+        figs.count("mesa_cycles", mc as usize);
+        figs.count("cycles", oc as usize);
+        figs.ratio("cycles_vs_mesa", oc as f64 / mc.max(1) as f64);
         figs.check();
     }
     assert!(t[1][0] > 0, "no block-load shader compiled");
