@@ -419,6 +419,15 @@ fn gen9_unaligned_oword_block_read_reads_the_ubo_at_a_byte_offset() {
         t.grf_ud(14),
         [1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015]
     );
+
+    // A block that runs past the 32-bit offset range reads zeros there (out of bounds),
+    // not the start of the buffer.
+    t.set_grf(2, 2, &[0xffff_fff0]).unwrap();
+    run(
+        &mut t,
+        &format!("send(8) g10<1>UD g2<8,8,1>UD {desc:#010x} data MsgDesc: oword read {{ align1 WE_all 1Q }};"),
+    );
+    assert_eq!(t.grf_ud(10), [0; 8]);
 }
 
 #[test]

@@ -667,7 +667,10 @@ impl Thread {
             } else {
                 for (k, w) in data.chunks(4).enumerate() {
                     let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                    shared.untyped_write(surface, (offset + 4 * k) as u32, v)?;
+                    // Past the 32-bit offset range is out of bounds: the write is dropped.
+                    if let Ok(a) = u32::try_from(offset + 4 * k) {
+                        shared.untyped_write(surface, a, v)?;
+                    }
                 }
             }
         } else {
@@ -677,7 +680,11 @@ impl Thread {
                 shared.scratch_read(offset, &mut data)?;
             } else {
                 for (k, w) in data.chunks_mut(4).enumerate() {
-                    let v = shared.untyped_read(surface, (offset + 4 * k) as u32)?;
+                    // Past the 32-bit offset range is out of bounds: zero.
+                    let v = match u32::try_from(offset + 4 * k) {
+                        Ok(a) => shared.untyped_read(surface, a)?,
+                        Err(_) => 0,
+                    };
                     w.copy_from_slice(&v.to_le_bytes());
                 }
             }
