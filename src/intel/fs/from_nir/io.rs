@@ -138,9 +138,9 @@ impl Translator<'_> {
             return Err(unsupported("load_ubo with a non-constant block index"));
         };
         let Some(offset) = offset else {
-            // iris marks a load at a dynamically uniform offset as a block load on Gen9 and
-            // later only (brw_nir_blockify_uniform_loads: before Gen9 the surface base need
-            // not be OWord aligned), so the block message is Gen9's.
+            // Mesa forms the block intrinsic on Gen9 and later only (earlier block reads
+            // have alignment limits and no split sends, says brw_nir.c), so the block
+            // message is Gen9's; anything else reads the same bytes per channel.
             if i.intrinsic == Intrinsic::LoadUboUniformBlockIntel && self.devinfo.ver >= 90 {
                 return self.emit_ubo_block_load(i, block as u32, intrinsic_src(i, 1)?);
             }
@@ -402,6 +402,9 @@ impl Translator<'_> {
             };
             let at = if loaded == 0 {
                 self.alu(Opcode::Mov, dword2, vec![addr])
+            } else if addr.file == File::Imm {
+                let bytes = (addr.imm as u32).wrapping_add(4 * loaded);
+                self.alu(Opcode::Mov, dword2, vec![Reg::imm(UD, bytes)])
             } else {
                 self.alu(Opcode::Add, dword2, vec![addr, Reg::imm(UD, 4 * loaded)])
             };
@@ -548,7 +551,7 @@ fn oword_block_dwords(left: u32) -> u32 {
 /// 28:25), one reply register per 8 dwords (24:20), header present (19), message type 1
 /// (`GFX7_DATAPORT_DC_UNALIGNED_OWORD_BLOCK_READ`, bits 18:14), the block size in bits 10:8
 /// (2 = two OWords, 3 = four, 4 = eight; Mesa's `BRW_DATAPORT_OWORD_BLOCK_DWORDS`).
-pub fn unaligned_oword_block_read_desc(dwords: u32, surface: u32) -> u32 {
+fn unaligned_oword_block_read_desc(dwords: u32, surface: u32) -> u32 {
     (1 << 25)
         | ((dwords / 8) << 20)
         | (1 << 19)

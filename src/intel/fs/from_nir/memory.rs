@@ -70,7 +70,7 @@ pub fn a64_untyped_read_desc(n: u32) -> u32 {
 /// (`GFX9_DATAPORT_DC_PORT1_A64_OWORD_BLOCK_READ`, bits 18:14), function control bit 3
 /// (descriptor bit 11) set for a dword-aligned address, the block size in bits 10:8, and
 /// the stateless binding-table index 253. For 8 dwords this is 0x021d0afd.
-pub fn a64_unaligned_oword_block_read_desc(dwords: u32) -> u32 {
+fn a64_unaligned_oword_block_read_desc(dwords: u32) -> u32 {
     (1 << 25)
         | ((dwords / 8) << 20)
         | (1 << 19)
