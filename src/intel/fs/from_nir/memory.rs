@@ -1,7 +1,8 @@
 //! Memory: SSBOs and shared memory as untyped surfaces ([`SSBO_SURFACE_BASE`] + block,
 //! [`SLM_SURFACE`]), their atomics, the fences of barriers with a memory scope, NIR scratch
 //! (DWORD scattered messages to the stateless surface, one dword per channel) and global
-//! constant data read with A64 messages from relocated addresses.
+//! constant data read with A64 messages from relocated addresses (per channel, or on Gen9
+//! one OWord block read per uniform block load).
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
