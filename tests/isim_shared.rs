@@ -367,3 +367,166 @@ send(8) g20<1>UD g10<8,8,1>UD 0x0418c2fd data MsgDesc: scattered read { align1 1
     assert_eq!(t.grf_ud(20), [100, 101, 102, 103, 104, 105, 106, 107]);
     assert_eq!(&t.shared().scratch[0..4], &107u32.to_le_bytes());
 }
+
+/// A Skylake thread with the 256 dwords 1000 + k bound as uniform buffer 65 (bound with
+/// `bind_constants`, the way the checks bind UBOs) and mapped at GPU address 0x1000_0000.
+fn gen9_block_read_thread() -> Thread {
+    let mut t = Thread::new(dev("skl"), 8).unwrap();
+    let bytes: Vec<u8> = (0..256u32).flat_map(|k| (1000 + k).to_le_bytes()).collect();
+    t.shared_mut().bind_constants(65, bytes.clone());
+    t.shared_mut().map_global(0x1000_0000, bytes);
+    t
+}
+
+#[test]
+fn gen9_unaligned_oword_block_read_reads_the_ubo_at_a_byte_offset() {
+    // Data cache (SFID 10), message type 1 (GFX7_DATAPORT_DC_UNALIGNED_OWORD_BLOCK_READ) in
+    // bits 18:14, block size 2 (two OWords = 8 dwords) in 10:8, BTI 65; mlen 1, rlen 1,
+    // header present: (1 << 25) | (1 << 20) | (1 << 19) | (1 << 14) | (2 << 8) | 65.
+    let desc = (1u32 << 25) | (1 << 20) | (1 << 19) | (1 << 14) | (2 << 8) | 65;
+    assert_eq!(desc, 0x0218_4241);
+    let mut t = gen9_block_read_thread();
+    // Header dword 2 = byte offset 20 (dword aligned, not OWord aligned): dwords 5..12.
+    t.set_grf(2, 0, &[0, 0, 20, 0, 0, 0, 0, 0]).unwrap();
+    run(
+        &mut t,
+        &format!("send(8) g10<1>UD g2<8,8,1>UD {desc:#010x} data MsgDesc: oword read {{ align1 WE_all 1Q }};"),
+    );
+    assert_eq!(
+        t.grf_ud(10),
+        [1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012]
+    );
+
+    // Four OWords (block size 3), two reply registers, at byte 1020: dwords 255 and then
+    // zeros past the end of the 1 KiB buffer (out-of-bounds reads return zero).
+    let desc4 = (1u32 << 25) | (2 << 20) | (1 << 19) | (1 << 14) | (3 << 8) | 65;
+    t.set_grf(2, 2, &[1020]).unwrap();
+    run(
+        &mut t,
+        &format!("send(16) g12<1>UD g2<8,8,1>UD {desc4:#010x} data MsgDesc: oword read {{ align1 WE_all 1H }};"),
+    );
+    assert_eq!(t.grf_ud(12), [1255, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(t.grf_ud(13), [0; 8]);
+
+    // The aligned read (type 0) of the same entry counts its offset in OWords: 2 -> byte 32.
+    let aligned = (1u32 << 25) | (1 << 20) | (1 << 19) | (2 << 8) | 65;
+    t.set_grf(2, 2, &[2]).unwrap();
+    run(
+        &mut t,
+        &format!("send(8) g14<1>UD g2<8,8,1>UD {aligned:#010x} data MsgDesc: oword read {{ align1 WE_all 1Q }};"),
+    );
+    assert_eq!(
+        t.grf_ud(14),
+        [1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015]
+    );
+
+    // A block that runs past the 32-bit offset range reads zeros there (out of bounds),
+    // not the start of the buffer.
+    t.set_grf(2, 2, &[0xffff_fff0]).unwrap();
+    run(
+        &mut t,
+        &format!("send(8) g10<1>UD g2<8,8,1>UD {desc:#010x} data MsgDesc: oword read {{ align1 WE_all 1Q }};"),
+    );
+    assert_eq!(t.grf_ud(10), [0; 8]);
+}
+
+#[test]
+fn gen9_unaligned_oword_block_read_rejects_what_the_hardware_does_not_define() {
+    let desc = (1u32 << 25) | (1 << 20) | (1 << 19) | (1 << 14) | (2 << 8) | 65;
+    for (offset, rlen, needle) in [
+        // A byte offset that is not dword aligned.
+        (6u32, 1u32, "dword aligned"),
+        // Two OWords need one reply register, not two.
+        (8, 2, "response length"),
+    ] {
+        let mut t = gen9_block_read_thread();
+        t.set_grf(2, 2, &[offset]).unwrap();
+        let d = desc & !(0x1f << 20) | rlen << 20;
+        let insts = eu::assemble(
+            t.devinfo(),
+            &format!("send(8) g10<1>UD g2<8,8,1>UD {d:#010x} data MsgDesc: oword read {{ align1 WE_all 1Q }};"),
+        )
+        .unwrap();
+        let e = t.run(&insts).unwrap_err().to_string();
+        assert!(e.contains(needle), "{e}");
+    }
+}
+
+#[test]
+fn gen9_a64_oword_block_read_reads_from_the_header_address() {
+    // Data cache 1 (SFID 12), message type 0x14 (GFX9_DATAPORT_DC_PORT1_A64_OWORD_BLOCK_READ)
+    // in bits 18:14, function control bit 3 (descriptor bit 11) = dword-aligned address,
+    // block size 2 in 10:8, stateless BTI 253; mlen 1, rlen 1, header present.
+    let desc = (1u32 << 25) | (1 << 20) | (1 << 19) | (0x14 << 14) | (1 << 11) | (2 << 8) | 253;
+    assert_eq!(desc, 0x021d_0afd);
+    let mut t = gen9_block_read_thread();
+    // Header dwords 1:0 = the 64-bit address 0x1000_0004; dword 2 is not part of it.
+    t.set_grf(2, 0, &[0x1000_0004, 0, 99, 0, 0, 0, 0, 0])
+        .unwrap();
+    run(
+        &mut t,
+        &format!("send(8) g10<1>UD g2<8,8,1>UD {desc:#010x} dp data 1 MsgDesc: a64 oword read {{ align1 WE_all 1Q }};"),
+    );
+    assert_eq!(
+        t.grf_ud(10),
+        [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008]
+    );
+
+    // Without bit 11 the address must be OWord aligned: 0x1000_0004 is an error, 0x1000_0010
+    // reads dwords 4..11.
+    let aligned = desc & !(1 << 11);
+    let text = format!("send(8) g12<1>UD g2<8,8,1>UD {aligned:#010x} dp data 1 MsgDesc: a64 oword read {{ align1 WE_all 1Q }};");
+    let insts = eu::assemble(t.devinfo(), &text).unwrap();
+    let e = t.run(&insts).unwrap_err().to_string();
+    assert!(e.contains("16-byte aligned"), "{e}");
+    let mut t = gen9_block_read_thread();
+    t.set_grf(2, 0, &[0x1000_0010, 0]).unwrap();
+    run(&mut t, &text);
+    assert_eq!(
+        t.grf_ud(12),
+        [1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011]
+    );
+
+    // The message is Gen9's: on Broadwell message type 0x14 of data cache 1 is unknown.
+    let mut t = Thread::new(dev("bdw"), 8).unwrap();
+    t.shared_mut().map_global(0x1000_0000, vec![0; 64]);
+    t.set_grf(2, 0, &[0x1000_0000, 0]).unwrap();
+    let insts = eu::assemble(
+        t.devinfo(),
+        &format!("send(8) g10<1>UD g2<8,8,1>UD {desc:#010x} dp data 1 MsgDesc: a64 oword read {{ align1 WE_all 1Q }};"),
+    )
+    .unwrap();
+    let e = t.run(&insts).unwrap_err().to_string();
+    assert!(e.contains("unknown message"), "{e}");
+}
+
+#[test]
+fn a_binding_table_entry_is_one_surface_for_every_cache() {
+    // Bound once as a uniform buffer, index 65 is read by the constant cache (OWord block
+    // read, SFID 9), the data cache (untyped read, SFID 12 on Gen8+) and written by the
+    // data cache; every one sees the same bytes.
+    let mut t = gen9_block_read_thread();
+    t.set_grf(2, 0, &[0, 0, 1, 0, 0, 0, 0, 0]).unwrap();
+    t.set_grf(3, 0, &[0, 4, 8, 12, 16, 20, 24, 28]).unwrap();
+    t.set_grf(4, 0, &[7; 8]).unwrap();
+    run(
+        &mut t,
+        "
+send(8) g10<1>UD g2<8,8,1>UD 0x02180241 const MsgDesc: oword read { align1 WE_all 1Q };
+send(8) g11<1>UD g3<8,8,1>UD 0x02106e41 dp data 1 MsgDesc: untyped read { align1 1Q };
+send(8) null<1>UD g3<8,8,1>UD 0x04026e41 dp data 1 MsgDesc: untyped write { align1 1Q };
+",
+    );
+    // Constant cache: OWord 1 = dwords 4..11.
+    assert_eq!(
+        t.grf_ud(10),
+        [1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011]
+    );
+    // Data cache: one dword per channel at its byte address.
+    assert_eq!(
+        t.grf_ud(11),
+        [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]
+    );
+    // The write landed in the same buffer.
+    assert_eq!(&t.shared().buffers[&65][..8], &[7, 0, 0, 0, 7, 0, 0, 0]);
+}

@@ -1010,7 +1010,12 @@ fn reads_constant_data(shader: &Shader) -> bool {
     shader.entry().is_some_and(|imp| {
         imp.instrs.iter().any(|ins| {
             matches!(&ins.kind, crate::nir::ir::InstrKind::Intrinsic(ii)
-                if matches!(ii.intrinsic, Intrinsic::LoadConstant | Intrinsic::LoadGlobalConstant))
+            if matches!(
+                ii.intrinsic,
+                Intrinsic::LoadConstant
+                    | Intrinsic::LoadGlobalConstant
+                    | Intrinsic::LoadGlobalConstantUniformBlockIntel
+            ))
         })
     })
 }

@@ -14,9 +14,11 @@
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
 //! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
+//! | data (10) | unaligned OWord block read (1) | 7:0 binding table, 10:8 block size as for const; header dword 2 = offset in bytes, dword aligned (Gen9 `load_ubo_uniform_block_intel`) |
 //! | data (10) | DWORD scattered read (3) / write (11) | 7:0 binding table (253/255 = scratch), 8 = SIMD16; per-channel offsets in dwords, then the data |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
 //! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
+//! | data 1 (12, Gen9+) | A64 OWord block read (0x14) | 7:0 binding table (253 or 255, stateless), 10:8 block size as for const, 11 = address only dword aligned (unaligned read; 0: OWord aligned), 13:12 zero; header dwords 1:0 = the 64-bit address (Gen9 `load_global_constant_uniform_block_intel`) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
@@ -498,14 +500,7 @@ impl Thread {
         if ty != 0 || !m.header {
             return Err(m.unknown(ver));
         }
-        let (owords, high) = match m.desc >> 8 & 7 {
-            0 => (1, false),
-            1 => (1, true),
-            2 => (2, false),
-            3 => (4, false),
-            4 => (8, false),
-            _ => return Err(m.unknown(ver)),
-        };
+        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
         let offset = self.grf_dword(m.payload, 2)? as usize * 16;
         let mut data = vec![0u8; owords * 16];
         shared.constant_read(m.desc & 0xff, offset, &mut data)?;
@@ -536,8 +531,8 @@ impl Thread {
         let surface = m.desc & 0xff;
         let hdr = m.header as usize;
         let first = m.payload + hdr;
-        if m.sfid == sfid::DATA_CACHE && matches!(ty, 0 | 8) {
-            return self.oword_block(m, shared, ty == 8);
+        if m.sfid == sfid::DATA_CACHE && matches!(ty, 0 | 1 | 8) {
+            return self.oword_block(m, shared, ty);
         }
         if m.sfid == sfid::DATA_CACHE && ty == 7 {
             return self.fence_reply(m);
@@ -547,6 +542,9 @@ impl Thread {
         }
         if port1 && ver >= 80 && ty == 0x11 {
             return self.a64_untyped_read(m, shared);
+        }
+        if port1 && ver >= 90 && ty == 0x14 {
+            return self.a64_oword_block_read(m, shared);
         }
         if read || write {
             let simd = match m.desc >> 12 & 3 {
@@ -666,27 +664,35 @@ impl Thread {
         Ok(())
     }
 
-    /// OWord block read/write on the data cache (Gen9 spills use BTI 253): header dword 2
-    /// is the offset in OWords; the block size is in function-control bits 10:8.
+    /// OWord block messages on the data cache: the aligned read (type 0) and write (type
+    /// 8), whose header dword 2 is the offset in OWords (Gen9 spills use them on BTI 253),
+    /// and the unaligned read (type 1), whose header dword 2 is a byte offset that must be
+    /// dword aligned (Gen9 UBO block loads). The block size is in function-control bits
+    /// 10:8. Non-scratch indices read and write the buffer bound at the binding-table index,
+    /// whichever kind of buffer that is.
     fn oword_block(
         &mut self,
         m: &Msg,
         shared: &mut dyn SharedFunctions,
-        write: bool,
+        ty: u32,
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let (owords, high) = match m.desc >> 8 & 7 {
-            0 => (1, false),
-            1 => (1, true),
-            2 => (2, false),
-            3 => (4, false),
-            4 => (8, false),
-            _ => return Err(m.unknown(ver)),
-        };
+        let write = ty == 8;
+        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
         if !m.header {
             return Err(m.unknown(ver));
         }
-        let offset = self.grf_dword(m.payload, 2)? as usize * 16;
+        let raw = self.grf_dword(m.payload, 2)? as usize;
+        let offset = if ty == 1 {
+            if raw % 4 != 0 {
+                return Err(format!(
+                    "unaligned OWord block read at byte {raw}: the offset must be dword aligned"
+                ));
+            }
+            raw
+        } else {
+            raw * 16
+        };
         let surface = m.desc & 0xff;
         let bytes = owords * 16;
         let reg_off = if high { 16 } else { 0 };
@@ -700,23 +706,67 @@ impl Thread {
             } else {
                 for (k, w) in data.chunks(4).enumerate() {
                     let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                    shared.untyped_write(surface, (offset + 4 * k) as u32, v)?;
+                    // Past the 32-bit offset range is out of bounds: the write is dropped.
+                    if let Ok(a) = u32::try_from(offset + 4 * k) {
+                        shared.untyped_write(surface, a, v)?;
+                    }
                 }
             }
         } else {
-            let dst = m.dst.ok_or("block read without a response register")?;
+            let dst = block_reply(m, reg_off + bytes)?;
             let mut data = vec![0u8; bytes];
             if is_scratch_bti(surface) {
                 shared.scratch_read(offset, &mut data)?;
             } else {
                 for (k, w) in data.chunks_mut(4).enumerate() {
-                    let v = shared.untyped_read(surface, (offset + 4 * k) as u32)?;
+                    // Past the 32-bit offset range is out of bounds: zero.
+                    let v = match u32::try_from(offset + 4 * k) {
+                        Ok(a) => shared.untyped_read(surface, a)?,
+                        Err(_) => 0,
+                    };
                     w.copy_from_slice(&v.to_le_bytes());
                 }
             }
             for (i, b) in data.iter().enumerate() {
                 self.write_raw(Loc::Grf(dst * REG_SIZE + reg_off + i), 1, *b as u64)?;
             }
+        }
+        Ok(())
+    }
+
+    /// A64 OWord block read (Gen9, data cache 1 type 0x14): header dwords 0 and 1 hold the
+    /// 64-bit address, OWord aligned unless function-control bit 3 (descriptor bit 11)
+    /// allows dword alignment; the block size is in bits 10:8 as for the other OWord
+    /// block messages. The binding-table index must name the stateless surface.
+    fn a64_oword_block_read(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let ctrl = m.desc >> 8 & 0x3f;
+        if !m.header || m.mlen != 1 || ctrl >> 4 != 0 || !is_scratch_bti(m.desc & 0xff) {
+            return Err(m.unknown(ver));
+        }
+        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
+        let unaligned = ctrl >> 3 & 1 == 1;
+        let lo = self.grf_dword(m.payload, 0)?;
+        let hi = self.grf_dword(m.payload, 1)?;
+        let addr = (hi as u64) << 32 | lo as u64;
+        let align = if unaligned { 4 } else { 16 };
+        if addr % align != 0 {
+            return Err(format!(
+                "A64 OWord block read at {addr:#x}: the address must be {align}-byte aligned"
+            ));
+        }
+        let reg_off = if high { 16 } else { 0 };
+        let dst = block_reply(m, reg_off + owords * 16)?;
+        let mut words = Vec::with_capacity(owords * 4);
+        for k in 0..owords as u64 * 4 {
+            words.push(shared.global_read(addr.wrapping_add(4 * k))?);
+        }
+        for (k, v) in words.into_iter().enumerate() {
+            self.write_raw(Loc::Grf(dst * REG_SIZE + reg_off + 4 * k), 4, v as u64)?;
         }
         Ok(())
     }
@@ -794,6 +844,34 @@ impl Thread {
         }
         Ok(())
     }
+}
+
+/// OWords per block and whether a single OWord goes to the high half of the register, from
+/// the block-size field (descriptor bits 10:8: 0 = one OWord low, 1 = one OWord high, 2 = 2,
+/// 3 = 4, 4 = 8 OWords; Mesa's `BRW_DATAPORT_OWORD_BLOCK_*`).
+fn oword_block_size(desc: u32) -> Option<(usize, bool)> {
+    Some(match desc >> 8 & 7 {
+        0 => (1, false),
+        1 => (1, true),
+        2 => (2, false),
+        3 => (4, false),
+        4 => (8, false),
+        _ => return None,
+    })
+}
+
+/// The reply register of a block read of `end` bytes (counted from the start of the first
+/// reply register), checked against the response length.
+fn block_reply(m: &Msg, end: usize) -> Result<usize, String> {
+    let dst = m.dst.ok_or("block read without a response register")?;
+    let need = end.div_ceil(REG_SIZE);
+    if m.rlen != need {
+        return Err(format!(
+            "block read of {end} bytes with response length {} (want {need})",
+            m.rlen
+        ));
+    }
+    Ok(dst)
 }
 
 /// Scratch bytes per thread the simulator models (the shared-function model's limit).

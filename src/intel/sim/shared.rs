@@ -6,10 +6,14 @@
 //!
 //! - textures follow the NIR reference interpreter's model ([`DefaultSampler`]), so compiled
 //!   code and the interpreter see the same texels;
-//! - untyped surfaces and constant buffers are byte buffers bound per binding-table index with
-//!   [`DefaultShared::bind_buffer`] / [`DefaultShared::bind_constants`]; reads outside a bound
-//!   buffer return zero and writes outside it are dropped (the hardware's bounds checking);
-//!   an unbound binding-table index is an error naming it;
+//! - buffer surfaces are byte buffers bound per binding-table index with
+//!   [`DefaultShared::bind_buffer`] (or its synonym [`DefaultShared::bind_constants`]); reads
+//!   outside a bound buffer return zero and writes outside it are dropped (the hardware's
+//!   bounds checking); an unbound binding-table index is an error naming it. A binding-table
+//!   entry names one surface whichever shared function reads it, so there is one map: the
+//!   constant cache, a sampler `ld` of a buffer and the data-cache messages (untyped, block
+//!   and scattered) all see the same bytes at the same index, as Gen9's data-cache block
+//!   reads of a UBO need;
 //! - scratch is one thread-private byte space that grows on demand;
 //! - global memory (A64 messages) is byte ranges mapped at GPU addresses with
 //!   [`DefaultShared::map_global`]; unmapped addresses are errors;
@@ -181,10 +185,10 @@ pub trait SharedFunctions {
 pub struct DefaultShared {
     /// Captured render-target writes, in order.
     pub rt_writes: Vec<RtWrite>,
-    /// Untyped surfaces by binding-table index.
+    /// Buffer surfaces by binding-table index: UBOs, SSBOs and shared local memory alike,
+    /// read and written by every message that names the index (see the module
+    /// documentation).
     pub buffers: BTreeMap<u32, Vec<u8>>,
-    /// Constant buffers by binding-table index.
-    pub constants: BTreeMap<u32, Vec<u8>>,
     /// Thread-private scratch space.
     pub scratch: Vec<u8>,
     /// Barriers seen.
@@ -197,14 +201,17 @@ pub struct DefaultShared {
 }
 
 impl DefaultShared {
-    /// Binds a byte buffer as untyped surface `index`.
+    /// Binds a byte buffer as surface `index` of the binding table (replacing what was
+    /// bound there).
     pub fn bind_buffer(&mut self, index: u32, bytes: Vec<u8>) {
         self.buffers.insert(index, bytes);
     }
 
-    /// Binds a constant buffer at binding-table index `index`.
+    /// Binds a uniform buffer at binding-table index `index`: the same as
+    /// [`DefaultShared::bind_buffer`] (one surface per index, whichever cache reads it),
+    /// named for what the caller binds.
     pub fn bind_constants(&mut self, index: u32, bytes: Vec<u8>) {
-        self.constants.insert(index, bytes);
+        self.bind_buffer(index, bytes);
     }
 
     /// Places `bytes` at GPU address `base` for A64 messages (a buffer the driver uploaded,
@@ -255,7 +262,7 @@ impl SharedFunctions for DefaultShared {
     }
 
     fn buffer_texel(&mut self, surface: u32, index: i64) -> Option<[u32; 4]> {
-        let buf = self.constants.get(&surface)?;
+        let buf = self.buffers.get(&surface)?;
         // A coordinate outside the buffer (negative included) reads zeros, as the sampler
         // returns for out-of-bounds buffer texels.
         let Ok(base) = u32::try_from(index) else {
@@ -309,10 +316,7 @@ impl SharedFunctions for DefaultShared {
     }
 
     fn constant_read(&mut self, surface: u32, offset: usize, out: &mut [u8]) -> Result<(), String> {
-        let buf = self
-            .constants
-            .get(&surface)
-            .ok_or_else(|| format!("no constant buffer bound at binding-table index {surface}"))?;
+        let buf = self.buffer(surface)?;
         for (i, o) in out.iter_mut().enumerate() {
             *o = buf.get(offset + i).copied().unwrap_or(0);
         }

@@ -7,6 +7,7 @@
 //! `brw_barycentric_mode` order; dual-source blending sends a second colour in the render
 //! target 0 write.
 
+use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
@@ -148,6 +149,12 @@ impl Translator<'_> {
         };
         let block = ubo_block(block)?;
         let Some(offset) = offset else {
+            // Mesa forms the block intrinsic on Gen9 and later only (earlier block reads
+            // have alignment limits and no split sends, says brw_nir.c), so the block
+            // message is Gen9's; anything else reads the same bytes per channel.
+            if i.intrinsic == Intrinsic::LoadUboUniformBlockIntel && self.devinfo.ver >= 90 {
+                return self.emit_ubo_block_load(i, block, intrinsic_src(i, 1)?);
+            }
             return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
         };
         let (n, bits) = self.def_info(intrinsic_def(i)?)?;
@@ -368,6 +375,91 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// `load_ubo_uniform_block_intel` at a run-time offset that is the same in every
+    /// channel, as brw emits it on Gen9: the offset of the first enabled channel (see
+    /// [`Op::Uniformize`]) in dword 2 of a zeroed header, then unaligned OWord block reads
+    /// on the data cache of 8 dwords (16 or 32 for longer vectors, Mesa's
+    /// `choose_oword_block_size_dwords`), one register of reply per 8 dwords, whose dwords
+    /// are the components as scalars. The surface is the binding-table entry the sampler's
+    /// pull loads use: one surface whichever cache reads it.
+    fn emit_ubo_block_load(
+        &mut self,
+        i: &IntrinsicInstr,
+        block: u32,
+        offset: SsaId,
+    ) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = intrinsic_def(i)?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported(format!(
+                "load_ubo_uniform_block_intel of {bits}-bit data"
+            )));
+        }
+        let surface = UBO_SURFACE_BASE + block;
+        if surface > 255 {
+            return Err(unsupported("UBO block index over 191"));
+        }
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let addr = self.uniform_dword(self.comp(offset, 0)?);
+        let total = (n as u32).next_multiple_of(8);
+        let mut replies = Vec::new();
+        let mut loaded = 0;
+        while loaded < total {
+            let dwords = oword_block_dwords(total - loaded);
+            let header = Reg::vgrf(self.prog.alloc(1), UD);
+            let clear = self.alu(Opcode::Mov, header, vec![Reg::imm(UD, 0)]);
+            clear.exec_size = 8;
+            clear.we_all = true;
+            let dword2 = Reg {
+                offset: 8,
+                ..header
+            };
+            let at = if loaded == 0 {
+                self.alu(Opcode::Mov, dword2, vec![addr])
+            } else if addr.file == File::Imm {
+                let bytes = (addr.imm as u32).wrapping_add(4 * loaded);
+                self.alu(Opcode::Mov, dword2, vec![Reg::imm(UD, bytes)])
+            } else {
+                self.alu(Opcode::Add, dword2, vec![addr, Reg::imm(UD, 4 * loaded)])
+            };
+            at.exec_size = 1;
+            at.we_all = true;
+            let rlen = dwords / 8;
+            let reply = Reg::vgrf(self.prog.alloc(rlen), UD);
+            let send = self.push(Op::Send, reply, vec![header]);
+            send.exec_size = if dwords <= 8 { 8 } else { 16 };
+            send.we_all = true;
+            send.mlen = 1;
+            send.rlen = rlen as u8;
+            send.sfid = sfid::DATA_CACHE;
+            send.desc = unaligned_oword_block_read_desc(dwords, surface);
+            replies.push((loaded, reply));
+            loaded += dwords;
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n as u32 {
+            // The block holding dword c: the last one starting at or before it.
+            let &(first, reply) = replies
+                .iter()
+                .rev()
+                .find(|(first, _)| *first <= c)
+                .ok_or_else(|| CompileError::Internal("block load without a reply".into()))?;
+            let src = Reg {
+                offset: 4 * (c - first),
+                stride: 0,
+                ..reply
+            };
+            let d = self.vgrf(UD);
+            self.alu(Opcode::Mov, d, vec![src]);
+            out.push(d);
+        }
+        self.set(def, out);
+        Ok(())
+    }
+
     /// The attribute-setup registers of an input load's components. An interpolated input
     /// reads each component's plane (a, b, c coefficients) for PLN; a flat one reads the
     /// constant term, the fourth dword of the plane.
@@ -481,6 +573,42 @@ fn io_component(i: &IntrinsicInstr) -> Result<u32, CompileError> {
             i.intrinsic.name()
         ))
     })
+}
+
+/// The dwords of the next OWord block of a block load with `left` dwords still to read
+/// (a multiple of 8): the largest of 32, 16 and 8 that fits, as Mesa's
+/// `choose_oword_block_size_dwords` picks them without an LSC.
+fn oword_block_dwords(left: u32) -> u32 {
+    match left {
+        32.. => 32,
+        16..=31 => 16,
+        _ => 8,
+    }
+}
+
+/// Descriptor of a Gen9 data-cache (SFID 10) unaligned OWord block read of `dwords` dwords
+/// (8, 16 or 32) from binding-table index `surface`: message length 1 (the header, bits
+/// 28:25), one reply register per 8 dwords (24:20), header present (19), message type 1
+/// (`GFX7_DATAPORT_DC_UNALIGNED_OWORD_BLOCK_READ`, bits 18:14), the block size in bits 10:8
+/// (2 = two OWords, 3 = four, 4 = eight; Mesa's `BRW_DATAPORT_OWORD_BLOCK_DWORDS`).
+fn unaligned_oword_block_read_desc(dwords: u32, surface: u32) -> u32 {
+    (1 << 25)
+        | ((dwords / 8) << 20)
+        | (1 << 19)
+        | (1 << 14)
+        | (oword_block_size_code(dwords) << 8)
+        | surface
+}
+
+/// The block-size field of an OWord block message of `dwords` dwords (4, 8, 16 or 32):
+/// 0 = one OWord (low half), 2 = two, 3 = four, 4 = eight.
+pub(super) fn oword_block_size_code(dwords: u32) -> u32 {
+    match dwords {
+        4 => 0,
+        8 => 2,
+        16 => 3,
+        _ => 4,
+    }
 }
 
 /// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3

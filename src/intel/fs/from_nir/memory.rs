@@ -1,11 +1,12 @@
 //! Memory: SSBOs and shared memory as untyped surfaces ([`SSBO_SURFACE_BASE`] + block,
 //! [`SLM_SURFACE`]), their atomics, the fences of barriers with a memory scope, NIR scratch
 //! (DWORD scattered messages to the stateless surface, one dword per channel) and global
-//! constant data read with A64 messages from relocated addresses.
+//! constant data read with A64 messages from relocated addresses (per channel, or on Gen9
+//! one OWord block read per uniform block load).
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir::{self, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
+use crate::nir::{self, AluOp, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg};
 use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
@@ -62,6 +63,22 @@ pub const SLM_SURFACE: u32 = 254;
 pub fn a64_untyped_read_desc(n: u32) -> u32 {
     let disabled = (0xf << n) & 0xf;
     (2 << 25) | (n << 20) | (0x11 << 14) | (2 << 12) | (disabled << 8) | 253
+}
+
+/// Descriptor of a Gen9 A64 unaligned OWord block read of `dwords` dwords (8, 16 or 32)
+/// on data cache 1: message length 1 (the header, bits 28:25), one reply register per 8
+/// dwords (24:20), header present (19), message type 0x14
+/// (`GFX9_DATAPORT_DC_PORT1_A64_OWORD_BLOCK_READ`, bits 18:14), function control bit 3
+/// (descriptor bit 11) set for a dword-aligned address, the block size in bits 10:8, and
+/// the stateless binding-table index 253. For 8 dwords this is 0x021d0afd.
+fn a64_unaligned_oword_block_read_desc(dwords: u32) -> u32 {
+    (1 << 25)
+        | ((dwords / 8) << 20)
+        | (1 << 19)
+        | (0x14 << 14)
+        | (1 << 11)
+        | (super::io::oword_block_size_code(dwords) << 8)
+        | 253
 }
 
 impl Translator<'_> {
@@ -188,8 +205,14 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `load_global_constant`: see `a64_read`.
+    /// `load_global_constant`: see `a64_read`; its block form on Gen9: see
+    /// `a64_block_read`.
     pub(super) fn emit_global_constant(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        // The A64 OWord block read is Gen9's (data cache 1 message 0x14); Gen8 reads the
+        // same bytes per channel.
+        if i.intrinsic == Intrinsic::LoadGlobalConstantUniformBlockIntel && self.devinfo.ver >= 90 {
+            return self.a64_block_read(i);
+        }
         let (n, bits) = self.def_info(intrinsic_def(i)?)?;
         let addr = self.comp(intrinsic_src(i, 0)?, 0)?;
         let out = self.a64_read(addr, n as u32, bits)?;
@@ -267,6 +290,83 @@ impl Translator<'_> {
             out.push(d);
         }
         Ok(out)
+    }
+
+    /// `load_global_constant_uniform_block_intel` as brw emits it on Gen9: the address of
+    /// the first enabled channel in dwords 1:0 of a zeroed header, one A64 unaligned OWord
+    /// block read of 8 dwords (one reply register; the address need only be dword
+    /// aligned), and the components taken from the reply as scalars. The address is the
+    /// zero-extension (`u2u64`) of a 32-bit value, as iris builds it from the relocated
+    /// constant-data address, so the 32-bit value is what is made uniform and the high
+    /// dword is zero.
+    fn a64_block_read(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        use RegType::UD;
+        let def = intrinsic_def(i)?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 || !(1..=8).contains(&n) {
+            return Err(unsupported(format!(
+                "load_global_constant_uniform_block_intel of {n}x{bits}-bit data (up to 8 \
+                 dwords, one block, are implemented)"
+            )));
+        }
+        let address = intrinsic_src(i, 0)?;
+        let low = match self.imp.def_instr(address).map(|d| &d.kind) {
+            Some(InstrKind::Alu(a)) if a.op == AluOp::u2u64 => {
+                let s = a
+                    .srcs
+                    .first()
+                    .ok_or_else(|| CompileError::Invalid("u2u64 lacks source 0".into()))?;
+                self.comp(s.ssa, s.swizzle[0] as usize)?
+            }
+            _ => {
+                return Err(unsupported(
+                    "load_global_constant_uniform_block_intel from an address that is not a \
+                     zero-extended 32-bit value",
+                ))
+            }
+        };
+        let low = self.uniform_dword(low);
+        let header = Reg::vgrf(self.prog.alloc(1), UD);
+        let clear = self.alu(Opcode::Mov, header, vec![Reg::imm(UD, 0)]);
+        clear.exec_size = 8;
+        clear.we_all = true;
+        let m = self.alu(Opcode::Mov, header, vec![low]);
+        m.exec_size = 1;
+        m.we_all = true;
+        let reply = Reg::vgrf(self.prog.alloc(1), UD);
+        let send = self.push(Op::Send, reply, vec![header]);
+        send.exec_size = 8;
+        send.we_all = true;
+        send.mlen = 1;
+        send.rlen = 1;
+        send.sfid = sfid::DATA_CACHE_1;
+        send.desc = a64_unaligned_oword_block_read_desc(8);
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n as u32 {
+            let d = self.vgrf(UD);
+            let src = Reg {
+                offset: 4 * c,
+                stride: 0,
+                ..reply
+            };
+            self.alu(Opcode::Mov, d, vec![src]);
+            out.push(d);
+        }
+        self.set(def, out);
+        Ok(())
+    }
+
+    /// `v` as one dword for every channel: itself when it already is one (an immediate, a
+    /// push constant or another scalar), else the value of the first enabled channel (see
+    /// [`Op::Uniformize`]) — for values NIR knows to be dynamically uniform.
+    pub(super) fn uniform_dword(&mut self, v: Reg) -> Reg {
+        let v = v.retype(RegType::UD);
+        if v.file == File::Imm || v.stride == 0 {
+            return v;
+        }
+        let u = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+        self.push(Op::Uniformize, u, vec![v]);
+        Reg { stride: 0, ..u }
     }
 
     /// The binding-table index of the SSBO block `block` names (a constant).

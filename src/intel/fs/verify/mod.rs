@@ -68,6 +68,20 @@ pub fn constant_data(set: usize, size: u32) -> Vec<u8> {
         .collect()
 }
 
+/// Bytes mapped after the constant data: Gen9 block loads of constant data read whole
+/// 8-dword blocks (as brw emits them), up to 28 bytes past the last dword a shader uses, so
+/// a driver must leave that much readable after it (iris uploads the constant data inside
+/// the shader's buffer). The checks fill it with a pattern no shader may depend on.
+pub const CONSTANT_DATA_TAIL: usize = 32;
+
+/// What the checks map at [`CONSTANT_DATA_ADDRESS`]: the constant data, then
+/// [`CONSTANT_DATA_TAIL`] bytes of 0xdeadbeef.
+fn constant_data_mapping(data: &[u8]) -> Vec<u8> {
+    let mut m = data.to_vec();
+    m.extend((0..CONSTANT_DATA_TAIL / 4).flat_map(|_| 0xdead_beef_u32.to_le_bytes()));
+    m
+}
+
 /// The code of `variant` with its relocations patched for constant data at
 /// [`CONSTANT_DATA_ADDRESS`].
 fn relocated_variant(
@@ -235,8 +249,10 @@ fn run_compute_set(
                 .bind_buffer(SSBO_SURFACE_BASE + b as u32, bytes.clone());
         }
         t.shared_mut().bind_buffer(SLM_SURFACE, slm.clone());
-        t.shared_mut()
-            .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
+        t.shared_mut().map_global(
+            CONSTANT_DATA_ADDRESS,
+            constant_data_mapping(&env.constant_data),
+        );
         t.set_step_limit(2_000_000);
         t.run_binary(&code).map_err(sim_err)?;
         for (b, bytes) in ssbos.iter_mut().enumerate() {
@@ -559,8 +575,10 @@ fn run_set(
             }
         }
     }
-    t.shared_mut()
-        .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
+    t.shared_mut().map_global(
+        CONSTANT_DATA_ADDRESS,
+        constant_data_mapping(&env.constant_data),
+    );
     t.set_step_limit(2_000_000);
     let got = t
         .run_binary(&relocated_variant(kernel, variant)?)
