@@ -228,3 +228,32 @@ fn gen7_vertex_shaders_name_the_vec4_backend() {
         }
     }
 }
+
+#[test]
+fn gen9_uniform_block_loads_find_the_live_channel_in_ce0() {
+    // VAR0 = ubo0[offset], the offset a dynamically uniform value computed from a pushed
+    // uniform: Gen9's unaligned OWord block read, its address taken from the first live
+    // channel. Vertex threads dispatch their channels packed from channel 0, so brw reads that
+    // channel straight from ce0 (one FBL) instead of building a flag mask.
+    let body = "    32    %0 = load_const (0x00000000)\n\
+    32    %9 = load_const (0x00000030)\n\
+    32x4  %1 = @load_input (%0) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n\
+    32x4  %2 = @load_ubo (%0, %0) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=16)\n\
+    32    %3 = iand %2.y, %9\n\
+    32x4  %4 = @load_ubo_uniform_block_intel (%0, %3) (access=none, align_mul=4, align_offset=0, range_base=0, range=-1)\n\
+    @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+    @store_output (%4, %0) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n";
+    let text = vs("inputs_read: 0\n", "", body);
+    let shader = nir::parse(&text).unwrap();
+    assert_eq!(verify(&ctx("skl"), &shader, 8), VerifyOutcome::Pass);
+    let dev = DevInfo::from_name("skl").unwrap();
+    let asm = ctx("skl")
+        .compile(&shader, &Options::widths(&[8]))
+        .unwrap()
+        .disassemble(dev);
+    let fbl: Vec<&str> = asm.lines().filter(|l| l.starts_with("fbl")).collect();
+    assert_eq!(fbl.len(), 1, "{asm}");
+    assert!(fbl[0].contains("mask0<0,1,0>UD"), "{asm}");
+    assert!(!asm.contains("f1<0,1,0>UD"), "{asm}");
+    assert!(asm.contains("DC unaligned OWORD block read"), "{asm}");
+}

@@ -174,7 +174,7 @@ pub fn generate(
         let mut e = match inst.op {
             Op::Do => continue,
             Op::Uniformize => {
-                out.extend(uniformize(inst)?);
+                out.extend(uniformize(inst, devinfo.ver >= 80 && prog.packed_dispatch)?);
                 continue;
             }
             Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
@@ -384,8 +384,9 @@ fn imm_ud(bits: u32) -> Src {
 /// UNIFORMIZE: the first enabled channel is the lowest set bit of a flag register that a
 /// compare of every enabled channel set (f1, which nothing else in a program uses, cleared
 /// first as a whole so that no stale bit survives), and its dword is read back through the
-/// address register; a source that is already scalar is just copied.
-fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
+/// address register; a source that is already scalar is just copied. With `ce0` (Gen8+,
+/// packed dispatch) the channel-enable register itself is that mask, as brw reads it.
+fn uniformize(inst: &Inst, ce0: bool) -> Result<Vec<eu::Inst>, CompileError> {
     let src = &inst.src[0];
     let dst = dst_of(&inst.dst)?;
     let dst_scalar = Src::Reg(RegSrc::new(
@@ -445,6 +446,17 @@ fn uniformize(inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
         offset: 0,
     });
     let read = scalar(Opcode::Mov, dst, vec![Src::Reg(value)]);
+    if ce0 {
+        let mask = Src::Reg(RegSrc::new(
+            RegFile::Arf,
+            eu::types::arf::MASK,
+            0,
+            RegType::UD,
+            Region::SCALAR,
+        ));
+        let first = scalar(Opcode::Fbl, dst_of(&inst.dst)?, vec![mask]);
+        return Ok(vec![first, byte, addr, read]);
+    }
     Ok(vec![clear, enabled, first, byte, addr, read])
 }
 

@@ -371,6 +371,10 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Size in registers of each virtual GRF.
     pub vgrf_sizes: Vec<u32>,
+    /// The thread's enabled channels are exactly the dispatched ones, from channel 0 up, with
+    /// no helper invocations (vertex threads; Mesa's `brw_stage_has_packed_dispatch`): on
+    /// Gen8+ the first live channel is the lowest bit of the channel-enable register ce0.
+    pub packed_dispatch: bool,
 }
 
 impl Program {

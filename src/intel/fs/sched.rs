@@ -590,10 +590,7 @@ pub fn max_pressure(prog: &Program) -> u32 {
 /// [`latency`]). Control flow counts its issue time only. A yardstick for what post-allocation
 /// scheduling gains; it works on physical registers.
 pub fn estimate_cycles(devinfo: &DevInfo, insts: &[Inst]) -> u64 {
-    let prog = Program {
-        insts: Vec::new(),
-        vgrf_sizes: Vec::new(),
-    };
+    let prog = Program::default();
     let res = Resources::new(&prog);
     let mut ready_at: HashMap<u32, u64> = HashMap::new();
     let (mut reads, mut writes) = (Vec::new(), Vec::new());

@@ -206,6 +206,12 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
     ) -> Result<Next, String> {
         use Opcode::*;
+        if inst.src.iter().any(|s| {
+            s.as_reg()
+                .is_some_and(|r| r.file == RegFile::Arf && r.nr & 0xf0 == 0x40)
+        }) {
+            self.refresh_channel_enables(inst)?;
+        }
         match inst.opcode {
             Nop | Wait => Ok(Next::Fall),
             If | Else | Endif | While | Break | Continue | Halt => self.exec_flow(inst, ctx),
@@ -219,6 +225,27 @@ impl Thread {
             }
             op => Err(format!("unsupported: opcode `{}`", op.name())),
         }
+    }
+
+    /// ce0 (mask register 0, dword 0) as an instruction reading it sees it on Gen8+: bit n
+    /// set when channel `group base + n` is enabled. Haswell reads all ones under write-mask
+    /// all, and earlier generations are not modelled.
+    fn refresh_channel_enables(&mut self, inst: &Inst) -> Result<(), String> {
+        if self.devinfo.ver < 80 {
+            return Err("unsupported: reading the channel-enable register before Gen8".into());
+        }
+        let base = self.group_base(inst);
+        let mask = (0..32 - base).fold(
+            0u32,
+            |m, n| {
+                if self.active(base + n) {
+                    m | 1 << n
+                } else {
+                    m
+                }
+            },
+        );
+        self.write_raw(Loc::Arf(super::thread::arf_base(0x40)), 4, mask as u64)
     }
 
     fn exec_flow(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {

@@ -242,7 +242,7 @@ impl Thread {
                     return Ok(Loc::Null);
                 }
                 let kind = nr >> 4;
-                if !matches!(kind, 1 | 2 | 3 | 7 | 8 | 0xa) {
+                if !matches!(kind, 1 | 2 | 3 | 4 | 7 | 8 | 0xa) {
                     return Err(format!("unsupported: architecture register {nr:#x}"));
                 }
                 let reg = (nr & 0xf) as isize;

@@ -177,6 +177,7 @@ pub fn from_nir(
     } else if stage == Stage::Vertex {
         t.facts.vertex = Some(vertex_facts(shader)?);
         t.facts.payload.num_regs = VS_PAYLOAD_REGS;
+        t.prog.packed_dispatch = true;
     } else {
         t.plan_payload();
     }

@@ -38,7 +38,9 @@ pub fn register_renaming(prog: &mut Program) -> bool {
     let mut name = vec![UNSEEN; n];
     let mut depth = 0u32;
     let mut progress = false;
-    let Program { insts, vgrf_sizes } = prog;
+    let Program {
+        insts, vgrf_sizes, ..
+    } = prog;
     for inst in insts {
         match inst.op {
             Op::If | Op::Do => depth += 1,
