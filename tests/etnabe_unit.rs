@@ -435,3 +435,60 @@ fn uniform_slots_past_the_file_are_a_limit() {
         .compile(&fs(1, "", &load(64)), &Options::default())
         .is_err());
 }
+
+// ---- copies that allocation made empty ----
+
+/// A phi over an if/else: allocation gives the phi variable and both branch results the
+/// same register component, so the phi copies at the branch ends would be MOVs of t1.x onto
+/// itself. They are not emitted, and the branch targets count only what remains.
+#[test]
+fn copies_onto_the_same_register_are_not_emitted() {
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 0\noutputs: 1\nuniforms: 1\n\
+        decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+        \x20   32    %0 = load_const (0x00000000)\n\
+        \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+        \x20   32    %3 = flt32 %1.x, %1.y\n\
+        \x20               // succs: b1 b2\n\
+        \x20   if %3 {\n\
+        \x20       block b1:  // preds: b0\n\
+        \x20       32    %4 = fmul %1.z, %1.z\n\
+        \x20                   // succs: b3\n\
+        \x20   } else {\n\
+        \x20       block b2:  // preds: b0\n\
+        \x20       32    %5 = fadd %1.z, %1.w\n\
+        \x20                   // succs: b3\n\
+        \x20   }\n\
+        \x20   block b3:    // preds: b1 b2\n\
+        \x20   32    %6 = phi b1: %4, b2: %5\n\
+        \x20   32x4  %98 = vec4 %6, %6, %6, %6\n\
+        \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
+        \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
+        \x20               // succs: b4 \n    block b4:\n}\n";
+    let s = gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let c = ctx("gc7000");
+    let obj = c.compile(&s, &Options::default()).expect("compiles");
+    let lines: Vec<String> = obj
+        .insts
+        .iter()
+        .map(|i| {
+            gpucc::etnaviv::isa::disasm::disassemble_inst(i)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "cmp.lt.pack t1.x___, u0.xxxx, u0.yyyy, u1.xxxx",
+            "branch.not.u32 void, t1.xxxx, void, 4",
+            "mul.pack t1.x___, u0.zzzz, u0.zzzz, void",
+            "branch void, void, void, 5",
+            "add.pack t1.x___, u0.zzzz, void, u0.wwww",
+            "mov.pack t1, void, void, t1.xxxx",
+        ]
+    );
+    assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass);
+}

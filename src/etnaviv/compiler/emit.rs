@@ -16,7 +16,7 @@ use super::alloc::Allocation;
 use super::consts::Uniforms;
 use super::ir::*;
 use super::CompileError;
-use crate::etnaviv::isa::{self, Dst, Inst, RegGroup, RegSrc, Src, SrcKind, Swizzle, Tex};
+use crate::etnaviv::isa::{self, Dst, Inst, Opcode, RegGroup, RegSrc, Src, SrcKind, Swizzle, Tex};
 use crate::etnaviv::specs::Specs;
 
 /// Removes unconditional branches to the label that immediately follows them; returns
@@ -139,6 +139,29 @@ fn fill(sw: [Option<u8>; 4]) -> Swizzle {
     Swizzle::from_components(sw.map(|c| c.unwrap_or(first) as usize))
 }
 
+/// Whether `ins` is a plain MOV that allocation turned into a copy of a register's
+/// components onto themselves: a value moved into one that shares its register and
+/// component set (a phi copy, a vector build, an output taken over by its source). Such a
+/// MOV changes nothing (without modifiers or saturation it copies bits, denormals too) and
+/// is not emitted.
+fn is_self_move(ins: &Instr, alloc: &Allocation) -> Result<bool, CompileError> {
+    let (Opcode::Mov, false, Some((d, mask)), [None, None, Some(op)]) =
+        (ins.op, ins.sat, ins.dst, ins.src)
+    else {
+        return Ok(false);
+    };
+    let OperandKind::Value(v) = op.kind else {
+        return Ok(false);
+    };
+    if op.neg || op.abs || ins.shape != Shape::Aligned || base_of(alloc, d) != base_of(alloc, v) {
+        return Ok(false);
+    }
+    let (dc, vc) = (comps_of(alloc, d)?, comps_of(alloc, v)?);
+    Ok((0..dc.len())
+        .filter(|j| mask & (1 << j) != 0)
+        .all(|j| vc.get(op.swz[j] as usize) == Some(&dc[j])))
+}
+
 /// Emits the program; constants are placed in `uniforms` on the way.
 pub fn emit(
     p: &Program,
@@ -146,15 +169,16 @@ pub fn emit(
     uniforms: &mut Uniforms,
 ) -> Result<Vec<Inst>, CompileError> {
     let mut label_at = vec![0u16; p.labels as usize];
-    let mut n = 0usize;
+    let mut kept = Vec::new();
     for item in &p.items {
         match item {
-            Item::Label(l) => label_at[l.0 as usize] = n as u16,
-            Item::Instr(_) => n += 1,
+            Item::Label(l) => label_at[l.0 as usize] = kept.len() as u16,
+            Item::Instr(ins) if !is_self_move(ins, alloc)? => kept.push(ins),
+            Item::Instr(_) => {}
         }
     }
-    let mut out = Vec::with_capacity(n.max(1));
-    for ins in p.instrs() {
+    let mut out = Vec::with_capacity(kept.len().max(1));
+    for ins in kept {
         let mut hw = Inst::new(ins.op);
         hw.cond = ins.cond;
         hw.sat = ins.sat;

@@ -1,6 +1,6 @@
 //! ALU ops: the component-wise ops that are one instruction, and the ones the core lacks,
 //! lowered to short vector sequences. The `.x`-only ops go to [`super::scalar`], and moves
-//! and modifiers first try [`super::coalesce`], which costs no instruction.
+//! and modifiers first try [`super::source_mods`], which costs no instruction.
 //!
 //! [`Tr::alu`] dispatches: the one-instruction ops come from a table ([`Tr::direct`]), each
 //! lowering that needs more than that has its own method below.
@@ -69,7 +69,7 @@ fn full_mask(n: u8) -> u8 {
 impl Tr<'_> {
     pub(super) fn alu(&mut self, a: &AluInstr) -> R<()> {
         let n = self.def(a.def)?.num_components;
-        if matches!(a.op, AluOp::mov | AluOp::fneg | AluOp::fabs) && self.alias(a, n)? {
+        if matches!(a.op, AluOp::mov | AluOp::fneg | AluOp::fabs) && self.fold_modifier(a, n)? {
             return Ok(());
         }
         if is_integer_op(a.op) && !self.specs.has_integers() {
@@ -260,15 +260,18 @@ impl Tr<'_> {
         Ok(())
     }
 
-    /// `ineg` and `isub`: an integer ADD with the negate modifier on the second operand.
+    /// `ineg` and `isub`: an integer ADD with the negate modifier on the second operand,
+    /// which an integer instruction applies as integer negation. Float modifiers folded
+    /// into the operands are computed first, and the ADD is pushed as it is.
     fn int_negate(&mut self, a: &AluInstr, n: u8) -> R<()> {
         let (x, y) = if a.op == AluOp::ineg {
-            (Operand::splat(0), self.alu_src(a, 0, n)?.negated())
+            (Operand::splat(0), self.alu_src(a, 0, n)?)
         } else {
-            (self.alu_src(a, 0, n)?, self.alu_src(a, 1, n)?.negated())
+            (self.alu_src(a, 0, n)?, self.alu_src(a, 1, n)?)
         };
+        let (x, y) = (self.plain(x), self.plain(y).negated());
         let d = self.new_def(a.def)?;
-        self.emit(
+        self.push_instr(
             Opcode::Add,
             DataType::S32,
             Cond::True,

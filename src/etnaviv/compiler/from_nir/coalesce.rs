@@ -1,68 +1,14 @@
-//! ALU results that cost no instruction or save a MOV: `mov`/`fneg`/`fabs` bound as aliases
-//! of their source, and `vecN` sources whose instructions are retargeted to write straight
-//! into the vector. Kept apart from [`super::alu`] because both rewrite bindings or already
-//! emitted instructions rather than emit new ones, and their conditions are the subtle part.
+//! `vecN` sources whose instructions are retargeted to write straight into the vector,
+//! saving a MOV per source. Kept apart from [`super::alu`] because it rewrites already
+//! emitted instructions rather than emit new ones, and its conditions are the subtle part.
+//! (`mov`/`fneg`/`fabs` cost no instruction either: see [`super::source_mods`].)
 
-use super::{aligned, Binding, Tr, R};
+use super::{Binding, Tr};
 use crate::etnaviv::compiler::ir::{Item, OperandKind, Shape, ValueId, ValueKind};
 use crate::etnaviv::isa::Opcode;
-use crate::nir::ir::{AluInstr, SsaId};
-use crate::nir::opcodes::AluOp;
+use crate::nir::ir::SsaId;
 
 impl Tr<'_> {
-    /// Binds a `mov`, `fneg` or `fabs` to its source with the swizzle and modifier composed,
-    /// when the source is not a phi variable (whose later reassignment would change what
-    /// the alias reads). Returns whether it did.
-    pub(super) fn alias(&mut self, a: &AluInstr, n: u8) -> R<bool> {
-        let src = &a.srcs[0];
-        let comps = aligned(&src.swizzle, n);
-        let b = match self.binding(src.ssa)?.clone() {
-            Binding::Const(vals) => {
-                let mut out: Vec<u32> = comps[..n as usize]
-                    .iter()
-                    .map(|&c| vals.get(c as usize).copied().unwrap_or(0))
-                    .collect();
-                for v in &mut out {
-                    match a.op {
-                        AluOp::fneg => *v ^= 0x8000_0000,
-                        AluOp::fabs => *v &= 0x7fff_ffff,
-                        _ => {}
-                    }
-                }
-                Binding::Const(out)
-            }
-            Binding::Src {
-                kind,
-                swz,
-                mut neg,
-                mut abs,
-            } => {
-                if let OperandKind::Value(v) = kind {
-                    if self.phi_values.contains(&v) {
-                        return Ok(false);
-                    }
-                }
-                match a.op {
-                    AluOp::fneg => neg = !neg,
-                    AluOp::fabs => {
-                        abs = true;
-                        neg = false;
-                    }
-                    _ => {}
-                }
-                Binding::Src {
-                    kind,
-                    swz: comps.map(|c| swz[c as usize & 3]),
-                    neg,
-                    abs,
-                }
-            }
-            Binding::Deref(..) => return Ok(false),
-        };
-        self.bind[a.def.0 as usize] = Some(b);
-        Ok(true)
-    }
-
     /// Makes the instructions that compute `src` write straight into the components `mask`
     /// of `d` (channel `k` of the vector reading `src.comps[k]`), instead of a MOV per
     /// source, when `src` is an ordinary value used only here, computed in the current

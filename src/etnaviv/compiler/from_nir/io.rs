@@ -189,6 +189,7 @@ impl Tr<'_> {
             return Ok(());
         }
         let c = self.operand(ii.srcs[0], [0; 4])?;
+        let c = self.plain(c);
         let mut k = Instr::new(Opcode::Texkill, Shape::Broadcast(4));
         k.cond = Cond::Nz;
         k.ty = self.bool_type();
@@ -248,6 +249,7 @@ impl Tr<'_> {
             self.user_uniform(i64::from(base) + i64::from(k), "indirect uniform range")?;
         }
         let off = self.operand(ii.srcs[0], [0; 4])?;
+        let off = self.plain(off);
         let mut mova = Instr::new(
             if self.int_bools {
                 Opcode::Movai

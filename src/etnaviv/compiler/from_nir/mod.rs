@@ -19,8 +19,10 @@
 //! - `scalar.rs`: the ops the hardware computes on `.x` only (RCP, RSQ, EXP, LOG, SIN, COS,
 //!   SQRT and the `fdiv`/`fpow` sequences), one component at a time, and the two-part
 //!   results of the fast-transcendental cores;
-//! - `coalesce.rs`: what makes ALU results cost nothing: moves and modifiers that become
-//!   aliases of their source, and `vecN` sources computed straight into the vector;
+//! - `source_mods.rs`: `mov`/`fneg`/`fabs` as aliases of their source, folded into the
+//!   negate and absolute-value modifiers of the float sources that read them, and computed
+//!   by a MOV only for the sources that cannot carry modifiers;
+//! - `coalesce.rs`: `vecN` sources computed straight into the vector;
 //! - `io.rs`: intrinsics: inputs, output stores through derefs, uniforms (direct, indirect
 //!   and UBO loads), the fragment payload (position, front face) and discards;
 //! - `texture.rs`: texture sampling.
@@ -43,6 +45,7 @@ mod alu;
 mod coalesce;
 mod io;
 mod scalar;
+mod source_mods;
 mod texture;
 
 /// How a NIR def is read by operands.
@@ -134,7 +137,7 @@ struct Tr<'a> {
     uses: Vec<u32>,
     /// Stores per output slot.
     stores: HashMap<u32, u32>,
-    /// Phi variables: reassigned on loop back edges, so never aliased.
+    /// Phi variables (reassigned by the copies at their predecessors' ends).
     phi_values: Vec<ValueId>,
     /// (continue target, break target) of the enclosing loops.
     loops: Vec<(Label, Label)>,
@@ -351,7 +354,9 @@ impl<'a> Tr<'a> {
         self.p.new_value(width, ValueKind::Temp)
     }
 
-    /// Emits `op` writing `dst.mask` with the given sources.
+    /// Emits `op` writing `dst.mask` with the given sources, each carrying its modifiers
+    /// where `op` reads floats and computed without them first otherwise (see
+    /// [`source_mods`]).
     #[allow(clippy::too_many_arguments)]
     fn emit(
         &mut self,
@@ -363,22 +368,27 @@ impl<'a> Tr<'a> {
         shape: Shape,
     ) {
         let mut src = src;
-        if !ty.is_float() {
-            // Integer instructions would apply the modifiers as integer negation and
-            // absolute value: float modifiers folded from fneg/fabs go through a MOV first.
+        if !source_mods::carries_float_modifiers(op, ty) {
+            // Float modifiers folded from fneg/fabs go through a MOV first.
             for s in src.iter_mut().flatten() {
-                if (s.neg || s.abs) && !matches!(s.kind, OperandKind::Const(_)) {
-                    // A broadcast (the usual case) needs only a scalar.
-                    let splat = s.swz.iter().all(|&c| c == s.swz[0]);
-                    let t = self.temp(if splat { 1 } else { 4 });
-                    let mut i = Instr::new(Opcode::Mov, Shape::Aligned);
-                    i.dst = Some((t, if splat { 1 } else { 0xf }));
-                    i.src[2] = Some(*s);
-                    self.p.push(i);
-                    *s = Operand::value(t, if splat { [0; 4] } else { [0, 1, 2, 3] });
-                }
+                *s = self.plain(*s);
             }
         }
+        self.push_instr(op, ty, cond, dst, src, shape);
+    }
+
+    /// Pushes `op` exactly as given: its sources' modifiers are meant for it (the integer
+    /// negation of `ineg`, say), where [`Tr::emit`] would first compute float modifiers
+    /// that `op` cannot carry.
+    fn push_instr(
+        &mut self,
+        op: Opcode,
+        ty: DataType,
+        cond: Cond,
+        dst: (ValueId, u8),
+        src: [Option<Operand>; 3],
+        shape: Shape,
+    ) {
         let mut i = Instr::new(op, shape);
         i.ty = ty;
         i.cond = cond;
@@ -411,6 +421,7 @@ impl<'a> Tr<'a> {
 
     fn if_node(&mut self, node: &IfNode) -> R<()> {
         let cond = self.operand(node.condition, [0; 4])?;
+        let cond = self.plain(cond);
         let else_l = self.p.new_label();
         let end_l = self.p.new_label();
         let mut br = Instr::new(Opcode::Branch, Shape::Broadcast(4));
@@ -515,7 +526,10 @@ impl<'a> Tr<'a> {
             ops.push((dst, w, op));
         }
         for (dst, w, op) in ops {
-            if op.kind == OperandKind::Value(dst) && op.swz == [0, 1, 2, 3] {
+            // A copy of the variable onto itself is nothing, unless it carries a folded
+            // modifier (`p = -p` on a loop's back edge).
+            let same = op.kind == OperandKind::Value(dst) && op.swz == [0, 1, 2, 3];
+            if same && !op.neg && !op.abs {
                 continue;
             }
             self.mov((dst, (1 << w) - 1), op);

@@ -1,6 +1,7 @@
 //! Texture sampling: `tex`/`txb`/`txl` to TEXLD/TEXLDB/TEXLDL, with the NIR texture index
 //! mapped to the stage's hardware sampler range and the bias or LOD placed where the core
-//! reads it (`coord.w` or a separate source).
+//! reads it (`coord.w` or a separate source). Texture sources take no modifiers: folded
+//! `fneg`/`fabs` are computed first (see [`super::source_mods`]).
 
 use super::{unsupported, Tr, R};
 use crate::etnaviv::compiler::ir::{Instr, Operand, Shape};
@@ -63,7 +64,8 @@ impl Tr<'_> {
         let width = self.p.values[dst.index()].width;
         let mut i = Instr::new(opcode, Shape::Texture);
         if let Some(c) = comparator {
-            i.src[2] = Some(self.operand(c, [0; 4])?);
+            let c = self.operand(c, [0; 4])?;
+            i.src[2] = Some(self.plain(c));
         }
         i.sampler = id as u8;
         i.dst = Some((dst, (1 << width) - 1));
@@ -77,10 +79,15 @@ impl Tr<'_> {
                 i.src[0] = Some(Operand::value(tmp, [0, 1, 2, 3]));
             }
             Some(l) => {
-                i.src[0] = Some(self.operand(coord, cc)?);
-                i.src[1] = Some(self.operand(l, [0; 4])?);
+                let c = self.operand(coord, cc)?;
+                i.src[0] = Some(self.plain(c));
+                let l = self.operand(l, [0; 4])?;
+                i.src[1] = Some(self.plain(l));
             }
-            None => i.src[0] = Some(self.operand(coord, cc)?),
+            None => {
+                let c = self.operand(coord, cc)?;
+                i.src[0] = Some(self.plain(c));
+            }
         }
         self.p.push(i);
         Ok(())
