@@ -116,6 +116,7 @@ mod tests {
         Program {
             insts,
             vgrf_sizes: vgrfs.to_vec(),
+            ..Default::default()
         }
     }
 

@@ -165,6 +165,7 @@ mod tests {
         let mut p = Program {
             insts: vec![i],
             vgrf_sizes: vec![1; 8],
+            ..Default::default()
         };
         let progress = algebraic(&mut p);
         (progress, p.insts.remove(0))

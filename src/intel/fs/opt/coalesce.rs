@@ -343,6 +343,7 @@ mod tests {
                 Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
             ],
             vgrf_sizes: vec![1, 1, 1, 2],
+            ..Default::default()
         };
         p.insts[4].mlen = 2;
         let mut same_size_only = p.clone();
@@ -366,6 +367,7 @@ mod tests {
                 Inst::new(Op::Send, 8, Reg::null(RegType::UW), vec![f(3)]),
             ],
             vgrf_sizes: vec![1, 1, 1, 2],
+            ..Default::default()
         };
         p.insts[3].mlen = 2;
         let before = p.insts.clone();

@@ -538,6 +538,7 @@ mod tests {
         let mut p = Program {
             insts,
             vgrf_sizes: vec![1; vgrfs],
+            ..Default::default()
         };
         let progress = combine_constants(&mut p, usize::MAX);
         (progress, p)
@@ -762,6 +763,7 @@ mod tests {
         let mut p = Program {
             insts: insts.clone(),
             vgrf_sizes: vec![1; 6],
+            ..Default::default()
         };
         assert!(combine_constants(&mut p, 2));
         assert_eq!(
@@ -779,6 +781,7 @@ mod tests {
         let mut p = Program {
             insts,
             vgrf_sizes: vec![1; 6],
+            ..Default::default()
         };
         assert!(combine_constants(&mut p, 3));
         assert_eq!(p.insts.iter().filter(|i| i.we_all).count(), 1);

@@ -82,6 +82,7 @@ mod tests {
                 alu(Opcode::Mul, f(6), vec![f(4).reg_offset(3), Reg::imm_f(2.0)]),
             ],
             vgrf_sizes: vec![1, 2, 3, 1, 4, 1, 1],
+            ..Default::default()
         };
         assert!(compact_virtual_grfs(&mut p));
         assert_eq!(p.vgrf_sizes, vec![2, 1, 4, 1]);
@@ -106,6 +107,7 @@ mod tests {
         let mut p = Program {
             insts: vec![alu(Opcode::Mov, f(2), vec![Reg::imm_f(1.0)])],
             vgrf_sizes: vec![1, 1, 1],
+            ..Default::default()
         };
         assert!(compact_virtual_grfs(&mut p));
         assert_eq!(p.vgrf_sizes, vec![1]);
@@ -118,6 +120,7 @@ mod tests {
         let mut p = Program {
             insts: vec![alu(Opcode::Add, f(4), vec![fixed, Reg::imm_f(1.0)])],
             vgrf_sizes: vec![1; 5],
+            ..Default::default()
         };
         assert!(compact_virtual_grfs(&mut p));
         assert_eq!(
@@ -132,6 +135,7 @@ mod tests {
         let mut p = Program {
             insts: insts.clone(),
             vgrf_sizes: vec![1, 1],
+            ..Default::default()
         };
         assert!(!compact_virtual_grfs(&mut p));
         assert_eq!(p.insts, insts);

@@ -253,6 +253,7 @@ mod tests {
         let mut p = Program {
             insts: vec![lo.clone(), hi.clone(), c_lo, c_hi],
             vgrf_sizes: vec![2; 8],
+            ..Default::default()
         };
         assert!(compute_to_copy(&mut p));
         let mut want_lo = lo;
@@ -276,6 +277,7 @@ mod tests {
         let mut p = Program {
             insts: vec![alu(Opcode::Add, f(2), vec![f(0), f(1)]), copy(5, 2)],
             vgrf_sizes: vec![1, 1, 1, 1, 1, 4],
+            ..Default::default()
         };
         assert!(!compute_to_copy(&mut p));
     }

@@ -44,6 +44,7 @@ mod tests {
         Program {
             insts,
             vgrf_sizes: vec![1; n as usize],
+            ..Default::default()
         }
     }
 

@@ -296,6 +296,7 @@ mod tests {
         let mut p = Program {
             insts: vec![lo.clone(), hi.clone(), copy.clone()],
             vgrf_sizes: vec![2; 8],
+            ..Default::default()
         };
         assert!(fold_copies(&mut p, false));
         lo.dst = f(0);
@@ -305,6 +306,7 @@ mod tests {
         let mut p = Program {
             insts: vec![lo, copy],
             vgrf_sizes: vec![2; 8],
+            ..Default::default()
         };
         p.insts[0].dst = f(1);
         let before = p.insts.clone();
@@ -330,6 +332,7 @@ mod tests {
         let mut p = Program {
             insts: insts.clone(),
             vgrf_sizes: vec![2, 1, 1, 1, 1, 1, 1],
+            ..Default::default()
         };
         assert!(!fold_copies(&mut p, false));
         assert_eq!(p.insts, insts);

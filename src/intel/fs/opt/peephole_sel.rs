@@ -254,6 +254,7 @@ mod tests {
         let mut p = Program {
             insts,
             vgrf_sizes: vec![1; 10],
+            ..Default::default()
         };
         let progress = peephole_select(&mut p);
         (progress, p.insts)
@@ -402,6 +403,7 @@ mod tests {
         let mut p = Program {
             insts: vec![iff(false), iff(true), flow(Op::EndIf), flow(Op::EndIf)],
             vgrf_sizes: vec![1; 2],
+            ..Default::default()
         };
         assert!(peephole_select(&mut p));
         assert_eq!(p.insts, vec![iff(false), flow(Op::EndIf)]);

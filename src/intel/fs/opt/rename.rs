@@ -105,6 +105,7 @@ mod tests {
         Program {
             insts,
             vgrf_sizes: sizes,
+            ..Default::default()
         }
     }
 

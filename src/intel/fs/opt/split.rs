@@ -178,6 +178,7 @@ mod tests {
         let mut p = Program {
             insts: insts.clone(),
             vgrf_sizes: sizes.clone(),
+            ..Default::default()
         };
         assert!(!split_virtual_grfs(&mut p), "the pass reported progress");
         assert_eq!(p.insts, insts);
@@ -194,6 +195,7 @@ mod tests {
                 half(Opcode::Mul, f(3), vec![f(1).reg_offset(1), f(3)], 8),
             ],
             vgrf_sizes: vec![1, 2, 1, 1, 1],
+            ..Default::default()
         };
         assert!(split_virtual_grfs(&mut p));
         assert_eq!(p.vgrf_sizes, vec![1, 1, 1, 1, 1, 1]);
@@ -265,6 +267,7 @@ mod tests {
                 alu(Opcode::Mul, f(2), vec![f(0).reg_offset(2), scalar]),
             ],
             vgrf_sizes: vec![4, 2, 1],
+            ..Default::default()
         };
         assert!(split_virtual_grfs(&mut p));
         assert_eq!(p.vgrf_sizes, vec![2, 2, 1, 1, 1]);

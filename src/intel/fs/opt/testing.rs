@@ -45,6 +45,7 @@ pub fn run(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) -> (bool, Vec<Inst>
     let mut p = Program {
         insts,
         vgrf_sizes: vec![1; 16],
+        ..Default::default()
     };
     let progress = pass(&mut p);
     (progress, p.insts)
