@@ -74,17 +74,20 @@ fn an_unknown_flag_warns_and_the_others_still_apply() {
 /// The parts of the `--asm --stats` output a debug flag must reproduce: the statistics lines
 /// and the instruction lines.
 fn listing(target: &str, file: &str) -> (Vec<String>, Vec<String>) {
-    let out = gpucc(
-        "",
-        &["compile", "--target", target, file, "--asm", "--stats"],
-    )
-    .stdout;
-    let (stats, asm): (Vec<String>, Vec<String>) = out
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .partition(|l| l.contains(" shader: "));
-    (stats, asm)
+    let lines = |flag: &str| -> Vec<String> {
+        gpucc("", &["compile", "--target", target, file, flag])
+            .stdout
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    // The assembly listing repeats each variant's statistics line before its code.
+    let asm = lines("--asm")
+        .into_iter()
+        .filter(|l| !l.contains(" shader: "))
+        .collect();
+    (lines("--stats"), asm)
 }
 
 /// What both backends print alike: the NIR as received, the assembly and statistics of

@@ -130,6 +130,7 @@ impl Context {
             for v in &kernel.simd {
                 eprintln!("{}", v.stats);
             }
+            eprint!("{}", kernel.binding_text());
         }
         Ok(kernel)
     }
