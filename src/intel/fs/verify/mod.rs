@@ -197,18 +197,6 @@ fn run_compute_set(
     let code = relocated_variant(kernel, variant)?;
     let expected = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    let sim_err = |e: crate::intel::sim::SimError| {
-        if e.is_unsupported() {
-            VerifyOutcome::Unsupported(format!("simulator: {e}"))
-        } else {
-            VerifyOutcome::Fail {
-                invocation: 0,
-                output: "(simulator)".into(),
-                expected: "a run".into(),
-                got: e.to_string(),
-            }
-        }
-    };
     let push: Vec<u32> = kernel
         .push_constants
         .iter()
@@ -235,7 +223,7 @@ fn run_compute_set(
             push_constants: push.clone(),
         }
         .apply(&mut t)
-        .map_err(sim_err)?;
+        .map_err(sim_error)?;
         if layout.push_constants != variant.dispatch_grf_start {
             return Err(VerifyOutcome::Fail {
                 invocation: first,
@@ -254,7 +242,7 @@ fn run_compute_set(
             constant_data_mapping(&env.constant_data),
         );
         t.set_step_limit(2_000_000);
-        t.run_binary(&code).map_err(sim_err)?;
+        t.run_binary(&code).map_err(sim_error)?;
         for (b, bytes) in ssbos.iter_mut().enumerate() {
             if let Some(now) = t.shared().buffers.get(&(SSBO_SURFACE_BASE + b as u32)) {
                 bytes.clone_from(now);
@@ -281,6 +269,21 @@ fn run_compute_set(
         }
     }
     Ok(None)
+}
+
+/// A simulator error as a verdict: a feature the simulator lacks makes the check
+/// unsupported; anything else is a failed run.
+fn sim_error(e: crate::intel::sim::SimError) -> VerifyOutcome {
+    if e.is_unsupported() {
+        VerifyOutcome::Unsupported(format!("simulator: {e}"))
+    } else {
+        VerifyOutcome::Fail {
+            invocation: 0,
+            output: "(simulator)".into(),
+            expected: "a run".into(),
+            got: e.to_string(),
+        }
+    }
 }
 
 fn uses_inexact_math(shader: &nir::Shader) -> bool {
@@ -508,19 +511,7 @@ fn run_set(
         push_constants: Vec::new(),
         attributes: Vec::new(),
     };
-    let sim_err = |e: crate::intel::sim::SimError| {
-        if e.is_unsupported() {
-            VerifyOutcome::Unsupported(format!("simulator: {e}"))
-        } else {
-            VerifyOutcome::Fail {
-                invocation: 0,
-                output: "(simulator)".into(),
-                expected: "a run".into(),
-                got: e.to_string(),
-            }
-        }
-    };
-    payload.apply(&mut t).map_err(sim_err)?;
+    payload.apply(&mut t).map_err(sim_error)?;
     for &b in &kernel.pull_constant_blocks {
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
@@ -531,17 +522,17 @@ fn run_set(
             let (x, y) = interp::env::pixel(c);
             let reg = next + 2 * (c / 8) as u32;
             t.set_grf_f32(reg, (c % 8) as u32, &[x as f32])
-                .map_err(sim_err)?;
+                .map_err(sim_error)?;
             t.set_grf_f32(reg + 1, (c % 8) as u32, &[y as f32])
-                .map_err(sim_err)?;
+                .map_err(sim_error)?;
         }
         next += 2 * simd / 8;
     }
     if kernel.flags.uses_src_depth_w {
         for r in 0..simd / 8 {
-            t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_err)?;
+            t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_error)?;
             t.set_grf_f32(next + simd / 8 + r, 0, &[1.0; 8])
-                .map_err(sim_err)?;
+                .map_err(sim_error)?;
         }
         next += 2 * simd / 8;
     }
@@ -558,7 +549,7 @@ fn run_set(
         .iter()
         .map(|&(b, o)| ubo_dword(set, b, o / 4))
         .collect();
-    t.set_grf(next, 0, &push).map_err(sim_err)?;
+    t.set_grf(next, 0, &push).map_err(sim_error)?;
     let attr_start = next + (push.len() as u32).div_ceil(8);
     for (slot, inp) in kernel.inputs.iter().enumerate() {
         for c in 0..4u32 {
@@ -567,11 +558,11 @@ fn run_set(
             let base = f32::from_bits(flat_value(inp.base, c));
             if inp.flat {
                 t.set_grf(reg, d + 3, &[flat_value(inp.base, c)])
-                    .map_err(sim_err)?;
+                    .map_err(sim_error)?;
             } else {
                 t.set_grf_f32(reg, d, &[0.125, 1.0 / 32.0])
-                    .map_err(sim_err)?;
-                t.set_grf_f32(reg, d + 3, &[base]).map_err(sim_err)?;
+                    .map_err(sim_error)?;
+                t.set_grf_f32(reg, d + 3, &[base]).map_err(sim_error)?;
             }
         }
     }
@@ -582,7 +573,7 @@ fn run_set(
     t.set_step_limit(2_000_000);
     let got = t
         .run_binary(&relocated_variant(kernel, variant)?)
-        .map_err(sim_err)?;
+        .map_err(sim_error)?;
 
     let dual_base = dual_source_base(shader);
     for w in &got.rt_writes {

@@ -15,13 +15,13 @@ use std::collections::BTreeMap;
 
 use crate::intel::kernel::{Kernel, VertexInfo};
 use crate::intel::sim::payload::VsPayload;
-use crate::intel::sim::{SimError, Thread};
+use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
 
 use super::{
-    close, constant_data, relocated_variant, ubo_dword, uniform_buffers, Context, VerifyOutcome,
-    CONSTANT_DATA_ADDRESS,
+    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers, Context,
+    VerifyOutcome, CONSTANT_DATA_ADDRESS,
 };
 
 /// The undefined-value bits of the second interpreter run (0.25).
@@ -119,18 +119,6 @@ pub(super) fn run_vertex_set(
     let probe = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
 
-    let sim_err = |e: SimError| {
-        if e.is_unsupported() {
-            VerifyOutcome::Unsupported(format!("simulator: {e}"))
-        } else {
-            VerifyOutcome::Fail {
-                invocation: 0,
-                output: "(simulator)".into(),
-                expected: "a run".into(),
-                got: e.to_string(),
-            }
-        }
-    };
     let mut t = Thread::new(ctx.devinfo(), 8)
         .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
     let payload = VsPayload {
@@ -142,7 +130,7 @@ pub(super) fn run_vertex_set(
             .collect(),
         elements,
     };
-    let layout = payload.apply(&mut t).map_err(sim_err)?;
+    let layout = payload.apply(&mut t).map_err(sim_error)?;
     if layout.push_constants != variant.dispatch_grf_start {
         return Err(VerifyOutcome::Fail {
             invocation: 0,
@@ -159,7 +147,7 @@ pub(super) fn run_vertex_set(
         .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
     t.set_step_limit(2_000_000);
     t.run_binary(&relocated_variant(kernel, variant)?)
-        .map_err(sim_err)?;
+        .map_err(sim_error)?;
 
     let urb = &t.shared().urb;
     if let Some(h) = urb.keys().find(|h| !(0..n).any(|v| urb_handle(v) == **h)) {
