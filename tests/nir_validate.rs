@@ -349,3 +349,23 @@ fn errors_name_the_instruction_and_block() {
         format!("block b0, %2 = fadd: {}", e.issues[0].rule)
     );
 }
+
+#[test]
+fn an_instruction_listed_only_by_another_block() {
+    // The membership check is one pass over the blocks: an instruction whose `block` says b1
+    // while only b0 lists it is as wrong as one no block lists.
+    let mut b = builder();
+    let x = b.imm_f32(2.0);
+    let y = b.alu(AluOp::fadd, &[x, x]);
+    let c = b.alu(AluOp::flt, &[x, y]);
+    b.push_if(c);
+    let then_block = b.current_block();
+    b.alu(AluOp::fmul, &[y, y]);
+    b.pop_if();
+    let mut s = b.finish().unwrap();
+    nir::validate(&s).unwrap();
+    let imp = s.entry_mut().unwrap();
+    let add = imp.def(y).unwrap().instr;
+    imp.instrs[add.0 as usize].block = then_block;
+    expect_rule(&s, &format!("not listed in its block b{}", then_block.0));
+}

@@ -136,12 +136,20 @@ impl Checker<'_> {
         let mut seen = vec![0u32; imp.blocks.len()];
         self.check_list(&imp.body, 0, &mut seen, "function body");
         let end = imp.end_block();
+        // Which instructions their own block lists, in one pass over the blocks (a search of
+        // the block per instruction made validation quadratic in the block's length).
+        let mut listed = vec![false; imp.instrs.len()];
+        for (b, block) in imp.blocks.iter().enumerate() {
+            for id in &block.instrs {
+                if let Some(instr) = imp.instrs.get(id.0 as usize) {
+                    if instr.block.0 as usize == b {
+                        listed[id.0 as usize] = true;
+                    }
+                }
+            }
+        }
         for (n, instr) in imp.instrs.iter().enumerate() {
-            let listed = imp
-                .blocks
-                .get(instr.block.0 as usize)
-                .is_some_and(|b| b.instrs.contains(&InstrId(n as u32)));
-            if !listed {
+            if !listed[n] {
                 self.fail(
                     format!("instruction {n}"),
                     format!("not listed in its block b{}", instr.block.0),
