@@ -224,12 +224,20 @@ pub fn optimize_with(
     }
     let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
     for _ in 0..MAX_ROUNDS {
+        let before = (prog.insts.clone(), prog.vgrf_sizes.clone());
         let progress = runner.run_all(ROUND, &level, prog)?;
         any |= runner.run(&AFTER_ROUND, &level, prog)?;
         if !progress {
             break;
         }
         any = true;
+        // A round that ends where it began (one pass undoing another's rewrite, such as
+        // CSE sharing an immediate move that copy propagation then puts back) would repeat
+        // unchanged until MAX_ROUNDS: the passes are functions of the program alone, so
+        // this is already the result those rounds would leave.
+        if prog.insts == before.0 && prog.vgrf_sizes == before.1 {
+            break;
+        }
     }
     any |= runner.run_all(AFTER_ROUNDS, &level, prog)?;
     Ok(any)
