@@ -226,33 +226,13 @@ fn skl_simd16_matches_the_interpreter() {
 /// Mesa's (instructions, sends, cycles) per (shader, SIMD width) for fragment shaders, from
 /// mesa-stats/PLATFORM.csv.
 fn mesa_fs_stats(platform: &str) -> Option<BTreeMap<(String, u32), [u64; 3]>> {
-    let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next()?.split(',').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n);
-    let (name, stage, simd, inst, sends, cycles) = (
-        col("shader")?,
-        col("stage")?,
-        col("simd")?,
-        col("instructions")?,
-        col("sends")?,
-        col("cycles")?,
-    );
-    let mut out = BTreeMap::new();
-    for l in lines {
-        let f: Vec<&str> = l.split(',').collect();
-        if f.get(stage) != Some(&"fs") {
-            continue;
-        }
-        let num = |c: usize| f.get(c).and_then(|v| v.parse::<u64>().ok());
-        if let (Some(w), Some(n), Some(s), Some(c)) =
-            (num(simd), num(inst), num(sends), num(cycles))
-        {
-            out.insert((f[name].to_string(), w as u32), [n, s, c]);
-        }
-    }
-    Some(out)
+    let rows = common::mesa_stats(platform)?;
+    Some(
+        rows.into_iter()
+            .filter(|r| r.stage == "fs" && r.simd != 0)
+            .map(|r| ((r.shader, r.simd), [r.instructions, r.sends, r.cycles]))
+            .collect(),
+    )
 }
 
 /// Code quality on Gen9 against Mesa's own statistics, over the (shader, width) pairs both

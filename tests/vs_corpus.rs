@@ -13,18 +13,18 @@ use gpucc::intel::DevInfo;
 
 /// Mesa's SIMD8 vertex-shader (instructions, spills + fills) per shader name.
 fn mesa_vs_counts(platform: &str) -> Option<HashMap<String, (u32, u32)>> {
-    let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut out = HashMap::new();
-    for l in text.lines().skip(1) {
-        let f: Vec<&str> = l.split(',').collect();
-        if f.len() < 8 || f[1] != "vs" || f[2] != "8" {
-            continue;
-        }
-        let n = |i: usize| f[i].parse::<u32>().unwrap_or(0);
-        out.insert(f[0].to_string(), (n(3), n(5) + n(6)));
-    }
-    Some(out)
+    let rows = common::mesa_stats(platform)?;
+    Some(
+        rows.into_iter()
+            .filter(|r| r.stage == "vs" && r.simd == 8)
+            .map(|r| {
+                (
+                    r.shader,
+                    (r.instructions as u32, (r.spills + r.fills) as u32),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// The VUE map Mesa printed after the shader text, normalised to our `Display` form.

@@ -126,3 +126,62 @@ pub fn build_c_program(name: &str) -> PathBuf {
     assert!(status.success(), "compiling tests/c/{name}.c failed");
     out
 }
+
+/// One row of Mesa's statistics (shared/corpus/mesa-stats/PLATFORM.csv); empty cells are 0.
+#[allow(dead_code)]
+pub struct MesaStats {
+    pub shader: String,
+    pub stage: String,
+    pub simd: u32,
+    pub instructions: u64,
+    pub cycles: u64,
+    pub spills: u64,
+    pub fills: u64,
+    pub sends: u64,
+}
+
+/// Every row of Mesa's statistics for `platform`, columns found by the header's names; `None`
+/// (after the visible skip) when the data is missing.
+#[allow(dead_code)]
+pub fn mesa_stats(platform: &str) -> Option<Vec<MesaStats>> {
+    let path = shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |n: &str| {
+        header
+            .iter()
+            .position(|h| *h == n)
+            .unwrap_or_else(|| panic!("{}: no column {n}", path.display()))
+    };
+    let c = [
+        "shader",
+        "stage",
+        "simd",
+        "instructions",
+        "cycles",
+        "spills",
+        "fills",
+        "sends",
+    ]
+    .map(col);
+    Some(
+        lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let text = |i: usize| f.get(c[i]).copied().unwrap_or("").to_string();
+                let num = |i: usize| f.get(c[i]).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+                MesaStats {
+                    shader: text(0),
+                    stage: text(1),
+                    simd: num(2) as u32,
+                    instructions: num(3),
+                    cycles: num(4),
+                    spills: num(5),
+                    fills: num(6),
+                    sends: num(7),
+                }
+            })
+            .collect(),
+    )
+}
