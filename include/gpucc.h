@@ -70,6 +70,63 @@ typedef enum {
 } gpucc_family;
 
 /**
+ * What a binding-table entry or sampler state holds.
+ */
+typedef enum {
+  /**
+   * Colour render target `index` (Intel; Mesa's `render_target_start + index`).
+   */
+  GPUCC_BINDING_KIND_RENDER_TARGET = 0,
+  /**
+   * The texture the NIR names with `texture_index` = `index` (Mesa's `texture_start`
+   * group; Vivante: the sampler unit in `slot`).
+   */
+  GPUCC_BINDING_KIND_TEXTURE = 1,
+  /**
+   * Sampler state `index` of the sampler-state table (Intel).
+   */
+  GPUCC_BINDING_KIND_SAMPLER = 2,
+  /**
+   * Uniform block `index`, read with pull-constant messages (Intel; `ubo_start`).
+   */
+  GPUCC_BINDING_KIND_UNIFORM_BUFFER = 3,
+  /**
+   * Storage block `index` (Intel; `ssbo_start`).
+   */
+  GPUCC_BINDING_KIND_STORAGE_BUFFER = 4,
+} gpucc_binding_kind;
+
+/**
+ * What fills one component of a Vivante uniform file (Mesa's `etna_uniform_contents`).
+ */
+typedef enum {
+  /**
+   * Nothing reads it (`ETNA_UNIFORM_UNUSED`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_UNUSED = 0,
+  /**
+   * Dword `value` of the default uniform block (`ETNA_UNIFORM_UNIFORM`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_USER = 1,
+  /**
+   * The raw bits `value` (`ETNA_UNIFORM_CONSTANT`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_CONSTANT = 2,
+  /**
+   * 1.0 / width of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXRECT_SCALE_X`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXRECT_SCALE_X = 3,
+  /**
+   * 1.0 / height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXRECT_SCALE_Y`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXRECT_SCALE_Y = 4,
+  /**
+   * The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_UBO_ADDRESS = 5,
+} gpucc_etna_uniform_kind;
+
+/**
  * Shader stages as programs report them.
  */
 typedef enum {
@@ -142,6 +199,218 @@ typedef struct {
 } gpucc_compute_dispatch;
 
 /**
+ * One entry a driver must fill before a draw or dispatch: the `kind` numbered `index` goes
+ * at binding-table index `slot` (Intel; for samplers, sampler-state index `slot`), or at
+ * texture sampler unit `slot` (Vivante).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_binding)`.
+   */
+  uint32_t struct_size;
+  gpucc_binding_kind kind;
+  uint32_t index;
+  uint32_t slot;
+} gpucc_binding;
+
+/**
+ * One pushed dword of an Intel program (an entry of Mesa's `brw_stage_prog_data::param`,
+ * or a dword of a pushed `ubo_ranges` range): the driver stores dword `offset / 4` of
+ * uniform block `block` there. Block 0 is the default uniform block (the uniform storage
+ * `param` indexes: Mesa's param value is `offset / 4`).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_push_param)`.
+   */
+  uint32_t struct_size;
+  uint32_t block;
+  /**
+   * Byte offset in the block, a multiple of 4.
+   */
+  uint32_t offset;
+} gpucc_push_param;
+
+/**
+ * An Intel fragment program's facts for 3DSTATE_WM, 3DSTATE_PS, 3DSTATE_PS_EXTRA and
+ * 3DSTATE_SBE (Mesa's `brw_wm_prog_data`). Booleans are 0 or 1.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_fs_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Which dispatch widths exist (`dispatch_8`, `dispatch_16`, `dispatch_32`).
+   */
+  uint32_t dispatch_8;
+  uint32_t dispatch_16;
+  uint32_t dispatch_32;
+  /**
+   * Byte offsets of the SIMD16 and SIMD32 kernels in the code (`prog_offset_16`,
+   * `prog_offset_32`; the SIMD8 kernel, when present, is at 0).
+   */
+  uint32_t prog_offset_16;
+  uint32_t prog_offset_32;
+  /**
+   * First GRF after the payload per width: 3DSTATE_PS "Dispatch GRF Start Register For
+   * Constant/Setup Data" 0, 1 and 2 (`dispatch_grf_start_reg`, `_16`, `_32`).
+   */
+  uint32_t dispatch_grf_start_reg;
+  uint32_t dispatch_grf_start_reg_16;
+  uint32_t dispatch_grf_start_reg_32;
+  /**
+   * Colour render targets written, 0 .. n (the key's `nr_color_regions` the program
+   * was built for).
+   */
+  uint32_t num_render_targets;
+  /**
+   * 0 = off, 1 = the program writes depth (`computed_depth_mode`,
+   * `BRW_PSCDEPTH_OFF` / `BRW_PSCDEPTH_ON`).
+   */
+  uint32_t computed_depth_mode;
+  /**
+   * The program writes the coverage mask (`uses_omask`).
+   */
+  uint32_t uses_omask;
+  /**
+   * The program can discard pixels (`uses_kill`): the driver sets "Pixel Shader Kills
+   * Pixel".
+   */
+  uint32_t uses_kill;
+  /**
+   * Interpolated source depth and W are in the payload (`uses_src_depth`, `uses_src_w`).
+   */
+  uint32_t uses_src_depth;
+  uint32_t uses_src_w;
+  /**
+   * The input coverage mask is in the payload (`uses_sample_mask`).
+   */
+  uint32_t uses_sample_mask;
+  /**
+   * Dispatched per sample (`persample_dispatch`).
+   */
+  uint32_t persample_dispatch;
+  /**
+   * Render target 0 blends two source colours (`dual_src_blend`).
+   */
+  uint32_t dual_src_blend;
+  /**
+   * Barycentric sets in the payload, bit n = `brw_barycentric_mode` n: 0 perspective
+   * pixel, 1 centroid, 2 sample, 3-5 the same without perspective
+   * (`barycentric_interp_modes`).
+   */
+  uint32_t barycentric_interp_modes;
+  /**
+   * Input slots in attribute-setup order (`num_varying_inputs`); see
+   * gpucc_program_fs_input.
+   */
+  uint32_t num_varying_inputs;
+  /**
+   * Bit per input slot with constant interpolation: the SBE constant interpolation
+   * enable (`flat_inputs`).
+   */
+  uint64_t flat_inputs;
+  /**
+   * Bit per input slot interpolated without perspective correction.
+   */
+  uint64_t noperspective_inputs;
+} gpucc_fs_info;
+
+/**
+ * A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
+ * -1 when the program has no such register.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_etna_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Temporary registers (`num_temps`): VS/PS_TEMP_REGISTER_CONTROL.
+   */
+  uint32_t num_temps;
+  /**
+   * Loops (`num_loops`).
+   */
+  uint32_t num_loops;
+  /**
+   * Uniform slots of four components (`uniforms.count / 4`); see
+   * gpucc_program_etna_uniform.
+   */
+  uint32_t num_uniform_slots;
+  /**
+   * Input and output registers (`infile.num_reg`, `outfile.num_reg`); see
+   * gpucc_program_etna_input / gpucc_program_etna_output.
+   */
+  uint32_t num_inputs;
+  uint32_t num_outputs;
+  /**
+   * Vertex: the position and point-size output registers (`vs_pos_out_reg`,
+   * `vs_pointsize_out_reg`).
+   */
+  int32_t vs_pos_out_reg;
+  int32_t vs_pointsize_out_reg;
+  /**
+   * Fragment: the colour and depth output registers (`ps_color_out_reg`,
+   * `ps_depth_out_reg`).
+   */
+  int32_t ps_color_out_reg;
+  int32_t ps_depth_out_reg;
+  /**
+   * The program must run from memory through the instruction cache (`needs_icache`).
+   */
+  uint32_t needs_icache;
+  /**
+   * Fragment: the program can discard pixels.
+   */
+  uint32_t uses_discard;
+} gpucc_etna_info;
+
+/**
+ * One component of a Vivante program's uniform file: component `index % 4` of uniform
+ * register `index / 4`.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_etna_uniform)`.
+   */
+  uint32_t struct_size;
+  gpucc_etna_uniform_kind kind;
+  /**
+   * See the kind.
+   */
+  uint32_t value;
+} gpucc_etna_uniform;
+
+/**
+ * A Vivante input or output register (Mesa's `etna_shader_inout`).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_etna_io)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Register number (`reg`).
+   */
+  uint32_t reg;
+  /**
+   * `VERT_ATTRIB` (vertex inputs), `VARYING_SLOT` (varyings) or `FRAG_RESULT`
+   * (fragment outputs) number (`slot`), -1 when the NIR names none.
+   */
+  int32_t slot;
+  /**
+   * The NIR driver location (`driver_location` of the variable).
+   */
+  uint32_t location;
+  /**
+   * Components used, bit 0 = x (`num_components` as a mask).
+   */
+  uint32_t component_mask;
+} gpucc_etna_io;
+
+/**
  * Options of one compile. Pass NULL for the defaults.
  */
 typedef struct {
@@ -153,48 +422,62 @@ typedef struct {
 } gpucc_compile_options;
 
 /**
- * What a driver needs to bind a program, for both families. Fields that do not apply to the
- * program's family are 0 (or false).
+ * What a driver needs to bind a program, for both families (the parts of Mesa's
+ * `brw_stage_prog_data` and `etna_shader_variant` every stage has). Fields that do not apply
+ * to the program's family are 0 (or false). Stage facts come from gpucc_program_vs_info,
+ * gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
  */
 typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_program_info)`. The library fills only the fields
+   * that fit, so a driver built against an older header keeps working.
+   */
+  uint32_t struct_size;
   gpucc_family family;
   gpucc_stage stage;
   /**
-   * Bytes of machine code (gpucc_program_code).
+   * Bytes of machine code (gpucc_program_code; Mesa's `program_size`).
    */
   size_t code_size;
   /**
-   * Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent.
+   * Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent
+   * (Mesa's `prog_offset_*` with `dispatch_*`).
    */
   uint32_t simd8_offset;
   uint32_t simd16_offset;
   uint32_t simd32_offset;
   /**
-   * Intel: first GRF after the thread payload (push constants start here), of SIMD8.
+   * Intel: first GRF after the thread payload (push constants start here) of the
+   * narrowest kernel (`dispatch_grf_start_reg`); see gpucc_fs_info for each width.
    */
   uint32_t dispatch_grf_start;
   /**
-   * Intel: GRFs used by the widest variant. Vivante: vec4 temporaries used.
+   * Intel: one past the highest GRF the widest kernel touches (Mesa's `grf_used`). On
+   * Gen7 a fragment program ends with its message in g112-g127, as the hardware requires
+   * of EOT sends, so this is 128 there, as in Mesa. Vivante: temporaries (`num_temps`).
    */
   uint32_t registers;
   /**
-   * Intel: scratch bytes per thread.
+   * Intel: scratch bytes per thread (`total_scratch`).
    */
   uint32_t scratch_size;
   /**
-   * Intel: push-constant dwords; Vivante: uniform vec4 slots.
+   * Intel: pushed dwords (`nr_params` plus pushed UBO dwords); see
+   * gpucc_program_push_param. Vivante: uniform slots of four components
+   * (`uniforms.count / 4`); see gpucc_program_etna_uniform.
    */
   uint32_t uniforms;
   /**
-   * Inputs read (varyings / attributes).
+   * Inputs read: fragment input slots (`num_varying_inputs`), vertex elements
+   * (`nr_attribute_slots`), Vivante input registers (`infile.num_reg`).
    */
   uint32_t inputs;
   /**
-   * The program can discard pixels.
+   * The program can discard pixels (`uses_kill`).
    */
   bool uses_discard;
   /**
-   * Intel: the program writes depth.
+   * Intel: the program writes depth (`computed_depth_mode` != OFF).
    */
   bool computes_depth;
   /**
@@ -205,15 +488,17 @@ typedef struct {
   /**
    * Intel: barycentric sets the thread payload holds, as a mask of Mesa's
    * `brw_barycentric_mode` (bit 0 perspective pixel, 1 centroid, 2 sample, 3-5 the same
-   * without perspective); the driver programs the WM barycentric-mode field from it.
+   * without perspective); the driver programs the WM barycentric-mode field from it
+   * (`barycentric_interp_modes`).
    */
   uint32_t barycentric_modes;
   /**
-   * Vivante: the program must run from memory through the instruction cache.
+   * Vivante: the program must run from memory through the instruction cache
+   * (`needs_icache`).
    */
   bool needs_icache;
   /**
-   * Statistics of the widest variant (Mesa's meanings).
+   * Statistics of the widest variant (Mesa's `brw_compile_stats` meanings).
    */
   uint32_t instructions;
   uint32_t loops;
@@ -223,14 +508,20 @@ typedef struct {
   uint32_t sends;
   /**
    * Intel: relocations the driver must patch before the code runs
-   * (gpucc_program_reloc), 0 when the code is ready as it is.
+   * (gpucc_program_reloc; Mesa's `num_relocs`), 0 when the code is ready as it is.
    */
   uint32_t num_relocs;
   /**
    * Intel: bytes of constant data the driver uploads and points the constant-data
-   * relocations at (the NIR's `constants:`; the bytes come with the driver's NIR).
+   * relocations at (the NIR's `constants:`; Mesa's `const_data_size`; the bytes come
+   * with the driver's NIR).
    */
   uint32_t constant_data_size;
+  /**
+   * Binding-table entries and sampler states the program addresses; see
+   * gpucc_program_binding (Mesa's `binding_table` groups).
+   */
+  uint32_t num_bindings;
 } gpucc_program_info;
 
 /**
@@ -447,6 +738,61 @@ gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
                                            size_t buffer_count);
 
 /**
+ * Binding `index` (0 .. `num_bindings` of gpucc_program_info) into `*binding` (its
+ * `struct_size` set by the caller). Entries are sorted by kind, then index.
+ */
+gpucc_status gpucc_program_binding(const gpucc_program *program,
+                                   uint32_t index,
+                                   gpucc_binding *binding);
+
+/**
+ * Pushed dword `index` (0 .. `uniforms` of gpucc_program_info) of an Intel program into
+ * `*param` (its `struct_size` set by the caller), in payload order: dword `index` of the
+ * push-constant data the driver uploads.
+ */
+gpucc_status gpucc_program_push_param(const gpucc_program *program,
+                                      uint32_t index,
+                                      gpucc_push_param *param);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with an Intel fragment program's
+ * facts. Another stage or a Vivante program is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_fs_info(const gpucc_program *program, gpucc_fs_info *info);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with a Vivante program's register
+ * facts. An Intel program is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_etna_info(const gpucc_program *program, gpucc_etna_info *info);
+
+/**
+ * Component `index` (0 .. 4 * `num_uniform_slots`) of a Vivante program's uniform file
+ * into `*uniform` (its `struct_size` set by the caller). The driver fills the file from
+ * these before every draw: user dwords from its uniform storage, constants as given,
+ * texture scales and buffer addresses from its bindings.
+ */
+gpucc_status gpucc_program_etna_uniform(const gpucc_program *program,
+                                        uint32_t index,
+                                        gpucc_etna_uniform *uniform);
+
+/**
+ * Input register `index` (0 .. `num_inputs` of gpucc_etna_info) of a Vivante program
+ * into `*io` (its `struct_size` set by the caller).
+ */
+gpucc_status gpucc_program_etna_input(const gpucc_program *program,
+                                      uint32_t index,
+                                      gpucc_etna_io *io);
+
+/**
+ * Output register `index` (0 .. `num_outputs` of gpucc_etna_info) of a Vivante program
+ * into `*io` (its `struct_size` set by the caller).
+ */
+gpucc_status gpucc_program_etna_output(const gpucc_program *program,
+                                       uint32_t index,
+                                       gpucc_etna_io *io);
+
+/**
  * Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
  * GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
  * (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL.
@@ -465,7 +811,8 @@ gpucc_status gpucc_compile(const gpucc_compiler *compiler,
 gpucc_status gpucc_program_code(const gpucc_program *program, const uint8_t **code, size_t *size);
 
 /**
- * Fills `*info` with the program's binding facts and statistics.
+ * Fills `*info` (its `struct_size` set by the caller) with the program's binding facts and
+ * statistics.
  */
 gpucc_status gpucc_program_get_info(const gpucc_program *program, gpucc_program_info *info);
 

@@ -7,6 +7,10 @@ use crate::intel::kernel::Kernel;
 use crate::nir::types::Stage;
 use crate::target::Target;
 
+mod binding;
+
+pub use binding::*;
+
 /// What the backend produced.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Code {

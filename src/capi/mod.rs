@@ -27,14 +27,17 @@
 
 mod compiler;
 mod device;
+mod info;
 mod program;
 mod shader;
+mod sized;
 mod stage_io;
 mod status;
 mod version;
 
 pub use compiler::*;
 pub use device::*;
+pub use info::*;
 pub use program::*;
 pub use shader::*;
 pub use stage_io::*;

@@ -4,6 +4,7 @@ use std::ffi::c_char;
 
 use super::compiler::{Compiler, Family};
 use super::shader::{into_c_string, Shader};
+use super::sized::write_sized;
 use super::status::{guard, write_out, Error, Status};
 use crate::compiler::{CompileError, CompileOptions};
 use crate::program::{Code, Program};
@@ -27,43 +28,57 @@ pub enum Stage {
     Other = 3,
 }
 
-/// What a driver needs to bind a program, for both families. Fields that do not apply to the
-/// program's family are 0 (or false).
+/// What a driver needs to bind a program, for both families (the parts of Mesa's
+/// `brw_stage_prog_data` and `etna_shader_variant` every stage has). Fields that do not apply
+/// to the program's family are 0 (or false). Stage facts come from gpucc_program_vs_info,
+/// gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct ProgramInfo {
+    /// Set by the caller: `sizeof(gpucc_program_info)`. The library fills only the fields
+    /// that fit, so a driver built against an older header keeps working.
+    pub struct_size: u32,
     pub family: Family,
     pub stage: Stage,
-    /// Bytes of machine code (gpucc_program_code).
+    /// Bytes of machine code (gpucc_program_code; Mesa's `program_size`).
     pub code_size: usize,
-    /// Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent.
+    /// Intel: byte offsets of the SIMD8/16/32 kernels in the code; UINT32_MAX where absent
+    /// (Mesa's `prog_offset_*` with `dispatch_*`).
     pub simd8_offset: u32,
     pub simd16_offset: u32,
     pub simd32_offset: u32,
-    /// Intel: first GRF after the thread payload (push constants start here), of SIMD8.
+    /// Intel: first GRF after the thread payload (push constants start here) of the
+    /// narrowest kernel (`dispatch_grf_start_reg`); see gpucc_fs_info for each width.
     pub dispatch_grf_start: u32,
-    /// Intel: GRFs used by the widest variant. Vivante: vec4 temporaries used.
+    /// Intel: one past the highest GRF the widest kernel touches (Mesa's `grf_used`). On
+    /// Gen7 a fragment program ends with its message in g112-g127, as the hardware requires
+    /// of EOT sends, so this is 128 there, as in Mesa. Vivante: temporaries (`num_temps`).
     pub registers: u32,
-    /// Intel: scratch bytes per thread.
+    /// Intel: scratch bytes per thread (`total_scratch`).
     pub scratch_size: u32,
-    /// Intel: push-constant dwords; Vivante: uniform vec4 slots.
+    /// Intel: pushed dwords (`nr_params` plus pushed UBO dwords); see
+    /// gpucc_program_push_param. Vivante: uniform slots of four components
+    /// (`uniforms.count / 4`); see gpucc_program_etna_uniform.
     pub uniforms: u32,
-    /// Inputs read (varyings / attributes).
+    /// Inputs read: fragment input slots (`num_varying_inputs`), vertex elements
+    /// (`nr_attribute_slots`), Vivante input registers (`infile.num_reg`).
     pub inputs: u32,
-    /// The program can discard pixels.
+    /// The program can discard pixels (`uses_kill`).
     pub uses_discard: bool,
-    /// Intel: the program writes depth.
+    /// Intel: the program writes depth (`computed_depth_mode` != OFF).
     pub computes_depth: bool,
     /// Intel: the render-target write carries two colours (dual-source blending); the
     /// driver enables dual-source blend state (Mesa's `dual_src_blend`).
     pub dual_source_blend: bool,
     /// Intel: barycentric sets the thread payload holds, as a mask of Mesa's
     /// `brw_barycentric_mode` (bit 0 perspective pixel, 1 centroid, 2 sample, 3-5 the same
-    /// without perspective); the driver programs the WM barycentric-mode field from it.
+    /// without perspective); the driver programs the WM barycentric-mode field from it
+    /// (`barycentric_interp_modes`).
     pub barycentric_modes: u32,
-    /// Vivante: the program must run from memory through the instruction cache.
+    /// Vivante: the program must run from memory through the instruction cache
+    /// (`needs_icache`).
     pub needs_icache: bool,
-    /// Statistics of the widest variant (Mesa's meanings).
+    /// Statistics of the widest variant (Mesa's `brw_compile_stats` meanings).
     pub instructions: u32,
     pub loops: u32,
     pub cycles: u32,
@@ -71,11 +86,15 @@ pub struct ProgramInfo {
     pub fills: u32,
     pub sends: u32,
     /// Intel: relocations the driver must patch before the code runs
-    /// (gpucc_program_reloc), 0 when the code is ready as it is.
+    /// (gpucc_program_reloc; Mesa's `num_relocs`), 0 when the code is ready as it is.
     pub num_relocs: u32,
     /// Intel: bytes of constant data the driver uploads and points the constant-data
-    /// relocations at (the NIR's `constants:`; the bytes come with the driver's NIR).
+    /// relocations at (the NIR's `constants:`; Mesa's `const_data_size`; the bytes come
+    /// with the driver's NIR).
     pub constant_data_size: u32,
+    /// Binding-table entries and sampler states the program addresses; see
+    /// gpucc_program_binding (Mesa's `binding_table` groups).
+    pub num_bindings: u32,
 }
 
 /// One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
@@ -139,7 +158,7 @@ pub extern "C" fn gpucc_compile(
     })
 }
 
-fn program_ref<'a>(program: *const Program, entry: &str) -> Result<&'a Program, Error> {
+pub(super) fn program_ref<'a>(program: *const Program, entry: &str) -> Result<&'a Program, Error> {
     // SAFETY: a non-NULL program is a live handle from gpucc_compile.
     unsafe { program.as_ref() }.ok_or_else(|| Error::invalid(format!("{entry}: program is NULL")))
 }
@@ -162,7 +181,8 @@ pub extern "C" fn gpucc_program_code(
     })
 }
 
-/// Fills `*info` with the program's binding facts and statistics.
+/// Fills `*info` (its `struct_size` set by the caller) with the program's binding facts and
+/// statistics.
 #[no_mangle]
 pub extern "C" fn gpucc_program_get_info(
     program: *const Program,
@@ -170,7 +190,39 @@ pub extern "C" fn gpucc_program_get_info(
 ) -> Status {
     guard("gpucc_program_get_info", || {
         let p = program_ref(program, "gpucc_program_get_info")?;
-        write_out(info, program_info(p), "info")
+        write_sized!(
+            info,
+            program_info(p),
+            ProgramInfo,
+            [
+                struct_size,
+                family,
+                stage,
+                code_size,
+                simd8_offset,
+                simd16_offset,
+                simd32_offset,
+                dispatch_grf_start,
+                registers,
+                scratch_size,
+                uniforms,
+                inputs,
+                uses_discard,
+                computes_depth,
+                dual_source_blend,
+                barycentric_modes,
+                needs_icache,
+                instructions,
+                loops,
+                cycles,
+                spills,
+                fills,
+                sends,
+                num_relocs,
+                constant_data_size,
+                num_bindings,
+            ]
+        )
     })
 }
 
@@ -186,6 +238,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         Code::Etnaviv(_) => Family::Etnaviv,
     };
     let mut info = ProgramInfo {
+        struct_size: std::mem::size_of::<ProgramInfo>() as u32,
         family,
         stage,
         code_size: p.bytes.len(),
@@ -210,6 +263,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         sends: 0,
         num_relocs: 0,
         constant_data_size: 0,
+        num_bindings: p.bindings().len() as u32,
     };
     if let Some(widest) = p.stats().last() {
         info.instructions = widest.instructions;
@@ -229,7 +283,10 @@ fn program_info(p: &Program) -> ProgramInfo {
             info.loops = k.simd.last().map_or(0, |v| v.stats.loops);
             info.scratch_size = k.scratch_size;
             info.uniforms = k.push_constants.len() as u32;
-            info.inputs = k.inputs.len() as u32;
+            info.inputs = k
+                .vertex
+                .as_ref()
+                .map_or(k.inputs.len() as u32, |v| v.nr_attribute_slots);
             info.uses_discard = k.flags.uses_kill;
             info.computes_depth = k.flags.computes_depth;
             info.dual_source_blend = k.flags.dual_source_blend;
@@ -240,6 +297,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         Code::Etnaviv(o) => {
             info.loops = o.num_loops;
             info.uniforms = o.uniforms.len() as u32;
+            info.registers = o.num_temps;
             info.inputs = o.inputs.len() as u32;
             info.uses_discard = o.uses_discard;
             info.needs_icache = o.needs_icache;

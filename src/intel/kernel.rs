@@ -86,6 +86,21 @@ pub struct InputSlot {
     pub noperspective: bool,
 }
 
+/// Binding-table entries (and sampler states) a program's messages address, besides render
+/// targets (0 .. `num_render_targets`) and pulled UBO blocks (`pull_constant_blocks`).
+///
+/// Texture indices are binding-table indices already: the NIR's `texture_index` is what the
+/// driver assigned (as brw receives it from iris or crocus, after their binding-table setup).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SurfaceUse {
+    /// Binding-table indices of sampled surfaces (each element of an indexed sampler array).
+    pub textures: std::collections::BTreeSet<u32>,
+    /// Sampler state indices.
+    pub samplers: std::collections::BTreeSet<u32>,
+    /// SSBO blocks, at binding-table index `SSBO_SURFACE_BASE + block`.
+    pub ssbo_blocks: std::collections::BTreeSet<u32>,
+}
+
 /// Compute-shader dispatch facts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ComputeInfo {
@@ -219,6 +234,8 @@ pub struct Kernel {
     pub pull_constant_blocks: Vec<u32>,
     /// Binding-table index of UBO block 0 for pull-constant messages.
     pub ubo_surface_base: u32,
+    /// Textures, samplers and SSBOs the messages address.
+    pub surfaces: SurfaceUse,
     /// WM flags.
     pub flags: Flags,
     /// Scratch bytes per thread.

@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::etnaviv::compiler::consts::UniformContent;
 use crate::etnaviv::compiler::verify::UBO_ADDRESS;
-use crate::etnaviv::shader::ShaderObject;
+use crate::etnaviv::isa;
 use crate::etnaviv::sim::{run_quad, Machine};
 use crate::etnaviv::specs::Specs;
+use crate::program::{BindingKind, EtnaUniform, Program};
 
 use crate::nir::interp::Sampler;
 
@@ -23,19 +23,46 @@ pub struct Invocation<'a> {
     pub inputs: &'a BTreeMap<u32, [u32; 4]>,
 }
 
-/// Runs `obj` on one quad (pixel `i` at `(i & 1, i >> 1)`); `words` is the default uniform
+/// Runs `program` on one quad (pixel `i` at `(i & 1, i >> 1)`); `words` is the default uniform
 /// block (dword per component of each vec4 slot). Per pixel the colour, `None` when
 /// discarded.
 pub fn shade_quad(
     specs: &'static Specs,
-    obj: &ShaderObject,
+    program: &Program,
     words: &[u32],
     quad: &[Invocation],
     textures: &Bindings,
 ) -> Result<Vec<Option<[f32; 4]>>, String> {
-    let reg = obj
+    let info = program.etna_info().ok_or("not a Vivante program")?;
+    let reg = info
         .ps_color_out_reg
         .ok_or("the program writes no colour output")?;
+    let insts = program
+        .bytes
+        .chunks_exact(16)
+        .map(|c| {
+            let w =
+                |k: usize| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]);
+            isa::decode::decode([w(0), w(1), w(2), w(3)])
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("decode: {e:?}"))?;
+    // The uniform file as a driver fills it from the program's description.
+    let uniforms: Vec<u32> = program
+        .etna_uniforms()
+        .iter()
+        .map(|u| match *u {
+            EtnaUniform::User { index } => words.get(index as usize).copied().unwrap_or(0),
+            EtnaUniform::Constant(b) => b,
+            EtnaUniform::UboAddress { .. } => UBO_ADDRESS,
+            EtnaUniform::TextureScale { unit, comp } => {
+                let size = textures.size(unit, 0);
+                (1.0 / size[(comp & 1) as usize].max(1) as f32).to_bits()
+            }
+            EtnaUniform::Unused => 0,
+        })
+        .collect();
+    let inputs = program.etna_inputs();
     let mut machines = Vec::with_capacity(quad.len());
     for inv in quad {
         let mut m = Machine::new(specs);
@@ -43,44 +70,39 @@ pub fn shade_quad(
         // goes on.
         m.robust_reads = true;
         m.set_sampler(Box::new(textures.clone()));
-        for s in &obj.samplers {
-            if let Some(d) = m.texture_dims.get_mut(s.unit as usize) {
-                *d = usize::from(s.coord_dims);
+        // The sampler state's texture type comes from the bound texture, as a driver
+        // programs it.
+        for b in program.bindings() {
+            if b.kind != BindingKind::Texture {
+                continue;
+            }
+            if let (Some(d), Some(dims)) = (
+                m.texture_dims.get_mut(b.slot as usize),
+                textures.dims(b.slot),
+            ) {
+                *d = dims;
             }
         }
-        for (slot, contents) in obj.uniforms.iter().enumerate() {
-            let mut v = [0u32; 4];
-            for (c, content) in contents.iter().enumerate() {
-                v[c] = match *content {
-                    UniformContent::User => words.get(4 * slot + c).copied().unwrap_or(0),
-                    UniformContent::Const(b) => b,
-                    UniformContent::UboAddress(_) => UBO_ADDRESS,
-                    UniformContent::TextureScale { unit, comp } => {
-                        let size = textures.size(unit, 0);
-                        (1.0 / size[usize::from(comp & 1)].max(1) as f32).to_bits()
-                    }
-                    UniformContent::Unused => 0,
-                };
-            }
-            m.set_uniform_bits(slot, v);
+        for (slot, v) in uniforms.chunks_exact(4).enumerate() {
+            m.set_uniform_bits(slot, [v[0], v[1], v[2], v[3]]);
         }
         m.memory = vec![0; UBO_ADDRESS as usize];
         m.memory.extend(words.iter().flat_map(|w| w.to_le_bytes()));
-        for io in &obj.inputs {
+        for io in &inputs {
             let v = inv
                 .inputs
-                .get(&io.slot)
-                .ok_or_else(|| format!("no value for input slot {}", io.slot))?;
-            m.set_temp_bits(usize::from(io.reg), *v);
+                .get(&io.location)
+                .ok_or_else(|| format!("no value for input slot {}", io.location))?;
+            m.set_temp_bits(io.reg as usize, *v);
         }
         m.set_temp(0, inv.position);
         m.set_front_face(inv.front_facing);
         machines.push(m);
     }
-    let outcomes = run_quad(&mut machines, &obj.insts).map_err(|e| format!("simulator: {e}"))?;
+    let outcomes = run_quad(&mut machines, &insts).map_err(|e| format!("simulator: {e}"))?;
     Ok(machines
         .iter()
         .zip(outcomes)
-        .map(|(m, o)| (!o.killed).then(|| m.temp_bits(usize::from(reg)).map(f32::from_bits)))
+        .map(|(m, o)| (!o.killed).then(|| m.temp_bits(reg as usize).map(f32::from_bits)))
         .collect())
 }

@@ -13,13 +13,13 @@
 use super::raster::{Interp, Triangle, Vertex};
 use super::texture::Bindings;
 use crate::intel::devinfo::DevInfo;
-use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::{FsPayload, VsPayload};
 use crate::intel::sim::shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 use crate::intel::sim::thread::Thread;
 use crate::intel::vue;
 use crate::nir::interp::{Sampler, TexRequest};
 use crate::nir::slots::varying_slot_name;
+use crate::program::{BindingKind, Program};
 use std::collections::BTreeMap;
 
 /// The simulator's default shared functions with the test's textures: sampler messages
@@ -85,26 +85,24 @@ pub type Subspan = ((u32, u32), u8);
 /// The colour each covered pixel gets (`None` where the shader discarded it), per subspan.
 pub fn shade(
     dev: &'static DevInfo,
-    kernel: &Kernel,
+    program: &Program,
     tri: &Triangle,
     verts: &[Vertex],
     subspans: &[Subspan],
     ubo: &[u8],
     textures: &Bindings,
 ) -> Result<Vec<[Option<[f32; 4]>; 4]>, String> {
-    let (insts, offsets) = crate::intel::eu::decode_program_at(
-        dev,
-        kernel.code_of(
-            kernel
-                .variant(if kernel.variant(16).is_some() { 16 } else { 8 })
-                .ok_or_else(|| "the kernel has no SIMD8 or SIMD16 variant".to_string())?,
-        ),
-    )
-    .map_err(|e| format!("decode: {e}"))?;
-    let simd = if kernel.variant(16).is_some() { 16 } else { 8 };
-    let variant = kernel
-        .variant(simd)
-        .ok_or_else(|| "the kernel has no SIMD8 or SIMD16 variant".to_string())?;
+    let (variant, code) = program
+        .kernel_code(16)
+        .or_else(|| program.kernel_code(8))
+        .ok_or_else(|| "the program has no SIMD8 or SIMD16 kernel".to_string())?;
+    let simd = variant.simd;
+    let info = program
+        .fragment_info()
+        .ok_or("the program is not a fragment program")?;
+    let bary_pixel = info.barycentric_interp_modes & 1 != 0;
+    let (insts, offsets) =
+        crate::intel::eu::decode_program_at(dev, code).map_err(|e| format!("decode: {e}"))?;
     let per = simd as usize / 4;
     let dword = |offset: u32| -> u32 {
         let o = offset as usize;
@@ -113,13 +111,12 @@ pub fn shade(
     };
     // Plane coefficients per input slot of the kernel.
     let mut attributes = Vec::new();
-    for inp in &kernel.inputs {
-        let (vals, provoking) = tri.slot_values(verts, &inp.location).ok_or_else(|| {
-            format!(
-                "fragment input {} is not written by the vertex stage",
-                inp.location
-            )
-        })?;
+    for inp in program.fragment_inputs() {
+        let name = varying_slot_name(inp.varying)
+            .ok_or_else(|| format!("fragment input of unknown varying {}", inp.varying))?;
+        let (vals, provoking) = tri
+            .slot_values(verts, name)
+            .ok_or_else(|| format!("fragment input {name} is not written by the vertex stage"))?;
         attributes.push([0, 1, 2, 3].map(|c| {
             if inp.flat {
                 [0.0, 0.0, f32::from_bits(provoking[c])]
@@ -160,11 +157,7 @@ pub fn shade(
                 })
                 .collect(),
             pixel_mask,
-            barycentric: if kernel.flags.bary_perspective_pixel {
-                bary
-            } else {
-                Vec::new()
-            },
+            barycentric: if bary_pixel { bary } else { Vec::new() },
             push_constants: Vec::new(),
             attributes: Vec::new(),
         };
@@ -179,16 +172,9 @@ pub fn shade(
             // g0.0 bit 15: the primitive is back-facing.
             t.set_grf(0, 0, &[1 << 15]).map_err(sim)?;
         }
-        for &b in &kernel.pull_constant_blocks {
-            t.shared_mut()
-                .bind_constants(kernel.ubo_surface_base + b, ubo.to_vec());
-        }
-        let mut next = if kernel.flags.bary_perspective_pixel {
-            2 + 2 * simd / 8
-        } else {
-            2
-        };
-        if kernel.flags.uses_src_depth_w {
+        bind_uniform_buffers(&mut t, program, ubo);
+        let mut next = if bary_pixel { 2 + 2 * simd / 8 } else { 2 };
+        if info.uses_src_depth {
             for r in 0..simd / 8 {
                 let s = 8 * r as usize..8 * r as usize + 8;
                 t.set_grf_f32(next + r, 0, &depth[s.clone()]).map_err(sim)?;
@@ -204,10 +190,10 @@ pub fn shade(
             ));
         }
         // Every block index shows the default uniform block (see the runner).
-        let push: Vec<u32> = kernel
-            .push_constants
+        let push: Vec<u32> = program
+            .push_params()
             .iter()
-            .map(|&(_, o)| dword(o))
+            .map(|p| dword(p.offset))
             .collect();
         t.set_grf(next, 0, &push).map_err(sim)?;
         let attr_start = next + (push.len() as u32).div_ceil(8);
@@ -252,20 +238,19 @@ pub fn shade(
 /// the slots the kernel's VUE map names (point size, layer and viewport from the header).
 pub fn run_vertices(
     dev: &'static DevInfo,
-    kernel: &Kernel,
+    program: &Program,
     elements: &[BTreeMap<u32, [u32; 4]>],
     ubo: &[u8],
     textures: &Bindings,
 ) -> Result<Vec<BTreeMap<String, [u32; 4]>>, String> {
-    let info = kernel
-        .vertex
-        .as_ref()
+    let info = program
+        .vertex_info()
         .ok_or("the program is not a vertex program")?;
-    let variant = kernel
-        .variant(8)
+    let (variant, code) = program
+        .kernel_code(8)
         .ok_or("the vertex program has no SIMD8 code")?;
-    let (insts, offsets) = crate::intel::eu::decode_program_at(dev, kernel.code_of(variant))
-        .map_err(|e| format!("decode: {e}"))?;
+    let (insts, offsets) =
+        crate::intel::eu::decode_program_at(dev, code).map_err(|e| format!("decode: {e}"))?;
     let dword = |offset: u32| -> u32 {
         let o = offset as usize;
         ubo.get(o..o + 4)
@@ -278,10 +263,10 @@ pub fn run_vertices(
         let payload = VsPayload {
             urb_handles: handles.clone(),
             // Every block index shows the default uniform block (see the runner).
-            push_constants: kernel
-                .push_constants
+            push_constants: program
+                .push_params()
                 .iter()
-                .map(|&(_, o)| dword(o))
+                .map(|p| dword(p.offset))
                 .collect(),
             elements: (0..info.nr_attribute_slots)
                 .map(|e| {
@@ -300,10 +285,7 @@ pub fn run_vertices(
                 layout.push_constants, variant.dispatch_grf_start
             ));
         }
-        for &b in &kernel.pull_constant_blocks {
-            t.shared_mut()
-                .bind_constants(kernel.ubo_surface_base + b, ubo.to_vec());
-        }
+        bind_uniform_buffers(&mut t, program, ubo);
         t.set_step_limit(2_000_000);
         let mut shared = std::mem::take(t.shared_mut());
         t.run_with(
@@ -342,4 +324,14 @@ pub fn run_vertices(
         }
     }
     Ok(out)
+}
+
+/// Binds the uniform buffers the program pulls from, at the binding-table entries it names.
+/// Every block shows the default uniform block's contents (see the runner).
+fn bind_uniform_buffers(t: &mut Thread, program: &Program, ubo: &[u8]) {
+    for b in program.bindings() {
+        if b.kind == BindingKind::UniformBuffer {
+            t.shared_mut().bind_constants(b.slot, ubo.to_vec());
+        }
+    }
 }

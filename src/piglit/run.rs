@@ -10,12 +10,13 @@ use super::raster::{self, Interp, Triangle, Vertex};
 use super::script::{self, Command, Region, ShaderTest, TextureKind, VertexData};
 use super::texture::{Bindings, Texture};
 use super::uniforms::{self, Block};
+use crate::compiler::{CompileOptions, Compiler};
 use crate::intel::devinfo::DevInfo;
-use crate::intel::kernel::Kernel;
 use crate::nir::interp::{self, Environment};
 use crate::nir::ir::{Shader, VarMode};
 use crate::nir::opcodes::Intrinsic;
 use crate::nir::types::BaseType;
+use crate::program::Program;
 use crate::target::Target;
 
 /// Where the fragment (and, where supported, vertex) stage runs.
@@ -64,11 +65,8 @@ type Quad = ((u32, u32), [Option<usize>; 4]);
 /// What runs the fragment stage.
 enum FsExec {
     Interpreter,
-    Intel(&'static DevInfo, Box<Kernel>),
-    Etnaviv(
-        &'static crate::etnaviv::specs::Specs,
-        Box<crate::etnaviv::shader::ShaderObject>,
-    ),
+    Intel(&'static DevInfo, Box<Program>),
+    Etnaviv(&'static crate::etnaviv::specs::Specs, Box<Program>),
 }
 
 /// A stage's shader with the facts the runner needs about its I/O.
@@ -177,7 +175,7 @@ struct Runner {
     vs: Option<Stage>,
     /// The vertex program on the Intel simulator (Gen8+ in simulator mode); otherwise the
     /// vertex shader runs on the interpreter.
-    vs_kernel: Option<(&'static DevInfo, Box<Kernel>)>,
+    vs_kernel: Option<(&'static DevInfo, Box<Program>)>,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -261,27 +259,28 @@ impl Runner {
         let fs_exec = match (mode, target) {
             (Mode::Interpreter, _) => FsExec::Interpreter,
             (Mode::Simulator, Target::Intel(dev)) => {
-                let ctx = crate::intel::fs::Context::new(dev);
-                let kernel = ctx
-                    .compile(&fs.shader, &crate::intel::fs::Options::default())
+                let program = Compiler::for_target(target)
+                    .compile(&fs.shader, &CompileOptions::default())
                     .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
-                FsExec::Intel(dev, Box::new(kernel))
+                FsExec::Intel(dev, Box::new(program))
             }
             (Mode::Simulator, Target::Etnaviv(specs)) => {
-                let ctx = crate::etnaviv::compiler::Context::new(specs);
-                let obj = ctx
-                    .compile(&fs.shader, &crate::etnaviv::compiler::Options::default())
+                let program = Compiler::for_target(target)
+                    .compile(&fs.shader, &CompileOptions::default())
                     .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
-                FsExec::Etnaviv(specs, Box::new(obj))
+                FsExec::Etnaviv(specs, Box::new(program))
             }
         };
         let vs_kernel = match (mode, target, &vs) {
             (Mode::Simulator, Target::Intel(dev), Some(vs)) if dev.ver >= 80 => {
-                let ctx = crate::intel::fs::Context::new(dev);
-                let kernel = ctx
-                    .compile(&vs.shader, &crate::intel::fs::Options::widths(&[8]))
+                let options = CompileOptions {
+                    simd: vec![8],
+                    ..CompileOptions::default()
+                };
+                let program = Compiler::for_target(target)
+                    .compile(&vs.shader, &options)
                     .map_err(|e| Stop::Fail(format!("vertex shader compile: {e}")))?;
-                Some((dev, Box::new(kernel)))
+                Some((dev, Box::new(program)))
             }
             _ => None,
         };
@@ -770,7 +769,7 @@ impl Runner {
     fn draw_intel(
         &self,
         dev: &'static DevInfo,
-        kernel: &Kernel,
+        program: &Program,
         verts: &[Vertex],
         tris: &[Triangle],
     ) -> Result<Vec<(usize, Option<[f32; 4]>)>, Stop> {
@@ -800,7 +799,7 @@ impl Runner {
                 b.set_state(&self.projection, h);
                 b.bytes()
             };
-            let colors = super::intel::shade(dev, kernel, tri, verts, &list, &ubo, &textures)
+            let colors = super::intel::shade(dev, program, tri, verts, &list, &ubo, &textures)
                 .map_err(|e| {
                     if e.contains("not written by the vertex stage") {
                         Stop::Error(e)
@@ -878,7 +877,7 @@ impl Runner {
                 }
             }
         }
-        if let FsExec::Etnaviv(specs, obj) = &self.fs_exec {
+        if let FsExec::Etnaviv(specs, program) = &self.fs_exec {
             let textures = self.bindings();
             let mut block = self.fs.block.clone();
             block.set_state(&self.projection, self.size[1]);
@@ -891,8 +890,11 @@ impl Runner {
                         inputs: &env.inputs[inv],
                     })
                     .collect();
-                let colors = super::etna::shade_quad(specs, obj, &block.words, &invs, &textures)
-                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
+                let colors =
+                    super::etna::shade_quad(specs, program, &block.words, &invs, &textures)
+                        .map_err(|e| {
+                            Stop::Fail(format!("fragment shader on the simulator: {e}"))
+                        })?;
                 for (i, t) in cover.iter().enumerate() {
                     let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
                     let idx = (y * w + x) as usize;

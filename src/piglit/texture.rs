@@ -492,6 +492,12 @@ pub struct Bindings {
 }
 
 impl Bindings {
+    /// How many coordinates address the texture a sampler slot reads (the texture type a
+    /// driver programs into the sampler state), `None` when nothing is bound.
+    pub fn dims(&self, slot: u32) -> Option<usize> {
+        self.texture_of_slot(slot).map(|t| t.dims)
+    }
+
     fn texture_of_slot(&self, slot: u32) -> Option<&Texture> {
         let unit = self.slot_units.get(slot as usize).copied().unwrap_or(0);
         self.units.get(&unit).map(Arc::as_ref)

@@ -119,7 +119,7 @@ main(void)
                 "slot 4 of a 4-slot VUE map");
 
    /* The SBE programming, from the two program objects only. */
-   gpucc_program_info fsi;
+   gpucc_program_info fsi = {.struct_size = sizeof(gpucc_program_info)};
    CHECK_STATUS(gpucc_program_get_info(fs, &fsi), GPUCC_STATUS_OK, "");
    CHECK(fsi.inputs == 2);
    const uint32_t read_offset = 1; /* pairs of slots: skip the header and position */

@@ -54,7 +54,7 @@ check_intel(const gpucc_shader *shader, const char *target)
    if (!program)
       return;
 
-   gpucc_program_info info;
+   gpucc_program_info info = {.struct_size = sizeof(gpucc_program_info)};
    CHECK_STATUS(gpucc_program_get_info(program, &info), GPUCC_STATUS_OK, "");
    const uint8_t *code = NULL;
    size_t size = 0;
@@ -104,7 +104,7 @@ check_etnaviv(const gpucc_shader *shader)
    CHECK_STATUS(gpucc_compiler_create("gc3000", &compiler), GPUCC_STATUS_OK, "");
    gpucc_program *program = NULL;
    CHECK_STATUS(gpucc_compile(compiler, shader, NULL, &program), GPUCC_STATUS_OK, "");
-   gpucc_program_info info;
+   gpucc_program_info info = {.struct_size = sizeof(gpucc_program_info)};
    CHECK_STATUS(gpucc_program_get_info(program, &info), GPUCC_STATUS_OK, "");
    CHECK(info.family == GPUCC_FAMILY_ETNAVIV && info.stage == GPUCC_STAGE_FRAGMENT);
    /* four 32-bit words per instruction */
@@ -157,7 +157,7 @@ main(int argc, char **argv)
                 "gc2000");
    gpucc_compiler_destroy(compiler);
 
-   gpucc_program_info info;
+   gpucc_program_info info = {.struct_size = sizeof(gpucc_program_info)};
    const uint8_t *code;
    size_t size;
    char *str;

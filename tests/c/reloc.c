@@ -55,7 +55,7 @@ main(void)
    if (!program)
       return check_report("reloc");
 
-   gpucc_program_info info;
+   gpucc_program_info info = {.struct_size = sizeof(gpucc_program_info)};
    CHECK_STATUS(gpucc_program_get_info(program, &info), GPUCC_STATUS_OK, "");
    const uint8_t *code = NULL;
    size_t size = 0;

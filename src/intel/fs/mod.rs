@@ -250,6 +250,7 @@ impl Context {
             num_render_targets: facts.num_render_targets,
             pull_constant_blocks: facts.pull_blocks.clone(),
             ubo_surface_base: from_nir::UBO_SURFACE_BASE,
+            surfaces: facts.surfaces.clone(),
             flags: Flags {
                 uses_kill: facts.uses_kill,
                 computes_depth: facts.computes_depth,

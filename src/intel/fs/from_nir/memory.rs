@@ -370,7 +370,7 @@ impl Translator<'_> {
     }
 
     /// The binding-table index of the SSBO block `block` names (a constant).
-    fn ssbo_surface(&self, block: SsaId) -> Result<u32, CompileError> {
+    fn ssbo_surface(&mut self, block: SsaId) -> Result<u32, CompileError> {
         let b = self
             .imp
             .const_value(block)
@@ -382,6 +382,7 @@ impl Translator<'_> {
                 SLM_SURFACE - SSBO_SURFACE_BASE - 1
             )));
         }
+        self.facts.surfaces.ssbo_blocks.insert(b as u32);
         Ok(SSBO_SURFACE_BASE + b as u32)
     }
 

@@ -85,6 +85,8 @@ pub struct ShaderFacts {
     pub scratch_reads: u32,
     /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`).
     pub dual_source_blend: bool,
+    /// Texture, sampler and SSBO binding-table entries the messages address.
+    pub surfaces: crate::intel::kernel::SurfaceUse,
 }
 
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).

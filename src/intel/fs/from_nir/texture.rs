@@ -53,6 +53,9 @@ impl Translator<'_> {
             1
         };
         self.check_tex_indices(surface, sampler, candidates)?;
+        let used = &mut self.facts.surfaces;
+        used.textures.extend(surface..surface + candidates);
+        used.samplers.extend(sampler..sampler + candidates);
         // A run-time texture index (an element of a sampler array) is dynamically uniform, as
         // GLSL requires of sampler-array indexing: the first enabled channel's value picks
         // the surface and sampler for the whole message, as brw does, instead of one

@@ -1,0 +1,450 @@
+//! The binding facts of `crate::program::binding` as C structs: an Intel program's
+//! push-constant layout, binding table and fragment facts; a Vivante program's uniform file,
+//! I/O registers and register facts. Every struct is size-prefixed (see `sized`).
+
+use super::program::program_ref;
+use super::sized::write_sized;
+use super::status::{guard, Error, Status};
+use crate::program::{BindingKind, ComputedDepth, EtnaUniform, Program};
+
+/// What a binding-table entry or sampler state holds.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingKindC {
+    /// Colour render target `index` (Intel; Mesa's `render_target_start + index`).
+    RenderTarget = 0,
+    /// The texture the NIR names with `texture_index` = `index` (Mesa's `texture_start`
+    /// group; Vivante: the sampler unit in `slot`).
+    Texture = 1,
+    /// Sampler state `index` of the sampler-state table (Intel).
+    Sampler = 2,
+    /// Uniform block `index`, read with pull-constant messages (Intel; `ubo_start`).
+    UniformBuffer = 3,
+    /// Storage block `index` (Intel; `ssbo_start`).
+    StorageBuffer = 4,
+}
+
+/// One entry a driver must fill before a draw or dispatch: the `kind` numbered `index` goes
+/// at binding-table index `slot` (Intel; for samplers, sampler-state index `slot`), or at
+/// texture sampler unit `slot` (Vivante).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct BindingC {
+    /// Set by the caller: `sizeof(gpucc_binding)`.
+    pub struct_size: u32,
+    pub kind: BindingKindC,
+    pub index: u32,
+    pub slot: u32,
+}
+
+/// One pushed dword of an Intel program (an entry of Mesa's `brw_stage_prog_data::param`,
+/// or a dword of a pushed `ubo_ranges` range): the driver stores dword `offset / 4` of
+/// uniform block `block` there. Block 0 is the default uniform block (the uniform storage
+/// `param` indexes: Mesa's param value is `offset / 4`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PushParamC {
+    /// Set by the caller: `sizeof(gpucc_push_param)`.
+    pub struct_size: u32,
+    pub block: u32,
+    /// Byte offset in the block, a multiple of 4.
+    pub offset: u32,
+}
+
+/// An Intel fragment program's facts for 3DSTATE_WM, 3DSTATE_PS, 3DSTATE_PS_EXTRA and
+/// 3DSTATE_SBE (Mesa's `brw_wm_prog_data`). Booleans are 0 or 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct FsInfo {
+    /// Set by the caller: `sizeof(gpucc_fs_info)`.
+    pub struct_size: u32,
+    /// Which dispatch widths exist (`dispatch_8`, `dispatch_16`, `dispatch_32`).
+    pub dispatch_8: u32,
+    pub dispatch_16: u32,
+    pub dispatch_32: u32,
+    /// Byte offsets of the SIMD16 and SIMD32 kernels in the code (`prog_offset_16`,
+    /// `prog_offset_32`; the SIMD8 kernel, when present, is at 0).
+    pub prog_offset_16: u32,
+    pub prog_offset_32: u32,
+    /// First GRF after the payload per width: 3DSTATE_PS "Dispatch GRF Start Register For
+    /// Constant/Setup Data" 0, 1 and 2 (`dispatch_grf_start_reg`, `_16`, `_32`).
+    pub dispatch_grf_start_reg: u32,
+    pub dispatch_grf_start_reg_16: u32,
+    pub dispatch_grf_start_reg_32: u32,
+    /// Colour render targets written, 0 .. n (the key's `nr_color_regions` the program
+    /// was built for).
+    pub num_render_targets: u32,
+    /// 0 = off, 1 = the program writes depth (`computed_depth_mode`,
+    /// `BRW_PSCDEPTH_OFF` / `BRW_PSCDEPTH_ON`).
+    pub computed_depth_mode: u32,
+    /// The program writes the coverage mask (`uses_omask`).
+    pub uses_omask: u32,
+    /// The program can discard pixels (`uses_kill`): the driver sets "Pixel Shader Kills
+    /// Pixel".
+    pub uses_kill: u32,
+    /// Interpolated source depth and W are in the payload (`uses_src_depth`, `uses_src_w`).
+    pub uses_src_depth: u32,
+    pub uses_src_w: u32,
+    /// The input coverage mask is in the payload (`uses_sample_mask`).
+    pub uses_sample_mask: u32,
+    /// Dispatched per sample (`persample_dispatch`).
+    pub persample_dispatch: u32,
+    /// Render target 0 blends two source colours (`dual_src_blend`).
+    pub dual_src_blend: u32,
+    /// Barycentric sets in the payload, bit n = `brw_barycentric_mode` n: 0 perspective
+    /// pixel, 1 centroid, 2 sample, 3-5 the same without perspective
+    /// (`barycentric_interp_modes`).
+    pub barycentric_interp_modes: u32,
+    /// Input slots in attribute-setup order (`num_varying_inputs`); see
+    /// gpucc_program_fs_input.
+    pub num_varying_inputs: u32,
+    /// Bit per input slot with constant interpolation: the SBE constant interpolation
+    /// enable (`flat_inputs`).
+    pub flat_inputs: u64,
+    /// Bit per input slot interpolated without perspective correction.
+    pub noperspective_inputs: u64,
+}
+
+/// A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
+/// -1 when the program has no such register.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct EtnaInfo {
+    /// Set by the caller: `sizeof(gpucc_etna_info)`.
+    pub struct_size: u32,
+    /// Temporary registers (`num_temps`): VS/PS_TEMP_REGISTER_CONTROL.
+    pub num_temps: u32,
+    /// Loops (`num_loops`).
+    pub num_loops: u32,
+    /// Uniform slots of four components (`uniforms.count / 4`); see
+    /// gpucc_program_etna_uniform.
+    pub num_uniform_slots: u32,
+    /// Input and output registers (`infile.num_reg`, `outfile.num_reg`); see
+    /// gpucc_program_etna_input / gpucc_program_etna_output.
+    pub num_inputs: u32,
+    pub num_outputs: u32,
+    /// Vertex: the position and point-size output registers (`vs_pos_out_reg`,
+    /// `vs_pointsize_out_reg`).
+    pub vs_pos_out_reg: i32,
+    pub vs_pointsize_out_reg: i32,
+    /// Fragment: the colour and depth output registers (`ps_color_out_reg`,
+    /// `ps_depth_out_reg`).
+    pub ps_color_out_reg: i32,
+    pub ps_depth_out_reg: i32,
+    /// The program must run from memory through the instruction cache (`needs_icache`).
+    pub needs_icache: u32,
+    /// Fragment: the program can discard pixels.
+    pub uses_discard: u32,
+}
+
+/// What fills one component of a Vivante uniform file (Mesa's `etna_uniform_contents`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EtnaUniformKind {
+    /// Nothing reads it (`ETNA_UNIFORM_UNUSED`).
+    Unused = 0,
+    /// Dword `value` of the default uniform block (`ETNA_UNIFORM_UNIFORM`).
+    User = 1,
+    /// The raw bits `value` (`ETNA_UNIFORM_CONSTANT`).
+    Constant = 2,
+    /// 1.0 / width of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXRECT_SCALE_X`).
+    TexrectScaleX = 3,
+    /// 1.0 / height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXRECT_SCALE_Y`).
+    TexrectScaleY = 4,
+    /// The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
+    UboAddress = 5,
+}
+
+/// One component of a Vivante program's uniform file: component `index % 4` of uniform
+/// register `index / 4`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct EtnaUniformC {
+    /// Set by the caller: `sizeof(gpucc_etna_uniform)`.
+    pub struct_size: u32,
+    pub kind: EtnaUniformKind,
+    /// See the kind.
+    pub value: u32,
+}
+
+/// A Vivante input or output register (Mesa's `etna_shader_inout`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct EtnaIoC {
+    /// Set by the caller: `sizeof(gpucc_etna_io)`.
+    pub struct_size: u32,
+    /// Register number (`reg`).
+    pub reg: u32,
+    /// `VERT_ATTRIB` (vertex inputs), `VARYING_SLOT` (varyings) or `FRAG_RESULT`
+    /// (fragment outputs) number (`slot`), -1 when the NIR names none.
+    pub slot: i32,
+    /// The NIR driver location (`driver_location` of the variable).
+    pub location: u32,
+    /// Components used, bit 0 = x (`num_components` as a mask).
+    pub component_mask: u32,
+}
+
+fn get<T: Clone>(items: &[T], index: u32, entry: &str, what: &str) -> Result<T, Error> {
+    items
+        .get(index as usize)
+        .cloned()
+        .ok_or_else(|| Error::invalid(format!("{entry}: index {index} of {} {what}", items.len())))
+}
+
+/// Binding `index` (0 .. `num_bindings` of gpucc_program_info) into `*binding` (its
+/// `struct_size` set by the caller). Entries are sorted by kind, then index.
+#[no_mangle]
+pub extern "C" fn gpucc_program_binding(
+    program: *const Program,
+    index: u32,
+    binding: *mut BindingC,
+) -> Status {
+    guard("gpucc_program_binding", || {
+        const ENTRY: &str = "gpucc_program_binding";
+        let p = program_ref(program, ENTRY)?;
+        let b = get(&p.bindings(), index, ENTRY, "bindings")?;
+        let value = BindingC {
+            struct_size: std::mem::size_of::<BindingC>() as u32,
+            kind: match b.kind {
+                BindingKind::RenderTarget => BindingKindC::RenderTarget,
+                BindingKind::Texture => BindingKindC::Texture,
+                BindingKind::Sampler => BindingKindC::Sampler,
+                BindingKind::UniformBuffer => BindingKindC::UniformBuffer,
+                BindingKind::StorageBuffer => BindingKindC::StorageBuffer,
+            },
+            index: b.index,
+            slot: b.slot,
+        };
+        write_sized!(binding, value, BindingC, [struct_size, kind, index, slot])
+    })
+}
+
+/// Pushed dword `index` (0 .. `uniforms` of gpucc_program_info) of an Intel program into
+/// `*param` (its `struct_size` set by the caller), in payload order: dword `index` of the
+/// push-constant data the driver uploads.
+#[no_mangle]
+pub extern "C" fn gpucc_program_push_param(
+    program: *const Program,
+    index: u32,
+    param: *mut PushParamC,
+) -> Status {
+    guard("gpucc_program_push_param", || {
+        const ENTRY: &str = "gpucc_program_push_param";
+        let p = program_ref(program, ENTRY)?;
+        let q = get(&p.push_params(), index, ENTRY, "pushed dwords")?;
+        let value = PushParamC {
+            struct_size: std::mem::size_of::<PushParamC>() as u32,
+            block: q.block,
+            offset: q.offset,
+        };
+        write_sized!(param, value, PushParamC, [struct_size, block, offset])
+    })
+}
+
+/// Fills `*info` (its `struct_size` set by the caller) with an Intel fragment program's
+/// facts. Another stage or a Vivante program is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsInfo) -> Status {
+    guard("gpucc_program_fs_info", || {
+        const ENTRY: &str = "gpucc_program_fs_info";
+        let p = program_ref(program, ENTRY)?;
+        let (Some(f), crate::program::Code::Intel(k)) = (p.fragment_info(), &p.code) else {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: not an Intel fragment program"
+            )));
+        };
+        let width = |w| k.variant(w);
+        let value = FsInfo {
+            struct_size: std::mem::size_of::<FsInfo>() as u32,
+            dispatch_8: width(8).is_some() as u32,
+            dispatch_16: width(16).is_some() as u32,
+            dispatch_32: width(32).is_some() as u32,
+            prog_offset_16: width(16).map_or(0, |v| v.offset),
+            prog_offset_32: width(32).map_or(0, |v| v.offset),
+            dispatch_grf_start_reg: width(8).map_or(0, |v| v.dispatch_grf_start),
+            dispatch_grf_start_reg_16: width(16).map_or(0, |v| v.dispatch_grf_start),
+            dispatch_grf_start_reg_32: width(32).map_or(0, |v| v.dispatch_grf_start),
+            num_render_targets: f.num_render_targets,
+            computed_depth_mode: match f.computed_depth_mode {
+                ComputedDepth::Off => 0,
+                ComputedDepth::On => 1,
+            },
+            uses_omask: f.uses_omask as u32,
+            uses_kill: f.uses_kill as u32,
+            uses_src_depth: f.uses_src_depth as u32,
+            uses_src_w: f.uses_src_w as u32,
+            uses_sample_mask: f.uses_sample_mask as u32,
+            persample_dispatch: f.persample_dispatch as u32,
+            dual_src_blend: f.dual_src_blend as u32,
+            barycentric_interp_modes: f.barycentric_interp_modes,
+            num_varying_inputs: f.num_varying_inputs,
+            flat_inputs: f.flat_inputs,
+            noperspective_inputs: f.noperspective_inputs,
+        };
+        write_sized!(
+            info,
+            value,
+            FsInfo,
+            [
+                struct_size,
+                dispatch_8,
+                dispatch_16,
+                dispatch_32,
+                prog_offset_16,
+                prog_offset_32,
+                dispatch_grf_start_reg,
+                dispatch_grf_start_reg_16,
+                dispatch_grf_start_reg_32,
+                num_render_targets,
+                computed_depth_mode,
+                uses_omask,
+                uses_kill,
+                uses_src_depth,
+                uses_src_w,
+                uses_sample_mask,
+                persample_dispatch,
+                dual_src_blend,
+                barycentric_interp_modes,
+                num_varying_inputs,
+                flat_inputs,
+                noperspective_inputs,
+            ]
+        )
+    })
+}
+
+/// Fills `*info` (its `struct_size` set by the caller) with a Vivante program's register
+/// facts. An Intel program is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_etna_info(program: *const Program, info: *mut EtnaInfo) -> Status {
+    guard("gpucc_program_etna_info", || {
+        const ENTRY: &str = "gpucc_program_etna_info";
+        let p = program_ref(program, ENTRY)?;
+        let e = p
+            .etna_info()
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: not a Vivante program")))?;
+        let reg = |r: Option<u32>| r.map_or(-1, |r| r as i32);
+        let value = EtnaInfo {
+            struct_size: std::mem::size_of::<EtnaInfo>() as u32,
+            num_temps: e.num_temps,
+            num_loops: e.num_loops,
+            num_uniform_slots: p.etna_uniforms().len() as u32 / 4,
+            num_inputs: p.etna_inputs().len() as u32,
+            num_outputs: p.etna_outputs().len() as u32,
+            vs_pos_out_reg: reg(e.vs_pos_out_reg),
+            vs_pointsize_out_reg: reg(e.vs_pointsize_out_reg),
+            ps_color_out_reg: reg(e.ps_color_out_reg),
+            ps_depth_out_reg: reg(e.ps_depth_out_reg),
+            needs_icache: e.needs_icache as u32,
+            uses_discard: e.uses_discard as u32,
+        };
+        write_sized!(
+            info,
+            value,
+            EtnaInfo,
+            [
+                struct_size,
+                num_temps,
+                num_loops,
+                num_uniform_slots,
+                num_inputs,
+                num_outputs,
+                vs_pos_out_reg,
+                vs_pointsize_out_reg,
+                ps_color_out_reg,
+                ps_depth_out_reg,
+                needs_icache,
+                uses_discard,
+            ]
+        )
+    })
+}
+
+/// Component `index` (0 .. 4 * `num_uniform_slots`) of a Vivante program's uniform file
+/// into `*uniform` (its `struct_size` set by the caller). The driver fills the file from
+/// these before every draw: user dwords from its uniform storage, constants as given,
+/// texture scales and buffer addresses from its bindings.
+#[no_mangle]
+pub extern "C" fn gpucc_program_etna_uniform(
+    program: *const Program,
+    index: u32,
+    uniform: *mut EtnaUniformC,
+) -> Status {
+    guard("gpucc_program_etna_uniform", || {
+        const ENTRY: &str = "gpucc_program_etna_uniform";
+        let p = program_ref(program, ENTRY)?;
+        let u = get(&p.etna_uniforms(), index, ENTRY, "uniform components")?;
+        let (kind, value) = match u {
+            EtnaUniform::Unused => (EtnaUniformKind::Unused, 0),
+            EtnaUniform::User { index } => (EtnaUniformKind::User, index),
+            EtnaUniform::Constant(bits) => (EtnaUniformKind::Constant, bits),
+            EtnaUniform::TextureScale { unit, comp: 0 } => (EtnaUniformKind::TexrectScaleX, unit),
+            EtnaUniform::TextureScale { unit, .. } => (EtnaUniformKind::TexrectScaleY, unit),
+            EtnaUniform::UboAddress { block } => (EtnaUniformKind::UboAddress, block),
+        };
+        let value = EtnaUniformC {
+            struct_size: std::mem::size_of::<EtnaUniformC>() as u32,
+            kind,
+            value,
+        };
+        write_sized!(uniform, value, EtnaUniformC, [struct_size, kind, value])
+    })
+}
+
+fn etna_io(
+    program: *const Program,
+    index: u32,
+    io: *mut EtnaIoC,
+    outputs: bool,
+    entry: &str,
+) -> Result<(), Error> {
+    let p = program_ref(program, entry)?;
+    if p.etna_info().is_none() {
+        return Err(Error::invalid(format!("{entry}: not a Vivante program")));
+    }
+    let regs = if outputs {
+        p.etna_outputs()
+    } else {
+        p.etna_inputs()
+    };
+    let r = get(&regs, index, entry, "registers")?;
+    let value = EtnaIoC {
+        struct_size: std::mem::size_of::<EtnaIoC>() as u32,
+        reg: r.reg,
+        slot: r.slot,
+        location: r.location,
+        component_mask: r.component_mask,
+    };
+    write_sized!(
+        io,
+        value,
+        EtnaIoC,
+        [struct_size, reg, slot, location, component_mask]
+    )
+}
+
+/// Input register `index` (0 .. `num_inputs` of gpucc_etna_info) of a Vivante program
+/// into `*io` (its `struct_size` set by the caller).
+#[no_mangle]
+pub extern "C" fn gpucc_program_etna_input(
+    program: *const Program,
+    index: u32,
+    io: *mut EtnaIoC,
+) -> Status {
+    guard("gpucc_program_etna_input", || {
+        etna_io(program, index, io, false, "gpucc_program_etna_input")
+    })
+}
+
+/// Output register `index` (0 .. `num_outputs` of gpucc_etna_info) of a Vivante program
+/// into `*io` (its `struct_size` set by the caller).
+#[no_mangle]
+pub extern "C" fn gpucc_program_etna_output(
+    program: *const Program,
+    index: u32,
+    io: *mut EtnaIoC,
+) -> Status {
+    guard("gpucc_program_etna_output", || {
+        etna_io(program, index, io, true, "gpucc_program_etna_output")
+    })
+}
