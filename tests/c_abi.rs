@@ -79,3 +79,8 @@ fn c_compile_both_families() {
 fn c_binds_a_vertex_program_to_a_fragment_program() {
     run(&common::build_c_program("bind_vs_fs"), &[]);
 }
+
+#[test]
+fn c_binds_programs_of_both_families_from_the_info_alone() {
+    run(&common::build_c_program("bind_programs"), &[]);
+}

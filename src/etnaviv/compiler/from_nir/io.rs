@@ -294,8 +294,13 @@ impl Tr<'_> {
             )));
         }
         let v = self.p.new_value(4, ValueKind::Input { reg: reg as u8 });
+        // The slot name from the io semantics (`io location=VARYING_SLOT_VAR0 slots=1`).
         let name = match ii.index(IndexKind::IoSemantics) {
-            Some(IndexValue::Text(t)) => t.split_whitespace().next().unwrap_or("").to_string(),
+            Some(IndexValue::Text(t)) => t
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("location="))
+                .unwrap_or("")
+                .to_string(),
             _ => String::new(),
         };
         self.inputs.push(InputInfo {
