@@ -278,3 +278,33 @@ fn report_on_a_missing_or_empty_directory_fails() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn bench_compile_once_compiles_each_file_once() {
+    // Two files: the example compiles for ivb; the vertex shader does not (Gen7 vertex
+    // shaders need the vec4 backend), so exactly one of two compiles.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-once");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("examples/intel/gradient.fs.nir", dir.join("a.fs.nir")).unwrap();
+    std::fs::write(
+        dir.join("b.vs.nir"),
+        "shader: MESA_SHADER_VERTEX\nname: vs\ninputs: 0\noutputs: 0\nuniforms: 0\n\
+         decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds:\n\
+         // succs: b1\n    block b1:\n}\n",
+    )
+    .unwrap();
+    let out = gpucc(&[
+        "bench",
+        "compile",
+        "--once",
+        "--target",
+        "ivb",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "2 files, 1 compile (each compiled once)\n"
+    );
+}

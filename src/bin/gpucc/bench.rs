@@ -31,6 +31,10 @@ pub struct BenchArgs {
     /// compile: runs per configuration
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     runs: u32,
+    /// compile: compile each file exactly once on one thread, untimed, and print how many
+    /// compiled: the run an instruction-count profiler measures (scripts/compile-cost.sh)
+    #[arg(long)]
+    once: bool,
 }
 
 pub fn run(args: BenchArgs) -> Outcome {
@@ -58,6 +62,14 @@ pub fn run(args: BenchArgs) -> Outcome {
     if files.is_empty() {
         eprintln!("{}: no .nir files", input.display());
         return Err(Failure::Input);
+    }
+    if args.once {
+        let compiled = texts.iter().filter(|t| compile_one(&compiler, t)).count();
+        out(format_args!(
+            "{} files, {compiled} compile (each compiled once)\n",
+            files.len()
+        ));
+        return Ok(());
     }
     let all = args
         .threads
