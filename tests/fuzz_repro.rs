@@ -772,6 +772,33 @@ mod repro_inputs {
         }
     }
 
+    /// gc7000-10259-13: `b2f32` of `fmul a, c` (no boolean) was a mismatch: the backend ANDs
+    /// with 1.0 as Mesa's etnaviv does for 32-bit booleans, the interpreter compared with zero.
+    /// Converting a value that is no boolean is undefined, so every input set is skipped and
+    /// the shader is unsupported, naming the op; the same shader on gc2000, whose booleans are
+    /// floats (Mesa's nir_lower_bool_to_float removes b2f32 there), is an unsupported op.
+    #[test]
+    fn b2f32_of_a_non_boolean_is_undefined() {
+        let Some(text) = repro("verify/gc7000-10259-13.min.nir") else {
+            return;
+        };
+        let shader = parse("gc7000-10259-13", &text);
+        match verify("gc7000", &shader) {
+            VerifyOutcome::Unsupported(m) => assert!(
+                m.contains("every input set is undefined")
+                    && m.contains("`b2f32` reads")
+                    && m.contains("not a 32-bit boolean"),
+                "{m}"
+            ),
+            other => panic!("gc7000-10259-13: {other:?}"),
+        }
+        assert_unsupported(
+            "gc7000-10259-13 on gc2000",
+            compile("gc2000", &shader),
+            "integer op b2f32 on gc2000",
+        );
+    }
+
     /// Barycentrics used as data stop the interpreter with a reason; used as handles they do
     /// not.
     #[test]

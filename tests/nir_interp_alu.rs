@@ -622,6 +622,26 @@ fn set_on_and_float_comparisons() {
     );
 }
 
+/// A 32-bit boolean is 0 or ~0; converting anything else is undefined (the etnaviv
+/// backend ANDs with 1.0, a `!= 0` reading gives 1.0): the interpreter refuses it, naming the
+/// op and the value (shared/fuzz-repro verify/gc7000-10259-13).
+#[test]
+fn converting_a_non_boolean_is_refused() {
+    for (op, bits) in [("b2f32", 32), ("b2i32", 32)] {
+        let text = shader_text(op, bits, 1, &[u(&[0x3f00_0000])]);
+        let shader = nir::parse(&text).unwrap();
+        let err = interp::run(&shader, &Environment::default(), 1).unwrap_err();
+        assert!(
+            err.message.contains(&format!(
+                "`{op}` reads 0x3f000000, which is not a 32-bit boolean"
+            )),
+            "{op}: {err}"
+        );
+    }
+    // 1-bit booleans have no other values; 0 and ~0 convert.
+    check("b2f32", 32, &[u(&[T32, 0])], &[0x3f80_0000, 0]);
+}
+
 #[test]
 fn conversions_round_and_saturate() {
     check("b2f32", 32, &[u(&[T32, 0])], &[0x3f80_0000, 0]);

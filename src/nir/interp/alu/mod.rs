@@ -30,6 +30,15 @@ pub enum AluError {
     BadBitSize { op: &'static str, bits: u8 },
     /// Fewer sources than the op's signature.
     MissingSource { op: &'static str },
+    /// A boolean conversion (`b2f32`, `b2i32`, ...) read a value that is no boolean of its
+    /// size: NIR's booleans wider than one bit are 0 or all ones, so what such a value
+    /// converts to is undefined (the hardware's AND with 1.0 and the `!= 0` of a reading of
+    /// the spec disagree).
+    NotBoolean {
+        op: &'static str,
+        bits: u8,
+        value: u64,
+    },
 }
 
 impl fmt::Display for AluError {
@@ -38,6 +47,11 @@ impl fmt::Display for AluError {
             AluError::Unsupported(op) => write!(f, "ALU op `{op}` is not supported"),
             AluError::BadBitSize { op, bits } => write!(f, "ALU op `{op}` on {bits}-bit values"),
             AluError::MissingSource { op } => write!(f, "ALU op `{op}` is missing a source"),
+            AluError::NotBoolean { op, bits, value } => write!(
+                f,
+                "ALU op `{op}` reads {value:#x}, which is not a {bits}-bit boolean (0 or ~0): \
+                 its result is undefined"
+            ),
         }
     }
 }
@@ -197,6 +211,15 @@ fn component(
     use AluOp::*;
     let name = op.name();
     check_float_bits(name, in_float, bits0)?;
+    let from_bool = op.info().is_conversion
+        && op.info().input_types.first().map(|t| t.base) == Some(BaseType::Bool);
+    if from_bool && bits0 > 1 && s[0] != 0 && s[0] != mask(bits0) {
+        return Err(AluError::NotBoolean {
+            op: name,
+            bits: bits0,
+            value: s[0],
+        });
+    }
     if let Some(v) = convert::eval(op, bits0, s[0]) {
         return Ok(v);
     }
