@@ -235,6 +235,56 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
     pieces
 }
 
+/// Components a value of each class occupies at least.
+fn class_width(c: Class) -> u32 {
+    match c {
+        Class::Vec4 => 4,
+        Class::Vec3 => 3,
+        Class::Vec2 | Class::Pair => 2,
+        Class::Scalar => 1,
+    }
+}
+
+/// Fails fast when more components are live at one point than the temporaries hold (four
+/// each, t0 taken by a fragment shader's position): no colouring exists then, and without
+/// spilling the compile can only fail. The sweep is O(n log n), where the interference
+/// graph of such a shader is quadratic (10,000 live values once took minutes and 3.7 GB to
+/// reach the same error).
+fn check_pressure(
+    p: &Program,
+    pieces: &[Vec<Piece>],
+    temps: u32,
+    stage: Stage,
+) -> Result<(), CompileError> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let reserved = u32::from(stage == Stage::Fragment);
+    let capacity = 4 * u64::from(temps.saturating_sub(reserved));
+    for block in pieces {
+        let mut ends: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let mut live = 0u64;
+        for piece in block {
+            while let Some(&Reverse((end, width))) = ends.peek() {
+                if end >= piece.start {
+                    break;
+                }
+                ends.pop();
+                live -= u64::from(width);
+            }
+            let width = class_width(class_of(&p.values[piece.value]));
+            live += u64::from(width);
+            ends.push(Reverse((piece.end, width)));
+            if live > capacity {
+                return Err(CompileError::Limit(format!(
+                    "the shader needs more than the {temps} temporaries ({live} components \
+                     live at once)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The registers chosen, per value, and the number of temporaries used.
 pub struct Allocation {
     pub regs: Vec<Option<VirtReg>>,
@@ -267,6 +317,7 @@ pub fn describe(p: &Program, a: &Allocation) -> String {
 /// Colours every value of `p` on `file`.
 pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation, CompileError> {
     let pieces = intervals(p);
+    check_pressure(p, &pieces, file.temps, stage)?;
     let nv = p.values.len();
     let mut first_start: Vec<Option<u32>> = vec![None; nv];
     for piece in pieces.iter().flatten() {
