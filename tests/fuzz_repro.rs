@@ -945,3 +945,102 @@ mod repro_inline {
         }
     }
 }
+
+// ---- issue 24: costs bounded for shaders with many values live at once ----
+
+/// A fragment shader whose `n` values `v_i = v_(i-1) * c_i + x` are all live until the end,
+/// where they are summed in reverse: no schedule can shorten a live range.
+fn live_chain(n: usize, etnaviv: bool) -> String {
+    let (input, output) = if etnaviv {
+        (
+            "decl_var shader_in INTERP_MODE_NONE none vec4 c (VARYING_SLOT_VAR0.xyzw, 0, 0)",
+            "decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)",
+        )
+    } else {
+        (
+            "decl_var shader_in INTERP_MODE_SMOOTH none vec4 c (VARYING_SLOT_VAR0.xyzw, 32, 0)",
+            "decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_DATA0.xyzw, 0, 0)",
+        )
+    };
+    let mut s = format!(
+        "shader: MESA_SHADER_FRAGMENT\nname: live\ninputs: 1\noutputs: 1\nuniforms: 0\n{input}\n\
+         {output}\ndecl_function main (0 params)\n\nimpl main {{\n    block b0:  // preds:\n\
+         \x20   32 %0 = load_const (0x00000000)\n"
+    );
+    if etnaviv {
+        s += "    32 %2 = @load_input (%0 (0x0)) (base=0, range=1, component=0, \
+              dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)\n";
+    } else {
+        s += "    32x2 %1 = @load_barycentric_pixel () (interp_mode=1)\n\
+              \x20   32 %2 = @load_interpolated_input (%1, %0) (base=32, component=0, \
+              dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)\n";
+    }
+    let mut k = 3;
+    let mut prev = 2;
+    let mut values = Vec::new();
+    for i in 0..n {
+        s += &format!(
+            "    32 %{k} = load_const (0x{:08x})\n    32 %{} = ffma %{prev}, %{k}, %2\n",
+            0x3f80_0000 + 64 * i,
+            k + 1
+        );
+        values.push(k + 1);
+        prev = k + 1;
+        k += 2;
+    }
+    let mut acc = *values.last().unwrap();
+    for &v in values.iter().rev().skip(1) {
+        s += &format!("    32 %{k} = fadd %{acc}, %{v}\n");
+        acc = k;
+        k += 1;
+    }
+    s += &format!("    32x4 %{k} = vec4 %{acc}, %{acc}, %{acc}, %{acc}\n");
+    if etnaviv {
+        s += &format!(
+            "    32 %{} = deref_var &gl_FragColor (shader_out vec4)\n    @store_deref (%{}, %{k}) \
+             (wrmask=xyzw, access=none)\n",
+            k + 1,
+            k + 1
+        );
+    } else {
+        s += &format!(
+            "    @store_output (%{k}, %0) (base=0, range=1, wrmask=xyzw, component=0, \
+             src_type=float32, io location=FRAG_RESULT_DATA0 slots=1, xfb(), xfb2())\n"
+        );
+    }
+    s + "    // succs: b1\n    block b1:\n}\n"
+}
+
+/// Ten thousand live values on a core without spilling: the allocator proves from the
+/// register pressure alone that no colouring exists, before it builds the interference graph
+/// (once minutes and 3.7 GB for the same error).
+#[test]
+fn etnaviv_ten_thousand_live_values_fail_fast() {
+    let shader = gpucc::nir::parse(&live_chain(10_000, true)).unwrap();
+    let err = gpucc::compiler::Compiler::new("gc7000")
+        .unwrap()
+        .compile(&shader, &gpucc::compiler::CompileOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(&err, gpucc::compiler::CompileError::Limit(m)
+            if m.contains("more than the 64 temporaries") && m.contains("components live at once")),
+        "{err}"
+    );
+}
+
+/// Nine hundred values live at once spill (SIMD8), several per allocation round once the
+/// pressure is far over the file, and the spilled program still computes what the
+/// interpreter does.
+#[test]
+fn intel_nine_hundred_live_values_spill_and_verify() {
+    let shader = gpucc::nir::parse(&live_chain(900, false)).unwrap();
+    let compiler = gpucc::compiler::Compiler::new("ivb").unwrap();
+    let options = gpucc::compiler::CompileOptions { simd: vec![8] };
+    let program = compiler.compile(&shader, &options).unwrap();
+    let row = &program.stats()[0];
+    assert!(row.spills.unwrap() >= 900 - 128, "{row:?}");
+    assert_eq!(
+        compiler.verify(&shader, &[8]),
+        gpucc::verify::VerifyOutcome::Pass
+    );
+}

@@ -19,7 +19,11 @@ use super::liveness::{self, Liveness};
 use super::CompileError;
 
 /// How many virtual registers may be spilled before giving up.
-const MAX_SPILLS: usize = 512;
+const MAX_SPILLS: usize = 4096;
+
+/// Registers of pressure above the file past which one round spills several VGRFs at once
+/// (see [`batch_spill_candidates`]). Below it, one VGRF per round, the allocator's own choice.
+const BATCH_SPILL_EXCESS: u32 = 32;
 
 /// Spill cost multiplier per loop level: a reference inside a loop runs many times.
 const LOOP_WEIGHT: f32 = 10.0;
@@ -47,9 +51,24 @@ pub fn allocate_spilling(
     let mut stats = SpillStats::default();
     // Registers created by spilling live only around one instruction: never spill them again.
     let mut unspillable = vec![false; prog.vgrf_sizes.len()];
-    for _ in 0..=MAX_SPILLS {
+    let grfs = rf.set.num_units() as u32;
+    let mut spilled = 0usize;
+    while spilled <= MAX_SPILLS {
         let live = liveness::compute(prog);
         let costs = spill_costs(prog, &unspillable);
+        if spill {
+            let batch = batch_spill_candidates(prog, &live, &costs, reserved, grfs);
+            if !batch.is_empty() {
+                for v in batch {
+                    spill_vgrf(prog, v, &mut stats);
+                    unspillable.resize(prog.vgrf_sizes.len(), true);
+                    unspillable[v as usize] = true;
+                    spilled += 1;
+                }
+                continue;
+            }
+        }
+        spilled += 1;
         match allocate_with_costs(devinfo, rf, prog, &live, reserved, Some(&costs))? {
             Attempt::Done(a) => return Ok(Some((a, stats))),
             Attempt::Spill(v) if spill => {
@@ -61,6 +80,68 @@ pub fn allocate_spilling(
         }
     }
     Ok(None)
+}
+
+/// When the register pressure somewhere exceeds the file by more than
+/// [`BATCH_SPILL_EXCESS`], the cheapest spillable VGRFs live there (by cost per register),
+/// enough to cover half the excess: spilling them is certain to be needed, and doing it one
+/// per allocation round makes a shader with hundreds of live values cubic (a round rebuilds
+/// liveness and the interference graph). Empty otherwise, so ordinary shaders keep the
+/// allocator's one-at-a-time choice.
+fn batch_spill_candidates(
+    prog: &Program,
+    live: &Liveness,
+    costs: &[f32],
+    reserved: u32,
+    grfs: u32,
+) -> Vec<u32> {
+    let intervals: Vec<Option<(usize, usize)>> = prog
+        .vgrf_sizes
+        .iter()
+        .enumerate()
+        .map(|(v, &size)| live.vgrf_interval(v, size))
+        .collect();
+    // Pressure at every point: +size where an interval starts, -size after it ends.
+    let mut events: Vec<(usize, i64)> = Vec::with_capacity(2 * intervals.len());
+    for (v, iv) in intervals.iter().enumerate() {
+        if let Some((s, e)) = *iv {
+            let size = i64::from(prog.vgrf_sizes[v]);
+            events.push((s, size));
+            events.push((e + 1, -size));
+        }
+    }
+    events.sort_unstable_by_key(|&(at, d)| (at, d));
+    let (mut pressure, mut peak, mut peak_at) = (i64::from(reserved.min(grfs)), 0i64, 0usize);
+    for &(at, d) in &events {
+        pressure += d;
+        if pressure > peak {
+            (peak, peak_at) = (pressure, at);
+        }
+    }
+    let excess = peak - i64::from(grfs);
+    if excess <= i64::from(BATCH_SPILL_EXCESS) {
+        return Vec::new();
+    }
+    let mut candidates: Vec<(f32, u32, u32)> = intervals
+        .iter()
+        .enumerate()
+        .filter(|(v, iv)| costs[*v] > 0.0 && iv.is_some_and(|(s, e)| s <= peak_at && peak_at <= e))
+        .map(|(v, _)| {
+            let size = prog.vgrf_sizes[v];
+            (costs[v] / size as f32, v as u32, size)
+        })
+        .collect();
+    candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut freed = 0i64;
+    let mut out = Vec::new();
+    for (_, v, size) in candidates {
+        if 2 * freed >= excess {
+            break;
+        }
+        freed += i64::from(size);
+        out.push(v);
+    }
+    out
 }
 
 /// Spill cost of every VGRF: its references weighted by [`LOOP_WEIGHT`] per enclosing loop;
