@@ -29,11 +29,14 @@ mod compiler;
 mod device;
 mod program;
 mod shader;
+#[macro_use]
 mod stage_io;
+mod compute_info;
 mod status;
 mod version;
 
 pub use compiler::*;
+pub use compute_info::*;
 pub use device::*;
 pub use program::*;
 pub use shader::*;
