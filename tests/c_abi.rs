@@ -79,3 +79,8 @@ fn c_compile_both_families() {
 fn c_binds_a_vertex_program_to_a_fragment_program() {
     run(&common::build_c_program("bind_vs_fs"), &[]);
 }
+
+#[test]
+fn c_describes_a_compute_program() {
+    run(&common::build_c_program("bind_cs"), &[]);
+}
