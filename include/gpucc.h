@@ -118,6 +118,9 @@ typedef struct {
    * NULL when `uniforms_size` is 0. gpucc lays them out per thread as gpucc_cs_info says.
    */
   const uint8_t *uniforms;
+  /**
+   * Bytes at `uniforms` (at most 1 MiB); every pushed dword must lie within them.
+   */
   size_t uniforms_size;
 } gpucc_compute_launch;
 
@@ -323,6 +326,10 @@ typedef struct {
  * cross-thread block is empty (Mesa pushes uniforms cross-thread on Gen7.5+, but there the
  * per-thread data comes last, and here the local ids come first).
  * gpucc_program_cs_curbe builds the bytes.
+ *
+ * Mesa fields without a counterpart here: `uses_num_work_groups` (the backend does not
+ * implement `load_num_workgroups`, so no surface holds the group counts) and
+ * `uses_inline_data` / `uses_btd_stack_ids` (Gen12.5+).
  */
 typedef struct {
   /**

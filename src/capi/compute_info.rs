@@ -20,6 +20,10 @@ use crate::program::{Code, Program};
 /// cross-thread block is empty (Mesa pushes uniforms cross-thread on Gen7.5+, but there the
 /// per-thread data comes last, and here the local ids come first).
 /// gpucc_program_cs_curbe builds the bytes.
+///
+/// Mesa fields without a counterpart here: `uses_num_work_groups` (the backend does not
+/// implement `load_num_workgroups`, so no surface holds the group counts) and
+/// `uses_inline_data` / `uses_btd_stack_ids` (Gen12.5+).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsInfo {

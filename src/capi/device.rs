@@ -264,6 +264,7 @@ pub struct ComputeLaunch {
     /// The bytes of UBO block 0 that the program's push constants read (the uniforms);
     /// NULL when `uniforms_size` is 0. gpucc lays them out per thread as gpucc_cs_info says.
     pub uniforms: *const u8,
+    /// Bytes at `uniforms` (at most 1 MiB); every pushed dword must lie within them.
     pub uniforms_size: usize,
 }
 
