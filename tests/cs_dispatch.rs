@@ -131,6 +131,14 @@ fn compile(target: &str, text: &str) -> *mut Program {
     program
 }
 
+/// The backend's kernel behind a program handle (an Intel program from `compile`).
+fn kernel_of<'a>(program: *const Program) -> &'a gpucc::intel::kernel::Kernel {
+    match &unsafe { &*program }.code {
+        gpucc::program::Code::Intel(k) => k,
+        gpucc::program::Code::Etnaviv(_) => panic!("not an Intel program"),
+    }
+}
+
 fn cs_info(program: *const Program) -> CsInfo {
     let mut info = CsInfo {
         struct_size: std::mem::size_of::<CsInfo>() as u32,
@@ -155,10 +163,7 @@ fn cs_info_fields_worked_by_hand() {
     for target in ["bdw", "ivb"] {
         let program = compile(target, &barrier_shader());
         let info = cs_info(program);
-        let k = match &unsafe { &*program }.code {
-            gpucc::program::Code::Intel(k) => k,
-            _ => unreachable!(),
-        };
+        let k = kernel_of(program);
         let simd8 = k.variant(8).expect("a SIMD8 variant");
         let simd16 = k.variant(16).expect("a SIMD16 variant");
         assert_eq!(info.struct_size as usize, std::mem::size_of::<CsInfo>());
@@ -334,6 +339,8 @@ struct Decoded {
     per_thread_regs: u32,
     threads_in_group: u32,
     barrier: bool,
+    /// Shared local memory size, encoded.
+    slm: u32,
     /// Surface-state offsets of binding-table entries.
     binding_table: Vec<u32>,
 }
@@ -392,6 +399,7 @@ fn decode(batch: &[u8], gen8: bool) -> Decoded {
         per_thread_regs: word(batch, curbe_read) >> 16,
         threads_in_group: word(batch, group) & 0x3ff,
         barrier: word(batch, group) >> 21 & 1 == 1,
+        slm: word(batch, group) >> 16 & 0x1f,
         // Enough entries for SSBO block 0 at 128.
         binding_table: (0..=128).map(|e| word(batch, bt_at + e)).collect(),
     }
@@ -471,18 +479,28 @@ fn interpret(text: &str, size: [u32; 3], groups: [u32; 3], ssbo: Vec<u8>) -> Vec
     ssbos.remove(0)
 }
 
-/// The whole path: compile and upload through the C ABI, dispatch with only group counts
-/// and uniform bytes, then run the batch the fake device received on the simulator and
-/// compare the SSBO with the interpreter's.
-fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]) {
+/// Dispatches `text` through the C ABI over a fake device: compile, upload, dispatch with
+/// only group counts and uniform bytes. Returns the fake, the program, its info, the code
+/// and data buffers and the decoded batch; the caller destroys the handles.
+struct Dispatched {
+    fake: Rc<FakeIoctl>,
+    dev: *mut Device,
+    program: *mut Program,
+    info: CsInfo,
+    code: *mut Bo,
+    data: *mut Bo,
+    batch: Vec<u8>,
+    decoded: Decoded,
+}
+
+fn dispatch(target: &str, chipset: i32, text: &str, groups: [u32; 3], init: &[u8]) -> Dispatched {
     let gen8 = target == "bdw";
     let fake = Rc::new(fake_i915(chipset, gen8));
     let inner =
         gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
             .unwrap();
     let dev = Device::into_handle(inner);
-    let text = ids_shader(size);
-    let program = compile(target, &text);
+    let program = compile(target, text);
     let info = cs_info(program);
     let (mut code, mut data) = (ptr::null_mut(), ptr::null_mut());
     assert_eq!(
@@ -491,9 +509,6 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
         "{}",
         last_error()
     );
-    let init: Vec<u8> = (0..1024u32)
-        .flat_map(|d| (d * 3 + 1).to_le_bytes())
-        .collect();
     assert_eq!(
         gpucc_device_upload(dev, init.as_ptr(), init.len(), &mut data),
         Status::Ok
@@ -512,7 +527,6 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
         "{}",
         last_error()
     );
-
     // The batch is the last buffer created before the execbuffer.
     let calls = fake.calls();
     let eb = calls
@@ -526,7 +540,38 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
         .map(|c| i915::DrmI915GemCreate::from_bytes(&c.arg_out).handle)
         .unwrap();
     let batch = fake.written(batch_handle);
-    let d = decode(&batch, gen8);
+    let decoded = decode(&batch, gen8);
+    Dispatched {
+        fake,
+        dev,
+        program,
+        info,
+        code,
+        data,
+        batch,
+        decoded,
+    }
+}
+
+impl Drop for Dispatched {
+    fn drop(&mut self) {
+        assert_eq!(gpucc_bo_destroy(self.dev, self.code), Status::Ok);
+        assert_eq!(gpucc_bo_destroy(self.dev, self.data), Status::Ok);
+        gpucc_program_destroy(self.program);
+        gpucc_device_destroy(self.dev);
+    }
+}
+
+/// The whole path: dispatch through the C ABI, then run the batch the fake device received
+/// on the simulator and compare the SSBO with the interpreter's.
+fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]) {
+    let gen8 = target == "bdw";
+    let text = ids_shader(size);
+    let init: Vec<u8> = (0..1024u32)
+        .flat_map(|d| (d * 3 + 1).to_le_bytes())
+        .collect();
+    let run = dispatch(target, chipset, &text, groups, &init);
+    let (d, info, batch) = (&run.decoded, &run.info, &run.batch);
     assert_eq!(d.simd, info.simd_width, "{target}");
     assert_eq!(
         (d.thread_width, d.threads_in_group),
@@ -536,28 +581,25 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
     assert_eq!(d.kernel_start, info.kernel_offset);
     assert_eq!((d.per_thread_regs, d.cross_regs), (info.per_thread_regs, 0));
     assert_eq!(d.curbe.len(), info.curbe_size as usize);
-    assert!(!d.barrier);
+    assert_eq!((d.barrier, d.slm), (false, 0));
     // SSBO block 0 is at entry 128, the entries below at a null surface.
     let (null, ss) = (d.binding_table[0], d.binding_table[128]);
-    assert_eq!(word(&batch, null as usize / 4) >> 29, 7, "SURFTYPE_NULL");
-    assert_eq!(word(&batch, ss as usize / 4) >> 29, 4, "SURFTYPE_BUFFER");
+    assert_eq!(word(batch, null as usize / 4) >> 29, 7, "SURFTYPE_NULL");
+    assert_eq!(word(batch, ss as usize / 4) >> 29, 4, "SURFTYPE_BUFFER");
     if gen8 {
         // Softpin: the surface holds the buffer's own address (DW8).
         assert_eq!(
-            u64::from(word(&batch, ss as usize / 4 + 8)),
-            gpucc_bo_gpu_address(data)
+            u64::from(word(batch, ss as usize / 4 + 8)),
+            gpucc_bo_gpu_address(run.data)
         );
     }
 
     let sim_dev = DevInfo::from_name(target).unwrap();
-    let program_bytes = fake.written(gpucc_bo_handle(code));
-    let mut got = fake.written(gpucc_bo_handle(data));
-    let k = match &unsafe { &*program }.code {
-        gpucc::program::Code::Intel(k) => k,
-        _ => unreachable!(),
-    };
+    let program_bytes = run.fake.written(gpucc_bo_handle(run.code));
+    let mut got = run.fake.written(gpucc_bo_handle(run.data));
+    let k = kernel_of(run.program);
     let kernel_size = k.variant(info.simd_width).unwrap().size as usize;
-    execute(sim_dev, &d, &program_bytes, kernel_size, &mut got, 0).unwrap_or_else(|e| {
+    execute(sim_dev, d, &program_bytes, kernel_size, &mut got, 0).unwrap_or_else(|e| {
         panic!(
             "{target} {size:?}: simulator: {e} (kernel at {}, {} code bytes)",
             d.kernel_start,
@@ -573,11 +615,6 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
             "{target} {size:?}: SSBO dword {dw}"
         );
     }
-
-    assert_eq!(gpucc_bo_destroy(dev, code), Status::Ok);
-    assert_eq!(gpucc_bo_destroy(dev, data), Status::Ok);
-    gpucc_program_destroy(program);
-    gpucc_device_destroy(dev);
 }
 
 #[test]
@@ -590,4 +627,21 @@ fn dispatch_runs_on_bdw() {
 fn dispatch_runs_on_ivb() {
     dispatch_and_run("ivb", 0x0166, [8, 4, 1], [2, 2, 1]);
     dispatch_and_run("ivb", 0x0166, [20, 1, 1], [2, 1, 1]);
+}
+
+/// The barrier shader's facts reach the interface descriptor: Barrier Enable, and 256 bytes
+/// of shared memory in the smallest allocation (4 KiB, encoded 1); its push data is the CURBE
+/// (448 bytes: 2 threads of 7 registers). The simulator runs one thread at a time, so a
+/// barrier across two threads is not run here (tests/fs_compute.rs runs barriers within one).
+#[test]
+fn barrier_and_shared_memory_reach_the_descriptor() {
+    for (target, chipset) in [("bdw", 0x1616), ("ivb", 0x0166)] {
+        let run = dispatch(target, chipset, &barrier_shader(), [3, 1, 1], &[0; 64]);
+        let d = &run.decoded;
+        assert_eq!((d.barrier, d.slm), (true, 1), "{target}");
+        assert_eq!((d.simd, d.thread_width, d.threads_in_group), (16, 2, 2));
+        assert_eq!((d.per_thread_regs, d.groups), (7, [3, 1, 1]));
+        let k = kernel_of(run.program);
+        assert_eq!(d.curbe, k.cs_curbe(&uniforms()).unwrap(), "{target}");
+    }
 }
