@@ -543,8 +543,9 @@ gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
  * compute program (the message names its stage), a program compiled for another target,
  * a `code` buffer smaller than the program's code, a `struct_size` this library does not
  * know, or uniforms shorter than the pushed dwords need; GPUCC_STATUS_UNSUPPORTED on
- * Vivante and on Intel generations without a compute path; GPUCC_STATUS_DEVICE_ERROR when
- * an ioctl fails.
+ * Vivante, on Intel generations without a compute path, and for a program that spills
+ * (gpucc_cs_info's `scratch_size` is not 0: no scratch space is allocated);
+ * GPUCC_STATUS_DEVICE_ERROR when an ioctl fails.
  */
 gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
                                            const gpucc_program *program,

@@ -645,3 +645,25 @@ fn barrier_and_shared_memory_reach_the_descriptor() {
         assert_eq!(d.curbe, k.cs_curbe(&uniforms()).unwrap(), "{target}");
     }
 }
+
+/// A kernel that spills cannot be launched: the dispatch allocates no scratch space. (No
+/// small shader spills, so the program data of a compiled one is edited.)
+#[test]
+fn a_spilling_kernel_is_refused() {
+    use gpucc::drm::i915::ComputeLaunch as Launch;
+    let shader = nir::parse(&ids_shader([8, 4, 1])).unwrap();
+    let dev = DevInfo::from_name("bdw").unwrap();
+    let mut k = Context::new(dev)
+        .compile(&shader, &Options::default())
+        .unwrap();
+    let launch = Launch::for_kernel(&k, &uniforms(), [1, 1, 1]).unwrap();
+    assert_eq!(launch.first_binding, SSBO_SURFACE_BASE);
+    assert_eq!((launch.simd_width, launch.local_size), (16, 32));
+    let simd16 = k.simd.iter_mut().find(|v| v.simd == 16).unwrap();
+    simd16.scratch_size = 1024;
+    let err = Launch::for_kernel(&k, &uniforms(), [1, 1, 1]).unwrap_err();
+    assert!(
+        err.to_string().contains("1024 bytes of scratch per thread"),
+        "{err}"
+    );
+}

@@ -279,8 +279,9 @@ pub struct ComputeLaunch {
 /// compute program (the message names its stage), a program compiled for another target,
 /// a `code` buffer smaller than the program's code, a `struct_size` this library does not
 /// know, or uniforms shorter than the pushed dwords need; GPUCC_STATUS_UNSUPPORTED on
-/// Vivante and on Intel generations without a compute path; GPUCC_STATUS_DEVICE_ERROR when
-/// an ioctl fails.
+/// Vivante, on Intel generations without a compute path, and for a program that spills
+/// (gpucc_cs_info's `scratch_size` is not 0: no scratch space is allocated);
+/// GPUCC_STATUS_DEVICE_ERROR when an ioctl fails.
 #[no_mangle]
 pub extern "C" fn gpucc_device_dispatch_compute(
     dev: *mut Device,
@@ -354,7 +355,8 @@ pub extern "C" fn gpucc_device_dispatch_compute(
             )?
         };
         let hw = drm::i915::ComputeLaunch::for_kernel(kernel, uniforms, launch.groups)
-            .map_err(|e| Error::invalid(format!("{ENTRY}: {e}")))?;
+            .map_err(device_error)
+            .map_err(|e| Error::new(e.status, format!("{ENTRY}: {}", e.message)))?;
         match d.inner.gpu_mut() {
             drm::Gpu::I915(g) => g.launch(&i915_bo(code), &hw, &bound).map_err(device_error),
             drm::Gpu::Etnaviv(_) => Err(Error::new(

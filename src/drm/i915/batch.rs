@@ -377,6 +377,15 @@ impl ComputeLaunch {
         let variant = kernel.variant(info.simd).ok_or_else(|| {
             Error::Invalid(format!("the program has no SIMD{} kernel", info.simd))
         })?;
+        // MEDIA_VFE_STATE gets no scratch space here; a spilling kernel would write to
+        // address 0.
+        if variant.scratch_size > 0 {
+            return Err(Error::Unsupported(format!(
+                "the SIMD{} kernel spills ({} bytes of scratch per thread); compute dispatch \
+                 allocates no scratch space",
+                info.simd, variant.scratch_size
+            )));
+        }
         Ok(ComputeLaunch {
             kernel_offset: u64::from(variant.offset),
             simd_width: info.simd,
