@@ -84,3 +84,8 @@ fn c_binds_a_vertex_program_to_a_fragment_program() {
 fn c_binds_programs_of_both_families_from_the_info_alone() {
     run(&common::build_c_program("bind_programs"), &[]);
 }
+
+#[test]
+fn c_describes_a_compute_program() {
+    run(&common::build_c_program("bind_cs"), &[]);
+}

@@ -272,19 +272,82 @@ fn ivb() -> FakeIoctl {
     .with_i915_param(i915::param::CHIPSET_ID, 0x0166)
 }
 
-fn dispatch_desc() -> ComputeDispatch {
-    ComputeDispatch {
-        kernel_offset: 0,
-        simd_width: 8,
-        local_size: 8,
-        per_thread_registers: 0,
-        cross_thread_registers: 0,
-        push_constants: ptr::null(),
-        push_constants_len: 0,
+/// A compute shader of 8 invocations writing its local index to SSBO 0.
+const CS: &str = "shader: MESA_SHADER_COMPUTE\nname: cs\nworkgroup_size: 8, 1, 1\n\
+    inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\nimpl main {\n\
+    block b0:  // preds:\n\
+    32    %0 = @load_local_invocation_index () ()\n\
+    32    %1 = load_const (0x00000000)\n\
+    32    %2 = load_const (0x00000004)\n\
+    32    %3 = imul %0, %2\n\
+    @store_ssbo (%0, %1, %3) (wrmask=x, access=none, align_mul=4, align_offset=0)\n\
+    // succs: b1\n    block b1:\n}\n";
+
+/// The smallest fragment shader.
+const TINY_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: tiny\ninputs: 0\noutputs: 0\n\
+    uniforms: 0\ndecl_function main (0 params)\n\nimpl main {\n    block b0:   // preds:\n\
+    con 32     %0 = load_const (0x00000000)\n    // succs: b1\n    block b1:\n}\n";
+
+fn compile(target: &str, text: &str) -> *mut gpucc::program::Program {
+    let target = CString::new(target).unwrap();
+    let (mut compiler, mut shader, mut program) =
+        (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    assert_eq!(
+        gpucc_compiler_create(target.as_ptr(), &mut compiler),
+        Status::Ok
+    );
+    assert_eq!(
+        gpucc_shader_from_nir_text(text.as_ptr().cast(), text.len(), &mut shader),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(
+        gpucc_compile(compiler, shader, ptr::null(), &mut program),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    gpucc_shader_destroy(shader);
+    gpucc_compiler_destroy(compiler);
+    program
+}
+
+fn launch() -> ComputeLaunch {
+    ComputeLaunch {
+        struct_size: std::mem::size_of::<ComputeLaunch>() as u32,
         groups: [4, 1, 1],
-        shared_memory_bytes: 0,
-        barrier: false,
+        uniforms: ptr::null(),
+        uniforms_size: 0,
     }
+}
+
+/// A compute shader with more than a page of code: 160 stores of distinct values.
+fn big_cs() -> String {
+    let mut body = String::from(
+        "    32    %0 = @load_local_invocation_index () ()\n    32    %1 = load_const (0x00000000)\n",
+    );
+    for i in 0..160 {
+        let v = 2 + 3 * i;
+        body += &format!(
+            "    32    %{} = load_const ({:#010x})\n    32    %{} = imul %0, %{}\n    \
+             32    %{} = load_const ({:#010x})\n    \
+             @store_ssbo (%{}, %1, %{}) (wrmask=x, access=none, align_mul=4, align_offset=0)\n",
+            v,
+            i + 7,
+            v + 1,
+            v,
+            v + 2,
+            4 * i,
+            v + 1,
+            v + 2
+        );
+    }
+    format!(
+        "shader: MESA_SHADER_COMPUTE\nname: big\nworkgroup_size: 8, 1, 1\ninputs: 0\n\
+         outputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\nimpl main {{\n    \
+         block b0:  // preds:\n{body}    // succs: b1\n    block b1:\n}}\n"
+    )
 }
 
 #[test]
@@ -295,20 +358,18 @@ fn dispatch_through_the_abi() {
         gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
             .unwrap();
     let dev = Device::into_handle(inner);
-    let code = [0u8; 64];
-    let (mut kernel, mut data) = (ptr::null_mut(), ptr::null_mut());
+    let program = compile("ivb", CS);
+    let (mut code, mut data) = (ptr::null_mut(), ptr::null_mut());
+    assert_eq!(gpucc_program_upload(dev, program, &mut code), Status::Ok);
+    let bytes = [0u8; 64];
     assert_eq!(
-        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
-        Status::Ok
-    );
-    assert_eq!(
-        gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut data),
+        gpucc_device_upload(dev, bytes.as_ptr(), bytes.len(), &mut data),
         Status::Ok
     );
     let buffers = [data as *const Bo];
-    let desc = dispatch_desc();
+    let desc = launch();
     assert_eq!(
-        gpucc_device_dispatch_compute(dev, kernel, &desc, buffers.as_ptr(), 1),
+        gpucc_device_dispatch_compute(dev, program, code, &desc, buffers.as_ptr(), 1),
         Status::Ok,
         "{}",
         last_error()
@@ -326,35 +387,109 @@ fn dispatch_through_the_abi() {
     let eb = calls[n - 3].input::<i915::DrmI915GemExecbuffer2>();
     assert_eq!(eb.buffer_count, 3);
 
-    // Bad descriptors come back as INVALID_ARGUMENT with a reason.
-    let bad = ComputeDispatch {
-        simd_width: 12,
+    // Bad input comes back as INVALID_ARGUMENT with a reason, before any ioctl.
+    let before = fake.calls().len();
+    let old = ComputeLaunch {
+        struct_size: 16,
         ..desc
     };
     assert_eq!(
-        gpucc_device_dispatch_compute(dev, kernel, &bad, buffers.as_ptr(), 1),
-        Status::InvalidArgument
-    );
-    assert!(last_error().contains("SIMD width 12"), "{}", last_error());
-    assert_eq!(
-        gpucc_device_dispatch_compute(dev, kernel, ptr::null(), ptr::null(), 0),
+        gpucc_device_dispatch_compute(dev, program, code, &old, buffers.as_ptr(), 1),
         Status::InvalidArgument
     );
     assert_eq!(
         last_error(),
-        "gpucc_device_dispatch_compute: dispatch is NULL"
+        format!(
+            "gpucc_device_dispatch_compute: launch->struct_size is 16; this gpucc knows \
+             sizeof(gpucc_compute_launch) = {}",
+            std::mem::size_of::<ComputeLaunch>()
+        )
+    );
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, program, code, ptr::null(), ptr::null(), 0),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: launch is NULL"
+    );
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, ptr::null(), code, &desc, ptr::null(), 0),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: program is NULL"
     );
     let nulls = [ptr::null::<Bo>()];
     assert_eq!(
-        gpucc_device_dispatch_compute(dev, kernel, &desc, nulls.as_ptr(), 1),
+        gpucc_device_dispatch_compute(dev, program, code, &desc, nulls.as_ptr(), 1),
         Status::InvalidArgument
     );
     assert_eq!(
         last_error(),
         "gpucc_device_dispatch_compute: buffers[0] is NULL"
     );
+    let no_groups = ComputeLaunch {
+        groups: [0, 1, 1],
+        ..desc
+    };
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, program, code, &no_groups, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert!(last_error().contains("one group"), "{}", last_error());
+    // A fragment program names its stage.
+    let fs = compile("ivb", TINY_FS);
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, fs, code, &desc, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        "gpucc_device_dispatch_compute: a MESA_SHADER_FRAGMENT program, not a compute program"
+    );
+    // A program compiled for another target.
+    let hsw = compile("hsw", CS);
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, hsw, code, &desc, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert!(
+        last_error().contains("compiled for hsw, the device is ivb"),
+        "{}",
+        last_error()
+    );
+    // Code that does not fit the buffer given for it (one page).
+    let big = compile("ivb", &big_cs());
+    let (mut big_code, mut big_size) = (ptr::null(), 0usize);
+    assert_eq!(
+        gpucc_program_code(big, &mut big_code, &mut big_size),
+        Status::Ok
+    );
+    assert!(big_size > 4096, "{big_size} bytes of code");
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, big, code, &desc, buffers.as_ptr(), 1),
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        last_error(),
+        format!(
+            "gpucc_device_dispatch_compute: the code buffer is 4096 bytes, the program's code \
+             {big_size}"
+        )
+    );
+    assert_eq!(
+        fake.calls().len(),
+        before,
+        "no ioctl for refused dispatches"
+    );
 
-    assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
+    gpucc_program_destroy(big);
+    gpucc_program_destroy(hsw);
+    gpucc_program_destroy(fs);
+    gpucc_program_destroy(program);
+    assert_eq!(gpucc_bo_destroy(dev, code), Status::Ok);
     assert_eq!(gpucc_bo_destroy(dev, data), Status::Ok);
     gpucc_device_destroy(dev);
 }
@@ -371,12 +506,13 @@ fn dispatch_on_vivante_is_unsupported() {
         gpucc_device_upload(dev, code.as_ptr(), code.len(), &mut kernel),
         Status::Ok
     );
-    let desc = dispatch_desc();
+    let program = compile("ivb", CS);
     assert_eq!(
-        gpucc_device_dispatch_compute(dev, kernel, &desc, ptr::null(), 0),
+        gpucc_device_dispatch_compute(dev, program, kernel, &launch(), ptr::null(), 0),
         Status::Unsupported
     );
     assert!(last_error().contains("Intel GPUs only"), "{}", last_error());
+    gpucc_program_destroy(program);
     assert_eq!(gpucc_bo_destroy(dev, kernel), Status::Ok);
     gpucc_device_destroy(dev);
 }

@@ -332,6 +332,7 @@ fn dispatch() -> ComputeDispatch {
         cross_thread_registers: 0,
         per_thread_registers: 1,
         buffer_sizes: vec![64, 128],
+        first_binding: 0,
         groups: [3, 1, 1],
         max_threads: 56,
         slm_size: 0,
@@ -399,6 +400,55 @@ fn gen7_batch_layout_and_relocations() {
     );
 }
 
+/// Buffers bound from a binding-table index above 0 (a gpucc program's SSBO blocks start at
+/// 128): the entries below point at one null surface, the buffers' entries at their states.
+#[test]
+fn gen7_buffers_from_a_binding_base() {
+    let addr = Addresses {
+        batch: 0x10000,
+        program: 0x20000,
+        buffers: vec![0x30000, 0x40000],
+    };
+    let mut d = dispatch();
+    d.first_binding = 128;
+    let b = build_compute_batch(Gen::Gen7, &d, &addr).unwrap();
+    let w = &b.dwords;
+    // As gen7_batch_layout_and_relocations up to the binding table at 320, which now has
+    // 130 entries (520 bytes): surface states from 320 + 520 = 840, aligned to 896; the null
+    // surface there, the buffers' at 928 and 960. The prefetch count saturates at 31.
+    assert_eq!(w[192 / 4 + 3], 320 | 31, "binding table pointer and count");
+    let bt = &w[320 / 4..320 / 4 + 130];
+    assert!(bt[..128].iter().all(|&e| e == 896), "{:?}", &bt[..4]);
+    assert_eq!((bt[128], bt[129]), (928, 960));
+    // SURFTYPE_NULL (7) with format B8G8R8A8_UNORM (0xc0).
+    assert_eq!(w[896 / 4], 7 << 29 | 0xc0 << 18);
+    assert_eq!((w[928 / 4 + 1], w[960 / 4 + 1]), (0x30000, 0x40000));
+    let buffer_relocs: Vec<(u32, Target)> = b
+        .relocs
+        .iter()
+        .filter(|r| matches!(r.target, Target::Buffer(_)))
+        .map(|r| (r.offset, r.target))
+        .collect();
+    assert_eq!(
+        buffer_relocs,
+        vec![(932, Target::Buffer(0)), (964, Target::Buffer(1))]
+    );
+    assert_eq!(
+        w.len(),
+        992 / 4,
+        "the batch ends after the last surface state"
+    );
+    // Entry 255 is the last: 128 + 129 buffers do not fit.
+    d.first_binding = 255;
+    d.buffer_sizes = vec![64];
+    assert!(build_compute_batch(Gen::Gen7, &d, &addr).is_ok());
+    d.buffer_sizes = vec![64, 64];
+    assert!(build_compute_batch(Gen::Gen7, &d, &addr)
+        .unwrap_err()
+        .to_string()
+        .contains("pass entry 255"));
+}
+
 #[test]
 fn gen8_batch_uses_wide_addresses() {
     let addr = Addresses {
@@ -457,6 +507,7 @@ fn launch_lowering() {
         groups: [5, 1, 1],
         shared_memory_bytes: 5000,
         barrier: true,
+        first_binding: 0,
     };
     let d = launch.lower(Gen::Gen7, 56, vec![4096]).unwrap();
     // 20 invocations at SIMD8: 3 threads, the last one running 20 - 16 = 4 channels.

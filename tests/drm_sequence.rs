@@ -119,6 +119,7 @@ fn tiny_dispatch() -> ComputeDispatch {
         cross_thread_registers: 0,
         per_thread_registers: 1,
         buffer_sizes: vec![256],
+        first_binding: 0,
         groups: [2, 1, 1],
         max_threads: 56,
         slm_size: 0,

@@ -251,40 +251,43 @@ pub extern "C" fn gpucc_bo_destroy(dev: *mut Device, bo: *mut Bo) -> Status {
     })
 }
 
-/// A compute launch (Intel Gen7, Gen7.5, Gen8): where the kernel is and how it was compiled.
-/// Until compiled programs carry these numbers themselves, the driver passes them here.
+/// The per-dispatch part of a compute launch; everything else (kernel offset, SIMD width,
+/// workgroup size, push layout, shared memory, barrier) comes from the program.
+/// Size-prefixed: the caller sets `struct_size` to `sizeof(gpucc_compute_launch)`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct ComputeDispatch {
-    /// Offset of the kernel in its buffer (64-byte aligned).
-    pub kernel_offset: u64,
-    /// SIMD width the kernel was compiled for: 8, 16 or 32.
-    pub simd_width: u32,
-    /// Invocations per work group (x * y * z).
-    pub local_size: u32,
-    /// Push-constant registers each thread reads, and registers shared by all threads.
-    pub per_thread_registers: u32,
-    pub cross_thread_registers: u32,
-    /// Push constants (cross-thread block, then each thread's block), 32 bytes per register;
-    /// may be NULL when `push_constants_len` is 0.
-    pub push_constants: *const u8,
-    pub push_constants_len: usize,
-    /// Work groups in x, y and z.
+pub struct ComputeLaunch {
+    /// Set by the caller: `sizeof(gpucc_compute_launch)`.
+    pub struct_size: u32,
+    /// Workgroups in x, y and z (each at least 1).
     pub groups: [u32; 3],
-    /// Shared local memory per group in bytes (at most 64 KiB).
-    pub shared_memory_bytes: u32,
-    /// The kernel uses barriers.
-    pub barrier: bool,
+    /// The bytes of UBO block 0 that the program's push constants read (the uniforms);
+    /// NULL when `uniforms_size` is 0. gpucc lays them out per thread as gpucc_cs_info says.
+    pub uniforms: *const u8,
+    /// Bytes at `uniforms` (at most 1 MiB); every pushed dword must lie within them.
+    pub uniforms_size: usize,
 }
 
-/// Runs a compute kernel from buffer `kernel` on an Intel device and waits for it. `buffers`
-/// (`buffer_count` handles, NULL when 0) are bound as untyped (RAW) buffers at binding table
-/// entries 0, 1, ... with their full size. Vivante devices give GPUCC_STATUS_UNSUPPORTED.
+/// Runs `launch.groups` workgroups of a compute program on an Intel device (Gen7, Gen7.5,
+/// Gen8) and waits for them. `code` holds the program's code as gpucc_program_upload placed
+/// it; the kernel offset, SIMD width, workgroup size, push data, shared memory and barrier
+/// come from `program` (see gpucc_program_cs_info). `buffers` (`buffer_count` handles, NULL
+/// when 0, at most 31) are the program's SSBO blocks 0, 1, ...: bound as untyped (RAW)
+/// buffers of their full size at binding-table entries `ssbo_binding_base + i`.
+///
+/// Errors: GPUCC_STATUS_INVALID_ARGUMENT for a NULL handle, a program that is not an Intel
+/// compute program (the message names its stage), a program compiled for another target,
+/// a `code` buffer smaller than the program's code, a `struct_size` this library does not
+/// know, or uniforms shorter than the pushed dwords need; GPUCC_STATUS_UNSUPPORTED on
+/// Vivante, on Intel generations without a compute path, and for a program that spills
+/// (gpucc_cs_info's `scratch_size` is not 0: no scratch space is allocated);
+/// GPUCC_STATUS_DEVICE_ERROR when an ioctl fails.
 #[no_mangle]
 pub extern "C" fn gpucc_device_dispatch_compute(
     dev: *mut Device,
-    kernel: *const Bo,
-    dispatch: *const ComputeDispatch,
+    program: *const crate::program::Program,
+    code: *const Bo,
+    launch: *const ComputeLaunch,
     buffers: *const *const Bo,
     buffer_count: usize,
 ) -> Status {
@@ -293,12 +296,34 @@ pub extern "C" fn gpucc_device_dispatch_compute(
         // SAFETY: as in gpucc_device_upload.
         let d = unsafe { dev.as_mut() }
             .ok_or_else(|| Error::invalid(format!("{ENTRY}: dev is NULL")))?;
+        // SAFETY: a non-NULL program is a live handle from gpucc_compile.
+        let p = unsafe { program.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: program is NULL")))?;
         // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
-        let kernel = unsafe { kernel.as_ref() }
-            .ok_or_else(|| Error::invalid(format!("{ENTRY}: kernel is NULL")))?;
-        // SAFETY: a non-NULL descriptor points to a readable ComputeDispatch (header contract).
-        let desc = unsafe { dispatch.as_ref() }
-            .ok_or_else(|| Error::invalid(format!("{ENTRY}: dispatch is NULL")))?;
+        let code = unsafe { code.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: code is NULL")))?;
+        let launch = read_launch(launch, ENTRY)?;
+        if matches!(d.inner.gpu_mut(), drm::Gpu::Etnaviv(_)) {
+            return Err(Error::new(
+                Status::Unsupported,
+                format!("{ENTRY}: compute dispatch is implemented for Intel GPUs only"),
+            ));
+        }
+        let (kernel, _) = super::compute_info::compute_kernel(program, ENTRY)?;
+        if p.target.name() != d.inner.target() {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: the program was compiled for {}, the device is {}",
+                p.target.name(),
+                d.inner.target()
+            )));
+        }
+        if code.inner.size < p.bytes.len() as u64 {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: the code buffer is {} bytes, the program's code {}",
+                code.inner.size,
+                p.bytes.len()
+            )));
+        }
         if buffers.is_null() && buffer_count != 0 {
             return Err(Error::invalid(format!("{ENTRY}: buffers is NULL")));
         }
@@ -320,43 +345,45 @@ pub extern "C" fn gpucc_device_dispatch_compute(
                 .ok_or_else(|| Error::invalid(format!("{ENTRY}: buffers[{i}] is NULL")))?;
             bound.push(i915_bo(bo));
         }
-        if desc.push_constants.is_null() && desc.push_constants_len != 0 {
-            return Err(Error::invalid(format!("{ENTRY}: push_constants is NULL")));
-        }
-        if desc.push_constants_len > 1 << 20 {
-            return Err(Error::invalid(format!(
-                "{ENTRY}: {} bytes of push constants",
-                desc.push_constants_len
-            )));
-        }
-        let push = if desc.push_constants_len == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: non-NULL with `push_constants_len` (≤ 1 MiB) readable bytes.
-            unsafe { std::slice::from_raw_parts(desc.push_constants, desc.push_constants_len) }
-                .to_vec()
+        // SAFETY: non-NULL with `uniforms_size` readable bytes (the header's contract).
+        let uniforms = unsafe {
+            super::compute_info::byte_slice(
+                launch.uniforms,
+                launch.uniforms_size,
+                ENTRY,
+                "uniforms",
+            )?
         };
-        let launch = drm::i915::ComputeLaunch {
-            kernel_offset: desc.kernel_offset,
-            simd_width: desc.simd_width,
-            local_size: desc.local_size,
-            per_thread_registers: desc.per_thread_registers,
-            cross_thread_registers: desc.cross_thread_registers,
-            push_constants: push,
-            groups: desc.groups,
-            shared_memory_bytes: desc.shared_memory_bytes,
-            barrier: desc.barrier,
-        };
+        let hw = drm::i915::ComputeLaunch::for_kernel(kernel, uniforms, launch.groups)
+            .map_err(device_error)
+            .map_err(|e| Error::new(e.status, format!("{ENTRY}: {}", e.message)))?;
         match d.inner.gpu_mut() {
-            drm::Gpu::I915(g) => g
-                .launch(&i915_bo(kernel), &launch, &bound)
-                .map_err(device_error),
+            drm::Gpu::I915(g) => g.launch(&i915_bo(code), &hw, &bound).map_err(device_error),
             drm::Gpu::Etnaviv(_) => Err(Error::new(
                 Status::Unsupported,
                 format!("{ENTRY}: compute dispatch is implemented for Intel GPUs only"),
             )),
         }
     })
+}
+
+/// Reads a caller's gpucc_compute_launch: `struct_size` must be a size this library knows.
+fn read_launch(launch: *const ComputeLaunch, entry: &str) -> Result<ComputeLaunch, Error> {
+    if launch.is_null() {
+        return Err(Error::invalid(format!("{entry}: launch is NULL")));
+    }
+    // SAFETY: non-NULL, and every version of the struct starts with `struct_size` (the
+    // header's contract).
+    let size = unsafe { std::ptr::addr_of!((*launch).struct_size).read_unaligned() } as usize;
+    let known = std::mem::size_of::<ComputeLaunch>();
+    if size != known {
+        return Err(Error::invalid(format!(
+            "{entry}: launch->struct_size is {size}; this gpucc knows \
+             sizeof(gpucc_compute_launch) = {known}"
+        )));
+    }
+    // SAFETY: the caller's struct is `known` bytes, this version's.
+    Ok(unsafe { launch.read_unaligned() })
 }
 
 fn i915_bo(bo: &Bo) -> drm::i915::Bo {

@@ -32,10 +32,12 @@ mod program;
 mod shader;
 mod sized;
 mod stage_io;
+mod compute_info;
 mod status;
 mod version;
 
 pub use compiler::*;
+pub use compute_info::*;
 pub use device::*;
 pub use info::*;
 pub use program::*;

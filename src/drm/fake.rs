@@ -28,6 +28,9 @@ impl Call {
     }
 }
 
+/// One PWRITE kept: (handle, offset, data).
+type Pwrite = (u32, u64, Vec<u8>);
+
 type Responder = Box<dyn FnMut(&'static str, &mut [u8]) -> Result<(), i32>>;
 
 /// The fake device. Responder signature: `(ioctl name, argument bytes) -> Ok or errno`.
@@ -37,6 +40,8 @@ pub struct FakeIoctl {
     calls: RefCell<Vec<Call>>,
     mmaps: RefCell<Vec<(u64, usize)>>,
     i915_params: Vec<(i32, i32)>,
+    /// Bytes written with I915_GEM_PWRITE, per handle; None unless asked for.
+    pwrites: Option<RefCell<Vec<Pwrite>>>,
 }
 
 impl FakeIoctl {
@@ -59,7 +64,36 @@ impl FakeIoctl {
             calls: RefCell::new(Vec::new()),
             mmaps: RefCell::new(Vec::new()),
             i915_params: Vec::new(),
+            pwrites: None,
         }
+    }
+
+    /// Keeps the data of every successful I915_GEM_PWRITE, so a test can see what a buffer
+    /// holds ([`FakeIoctl::written`]). Only for callers whose PWRITE arguments point at real
+    /// data (gpucc's own write path does).
+    pub fn keeping_pwrites(mut self) -> FakeIoctl {
+        self.pwrites = Some(RefCell::new(Vec::new()));
+        self
+    }
+
+    /// The contents of buffer `handle` as the PWRITEs so far left them (zero where nothing
+    /// was written), up to the end of the last byte written; empty without
+    /// [`FakeIoctl::keeping_pwrites`].
+    pub fn written(&self, handle: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let Some(writes) = &self.pwrites else {
+            return bytes;
+        };
+        for (h, offset, data) in writes.borrow().iter() {
+            if *h == handle {
+                let at = *offset as usize;
+                if bytes.len() < at + data.len() {
+                    bytes.resize(at + data.len(), 0);
+                }
+                bytes[at..at + data.len()].copy_from_slice(data);
+            }
+        }
+        bytes
     }
 
     /// Answers I915_PARAM `param` with `value`; unknown parameters fail with EINVAL as the
@@ -89,6 +123,23 @@ impl Ioctl for FakeIoctl {
     fn ioctl(&self, name: &'static str, request: u64, arg: &mut [u8]) -> Result<(), i32> {
         let arg_in = arg.to_vec();
         let result = (self.responder.borrow_mut())(name, arg);
+        if let (Some(writes), Ok(())) = (&self.pwrites, result) {
+            if name == super::uapi::i915::GEM_PWRITE.name {
+                let pw = super::uapi::i915::DrmI915GemPwrite::from_bytes(arg);
+                let data = if pw.size == 0 {
+                    Vec::new()
+                } else {
+                    // SAFETY: keeping_pwrites is only asked for by callers whose PWRITE
+                    // arguments describe `size` readable bytes at `data_ptr` (gpucc's
+                    // write_bo passes a live slice), valid for the duration of the call.
+                    unsafe {
+                        std::slice::from_raw_parts(pw.data_ptr as *const u8, pw.size as usize)
+                    }
+                    .to_vec()
+                };
+                writes.borrow_mut().push((pw.handle, pw.offset, data));
+            }
+        }
         self.calls.borrow_mut().push(Call {
             name,
             request,

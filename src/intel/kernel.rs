@@ -101,15 +101,19 @@ pub struct SurfaceUse {
     pub ssbo_blocks: std::collections::BTreeSet<u32>,
 }
 
-/// Compute-shader dispatch facts.
+/// Compute-shader dispatch facts (Mesa's `brw_cs_prog_data`); the push layout and the CURBE
+/// contents that follow from them are in `intel::cs_dispatch`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ComputeInfo {
-    /// Dispatch width.
+    /// Dispatch width: the widest variant compiled, the one a dispatch runs.
     pub simd: u32,
     /// Workgroup size.
     pub local_size: [u32; 3],
     /// Shared memory bytes.
     pub shared_size: u32,
+    /// The kernel synchronises its workgroup with gateway barriers: the interface
+    /// descriptor must enable the barrier (Mesa's `uses_barrier`).
+    pub uses_barrier: bool,
 }
 
 /// What a driver needs to run a vertex shader (Mesa's `brw_vs_prog_data` and

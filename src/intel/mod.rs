@@ -1,5 +1,6 @@
 //! Intel Gen4–Gen9 EUs: device table, EU ISA, simulator and the scalar backend.
 
+pub mod cs_dispatch;
 pub mod devinfo;
 pub mod eu;
 pub mod fs;

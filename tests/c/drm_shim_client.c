@@ -1,5 +1,5 @@
 /* Runs under tests/c/drm_shim.c (LD_PRELOAD): opens the pretend Ivy Bridge node through the C
- * ABI, uploads a blob and creates a compiler for it. With the argument "amdgpu" the shim
+ * ABI, uploads a blob, dispatches a compiled compute program and creates a compiler for it. With the argument "amdgpu" the shim
  * reports that driver instead and the open must fail naming it. */
 #include "check.h"
 
@@ -29,22 +29,54 @@ main(int argc, char **argv)
    CHECK(gpucc_bo_size(bo) == 4096);       /* rounded up to a page */
    CHECK(gpucc_bo_gpu_address(bo) == 0);   /* Gen7: the kernel places buffers */
 
-   /* A dispatch of the blob as a SIMD8 kernel over one buffer: the shim checks the
-    * execbuffer's shape (batch last, with relocations, qword-aligned length). */
-   gpucc_bo *data = NULL;
+   /* A dispatch of a compiled compute program over one buffer, from the program object and
+    * the group counts alone: the shim checks the execbuffer's shape (batch last, with
+    * relocations, qword-aligned length). */
+   static const char cs_text[] =
+      "shader: MESA_SHADER_COMPUTE\n"
+      "name: cs\n"
+      "workgroup_size: 8, 1, 1\n"
+      "inputs: 0\n"
+      "outputs: 0\n"
+      "uniforms: 0\n"
+      "decl_function main (0 params)\n"
+      "\n"
+      "impl main {\n"
+      "    block b0:  // preds:\n"
+      "    32    %0 = @load_local_invocation_index () ()\n"
+      "    32    %1 = load_const (0x00000000)\n"
+      "    32    %2 = load_const (0x00000004)\n"
+      "    32    %3 = imul %0, %2\n"
+      "    @store_ssbo (%0, %1, %3) (wrmask=x, access=none, align_mul=4, align_offset=0)\n"
+      "    // succs: b1\n"
+      "    block b1:\n"
+      "}\n";
+   gpucc_compiler *cc = NULL;
+   gpucc_shader *shader = NULL;
+   gpucc_program *program = NULL;
+   CHECK_STATUS(gpucc_compiler_create_for_device(dev, &cc), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_from_nir_text(cs_text, sizeof(cs_text) - 1, &shader),
+                GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_compile(cc, shader, NULL, &program), GPUCC_STATUS_OK, "");
+   gpucc_bo *code_bo = NULL, *data = NULL;
+   CHECK_STATUS(gpucc_program_upload(dev, program, &code_bo), GPUCC_STATUS_OK, "");
    CHECK_STATUS(gpucc_device_upload(dev, code, sizeof(code), &data), GPUCC_STATUS_OK, "");
-   gpucc_compute_dispatch desc;
-   memset(&desc, 0, sizeof(desc));
-   desc.simd_width = 8;
-   desc.local_size = 8;
-   desc.groups[0] = 2;
-   desc.groups[1] = 1;
-   desc.groups[2] = 1;
+   gpucc_compute_launch launch;
+   memset(&launch, 0, sizeof(launch));
+   launch.struct_size = sizeof(launch);
+   launch.groups[0] = 2;
+   launch.groups[1] = 1;
+   launch.groups[2] = 1;
    const gpucc_bo *bound[1] = {data};
-   CHECK_STATUS(gpucc_device_dispatch_compute(dev, bo, &desc, bound, 1), GPUCC_STATUS_OK, "");
-   desc.simd_width = 12;
-   CHECK_STATUS(gpucc_device_dispatch_compute(dev, bo, &desc, bound, 1),
-                GPUCC_STATUS_INVALID_ARGUMENT, "SIMD width 12");
+   CHECK_STATUS(gpucc_device_dispatch_compute(dev, program, code_bo, &launch, bound, 1),
+                GPUCC_STATUS_OK, "");
+   launch.struct_size = 8;
+   CHECK_STATUS(gpucc_device_dispatch_compute(dev, program, code_bo, &launch, bound, 1),
+                GPUCC_STATUS_INVALID_ARGUMENT, "launch->struct_size is 8");
+   CHECK_STATUS(gpucc_bo_destroy(dev, code_bo), GPUCC_STATUS_OK, "");
+   gpucc_program_destroy(program);
+   gpucc_shader_destroy(shader);
+   gpucc_compiler_destroy(cc);
 
    CHECK_STATUS(gpucc_bo_destroy(dev, data), GPUCC_STATUS_OK, "");
    CHECK_STATUS(gpucc_bo_destroy(dev, bo), GPUCC_STATUS_OK, "");

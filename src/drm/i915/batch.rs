@@ -2,11 +2,14 @@
 //! laid out in a single buffer, with the address fields that need relocation recorded.
 
 use super::cmd::{
-    media_curbe_load, media_interface_descriptor_load, media_state_flush, pipeline_select_gpgpu,
-    AddressSlot, BufferSurface, Gen, GpgpuWalker, InterfaceDescriptor, MediaVfeState, SimdSize,
-    StateBaseAddress, FORMAT_RAW, MI_BATCH_BUFFER_END, MI_NOOP,
+    media_curbe_load, media_interface_descriptor_load, media_state_flush, null_surface,
+    pipeline_select_gpgpu, AddressSlot, BufferSurface, Gen, GpgpuWalker, InterfaceDescriptor,
+    MediaVfeState, SimdSize, StateBaseAddress, FORMAT_RAW, MI_BATCH_BUFFER_END, MI_NOOP,
 };
 use crate::drm::error::{Error, Result};
+use crate::intel::cs_dispatch::{last_thread_mask, threads_per_group};
+use crate::intel::fs::from_nir::SSBO_SURFACE_BASE;
+use crate::intel::kernel::Kernel;
 
 /// Which buffer an address refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +62,11 @@ pub struct ComputeDispatch {
     pub curbe: Vec<u8>,
     pub cross_thread_registers: u32,
     pub per_thread_registers: u32,
-    /// Sizes in bytes of the buffers bound at binding table entries 0, 1, ...
+    /// Sizes in bytes of the buffers bound at binding table entries `first_binding`,
+    /// `first_binding + 1`, ...
     pub buffer_sizes: Vec<u32>,
+    /// Binding-table index of the first buffer; the entries below it are null surfaces.
+    pub first_binding: u32,
     pub groups: [u32; 3],
     /// Hardware thread limit for the VFE.
     pub max_threads: u32,
@@ -131,6 +137,16 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
             d.buffer_sizes.len()
         )));
     }
+    // The binding table holds 256 entries (an 8-bit index).
+    let entries = d.first_binding as usize + d.buffer_sizes.len();
+    if entries > 256 {
+        return Err(Error::Invalid(format!(
+            "{} buffers from binding-table entry {} pass entry 255",
+            d.buffer_sizes.len(),
+            d.first_binding
+        )));
+    }
+    let nulls = usize::from(d.first_binding > 0);
     if d.kernel_offset % 64 != 0 {
         return Err(Error::Invalid(format!(
             "kernel offset {:#x} is not 64-byte aligned",
@@ -158,8 +174,10 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
     let curbe_len = align(d.curbe.len(), 32);
     let bt_offset = align(curbe_offset + curbe_len, 64);
     let ss_size = BufferSurface::size(gen);
-    let ss_offset = align(bt_offset + 4 * d.buffer_sizes.len(), 64);
-    let total = ss_offset + ss_size * d.buffer_sizes.len();
+    let ss_offset = align(bt_offset + 4 * entries, 64);
+    // One null surface (when entries are skipped), then the buffers'.
+    let buffers_ss = ss_offset + ss_size * nulls;
+    let total = buffers_ss + ss_size * d.buffer_sizes.len();
 
     let mut w = Writer {
         dwords: Vec::with_capacity(total / 4),
@@ -227,7 +245,8 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
     let idd = InterfaceDescriptor {
         kernel_start: d.kernel_offset,
         binding_table: bt_offset as u32,
-        binding_table_entries: d.buffer_sizes.len() as u32,
+        // A prefetch count of at most 31 entries.
+        binding_table_entries: entries.min(31) as u32,
         curbe_read_length: d.per_thread_registers,
         curbe_read_offset: 0,
         threads_in_group: d.threads_in_group,
@@ -248,12 +267,19 @@ pub fn build_compute_batch(gen: Gen, d: &ComputeDispatch, addr: &Addresses) -> R
     w.emit(&words);
 
     w.pad_to(bt_offset);
-    let bt: Vec<u32> = (0..d.buffer_sizes.len())
-        .map(|i| (ss_offset + i * ss_size) as u32)
+    let bt: Vec<u32> = (0..entries)
+        .map(|e| match e.checked_sub(d.first_binding as usize) {
+            Some(i) => (buffers_ss + i * ss_size) as u32,
+            None => ss_offset as u32,
+        })
         .collect();
     w.emit(&bt);
 
     w.pad_to(ss_offset);
+    if nulls > 0 {
+        w.emit(&null_surface(gen));
+    }
+    w.pad_to(buffers_ss);
     for (i, &size) in d.buffer_sizes.iter().enumerate() {
         let surface = BufferSurface {
             address: addr.of(Target::Buffer(i)),
@@ -303,7 +329,8 @@ fn dummy_walker() -> GpgpuWalker {
     }
 }
 
-/// A compute launch as a driver describes it, before it is turned into hardware fields.
+/// A compute launch at the driver level, before it is turned into hardware fields; for a
+/// gpucc kernel, [`ComputeLaunch::for_kernel`] fills it from the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputeLaunch {
     pub kernel_offset: u64,
@@ -313,10 +340,13 @@ pub struct ComputeLaunch {
     pub local_size: u32,
     pub per_thread_registers: u32,
     pub cross_thread_registers: u32,
+    /// The CURBE: the cross-thread block, then each thread's block, 32 bytes per register.
     pub push_constants: Vec<u8>,
     pub groups: [u32; 3],
     pub shared_memory_bytes: u32,
     pub barrier: bool,
+    /// Binding-table index the first buffer is bound at.
+    pub first_binding: u32,
 }
 
 /// Mesa's SLM size encoding for Gen7/8: 0 for none, else log2 of the size rounded up to a
@@ -335,6 +365,41 @@ pub fn encode_slm_size(bytes: u32) -> Result<u32> {
 }
 
 impl ComputeLaunch {
+    /// The launch of `groups` workgroups of a compiled compute kernel: everything but the
+    /// group counts and the uniform data (the bytes of UBO block 0, which its push
+    /// constants read) comes from the program, so the driver and the compiler cannot
+    /// disagree. The kernel runs at its dispatch width, with its buffers bound where its
+    /// SSBO accesses point (SSBO block i at binding-table entry `SSBO_SURFACE_BASE + i`).
+    pub fn for_kernel(kernel: &Kernel, uniforms: &[u8], groups: [u32; 3]) -> Result<Self> {
+        let (Some(info), Some(push)) = (kernel.compute.as_ref(), kernel.cs_push()) else {
+            return Err(Error::Invalid("the program is not a compute kernel".into()));
+        };
+        let variant = kernel.variant(info.simd).ok_or_else(|| {
+            Error::Invalid(format!("the program has no SIMD{} kernel", info.simd))
+        })?;
+        // MEDIA_VFE_STATE gets no scratch space here; a spilling kernel would write to
+        // address 0.
+        if variant.scratch_size > 0 {
+            return Err(Error::Unsupported(format!(
+                "the SIMD{} kernel spills ({} bytes of scratch per thread); compute dispatch \
+                 allocates no scratch space",
+                info.simd, variant.scratch_size
+            )));
+        }
+        Ok(ComputeLaunch {
+            kernel_offset: u64::from(variant.offset),
+            simd_width: info.simd,
+            local_size: info.invocations(),
+            per_thread_registers: push.per_thread.regs,
+            cross_thread_registers: push.cross_thread.regs,
+            push_constants: kernel.cs_curbe(uniforms).map_err(Error::Invalid)?,
+            groups,
+            shared_memory_bytes: info.shared_size,
+            barrier: info.uses_barrier,
+            first_binding: SSBO_SURFACE_BASE,
+        })
+    }
+
     /// The hardware-level dispatch: hardware threads per group, the execution mask of the last
     /// thread (the group size modulo the SIMD width, or all channels), thread and MOCS limits.
     pub fn lower(
@@ -354,14 +419,8 @@ impl ComputeLaunch {
                 "a work group needs at least one invocation".into(),
             ));
         }
-        let threads = self.local_size.div_ceil(self.simd_width);
-        let remainder = self.local_size % self.simd_width;
-        let lanes = if remainder == 0 {
-            self.simd_width
-        } else {
-            remainder
-        };
-        let right_mask = u32::MAX >> (32 - lanes);
+        let threads = threads_per_group(self.local_size, self.simd_width);
+        let right_mask = last_thread_mask(self.local_size, self.simd_width);
         let needed =
             (self.per_thread_registers * threads + self.cross_thread_registers) as usize * 32;
         if self.push_constants.len() > needed {
@@ -378,6 +437,7 @@ impl ComputeLaunch {
             cross_thread_registers: self.cross_thread_registers,
             per_thread_registers: self.per_thread_registers,
             buffer_sizes,
+            first_binding: self.first_binding,
             groups: self.groups,
             max_threads: max_threads.max(1),
             slm_size: encode_slm_size(self.shared_memory_bytes)?,

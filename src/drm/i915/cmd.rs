@@ -350,8 +350,22 @@ impl GpgpuWalker {
 /// `SURFTYPE_BUFFER`.
 const SURFTYPE_BUFFER: u32 = 4;
 
+/// `SURFTYPE_NULL`: reads return zero, writes are dropped.
+const SURFTYPE_NULL: u32 = 7;
+
 /// `RAW` surface format: untyped byte-addressed access (the format of SSBOs).
 pub const FORMAT_RAW: u32 = 0x1ff;
+
+/// `B8G8R8A8_UNORM`, the format null surfaces carry (any valid format does).
+const FORMAT_B8G8R8A8_UNORM: u32 = 0x0c0;
+
+/// A null `RENDER_SURFACE_STATE`, for binding-table entries below the first bound buffer
+/// that the kernel never reads.
+pub fn null_surface(gen: Gen) -> Vec<u32> {
+    let mut s = vec![0; BufferSurface::size(gen) / 4];
+    s[0] = SURFTYPE_NULL << 29 | FORMAT_B8G8R8A8_UNORM << 18;
+    s
+}
 
 /// Identity shader channel selects (red=4, green=5, blue=6, alpha=7) in dword 7 (Gen7.5+).
 const SCS_IDENTITY: u32 = 4 << 25 | 5 << 22 | 6 << 19 | 7 << 16;

@@ -227,7 +227,8 @@ impl I915 {
     }
 
     /// Runs one compute dispatch of the kernel at `dispatch.kernel_offset` in `program`,
-    /// binding `buffers` at binding table entries 0, 1, ..., and waits for it.
+    /// binding `buffers` at binding table entries `dispatch.first_binding`, ..., and waits
+    /// for it.
     pub fn dispatch_compute(
         &mut self,
         program: &Bo,
@@ -286,7 +287,7 @@ impl I915 {
     }
 
     /// Launches a kernel described at the driver level (see [`ComputeLaunch`]), binding
-    /// `buffers` as RAW surfaces 0, 1, ... of their full size.
+    /// `buffers` as RAW surfaces of their full size from `launch.first_binding` on.
     pub fn launch(&mut self, program: &Bo, launch: &ComputeLaunch, buffers: &[Bo]) -> Result<()> {
         let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
             Error::Unsupported(format!(

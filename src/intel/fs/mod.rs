@@ -272,6 +272,7 @@ impl Context {
                 simd: widest,
                 local_size: c.local_size,
                 shared_size: c.shared_size,
+                uses_barrier: c.uses_barrier,
             }),
             vertex: facts.vertex.clone(),
             relocs,
