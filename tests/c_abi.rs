@@ -89,3 +89,8 @@ fn c_binds_programs_of_both_families_from_the_info_alone() {
 fn c_describes_a_compute_program() {
     run(&common::build_c_program("bind_cs"), &[]);
 }
+
+#[test]
+fn c_deep_nesting_on_a_small_thread_stack() {
+    run(&common::build_c_program("deep_nesting"), &[]);
+}

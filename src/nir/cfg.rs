@@ -74,58 +74,60 @@ fn link_list(
     end: BlockId,
     succs: &mut [Vec<BlockId>],
 ) {
-    for (i, node) in list.iter().enumerate() {
-        let next = list.get(i + 1);
-        // Where control goes when this node finishes normally.
-        let after = match next {
-            Some(CfNode::Block(b)) => *b,
-            Some(other) => first_block(std::slice::from_ref(other)).unwrap_or(follow),
-            None => follow,
-        };
-        match node {
-            CfNode::Block(b) => {
-                let out = match block_jump(imp, *b) {
-                    Some(JumpKind::Break) => vec![lp.map_or(end, |l| l.exit)],
-                    Some(JumpKind::Continue) => vec![lp.map_or(end, |l| l.header)],
-                    Some(JumpKind::Return) | Some(JumpKind::Halt) => vec![end],
-                    None => match next {
-                        Some(CfNode::If(f)) => {
-                            let t = first_block(&f.then_body).unwrap_or(after);
-                            let e = first_block(&f.else_body).unwrap_or(after);
-                            vec![t, e]
-                        }
-                        _ => vec![after],
-                    },
-                };
-                if let Some(s) = succs.get_mut(b.0 as usize) {
-                    *s = out;
+    crate::util::stack::grow(|| {
+        for (i, node) in list.iter().enumerate() {
+            let next = list.get(i + 1);
+            // Where control goes when this node finishes normally.
+            let after = match next {
+                Some(CfNode::Block(b)) => *b,
+                Some(other) => first_block(std::slice::from_ref(other)).unwrap_or(follow),
+                None => follow,
+            };
+            match node {
+                CfNode::Block(b) => {
+                    let out = match block_jump(imp, *b) {
+                        Some(JumpKind::Break) => vec![lp.map_or(end, |l| l.exit)],
+                        Some(JumpKind::Continue) => vec![lp.map_or(end, |l| l.header)],
+                        Some(JumpKind::Return) | Some(JumpKind::Halt) => vec![end],
+                        None => match next {
+                            Some(CfNode::If(f)) => {
+                                let t = first_block(&f.then_body).unwrap_or(after);
+                                let e = first_block(&f.else_body).unwrap_or(after);
+                                vec![t, e]
+                            }
+                            _ => vec![after],
+                        },
+                    };
+                    if let Some(s) = succs.get_mut(b.0 as usize) {
+                        *s = out;
+                    }
                 }
-            }
-            CfNode::If(f) => {
-                link_list(imp, &f.then_body, after, lp, end, succs);
-                link_list(imp, &f.else_body, after, lp, end, succs);
-            }
-            CfNode::Loop(l) => {
-                let Some(header) = first_block(&l.body) else {
-                    continue;
-                };
-                let cont_entry = first_block(&l.continue_body);
-                let ctx = LoopCtx {
-                    header: cont_entry.unwrap_or(header),
-                    exit: after,
-                };
-                link_list(
-                    imp,
-                    &l.body,
-                    cont_entry.unwrap_or(header),
-                    Some(&ctx),
-                    end,
-                    succs,
-                );
-                if !l.continue_body.is_empty() {
-                    link_list(imp, &l.continue_body, header, Some(&ctx), end, succs);
+                CfNode::If(f) => {
+                    link_list(imp, &f.then_body, after, lp, end, succs);
+                    link_list(imp, &f.else_body, after, lp, end, succs);
+                }
+                CfNode::Loop(l) => {
+                    let Some(header) = first_block(&l.body) else {
+                        continue;
+                    };
+                    let cont_entry = first_block(&l.continue_body);
+                    let ctx = LoopCtx {
+                        header: cont_entry.unwrap_or(header),
+                        exit: after,
+                    };
+                    link_list(
+                        imp,
+                        &l.body,
+                        cont_entry.unwrap_or(header),
+                        Some(&ctx),
+                        end,
+                        succs,
+                    );
+                    if !l.continue_body.is_empty() {
+                        link_list(imp, &l.continue_body, header, Some(&ctx), end, succs);
+                    }
                 }
             }
         }
-    }
+    })
 }

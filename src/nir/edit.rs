@@ -29,37 +29,41 @@ impl InstrKind {
 
 /// Calls `f` on every `if` condition of a control-flow list.
 fn for_each_condition_mut(list: &mut [CfNode], f: &mut impl FnMut(&mut SsaId)) {
-    for node in list {
-        match node {
-            CfNode::Block(_) => {}
-            CfNode::If(i) => {
-                f(&mut i.condition);
-                for_each_condition_mut(&mut i.then_body, f);
-                for_each_condition_mut(&mut i.else_body, f);
-            }
-            CfNode::Loop(l) => {
-                for_each_condition_mut(&mut l.body, f);
-                for_each_condition_mut(&mut l.continue_body, f);
+    crate::util::stack::grow(|| {
+        for node in list {
+            match node {
+                CfNode::Block(_) => {}
+                CfNode::If(i) => {
+                    f(&mut i.condition);
+                    for_each_condition_mut(&mut i.then_body, f);
+                    for_each_condition_mut(&mut i.else_body, f);
+                }
+                CfNode::Loop(l) => {
+                    for_each_condition_mut(&mut l.body, f);
+                    for_each_condition_mut(&mut l.continue_body, f);
+                }
             }
         }
-    }
+    })
 }
 
 fn for_each_condition(list: &[CfNode], f: &mut impl FnMut(SsaId)) {
-    for node in list {
-        match node {
-            CfNode::Block(_) => {}
-            CfNode::If(i) => {
-                f(i.condition);
-                for_each_condition(&i.then_body, f);
-                for_each_condition(&i.else_body, f);
-            }
-            CfNode::Loop(l) => {
-                for_each_condition(&l.body, f);
-                for_each_condition(&l.continue_body, f);
+    crate::util::stack::grow(|| {
+        for node in list {
+            match node {
+                CfNode::Block(_) => {}
+                CfNode::If(i) => {
+                    f(i.condition);
+                    for_each_condition(&i.then_body, f);
+                    for_each_condition(&i.else_body, f);
+                }
+                CfNode::Loop(l) => {
+                    for_each_condition(&l.body, f);
+                    for_each_condition(&l.continue_body, f);
+                }
             }
         }
-    }
+    })
 }
 
 impl Impl {

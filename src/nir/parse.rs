@@ -518,133 +518,135 @@ impl<'a> Parser<'a> {
 
     /// Reads control-flow nodes until a closing line; returns them and what stopped the list.
     fn cf_list(&mut self, b: &mut ImplBuilder, depth: usize) -> PResult<(Vec<CfNode>, Stop)> {
-        if depth > 200 {
-            return Err(ParseError {
-                line: self.line_no(),
-                col: 1,
-                message: "control flow nested too deeply".into(),
-            });
-        }
-        let mut nodes = Vec::new();
-        loop {
-            let Some(raw) = self.peek_line() else {
-                return self.eof_error("`}` closing a control-flow list");
-            };
-            let t = raw.trim();
-            let line = self.line_no();
-            let col = raw.len() - raw.trim_start().len() + 1;
-            if t == "}" {
-                return Ok((nodes, Stop::Close));
+        crate::util::stack::grow(|| {
+            if depth > 200 {
+                return Err(ParseError {
+                    line: self.line_no(),
+                    col: 1,
+                    message: "control flow nested too deeply".into(),
+                });
             }
-            if t == "} else {" {
-                return Ok((nodes, Stop::Else));
-            }
-            if t == "} continue {" {
-                return Ok((nodes, Stop::Continue));
-            }
-            if t.starts_with("block ") {
-                let mut c = self.take_line("block")?;
-                c.ws();
-                c.expect("block b", "")?;
-                let number = c.uint("a block number")?;
-                c.expect(":", "after the block name")?;
-                if c.at_end() {
-                    return Ok((nodes, Stop::EndBlock(number, line)));
+            let mut nodes = Vec::new();
+            loop {
+                let Some(raw) = self.peek_line() else {
+                    return self.eof_error("`}` closing a control-flow list");
+                };
+                let t = raw.trim();
+                let line = self.line_no();
+                let col = raw.len() - raw.trim_start().len() + 1;
+                if t == "}" {
+                    return Ok((nodes, Stop::Close));
                 }
-                c.expect("//", "before the predecessor comment")?;
-                let empty = c.rest().contains(", succs:");
-                let id = BlockId(b.imp.blocks.len() as u32);
-                b.imp.blocks.push(Block::default());
-                if b.block_numbers.insert(number, id).is_some() {
-                    return c.err(format!("block b{number} defined twice"));
+                if t == "} else {" {
+                    return Ok((nodes, Stop::Else));
                 }
-                b.current = id;
-                nodes.push(CfNode::Block(id));
-                if !empty {
-                    self.block_body(b)?;
+                if t == "} continue {" {
+                    return Ok((nodes, Stop::Continue));
                 }
-            } else if t.starts_with("if ") {
-                let mut c = self.take_line("if")?;
-                c.expect("if", "")?;
-                let cond = c.ssa()?;
-                b.uses.push((cond, line, col + 3));
-                c.skip_annotation()?;
-                let mut control = None;
-                if c.eat("//") {
-                    let r = c.rest().trim_end();
-                    let Some(ctl) = r.strip_suffix('{') else {
-                        return c.err("expected `{` after the if condition");
-                    };
-                    control = Some(ctl.trim().to_string());
-                } else {
-                    c.expect("{", "after the if condition")?;
-                }
-                let (then_body, stop) = self.cf_list(b, depth + 1)?;
-                if stop != Stop::Else {
-                    return Err(ParseError {
-                        line,
-                        col,
-                        message: "expected `} else {` for this if".into(),
-                    });
-                }
-                self.next += 1;
-                let (else_body, stop) = self.cf_list(b, depth + 1)?;
-                if stop != Stop::Close {
-                    return Err(ParseError {
-                        line,
-                        col,
-                        message: "expected `}` closing this if".into(),
-                    });
-                }
-                self.next += 1;
-                nodes.push(CfNode::If(IfNode {
-                    condition: cond,
-                    control,
-                    then_body,
-                    else_body,
-                }));
-            } else if t == "loop {" {
-                self.next += 1;
-                let (body, stop) = self.cf_list(b, depth + 1)?;
-                let mut continue_body = Vec::new();
-                match stop {
-                    Stop::Close => {}
-                    Stop::Continue => {
-                        self.next += 1;
-                        let (cont, stop) = self.cf_list(b, depth + 1)?;
-                        if stop != Stop::Close {
+                if t.starts_with("block ") {
+                    let mut c = self.take_line("block")?;
+                    c.ws();
+                    c.expect("block b", "")?;
+                    let number = c.uint("a block number")?;
+                    c.expect(":", "after the block name")?;
+                    if c.at_end() {
+                        return Ok((nodes, Stop::EndBlock(number, line)));
+                    }
+                    c.expect("//", "before the predecessor comment")?;
+                    let empty = c.rest().contains(", succs:");
+                    let id = BlockId(b.imp.blocks.len() as u32);
+                    b.imp.blocks.push(Block::default());
+                    if b.block_numbers.insert(number, id).is_some() {
+                        return c.err(format!("block b{number} defined twice"));
+                    }
+                    b.current = id;
+                    nodes.push(CfNode::Block(id));
+                    if !empty {
+                        self.block_body(b)?;
+                    }
+                } else if t.starts_with("if ") {
+                    let mut c = self.take_line("if")?;
+                    c.expect("if", "")?;
+                    let cond = c.ssa()?;
+                    b.uses.push((cond, line, col + 3));
+                    c.skip_annotation()?;
+                    let mut control = None;
+                    if c.eat("//") {
+                        let r = c.rest().trim_end();
+                        let Some(ctl) = r.strip_suffix('{') else {
+                            return c.err("expected `{` after the if condition");
+                        };
+                        control = Some(ctl.trim().to_string());
+                    } else {
+                        c.expect("{", "after the if condition")?;
+                    }
+                    let (then_body, stop) = self.cf_list(b, depth + 1)?;
+                    if stop != Stop::Else {
+                        return Err(ParseError {
+                            line,
+                            col,
+                            message: "expected `} else {` for this if".into(),
+                        });
+                    }
+                    self.next += 1;
+                    let (else_body, stop) = self.cf_list(b, depth + 1)?;
+                    if stop != Stop::Close {
+                        return Err(ParseError {
+                            line,
+                            col,
+                            message: "expected `}` closing this if".into(),
+                        });
+                    }
+                    self.next += 1;
+                    nodes.push(CfNode::If(IfNode {
+                        condition: cond,
+                        control,
+                        then_body,
+                        else_body,
+                    }));
+                } else if t == "loop {" {
+                    self.next += 1;
+                    let (body, stop) = self.cf_list(b, depth + 1)?;
+                    let mut continue_body = Vec::new();
+                    match stop {
+                        Stop::Close => {}
+                        Stop::Continue => {
+                            self.next += 1;
+                            let (cont, stop) = self.cf_list(b, depth + 1)?;
+                            if stop != Stop::Close {
+                                return Err(ParseError {
+                                    line,
+                                    col,
+                                    message: "expected `}` closing this loop".into(),
+                                });
+                            }
+                            continue_body = cont;
+                        }
+                        _ => {
                             return Err(ParseError {
                                 line,
                                 col,
                                 message: "expected `}` closing this loop".into(),
-                            });
+                            })
                         }
-                        continue_body = cont;
                     }
-                    _ => {
-                        return Err(ParseError {
-                            line,
-                            col,
-                            message: "expected `}` closing this loop".into(),
-                        })
-                    }
+                    self.next += 1;
+                    nodes.push(CfNode::Loop(LoopNode {
+                        body,
+                        continue_body,
+                    }));
+                } else {
+                    return Err(ParseError {
+                        line,
+                        col,
+                        message: format!(
+                            "expected `block`, `if`, `loop` or `}}`, found `{}`",
+                            t.chars().take(32).collect::<String>()
+                        ),
+                    });
                 }
-                self.next += 1;
-                nodes.push(CfNode::Loop(LoopNode {
-                    body,
-                    continue_body,
-                }));
-            } else {
-                return Err(ParseError {
-                    line,
-                    col,
-                    message: format!(
-                        "expected `block`, `if`, `loop` or `}}`, found `{}`",
-                        t.chars().take(32).collect::<String>()
-                    ),
-                });
             }
-        }
+        })
     }
 
     fn block_body(&mut self, b: &mut ImplBuilder) -> PResult<()> {

@@ -511,7 +511,7 @@ impl<'a> ImplPrinter<'a> {
     }
 
     fn cf_node(&mut self, node: &CfNode, tabs: usize) {
-        match node {
+        crate::util::stack::grow(|| match node {
             CfNode::Block(b) => self.block(*b, tabs),
             CfNode::If(f) => {
                 self.indent(tabs);
@@ -548,7 +548,7 @@ impl<'a> ImplPrinter<'a> {
                 }
                 self.out.push_str("}\n");
             }
-        }
+        })
     }
 
     fn block(&mut self, b: BlockId, tabs: usize) {

@@ -205,66 +205,69 @@ impl Checker<'_> {
     }
 
     fn check_list(&mut self, list: &[CfNode], loop_depth: usize, seen: &mut [u32], what: &str) {
-        if !matches!(list.first(), Some(CfNode::Block(_)))
-            || !matches!(list.last(), Some(CfNode::Block(_)))
-        {
-            self.fail(
-                "control flow".into(),
-                format!("a {what} must start and end with a block"),
-            );
-        }
-        for w in list.windows(2) {
-            let adjacent_blocks = matches!((&w[0], &w[1]), (CfNode::Block(_), CfNode::Block(_)));
-            let adjacent_cf =
-                !matches!(w[0], CfNode::Block(_)) && !matches!(w[1], CfNode::Block(_));
-            if adjacent_blocks || adjacent_cf {
+        crate::util::stack::grow(|| {
+            if !matches!(list.first(), Some(CfNode::Block(_)))
+                || !matches!(list.last(), Some(CfNode::Block(_)))
+            {
                 self.fail(
                     "control flow".into(),
-                    format!("a {what} must alternate blocks and if/loop nodes"),
+                    format!("a {what} must start and end with a block"),
                 );
             }
-        }
-        for node in list {
-            match node {
-                CfNode::Block(b) => {
-                    match seen.get_mut(b.0 as usize) {
-                        Some(n) => *n += 1,
-                        None => {
-                            self.fail(
-                                "control flow".into(),
-                                format!("block b{} does not exist", b.0),
-                            );
-                            continue;
+            for w in list.windows(2) {
+                let adjacent_blocks =
+                    matches!((&w[0], &w[1]), (CfNode::Block(_), CfNode::Block(_)));
+                let adjacent_cf =
+                    !matches!(w[0], CfNode::Block(_)) && !matches!(w[1], CfNode::Block(_));
+                if adjacent_blocks || adjacent_cf {
+                    self.fail(
+                        "control flow".into(),
+                        format!("a {what} must alternate blocks and if/loop nodes"),
+                    );
+                }
+            }
+            for node in list {
+                match node {
+                    CfNode::Block(b) => {
+                        match seen.get_mut(b.0 as usize) {
+                            Some(n) => *n += 1,
+                            None => {
+                                self.fail(
+                                    "control flow".into(),
+                                    format!("block b{} does not exist", b.0),
+                                );
+                                continue;
+                            }
+                        }
+                        if loop_depth == 0 {
+                            if let Some(j @ (JumpKind::Break | JumpKind::Continue)) =
+                                block_jump(self.imp, *b)
+                            {
+                                self.fail(
+                                    format!("block b{}", b.0),
+                                    format!("`{}` outside of a loop", j.name()),
+                                );
+                            }
                         }
                     }
-                    if loop_depth == 0 {
-                        if let Some(j @ (JumpKind::Break | JumpKind::Continue)) =
-                            block_jump(self.imp, *b)
-                        {
-                            self.fail(
-                                format!("block b{}", b.0),
-                                format!("`{}` outside of a loop", j.name()),
+                    CfNode::If(f) => {
+                        self.check_list(&f.then_body, loop_depth, seen, "then branch");
+                        self.check_list(&f.else_body, loop_depth, seen, "else branch");
+                    }
+                    CfNode::Loop(l) => {
+                        self.check_list(&l.body, loop_depth + 1, seen, "loop body");
+                        if !l.continue_body.is_empty() {
+                            self.check_list(
+                                &l.continue_body,
+                                loop_depth + 1,
+                                seen,
+                                "continue construct",
                             );
                         }
-                    }
-                }
-                CfNode::If(f) => {
-                    self.check_list(&f.then_body, loop_depth, seen, "then branch");
-                    self.check_list(&f.else_body, loop_depth, seen, "else branch");
-                }
-                CfNode::Loop(l) => {
-                    self.check_list(&l.body, loop_depth + 1, seen, "loop body");
-                    if !l.continue_body.is_empty() {
-                        self.check_list(
-                            &l.continue_body,
-                            loop_depth + 1,
-                            seen,
-                            "continue construct",
-                        );
                     }
                 }
             }
-        }
+        })
     }
 
     /// Immediate dominators (Cooper, Harvey and Kennedy), visiting blocks in program order,
@@ -391,45 +394,47 @@ impl Checker<'_> {
     }
 
     fn check_if_conditions(&mut self, list: &[CfNode], _prev: Option<BlockId>) {
-        let mut prev = None;
-        for node in list {
-            match node {
-                CfNode::Block(b) => prev = Some(*b),
-                CfNode::If(f) => {
-                    match (self.imp.def(f.condition).copied(), prev) {
-                        (None, _) => self.fail(
-                            "if".into(),
-                            format!("condition %{} is undefined", f.condition.0),
-                        ),
-                        (Some(d), Some(p)) => {
-                            let db = self.imp.instr(d.instr).block;
-                            if self.reachable(p) && !self.dominates(db, p) {
-                                self.fail(
-                                    format!("if after block b{}", p.0),
-                                    format!(
-                                        "condition %{} does not dominate the if",
-                                        f.condition.0
-                                    ),
-                                );
+        crate::util::stack::grow(|| {
+            let mut prev = None;
+            for node in list {
+                match node {
+                    CfNode::Block(b) => prev = Some(*b),
+                    CfNode::If(f) => {
+                        match (self.imp.def(f.condition).copied(), prev) {
+                            (None, _) => self.fail(
+                                "if".into(),
+                                format!("condition %{} is undefined", f.condition.0),
+                            ),
+                            (Some(d), Some(p)) => {
+                                let db = self.imp.instr(d.instr).block;
+                                if self.reachable(p) && !self.dominates(db, p) {
+                                    self.fail(
+                                        format!("if after block b{}", p.0),
+                                        format!(
+                                            "condition %{} does not dominate the if",
+                                            f.condition.0
+                                        ),
+                                    );
+                                }
+                                if d.num_components != 1 {
+                                    self.fail(
+                                        format!("if after block b{}", p.0),
+                                        "the condition must have one component",
+                                    );
+                                }
                             }
-                            if d.num_components != 1 {
-                                self.fail(
-                                    format!("if after block b{}", p.0),
-                                    "the condition must have one component",
-                                );
-                            }
+                            _ => {}
                         }
-                        _ => {}
+                        self.check_if_conditions(&f.then_body, None);
+                        self.check_if_conditions(&f.else_body, None);
                     }
-                    self.check_if_conditions(&f.then_body, None);
-                    self.check_if_conditions(&f.else_body, None);
-                }
-                CfNode::Loop(l) => {
-                    self.check_if_conditions(&l.body, None);
-                    self.check_if_conditions(&l.continue_body, None);
+                    CfNode::Loop(l) => {
+                        self.check_if_conditions(&l.body, None);
+                        self.check_if_conditions(&l.continue_body, None);
+                    }
                 }
             }
-        }
+        })
     }
 
     fn check_instr(&mut self, id: InstrId, instr: &Instr) {

@@ -4,5 +4,6 @@ pub mod bitset;
 pub mod fxhash;
 pub mod rng;
 pub mod source_error;
+pub mod stack;
 
 pub use source_error::SourceError;

@@ -142,55 +142,57 @@ impl<'a> Machine<'a> {
         mask: &mut [bool],
         mut lp: Option<&mut LoopExits>,
     ) -> R<()> {
-        for node in list {
-            if !mask.iter().any(|&m| m) {
-                return Ok(());
-            }
-            match node {
-                CfNode::Block(b) => self.block(*b, mask, lp.as_deref_mut())?,
-                CfNode::If(f) => {
-                    let cond = self.bools(f.condition, mask)?;
-                    let mut then_mask: Vec<bool> =
-                        mask.iter().zip(&cond).map(|(&m, &c)| m && c).collect();
-                    let mut else_mask: Vec<bool> =
-                        mask.iter().zip(&cond).map(|(&m, &c)| m && !c).collect();
-                    self.list(&f.then_body, &mut then_mask, lp.as_deref_mut())?;
-                    self.list(&f.else_body, &mut else_mask, lp.as_deref_mut())?;
-                    for (i, m) in mask.iter_mut().enumerate() {
-                        *m = then_mask[i] || else_mask[i];
-                    }
+        crate::util::stack::grow(|| {
+            for node in list {
+                if !mask.iter().any(|&m| m) {
+                    return Ok(());
                 }
-                CfNode::Loop(l) => {
-                    let mut active = mask.to_vec();
-                    let mut exited = vec![false; self.n];
-                    while active.iter().any(|&m| m) {
-                        self.tick()?;
-                        let mut exits = LoopExits {
-                            brk: vec![false; self.n],
-                            cont: vec![false; self.n],
-                        };
-                        self.list(&l.body, &mut active, Some(&mut exits))?;
-                        for i in 0..self.n {
-                            active[i] |= exits.cont[i];
-                            exited[i] |= exits.brk[i];
+                match node {
+                    CfNode::Block(b) => self.block(*b, mask, lp.as_deref_mut())?,
+                    CfNode::If(f) => {
+                        let cond = self.bools(f.condition, mask)?;
+                        let mut then_mask: Vec<bool> =
+                            mask.iter().zip(&cond).map(|(&m, &c)| m && c).collect();
+                        let mut else_mask: Vec<bool> =
+                            mask.iter().zip(&cond).map(|(&m, &c)| m && !c).collect();
+                        self.list(&f.then_body, &mut then_mask, lp.as_deref_mut())?;
+                        self.list(&f.else_body, &mut else_mask, lp.as_deref_mut())?;
+                        for (i, m) in mask.iter_mut().enumerate() {
+                            *m = then_mask[i] || else_mask[i];
                         }
-                        if !l.continue_body.is_empty() {
-                            let mut exits2 = LoopExits {
+                    }
+                    CfNode::Loop(l) => {
+                        let mut active = mask.to_vec();
+                        let mut exited = vec![false; self.n];
+                        while active.iter().any(|&m| m) {
+                            self.tick()?;
+                            let mut exits = LoopExits {
                                 brk: vec![false; self.n],
                                 cont: vec![false; self.n],
                             };
-                            self.list(&l.continue_body, &mut active, Some(&mut exits2))?;
+                            self.list(&l.body, &mut active, Some(&mut exits))?;
                             for i in 0..self.n {
-                                active[i] |= exits2.cont[i];
-                                exited[i] |= exits2.brk[i];
+                                active[i] |= exits.cont[i];
+                                exited[i] |= exits.brk[i];
+                            }
+                            if !l.continue_body.is_empty() {
+                                let mut exits2 = LoopExits {
+                                    brk: vec![false; self.n],
+                                    cont: vec![false; self.n],
+                                };
+                                self.list(&l.continue_body, &mut active, Some(&mut exits2))?;
+                                for i in 0..self.n {
+                                    active[i] |= exits2.cont[i];
+                                    exited[i] |= exits2.brk[i];
+                                }
                             }
                         }
+                        mask.copy_from_slice(&exited);
                     }
-                    mask.copy_from_slice(&exited);
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn tick(&mut self) -> R<()> {

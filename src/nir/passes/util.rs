@@ -5,20 +5,22 @@ use crate::nir::ir::*;
 
 /// Calls `f` on every `if` condition of a control-flow list, mutably.
 pub fn for_each_condition_mut(list: &mut [CfNode], f: &mut impl FnMut(&mut SsaId)) {
-    for node in list {
-        match node {
-            CfNode::Block(_) => {}
-            CfNode::If(n) => {
-                f(&mut n.condition);
-                for_each_condition_mut(&mut n.then_body, f);
-                for_each_condition_mut(&mut n.else_body, f);
-            }
-            CfNode::Loop(l) => {
-                for_each_condition_mut(&mut l.body, f);
-                for_each_condition_mut(&mut l.continue_body, f);
+    crate::util::stack::grow(|| {
+        for node in list {
+            match node {
+                CfNode::Block(_) => {}
+                CfNode::If(n) => {
+                    f(&mut n.condition);
+                    for_each_condition_mut(&mut n.then_body, f);
+                    for_each_condition_mut(&mut n.else_body, f);
+                }
+                CfNode::Loop(l) => {
+                    for_each_condition_mut(&mut l.body, f);
+                    for_each_condition_mut(&mut l.continue_body, f);
+                }
             }
         }
-    }
+    })
 }
 
 /// Replaces every use of a value for which `map` returns a replacement.

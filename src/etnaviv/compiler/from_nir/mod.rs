@@ -251,19 +251,21 @@ impl<'a> Tr<'a> {
             }
         }
         fn walk(nodes: &[CfNode], uses: &mut [u32]) {
-            for n in nodes {
-                match n {
-                    CfNode::If(i) => {
-                        if let Some(u) = uses.get_mut(i.condition.0 as usize) {
-                            *u += 1;
+            crate::util::stack::grow(|| {
+                for n in nodes {
+                    match n {
+                        CfNode::If(i) => {
+                            if let Some(u) = uses.get_mut(i.condition.0 as usize) {
+                                *u += 1;
+                            }
+                            walk(&i.then_body, uses);
+                            walk(&i.else_body, uses);
                         }
-                        walk(&i.then_body, uses);
-                        walk(&i.else_body, uses);
+                        CfNode::Loop(l) => walk(&l.body, uses),
+                        CfNode::Block(_) => {}
                     }
-                    CfNode::Loop(l) => walk(&l.body, uses),
-                    CfNode::Block(_) => {}
                 }
-            }
+            })
         }
         walk(&imp.body, &mut self.uses);
         // Stores per output slot, to know which outputs have a single writer.
@@ -409,14 +411,16 @@ impl<'a> Tr<'a> {
     }
 
     fn list(&mut self, nodes: &[CfNode]) -> R<()> {
-        for n in nodes {
-            match n {
-                CfNode::Block(b) => self.block(*b)?,
-                CfNode::If(i) => self.if_node(i)?,
-                CfNode::Loop(l) => self.loop_node(l)?,
+        crate::util::stack::grow(|| {
+            for n in nodes {
+                match n {
+                    CfNode::Block(b) => self.block(*b)?,
+                    CfNode::If(i) => self.if_node(i)?,
+                    CfNode::Loop(l) => self.loop_node(l)?,
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn if_node(&mut self, node: &IfNode) -> R<()> {

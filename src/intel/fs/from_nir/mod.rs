@@ -272,46 +272,48 @@ impl<'a> Translator<'a> {
     }
 
     fn emit_list(&mut self, list: &[CfNode]) -> Result<(), CompileError> {
-        for node in list {
-            match node {
-                CfNode::Block(b) => {
-                    let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
-                        CompileError::Invalid(format!("block b{} does not exist", b.0))
-                    })?;
-                    for &id in &block.instrs {
-                        self.emit_instr(id)?;
+        crate::util::stack::grow(|| {
+            for node in list {
+                match node {
+                    CfNode::Block(b) => {
+                        let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
+                            CompileError::Invalid(format!("block b{} does not exist", b.0))
+                        })?;
+                        for &id in &block.instrs {
+                            self.emit_instr(id)?;
+                        }
                     }
-                }
-                CfNode::If(n) => {
-                    // `if (!b)` tests b and inverts the IF's predicate, as Mesa does: the
-                    // `not` then has no reader left and dead-code elimination drops it.
-                    let (cond, invert) = self.if_condition(n.condition)?;
-                    let mov = self.alu(
-                        Opcode::Mov,
-                        Reg::null(RegType::D),
-                        vec![cond.retype(RegType::D)],
-                    );
-                    mov.cmod = CondMod::Nz;
-                    let i = self.push(Op::If, Reg::BAD, vec![]);
-                    i.pred = Some(invert);
-                    self.emit_list(&n.then_body)?;
-                    if !is_empty_list(self.imp, &n.else_body) {
-                        self.push(Op::Else, Reg::BAD, vec![]);
-                        self.emit_list(&n.else_body)?;
+                    CfNode::If(n) => {
+                        // `if (!b)` tests b and inverts the IF's predicate, as Mesa does: the
+                        // `not` then has no reader left and dead-code elimination drops it.
+                        let (cond, invert) = self.if_condition(n.condition)?;
+                        let mov = self.alu(
+                            Opcode::Mov,
+                            Reg::null(RegType::D),
+                            vec![cond.retype(RegType::D)],
+                        );
+                        mov.cmod = CondMod::Nz;
+                        let i = self.push(Op::If, Reg::BAD, vec![]);
+                        i.pred = Some(invert);
+                        self.emit_list(&n.then_body)?;
+                        if !is_empty_list(self.imp, &n.else_body) {
+                            self.push(Op::Else, Reg::BAD, vec![]);
+                            self.emit_list(&n.else_body)?;
+                        }
+                        self.push(Op::EndIf, Reg::BAD, vec![]);
                     }
-                    self.push(Op::EndIf, Reg::BAD, vec![]);
-                }
-                CfNode::Loop(l) => {
-                    if !is_empty_list(self.imp, &l.continue_body) {
-                        return Err(unsupported("loop continue construct"));
+                    CfNode::Loop(l) => {
+                        if !is_empty_list(self.imp, &l.continue_body) {
+                            return Err(unsupported("loop continue construct"));
+                        }
+                        self.push(Op::Do, Reg::BAD, vec![]);
+                        self.emit_list(&l.body)?;
+                        self.push(Op::While, Reg::BAD, vec![]);
                     }
-                    self.push(Op::Do, Reg::BAD, vec![]);
-                    self.emit_list(&l.body)?;
-                    self.push(Op::While, Reg::BAD, vec![]);
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The register an IF tests and whether its predicate is inverted. Booleans are 0 or
