@@ -92,7 +92,7 @@ main(void)
    if (!cs || !fs)
       return check_report("bind_cs");
 
-   gpucc_program_info pi;
+   gpucc_program_info pi = {.struct_size = sizeof(pi)};
    CHECK_STATUS(gpucc_program_get_info(cs, &pi), GPUCC_STATUS_OK, "");
    CHECK(pi.stage == GPUCC_STAGE_COMPUTE);
 
