@@ -357,13 +357,21 @@ fn intel_asm_seeds(shared: Option<&Path>, p: &str) -> Vec<Vec<u8>> {
         .map(|s| s.as_bytes().to_vec())
         .collect();
     if let Some(dir) = shared {
+        // The encoding vectors and Mesa's listings cover some platforms; Haswell and
+        // Skylake take their predecessor's (gpucc reads the older syntax on the newer EU).
+        let older = match p {
+            "hsw" => "ivb",
+            "skl" => "bdw",
+            "ilk" => "g4x",
+            other => other,
+        };
         seeds.extend(sample(
-            &dir.join("vectors/intel").join(p),
+            &dir.join("vectors/intel").join(older),
             ".asm",
             40,
             8_000,
         ));
-        let mesa = dir.join("corpus/mesa-asm").join(corpus_dir(p));
+        let mesa = dir.join("corpus/mesa-asm").join(older);
         seeds.extend(sample(&mesa, ".fs.asm", 30, 6_000));
     }
     seeds
