@@ -245,7 +245,14 @@ impl Gen<'_> {
                 ]
             };
             let op = *self.rng.pick(ops);
-            let a = self.pick(Ty::F);
+            let mut a = self.pick(Ty::F);
+            if op == "fsign" && !etna {
+                // NIR defines fsign(NaN) as 0, the interpreter's answer; Mesa's Intel
+                // backend (CMP.NZ, AND sign, OR 1.0) gives +-1, and so does gpucc's. Not a
+                // gpucc bug: NaNs are replaced by 0 first.
+                let ord = self.def("32", &format!("feq32 {a}, {a}"));
+                a = self.def("32", &format!("b32csel {ord}, {a}, {}", self.zero));
+            }
             format!("{op} {a}")
         } else if r < 72 {
             let ops: &[&str] = if etna {
@@ -254,7 +261,12 @@ impl Gen<'_> {
                 &["frcp", "frsq", "fsqrt", "fexp2", "flog2", "fsin", "fcos"]
             };
             let op = *self.rng.pick(ops);
-            let a = self.pick(Ty::F);
+            let mut a = self.pick(Ty::F);
+            if matches!(op, "fsin" | "fcos") {
+                // The hardware's sine loses all accuracy on huge arguments (1e29 radians),
+                // where the interpreter's double-precision one does not: keep them in [0, 1).
+                a = self.def("32", &format!("ffract {a}"));
+            }
             format!("{op} {a}")
         } else if r < 82 && self.ints() {
             let op = *self.rng.pick(&["i2f32", "u2f32"]);

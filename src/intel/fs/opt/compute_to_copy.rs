@@ -37,7 +37,7 @@ pub fn compute_to_copy(prog: &mut Program) -> bool {
         if is_copy(inst) {
             let x = inst.src[0].nr as usize;
             if x < n {
-                copies[x] += 1;
+                copies[x] = copies[x].saturating_add(1);
                 if target[x].is_some_and(|p| p != inst.dst.nr) {
                     copies[x] = u32::MAX;
                 }
