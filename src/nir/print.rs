@@ -824,7 +824,7 @@ impl<'a> ImplPrinter<'a> {
             }
         };
         for (kind, s) in &t.srcs {
-            sep(&mut self.out);
+            sep(self.out);
             self.src(*s, tex_src_type(t.op, *kind));
             let _ = write!(self.out, " ({})", kind.name());
         }
@@ -835,19 +835,19 @@ impl<'a> ImplPrinter<'a> {
                 || e.ends_with("(offsets)")
         };
         for e in t.extra.iter().filter(leading) {
-            sep(&mut self.out);
+            sep(self.out);
             self.out.push_str(e);
         }
         if let Some(ti) = t.texture_index {
-            sep(&mut self.out);
+            sep(self.out);
             let _ = write!(self.out, "{ti} (texture)");
         }
         if let Some(si) = t.sampler_index {
-            sep(&mut self.out);
+            sep(self.out);
             let _ = write!(self.out, "{si} (sampler)");
         }
         for e in t.extra.iter().filter(|e| !leading(e)) {
-            sep(&mut self.out);
+            sep(self.out);
             self.out.push_str(e);
         }
     }

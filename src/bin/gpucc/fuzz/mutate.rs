@@ -187,7 +187,7 @@ mod tests {
         let run = |s| {
             let mut rng = Rng::new(s);
             (0..50)
-                .map(|_| mutate(&mut rng, &seed, &["fadd"], &[seed.clone()]))
+                .map(|_| mutate(&mut rng, &seed, &["fadd"], std::slice::from_ref(&seed)))
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));

@@ -297,7 +297,7 @@ pub fn build(name: &str, shared: Option<&Path>) -> Option<FuzzTarget> {
                     .filter_map(|a| etnaviv::isa::assemble(specs, &text(a)).ok())
                     .map(|p| {
                         p.iter()
-                            .flat_map(|i| etnaviv::isa::encode(i))
+                            .flat_map(etnaviv::isa::encode)
                             .flat_map(u32::to_le_bytes)
                             .collect()
                     })
