@@ -179,6 +179,10 @@ impl Gen<'_> {
 
     /// One ALU operation producing a value of a random type.
     fn alu(&mut self) {
+        if matches!(self.kind, Kind::Etna { .. }) && self.rng.below(6) == 0 {
+            self.vector_alu();
+            return;
+        }
         let ty = if self.ints() {
             *self.rng.pick(&[Ty::F, Ty::F, Ty::I, Ty::I, Ty::B])
         } else {
@@ -191,6 +195,39 @@ impl Gen<'_> {
         };
         let d = self.def("32", &rhs);
         self.push(d, ty);
+    }
+
+    /// etnaviv is a vec4 machine and its NIR is not scalarised: a vector operation over two
+    /// gathered vec4s (one read with a random swizzle), or a dot product, whose components
+    /// come back as scalars. This is what exercises the backend's virtual register classes.
+    fn vector_alu(&mut self) {
+        let gather = |g: &mut Self| {
+            let c: Vec<String> = (0..4).map(|_| g.pick(Ty::F)).collect();
+            g.def("32x4", &format!("vec4 {}", c.join(", ")))
+        };
+        let a = gather(self);
+        let b = gather(self);
+        let swz: String = (0..4)
+            .map(|_| *self.rng.pick(&['x', 'y', 'z', 'w']))
+            .collect();
+        match self.rng.below(4) {
+            0 => {
+                let op = *self.rng.pick(&["fdot4", "fdot3", "fdot2"]);
+                let w = &swz[..op[4..].parse::<usize>().unwrap_or(4)];
+                let d = self.def("32", &format!("{op} {a}.{w}, {b}"));
+                self.push(d, Ty::F);
+            }
+            _ => {
+                let op = *self.rng.pick(&["fadd", "fmul", "fmax", "fmin", "fadd"]);
+                let v = self.def("32x4", &format!("{op} {a}.{swz}, {b}"));
+                for c in ["x", "y", "z", "w"] {
+                    if self.rng.bool() {
+                        let d = self.def("32", &format!("mov {v}.{c}"));
+                        self.push(d, Ty::F);
+                    }
+                }
+            }
+        }
     }
 
     fn float_op(&mut self) -> String {
