@@ -261,6 +261,7 @@ impl Gen<'_> {
             } else if etna || self.rng.bool() {
                 format!("ffma {a}, {b}, {c}")
             } else {
+                let c = self.def("32", &format!("fadd {c}, {}", self.zero));
                 let t = self.def("32", &format!("fsat {c}"));
                 format!("flrp {a}, {b}, {t}")
             }
@@ -283,6 +284,17 @@ impl Gen<'_> {
             };
             let op = *self.rng.pick(ops);
             let mut a = self.pick(Ty::F);
+            if op == "fsign" && etna {
+                // NIR's fsign(-0) is -0; the etnaviv simulator's SIGN gives +0, which only a
+                // later rsq/rcp (-inf against +inf) shows: the open signed-zero question
+                // again (tests/fuzz_diff.rs), so -0 becomes +0 first.
+                a = self.def("32", &format!("fadd {a}, {}", self.zero));
+            }
+            if op == "fsat" && !etna {
+                // The signed-zero question of fmin/fmax (the binary case above): fsat(-0)
+                // is +0 in the interpreter and -0 on the simulator.
+                a = self.def("32", &format!("fadd {a}, {}", self.zero));
+            }
             if op == "fsign" && !etna {
                 // NIR defines fsign(NaN) as 0, the interpreter's answer; Mesa's Intel
                 // backend (CMP.NZ, AND sign, OR 1.0) gives +-1, and so does gpucc's. Not a
