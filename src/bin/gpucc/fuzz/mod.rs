@@ -3,8 +3,8 @@
 //! No nightly toolchain or cargo-fuzz is needed: `fuzz` mutates seed inputs with a
 //! deterministic, seedable mutator ([`mutate`]) and runs them through a target ([`targets`])
 //! under `catch_unwind`, with a panic hook that records every panic (also the ones the C ABI's
-//! guard turns into a status), a per-input time bound, and a watchdog that saves the input and
-//! aborts when one input runs ten times past the bound (a hang no unwinding can end). Inputs
+//! guard turns into a status), a per-input bound on CPU time, and a watchdog that saves the
+//! input and aborts when one input runs ten times past the bound (a hang no unwinding can end). Inputs
 //! that panic, run too long or show a finding are written to the artifacts directory. The
 //! same seed gives the same inputs, so a run can be repeated exactly.
 //!
@@ -43,7 +43,7 @@ pub struct FuzzArgs {
     /// Shared data directory whose corpus seeds the targets (default: $GPUCC_SHARED)
     #[arg(long)]
     shared: Option<PathBuf>,
-    /// An input that runs longer than this counts as a hang
+    /// An input that runs longer than this (CPU time) counts as a hang
     #[arg(long, default_value_t = 5000)]
     time_limit_ms: u64,
     /// Where inputs that panic, hang or show a finding are written
@@ -87,27 +87,49 @@ fn install_panic_hook() {
     }));
 }
 
-/// The input in flight, for the watchdog: its start (ms since the run began, 0 when idle),
-/// its target and its bytes.
+/// CPU time a thread has run, in nanoseconds, from Linux's schedstat (`None` elsewhere).
+/// The time bound is on CPU time, not wall time: a long run shares the machine, and an
+/// input that waited for a core has not run any longer.
+fn cpu_ns(schedstat: Option<&std::fs::File>) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    // One open file, re-read from its start: opening it per input would cost more than
+    // the cheapest targets' inputs.
+    let mut buf = [0u8; 64];
+    let n = schedstat?.read_at(&mut buf, 0).ok()?;
+    let text = std::str::from_utf8(&buf[..n]).ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// The schedstat file of the calling thread, readable from other threads too.
+fn this_thread_schedstat() -> PathBuf {
+    std::fs::read_link("/proc/thread-self")
+        .map(|p| Path::new("/proc").join(p).join("schedstat"))
+        .unwrap_or_else(|_| PathBuf::from("/proc/thread-self/schedstat"))
+}
+
+/// The input in flight, for the watchdog: the fuzzing thread's CPU time when it started
+/// (plus one; 0 when idle), its target and its bytes.
 struct InFlight {
-    started_ms: AtomicU64,
+    started_ns: AtomicU64,
+    schedstat: PathBuf,
     what: Mutex<(String, Vec<u8>)>,
 }
 
 fn spawn_watchdog(flight: Arc<InFlight>, origin: Instant, limit: Duration, artifacts: PathBuf) {
     std::thread::spawn(move || loop {
         std::thread::sleep(Duration::from_millis(250));
-        let s = flight.started_ms.load(Ordering::SeqCst);
+        let s = flight.started_ns.load(Ordering::SeqCst);
         if s == 0 {
             continue;
         }
-        let now = origin.elapsed().as_millis() as u64;
-        if now.saturating_sub(s) > 10 * limit.as_millis() as u64 {
+        let file = std::fs::File::open(&flight.schedstat).ok();
+        let now = cpu_ns(file.as_ref()).unwrap_or_else(|| origin.elapsed().as_nanos() as u64);
+        if now.saturating_sub(s) > 10 * limit.as_nanos() as u64 {
             let (name, input) = flight.what.lock().map(|g| g.clone()).unwrap_or_default();
             let path = save(&artifacts, &name, "hang", &input);
             eprintln!(
                 "gpucc fuzz: {name}: an input has run {} ms (bound {} ms); saved to {}; aborting",
-                now - s,
+                (now - s) / 1_000_000,
                 limit.as_millis(),
                 path.display()
             );
@@ -154,7 +176,8 @@ pub fn fuzz(args: FuzzArgs) -> Outcome {
     let limit = Duration::from_millis(args.time_limit_ms.max(1));
     let origin = Instant::now();
     let flight = Arc::new(InFlight {
-        started_ms: AtomicU64::new(0),
+        started_ns: AtomicU64::new(0),
+        schedstat: this_thread_schedstat(),
         what: Mutex::new((String::new(), Vec::new())),
     });
     spawn_watchdog(flight.clone(), origin, limit, args.artifacts.clone());
@@ -201,6 +224,7 @@ fn run_target(
     let mut rng = Rng::new(args.seed ^ salt);
     let mut tally = Tally::default();
     let mut reported = 0;
+    let schedstat = std::fs::File::open(&flight.schedstat).ok();
     for _ in 0..args.execs {
         let input = if target.seeds.is_empty() || rng.below(32) == 0 {
             // Bytes with no seed behind them.
@@ -218,14 +242,14 @@ fn run_target(
             w.0.clone_from(&target.name);
             w.1.clone_from(&input);
         }
-        flight
-            .started_ms
-            .store(origin.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
+        let clock =
+            || cpu_ns(schedstat.as_ref()).unwrap_or_else(|| origin.elapsed().as_nanos() as u64);
+        let t0 = clock();
+        flight.started_ns.store(t0 + 1, Ordering::SeqCst);
         let before = PANICS.load(Ordering::SeqCst);
-        let t0 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| (target.run)(&input)));
-        let took = t0.elapsed();
-        flight.started_ms.store(0, Ordering::SeqCst);
+        let took = Duration::from_nanos(clock().saturating_sub(t0));
+        flight.started_ns.store(0, Ordering::SeqCst);
         tally.execs += 1;
         tally.max = tally.max.max(took);
         let panicked = result.is_err() || PANICS.load(Ordering::SeqCst) != before;
