@@ -87,3 +87,31 @@ fn texture_op_without_sources_prints_text_that_reads_back() {
     let again = gpucc::nir::parse(&printed).unwrap_or_else(|e| panic!("{e}\n{printed}"));
     assert_eq!(gpucc::nir::print(&again), printed);
 }
+
+/// Found by the long `capi-ivb` run: a `tex` with no coordinate (a mutation dropped it and
+/// the texture index) compiled to a sampler SEND of length 0, and EU validation turned that
+/// into an internal error (the C ABI's INTERNAL status). It is the input's fault: an invalid
+/// shader, named as such.
+#[test]
+fn texture_op_without_a_coordinate_is_an_invalid_shader() {
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 0\noutputs: 1\nuniforms: 0\n\
+        decl_var uniform INTERP_MODE_NONE none sampler2D tex (0, 0, 0)\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds:\n\
+        \x20   32    %0 = load_const (0x00000000)\n\
+        \x20   32x4  %1 = (float32)tex 0 (sampler)\n\
+        \x20   @store_output (%1, %0) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+        \x20   // succs: b1\n    block b1:\n}\n";
+    let shader = gpucc::nir::parse(text).unwrap();
+    gpucc::nir::validate(&shader).unwrap();
+    for t in ["ivb", "hsw", "bdw", "skl"] {
+        let err = gpucc::compiler::Compiler::new(t)
+            .unwrap()
+            .compile(&shader, &Default::default())
+            .unwrap_err();
+        assert!(
+            matches!(&err, gpucc::compiler::CompileError::Invalid(m) if m.contains("tex has no coordinate")),
+            "{t}: {err}"
+        );
+    }
+}
