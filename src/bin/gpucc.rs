@@ -16,6 +16,8 @@ mod cli;
 mod compile;
 #[path = "gpucc/estimate.rs"]
 mod estimate;
+#[path = "gpucc/fuzz/mod.rs"]
+mod fuzz;
 #[path = "gpucc/isa.rs"]
 mod isa;
 #[path = "gpucc/nir.rs"]
@@ -63,6 +65,10 @@ enum Verb {
     Device,
     /// Run the built-in benchmarks: register allocation, or compile throughput
     Bench(bench::BenchArgs),
+    /// Fuzz the library in process: mutated inputs through a target, panics and hangs reported
+    Fuzz(fuzz::FuzzArgs),
+    /// Generate random valid NIR shaders and check each compiled one against the interpreter
+    FuzzDiff(fuzz::FuzzDiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +84,8 @@ fn main() -> ExitCode {
         Verb::Sim(a) => sim::run(a),
         Verb::Piglit(a) => piglit::run(a),
         Verb::Bench(a) => bench::run(a),
+        Verb::Fuzz(a) => fuzz::fuzz(a),
+        Verb::FuzzDiff(a) => fuzz::fuzz_diff(a),
         Verb::Device => {
             cli::out(gpucc::drm::format_nodes(&gpucc::drm::list_render_nodes()));
             Ok(())

@@ -815,10 +815,16 @@ impl<'a> ImplPrinter<'a> {
     fn tex(&mut self, t: &TexInstr) {
         self.def(t.def);
         let _ = write!(self.out, " = ({}){} ", t.dest_type, t.op.name());
-        for (n, (kind, s)) in t.srcs.iter().enumerate() {
-            if n != 0 {
-                self.out.push_str(", ");
+        // Fields are separated by ", ", with none before the first: an op with no sources
+        // (a size or level query) starts with its texture index.
+        let mut first = true;
+        let mut sep = |out: &mut String| {
+            if !std::mem::take(&mut first) {
+                out.push_str(", ");
             }
+        };
+        for (kind, s) in &t.srcs {
+            sep(self.out);
             self.src(*s, tex_src_type(t.op, *kind));
             let _ = write!(self.out, " ({})", kind.name());
         }
@@ -829,16 +835,20 @@ impl<'a> ImplPrinter<'a> {
                 || e.ends_with("(offsets)")
         };
         for e in t.extra.iter().filter(leading) {
-            let _ = write!(self.out, ", {e}");
+            sep(self.out);
+            self.out.push_str(e);
         }
         if let Some(ti) = t.texture_index {
-            let _ = write!(self.out, ", {ti} (texture)");
+            sep(self.out);
+            let _ = write!(self.out, "{ti} (texture)");
         }
         if let Some(si) = t.sampler_index {
-            let _ = write!(self.out, ", {si} (sampler)");
+            sep(self.out);
+            let _ = write!(self.out, "{si} (sampler)");
         }
         for e in t.extra.iter().filter(|e| !leading(e)) {
-            let _ = write!(self.out, ", {e}");
+            sep(self.out);
+            self.out.push_str(e);
         }
     }
 

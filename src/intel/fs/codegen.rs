@@ -86,10 +86,21 @@ fn reg_nr(r: &Reg) -> Result<u8, CompileError> {
 
 fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
     match r.file {
-        File::Imm => Ok(Src::Imm(Imm {
-            ty: r.ty,
-            bits: r.imm,
-        })),
+        // The encoding has no negate or abs bit for an immediate: fold them into the value
+        // (from_nir writes `b2f32` of a constant as a negated immediate), never drop them.
+        File::Imm => {
+            let r = if r.neg || r.abs {
+                crate::intel::fs::opt::copy_prop::fold_imm(*r).ok_or_else(|| {
+                    CompileError::Internal(format!("modifier on a {:?} immediate", r.ty))
+                })?
+            } else {
+                *r
+            };
+            Ok(Src::Imm(Imm {
+                ty: r.ty,
+                bits: r.imm,
+            }))
+        }
         File::Fixed => {
             let region = if let Some(rg) = r.region {
                 rg

@@ -40,6 +40,14 @@ impl Translator<'_> {
         if let Some(h) = header {
             params.insert(0, h);
         }
+        if params.is_empty() {
+            // A sampler message needs a payload; without one (a `tex` whose coordinate is
+            // missing) the SEND would have length 0, which EU validation rejects as an
+            // internal error. The input is at fault: say so.
+            return Err(CompileError::Invalid(format!(
+                "{op} has no coordinate or other parameter to send"
+            )));
+        }
         let surface = t.texture_index.unwrap_or(0);
         let sampler = t.sampler_index.unwrap_or(0);
         let dynamic = t

@@ -24,6 +24,10 @@ pub fn compute_to_copy(prog: &mut Program) -> bool {
     let mut reads = vec![0u32; n];
     let mut copies = vec![0u32; n];
     let mut target: Vec<Option<u32>> = vec![None; n];
+    // The registers of X each copy reads: two copies of the same part (the copy after the
+    // writer and another in a loop, say) would leave the second reading an X nobody writes
+    // once the writer is retargeted, so X then keeps its writer.
+    let mut parts: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
     for inst in &prog.insts {
         for s in &inst.src {
             if s.file == File::Vgrf && (s.nr as usize) < n {
@@ -33,10 +37,16 @@ pub fn compute_to_copy(prog: &mut Program) -> bool {
         if is_copy(inst) {
             let x = inst.src[0].nr as usize;
             if x < n {
-                copies[x] += 1;
+                copies[x] = copies[x].saturating_add(1);
                 if target[x].is_some_and(|p| p != inst.dst.nr) {
                     copies[x] = u32::MAX;
                 }
+                let first = inst.src[0].offset / REG_SIZE;
+                let part = (first, first + inst.regs_written().max(1));
+                if parts[x].iter().any(|&(a, b)| a < part.1 && part.0 < b) {
+                    copies[x] = u32::MAX;
+                }
+                parts[x].push(part);
                 target[x] = Some(inst.dst.nr);
             }
         }
@@ -182,6 +192,21 @@ mod tests {
                 alu(Opcode::Add, f(6), vec![f(5), f(0)]),
             ]
         );
+    }
+
+    #[test]
+    fn a_value_copied_twice_to_the_same_part_keeps_its_writer() {
+        // cmp v8; mov v1, v8; do; ...; mov v1, v8; while: the fuzz-diff miscompile (the
+        // second copy read v8 after its writer had been retargeted to v1).
+        unchanged(vec![
+            alu(Opcode::Add, f(8), vec![f(3), f(5)]),
+            copy(1, 8),
+            Inst::new(Op::Do, 8, Reg::BAD, vec![]),
+            alu(Opcode::Add, f(0), vec![f(9), f(9)]),
+            copy(1, 8),
+            Inst::new(Op::While, 8, Reg::BAD, vec![]),
+            alu(Opcode::Add, f(6), vec![f(1), f(0)]),
+        ]);
     }
 
     #[test]

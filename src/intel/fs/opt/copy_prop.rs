@@ -182,7 +182,8 @@ fn compose(copy_src: Reg, read: &Reg) -> Reg {
 }
 
 /// Folds modifiers into an immediate; `None` when the type has no such arithmetic.
-fn fold_imm(r: Reg) -> Option<Reg> {
+/// (Codegen uses it too: the hardware has no modifiers on immediates.)
+pub(crate) fn fold_imm(r: Reg) -> Option<Reg> {
     if !r.neg && !r.abs {
         return Some(r);
     }
