@@ -25,6 +25,9 @@ fn main() {
          #define GPUCC_VERSION_MINOR {minor}\n\
          #define GPUCC_VERSION_PATCH {patch}\n\
          #define GPUCC_VERSION_STRING \"{major}.{minor}.{patch}\"\n\n\
+         /* gpucc_compile_options.nr_color_regions for Mesa's nr_color_regions = 0 (no colour\n \
+         * buffer bound); 0 in the field means \"not given\". */\n\
+         #define GPUCC_NO_COLOR_REGIONS 0xffffffffu\n\n\
          /**\n * A compiled program (opaque to C): machine code, layout and statistics.\n */\n\
          typedef struct gpucc_program gpucc_program;\n"
     ));

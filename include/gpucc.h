@@ -14,6 +14,10 @@
 #define GPUCC_VERSION_PATCH 0
 #define GPUCC_VERSION_STRING "0.1.0"
 
+/* gpucc_compile_options.nr_color_regions for Mesa's nr_color_regions = 0 (no colour
+ * buffer bound); 0 in the field means "not given". */
+#define GPUCC_NO_COLOR_REGIONS 0xffffffffu
+
 /**
  * A compiled program (opaque to C): machine code, layout and statistics.
  */
@@ -142,14 +146,79 @@ typedef struct {
 } gpucc_compute_dispatch;
 
 /**
- * Options of one compile. Pass NULL for the defaults.
+ * Options and compile key of one compile. Pass NULL for the defaults; otherwise start
+ * from a zeroed struct and set `struct_size = sizeof(gpucc_compile_options)`: every field
+ * left 0 means "no key" (the code gpucc produces without one). Boolean fields take 0 or 1.
+ *
+ * A key field gpucc does not implement (any value other than 0) makes gpucc_compile
+ * return GPUCC_STATUS_UNSUPPORTED naming the field and value; a key of the other family or
+ * of another stage likewise. The key is applied to the NIR before the backend, as Mesa
+ * applies it in its NIR lowering.
  */
 typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_compile_options)` of the header it was built with.
+   * A multiple of 4; at least 8.
+   */
+  uint32_t struct_size;
   /**
    * Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
    * the backend choose. Ignored for Vivante targets.
    */
   uint32_t simd_mask;
+  /**
+   * Intel FS (`brw_wm_prog_key::nr_color_regions`): colour buffers bound, 1-8.
+   * `gl_FragColor` (FRAG_RESULT_COLOR) is written to every region; FRAG_RESULT_DATAi with
+   * i >= nr_color_regions is not written. GPUCC_NO_COLOR_REGIONS for Mesa's 0 (no colour
+   * buffer: one write to render target 0, which the driver binds to a null surface).
+   * 0: not given, one render target per colour output the shader writes.
+   */
+  uint32_t nr_color_regions;
+  /**
+   * Intel FS (`brw_wm_prog_key::flat_shade`, GL's glShadeModel(GL_FLAT)): colour inputs
+   * (COL0, COL1, BFC0, BFC1) whose interpolation the shader leaves unspecified
+   * (INTERP_MODE_NONE) are flat; gpucc_program_fs_input then reports them flat.
+   */
+  uint32_t flat_shade;
+  /**
+   * Intel FS (`brw_wm_prog_key::persample_interp`). Not implemented: 1 is UNSUPPORTED.
+   */
+  uint32_t persample_interp;
+  /**
+   * Intel FS (`brw_wm_prog_key::alpha_to_coverage`). Not implemented: 1 is UNSUPPORTED.
+   */
+  uint32_t alpha_to_coverage;
+  /**
+   * Intel FS (`brw_wm_prog_key::emit_alpha_test`, Gen4/5 MRT alpha test): 1 lowers the
+   * alpha test into the shader with `alpha_test_func`. Not implemented: 1 is UNSUPPORTED.
+   */
+  uint32_t emit_alpha_test;
+  /**
+   * Intel FS (`brw_wm_prog_key::alpha_test_func`): Mesa's `enum compare_func` (0 NEVER ..
+   * 7 ALWAYS), read only with `emit_alpha_test`; must be 0 without it.
+   */
+  uint32_t alpha_test_func;
+  /**
+   * Intel VS (`brw_vs_prog_key::nr_userclip_plane_consts`): user clip planes the shader
+   * computes distances for. Not implemented: a value other than 0 is UNSUPPORTED.
+   */
+  uint32_t nr_userclip_plane_consts;
+  /**
+   * etnaviv FS (`etna_shader_key::frag_rb_swap`): the shader swaps red and blue of colour
+   * output 0 (the render target has a format the PE stores swapped).
+   */
+  uint32_t frag_rb_swap;
+  /**
+   * etnaviv FS (`etna_shader_key::sprite_coord_enable`): mask of the TEX0..7 varyings
+   * point sprites replace with the point coordinate. Not implemented: non-zero is
+   * UNSUPPORTED.
+   */
+  uint32_t sprite_coord_enable;
+  /**
+   * etnaviv FS (`etna_shader_key::sprite_coord_yinvert`). Not implemented: 1 is
+   * UNSUPPORTED.
+   */
+  uint32_t sprite_coord_yinvert;
 } gpucc_compile_options;
 
 /**

@@ -11,6 +11,7 @@ pub mod debug;
 pub mod drm;
 pub mod etnaviv;
 pub mod intel;
+pub mod key;
 pub mod nir;
 pub mod piglit;
 pub mod pipeline;

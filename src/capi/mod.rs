@@ -27,6 +27,7 @@
 
 mod compiler;
 mod device;
+mod options;
 mod program;
 mod shader;
 mod stage_io;
@@ -35,6 +36,7 @@ mod version;
 
 pub use compiler::*;
 pub use device::*;
+pub use options::*;
 pub use program::*;
 pub use shader::*;
 pub use stage_io::*;
