@@ -76,8 +76,9 @@ impl Key {
     ) -> Result<Cow<'a, nir::Shader>, CompileError> {
         self.check(family, stage)?;
         let mut out = Cow::Borrowed(shader);
-        if self.flat_shade {
-            flat_shade(out.to_mut());
+        if self.flat_shade && flat_shade(out.to_mut()) {
+            // The barycentrics the colours no longer read must not stay in the payload.
+            nir::passes::dce::dce(out.to_mut());
         }
         if let Some(n) = self.nr_color_regions {
             color_regions(out.to_mut(), n)?;
@@ -281,8 +282,8 @@ const COLOR_SLOTS: [&str; 4] = [
 /// declared flat. Unspecified means the variable says INTERP_MODE_NONE or the barycentric
 /// the load uses says `interp_mode=0`: Mesa decides on the variable, before brw gives
 /// INTERP_MODE_NONE its default (smooth), so NIR dumped after that step (as the ivb corpus
-/// is) has no unspecified colours left and is unaffected.
-fn flat_shade(shader: &mut nir::Shader) {
+/// is) has no unspecified colours left and is unaffected. Returns whether a load changed.
+fn flat_shade(shader: &mut nir::Shader) -> bool {
     let unspecified_var = |loc: &str, vars: &[nir::Variable]| {
         vars.iter().any(|v| {
             v.mode == nir::VarMode::ShaderIn
@@ -346,6 +347,7 @@ fn flat_shade(shader: &mut nir::Shader) {
             v.interpolation = "INTERP_MODE_FLAT".to_string();
         }
     }
+    !made_flat.is_empty()
 }
 
 /// The render target a colour `store_output` writes: Some(None) for FRAG_RESULT_COLOR (all
