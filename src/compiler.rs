@@ -112,20 +112,21 @@ impl Compiler {
     ) -> Result<Program, CompileError> {
         let keyed = self.keyed(shader, &options.key)?;
         let shader: &nir::Shader = &keyed;
-        match &self.backend {
+        let compiled = match &self.backend {
             Backend::Intel(ctx) => {
                 let mut opts = intel::fs::Options::default();
                 if !options.simd.is_empty() {
                     opts.simd = options.simd.clone();
                 }
-                let kernel = ctx.compile(shader, &opts)?;
-                Ok(Program::intel(self.target, shader.stage(), kernel))
+                ctx.compile(shader, &opts)
+                    .map(|kernel| Program::intel(self.target, shader.stage(), kernel))
             }
-            Backend::Etnaviv(ctx) => {
-                let object = ctx.compile(shader, &etnaviv::compiler::Options::default())?;
-                Ok(Program::etnaviv(self.target, object))
-            }
-        }
+            Backend::Etnaviv(ctx) => ctx
+                .compile(shader, &etnaviv::compiler::Options::default())
+                .map(|object| Program::etnaviv(self.target, object)),
+        };
+        // A shader of the other family's NIR form fails somewhere; say why rather than where.
+        compiled.map_err(|e| crate::form::wrong_form(shader, self.target, e))
     }
 }
 

@@ -10,6 +10,7 @@ pub mod compiler;
 pub mod debug;
 pub mod drm;
 pub mod etnaviv;
+pub mod form;
 pub mod intel;
 pub mod key;
 pub mod nir;
