@@ -181,7 +181,9 @@ fn frag_rb_swap_swaps_red_and_blue_on_the_simulator() {
 
 #[test]
 fn unimplemented_and_misplaced_keys_are_refused_by_name() {
-    let cases: &[(&str, &str, &[(&str, &str)], &str)] = &[
+    /// (target, shader, key fields, text the error must contain)
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
         (
             "ivb",
             INTEL_COLOR_FS,

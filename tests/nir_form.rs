@@ -26,12 +26,9 @@ fn corpus_dumps_are_recognised_as_their_drivers_form() {
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
             let shader = gpucc::nir::parse(&text).unwrap();
-            match gpucc::form::form(&shader) {
-                Some(fam) => {
-                    assert_eq!(fam, family, "{}", f.display());
-                    recognised += 1;
-                }
-                None => {}
+            if let Some(fam) = gpucc::form::form(&shader) {
+                assert_eq!(fam, family, "{}", f.display());
+                recognised += 1;
             }
         }
         // Nearly all carry a marker (outputs are stored in every graphics shader).
