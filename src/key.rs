@@ -6,7 +6,8 @@
 //! field and the value, never silently ignored (a driver that asked for alpha-to-coverage and
 //! got a shader without it would render wrongly with no hint why).
 //!
-//! The implemented fields are applied to the NIR before the backend sees it
+//! Implemented: `nr_color_regions`, `flat_shade`, `frag_rb_swap`, `sprite_coord_enable` and
+//! `sprite_coord_yinvert`. The implemented fields are applied to the NIR before the backend sees it
 //! ([`Key::apply`]), the way Mesa applies them in its NIR lowering: the backends need no
 //! knowledge of the key, and `gpucc verify` checks the keyed shader like any other because
 //! the interpreter runs the same rewritten NIR.
@@ -48,9 +49,12 @@ pub struct Key {
     /// output 0 (FRAG_RESULT_COLOR or FRAG_RESULT_DATA0).
     pub frag_rb_swap: bool,
     /// etnaviv FS, `etna_shader_key::sprite_coord_enable`: mask of TEX0..7 varyings that
-    /// point sprites replace with the point coordinate. Not implemented.
+    /// point sprites replace with the point coordinate: a read of TEXi becomes
+    /// (PNTC.x, PNTC.y, 0, 1), PNTC being a new input (VARYING_SLOT_PNTC) the driver feeds
+    /// with the rasterizer's point coordinate (Mesa's `nir_lower_texcoord_replace`).
     pub sprite_coord_enable: u32,
-    /// etnaviv FS, `etna_shader_key::sprite_coord_yinvert`. Not implemented.
+    /// etnaviv FS, `etna_shader_key::sprite_coord_yinvert`: the replaced coordinate's y is
+    /// 1 - y (GL's lower-left point-sprite origin).
     pub sprite_coord_yinvert: bool,
 }
 
@@ -85,6 +89,13 @@ impl Key {
         }
         if self.frag_rb_swap {
             rb_swap(out.to_mut());
+        }
+        if self.sprite_coord_enable != 0 {
+            sprite_coord(
+                out.to_mut(),
+                self.sprite_coord_enable,
+                self.sprite_coord_yinvert,
+            );
         }
         if let Cow::Owned(s) = &mut out {
             for f in &mut s.functions {
@@ -197,19 +208,19 @@ impl Key {
         if self.sprite_coord_enable != 0 {
             let m = format!("{:#x}", self.sprite_coord_enable);
             etna_fs("sprite_coord_enable", &m)?;
-            return Err(unsupported(
-                "sprite_coord_enable",
-                m,
-                "point-sprite coordinates are not implemented",
-            ));
+            if self.sprite_coord_enable > 0xff {
+                return Err(CompileError::Invalid(format!(
+                    "compile key sprite_coord_enable={m}: a mask of TEX0..TEX7 (0-0xff)"
+                )));
+            }
         }
         if self.sprite_coord_yinvert {
             etna_fs("sprite_coord_yinvert", &1)?;
-            return Err(unsupported(
-                "sprite_coord_yinvert",
-                1,
-                "point-sprite coordinates are not implemented",
-            ));
+            if self.sprite_coord_enable == 0 {
+                return Err(CompileError::Invalid(
+                    "compile key sprite_coord_yinvert=1 without sprite_coord_enable".into(),
+                ));
+            }
         }
         Ok(())
     }
@@ -499,5 +510,168 @@ fn rb_swap(shader: &mut nir::Shader) {
                 i.srcs[1] = swapped;
             }
         }
+    }
+}
+
+/// `sprite_coord_enable`: every `load_input` of a TEXi varying in `mask` becomes a read of
+/// the point coordinate, (PNTC.x, PNTC.y or 1 - PNTC.y, 0, 1), as Mesa's
+/// `nir_lower_texcoord_replace` rewrites glTexCoord for point sprites. The point coordinate
+/// is a new vec2 input (VARYING_SLOT_PNTC) at the first free driver location.
+fn sprite_coord(shader: &mut nir::Shader, mask: u32, yinvert: bool) {
+    let replaced = |i: &IntrinsicInstr| {
+        i.intrinsic == Intrinsic::LoadInput
+            && i.io_location()
+                .and_then(|l| l.strip_prefix("VARYING_SLOT_TEX"))
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| n < 8 && mask & (1 << n) != 0)
+    };
+    let mut base = shader
+        .variables
+        .iter()
+        .filter(|v| v.mode == nir::VarMode::ShaderIn)
+        .map(|v| v.driver_location + 1)
+        .max()
+        .unwrap_or(0);
+    for body in shader.functions.iter().filter_map(|f| f.body.as_ref()) {
+        for x in &body.instrs {
+            if let InstrKind::Intrinsic(i) = &x.kind {
+                if i.intrinsic == Intrinsic::LoadInput {
+                    let b = i.int_index(IndexKind::Base).unwrap_or(0);
+                    base = base.max(u32::try_from(b + 1).unwrap_or(0));
+                }
+            }
+        }
+    }
+    let mut used = false;
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        let loads: Vec<_> = body
+            .instrs_in_order()
+            .filter_map(|(id, x)| match &x.kind {
+                InstrKind::Intrinsic(i) if replaced(i) => Some((id, x.block, i.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, block, load) in loads {
+            let (Some(def), Some(&offset)) = (load.def, load.srcs.first()) else {
+                continue;
+            };
+            let Some(d) = body.def(def).copied() else {
+                continue;
+            };
+            let first = load
+                .int_index(IndexKind::Component)
+                .unwrap_or(0)
+                .clamp(0, 3) as u8;
+            let mut at = body.blocks[block.0 as usize]
+                .instrs
+                .iter()
+                .position(|&x| x == id)
+                .unwrap_or(0);
+            let mut emit =
+                |body: &mut nir::Impl, comps: u8, kind: &dyn Fn(nir::SsaId) -> InstrKind| {
+                    let v = body.alloc_ssa(comps, 32);
+                    if let Some(Some(vd)) = body.defs.get_mut(v.0 as usize) {
+                        vd.divergent = d.divergent;
+                    }
+                    body.insert_instr(block, at, kind(v));
+                    at += 1;
+                    v
+                };
+            let io = match load.index(IndexKind::IoSemantics) {
+                Some(IndexValue::Text(t)) => {
+                    let loc = load.io_location().unwrap_or("");
+                    IndexValue::Text(t.replacen(loc, "VARYING_SLOT_PNTC", 1))
+                }
+                _ => continue,
+            };
+            let pntc = emit(body, 2, &|v| {
+                InstrKind::Intrinsic(IntrinsicInstr {
+                    intrinsic: Intrinsic::LoadInput,
+                    def: Some(v),
+                    num_components: 2,
+                    srcs: vec![offset],
+                    indices: vec![
+                        IndexValue::Int(i64::from(base)),
+                        IndexValue::Int(1),
+                        IndexValue::Int(0),
+                        IndexValue::Type(nir::AluType::parse("float32").expect("float32")),
+                        io.clone(),
+                    ],
+                })
+            });
+            let constant = |bits: u64| {
+                move |v| {
+                    InstrKind::LoadConst(nir::LoadConstInstr {
+                        def: v,
+                        values: vec![bits],
+                    })
+                }
+            };
+            let zero = emit(body, 1, &constant(0));
+            let one = emit(body, 1, &constant(0x3f80_0000));
+            let alu = |op: AluOp, srcs: Vec<AluSrc>| {
+                move |v| {
+                    InstrKind::Alu(AluInstr {
+                        op,
+                        def: v,
+                        srcs: srcs.clone(),
+                        exact: false,
+                        no_signed_wrap: false,
+                        no_unsigned_wrap: false,
+                    })
+                }
+            };
+            let y = if yinvert {
+                // 1 - y as fadd(1, fneg(y)): etnaviv-form NIR has no fsub.
+                let neg = alu(AluOp::fneg, vec![AluSrc::swizzled(pntc, &[1])]);
+                let neg = emit(body, 1, &neg);
+                let f = alu(AluOp::fadd, vec![AluSrc::new(one), AluSrc::new(neg)]);
+                (emit(body, 1, &f), 0)
+            } else {
+                (pntc, 1)
+            };
+            let v4 = alu(
+                AluOp::vec4,
+                vec![
+                    AluSrc::swizzled(pntc, &[0]),
+                    AluSrc::swizzled(y.0, &[y.1]),
+                    AluSrc::new(zero),
+                    AluSrc::new(one),
+                ],
+            );
+            let vec = emit(body, 4, &v4);
+            // The load itself becomes a move of the components it read.
+            let swz: Vec<u8> = (first..first + d.num_components)
+                .map(|c| c.min(3))
+                .collect();
+            body.instrs[id.0 as usize].kind = InstrKind::Alu(AluInstr {
+                op: AluOp::mov,
+                def,
+                srcs: vec![AluSrc::swizzled(vec, &swz)],
+                exact: false,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            });
+            used = true;
+        }
+    }
+    if used {
+        shader.variables.push(nir::Variable {
+            mode: nir::VarMode::ShaderIn,
+            qualifiers: Vec::new(),
+            interpolation: "INTERP_MODE_NONE".to_string(),
+            access: Vec::new(),
+            image_format: None,
+            precision: None,
+            ty: nir::GlslType::parse("vec2").expect("vec2"),
+            name: "gl_PointCoord".to_string(),
+            location: "VARYING_SLOT_PNTC".to_string(),
+            components: Some("xy".to_string()),
+            driver_location: base,
+            binding: 0,
+            compact: false,
+            initializer: None,
+        });
     }
 }

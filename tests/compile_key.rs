@@ -3,6 +3,7 @@
 //! by name.
 
 use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
+use gpucc::etnaviv::compiler::consts::UniformContent;
 use gpucc::etnaviv::sim::Machine;
 use gpucc::etnaviv::specs::Specs;
 use gpucc::program::{Code, Program};
@@ -227,16 +228,10 @@ fn unimplemented_and_misplaced_keys_are_refused_by_name() {
             "nr_color_regions=2",
         ),
         (
-            "gc2000",
-            ETNA_COLOR_FS,
+            "ivb",
+            INTEL_COLOR_FS,
             &[("sprite_coord_enable", "0x3")],
             "sprite_coord_enable=0x3",
-        ),
-        (
-            "gc2000",
-            ETNA_COLOR_FS,
-            &[("sprite_coord_yinvert", "1")],
-            "sprite_coord_yinvert=1",
         ),
     ];
     for (target, text, fields, needle) in cases {
@@ -245,10 +240,94 @@ fn unimplemented_and_misplaced_keys_are_refused_by_name() {
             other => panic!("{target} {fields:?}: {other:?}"),
         }
     }
+    // Values that are no key at all are invalid, not unsupported.
+    for fields in [
+        &[("sprite_coord_yinvert", "1")][..],
+        &[("sprite_coord_enable", "0x100")][..],
+        &[("nr_color_regions", "9")][..],
+    ] {
+        let target = if fields[0].0 == "nr_color_regions" {
+            "ivb"
+        } else {
+            "gc2000"
+        };
+        let text = if target == "ivb" {
+            INTEL_COLOR_FS
+        } else {
+            ETNA_COLOR_FS
+        };
+        match compile(target, text, key(fields)) {
+            Err(CompileError::Invalid(m)) => assert!(m.contains(fields[0].0), "{m}"),
+            other => panic!("{fields:?}: {other:?}"),
+        }
+    }
     let mut k = Key::default();
     assert!(k.set("flat_shade", "2").is_err());
     assert!(k
         .set("no_such_key", "1")
         .unwrap_err()
         .contains("no_such_key"));
+}
+
+/// An etnaviv-form fragment shader copying the texture coordinate TEX0 to gl_FragColor.
+const ETNA_TEXCOORD_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: sprite\ninputs: 1\n\
+outputs: 1\nuniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_TexCoord0 (VARYING_SLOT_TEX0.xyzw, 0, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+    32    %0 = load_const (0x00000000)\n\
+    32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_TEX0 slots=1)\n\
+    32    %2 = deref_var &gl_FragColor (shader_out vec4)\n\
+               @store_deref (%2, %1) (wrmask=xyzw, access=none)\n\
+               // succs: b1 \n    block b1:\n}\n";
+
+#[test]
+fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
+    let (px, py) = (0.25f32, 0.125f32);
+    for (yinvert, expected) in [
+        (false, [px, py, 0.0, 1.0]),
+        (true, [px, 1.0 - py, 0.0, 1.0]),
+    ] {
+        let mut fields = vec![("sprite_coord_enable", "0x1")];
+        if yinvert {
+            fields.push(("sprite_coord_yinvert", "1"));
+        }
+        let p = compile("gc2000", ETNA_TEXCOORD_FS, key(&fields)).unwrap();
+        let Code::Etnaviv(obj) = &p.code else {
+            panic!("not an etnaviv program")
+        };
+        // TEX0 is no longer read; the point coordinate is the one input, at the first free
+        // driver location (1).
+        assert_eq!(obj.inputs.len(), 1, "{:?}", obj.inputs);
+        assert_eq!(obj.inputs[0].slot, 1);
+        let mut m = Machine::new(Specs::from_name("gc2000").unwrap());
+        // The constants the compiler placed in the uniform file (the driver uploads them).
+        for (slot, contents) in obj.uniforms.iter().enumerate() {
+            let v = contents.map(|k| match k {
+                UniformContent::Const(b) => b,
+                _ => 0,
+            });
+            m.set_uniform_bits(slot, v);
+        }
+        m.set_temp(usize::from(obj.inputs[0].reg), [px, py, 0.5, 0.5]);
+        m.run_fragment(&obj.insts, [0.0; 4], &[]).unwrap();
+        let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
+        assert_eq!(out, expected, "yinvert={yinvert}");
+        let c = Compiler::new("gc2000").unwrap();
+        let shader = parse(ETNA_TEXCOORD_FS);
+        let keyed = c.keyed(&shader, &key(&fields)).unwrap();
+        assert!(matches!(c.verify(&keyed, &[]), VerifyOutcome::Pass));
+    }
+    // A mask without TEX0 leaves the shader alone.
+    let p = compile(
+        "gc2000",
+        ETNA_TEXCOORD_FS,
+        key(&[("sprite_coord_enable", "0x2")]),
+    )
+    .unwrap();
+    let Code::Etnaviv(obj) = &p.code else {
+        panic!("not an etnaviv program")
+    };
+    assert_eq!(obj.inputs.len(), 1);
+    assert_eq!(obj.inputs[0].slot, 0);
 }

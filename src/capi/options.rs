@@ -58,11 +58,13 @@ pub struct CompileOptionsC {
     /// output 0 (the render target has a format the PE stores swapped).
     pub frag_rb_swap: u32,
     /// etnaviv FS (`etna_shader_key::sprite_coord_enable`): mask of the TEX0..7 varyings
-    /// point sprites replace with the point coordinate. Not implemented: non-zero is
-    /// UNSUPPORTED.
+    /// point sprites replace with the point coordinate (0-0xff): a read of TEXi becomes
+    /// (PNTC.x, PNTC.y, 0, 1), where PNTC is a new vec2 input (VARYING_SLOT_PNTC) at the first
+    /// free input location, which the driver feeds with the rasterizer's point coordinate
+    /// (Mesa's `nir_lower_texcoord_replace`).
     pub sprite_coord_enable: u32,
-    /// etnaviv FS (`etna_shader_key::sprite_coord_yinvert`). Not implemented: 1 is
-    /// UNSUPPORTED.
+    /// etnaviv FS (`etna_shader_key::sprite_coord_yinvert`): the replaced y is 1 - PNTC.y.
+    /// Only with `sprite_coord_enable`.
     pub sprite_coord_yinvert: u32,
 }
 
