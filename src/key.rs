@@ -26,9 +26,10 @@ use crate::nir::{
 pub struct Key {
     /// Intel FS, Mesa's `brw_wm_prog_key::nr_color_regions`: colour buffers bound. A
     /// `gl_FragColor` write (FRAG_RESULT_COLOR) goes to every region 0..max(n, 1); a
-    /// FRAG_RESULT_DATAi write with i >= n is dropped; with 0 regions one write to render
-    /// target 0 (a null surface) still ends the thread. None: one render target per colour
-    /// output the shader writes (gpucc's behaviour without a key).
+    /// FRAG_RESULT_DATAi write with i >= max(n, 1) is dropped; with 0 regions colour output 0
+    /// still goes to render target 0 (a null surface: Mesa sends its alpha there for alpha
+    /// test and alpha-to-coverage). None: one render target per colour output the shader
+    /// writes (gpucc's behaviour without a key).
     pub nr_color_regions: Option<u32>,
     /// Intel FS, `brw_wm_prog_key::flat_shade`: the colour inputs (COL0, COL1, and BFC0,
     /// BFC1) whose interpolation the shader left unspecified (INTERP_MODE_NONE) are flat.
@@ -384,7 +385,9 @@ fn color_target(i: &IntrinsicInstr) -> Option<Option<u32>> {
 
 /// `nr_color_regions`: broadcast FRAG_RESULT_COLOR to every region, drop writes to regions
 /// that are not bound (Mesa's `alloc_frag_output` and `do_emit_fb_writes`). With no region
-/// the colour writes go: the backend then ends the thread with one write to render target 0.
+/// Mesa still sends colour output 0's alpha (for alpha test and alpha-to-coverage) in one
+/// write to render target 0, a null surface, its colour undefined: colour output 0 is kept
+/// as with one region.
 fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
     let dual = shader
         .functions
@@ -412,9 +415,10 @@ fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
                 _ => None,
             })
             .collect();
+        let regions = n.max(1);
         for (id, block, target) in stores {
             match target {
-                Some(rt) if rt < n => {}
+                Some(rt) if rt < regions => {}
                 Some(_) => body.remove_instr(id),
                 None => {
                     let InstrKind::Intrinsic(store) = body.instr(id).kind.clone() else {
@@ -427,7 +431,7 @@ fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
                         .position(|&x| x == id)
                         .unwrap_or(0);
                     body.remove_instr(id);
-                    for rt in (0..n).rev() {
+                    for rt in (0..regions).rev() {
                         let mut copy = store.clone();
                         let slot = store.intrinsic.index_slot(IndexKind::IoSemantics);
                         if let Some(IndexValue::Text(t)) =

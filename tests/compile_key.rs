@@ -148,6 +148,11 @@ fn nr_color_regions_broadcasts_frag_color_and_drops_unbound_targets() {
     // No colour buffer: one write to render target 0 still ends the thread.
     let p = compile("ivb", INTEL_MRT_FS, key(&[("nr_color_regions", "0")])).unwrap();
     assert_eq!(rt_writes(&p), (vec![0], true));
+    // Mesa still sends colour 0's alpha to the null render target (for alpha test and
+    // alpha-to-coverage), so the colour is still interpolated.
+    let p = compile("ivb", INTEL_COLOR_FS, key(&[("nr_color_regions", "0")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0], true));
+    assert!(p.asm_text().contains("pln"), "{}", p.asm_text());
     // The broadcast shader still verifies.
     let c = Compiler::new("ivb").unwrap();
     let shader = parse(INTEL_COLOR_FS);
