@@ -14,6 +14,14 @@ fn main() {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=CI");
 
+    // The shared library's SONAME carries the major version (libgpucc.so.0), so a driver
+    // linked against it is not loaded with an incompatible major release. Meson installs
+    // the file as libgpucc.so.MAJOR.MINOR.PATCH with the .so.MAJOR and .so links.
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libgpucc.so.{major}");
+    }
+
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
@@ -25,6 +33,9 @@ fn main() {
          #define GPUCC_VERSION_MINOR {minor}\n\
          #define GPUCC_VERSION_PATCH {patch}\n\
          #define GPUCC_VERSION_STRING \"{major}.{minor}.{patch}\"\n\n\
+         /* gpucc_compile_options.nr_color_regions for Mesa's nr_color_regions = 0 (no colour\n \
+         * buffer bound); 0 in the field means \"not given\". */\n\
+         #define GPUCC_NO_COLOR_REGIONS 0xffffffffu\n\n\
          /**\n * A compiled program (opaque to C): machine code, layout and statistics.\n */\n\
          typedef struct gpucc_program gpucc_program;\n"
     ));

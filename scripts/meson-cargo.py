@@ -23,16 +23,23 @@ def main() -> int:
     args = ap.parse_args()
 
     target_dir = os.environ.get("CARGO_TARGET_DIR") or args.target_dir
+    # The library, and the `gpucc` command when an output asks for it.
     cmd = [args.cargo, "build", "--lib", "--manifest-path", args.manifest, "--target-dir", target_dir]
     if args.release:
         cmd.append("--release")
+    if any(os.path.basename(o) == "gpucc" for o in args.outputs):
+        cmd += ["--bin", "gpucc"]
     proc = subprocess.run(cmd)
     if proc.returncode != 0:
         return proc.returncode
 
     profile_dir = os.path.join(target_dir, "release" if args.release else "debug")
     for out in args.outputs:
-        src = os.path.join(profile_dir, os.path.basename(out))
+        name = os.path.basename(out)
+        # Cargo names the shared library libgpucc.so; Meson's output carries the version.
+        if name.startswith("libgpucc.so."):
+            name = "libgpucc.so"
+        src = os.path.join(profile_dir, name)
         if not os.path.isfile(src):
             print(f"meson-cargo: cargo did not produce {src}", file=sys.stderr)
             return 1

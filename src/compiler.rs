@@ -4,10 +4,13 @@
 //! lives in the backend context built here once, never per shader. A `Compiler` is
 //! `Send + Sync`: drivers compile from several threads at once with one object.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::etnaviv;
 use crate::intel;
+use crate::key::Family as KeyFamily;
+pub use crate::key::Key;
 use crate::nir;
 use crate::program::Program;
 use crate::target::{Target, UnknownTarget};
@@ -32,6 +35,8 @@ pub struct Compiler {
 pub struct CompileOptions {
     /// Intel: the SIMD widths to try (8, 16, 32); empty means the backend's default choice.
     pub simd: Vec<u32>,
+    /// Per-draw state that changes the code (Mesa's program keys); the default is no key.
+    pub key: Key,
 }
 
 /// Why a compile failed.
@@ -84,26 +89,44 @@ impl Compiler {
         self.target
     }
 
+    /// The shader with the compile key applied (the same shader when the key is empty), or
+    /// the key's error for this target and the shader's stage. `compile` applies it itself;
+    /// `verify` takes the keyed shader so that the interpreter runs what the key produced.
+    pub fn keyed<'a>(
+        &self,
+        shader: &'a nir::Shader,
+        key: &Key,
+    ) -> Result<Cow<'a, nir::Shader>, CompileError> {
+        let family = match &self.backend {
+            Backend::Intel(_) => KeyFamily::Intel,
+            Backend::Etnaviv(_) => KeyFamily::Etnaviv,
+        };
+        key.apply(shader, family, shader.stage())
+    }
+
     /// Compiles one shader (already validated) into a kernel-ready program.
     pub fn compile(
         &self,
         shader: &nir::Shader,
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
-        match &self.backend {
+        let keyed = self.keyed(shader, &options.key)?;
+        let shader: &nir::Shader = &keyed;
+        let compiled = match &self.backend {
             Backend::Intel(ctx) => {
                 let mut opts = intel::fs::Options::default();
                 if !options.simd.is_empty() {
                     opts.simd = options.simd.clone();
                 }
-                let kernel = ctx.compile(shader, &opts)?;
-                Ok(Program::intel(self.target, shader.stage(), kernel))
+                ctx.compile(shader, &opts)
+                    .map(|kernel| Program::intel(self.target, shader.stage(), kernel))
             }
-            Backend::Etnaviv(ctx) => {
-                let object = ctx.compile(shader, &etnaviv::compiler::Options::default())?;
-                Ok(Program::etnaviv(self.target, object))
-            }
-        }
+            Backend::Etnaviv(ctx) => ctx
+                .compile(shader, &etnaviv::compiler::Options::default())
+                .map(|object| Program::etnaviv(self.target, object)),
+        };
+        // A shader of the other family's NIR form fails somewhere; say why rather than where.
+        compiled.map_err(|e| crate::form::wrong_form(shader, self.target, e))
     }
 }
 

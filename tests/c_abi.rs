@@ -76,6 +76,11 @@ fn c_compile_both_families() {
 }
 
 #[test]
+fn c_compile_key_and_options_versions() {
+    run(&common::build_c_program("compile_key"), &[]);
+}
+
+#[test]
 fn c_binds_a_vertex_program_to_a_fragment_program() {
     run(&common::build_c_program("bind_vs_fs"), &[]);
 }

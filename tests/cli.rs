@@ -308,3 +308,62 @@ fn bench_compile_once_compiles_each_file_once() {
         "2 files, 1 compile (each compiled once)\n"
     );
 }
+
+/// `--key name=value`: the Vivante example's colour comes out with red and blue swapped (the
+/// `mov` before the output has swizzle zyxw), an unknown key is a usage error naming it, and
+/// a key of the other family is an input error naming the field.
+#[test]
+fn compile_key_flags() {
+    let file = "examples/etnaviv/gradient.fs.nir";
+    let plain = gpucc(&["compile", "--target", "gc3000", file, "--asm"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let swapped = gpucc(&[
+        "compile",
+        "--target",
+        "gc3000",
+        file,
+        "--asm",
+        "--key",
+        "frag_rb_swap=1",
+    ]);
+    assert_eq!(swapped.status.code(), Some(0), "{}", text(&swapped.stderr));
+    assert_ne!(text(&plain.stdout), text(&swapped.stdout));
+    assert!(
+        text(&swapped.stdout).contains(".zyxw"),
+        "{}",
+        text(&swapped.stdout)
+    );
+    let verified = gpucc(&[
+        "verify",
+        "--target",
+        "gc3000",
+        file,
+        "--key",
+        "frag_rb_swap=1",
+    ]);
+    assert_eq!(
+        verified.status.code(),
+        Some(0),
+        "{}",
+        text(&verified.stdout)
+    );
+
+    let unknown = gpucc(&["compile", "--target", "gc3000", file, "--key", "rb_swap=1"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("unknown key \"rb_swap\""));
+
+    let wrong = gpucc(&[
+        "compile",
+        "--target",
+        "gc3000",
+        file,
+        "--key",
+        "flat_shade=1",
+    ]);
+    assert_eq!(wrong.status.code(), Some(1));
+    let err = text(&wrong.stderr);
+    assert!(
+        err.contains("flat_shade=1") && err.contains("Intel key"),
+        "{err}"
+    );
+}

@@ -1035,7 +1035,10 @@ fn etnaviv_ten_thousand_live_values_fail_fast() {
 fn intel_nine_hundred_live_values_spill_and_verify() {
     let shader = gpucc::nir::parse(&live_chain(900, false)).unwrap();
     let compiler = gpucc::compiler::Compiler::new("ivb").unwrap();
-    let options = gpucc::compiler::CompileOptions { simd: vec![8] };
+    let options = gpucc::compiler::CompileOptions {
+        simd: vec![8],
+        ..Default::default()
+    };
     let program = compiler.compile(&shader, &options).unwrap();
     let row = &program.stats()[0];
     assert!(row.spills.unwrap() >= 900 - 128, "{row:?}");

@@ -65,9 +65,10 @@ pub extern "C" fn gpucc_compiler_target(compiler: *const Compiler) -> *const c_c
 
 /// The GPU family of a target, for drivers that serve both.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Family {
     /// Intel Gen EUs (i965 generations).
+    #[default]
     Intel = 0,
     /// Vivante GC cores (etnaviv).
     Etnaviv = 1,

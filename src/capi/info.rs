@@ -9,9 +9,10 @@ use crate::program::{BindingKind, ComputedDepth, EtnaUniform, Program};
 
 /// What a binding-table entry or sampler state holds.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BindingKindC {
     /// Colour render target `index` (Intel; Mesa's `render_target_start + index`).
+    #[default]
     RenderTarget = 0,
     /// The texture the NIR names with `texture_index` = `index` (Mesa's `texture_start`
     /// group; Vivante: the sampler unit in `slot`).
@@ -28,7 +29,7 @@ pub enum BindingKindC {
 /// at binding-table index `slot` (Intel; for samplers, sampler-state index `slot`), or at
 /// texture sampler unit `slot` (Vivante).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct BindingC {
     /// Set by the caller: `sizeof(gpucc_binding)`.
     pub struct_size: u32,
@@ -42,7 +43,7 @@ pub struct BindingC {
 /// uniform block `block` there. Block 0 is the default uniform block (the uniform storage
 /// `param` indexes: Mesa's param value is `offset / 4`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PushParamC {
     /// Set by the caller: `sizeof(gpucc_push_param)`.
     pub struct_size: u32,
@@ -54,7 +55,7 @@ pub struct PushParamC {
 /// An Intel fragment program's facts for 3DSTATE_WM, 3DSTATE_PS, 3DSTATE_PS_EXTRA and
 /// 3DSTATE_SBE (Mesa's `brw_wm_prog_data`). Booleans are 0 or 1.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct FsInfo {
     /// Set by the caller: `sizeof(gpucc_fs_info)`.
     pub struct_size: u32,
@@ -108,7 +109,7 @@ pub struct FsInfo {
 /// A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
 /// -1 when the program has no such register.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct EtnaInfo {
     /// Set by the caller: `sizeof(gpucc_etna_info)`.
     pub struct_size: u32,
@@ -139,9 +140,10 @@ pub struct EtnaInfo {
 
 /// What fills one component of a Vivante uniform file (Mesa's `etna_uniform_contents`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EtnaUniformKind {
     /// Nothing reads it (`ETNA_UNIFORM_UNUSED`).
+    #[default]
     Unused = 0,
     /// Dword `value` of the default uniform block (`ETNA_UNIFORM_UNIFORM`).
     User = 1,
@@ -158,7 +160,7 @@ pub enum EtnaUniformKind {
 /// One component of a Vivante program's uniform file: component `index % 4` of uniform
 /// register `index / 4`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct EtnaUniformC {
     /// Set by the caller: `sizeof(gpucc_etna_uniform)`.
     pub struct_size: u32,
@@ -169,7 +171,7 @@ pub struct EtnaUniformC {
 
 /// A Vivante input or output register (Mesa's `etna_shader_inout`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct EtnaIoC {
     /// Set by the caller: `sizeof(gpucc_etna_io)`.
     pub struct_size: u32,

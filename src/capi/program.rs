@@ -3,25 +3,18 @@
 use std::ffi::c_char;
 
 use super::compiler::{Compiler, Family};
+use super::options::{read_options, CompileOptionsC};
 use super::shader::{into_c_string, Shader};
 use super::sized::write_sized;
 use super::status::{guard, write_out, Error, Status};
-use crate::compiler::{CompileError, CompileOptions};
+use crate::compiler::CompileError;
 use crate::program::{Code, Program};
-
-/// Options of one compile. Pass NULL for the defaults.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct CompileOptionsC {
-    /// Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
-    /// the backend choose. Ignored for Vivante targets.
-    pub simd_mask: u32,
-}
 
 /// Shader stages as programs report them.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Stage {
+    #[default]
     Vertex = 0,
     Fragment = 1,
     Compute = 2,
@@ -33,7 +26,7 @@ pub enum Stage {
 /// to the program's family are 0 (or false). Stage facts come from gpucc_program_vs_info,
 /// gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct ProgramInfo {
     /// Set by the caller: `sizeof(gpucc_program_info)`. The library fills only the fields
     /// that fit, so a driver built against an older header keeps working.
@@ -126,26 +119,13 @@ pub extern "C" fn gpucc_compile(
         if out.is_null() {
             return Err(Error::invalid("gpucc_compile: out is NULL"));
         }
-        // SAFETY: non-NULL handles are live objects from their constructors; options, when
-        // non-NULL, points to a caller-owned struct (the header's contract).
-        let (compiler, shader, options) =
-            unsafe { (compiler.as_ref(), shader.as_ref(), options.as_ref()) };
+        // SAFETY: non-NULL handles are live objects from their constructors.
+        let (compiler, shader) = unsafe { (compiler.as_ref(), shader.as_ref()) };
         let compiler = compiler.ok_or_else(|| Error::invalid("gpucc_compile: compiler is NULL"))?;
         let shader = shader.ok_or_else(|| Error::invalid("gpucc_compile: shader is NULL"))?;
-        let mut opts = CompileOptions::default();
-        if let Some(o) = options {
-            if o.simd_mask & !7 != 0 {
-                return Err(Error::invalid(format!(
-                    "gpucc_compile: simd_mask {:#x} has bits other than SIMD8|SIMD16|SIMD32",
-                    o.simd_mask
-                )));
-            }
-            opts.simd = [(1, 8), (2, 16), (4, 32)]
-                .iter()
-                .filter(|(bit, _)| o.simd_mask & bit != 0)
-                .map(|&(_, w)| w)
-                .collect();
-        }
+        // SAFETY: options, when non-NULL, points to a caller-owned struct of `struct_size`
+        // bytes (the header's contract).
+        let opts = unsafe { read_options(options) }?;
         let program = compiler.inner.compile(&shader.nir, &opts).map_err(|e| {
             let status = match e {
                 CompileError::Unsupported(_) => Status::Unsupported,

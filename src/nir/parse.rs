@@ -534,6 +534,10 @@ impl<'a> Parser<'a> {
                 let t = raw.trim();
                 let line = self.line_no();
                 let col = raw.len() - raw.trim_start().len() + 1;
+                if t.is_empty() {
+                    self.next += 1;
+                    continue;
+                }
                 if t == "}" {
                     return Ok((nodes, Stop::Close));
                 }
@@ -549,11 +553,23 @@ impl<'a> Parser<'a> {
                     c.expect("block b", "")?;
                     let number = c.uint("a block number")?;
                     c.expect(":", "after the block name")?;
-                    if c.at_end() {
-                        return Ok((nodes, Stop::EndBlock(number, line)));
-                    }
-                    c.expect("//", "before the predecessor comment")?;
-                    let empty = c.rest().contains(", succs:");
+                    // nir_print prints the end block bare, and every other block with a
+                    // `// preds:` comment; the comments carry nothing the parser needs (the CFG
+                    // follows from the structure), so a block without one is the end block only
+                    // when the impl's `}` follows it.
+                    let empty = if c.at_end() {
+                        let next = self.lines[self.next.min(self.lines.len())..]
+                            .iter()
+                            .map(|l| l.trim())
+                            .find(|l| !l.is_empty());
+                        if depth == 0 && next == Some("}") {
+                            return Ok((nodes, Stop::EndBlock(number, line)));
+                        }
+                        false
+                    } else {
+                        c.expect("//", "before the predecessor comment")?;
+                        c.rest().contains(", succs:")
+                    };
                     let id = BlockId(b.imp.blocks.len() as u32);
                     b.imp.blocks.push(Block::default());
                     if b.block_numbers.insert(number, id).is_some() {
@@ -652,24 +668,26 @@ impl<'a> Parser<'a> {
     fn block_body(&mut self, b: &mut ImplBuilder) -> PResult<()> {
         loop {
             let Some(raw) = self.peek_line() else {
-                return self.eof_error("`// succs:` ending the block");
+                return self.eof_error("the end of the block");
             };
             if raw.trim_start().starts_with("// succs:") {
                 self.next += 1;
                 return Ok(());
             }
             let t = raw.trim();
+            if t.is_empty() {
+                self.next += 1;
+                continue;
+            }
+            // The `// succs:` comment is optional too: the next control-flow line ends the
+            // block as well.
             if t.starts_with("block ")
                 || t == "}"
                 || t.starts_with("if ")
                 || t == "loop {"
                 || t.starts_with("} ")
             {
-                return Err(ParseError {
-                    line: self.line_no(),
-                    col: 1,
-                    message: "expected an instruction or `// succs:` ending the block".into(),
-                });
+                return Ok(());
             }
             let mut c = self.take_line("instruction")?;
             c.ws();

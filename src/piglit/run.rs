@@ -273,7 +273,10 @@ impl Runner {
         };
         let vs_kernel = match (mode, target, &vs) {
             (Mode::Simulator, Target::Intel(dev), Some(vs)) if dev.ver >= 80 => {
-                let options = CompileOptions { simd: vec![8] };
+                let options = CompileOptions {
+                    simd: vec![8],
+                    ..CompileOptions::default()
+                };
                 let program = Compiler::for_target(target)
                     .compile(&vs.shader, &options)
                     .map_err(|e| Stop::Fail(format!("vertex shader compile: {e}")))?;

@@ -48,7 +48,7 @@ check_intel(const gpucc_shader *shader, const char *target)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create(target, &compiler), GPUCC_STATUS_OK, "");
-   gpucc_compile_options opts = {.simd_mask = 1 | 2};
+   gpucc_compile_options opts = {.struct_size = sizeof(gpucc_compile_options), .simd_mask = 1 | 2};
    gpucc_program *program = NULL;
    CHECK_STATUS(gpucc_compile(compiler, shader, &opts, &program), GPUCC_STATUS_OK, "");
    if (!program)
@@ -141,7 +141,7 @@ main(int argc, char **argv)
                 "shader is NULL");
    CHECK_STATUS(gpucc_compile(compiler, intel, NULL, NULL), GPUCC_STATUS_INVALID_ARGUMENT,
                 "out is NULL");
-   gpucc_compile_options bad = {.simd_mask = 8};
+   gpucc_compile_options bad = {.struct_size = sizeof bad, .simd_mask = 8};
    CHECK_STATUS(gpucc_compile(compiler, intel, &bad, &program), GPUCC_STATUS_INVALID_ARGUMENT,
                 "simd_mask 0x8");
    CHECK(program == (gpucc_program *)0x1);

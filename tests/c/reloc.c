@@ -49,7 +49,7 @@ main(void)
                 GPUCC_STATUS_OK, "");
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("bdw", &compiler), GPUCC_STATUS_OK, "");
-   gpucc_compile_options opts = {.simd_mask = 1 | 2};
+   gpucc_compile_options opts = {.struct_size = sizeof(gpucc_compile_options), .simd_mask = 1 | 2};
    gpucc_program *program = NULL;
    CHECK_STATUS(gpucc_compile(compiler, shader, &opts, &program), GPUCC_STATUS_OK, "");
    if (!program)

@@ -15,5 +15,6 @@ main(void)
    /* Any int may reach the function from C; past the enum it names no status. */
    CHECK(strcmp(gpucc_status_name(7), "UNKNOWN") == 0);
    CHECK(strcmp(gpucc_status_name(-1), "UNKNOWN") == 0);
+   CHECK(strcmp(gpucc_status_name(1000000), "UNKNOWN") == 0);
    return check_report("version");
 }

@@ -105,6 +105,16 @@ pub fn build_c_program(name: &str) -> PathBuf {
         "{} has no libgpucc.so",
         lib.display()
     );
+    // The library's SONAME is libgpucc.so.<major> (build.rs): the program records that
+    // name, which cargo does not create; link it beside the library as an install would.
+    #[cfg(unix)]
+    {
+        let soname = lib.join(format!("libgpucc.so.{}", env!("CARGO_PKG_VERSION_MAJOR")));
+        if std::fs::symlink_metadata(&soname).is_err() {
+            // Several tests may race to create it; any one of them succeeding is enough.
+            let _ = std::os::unix::fs::symlink("libgpucc.so", &soname);
+        }
+    }
     // Tests run in parallel and may build the same program: each build gets its own file.
     static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::{CompileOptions, Compiler};
+use gpucc::compiler::{CompileOptions, Compiler, Key};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
@@ -22,6 +22,10 @@ pub struct CompileArgs {
     /// Intel: compile only this SIMD width (8, 16 or 32); may be repeated
     #[arg(long, value_parser = ["8", "16", "32"])]
     simd: Vec<String>,
+    /// Compile key field, `name=value` (see README: nr_color_regions, flat_shade,
+    /// frag_rb_swap, ...); may be repeated
+    #[arg(long = "key", value_name = "NAME=VALUE")]
+    keys: Vec<String>,
     /// Print the program's assembly in Mesa's syntax
     #[arg(long)]
     asm: bool,
@@ -44,6 +48,9 @@ pub struct VerifyArgs {
     /// Intel: check only this SIMD width (default: 8 and 16); may be repeated
     #[arg(long, value_parser = ["8", "16", "32"])]
     simd: Vec<String>,
+    /// Compile key field, `name=value`, applied before the check; may be repeated
+    #[arg(long = "key", value_name = "NAME=VALUE")]
+    keys: Vec<String>,
 }
 
 #[derive(Args)]
@@ -70,6 +77,18 @@ fn widths(simd: &[String]) -> Vec<u32> {
     simd.iter().filter_map(|s| s.parse().ok()).collect()
 }
 
+/// The compile key of `--key name=value` arguments.
+fn key(args: &[String]) -> Result<Key, Failure> {
+    let mut key = Key::default();
+    for a in args {
+        let (name, value) = a
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage(format!("--key {a}: expected name=value")))?;
+        key.set(name.trim(), value).map_err(Failure::Usage)?;
+    }
+    Ok(key)
+}
+
 fn compiler(name: &str) -> Result<Compiler, Failure> {
     Ok(Compiler::for_target(target(name)?))
 }
@@ -79,6 +98,7 @@ pub fn compile(args: CompileArgs) -> Outcome {
     let shader = load(&args.file)?;
     let options = CompileOptions {
         simd: widths(&args.simd),
+        key: key(&args.keys)?,
     };
     let program = compiler
         .compile(&shader, &options)
@@ -98,11 +118,15 @@ pub fn compile(args: CompileArgs) -> Outcome {
 pub fn verify(args: VerifyArgs) -> Outcome {
     let compiler = compiler(&args.target)?;
     let simd = widths(&args.simd);
+    let key = key(&args.keys)?;
     let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
     for file in &args.files {
         let name = file.display().to_string();
         let outcome = match load(file) {
-            Ok(shader) => compiler.verify(&shader, &simd),
+            Ok(shader) => match compiler.keyed(&shader, &key) {
+                Ok(keyed) => compiler.verify(&keyed, &simd),
+                Err(e) => VerifyOutcome::Unsupported(e.to_string()),
+            },
             Err(_) => VerifyOutcome::Error("cannot be read or parsed".into()),
         };
         match outcome {

@@ -491,7 +491,9 @@ fn capi_target(target: &CStr, input: &[u8]) -> Verdict {
         verdict = verdict.or(internal(st, "shader_print"));
         capi::gpucc_string_free(s);
         let opts = capi::CompileOptionsC {
+            struct_size: std::mem::size_of::<capi::CompileOptionsC>() as u32,
             simd_mask: (input.len() % 8) as u32,
+            ..Default::default()
         };
         let mut program = std::ptr::null_mut();
         let st = capi::gpucc_compile(compiler, shader, &opts, &mut program);
@@ -508,6 +510,7 @@ fn capi_target(target: &CStr, input: &[u8]) -> Verdict {
             let st = capi::gpucc_program_stats(program, &mut s);
             verdict = verdict.or(internal(st, "program_stats"));
             capi::gpucc_string_free(s);
+            verdict = verdict.or(describe(program));
         }
         capi::gpucc_program_destroy(program);
     }
@@ -522,4 +525,78 @@ fn capi_target(target: &CStr, input: &[u8]) -> Verdict {
         return Verdict::Finding(format!("status_name({code}) is NULL"));
     }
     verdict.unwrap_or(Verdict::Ok)
+}
+
+/// Every binding accessor of a compiled program, over every index the info announces (and
+/// one past it): none may fail as INTERNAL or panic, whatever the program.
+fn describe(program: *const gpucc::program::Program) -> Option<Verdict> {
+    let internal = |st: capi::Status, what: &str| -> Option<Verdict> {
+        (st == capi::Status::Internal).then(|| Verdict::Finding(format!("{what}: INTERNAL status")))
+    };
+    macro_rules! sized {
+        ($ty:ty) => {{
+            let mut v: $ty = <$ty>::default();
+            v.struct_size = std::mem::size_of::<$ty>() as u32;
+            v
+        }};
+    }
+    let mut verdict = None;
+    let mut info = sized!(capi::ProgramInfo);
+    let st = capi::gpucc_program_get_info(program, &mut info);
+    verdict = verdict.or(internal(st, "program_get_info"));
+    for i in 0..=info.num_bindings.min(512) {
+        let mut b = sized!(capi::BindingC);
+        verdict = verdict.or(internal(
+            capi::gpucc_program_binding(program, i, &mut b),
+            "binding",
+        ));
+    }
+    for i in 0..=info.uniforms.min(1024) {
+        let mut q = sized!(capi::PushParamC);
+        verdict = verdict.or(internal(
+            capi::gpucc_program_push_param(program, i, &mut q),
+            "push_param",
+        ));
+        let mut u = sized!(capi::EtnaUniformC);
+        verdict = verdict.or(internal(
+            capi::gpucc_program_etna_uniform(program, i, &mut u),
+            "etna_uniform",
+        ));
+    }
+    for i in 0..=info.inputs.min(256) {
+        let mut f = sized!(capi::FsInput);
+        verdict = verdict.or(internal(
+            capi::gpucc_program_fs_input(program, i, &mut f),
+            "fs_input",
+        ));
+        let mut io = sized!(capi::EtnaIoC);
+        verdict = verdict.or(internal(
+            capi::gpucc_program_etna_input(program, i, &mut io),
+            "etna_input",
+        ));
+        verdict = verdict.or(internal(
+            capi::gpucc_program_etna_output(program, i, &mut io),
+            "etna_output",
+        ));
+    }
+    let mut fs = sized!(capi::FsInfo);
+    verdict = verdict.or(internal(
+        capi::gpucc_program_fs_info(program, &mut fs),
+        "fs_info",
+    ));
+    let mut vs = sized!(capi::VsInfo);
+    verdict = verdict.or(internal(
+        capi::gpucc_program_vs_info(program, &mut vs),
+        "vs_info",
+    ));
+    let mut e = sized!(capi::EtnaInfo);
+    verdict = verdict.or(internal(
+        capi::gpucc_program_etna_info(program, &mut e),
+        "etna_info",
+    ));
+    let mut cs = sized!(capi::CsInfo);
+    verdict.or(internal(
+        capi::gpucc_program_cs_info(program, &mut cs),
+        "cs_info",
+    ))
 }

@@ -1,0 +1,162 @@
+//! `gpucc_compile_options`: the options and compile key of one compile, and their reading
+//! from a caller's struct of any version.
+//!
+//! The struct is size-prefixed: the caller sets `struct_size` to `sizeof` of the struct it
+//! was built with. A caller built against an older (smaller) header gives a prefix; the
+//! fields it does not have keep their "no key" value. A caller built against a newer header
+//! gives a larger struct; the bytes this library does not know must then be zero (a key this
+//! library cannot honour is never dropped silently).
+
+use super::status::Error;
+use crate::compiler::CompileOptions;
+
+/// `nr_color_regions` value for Mesa's `nr_color_regions = 0`: no colour buffer is bound
+/// (0 in the field means "not given").
+pub const NO_COLOR_REGIONS: u32 = 0xffff_ffff;
+
+/// Options and compile key of one compile. Pass NULL for the defaults; otherwise start
+/// from a zeroed struct and set `struct_size = sizeof(gpucc_compile_options)`: every field
+/// left 0 means "no key" (the code gpucc produces without one). Boolean fields take 0 or 1.
+///
+/// A key field gpucc does not implement (any value other than 0) makes gpucc_compile
+/// return GPUCC_STATUS_UNSUPPORTED naming the field and value; a key of the other family or
+/// of another stage likewise. The key is applied to the NIR before the backend, as Mesa
+/// applies it in its NIR lowering.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompileOptionsC {
+    /// Set by the caller: `sizeof(gpucc_compile_options)` of the header it was built with.
+    /// A multiple of 4; at least 8.
+    pub struct_size: u32,
+    /// Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
+    /// the backend choose. Ignored for Vivante targets.
+    pub simd_mask: u32,
+    /// Intel FS (`brw_wm_prog_key::nr_color_regions`): colour buffers bound, 1-8.
+    /// `gl_FragColor` (FRAG_RESULT_COLOR) is written to every region; FRAG_RESULT_DATAi with
+    /// i >= nr_color_regions is not written. GPUCC_NO_COLOR_REGIONS for Mesa's 0 (no colour
+    /// buffer: one write to render target 0, which the driver binds to a null surface).
+    /// 0: not given, one render target per colour output the shader writes.
+    pub nr_color_regions: u32,
+    /// Intel FS (`brw_wm_prog_key::flat_shade`, GL's glShadeModel(GL_FLAT)): colour inputs
+    /// (COL0, COL1, BFC0, BFC1) whose interpolation the shader leaves unspecified
+    /// (INTERP_MODE_NONE) are flat; gpucc_program_fs_input then reports them flat.
+    pub flat_shade: u32,
+    /// Intel FS (`brw_wm_prog_key::persample_interp`). Not implemented: 1 is UNSUPPORTED.
+    pub persample_interp: u32,
+    /// Intel FS (`brw_wm_prog_key::alpha_to_coverage`). Not implemented: 1 is UNSUPPORTED.
+    pub alpha_to_coverage: u32,
+    /// Intel FS (`brw_wm_prog_key::emit_alpha_test`, Gen4/5 MRT alpha test): 1 lowers the
+    /// alpha test into the shader with `alpha_test_func`. Not implemented: 1 is UNSUPPORTED.
+    pub emit_alpha_test: u32,
+    /// Intel FS (`brw_wm_prog_key::alpha_test_func`): Mesa's `enum compare_func` (0 NEVER ..
+    /// 7 ALWAYS), read only with `emit_alpha_test`; must be 0 without it.
+    pub alpha_test_func: u32,
+    /// Intel VS (`brw_vs_prog_key::nr_userclip_plane_consts`): user clip planes the shader
+    /// computes distances for. Not implemented: a value other than 0 is UNSUPPORTED.
+    pub nr_userclip_plane_consts: u32,
+    /// etnaviv FS (`etna_shader_key::frag_rb_swap`): the shader swaps red and blue of colour
+    /// output 0 (the render target has a format the PE stores swapped).
+    pub frag_rb_swap: u32,
+    /// etnaviv FS (`etna_shader_key::sprite_coord_enable`): mask of the TEX0..7 varyings
+    /// point sprites replace with the point coordinate (0-0xff): a read of TEXi becomes
+    /// (PNTC.x, PNTC.y, 0, 1), where PNTC is a new vec2 input (VARYING_SLOT_PNTC) at the first
+    /// free input location, which the driver feeds with the rasterizer's point coordinate
+    /// (Mesa's `nir_lower_texcoord_replace`).
+    pub sprite_coord_enable: u32,
+    /// etnaviv FS (`etna_shader_key::sprite_coord_yinvert`): the replaced y is 1 - PNTC.y.
+    /// Only with `sprite_coord_enable`.
+    pub sprite_coord_yinvert: u32,
+}
+
+/// Reads the caller's options struct (of any version) into the Rust options.
+///
+/// # Safety
+/// `options` is NULL or points to a struct whose first u32 is `struct_size` and which has
+/// `struct_size` readable bytes.
+pub(crate) unsafe fn read_options(
+    options: *const CompileOptionsC,
+) -> Result<CompileOptions, Error> {
+    if options.is_null() {
+        return Ok(CompileOptions::default());
+    }
+    // SAFETY: non-NULL options start with the caller-set struct_size (the contract above).
+    let size = unsafe { options.cast::<u32>().read_unaligned() } as usize;
+    let known = std::mem::size_of::<CompileOptionsC>();
+    if size < 8 || size % 4 != 0 {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: options struct_size {size} is not sizeof(gpucc_compile_options) \
+             (a multiple of 4, at least 8; this library's is {known})"
+        )));
+    }
+    // SAFETY: the caller owns `size` readable bytes at `options`.
+    let bytes = unsafe { std::slice::from_raw_parts(options.cast::<u8>(), size) };
+    if let Some(at) = bytes.iter().skip(known).position(|&b| b != 0) {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: options struct_size {size} is larger than this library's {known} \
+             and byte {} beyond it is not zero (a key field this library does not know)",
+            known + at
+        )));
+    }
+    let mut c = CompileOptionsC::default();
+    let n = size.min(known);
+    // SAFETY: `c` is a plain repr(C) struct of u32 fields, so any bytes are valid for it;
+    // the copy writes its first `n <= size_of` bytes, whole fields since n is a multiple of 4.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), (&mut c as *mut CompileOptionsC).cast(), n)
+    };
+    convert(&c)
+}
+
+/// The Rust options of a C options struct (its unknown tail already checked).
+fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
+    let mut opts = CompileOptions::default();
+    if o.simd_mask & !7 != 0 {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: simd_mask {:#x} has bits other than SIMD8|SIMD16|SIMD32",
+            o.simd_mask
+        )));
+    }
+    opts.simd = [(1, 8), (2, 16), (4, 32)]
+        .iter()
+        .filter(|(bit, _)| o.simd_mask & bit != 0)
+        .map(|&(_, w)| w)
+        .collect();
+    let flag = |name: &str, v: u32| match v {
+        0 | 1 => Ok(v == 1),
+        _ => Err(Error::invalid(format!(
+            "gpucc_compile: key {name}={v} is not 0 or 1"
+        ))),
+    };
+    let k = &mut opts.key;
+    k.nr_color_regions = match o.nr_color_regions {
+        0 => None,
+        NO_COLOR_REGIONS => Some(0),
+        n => Some(n),
+    };
+    k.flat_shade = flag("flat_shade", o.flat_shade)?;
+    k.persample_interp = flag("persample_interp", o.persample_interp)?;
+    k.alpha_to_coverage = flag("alpha_to_coverage", o.alpha_to_coverage)?;
+    if o.alpha_test_func > 7 {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: key alpha_test_func={} is no compare function (0-7)",
+            o.alpha_test_func
+        )));
+    }
+    k.alpha_test_func = match (
+        flag("emit_alpha_test", o.emit_alpha_test)?,
+        o.alpha_test_func,
+    ) {
+        (true, f) => Some(f),
+        (false, 0) => None,
+        (false, f) => {
+            return Err(Error::invalid(format!(
+                "gpucc_compile: key alpha_test_func={f} without emit_alpha_test"
+            )))
+        }
+    };
+    k.nr_userclip_plane_consts = o.nr_userclip_plane_consts;
+    k.frag_rb_swap = flag("frag_rb_swap", o.frag_rb_swap)?;
+    k.sprite_coord_enable = o.sprite_coord_enable;
+    k.sprite_coord_yinvert = flag("sprite_coord_yinvert", o.sprite_coord_yinvert)?;
+    Ok(opts)
+}

@@ -1,0 +1,681 @@
+//! The compile key: per-draw state that changes the code of a shader, as Mesa's drivers key
+//! their variants (`brw_wm_prog_key`, `brw_vs_prog_key`, `etna_shader_key`).
+//!
+//! A driver recompiles when a key field changes, so every field here either changes the code
+//! or is refused: a value gpucc does not implement is [`CompileError::Unsupported`] naming the
+//! field and the value, never silently ignored (a driver that asked for alpha-to-coverage and
+//! got a shader without it would render wrongly with no hint why).
+//!
+//! Implemented: `nr_color_regions`, `flat_shade`, `frag_rb_swap`, `sprite_coord_enable` and
+//! `sprite_coord_yinvert`. The implemented fields are applied to the NIR before the backend sees it
+//! ([`Key::apply`]), the way Mesa applies them in its NIR lowering: the backends need no
+//! knowledge of the key, and `gpucc verify` checks the keyed shader like any other because
+//! the interpreter runs the same rewritten NIR.
+
+use std::borrow::Cow;
+
+use crate::compiler::CompileError;
+use crate::nir::{
+    self, AluInstr, AluOp, AluSrc, DerefKind, IndexKind, IndexValue, InstrKind, Intrinsic,
+    IntrinsicInstr, Stage,
+};
+
+/// Per-draw state that changes code. `Key::default()` is "no key": the shader compiles as
+/// gpucc compiles it without one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Key {
+    /// Intel FS, Mesa's `brw_wm_prog_key::nr_color_regions`: colour buffers bound. A
+    /// `gl_FragColor` write (FRAG_RESULT_COLOR) goes to every region 0..max(n, 1); a
+    /// FRAG_RESULT_DATAi write with i >= max(n, 1) is dropped; with 0 regions colour output 0
+    /// still goes to render target 0 (a null surface: Mesa sends its alpha there for alpha
+    /// test and alpha-to-coverage). None: one render target per colour output the shader
+    /// writes (gpucc's behaviour without a key).
+    pub nr_color_regions: Option<u32>,
+    /// Intel FS, `brw_wm_prog_key::flat_shade`: the colour inputs (COL0, COL1, and BFC0,
+    /// BFC1) whose interpolation the shader left unspecified (INTERP_MODE_NONE) are flat.
+    pub flat_shade: bool,
+    /// Intel FS, `brw_wm_prog_key::persample_interp`: run per sample. Not implemented.
+    pub persample_interp: bool,
+    /// Intel FS, `brw_wm_prog_key::alpha_to_coverage`. Not implemented.
+    pub alpha_to_coverage: bool,
+    /// Intel FS, `brw_wm_prog_key::emit_alpha_test` with `alpha_test_func` (Mesa's
+    /// `enum compare_func`, 0 NEVER .. 7 ALWAYS): the alpha test lowered into the shader
+    /// (Gen4/5 multiple render targets). None: no alpha test in the shader. Not implemented.
+    pub alpha_test_func: Option<u32>,
+    /// Intel VS, `brw_vs_prog_key::nr_userclip_plane_consts`: user clip planes whose
+    /// distances the shader computes. Not implemented.
+    pub nr_userclip_plane_consts: u32,
+    /// etnaviv FS, `etna_shader_key::frag_rb_swap`: the render target stores red and blue
+    /// swapped (a BGRA format the PE cannot swizzle), so the shader swaps them in colour
+    /// output 0 (FRAG_RESULT_COLOR or FRAG_RESULT_DATA0).
+    pub frag_rb_swap: bool,
+    /// etnaviv FS, `etna_shader_key::sprite_coord_enable`: mask of TEX0..7 varyings that
+    /// point sprites replace with the point coordinate: a read of TEXi becomes
+    /// (PNTC.x, PNTC.y, 0, 1), PNTC being a new input (VARYING_SLOT_PNTC) the driver feeds
+    /// with the rasterizer's point coordinate (Mesa's `nir_lower_texcoord_replace`).
+    pub sprite_coord_enable: u32,
+    /// etnaviv FS, `etna_shader_key::sprite_coord_yinvert`: the replaced coordinate's y is
+    /// 1 - y (GL's lower-left point-sprite origin).
+    pub sprite_coord_yinvert: bool,
+}
+
+/// Which backend family a key is applied for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Intel,
+    Etnaviv,
+}
+
+fn unsupported(field: &str, value: impl std::fmt::Display, why: &str) -> CompileError {
+    CompileError::Unsupported(format!("compile key {field}={value}: {why}"))
+}
+
+impl Key {
+    /// Checks the key against the family and stage and returns the shader to compile: the
+    /// same one when nothing applies, a rewritten copy otherwise.
+    pub fn apply<'a>(
+        &self,
+        shader: &'a nir::Shader,
+        family: Family,
+        stage: Stage,
+    ) -> Result<Cow<'a, nir::Shader>, CompileError> {
+        self.check(family, stage)?;
+        let mut out = Cow::Borrowed(shader);
+        if self.flat_shade && flat_shade(out.to_mut()) {
+            // The barycentrics the colours no longer read must not stay in the payload.
+            nir::passes::dce::dce(out.to_mut());
+        }
+        if let Some(n) = self.nr_color_regions {
+            color_regions(out.to_mut(), n)?;
+        }
+        if self.frag_rb_swap {
+            rb_swap(out.to_mut());
+        }
+        if self.sprite_coord_enable != 0 {
+            sprite_coord(
+                out.to_mut(),
+                self.sprite_coord_enable,
+                self.sprite_coord_yinvert,
+            );
+        }
+        if let Cow::Owned(s) = &mut out {
+            for f in &mut s.functions {
+                if let Some(body) = &mut f.body {
+                    body.compact();
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Refuses the fields that do not apply to the family or stage or that gpucc does not
+    /// implement, naming the first such field and its value.
+    fn check(&self, family: Family, stage: Stage) -> Result<(), CompileError> {
+        let fs = stage == Stage::Fragment;
+        let intel_fs = |field: &str, value: &dyn std::fmt::Display| {
+            if family != Family::Intel {
+                Err(unsupported(
+                    field,
+                    value,
+                    "an Intel key (brw_wm_prog_key), not one for this target",
+                ))
+            } else if !fs {
+                Err(unsupported(
+                    field,
+                    value,
+                    "a fragment-shader key, not one for this stage",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let etna_fs = |field: &str, value: &dyn std::fmt::Display| {
+            if family != Family::Etnaviv {
+                Err(unsupported(
+                    field,
+                    value,
+                    "an etnaviv key (etna_shader_key), not one for this target",
+                ))
+            } else if !fs {
+                Err(unsupported(
+                    field,
+                    value,
+                    "a fragment-shader key, not one for this stage",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(n) = self.nr_color_regions {
+            intel_fs("nr_color_regions", &n)?;
+            if n > 8 {
+                return Err(CompileError::Invalid(format!(
+                    "compile key nr_color_regions={n}: at most 8 colour regions"
+                )));
+            }
+        }
+        if self.flat_shade {
+            intel_fs("flat_shade", &1)?;
+        }
+        if self.persample_interp {
+            intel_fs("persample_interp", &1)?;
+            return Err(unsupported(
+                "persample_interp",
+                1,
+                "per-sample dispatch is not implemented",
+            ));
+        }
+        if self.alpha_to_coverage {
+            intel_fs("alpha_to_coverage", &1)?;
+            return Err(unsupported(
+                "alpha_to_coverage",
+                1,
+                "alpha-to-coverage is not implemented",
+            ));
+        }
+        if let Some(f) = self.alpha_test_func {
+            intel_fs("alpha_test_func", &f)?;
+            return Err(unsupported(
+                "alpha_test_func",
+                f,
+                "the alpha test lowered into the shader is not implemented",
+            ));
+        }
+        if self.nr_userclip_plane_consts != 0 {
+            let n = self.nr_userclip_plane_consts;
+            if family != Family::Intel {
+                return Err(unsupported(
+                    "nr_userclip_plane_consts",
+                    n,
+                    "an Intel key (brw_vs_prog_key), not one for this target",
+                ));
+            }
+            if stage != Stage::Vertex {
+                return Err(unsupported(
+                    "nr_userclip_plane_consts",
+                    n,
+                    "a vertex-shader key, not one for this stage",
+                ));
+            }
+            return Err(unsupported(
+                "nr_userclip_plane_consts",
+                n,
+                "user clip planes are not implemented",
+            ));
+        }
+        if self.frag_rb_swap {
+            etna_fs("frag_rb_swap", &1)?;
+        }
+        if self.sprite_coord_enable != 0 {
+            let m = format!("{:#x}", self.sprite_coord_enable);
+            etna_fs("sprite_coord_enable", &m)?;
+            if self.sprite_coord_enable > 0xff {
+                return Err(CompileError::Invalid(format!(
+                    "compile key sprite_coord_enable={m}: a mask of TEX0..TEX7 (0-0xff)"
+                )));
+            }
+        }
+        if self.sprite_coord_yinvert {
+            etna_fs("sprite_coord_yinvert", &1)?;
+            if self.sprite_coord_enable == 0 {
+                return Err(CompileError::Invalid(
+                    "compile key sprite_coord_yinvert=1 without sprite_coord_enable".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets one field from its name and value as the command line spells them
+    /// (`flat_shade=1`, `sprite_coord_enable=0x3`).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v = value.trim();
+        let number = if let Some(hex) = v.strip_prefix("0x") {
+            u32::from_str_radix(hex, 16)
+        } else {
+            v.parse::<u32>()
+        }
+        .map_err(|_| format!("key {name}: {value:?} is not a number"))?;
+        let flag = || match number {
+            0 | 1 => Ok(number == 1),
+            _ => Err(format!("key {name}: {number} is not 0 or 1")),
+        };
+        match name {
+            "nr_color_regions" => self.nr_color_regions = Some(number),
+            "flat_shade" => self.flat_shade = flag()?,
+            "persample_interp" => self.persample_interp = flag()?,
+            "alpha_to_coverage" => self.alpha_to_coverage = flag()?,
+            "alpha_test_func" => {
+                if number > 7 {
+                    return Err(format!("key {name}: {number} is no compare function (0-7)"));
+                }
+                self.alpha_test_func = Some(number)
+            }
+            "nr_userclip_plane_consts" => self.nr_userclip_plane_consts = number,
+            "frag_rb_swap" => self.frag_rb_swap = flag()?,
+            "sprite_coord_enable" => self.sprite_coord_enable = number,
+            "sprite_coord_yinvert" => self.sprite_coord_yinvert = flag()?,
+            _ => {
+                return Err(format!(
+                    "unknown key {name:?} (known: {})",
+                    NAMES.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The field names [`Key::set`] accepts.
+pub const NAMES: [&str; 9] = [
+    "nr_color_regions",
+    "flat_shade",
+    "persample_interp",
+    "alpha_to_coverage",
+    "alpha_test_func",
+    "nr_userclip_plane_consts",
+    "frag_rb_swap",
+    "sprite_coord_enable",
+    "sprite_coord_yinvert",
+];
+
+/// The colour slots `flat_shade` affects. Mesa's brw names COL0 and COL1 only (the back
+/// colours never reach a fragment shader there); the back colours are included for NIR that
+/// reads them directly.
+const COLOR_SLOTS: [&str; 4] = [
+    "VARYING_SLOT_COL0",
+    "VARYING_SLOT_COL1",
+    "VARYING_SLOT_BFC0",
+    "VARYING_SLOT_BFC1",
+];
+
+/// `flat_shade`: each `load_interpolated_input` of a colour slot whose interpolation is
+/// unspecified becomes a `load_input` (constant interpolation), and the variable is
+/// declared flat. Unspecified means the variable says INTERP_MODE_NONE or the barycentric
+/// the load uses says `interp_mode=0`: Mesa decides on the variable, before brw gives
+/// INTERP_MODE_NONE its default (smooth), so NIR dumped after that step (as the ivb corpus
+/// is) has no unspecified colours left and is unaffected. Returns whether a load changed.
+fn flat_shade(shader: &mut nir::Shader) -> bool {
+    let unspecified_var = |loc: &str, vars: &[nir::Variable]| {
+        vars.iter().any(|v| {
+            v.mode == nir::VarMode::ShaderIn
+                && v.location == loc
+                && v.interpolation == "INTERP_MODE_NONE"
+        })
+    };
+    let mut made_flat = Vec::new();
+    let vars = shader.variables.clone();
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        for idx in 0..body.instrs.len() {
+            let InstrKind::Intrinsic(i) = &body.instrs[idx].kind else {
+                continue;
+            };
+            if i.intrinsic != Intrinsic::LoadInterpolatedInput {
+                continue;
+            }
+            let Some(loc) = i.io_location().map(str::to_string) else {
+                continue;
+            };
+            if !COLOR_SLOTS.contains(&loc.as_str()) {
+                continue;
+            }
+            let bary_none = i
+                .srcs
+                .first()
+                .and_then(|&b| body.def_instr(b))
+                .is_some_and(|b| {
+                    matches!(&b.kind, InstrKind::Intrinsic(bi)
+                    if bi.int_index(IndexKind::InterpMode) == Some(0))
+                });
+            if !bary_none && !unspecified_var(&loc, &vars) {
+                continue;
+            }
+            let Some(offset) = i.srcs.get(1).copied() else {
+                continue;
+            };
+            let get = |k| i.index(k).cloned();
+            let (Some(base), Some(comp), Some(ty), Some(io)) = (
+                get(IndexKind::Base),
+                get(IndexKind::Component),
+                get(IndexKind::DestType),
+                get(IndexKind::IoSemantics),
+            ) else {
+                continue;
+            };
+            let load = IntrinsicInstr {
+                intrinsic: Intrinsic::LoadInput,
+                def: i.def,
+                num_components: i.num_components,
+                srcs: vec![offset],
+                indices: vec![base, IndexValue::Int(1), comp, ty, io],
+            };
+            body.instrs[idx].kind = InstrKind::Intrinsic(load);
+            made_flat.push(loc);
+        }
+    }
+    for v in &mut shader.variables {
+        if v.mode == nir::VarMode::ShaderIn && made_flat.contains(&v.location) {
+            v.interpolation = "INTERP_MODE_FLAT".to_string();
+        }
+    }
+    !made_flat.is_empty()
+}
+
+/// The render target a colour `store_output` writes: Some(None) for FRAG_RESULT_COLOR (all
+/// regions), Some(Some(i)) for FRAG_RESULT_DATAi, None for anything else (depth, dual-source
+/// second colour, sample mask...).
+fn color_target(i: &IntrinsicInstr) -> Option<Option<u32>> {
+    if i.intrinsic != Intrinsic::StoreOutput {
+        return None;
+    }
+    if let Some(IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
+        if t.split(' ').any(|w| w == "dualsrc") {
+            return None;
+        }
+    }
+    match i.io_location()? {
+        "FRAG_RESULT_COLOR" => Some(None),
+        loc => loc
+            .strip_prefix("FRAG_RESULT_DATA")
+            .and_then(|n| n.parse().ok())
+            .map(Some),
+    }
+}
+
+/// `nr_color_regions`: broadcast FRAG_RESULT_COLOR to every region, drop writes to regions
+/// that are not bound (Mesa's `alloc_frag_output` and `do_emit_fb_writes`). With no region
+/// Mesa still sends colour output 0's alpha (for alpha test and alpha-to-coverage) in one
+/// write to render target 0, a null surface, its colour undefined: colour output 0 is kept
+/// as with one region.
+fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
+    let dual = shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|b| {
+            b.instrs.iter().any(|x| {
+                matches!(&x.kind, InstrKind::Intrinsic(i)
+                if matches!(i.index(IndexKind::IoSemantics),
+                    Some(IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")))
+            })
+        });
+    if dual && n != 1 {
+        return Err(CompileError::Invalid(format!(
+            "compile key nr_color_regions={n}: dual-source blending needs exactly one \
+             colour region"
+        )));
+    }
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        let stores: Vec<_> = body
+            .instrs_in_order()
+            .filter_map(|(id, x)| match &x.kind {
+                InstrKind::Intrinsic(i) => color_target(i).map(|t| (id, x.block, t)),
+                _ => None,
+            })
+            .collect();
+        let regions = n.max(1);
+        for (id, block, target) in stores {
+            match target {
+                Some(rt) if rt < regions => {}
+                Some(_) => body.remove_instr(id),
+                None => {
+                    let InstrKind::Intrinsic(store) = body.instr(id).kind.clone() else {
+                        continue;
+                    };
+                    // The per-region copies go where the original was.
+                    let pos = body.blocks[block.0 as usize]
+                        .instrs
+                        .iter()
+                        .position(|&x| x == id)
+                        .unwrap_or(0);
+                    body.remove_instr(id);
+                    for rt in (0..regions).rev() {
+                        let mut copy = store.clone();
+                        let slot = store.intrinsic.index_slot(IndexKind::IoSemantics);
+                        if let Some(IndexValue::Text(t)) =
+                            slot.and_then(|s| copy.indices.get_mut(s))
+                        {
+                            *t = t.replacen(
+                                "FRAG_RESULT_COLOR",
+                                &format!("FRAG_RESULT_DATA{rt}"),
+                                1,
+                            );
+                        }
+                        body.insert_instr(block, pos, InstrKind::Intrinsic(copy));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `frag_rb_swap`: colour output 0 is stored with red and blue swapped, through a `mov`
+/// with swizzle zyxw before the store, as etnaviv's NIR lowering does. Etnaviv-form NIR
+/// stores outputs with `store_deref` of the output variable.
+fn rb_swap(shader: &mut nir::Shader) {
+    let color0: Vec<String> = shader
+        .variables
+        .iter()
+        .filter(|v| {
+            v.mode == nir::VarMode::ShaderOut
+                && (v.location == "FRAG_RESULT_COLOR" || v.location == "FRAG_RESULT_DATA0")
+        })
+        .map(|v| v.name.clone())
+        .collect();
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        let stores: Vec<_> = body
+            .instrs_in_order()
+            .filter_map(|(id, x)| match &x.kind {
+                InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreDeref => {
+                    let deref = body.def_instr(*i.srcs.first()?)?;
+                    match &deref.kind {
+                        InstrKind::Deref(d) => match &d.kind {
+                            DerefKind::Var(name) if color0.contains(name) => {
+                                Some((id, x.block, *i.srcs.get(1)?))
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, block, value) in stores {
+            let Some(def) = body.def(value).copied() else {
+                continue;
+            };
+            if def.num_components < 3 {
+                continue;
+            }
+            let swapped = body.alloc_ssa(def.num_components, def.bit_size);
+            if let Some(Some(d)) = body.defs.get_mut(swapped.0 as usize) {
+                d.divergent = def.divergent;
+            }
+            let pos = body.blocks[block.0 as usize]
+                .instrs
+                .iter()
+                .position(|&x| x == id)
+                .unwrap_or(0);
+            let mov = AluInstr {
+                op: AluOp::mov,
+                def: swapped,
+                srcs: vec![AluSrc::swizzled(value, &[2, 1, 0, 3])],
+                exact: false,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            };
+            body.insert_instr(block, pos, InstrKind::Alu(mov));
+            if let InstrKind::Intrinsic(i) = &mut body.instrs[id.0 as usize].kind {
+                i.srcs[1] = swapped;
+            }
+        }
+    }
+}
+
+/// `sprite_coord_enable`: every `load_input` of a TEXi varying in `mask` becomes a read of
+/// the point coordinate, (PNTC.x, PNTC.y or 1 - PNTC.y, 0, 1), as Mesa's
+/// `nir_lower_texcoord_replace` rewrites glTexCoord for point sprites. The point coordinate
+/// is a new vec2 input (VARYING_SLOT_PNTC) at the first free driver location.
+fn sprite_coord(shader: &mut nir::Shader, mask: u32, yinvert: bool) {
+    let replaced = |i: &IntrinsicInstr| {
+        i.intrinsic == Intrinsic::LoadInput
+            && i.io_location()
+                .and_then(|l| l.strip_prefix("VARYING_SLOT_TEX"))
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| n < 8 && mask & (1 << n) != 0)
+    };
+    let mut base = shader
+        .variables
+        .iter()
+        .filter(|v| v.mode == nir::VarMode::ShaderIn)
+        .map(|v| v.driver_location + 1)
+        .max()
+        .unwrap_or(0);
+    for body in shader.functions.iter().filter_map(|f| f.body.as_ref()) {
+        for x in &body.instrs {
+            if let InstrKind::Intrinsic(i) = &x.kind {
+                if i.intrinsic == Intrinsic::LoadInput {
+                    let b = i.int_index(IndexKind::Base).unwrap_or(0);
+                    base = base.max(u32::try_from(b + 1).unwrap_or(0));
+                }
+            }
+        }
+    }
+    let mut used = false;
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        let loads: Vec<_> = body
+            .instrs_in_order()
+            .filter_map(|(id, x)| match &x.kind {
+                InstrKind::Intrinsic(i) if replaced(i) => Some((id, x.block, i.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, block, load) in loads {
+            let (Some(def), Some(&offset)) = (load.def, load.srcs.first()) else {
+                continue;
+            };
+            let Some(d) = body.def(def).copied() else {
+                continue;
+            };
+            let first = load
+                .int_index(IndexKind::Component)
+                .unwrap_or(0)
+                .clamp(0, 3) as u8;
+            let mut at = body.blocks[block.0 as usize]
+                .instrs
+                .iter()
+                .position(|&x| x == id)
+                .unwrap_or(0);
+            let mut emit =
+                |body: &mut nir::Impl, comps: u8, kind: &dyn Fn(nir::SsaId) -> InstrKind| {
+                    let v = body.alloc_ssa(comps, 32);
+                    if let Some(Some(vd)) = body.defs.get_mut(v.0 as usize) {
+                        vd.divergent = d.divergent;
+                    }
+                    body.insert_instr(block, at, kind(v));
+                    at += 1;
+                    v
+                };
+            let io = match load.index(IndexKind::IoSemantics) {
+                Some(IndexValue::Text(t)) => {
+                    let loc = load.io_location().unwrap_or("");
+                    IndexValue::Text(t.replacen(loc, "VARYING_SLOT_PNTC", 1))
+                }
+                _ => continue,
+            };
+            let pntc = emit(body, 2, &|v| {
+                InstrKind::Intrinsic(IntrinsicInstr {
+                    intrinsic: Intrinsic::LoadInput,
+                    def: Some(v),
+                    num_components: 2,
+                    srcs: vec![offset],
+                    indices: vec![
+                        IndexValue::Int(i64::from(base)),
+                        IndexValue::Int(1),
+                        IndexValue::Int(0),
+                        IndexValue::Type(nir::AluType::parse("float32").expect("float32")),
+                        io.clone(),
+                    ],
+                })
+            });
+            let constant = |bits: u64| {
+                move |v| {
+                    InstrKind::LoadConst(nir::LoadConstInstr {
+                        def: v,
+                        values: vec![bits],
+                    })
+                }
+            };
+            let zero = emit(body, 1, &constant(0));
+            let one = emit(body, 1, &constant(0x3f80_0000));
+            let alu = |op: AluOp, srcs: Vec<AluSrc>| {
+                move |v| {
+                    InstrKind::Alu(AluInstr {
+                        op,
+                        def: v,
+                        srcs: srcs.clone(),
+                        exact: false,
+                        no_signed_wrap: false,
+                        no_unsigned_wrap: false,
+                    })
+                }
+            };
+            let y = if yinvert {
+                // 1 - y as fadd(1, fneg(y)): etnaviv-form NIR has no fsub.
+                let neg = alu(AluOp::fneg, vec![AluSrc::swizzled(pntc, &[1])]);
+                let neg = emit(body, 1, &neg);
+                let f = alu(AluOp::fadd, vec![AluSrc::new(one), AluSrc::new(neg)]);
+                (emit(body, 1, &f), 0)
+            } else {
+                (pntc, 1)
+            };
+            let v4 = alu(
+                AluOp::vec4,
+                vec![
+                    AluSrc::swizzled(pntc, &[0]),
+                    AluSrc::swizzled(y.0, &[y.1]),
+                    AluSrc::new(zero),
+                    AluSrc::new(one),
+                ],
+            );
+            let vec = emit(body, 4, &v4);
+            // The load itself becomes a move of the components it read.
+            let swz: Vec<u8> = (first..first + d.num_components)
+                .map(|c| c.min(3))
+                .collect();
+            body.instrs[id.0 as usize].kind = InstrKind::Alu(AluInstr {
+                op: AluOp::mov,
+                def,
+                srcs: vec![AluSrc::swizzled(vec, &swz)],
+                exact: false,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            });
+            used = true;
+        }
+    }
+    if used {
+        shader.variables.push(nir::Variable {
+            mode: nir::VarMode::ShaderIn,
+            qualifiers: Vec::new(),
+            interpolation: "INTERP_MODE_NONE".to_string(),
+            access: Vec::new(),
+            image_format: None,
+            precision: None,
+            ty: nir::GlslType::parse("vec2").expect("vec2"),
+            name: "gl_PointCoord".to_string(),
+            location: "VARYING_SLOT_PNTC".to_string(),
+            components: Some("xy".to_string()),
+            driver_location: base,
+            binding: 0,
+            compact: false,
+            initializer: None,
+        });
+    }
+}

@@ -1,0 +1,139 @@
+/* The compile key through gpucc_compile_options: struct_size versions (an older, smaller
+ * struct; a newer, larger one), flat_shade seen through gpucc_program_fs_input, and keys
+ * gpucc does not implement refused by name. */
+#include <stddef.h>
+
+#include "check.h"
+
+/* gl_Color copied to gl_FragColor, its interpolation left unspecified (INTERP_MODE_NONE). */
+static const char color_fs[] =
+   "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\nuniforms: 0\n"
+   "decl_var shader_in INTERP_MODE_NONE none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n"
+   "decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n"
+   "    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=0)\n"
+   "    con 32    %1 = load_const (0x00000000)\n"
+   "    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, "
+   "dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n"
+   "                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, "
+   "src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n"
+   "                   // succs: b1 \n    block b1:\n}\n";
+
+/* VARYING_SLOT_COL0 in Mesa's gl_varying_slot. */
+#define VARYING_SLOT_COL0 1
+
+/* Compiles with `opts`; returns the program or NULL, having checked the status. */
+static gpucc_program *
+compile(const gpucc_compiler *c, const gpucc_shader *s, const void *opts, gpucc_status expected,
+        const char *needle)
+{
+   gpucc_program *p = NULL;
+   CHECK_STATUS(gpucc_compile(c, s, (const gpucc_compile_options *)opts, &p), expected, needle);
+   return p;
+}
+
+/* flat of input 0, or -1 on failure. */
+static int
+input0_flat(const gpucc_program *p)
+{
+   gpucc_fs_input in = {.struct_size = sizeof in};
+   if (gpucc_program_fs_input(p, 0, &in) != GPUCC_STATUS_OK)
+      return -1;
+   CHECK(in.varying == VARYING_SLOT_COL0);
+   return (int)in.flat;
+}
+
+int
+main(void)
+{
+   gpucc_compiler *ivb = NULL;
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_compiler_create("ivb", &ivb), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_from_nir_text(color_fs, strlen(color_fs), &shader), GPUCC_STATUS_OK,
+                "");
+
+   /* No key: the colour is interpolated. */
+   gpucc_program *p = compile(ivb, shader, NULL, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 0);
+   gpucc_program_destroy(p);
+
+   /* flat_shade: the same input is constant-interpolated. */
+   gpucc_compile_options o = {.struct_size = sizeof o, .flat_shade = 1};
+   p = compile(ivb, shader, &o, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 1);
+   gpucc_program_info info;
+   if (p && gpucc_program_get_info(p, &info) == GPUCC_STATUS_OK)
+      CHECK(info.barycentric_modes == 0); /* nothing left to interpolate */
+   gpucc_program_destroy(p);
+
+   /* A caller built against the first header: {struct_size, simd_mask} only. The bytes
+    * after it (here a flat_shade of 1 in a larger buffer) are not read. */
+   gpucc_compile_options old = {.struct_size = offsetof(gpucc_compile_options, nr_color_regions),
+                                .simd_mask = 1,
+                                .flat_shade = 1};
+   CHECK(old.struct_size == 8);
+   p = compile(ivb, shader, &old, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 0);
+   if (p && gpucc_program_get_info(p, &info) == GPUCC_STATUS_OK)
+      CHECK(info.simd8_offset == 0 && info.simd16_offset == UINT32_MAX);
+   gpucc_program_destroy(p);
+
+   /* A caller built against a newer header: a larger struct whose extra bytes are zero
+    * works; a non-zero extra byte is a key this library cannot honour. */
+   struct {
+      gpucc_compile_options known;
+      uint32_t future[2];
+   } newer = {{.struct_size = sizeof newer, .flat_shade = 1}, {0, 0}};
+   p = compile(ivb, shader, &newer, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 1);
+   gpucc_program_destroy(p);
+   newer.future[1] = 1;
+   p = compile(ivb, shader, &newer, GPUCC_STATUS_INVALID_ARGUMENT, "not zero");
+   CHECK(p == NULL);
+
+   /* Sizes no header ever had. */
+   gpucc_compile_options bad = {.struct_size = 0};
+   compile(ivb, shader, &bad, GPUCC_STATUS_INVALID_ARGUMENT, "struct_size 0");
+   bad.struct_size = 10;
+   compile(ivb, shader, &bad, GPUCC_STATUS_INVALID_ARGUMENT, "struct_size 10");
+
+   /* Booleans are 0 or 1. */
+   o.flat_shade = 2;
+   compile(ivb, shader, &o, GPUCC_STATUS_INVALID_ARGUMENT, "flat_shade=2");
+
+   /* Keys gpucc does not implement, or of the other family: UNSUPPORTED naming the field. */
+   gpucc_compile_options a2c = {.struct_size = sizeof a2c, .alpha_to_coverage = 1};
+   compile(ivb, shader, &a2c, GPUCC_STATUS_UNSUPPORTED, "alpha_to_coverage=1");
+   gpucc_compile_options swap = {.struct_size = sizeof swap, .frag_rb_swap = 1};
+   compile(ivb, shader, &swap, GPUCC_STATUS_UNSUPPORTED, "frag_rb_swap=1");
+   gpucc_compile_options clip = {.struct_size = sizeof clip, .nr_userclip_plane_consts = 4};
+   compile(ivb, shader, &clip, GPUCC_STATUS_UNSUPPORTED, "nr_userclip_plane_consts=4");
+   gpucc_compile_options alpha = {.struct_size = sizeof alpha, .alpha_test_func = 3};
+   compile(ivb, shader, &alpha, GPUCC_STATUS_INVALID_ARGUMENT, "without emit_alpha_test");
+   alpha.emit_alpha_test = 1;
+   compile(ivb, shader, &alpha, GPUCC_STATUS_UNSUPPORTED, "alpha_test_func=3");
+
+   /* nr_color_regions: three regions get gl_FragColor each; none still ends the thread
+    * with one write to render target 0. */
+   gpucc_compile_options mrt = {.struct_size = sizeof mrt, .simd_mask = 1, .nr_color_regions = 3};
+   p = compile(ivb, shader, &mrt, GPUCC_STATUS_OK, "");
+   char *text = NULL;
+   if (p && gpucc_program_disassemble(p, &text) == GPUCC_STATUS_OK) {
+      CHECK(strstr(text, "RT write SIMD8 Surface = 1 "));
+      CHECK(strstr(text, "RT write SIMD8 LastRT Surface = 2 "));
+      gpucc_string_free(text);
+   }
+   gpucc_program_destroy(p);
+   mrt.nr_color_regions = GPUCC_NO_COLOR_REGIONS;
+   p = compile(ivb, shader, &mrt, GPUCC_STATUS_OK, "");
+   if (p && gpucc_program_disassemble(p, &text) == GPUCC_STATUS_OK) {
+      CHECK(strstr(text, "RT write SIMD8 LastRT Surface = 0 "));
+      CHECK(strstr(text, "Surface = 1") == NULL);
+      gpucc_string_free(text);
+   }
+   gpucc_program_destroy(p);
+
+   gpucc_shader_destroy(shader);
+   gpucc_compiler_destroy(ivb);
+   return check_report("compile_key");
+}

@@ -1,0 +1,338 @@
+//! The compile key (crate::key) end to end: each implemented field against an expectation
+//! worked out from Mesa's definition of it, and each unimplemented or misplaced field refused
+//! by name.
+
+use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
+use gpucc::etnaviv::compiler::consts::UniformContent;
+use gpucc::etnaviv::sim::Machine;
+use gpucc::etnaviv::specs::Specs;
+use gpucc::program::{Code, Program};
+use gpucc::verify::VerifyOutcome;
+
+/// An Intel-form fragment shader copying the colour input COL0 to gl_FragColor, with the
+/// interpolation of gl_Color left unspecified (INTERP_MODE_NONE, as GLSL leaves it).
+const INTEL_COLOR_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\n\
+uniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n\
+    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=0)\n\
+    con 32    %1 = load_const (0x00000000)\n\
+    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n\
+                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+                   // succs: b1 \n    block b1:\n}\n";
+
+/// An Intel-form fragment shader writing constant colours to FRAG_RESULT_DATA0 and DATA1.
+const INTEL_MRT_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: mrt\ninputs: 0\noutputs: 2\n\
+uniforms: 0\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 out0 (FRAG_RESULT_DATA0.xyzw, 8, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 out1 (FRAG_RESULT_DATA1.xyzw, 10, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n\
+    con 32    %0 = load_const (0x00000000)\n\
+    con 32x4  %1 = load_const (0x3f800000, 0x00000000, 0x00000000, 0x3f800000)\n\
+    con 32x4  %2 = load_const (0x00000000, 0x3f800000, 0x00000000, 0x3f800000)\n\
+                   @store_output (%1, %0 (0x0)) (base=8, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_DATA0 slots=1, xfb(), xfb2())\n\
+                   @store_output (%2, %0 (0x0)) (base=10, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_DATA1 slots=1, xfb(), xfb2())\n\
+                   // succs: b1 \n    block b1:\n}\n";
+
+/// An etnaviv-form fragment shader copying the varying in t1 (COL0) to gl_FragColor.
+const ETNA_COLOR_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\n\
+uniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 0, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+    32    %0 = load_const (0x00000000)\n\
+    32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n\
+    32    %2 = deref_var &gl_FragColor (shader_out vec4)\n\
+               @store_deref (%2, %1) (wrmask=xyzw, access=none)\n\
+               // succs: b1 \n    block b1:\n}\n";
+
+fn parse(text: &str) -> gpucc::nir::Shader {
+    gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn compile(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
+    let options = CompileOptions { simd: vec![8], key };
+    Compiler::new(target)
+        .unwrap()
+        .compile(&parse(text), &options)
+}
+
+fn key(fields: &[(&str, &str)]) -> Key {
+    let mut k = Key::default();
+    for (n, v) in fields {
+        k.set(n, v).unwrap();
+    }
+    k
+}
+
+/// The render targets of the program's RT writes in order, from the disassembly
+/// ("RT write SIMD8 Surface = n"), and whether the last one ends the thread.
+fn rt_writes(p: &Program) -> (Vec<u32>, bool) {
+    let asm = p.asm_text();
+    let lines: Vec<&str> = asm.lines().filter(|l| l.contains("RT write")).collect();
+    let targets = lines
+        .iter()
+        .map(|l| {
+            let s = l.split("Surface = ").nth(1).unwrap();
+            s.split(' ').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    let eot_last = lines.last().is_some_and(|l| l.contains("EOT"));
+    (targets, eot_last)
+}
+
+fn intel_inputs(p: &Program) -> Vec<(String, bool)> {
+    match &p.code {
+        Code::Intel(k) => k
+            .inputs
+            .iter()
+            .map(|i| (i.location.clone(), i.flat))
+            .collect(),
+        Code::Etnaviv(_) => panic!("not an Intel program"),
+    }
+}
+
+#[test]
+fn flat_shade_makes_unspecified_colour_inputs_flat() {
+    let smooth = compile("ivb", INTEL_COLOR_FS, Key::default()).unwrap();
+    assert_eq!(
+        intel_inputs(&smooth),
+        [("VARYING_SLOT_COL0".to_string(), false)]
+    );
+    let flat = compile("ivb", INTEL_COLOR_FS, key(&[("flat_shade", "1")])).unwrap();
+    assert_eq!(
+        intel_inputs(&flat),
+        [("VARYING_SLOT_COL0".to_string(), true)]
+    );
+    // A flat input needs no barycentric coordinates: the payload holds none (Mesa's
+    // barycentric_interp_modes is 0 when every input is flat).
+    match &flat.code {
+        Code::Intel(k) => assert_eq!(k.flags.barycentric_modes, 0),
+        Code::Etnaviv(_) => unreachable!(),
+    }
+    // The keyed shader still means what the interpreter says it means.
+    let c = Compiler::new("ivb").unwrap();
+    let shader = parse(INTEL_COLOR_FS);
+    let keyed = c.keyed(&shader, &key(&[("flat_shade", "1")])).unwrap();
+    assert!(matches!(c.verify(&keyed, &[8, 16]), VerifyOutcome::Pass));
+}
+
+#[test]
+fn flat_shade_leaves_colours_the_shader_declared_smooth() {
+    // `smooth in vec4 gl_Color` (INTERP_MODE_SMOOTH, interp_mode=1) is not the driver's to
+    // change: Mesa's brw applies flat_shade only to INTERP_MODE_NONE.
+    let text = INTEL_COLOR_FS
+        .replace(
+            "INTERP_MODE_NONE none vec4 gl_Color",
+            "INTERP_MODE_SMOOTH none vec4 gl_Color",
+        )
+        .replace("interp_mode=0", "interp_mode=1");
+    let p = compile("ivb", &text, key(&[("flat_shade", "1")])).unwrap();
+    assert_eq!(intel_inputs(&p), [("VARYING_SLOT_COL0".to_string(), false)]);
+}
+
+#[test]
+fn nr_color_regions_broadcasts_frag_color_and_drops_unbound_targets() {
+    // gl_FragColor goes to every region (Mesa's alloc_frag_output), last write ends the thread.
+    let p = compile("ivb", INTEL_COLOR_FS, key(&[("nr_color_regions", "3")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0, 1, 2], true));
+    // Without a key: one render target for the one colour output.
+    let p = compile("ivb", INTEL_COLOR_FS, Key::default()).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0], true));
+    // DATA1 with one region bound is not written (do_emit_fb_writes stops at the count).
+    let p = compile("ivb", INTEL_MRT_FS, key(&[("nr_color_regions", "1")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0], true));
+    let p = compile("ivb", INTEL_MRT_FS, key(&[("nr_color_regions", "2")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0, 1], true));
+    // No colour buffer: one write to render target 0 still ends the thread.
+    let p = compile("ivb", INTEL_MRT_FS, key(&[("nr_color_regions", "0")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0], true));
+    // Mesa still sends colour 0's alpha to the null render target (for alpha test and
+    // alpha-to-coverage), so the colour is still interpolated.
+    let p = compile("ivb", INTEL_COLOR_FS, key(&[("nr_color_regions", "0")])).unwrap();
+    assert_eq!(rt_writes(&p), (vec![0], true));
+    assert!(p.asm_text().contains("pln"), "{}", p.asm_text());
+    // The broadcast shader still verifies.
+    let c = Compiler::new("ivb").unwrap();
+    let shader = parse(INTEL_COLOR_FS);
+    let keyed = c
+        .keyed(&shader, &key(&[("nr_color_regions", "3")]))
+        .unwrap();
+    assert!(matches!(c.verify(&keyed, &[8]), VerifyOutcome::Pass));
+}
+
+#[test]
+fn frag_rb_swap_swaps_red_and_blue_on_the_simulator() {
+    let colour = [0.125f32, 0.25, 0.75, 0.5];
+    for (swap, expected) in [
+        (false, colour),
+        (true, [colour[2], colour[1], colour[0], colour[3]]),
+    ] {
+        let k = if swap {
+            key(&[("frag_rb_swap", "1")])
+        } else {
+            Key::default()
+        };
+        let p = compile("gc2000", ETNA_COLOR_FS, k).unwrap();
+        let Code::Etnaviv(obj) = &p.code else {
+            panic!("not an etnaviv program")
+        };
+        let mut m = Machine::new(Specs::from_name("gc2000").unwrap());
+        m.run_fragment(&obj.insts, [0.0; 4], &[colour]).unwrap();
+        let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
+        assert_eq!(out, expected, "frag_rb_swap={swap}");
+    }
+}
+
+#[test]
+fn unimplemented_and_misplaced_keys_are_refused_by_name() {
+    /// (target, shader, key fields, text the error must contain)
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("alpha_to_coverage", "1")],
+            "alpha_to_coverage=1",
+        ),
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("persample_interp", "1")],
+            "persample_interp=1",
+        ),
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("alpha_test_func", "3")],
+            "alpha_test_func=3",
+        ),
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("frag_rb_swap", "1")],
+            "frag_rb_swap=1",
+        ),
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("nr_userclip_plane_consts", "2")],
+            "nr_userclip_plane_consts=2",
+        ),
+        (
+            "gc2000",
+            ETNA_COLOR_FS,
+            &[("flat_shade", "1")],
+            "flat_shade=1",
+        ),
+        (
+            "gc2000",
+            ETNA_COLOR_FS,
+            &[("nr_color_regions", "2")],
+            "nr_color_regions=2",
+        ),
+        (
+            "ivb",
+            INTEL_COLOR_FS,
+            &[("sprite_coord_enable", "0x3")],
+            "sprite_coord_enable=0x3",
+        ),
+    ];
+    for (target, text, fields, needle) in cases {
+        match compile(target, text, key(fields)) {
+            Err(CompileError::Unsupported(m)) => assert!(m.contains(needle), "{m}"),
+            other => panic!("{target} {fields:?}: {other:?}"),
+        }
+    }
+    // Values that are no key at all are invalid, not unsupported.
+    for fields in [
+        &[("sprite_coord_yinvert", "1")][..],
+        &[("sprite_coord_enable", "0x100")][..],
+        &[("nr_color_regions", "9")][..],
+    ] {
+        let target = if fields[0].0 == "nr_color_regions" {
+            "ivb"
+        } else {
+            "gc2000"
+        };
+        let text = if target == "ivb" {
+            INTEL_COLOR_FS
+        } else {
+            ETNA_COLOR_FS
+        };
+        match compile(target, text, key(fields)) {
+            Err(CompileError::Invalid(m)) => assert!(m.contains(fields[0].0), "{m}"),
+            other => panic!("{fields:?}: {other:?}"),
+        }
+    }
+    let mut k = Key::default();
+    assert!(k.set("flat_shade", "2").is_err());
+    assert!(k
+        .set("no_such_key", "1")
+        .unwrap_err()
+        .contains("no_such_key"));
+}
+
+/// An etnaviv-form fragment shader copying the texture coordinate TEX0 to gl_FragColor.
+const ETNA_TEXCOORD_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: sprite\ninputs: 1\n\
+outputs: 1\nuniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_TexCoord0 (VARYING_SLOT_TEX0.xyzw, 0, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+    32    %0 = load_const (0x00000000)\n\
+    32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_TEX0 slots=1)\n\
+    32    %2 = deref_var &gl_FragColor (shader_out vec4)\n\
+               @store_deref (%2, %1) (wrmask=xyzw, access=none)\n\
+               // succs: b1 \n    block b1:\n}\n";
+
+#[test]
+fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
+    let (px, py) = (0.25f32, 0.125f32);
+    for (yinvert, expected) in [
+        (false, [px, py, 0.0, 1.0]),
+        (true, [px, 1.0 - py, 0.0, 1.0]),
+    ] {
+        let mut fields = vec![("sprite_coord_enable", "0x1")];
+        if yinvert {
+            fields.push(("sprite_coord_yinvert", "1"));
+        }
+        let p = compile("gc2000", ETNA_TEXCOORD_FS, key(&fields)).unwrap();
+        let Code::Etnaviv(obj) = &p.code else {
+            panic!("not an etnaviv program")
+        };
+        // TEX0 is no longer read; the point coordinate is the one input, at the first free
+        // driver location (1).
+        assert_eq!(obj.inputs.len(), 1, "{:?}", obj.inputs);
+        assert_eq!(obj.inputs[0].slot, 1);
+        let mut m = Machine::new(Specs::from_name("gc2000").unwrap());
+        // The constants the compiler placed in the uniform file (the driver uploads them).
+        for (slot, contents) in obj.uniforms.iter().enumerate() {
+            let v = contents.map(|k| match k {
+                UniformContent::Const(b) => b,
+                _ => 0,
+            });
+            m.set_uniform_bits(slot, v);
+        }
+        m.set_temp(usize::from(obj.inputs[0].reg), [px, py, 0.5, 0.5]);
+        m.run_fragment(&obj.insts, [0.0; 4], &[]).unwrap();
+        let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
+        assert_eq!(out, expected, "yinvert={yinvert}");
+        let c = Compiler::new("gc2000").unwrap();
+        let shader = parse(ETNA_TEXCOORD_FS);
+        let keyed = c.keyed(&shader, &key(&fields)).unwrap();
+        assert!(matches!(c.verify(&keyed, &[]), VerifyOutcome::Pass));
+    }
+    // A mask without TEX0 leaves the shader alone.
+    let p = compile(
+        "gc2000",
+        ETNA_TEXCOORD_FS,
+        key(&[("sprite_coord_enable", "0x2")]),
+    )
+    .unwrap();
+    let Code::Etnaviv(obj) = &p.code else {
+        panic!("not an etnaviv program")
+    };
+    assert_eq!(obj.inputs.len(), 1);
+    assert_eq!(obj.inputs[0].slot, 0);
+}

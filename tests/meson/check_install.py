@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Meson test: the shared library's SONAME carries the major version, and an install
+(`meson install --destdir`) holds what a driver build needs: the gpucc command, the header,
+gpucc.pc (found by pkg-config through PKG_CONFIG_PATH) and the versioned library with its
+links."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def soname(readelf, path):
+    out = subprocess.run([readelf, "-d", path], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        if "(SONAME)" in line:
+            return line.split("[", 1)[1].rstrip("]")
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--meson", required=True)
+    ap.add_argument("--readelf", default="")
+    ap.add_argument("--prefix", required=True)
+    ap.add_argument("--libdir", required=True)
+    ap.add_argument("--bindir", required=True)
+    ap.add_argument("--includedir", required=True)
+    ap.add_argument("--version", required=True)
+    args = ap.parse_args()
+    major = args.version.split(".")[0]
+    real = f"libgpucc.so.{args.version}"
+
+    built = os.path.join(args.build_dir, real)
+    if args.readelf:
+        check(soname(args.readelf, built) == f"libgpucc.so.{major}",
+              f"{built} has SONAME libgpucc.so.{major}")
+
+    def under(root, d):
+        d = d if os.path.isabs(d) else os.path.join(args.prefix, d)
+        return root + d
+
+    with tempfile.TemporaryDirectory(prefix="gpucc-install-") as dest:
+        subprocess.run([args.meson, "install", "-C", args.build_dir, "--destdir", dest,
+                        "--no-rebuild", "--quiet"], check=True)
+        bindir = under(dest, args.bindir)
+        libdir = under(dest, args.libdir)
+        incdir = under(dest, args.includedir)
+        gpucc = os.path.join(bindir, "gpucc")
+        check(os.path.isfile(gpucc) and os.access(gpucc, os.X_OK), f"{gpucc} is installed and executable")
+        if os.access(gpucc, os.X_OK):
+            out = subprocess.run([gpucc, "targets"], capture_output=True, text=True)
+            check(out.returncode == 0 and "ivb" in out.stdout, "installed gpucc lists its targets")
+        header = os.path.join(incdir, "gpucc.h")
+        check(os.path.isfile(header), f"{header} is installed")
+        if os.path.isfile(header):
+            text = open(header).read()
+            check("NIR as Mesa's brw receives it" in text and "etnaviv" in text,
+                  "the header says which NIR form each family expects")
+        check(os.path.isfile(os.path.join(libdir, "libgpucc.a")), "libgpucc.a is installed")
+        lib_real = os.path.join(libdir, real)
+        check(os.path.isfile(lib_real) and not os.path.islink(lib_real), f"{lib_real} is installed")
+        check(os.readlink(os.path.join(libdir, f"libgpucc.so.{major}")) == real
+              if os.path.islink(os.path.join(libdir, f"libgpucc.so.{major}")) else False,
+              f"libgpucc.so.{major} links to {real}")
+        check(os.readlink(os.path.join(libdir, "libgpucc.so")) == f"libgpucc.so.{major}"
+              if os.path.islink(os.path.join(libdir, "libgpucc.so")) else False,
+              f"libgpucc.so links to libgpucc.so.{major}")
+        if args.readelf and os.path.isfile(lib_real):
+            check(soname(args.readelf, lib_real) == f"libgpucc.so.{major}",
+                  f"installed {real} has SONAME libgpucc.so.{major}")
+        pcdir = os.path.join(libdir, "pkgconfig")
+        pc = os.path.join(pcdir, "gpucc.pc")
+        check(os.path.isfile(pc), f"{pc} is installed")
+        pkg_config = shutil.which("pkg-config")
+        if pkg_config and os.path.isfile(pc):
+            env = dict(os.environ, PKG_CONFIG_PATH=pcdir)
+            out = subprocess.run([pkg_config, "--modversion", "gpucc"], env=env,
+                                 capture_output=True, text=True)
+            check(out.stdout.strip() == args.version,
+                  f"pkg-config with PKG_CONFIG_PATH={pcdir} finds gpucc {args.version}")
+
+    if failures:
+        print(f"check_install: {len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    print("check_install: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
