@@ -1047,3 +1047,33 @@ fn intel_nine_hundred_live_values_spill_and_verify() {
         gpucc::verify::VerifyOutcome::Pass
     );
 }
+
+/// A fragment input whose io semantics name no location (fuzzed NIR) compiles; describing it
+/// through the C ABI gave INTERNAL ("unknown slot"). The driver location stands in for the
+/// varying then, as the slot a driver keyed on.
+#[test]
+fn fs_input_without_a_location_name_is_its_driver_location() {
+    use gpucc::capi;
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: fs\ninputs: 1\noutputs: 1\nuniforms: 0\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:   // preds:\n\
+        \x20   32     %0 = load_const (0x00000000)\n\
+        \x20   32x4   %1 = @load_input (%0) (base=33, range=1, component=0, dest_type=float32, \
+        io location= slots=1)\n\
+        \x20   @store_output (%1, %0) (base=4, range=1, wrmask=xyzw, component=0, \
+        src_type=float32, io location=FRAG_RESULT_DATA0 slots=1, xfb(), xfb2())\n\
+        \x20   // succs: b1\n    block b1:\n}\n";
+    let shader = gpucc::nir::parse(text).unwrap();
+    let program = gpucc::compiler::Compiler::new("ivb")
+        .unwrap()
+        .compile(&shader, &gpucc::compiler::CompileOptions::default())
+        .unwrap();
+    let mut input = capi::FsInput {
+        struct_size: std::mem::size_of::<capi::FsInput>() as u32,
+        ..Default::default()
+    };
+    assert_eq!(
+        capi::gpucc_program_fs_input(&program, 0, &mut input),
+        capi::Status::Ok
+    );
+    assert_eq!((input.varying, input.flat), (33, 1));
+}

@@ -9,7 +9,6 @@
 use super::sized::write_sized;
 use super::status::{guard, write_out, Error, Status};
 use crate::intel::kernel::Kernel;
-use crate::nir::slots::slot_number;
 use crate::program::{Code, Program};
 
 /// A vertex program's binding facts (Intel, Gen8+; Mesa's `brw_vs_prog_data` and
@@ -186,19 +185,14 @@ pub extern "C" fn gpucc_program_fs_input(
     input: *mut FsInput,
 ) -> Status {
     guard("gpucc_program_fs_input", || {
-        let k = kernel(program, "gpucc_program_fs_input")?;
-        let i = k.inputs.get(index as usize).ok_or_else(|| {
-            Error::invalid(format!(
-                "gpucc_program_fs_input: index {index} of {} inputs",
-                k.inputs.len()
-            ))
+        const ENTRY: &str = "gpucc_program_fs_input";
+        kernel(program, ENTRY)?;
+        let p = super::program::program_ref(program, ENTRY)?;
+        let inputs = p.fragment_inputs();
+        let i = inputs.get(index as usize).ok_or_else(|| {
+            Error::invalid(format!("{ENTRY}: index {index} of {} inputs", inputs.len()))
         })?;
-        let varying = slot_number(&i.location).ok_or_else(|| {
-            Error::new(
-                Status::Internal,
-                format!("input {index} reads unknown slot {}", i.location),
-            )
-        })?;
+        let varying = i.varying;
         let value = FsInput {
             struct_size: std::mem::size_of::<FsInput>() as u32,
             varying,
