@@ -73,12 +73,12 @@ pub struct CsInfo {
     /// First GRF after the payload, where the uniforms land (`base.dispatch_grf_start_reg`):
     /// `1 + local_id_regs`.
     pub dispatch_grf_start: u32,
-    /// GRFs the dispatched variant uses.
+    /// GRFs the dispatched variant uses (Mesa's `grf_used`).
     pub grfs: u32,
     /// Scratch bytes per thread (`base.total_scratch`); 0 when nothing spills.
     pub scratch_size: u32,
     /// Binding-table index of SSBO block 0; block i is at this plus i (Mesa leaves the
-    /// binding table to the driver: iris's IRIS_SURFACE_GROUP_SSBO).
+    /// binding table to the driver: iris's `IRIS_SURFACE_GROUP_SSBO`).
     pub ssbo_binding_base: u32,
     /// Binding-table index of shared local memory accesses (Mesa's `GFX7_BTI_SLM`): a
     /// special index the data port resolves, not an entry the driver fills.

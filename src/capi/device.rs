@@ -259,7 +259,8 @@ pub extern "C" fn gpucc_bo_destroy(dev: *mut Device, bo: *mut Bo) -> Status {
 pub struct ComputeLaunch {
     /// Set by the caller: `sizeof(gpucc_compute_launch)`.
     pub struct_size: u32,
-    /// Workgroups in x, y and z (each at least 1).
+    /// Workgroups in x, y and z, each at least 1 (GPGPU_WALKER's thread group counts; the
+    /// `grid` of Gallium's `pipe_grid_info`).
     pub groups: [u32; 3],
     /// The bytes of UBO block 0 that the program's push constants read (the uniforms);
     /// NULL when `uniforms_size` is 0. gpucc lays them out per thread as gpucc_cs_info says.

@@ -48,7 +48,8 @@ pub struct PushParamC {
     /// Set by the caller: `sizeof(gpucc_push_param)`.
     pub struct_size: u32,
     pub block: u32,
-    /// Byte offset in the block, a multiple of 4.
+    /// Byte offset in the block, a multiple of 4 (for block 0, Mesa's `param[i]` is
+    /// `offset / 4`; for a pushed UBO, `ubo_ranges[].start * 32` plus the dword's place).
     pub offset: u32,
 }
 
@@ -102,7 +103,8 @@ pub struct FsInfo {
     /// Bit per input slot with constant interpolation: the SBE constant interpolation
     /// enable (`flat_inputs`).
     pub flat_inputs: u64,
-    /// Bit per input slot interpolated without perspective correction.
+    /// Bit per input slot interpolated without perspective correction (Mesa keeps this in
+    /// the inputs' `interp_mode` and the `barycentric_interp_modes` it implies).
     pub noperspective_inputs: u64,
 }
 
@@ -134,7 +136,7 @@ pub struct EtnaInfo {
     pub ps_depth_out_reg: i32,
     /// The program must run from memory through the instruction cache (`needs_icache`).
     pub needs_icache: u32,
-    /// Fragment: the program can discard pixels.
+    /// Fragment: the program can discard pixels (`uses_discard`).
     pub uses_discard: u32,
 }
 
@@ -165,7 +167,7 @@ pub struct EtnaUniformC {
     /// Set by the caller: `sizeof(gpucc_etna_uniform)`.
     pub struct_size: u32,
     pub kind: EtnaUniformKind,
-    /// See the kind.
+    /// See the kind (Mesa's `etna_shader_uniform_info::data`).
     pub value: u32,
 }
 

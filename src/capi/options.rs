@@ -29,7 +29,8 @@ pub struct CompileOptionsC {
     /// A multiple of 4; at least 8.
     pub struct_size: u32,
     /// Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
-    /// the backend choose. Ignored for Vivante targets.
+    /// the backend choose (Mesa's `INTEL_DEBUG=no8,no16,no32` choose the same). Ignored for
+    /// Vivante targets.
     pub simd_mask: u32,
     /// Intel FS (`brw_wm_prog_key::nr_color_regions`): colour buffers bound, 1-8.
     /// `gl_FragColor` (FRAG_RESULT_COLOR) is written to every region; FRAG_RESULT_DATAi with

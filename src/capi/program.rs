@@ -98,8 +98,11 @@ pub struct ProgramInfo {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reloc {
+    /// What value goes there (`brw_shader_reloc::id`).
     pub id: u32,
+    /// Byte offset of the dword in the code (`brw_shader_reloc::offset`).
     pub offset: u32,
+    /// Added to the value before it is stored (`brw_shader_reloc::delta`).
     pub delta: u32,
 }
 

@@ -35,7 +35,7 @@ pub struct VsInfo {
     pub urb_entry_size: u32,
     /// First GRF after the thread payload (`dispatch_grf_start_reg`).
     pub dispatch_grf_start: u32,
-    /// GRFs the program uses.
+    /// GRFs the program uses (Mesa's `grf_used`; 3DSTATE_VS needs none on Gen8+).
     pub grfs: u32,
     /// The draw-parameter element (x = first vertex, y = base instance, z = vertex id from
     /// the first vertex, w = instance id) is pushed for these (`uses_firstvertex`,
@@ -62,7 +62,8 @@ pub struct FsInput {
     /// Constant interpolation: the driver sets the slot's bit in the SBE constant
     /// interpolation enable (`flat_inputs`).
     pub flat: u32,
-    /// Read with non-perspective barycentrics (the WM barycentric modes include them).
+    /// Read with non-perspective barycentrics (the WM barycentric modes include them;
+    /// `INTERP_MODE_NOPERSPECTIVE` of the input).
     pub noperspective: u32,
 }
 

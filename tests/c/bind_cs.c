@@ -55,17 +55,6 @@ static const char cs_text[] =
    "    block b1:\n"
    "}\n";
 
-static gpucc_program *
-compile(gpucc_compiler *compiler, const char *text, size_t len)
-{
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_shader_from_nir_text(text, len, &shader), GPUCC_STATUS_OK, "");
-   gpucc_program *program = NULL;
-   CHECK_STATUS(gpucc_compile(compiler, shader, NULL, &program), GPUCC_STATUS_OK, "");
-   gpucc_shader_destroy(shader);
-   return program;
-}
-
 static uint32_t
 dword_at(const unsigned char *bytes, size_t at)
 {
@@ -87,8 +76,8 @@ main(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("bdw", &compiler), GPUCC_STATUS_OK, "");
-   gpucc_program *cs = compile(compiler, cs_text, sizeof(cs_text) - 1);
-   gpucc_program *fs = compile(compiler, tiny_shader, sizeof(tiny_shader) - 1);
+   gpucc_program *cs = compile_text(compiler, cs_text, sizeof(cs_text) - 1);
+   gpucc_program *fs = compile_text(compiler, tiny_shader, sizeof(tiny_shader) - 1);
    if (!cs || !fs)
       return check_report("bind_cs");
 

@@ -94,17 +94,6 @@ static const char gc_fs[] =
    "    block b1:\n"
    "}\n";
 
-static gpucc_program *
-compile(gpucc_compiler *compiler, const char *text, size_t len)
-{
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_shader_from_nir_text(text, len, &shader), GPUCC_STATUS_OK, "");
-   gpucc_program *program = NULL;
-   CHECK_STATUS(gpucc_compile(compiler, shader, NULL, &program), GPUCC_STATUS_OK, "");
-   gpucc_shader_destroy(shader);
-   return program;
-}
-
 /* "SIMD16 shader: N instructions." of the statistics text, or -1. */
 static long
 stats_instructions(const gpucc_program *p, const char *prefix)
@@ -125,7 +114,7 @@ check_ivb_fs(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("ivb", &compiler), GPUCC_STATUS_OK, "");
-   gpucc_program *p = compile(compiler, ivb_fs, sizeof(ivb_fs) - 1);
+   gpucc_program *p = compile_text(compiler, ivb_fs, sizeof(ivb_fs) - 1);
    if (!p) {
       gpucc_compiler_destroy(compiler);
       return;
@@ -251,8 +240,8 @@ check_gc3000_pair(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("gc3000", &compiler), GPUCC_STATUS_OK, "");
-   gpucc_program *vs = compile(compiler, gc_vs, sizeof(gc_vs) - 1);
-   gpucc_program *fs = compile(compiler, gc_fs, sizeof(gc_fs) - 1);
+   gpucc_program *vs = compile_text(compiler, gc_vs, sizeof(gc_vs) - 1);
+   gpucc_program *fs = compile_text(compiler, gc_fs, sizeof(gc_fs) - 1);
    if (!vs || !fs)
       goto done;
 

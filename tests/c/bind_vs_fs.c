@@ -71,24 +71,13 @@ static const char fs_text[] =
    "    block b1:\n"
    "}\n";
 
-static gpucc_program *
-compile(gpucc_compiler *compiler, const char *text, size_t len)
-{
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_shader_from_nir_text(text, len, &shader), GPUCC_STATUS_OK, "");
-   gpucc_program *program = NULL;
-   CHECK_STATUS(gpucc_compile(compiler, shader, NULL, &program), GPUCC_STATUS_OK, "");
-   gpucc_shader_destroy(shader);
-   return program;
-}
-
 int
 main(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("skl", &compiler), GPUCC_STATUS_OK, "");
-   gpucc_program *vs = compile(compiler, vs_text, sizeof(vs_text) - 1);
-   gpucc_program *fs = compile(compiler, fs_text, sizeof(fs_text) - 1);
+   gpucc_program *vs = compile_text(compiler, vs_text, sizeof(vs_text) - 1);
+   gpucc_program *fs = compile_text(compiler, fs_text, sizeof(fs_text) - 1);
    if (!vs || !fs)
       return check_report("bind_vs_fs");
 

@@ -93,4 +93,16 @@ read_file(const char *path, size_t *len)
    return buf;
 }
 
+/* Parses and compiles a NIR text, checking both succeed; NULL (and a failed check) if not. */
+static inline gpucc_program *
+compile_text(gpucc_compiler *compiler, const char *text, size_t len)
+{
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_shader_from_nir_text(text, len, &shader), GPUCC_STATUS_OK, "");
+   gpucc_program *program = NULL;
+   CHECK_STATUS(gpucc_compile(compiler, shader, NULL, &program), GPUCC_STATUS_OK, "");
+   gpucc_shader_destroy(shader);
+   return program;
+}
+
 #endif
