@@ -266,7 +266,7 @@ typedef struct {
    */
   uint32_t dispatch_grf_start;
   /**
-   * GRFs the dispatched variant uses.
+   * GRFs the dispatched variant uses (Mesa's `grf_used`).
    */
   uint32_t grfs;
   /**
@@ -275,7 +275,7 @@ typedef struct {
   uint32_t scratch_size;
   /**
    * Binding-table index of SSBO block 0; block i is at this plus i (Mesa leaves the
-   * binding table to the driver: iris's IRIS_SURFACE_GROUP_SSBO).
+   * binding table to the driver: iris's `IRIS_SURFACE_GROUP_SSBO`).
    */
   uint32_t ssbo_binding_base;
   /**
@@ -296,7 +296,8 @@ typedef struct {
    */
   uint32_t struct_size;
   /**
-   * Workgroups in x, y and z (each at least 1).
+   * Workgroups in x, y and z, each at least 1 (GPGPU_WALKER's thread group counts; the
+   * `grid` of Gallium's `pipe_grid_info`).
    */
   uint32_t groups[3];
   /**
@@ -338,7 +339,8 @@ typedef struct {
   uint32_t struct_size;
   uint32_t block;
   /**
-   * Byte offset in the block, a multiple of 4.
+   * Byte offset in the block, a multiple of 4 (for block 0, Mesa's `param[i]` is
+   * `offset / 4`; for a pushed UBO, `ubo_ranges[].start * 32` plus the dword's place).
    */
   uint32_t offset;
 } gpucc_push_param;
@@ -424,7 +426,8 @@ typedef struct {
    */
   uint64_t flat_inputs;
   /**
-   * Bit per input slot interpolated without perspective correction.
+   * Bit per input slot interpolated without perspective correction (Mesa keeps this in
+   * the inputs' `interp_mode` and the `barycentric_interp_modes` it implies).
    */
   uint64_t noperspective_inputs;
 } gpucc_fs_info;
@@ -474,7 +477,7 @@ typedef struct {
    */
   uint32_t needs_icache;
   /**
-   * Fragment: the program can discard pixels.
+   * Fragment: the program can discard pixels (`uses_discard`).
    */
   uint32_t uses_discard;
 } gpucc_etna_info;
@@ -490,7 +493,7 @@ typedef struct {
   uint32_t struct_size;
   gpucc_etna_uniform_kind kind;
   /**
-   * See the kind.
+   * See the kind (Mesa's `etna_shader_uniform_info::data`).
    */
   uint32_t value;
 } gpucc_etna_uniform;
@@ -540,7 +543,8 @@ typedef struct {
   uint32_t struct_size;
   /**
    * Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
-   * the backend choose. Ignored for Vivante targets.
+   * the backend choose (Mesa's `INTEL_DEBUG=no8,no16,no32` choose the same). Ignored for
+   * Vivante targets.
    */
   uint32_t simd_mask;
   /**
@@ -711,8 +715,17 @@ typedef struct {
  * `BRW_SHADER_RELOC_CONST_DATA_ADDR_LOW` / `_HIGH`).
  */
 typedef struct {
+  /**
+   * What value goes there (`brw_shader_reloc::id`).
+   */
   uint32_t id;
+  /**
+   * Byte offset of the dword in the code (`brw_shader_reloc::offset`).
+   */
   uint32_t offset;
+  /**
+   * Added to the value before it is stored (`brw_shader_reloc::delta`).
+   */
   uint32_t delta;
 } gpucc_reloc;
 
@@ -759,7 +772,7 @@ typedef struct {
    */
   uint32_t dispatch_grf_start;
   /**
-   * GRFs the program uses.
+   * GRFs the program uses (Mesa's `grf_used`; 3DSTATE_VS needs none on Gen8+).
    */
   uint32_t grfs;
   /**
@@ -798,7 +811,8 @@ typedef struct {
    */
   uint32_t flat;
   /**
-   * Read with non-perspective barycentrics (the WM barycentric modes include them).
+   * Read with non-perspective barycentrics (the WM barycentric modes include them;
+   * `INTERP_MODE_NOPERSPECTIVE` of the input).
    */
   uint32_t noperspective;
 } gpucc_fs_input;

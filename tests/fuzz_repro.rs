@@ -1077,3 +1077,52 @@ fn fs_input_without_a_location_name_is_its_driver_location() {
     );
     assert_eq!((input.varying, input.flat), (33, 1));
 }
+
+/// Found by `gpucc fuzz`: a denormal constant written to a colour output came back 0 on the
+/// simulator. `mov g126<1>F 0x200000F` is a raw move (same type, no modifiers), which copies
+/// the bits whatever the denormal mode, as a register-to-register MOV already did.
+#[test]
+fn a_denormal_constant_output_keeps_its_bits() {
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: fs\ninputs: 0\noutputs: 1\nuniforms: 0\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:   // preds:\n\
+        \x20   32x4 %0 = load_const (0x00000000, 0x3f800000, 0x00200000, 0x3f800000)\n\
+        \x20   32 %1 = load_const (0x00000000)\n\
+        \x20   @store_output (%0, %1) (base=4, range=1, wrmask=xyzw, component=0, \
+        src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+        \x20   // succs: b1\n    block b1:\n}\n";
+    let shader = gpucc::nir::parse(text).unwrap();
+    for target in ["ivb", "hsw", "bdw", "skl"] {
+        let compiler = gpucc::compiler::Compiler::new(target).unwrap();
+        assert_eq!(
+            compiler.verify(&shader, &[8, 16]),
+            gpucc::verify::VerifyOutcome::Pass,
+            "{target}"
+        );
+    }
+}
+
+/// Found by `gpucc fuzz`: a bdw vertex shader reading attribute 31 pushes 32 elements of
+/// four GRFs, a payload past the register file; the passes placing it then failed with an
+/// internal error. It is a limit of the shader, and says what takes the registers.
+#[test]
+fn a_vertex_payload_past_the_register_file_is_a_limit() {
+    let text = "shader: MESA_SHADER_VERTEX\nname: vs\ninputs: 1\noutputs: 1\nuniforms: 0\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:   // preds:\n\
+        \x20   32 %0 = load_const (0x00000000)\n\
+        \x20   32x4 %1 = @load_input (%0) (base=31, range=1, component=0, dest_type=float32, \
+        io location=VERT_ATTRIB_GENERIC0 slots=1)\n\
+        \x20   @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, \
+        src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+        \x20   // succs: b1\n    block b1:\n}\n";
+    let shader = gpucc::nir::parse(text).unwrap();
+    let err = gpucc::compiler::Compiler::new("bdw")
+        .unwrap()
+        .compile(&shader, &gpucc::compiler::CompileOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(&err, gpucc::compiler::CompileError::Limit(m)
+            if m.contains("32 pushed vertex elements") && m.contains("130 GRFs")),
+        "{err}"
+    );
+}

@@ -339,6 +339,40 @@ fn place_spills_after_nir_scratch(
 
 /// Gives push constants and attribute setup data their payload registers and returns the
 /// number of registers the payload occupies (none of which the allocator may use).
+/// GRFs the thread payload takes: the fixed part, the push constants, then the attribute
+/// setup (fragment) or the pushed vertex elements (vertex), which [`assign_payload_files`]
+/// lays out in that order.
+fn payload_regs(facts: &from_nir::ShaderFacts) -> u32 {
+    let urb_start = facts.payload.num_regs + (facts.push.len() as u32).div_ceil(8);
+    match &facts.vertex {
+        Some(v) => urb_start + 4 * v.nr_attribute_slots,
+        None => urb_start + 2 * facts.inputs.len() as u32,
+    }
+}
+
+/// The payload must leave registers for the program: a payload past the file (a vertex
+/// shader pushing 32 elements of 4 GRFs each) is a limit of the shader, named, not an
+/// internal error of the passes that place it.
+fn check_payload(dev: &DevInfo, facts: &from_nir::ShaderFacts) -> Result<(), CompileError> {
+    let regs = payload_regs(facts);
+    if regs >= dev.grf_count {
+        let what = match &facts.vertex {
+            Some(v) => format!(
+                "{} pushed vertex elements of 4 GRFs each",
+                v.nr_attribute_slots
+            ),
+            None => format!("{} input slots of 2 GRFs each", facts.inputs.len()),
+        };
+        return Err(CompileError::Limit(format!(
+            "the thread payload ({what}, {} push-constant dwords) takes {regs} GRFs, leaving none \
+             of the {} for the program",
+            facts.push.len(),
+            dev.grf_count
+        )));
+    }
+    Ok(())
+}
+
 fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u32 {
     let curb_start = facts.payload.num_regs;
     let curb_regs = (facts.push.len() as u32).div_ceil(8);
@@ -373,10 +407,7 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
             fix(s);
         }
     }
-    if let Some(v) = vertex {
-        return urb_start + 4 * v.nr_attribute_slots;
-    }
-    urb_start + 2 * facts.inputs.len() as u32
+    payload_regs(facts)
 }
 
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.

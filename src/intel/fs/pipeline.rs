@@ -178,6 +178,7 @@ pub(super) fn compile_width(
         runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
+    super::check_payload(dev, &facts)?;
     runner.run_all(LOWERING, dev, &mut prog)?;
     let mut reserved = 0;
     runner.step(ASSIGN_PAYLOAD, &mut prog, |p| {

@@ -513,15 +513,21 @@ impl Thread {
                 }
                 _ => (self.alu_value(inst, prec, env, i, &vals, a, b, c)?, None),
             };
+            // A MOV whose source and destination types match, without modifiers, is a raw
+            // move: the bits are copied, float denormals included (an immediate as much as a
+            // register: `mov g126<1>F 0x200000F` keeps the denormal).
             let raw_copy = op == Mov
                 && !inst.saturate
                 && inst.src[0].ty() == inst.dst.ty
-                && inst.src[0].as_reg().is_some_and(|r| !r.abs && !r.negate);
+                && inst.src[0].as_reg().is_none_or(|r| !r.abs && !r.negate);
             if let Some(loc) = self.dst_loc(inst, &inst.dst, i)? {
                 if raw_copy {
-                    let s = inst.src[0].as_reg().ok_or("mov source")?;
-                    let size = s.ty.size() as usize;
-                    let raw = self.read_src_raw(inst, s, i)?;
+                    let size = inst.dst.ty.size() as usize;
+                    let raw = match (&inst.src[0].as_reg(), inst.src[0].as_imm()) {
+                        (Some(s), _) => self.read_src_raw(inst, s, i)?,
+                        (None, Some(imm)) => imm.bits,
+                        (None, None) => return Err("mov source".into()),
+                    };
                     self.write_raw(loc, size, raw)?;
                 } else if matches!(op, Cmp | Cmpn) {
                     let bits = if result.i() != 0 { u64::MAX } else { 0 };
