@@ -157,6 +157,119 @@ typedef struct gpucc_device gpucc_device;
 typedef struct gpucc_shader gpucc_shader;
 
 /**
+ * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8). Booleans are 0 or 1.
+ *
+ * Each thread's push data (the CURBE block the hardware loads from g1) is its local
+ * invocation ids, one register each of x, y and z per 8 channels (invocation index
+ * `thread * simd_width + channel`, x fastest), then the `uniform_dwords` pushed uniform
+ * dwords, each a dword of UBO block 0. Every thread's block is the same size; the
+ * cross-thread block is empty (Mesa pushes uniforms cross-thread on Gen7.5+, but there the
+ * per-thread data comes last, and here the local ids come first).
+ * gpucc_program_cs_curbe builds the bytes.
+ *
+ * Mesa fields without a counterpart here: `uses_num_work_groups` (the backend does not
+ * implement `load_num_workgroups`, so no surface holds the group counts) and
+ * `uses_inline_data` / `uses_btd_stack_ids` (Gen12.5+).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_cs_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Workgroup size in invocations, x, y and z (`local_size`).
+   */
+  uint32_t local_size[3];
+  /**
+   * The SIMD width a dispatch runs: the widest variant compiled, chosen for the
+   * workgroup size (Mesa's `brw_cs_simd_size_for_group_size`). GPGPU_WALKER SIMD Size.
+   */
+  uint32_t simd_width;
+  /**
+   * Byte offset of that variant's kernel in gpucc_program_code, 64-byte aligned
+   * (`prog_offset[simd_width / 16]`): the interface descriptor's Kernel Start Pointer
+   * is the code's address plus this.
+   */
+  uint32_t kernel_offset;
+  /**
+   * Hardware threads per workgroup, `ceil(invocations / simd_width)`
+   * (`brw_cs_dispatch_info.threads`): the interface descriptor's Number of Threads in
+   * GPGPU Thread Group, and GPGPU_WALKER Thread Width Counter Maximum + 1.
+   */
+  uint32_t threads;
+  /**
+   * Execution mask of a workgroup's last thread, the channels left over or all of them
+   * (`brw_cs_dispatch_info.right_mask`): GPGPU_WALKER Right Execution Mask.
+   */
+  uint32_t right_mask;
+  /**
+   * The program uses workgroup barriers (`uses_barrier`): set Barrier Enable in the
+   * interface descriptor.
+   */
+  uint32_t uses_barrier;
+  /**
+   * Shared local memory per workgroup in bytes (`base.total_shared`).
+   */
+  uint32_t shared_size;
+  /**
+   * Dwords of each thread's push block, local ids included (`push.per_thread.dwords`).
+   */
+  uint32_t per_thread_dwords;
+  /**
+   * Registers of each thread's push block (`push.per_thread.regs`): the interface
+   * descriptor's Constant URB Entry Read Length.
+   */
+  uint32_t per_thread_regs;
+  /**
+   * Dwords shared by all threads (`push.cross_thread.dwords`); 0, see above.
+   */
+  uint32_t cross_thread_dwords;
+  /**
+   * Registers shared by all threads (`push.cross_thread.regs`): Cross-Thread Constant
+   * Data Read Length (Gen7.5+); 0.
+   */
+  uint32_t cross_thread_regs;
+  /**
+   * Registers of local ids at the start of each thread's block, 3 per 8 channels. Mesa
+   * has no counterpart before Gen12.5 (it pushes a subgroup id instead; later hardware
+   * generates the ids, `generate_local_id`).
+   */
+  uint32_t local_id_regs;
+  /**
+   * Uniform dwords after the local ids in each thread's block (`base.nr_params`).
+   */
+  uint32_t uniform_dwords;
+  /**
+   * Bytes of push data for one workgroup: cross-thread block plus `threads` per-thread
+   * blocks (`brw_cs_push_const_total_size(threads)`): MEDIA_CURBE_LOAD's length.
+   */
+  uint32_t curbe_size;
+  /**
+   * First GRF after the payload, where the uniforms land (`base.dispatch_grf_start_reg`):
+   * `1 + local_id_regs`.
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * GRFs the dispatched variant uses.
+   */
+  uint32_t grfs;
+  /**
+   * Scratch bytes per thread (`base.total_scratch`); 0 when nothing spills.
+   */
+  uint32_t scratch_size;
+  /**
+   * Binding-table index of SSBO block 0; block i is at this plus i (Mesa leaves the
+   * binding table to the driver: iris's IRIS_SURFACE_GROUP_SSBO).
+   */
+  uint32_t ssbo_binding_base;
+  /**
+   * Binding-table index of shared local memory accesses (Mesa's `GFX7_BTI_SLM`): a
+   * special index the data port resolves, not an entry the driver fills.
+   */
+  uint32_t slm_binding;
+} gpucc_cs_info;
+
+/**
  * The per-dispatch part of a compute launch; everything else (kernel offset, SIMD width,
  * workgroup size, push layout, shared memory, barrier) comes from the program.
  * Size-prefixed: the caller sets `struct_size` to `sizeof(gpucc_compute_launch)`.
@@ -607,119 +720,6 @@ typedef struct {
   uint32_t noperspective;
 } gpucc_fs_input;
 
-/**
- * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8). Booleans are 0 or 1.
- *
- * Each thread's push data (the CURBE block the hardware loads from g1) is its local
- * invocation ids, one register each of x, y and z per 8 channels (invocation index
- * `thread * simd_width + channel`, x fastest), then the `uniform_dwords` pushed uniform
- * dwords, each a dword of UBO block 0. Every thread's block is the same size; the
- * cross-thread block is empty (Mesa pushes uniforms cross-thread on Gen7.5+, but there the
- * per-thread data comes last, and here the local ids come first).
- * gpucc_program_cs_curbe builds the bytes.
- *
- * Mesa fields without a counterpart here: `uses_num_work_groups` (the backend does not
- * implement `load_num_workgroups`, so no surface holds the group counts) and
- * `uses_inline_data` / `uses_btd_stack_ids` (Gen12.5+).
- */
-typedef struct {
-  /**
-   * Set by the caller: `sizeof(gpucc_cs_info)`.
-   */
-  uint32_t struct_size;
-  /**
-   * Workgroup size in invocations, x, y and z (`local_size`).
-   */
-  uint32_t local_size[3];
-  /**
-   * The SIMD width a dispatch runs: the widest variant compiled, chosen for the
-   * workgroup size (Mesa's `brw_cs_simd_size_for_group_size`). GPGPU_WALKER SIMD Size.
-   */
-  uint32_t simd_width;
-  /**
-   * Byte offset of that variant's kernel in gpucc_program_code, 64-byte aligned
-   * (`prog_offset[simd_width / 16]`): the interface descriptor's Kernel Start Pointer
-   * is the code's address plus this.
-   */
-  uint32_t kernel_offset;
-  /**
-   * Hardware threads per workgroup, `ceil(invocations / simd_width)`
-   * (`brw_cs_dispatch_info.threads`): the interface descriptor's Number of Threads in
-   * GPGPU Thread Group, and GPGPU_WALKER Thread Width Counter Maximum + 1.
-   */
-  uint32_t threads;
-  /**
-   * Execution mask of a workgroup's last thread, the channels left over or all of them
-   * (`brw_cs_dispatch_info.right_mask`): GPGPU_WALKER Right Execution Mask.
-   */
-  uint32_t right_mask;
-  /**
-   * The program uses workgroup barriers (`uses_barrier`): set Barrier Enable in the
-   * interface descriptor.
-   */
-  uint32_t uses_barrier;
-  /**
-   * Shared local memory per workgroup in bytes (`base.total_shared`).
-   */
-  uint32_t shared_size;
-  /**
-   * Dwords of each thread's push block, local ids included (`push.per_thread.dwords`).
-   */
-  uint32_t per_thread_dwords;
-  /**
-   * Registers of each thread's push block (`push.per_thread.regs`): the interface
-   * descriptor's Constant URB Entry Read Length.
-   */
-  uint32_t per_thread_regs;
-  /**
-   * Dwords shared by all threads (`push.cross_thread.dwords`); 0, see above.
-   */
-  uint32_t cross_thread_dwords;
-  /**
-   * Registers shared by all threads (`push.cross_thread.regs`): Cross-Thread Constant
-   * Data Read Length (Gen7.5+); 0.
-   */
-  uint32_t cross_thread_regs;
-  /**
-   * Registers of local ids at the start of each thread's block, 3 per 8 channels. Mesa
-   * has no counterpart before Gen12.5 (it pushes a subgroup id instead; later hardware
-   * generates the ids, `generate_local_id`).
-   */
-  uint32_t local_id_regs;
-  /**
-   * Uniform dwords after the local ids in each thread's block (`base.nr_params`).
-   */
-  uint32_t uniform_dwords;
-  /**
-   * Bytes of push data for one workgroup: cross-thread block plus `threads` per-thread
-   * blocks (`brw_cs_push_const_total_size(threads)`): MEDIA_CURBE_LOAD's length.
-   */
-  uint32_t curbe_size;
-  /**
-   * First GRF after the payload, where the uniforms land (`base.dispatch_grf_start_reg`):
-   * `1 + local_id_regs`.
-   */
-  uint32_t dispatch_grf_start;
-  /**
-   * GRFs the dispatched variant uses.
-   */
-  uint32_t grfs;
-  /**
-   * Scratch bytes per thread (`base.total_scratch`); 0 when nothing spills.
-   */
-  uint32_t scratch_size;
-  /**
-   * Binding-table index of SSBO block 0; block i is at this plus i (Mesa leaves the
-   * binding table to the driver: iris's IRIS_SURFACE_GROUP_SSBO).
-   */
-  uint32_t ssbo_binding_base;
-  /**
-   * Binding-table index of shared local memory accesses (Mesa's `GFX7_BTI_SLM`): a
-   * special index the data port resolves, not an entry the driver fills.
-   */
-  uint32_t slm_binding;
-} gpucc_cs_info;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -752,8 +752,33 @@ const char *gpucc_compiler_target(const gpucc_compiler *compiler);
 gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family *out);
 
 /**
+ * Fills `*info` (its `struct_size` set by the caller) with a compute program's dispatch
+ * facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT naming it.
+ */
+gpucc_status gpucc_program_cs_info(const gpucc_program *program, gpucc_cs_info *info);
+
+/**
+ * Writes a compute program's push data for one workgroup (gpucc_cs_info's layout,
+ * `curbe_size` bytes) to `out`: each thread's local ids, then the dwords of `uniforms`
+ * (the `uniforms_size` bytes of UBO block 0; NULL when 0) that the program pushes. This is
+ * what gpucc_device_dispatch_compute loads with MEDIA_CURBE_LOAD.
+ *
+ * Errors (GPUCC_STATUS_INVALID_ARGUMENT): not a compute program; `out_size` smaller than
+ * `curbe_size`; a pushed dword past the end of `uniforms`.
+ */
+gpucc_status gpucc_program_cs_curbe(const gpucc_program *program,
+                                    const uint8_t *uniforms,
+                                    size_t uniforms_size,
+                                    uint8_t *out,
+                                    size_t out_size);
+
+/**
  * Opens a render node and identifies its GPU. `path` names the node (for example
  * "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
+ *
+ * Simulated node: the path "sim:ivb" (or "sim:hsw", "sim:bdw", "sim:skl") opens an
+ * in-process model of an i915 render node that executes compute dispatches on gpucc's EU
+ * simulator; with NULL, the environment variable GPUCC_SIM_NODE=<target> does the same.
  *
  * Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
  * node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
@@ -815,6 +840,19 @@ uint64_t gpucc_bo_gpu_address(const gpucc_bo *bo);
  * The buffer's size in bytes (0 for NULL).
  */
 uint64_t gpucc_bo_size(const gpucc_bo *bo);
+
+/**
+ * Copies `len` bytes at byte `offset` of a buffer into `out` (i915: GEM_PREAD), for
+ * instance the results of gpucc_device_dispatch_compute, which has waited for the GPU.
+ *
+ * Errors: GPUCC_STATUS_INVALID_ARGUMENT for a NULL argument or a range past the buffer's
+ * end; GPUCC_STATUS_UNSUPPORTED on Vivante; GPUCC_STATUS_DEVICE_ERROR when the ioctl fails.
+ */
+gpucc_status gpucc_bo_read(gpucc_device *dev,
+                           const gpucc_bo *bo,
+                           uint64_t offset,
+                           uint8_t *out,
+                           size_t len);
 
 /**
  * Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
@@ -999,27 +1037,6 @@ gpucc_status gpucc_program_vue_slot_of(const gpucc_program *program,
 gpucc_status gpucc_program_fs_input(const gpucc_program *program,
                                     uint32_t index,
                                     gpucc_fs_input *input);
-
-/**
- * Fills `*info` (its `struct_size` set by the caller) with a compute program's dispatch
- * facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT naming it.
- */
-gpucc_status gpucc_program_cs_info(const gpucc_program *program, gpucc_cs_info *info);
-
-/**
- * Writes a compute program's push data for one workgroup (gpucc_cs_info's layout,
- * `curbe_size` bytes) to `out`: each thread's local ids, then the dwords of `uniforms`
- * (the `uniforms_size` bytes of UBO block 0; NULL when 0) that the program pushes. This is
- * what gpucc_device_dispatch_compute loads with MEDIA_CURBE_LOAD.
- *
- * Errors (GPUCC_STATUS_INVALID_ARGUMENT): not a compute program; `out_size` smaller than
- * `curbe_size`; a pushed dword past the end of `uniforms`.
- */
-gpucc_status gpucc_program_cs_curbe(const gpucc_program *program,
-                                    const uint8_t *uniforms,
-                                    size_t uniforms_size,
-                                    uint8_t *out,
-                                    size_t out_size);
 
 /**
  * The message of the last failed gpucc call on this thread, or "" after a successful call.

@@ -26,13 +26,13 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod compiler;
+mod compute_info;
 mod device;
 mod info;
 mod program;
 mod shader;
 mod sized;
 mod stage_io;
-mod compute_info;
 mod status;
 mod version;
 
