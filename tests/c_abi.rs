@@ -89,3 +89,17 @@ fn c_binds_programs_of_both_families_from_the_info_alone() {
 fn c_describes_a_compute_program() {
     run(&common::build_c_program("bind_cs"), &[]);
 }
+
+/// examples/compute: the minimal compute driver, on each simulated node and with no argument
+/// (a real i915 node when there is one, else the simulated Ivy Bridge).
+#[test]
+fn c_compute_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = common::build_c_source(&root.join("examples/compute/main.c"), "compute");
+    for node in ["sim:ivb", "sim:hsw", "sim:bdw"] {
+        let out = run(&exe, &[Path::new(node)]);
+        assert!(out.contains("compute: 256 elements ok"), "{node}: {out}");
+    }
+    let out = run(&exe, &[]);
+    assert!(out.contains("compute: 256 elements ok"), "{out}");
+}
