@@ -862,7 +862,7 @@ gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
 
 /**
  * Runs `launch.groups` workgroups of a compute program on an Intel device (Gen7, Gen7.5,
- * Gen8) and waits for them. `code` holds the program's code as gpucc_program_upload placed
+ * Gen8, Gen9) and waits for them. `code` holds the program's code as gpucc_program_upload placed
  * it; the kernel offset, SIMD width, workgroup size, push data, shared memory and barrier
  * come from `program` (see gpucc_program_cs_info). `buffers` (`buffer_count` handles, NULL
  * when 0, at most 31) are the program's SSBO blocks 0, 1, ...: bound as untyped (RAW)

@@ -96,7 +96,7 @@ fn c_describes_a_compute_program() {
 fn c_compute_example_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let exe = common::build_c_source(&root.join("examples/compute/main.c"), "compute");
-    for node in ["sim:ivb", "sim:hsw", "sim:bdw"] {
+    for node in ["sim:ivb", "sim:hsw", "sim:bdw", "sim:skl"] {
         let out = run(&exe, &[Path::new(node)]);
         assert!(out.contains("compute: 256 elements ok"), "{node}: {out}");
     }

@@ -17,7 +17,7 @@ use gpucc::intel::DevInfo;
 use gpucc::nir::{self, interp};
 
 /// Targets whose compute batches the DRM layer builds.
-const TARGETS: [&str; 3] = ["ivb", "hsw", "bdw"];
+const TARGETS: [&str; 4] = ["ivb", "hsw", "bdw", "skl"];
 
 /// Bytes of each SSBO (two pages: the node rounds buffers to pages, as the kernel does).
 const SSBO_BYTES: usize = 8192;

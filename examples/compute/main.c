@@ -3,7 +3,7 @@
  * check every element.
  *
  * Usage: compute [NODE]. NODE is a render node path ("/dev/dri/renderD128") or a simulated
- * node ("sim:ivb", "sim:hsw", "sim:bdw"). Without NODE the first i915 render node is used,
+ * node ("sim:ivb", "sim:hsw", "sim:bdw", "sim:skl"). Without NODE the first i915 render node is used,
  * and gpucc's simulated Ivy Bridge node when the machine has none. The program is the same
  * on real hardware and on the simulated node.
  *

@@ -237,7 +237,7 @@ impl I915 {
     ) -> Result<()> {
         let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
             Error::Unsupported(format!(
-                "compute dispatch is implemented for Gen7, Gen7.5 and Gen8, not {}",
+                "compute dispatch is implemented for Gen7, Gen7.5, Gen8 and Gen9, not {}",
                 self.platform.target
             ))
         })?;
@@ -291,7 +291,7 @@ impl I915 {
     pub fn launch(&mut self, program: &Bo, launch: &ComputeLaunch, buffers: &[Bo]) -> Result<()> {
         let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
             Error::Unsupported(format!(
-                "compute dispatch is implemented for Gen7, Gen7.5 and Gen8, not {}",
+                "compute dispatch is implemented for Gen7, Gen7.5, Gen8 and Gen9, not {}",
                 self.platform.target
             ))
         })?;

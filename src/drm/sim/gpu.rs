@@ -5,7 +5,8 @@
 //! STATE_BASE_ADDRESS, MEDIA_VFE_STATE, MEDIA_CURBE_LOAD, MEDIA_INTERFACE_DESCRIPTOR_LOAD,
 //! GPGPU_WALKER, MEDIA_STATE_FLUSH, MI_NOOP, MI_BATCH_BUFFER_END); anything else stops the
 //! batch with an error naming the header and its dword. Field positions follow the Gen7 and
-//! Gen8 command layouts (Gen9 compute commands are Gen8's).
+//! Gen8 command layouts; Gen9 keeps Gen8's but for PIPELINE_SELECT's mask bits, a longer
+//! STATE_BASE_ADDRESS and the SLM size encoding.
 //!
 //! Threads: each group's threads are loaded as the hardware loads them (g0 with the group id
 //! in dwords 1, 6 and 7; from g1 the cross-thread CURBE block then the thread's own block;
@@ -142,7 +143,11 @@ impl<'a> Gpu<'a> {
             }
             let cmd: Vec<u32> = (0..len).map(|i| dword(&batch, 4 * (at + i))).collect();
             let expected = match name {
-                "STATE_BASE_ADDRESS" => Some(if self.gen8 { 16 } else { 10 }),
+                "STATE_BASE_ADDRESS" => Some(match self.dev.ver {
+                    90.. => 19,
+                    80 => 16,
+                    _ => 10,
+                }),
                 "MEDIA_VFE_STATE" => Some(if self.gen8 { 9 } else { 8 }),
                 "MEDIA_CURBE_LOAD" | "MEDIA_INTERFACE_DESCRIPTOR_LOAD" => Some(4),
                 "GPGPU_WALKER" => Some(if self.gen8 { 15 } else { 11 }),
@@ -159,6 +164,11 @@ impl<'a> Gpu<'a> {
             let err = |what: String| format!("{name} at dword {at}: {what}");
             match name {
                 "PIPELINE_SELECT" => {
+                    if self.dev.ver >= 90 && h >> 8 & 3 != 3 {
+                        return Err(err(
+                            "its mask bits leave the pipeline selection unchanged".into()
+                        ));
+                    }
                     if h & 3 != 2 {
                         return Err(err(format!("pipeline {} is not GPGPU (2)", h & 3)));
                     }
@@ -215,14 +225,21 @@ impl<'a> Gpu<'a> {
             let cross = if self.dev.ver == 75 { d[6] & 0xff } else { 0 };
             (u64::from(d[0] & 0xffff_ffc0), d[3], d[4], d[5], cross)
         };
+        // Gen7/8 count SLM in 4 KiB units (1, 2, 4, 8, 16); Gen9 encodes log2(bytes) - 9.
         let slm = group >> 16 & 0x1f;
+        let slm_bytes = match (self.dev.ver >= 90, slm) {
+            (_, 0) => 0,
+            (false, 1 | 2 | 4 | 8 | 16) => slm as usize * 4096,
+            (true, 1..=7) => 1 << (slm + 9),
+            _ => return Err(format!("shared local memory size {slm} is reserved")),
+        };
         Ok(Descriptor {
             kernel_start: kernel,
             binding_table: bt & 0xffe0,
             per_thread_regs: curbe >> 16,
             curbe_read_offset: curbe & 0xffff,
             threads_in_group: group & if self.gen8 { 0x3ff } else { 0xff },
-            slm_bytes: if slm == 0 { 0 } else { 1 << (slm + 11) },
+            slm_bytes,
             barrier: group >> 21 & 1 == 1,
             cross_thread_regs: cross,
         })

@@ -10,7 +10,7 @@
 //! surface messages reading and writing the buffer objects.
 //!
 //! Open one with [`SimIoctl::new`], with the path `sim:<target>` (`sim:ivb`, `sim:hsw`,
-//! `sim:bdw`) in [`crate::drm::Device::open`], or with `GPUCC_SIM_NODE=<target>` when no
+//! `sim:bdw`, `sim:skl`) in [`crate::drm::Device::open`], or with `GPUCC_SIM_NODE=<target>` when no
 //! path is given. What is not modelled: CPU mappings (MMAP_OFFSET answers ENODEV, so the
 //! layer writes with PWRITE and reads with PREAD), HANDLE_LUT, rings other than render,
 //! typed surfaces and the sampler, and the kernel's write-back of object offsets.
