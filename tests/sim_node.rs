@@ -279,8 +279,28 @@ fn first_difference(want: &[Vec<u8>], got: &[Vec<u8>]) -> Option<String> {
     None
 }
 
+/// The injected dispatcher faults: the CURBE shifted by one register (every thread's
+/// payload lands one register late), and the buffers bound one binding-table entry past
+/// where the compiler's SSBO accesses point.
+fn faults() -> [(&'static str, &'static Tweak); 2] {
+    fn shift_curbe(l: &mut ComputeLaunch) {
+        let mut c = vec![0u8; 32];
+        c.extend_from_slice(&l.push_constants);
+        c.truncate(l.push_constants.len());
+        l.push_constants = c;
+    }
+    fn wrong_binding(l: &mut ComputeLaunch) {
+        l.first_binding += 1;
+    }
+    [
+        ("CURBE offset", &shift_curbe),
+        ("binding-table index", &wrong_binding),
+    ]
+}
+
 /// Compiles `text` for each target, at the backend's own width and at each of `widths`,
-/// dispatches on the node for every grid and compares with the interpreter.
+/// dispatches on the node for every grid and compares with the interpreter; each injected
+/// fault must make the comparison fail.
 fn check(text: &str, size: [u32; 3], grids: &[[u32; 3]], nssbo: usize, widths: &[u32]) {
     let shader = nir::parse(text).expect("shader parses");
     for &grid in grids {
@@ -304,6 +324,13 @@ fn check(text: &str, size: [u32; 3], grids: &[[u32; 3]], nssbo: usize, widths: &
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 if let Some(d) = first_difference(&want, &got) {
                     panic!("{what}: {d}");
+                }
+                for (name, fault) in faults() {
+                    let diff = match on_node(target, &k, grid, nssbo, fault) {
+                        Ok(got) => first_difference(&want, &got),
+                        Err(e) => Some(e),
+                    };
+                    assert!(diff.is_some(), "{what}: a wrong {name} went unnoticed");
                 }
             }
         }
@@ -410,24 +437,13 @@ fn injected_dispatch_faults_are_caught() {
     let text = ids_shader(size, grid);
     let shader = nir::parse(&text).unwrap();
     let want = interpret(&shader, size, grid, 1);
-    let shift_curbe = |l: &mut ComputeLaunch| {
-        let mut c = vec![0u8; 32];
-        c.extend_from_slice(&l.push_constants);
-        c.truncate(l.push_constants.len());
-        l.push_constants = c;
-    };
-    let wrong_binding = |l: &mut ComputeLaunch| l.first_binding += 1;
     for target in TARGETS {
         let k = Context::new(DevInfo::from_name(target).unwrap())
             .compile(&shader, &Options::default())
             .unwrap();
         let right = on_node(target, &k, grid, 1, &|_| {}).unwrap();
         assert_eq!(first_difference(&want, &right), None, "{target}");
-        let faults: [(&str, &Tweak); 2] = [
-            ("CURBE offset", &shift_curbe),
-            ("binding-table index", &wrong_binding),
-        ];
-        for (name, fault) in faults {
+        for (name, fault) in faults() {
             let diff = match on_node(target, &k, grid, 1, fault) {
                 Ok(got) => first_difference(&want, &got),
                 Err(e) => Some(e),
@@ -469,4 +485,18 @@ fn unmodelled_commands_are_named() {
         .unwrap()
         .to_string();
     assert!(e.contains("no simulated render node for 'g4x'"), "{e}");
+}
+
+/// GPUCC_SIM_NODE makes a device opened without a path the simulated node; an unknown
+/// target is named.
+#[test]
+fn the_environment_picks_a_simulated_node() {
+    std::env::set_var(gpucc::drm::device::SIM_NODE_ENV, "hsw");
+    let dev = Device::open(None).map(|d| (d.target(), d.path().to_path_buf()));
+    std::env::set_var(gpucc::drm::device::SIM_NODE_ENV, "vax");
+    let bad = Device::open(None).err().map(|e| e.to_string());
+    std::env::remove_var(gpucc::drm::device::SIM_NODE_ENV);
+    let (target, path) = dev.unwrap();
+    assert_eq!((target, path.to_str().unwrap()), ("hsw", "sim:hsw"));
+    assert!(bad.unwrap().contains("no simulated render node for 'vax'"));
 }
