@@ -173,7 +173,7 @@ typedef struct gpucc_device gpucc_device;
 typedef struct gpucc_shader gpucc_shader;
 
 /**
- * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8). Booleans are 0 or 1.
+ * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8, Gen9). Booleans are 0 or 1.
  *
  * Each thread's push data (the CURBE block the hardware loads from g1) is its local
  * invocation ids, one register each of x, y and z per 8 channels (invocation index
@@ -873,6 +873,10 @@ gpucc_status gpucc_program_cs_curbe(const gpucc_program *program,
  * Opens a render node and identifies its GPU. `path` names the node (for example
  * "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
  *
+ * Simulated node: the path "sim:ivb" (or "sim:hsw", "sim:bdw", "sim:skl") opens an
+ * in-process model of an i915 render node that executes compute dispatches on gpucc's EU
+ * simulator; with NULL, the environment variable GPUCC_SIM_NODE=<target> does the same.
+ *
  * Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
  * node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
  * errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
@@ -935,6 +939,19 @@ uint64_t gpucc_bo_gpu_address(const gpucc_bo *bo);
 uint64_t gpucc_bo_size(const gpucc_bo *bo);
 
 /**
+ * Copies `len` bytes at byte `offset` of a buffer into `out` (i915: GEM_PREAD), for
+ * instance the results of gpucc_device_dispatch_compute, which has waited for the GPU.
+ *
+ * Errors: GPUCC_STATUS_INVALID_ARGUMENT for a NULL argument or a range past the buffer's
+ * end; GPUCC_STATUS_UNSUPPORTED on Vivante; GPUCC_STATUS_DEVICE_ERROR when the ioctl fails.
+ */
+gpucc_status gpucc_bo_read(gpucc_device *dev,
+                           const gpucc_bo *bo,
+                           uint64_t offset,
+                           uint8_t *out,
+                           size_t len);
+
+/**
  * Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
  * ignored; the handle is freed even when the kernel call fails.
  */
@@ -942,7 +959,7 @@ gpucc_status gpucc_bo_destroy(gpucc_device *dev, gpucc_bo *bo);
 
 /**
  * Runs `launch.groups` workgroups of a compute program on an Intel device (Gen7, Gen7.5,
- * Gen8) and waits for them. `code` holds the program's code as gpucc_program_upload placed
+ * Gen8, Gen9) and waits for them. `code` holds the program's code as gpucc_program_upload placed
  * it; the kernel offset, SIMD width, workgroup size, push data, shared memory and barrier
  * come from `program` (see gpucc_program_cs_info). `buffers` (`buffer_count` handles, NULL
  * when 0, at most 31) are the program's SSBO blocks 0, 1, ...: bound as untyped (RAW)

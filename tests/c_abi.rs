@@ -99,3 +99,17 @@ fn c_describes_a_compute_program() {
 fn c_deep_nesting_on_a_small_thread_stack() {
     run(&common::build_c_program("deep_nesting"), &[]);
 }
+
+/// examples/compute: the minimal compute driver, on each simulated node and with no argument
+/// (a real i915 node when there is one, else the simulated Ivy Bridge).
+#[test]
+fn c_compute_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = common::build_c_source(&root.join("examples/compute/main.c"), "compute");
+    for node in ["sim:ivb", "sim:hsw", "sim:bdw", "sim:skl"] {
+        let out = run(&exe, &[Path::new(node)]);
+        assert!(out.contains("compute: 256 elements ok"), "{node}: {out}");
+    }
+    let out = run(&exe, &[]);
+    assert!(out.contains("compute: 256 elements ok"), "{out}");
+}

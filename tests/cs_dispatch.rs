@@ -1,9 +1,9 @@
 //! A compute program dispatched from the program object alone: the dispatch facts
 //! (`gpucc_cs_info`, `ComputeInfo`, the push layout) checked against values worked out by hand
 //! from the shaders below, the CURBE bytes checked by hand, and whole dispatches through the C
-//! ABI over the fake i915 device, whose batch is then executed on the EU simulator the way the
-//! hardware would (thread header, CURBE data from g1, right mask, SSBOs at the binding-table
-//! entries the batch points at) and compared with the NIR reference interpreter.
+//! ABI over the fake i915 device, whose batch fields are checked against the program's facts,
+//! and the same dispatches on the simulated render node (src/drm/sim), which executes the
+//! batch as the hardware would, compared with the NIR reference interpreter.
 
 use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
@@ -14,9 +14,8 @@ use gpucc::capi::*;
 use gpucc::drm::fake::FakeIoctl;
 use gpucc::drm::uapi::i915::{self as i915, param};
 use gpucc::drm::uapi::Pod;
-use gpucc::intel::fs::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
+use gpucc::intel::fs::from_nir::SSBO_SURFACE_BASE;
 use gpucc::intel::fs::{Context, Options};
-use gpucc::intel::sim::Thread;
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, interp};
 use gpucc::program::Program;
@@ -405,55 +404,6 @@ fn decode(batch: &[u8], gen8: bool) -> Decoded {
     }
 }
 
-/// Runs a decoded dispatch on the simulator, thread by thread in group order, as the
-/// hardware loads them: g0 with the workgroup id (dwords 1, 6, 7), g1 on with the
-/// cross-thread CURBE block and the thread's own block, the last thread masked. (The
-/// simulator decodes the whole binary it is given, not up to the end of thread, so it takes
-/// the kernel's length; the hardware needs none.)
-fn execute(
-    dev: &'static DevInfo,
-    d: &Decoded,
-    code: &[u8],
-    kernel_size: usize,
-    ssbo: &mut Vec<u8>,
-    slm_bytes: usize,
-) -> Result<(), String> {
-    let cross = d.cross_regs as usize * 32;
-    let per = d.per_thread_regs as usize * 32;
-    for gz in 0..d.groups[2] {
-        for gy in 0..d.groups[1] {
-            for gx in 0..d.groups[0] {
-                let mut slm = vec![0u8; slm_bytes.max(4)];
-                for t in 0..d.thread_width as usize {
-                    let mut th = Thread::new(dev, d.simd).map_err(|e| e.to_string())?;
-                    th.set_grf(0, 1, &[gx]).map_err(|e| e.to_string())?;
-                    th.set_grf(0, 6, &[gy, gz]).map_err(|e| e.to_string())?;
-                    let mut block = d.curbe[..cross].to_vec();
-                    block.extend_from_slice(&d.curbe[cross + t * per..cross + (t + 1) * per]);
-                    for (r, reg) in block.chunks(32).enumerate() {
-                        let words: Vec<u32> = (0..8).map(|i| word(reg, i)).collect();
-                        th.set_grf(1 + r as u32, 0, &words)
-                            .map_err(|e| e.to_string())?;
-                    }
-                    let last = t + 1 == d.thread_width as usize;
-                    let all = u32::MAX >> (32 - d.simd);
-                    th.set_dispatch_mask(if last { d.right_mask } else { all });
-                    th.shared_mut()
-                        .bind_buffer(SSBO_SURFACE_BASE, std::mem::take(ssbo));
-                    th.shared_mut().bind_buffer(SLM_SURFACE, slm.clone());
-                    th.set_step_limit(1_000_000);
-                    let start = d.kernel_start as usize;
-                    th.run_binary(&code[start..start + kernel_size])
-                        .map_err(|e| e.to_string())?;
-                    *ssbo = th.shared().buffers[&SSBO_SURFACE_BASE].clone();
-                    slm = th.shared().buffers[&SLM_SURFACE].clone();
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The SSBO the interpreter leaves after running `groups` workgroups.
 fn interpret(text: &str, size: [u32; 3], groups: [u32; 3], ssbo: Vec<u8>) -> Vec<u8> {
     let shader = nir::parse(text).unwrap();
@@ -463,7 +413,8 @@ fn interpret(text: &str, size: [u32; 3], groups: [u32; 3], ssbo: Vec<u8>) -> Vec
             for gx in 0..groups[0] {
                 let env = interp::Environment {
                     ssbos: ssbos.clone(),
-                    shared: vec![0; 4],
+                    // The barrier shader's 256 bytes (the ids shader uses none).
+                    shared: vec![0; 256],
                     ubos: vec![uniforms()],
                     workgroup_id: [gx, gy, gz],
                     workgroup_size: size,
@@ -480,10 +431,9 @@ fn interpret(text: &str, size: [u32; 3], groups: [u32; 3], ssbo: Vec<u8>) -> Vec
 }
 
 /// Dispatches `text` through the C ABI over a fake device: compile, upload, dispatch with
-/// only group counts and uniform bytes. Returns the fake, the program, its info, the code
+/// only group counts and uniform bytes. Returns the program, its info, the code
 /// and data buffers and the decoded batch; the caller destroys the handles.
 struct Dispatched {
-    fake: Rc<FakeIoctl>,
     dev: *mut Device,
     program: *mut Program,
     info: CsInfo,
@@ -542,7 +492,6 @@ fn dispatch(target: &str, chipset: i32, text: &str, groups: [u32; 3], init: &[u8
     let batch = fake.written(batch_handle);
     let decoded = decode(&batch, gen8);
     Dispatched {
-        fake,
         dev,
         program,
         info,
@@ -594,18 +543,7 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
         );
     }
 
-    let sim_dev = DevInfo::from_name(target).unwrap();
-    let program_bytes = run.fake.written(gpucc_bo_handle(run.code));
-    let mut got = run.fake.written(gpucc_bo_handle(run.data));
-    let k = kernel_of(run.program);
-    let kernel_size = k.variant(info.simd_width).unwrap().size as usize;
-    execute(sim_dev, d, &program_bytes, kernel_size, &mut got, 0).unwrap_or_else(|e| {
-        panic!(
-            "{target} {size:?}: simulator: {e} (kernel at {}, {} code bytes)",
-            d.kernel_start,
-            program_bytes.len()
-        )
-    });
+    let got = run_on_sim_node(target, &text, groups, &init);
     let want = interpret(&text, size, groups, init.clone());
     assert_ne!(want, init, "the shader writes something");
     for dw in 0..want.len() / 4 {
@@ -614,6 +552,68 @@ fn dispatch_and_run(target: &str, chipset: i32, size: [u32; 3], groups: [u32; 3]
             word(&want, dw),
             "{target} {size:?}: SSBO dword {dw}"
         );
+    }
+}
+
+/// The same dispatch, through the C ABI, on the simulated render node of `target`, which
+/// executes the batch (src/drm/sim); returns the SSBO read back with gpucc_bo_read.
+fn run_on_sim_node(target: &str, text: &str, groups: [u32; 3], init: &[u8]) -> Vec<u8> {
+    let node = CString::new(format!("sim:{target}")).unwrap();
+    let mut dev = ptr::null_mut();
+    assert_eq!(
+        gpucc_device_open(node.as_ptr(), &mut dev),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    let program = compile(target, text);
+    let (mut code, mut data) = (ptr::null_mut(), ptr::null_mut());
+    assert_eq!(gpucc_program_upload(dev, program, &mut code), Status::Ok);
+    assert_eq!(
+        gpucc_device_upload(dev, init.as_ptr(), init.len(), &mut data),
+        Status::Ok
+    );
+    let u = uniforms();
+    let launch = ComputeLaunch {
+        struct_size: std::mem::size_of::<ComputeLaunch>() as u32,
+        groups,
+        uniforms: u.as_ptr(),
+        uniforms_size: u.len(),
+    };
+    let buffers = [data as *const Bo];
+    assert_eq!(
+        gpucc_device_dispatch_compute(dev, program, code, &launch, buffers.as_ptr(), 1),
+        Status::Ok,
+        "{target}: {}",
+        last_error()
+    );
+    let mut got = vec![0u8; init.len()];
+    assert_eq!(
+        gpucc_bo_read(dev, data, 0, got.as_mut_ptr(), got.len()),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(gpucc_bo_destroy(dev, code), Status::Ok);
+    assert_eq!(gpucc_bo_destroy(dev, data), Status::Ok);
+    gpucc_program_destroy(program);
+    gpucc_device_destroy(dev);
+    got
+}
+
+/// The barrier shader's two SIMD16 threads meet at the barrier and read each other's shared
+/// memory; on the simulated node (which switches threads at barriers) the SSBO matches the
+/// interpreter's on every generation.
+#[test]
+fn barrier_shader_runs_on_the_simulated_node() {
+    let init = vec![0u8; 4096];
+    let want = interpret(&barrier_shader(), [8, 4, 1], [3, 1, 1], init.clone());
+    assert_ne!(want, init);
+    for target in ["ivb", "hsw", "bdw", "skl"] {
+        let got = run_on_sim_node(target, &barrier_shader(), [3, 1, 1], &init);
+        for dw in 0..want.len() / 4 {
+            assert_eq!(word(&got, dw), word(&want, dw), "{target}: SSBO dword {dw}");
+        }
     }
 }
 
@@ -631,8 +631,7 @@ fn dispatch_runs_on_ivb() {
 
 /// The barrier shader's facts reach the interface descriptor: Barrier Enable, and 256 bytes
 /// of shared memory in the smallest allocation (4 KiB, encoded 1); its push data is the CURBE
-/// (448 bytes: 2 threads of 7 registers). The simulator runs one thread at a time, so a
-/// barrier across two threads is not run here (tests/fs_compute.rs runs barriers within one).
+/// (448 bytes: 2 threads of 7 registers). barrier_shader_runs_on_the_simulated_node runs it.
 #[test]
 fn barrier_and_shared_memory_reach_the_descriptor() {
     for (target, chipset) in [("bdw", 0x1616), ("ivb", 0x0166)] {

@@ -547,11 +547,22 @@ fn launch_lowering() {
     .lower(Gen::Gen7, 56, vec![])
     .is_err());
 
-    // SLM: none, then 4 KiB minimum, powers of two up to 64 KiB as 1..5.
-    assert_eq!(encode_slm_size(0).unwrap(), 0);
-    assert_eq!(encode_slm_size(1).unwrap(), 1);
-    assert_eq!(encode_slm_size(4096).unwrap(), 1);
-    assert_eq!(encode_slm_size(4097).unwrap(), 2);
-    assert_eq!(encode_slm_size(65536).unwrap(), 5);
-    assert!(encode_slm_size(65537).is_err());
+    // SLM, from the PRMs' table: Gen7/8 in 4 KiB units (4 KiB minimum), Gen9 as
+    // log2(size) - 9 (1 KiB minimum).
+    for (bytes, gen8, gen9) in [
+        (0, 0, 0),
+        (1, 1, 1),
+        (1024, 1, 1),
+        (2048, 1, 2),
+        (4096, 1, 3),
+        (4097, 2, 4),
+        (16384, 4, 5),
+        (32768, 8, 6),
+        (65536, 16, 7),
+    ] {
+        assert_eq!(encode_slm_size(Gen::Gen8, bytes).unwrap(), gen8, "{bytes}");
+        assert_eq!(encode_slm_size(Gen::Gen7, bytes).unwrap(), gen8, "{bytes}");
+        assert_eq!(encode_slm_size(Gen::Gen9, bytes).unwrap(), gen9, "{bytes}");
+    }
+    assert!(encode_slm_size(Gen::Gen8, 65537).is_err());
 }

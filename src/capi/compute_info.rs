@@ -12,7 +12,7 @@ use crate::intel::fs::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
 use crate::intel::kernel::{ComputeInfo, Kernel};
 use crate::program::{Code, Program};
 
-/// An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8). Booleans are 0 or 1.
+/// An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8, Gen9). Booleans are 0 or 1.
 ///
 /// Each thread's push data (the CURBE block the hardware loads from g1) is its local
 /// invocation ids, one register each of x, y and z per 8 channels (invocation index

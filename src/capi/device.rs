@@ -46,6 +46,10 @@ fn device_error(e: drm::Error) -> Error {
 /// Opens a render node and identifies its GPU. `path` names the node (for example
 /// "/dev/dri/renderD128"); NULL picks the first node driven by i915 or etnaviv.
 ///
+/// Simulated node: the path "sim:ivb" (or "sim:hsw", "sim:bdw", "sim:skl") opens an
+/// in-process model of an i915 render node that executes compute dispatches on gpucc's EU
+/// simulator; with NULL, the environment variable GPUCC_SIM_NODE=<target> does the same.
+///
 /// Errors: GPUCC_STATUS_DEVICE_ERROR when no such node exists ("no i915 or etnaviv render
 /// node found"), it cannot be opened, or an ioctl fails (the message names the ioctl and the
 /// errno text); GPUCC_STATUS_UNSUPPORTED when the node belongs to another driver or the GPU
@@ -233,6 +237,48 @@ pub extern "C" fn gpucc_bo_size(bo: *const Bo) -> u64 {
     unsafe { bo.as_ref() }.map_or(0, |b| b.inner.size)
 }
 
+/// Copies `len` bytes at byte `offset` of a buffer into `out` (i915: GEM_PREAD), for
+/// instance the results of gpucc_device_dispatch_compute, which has waited for the GPU.
+///
+/// Errors: GPUCC_STATUS_INVALID_ARGUMENT for a NULL argument or a range past the buffer's
+/// end; GPUCC_STATUS_UNSUPPORTED on Vivante; GPUCC_STATUS_DEVICE_ERROR when the ioctl fails.
+#[no_mangle]
+pub extern "C" fn gpucc_bo_read(
+    dev: *mut Device,
+    bo: *const Bo,
+    offset: u64,
+    out: *mut u8,
+    len: usize,
+) -> Status {
+    guard("gpucc_bo_read", || {
+        // SAFETY: as in gpucc_device_upload.
+        let d =
+            unsafe { dev.as_mut() }.ok_or_else(|| Error::invalid("gpucc_bo_read: dev is NULL"))?;
+        // SAFETY: a non-NULL bo is a live handle from gpucc_device_upload.
+        let bo =
+            unsafe { bo.as_ref() }.ok_or_else(|| Error::invalid("gpucc_bo_read: bo is NULL"))?;
+        if len == 0 {
+            return Ok(());
+        }
+        if out.is_null() {
+            return Err(Error::invalid("gpucc_bo_read: out is NULL"));
+        }
+        if offset
+            .checked_add(len as u64)
+            .map_or(true, |end| end > bo.inner.size)
+        {
+            return Err(Error::invalid(format!(
+                "gpucc_bo_read: {len} bytes at offset {offset} pass the end of the {}-byte buffer",
+                bo.inner.size
+            )));
+        }
+        // SAFETY: `out` is non-NULL with `len` writable bytes (the header's contract); the
+        // slice lives for this call only.
+        let dst = unsafe { std::slice::from_raw_parts_mut(out, len) };
+        d.inner.read(&bo.inner, offset, dst).map_err(device_error)
+    })
+}
+
 /// Releases a buffer (GEM_CLOSE) on the device it was made on. A NULL bo is accepted and
 /// ignored; the handle is freed even when the kernel call fails.
 #[no_mangle]
@@ -270,7 +316,7 @@ pub struct ComputeLaunch {
 }
 
 /// Runs `launch.groups` workgroups of a compute program on an Intel device (Gen7, Gen7.5,
-/// Gen8) and waits for them. `code` holds the program's code as gpucc_program_upload placed
+/// Gen8, Gen9) and waits for them. `code` holds the program's code as gpucc_program_upload placed
 /// it; the kernel offset, SIMD width, workgroup size, push data, shared memory and barrier
 /// come from `program` (see gpucc_program_cs_info). `buffers` (`buffer_count` handles, NULL
 /// when 0, at most 31) are the program's SSBO blocks 0, 1, ...: bound as untyped (RAW)

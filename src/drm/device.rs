@@ -8,6 +8,9 @@ use super::i915::I915;
 use super::ioctl::{DriverVersion, FdIoctl, Ioctl};
 use super::node::render_node_paths;
 
+/// The environment variable that makes [`Device::open`] without a path open a simulated node.
+pub const SIM_NODE_ENV: &str = "GPUCC_SIM_NODE";
+
 /// The driver-specific half of a device.
 pub enum Gpu {
     I915(I915),
@@ -23,11 +26,31 @@ pub struct Device {
 
 impl Device {
     /// Opens `path`, or with None the first render node driven by i915 or etnaviv.
+    ///
+    /// A path `sim:<target>` (`sim:ivb`, `sim:hsw`, `sim:bdw`, `sim:skl`) opens the simulated
+    /// i915 node of [`super::sim`] instead; so does None when the environment variable
+    /// `GPUCC_SIM_NODE` names a target (it overrides the search for real nodes).
     pub fn open(path: Option<&Path>) -> Result<Device> {
+        let sim = match path {
+            Some(p) => p
+                .to_str()
+                .and_then(|s| s.strip_prefix("sim:"))
+                .map(str::to_string),
+            None => std::env::var(SIM_NODE_ENV).ok().filter(|v| !v.is_empty()),
+        };
+        if let Some(target) = sim {
+            return Device::open_simulated(&target);
+        }
         match path {
             Some(p) => Device::open_path(p),
             None => Device::open_first(Path::new("/dev/dri")),
         }
+    }
+
+    /// The simulated i915 node playing `target`.
+    pub fn open_simulated(target: &str) -> Result<Device> {
+        let io = super::sim::SimIoctl::new(target).map_err(Error::Unsupported)?;
+        Device::from_ioctl(Box::new(io), Path::new(&format!("sim:{target}")))
     }
 
     /// The first i915/etnaviv render node in `dir` (nodes of other drivers are skipped).
@@ -117,6 +140,25 @@ impl Device {
                 size: b.size,
                 address: b.address,
             }),
+        }
+    }
+
+    /// Reads `out.len()` bytes at `offset` of a buffer back (i915: PREAD; the dispatch has
+    /// already waited for the GPU).
+    pub fn read(&mut self, buffer: &Buffer, offset: u64, out: &mut [u8]) -> Result<()> {
+        match &mut self.gpu {
+            Gpu::I915(g) => g.read_bo(
+                &super::i915::Bo {
+                    handle: buffer.handle,
+                    size: buffer.size,
+                    address: buffer.address,
+                },
+                offset,
+                out,
+            ),
+            Gpu::Etnaviv(_) => Err(Error::Unsupported(
+                "reading buffers back is implemented for i915 only".into(),
+            )),
         }
     }
 

@@ -51,6 +51,12 @@ pub trait Ioctl {
         Ok(value)
     }
 
+    /// Why the last failing ioctl failed, beyond its errno, when the device can say (the
+    /// simulated node names the command and dword of a batch it cannot run).
+    fn failure_detail(&self) -> Option<String> {
+        None
+    }
+
     /// DRM_IOCTL_VERSION. It is one of two ioctls whose answer lands in caller buffers named by
     /// pointers inside the argument, so it is a method of its own: the real device does the
     /// usual two calls (sizes, then strings); a test double simply answers.
@@ -257,6 +263,10 @@ impl<T: Ioctl + ?Sized> Ioctl for std::rc::Rc<T> {
 
     fn version(&self) -> std::result::Result<DriverVersion, i32> {
         (**self).version()
+    }
+
+    fn failure_detail(&self) -> Option<String> {
+        (**self).failure_detail()
     }
 }
 

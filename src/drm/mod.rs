@@ -13,6 +13,7 @@ pub mod fake;
 pub mod i915;
 pub mod ioctl;
 pub mod node;
+pub mod sim;
 pub mod uapi;
 
 pub use device::{Device, Gpu};

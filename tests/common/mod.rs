@@ -99,6 +99,14 @@ pub fn lib_dir() -> PathBuf {
 /// and the libgpucc.so of this test run; returns the executable's path.
 pub fn build_c_program(name: &str) -> PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    build_c_source(&root.join("tests/c").join(format!("{name}.c")), name)
+}
+
+/// Builds the C program `source` (named `name` for its output file) as [`build_c_program`]
+/// does.
+#[allow(dead_code)]
+pub fn build_c_source(source: &std::path::Path, name: &str) -> PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let lib = lib_dir();
     assert!(
         lib.join("libgpucc.so").is_file(),
@@ -123,7 +131,7 @@ pub fn build_c_program(name: &str) -> PathBuf {
     let status = std::process::Command::new(cc())
         .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-pthread"])
         .arg(format!("-I{}", root.join("include").display()))
-        .arg(root.join("tests/c").join(format!("{name}.c")))
+        .arg(source)
         .arg("-o")
         .arg(&out)
         .arg(format!("-L{}", lib.display()))
@@ -133,7 +141,7 @@ pub fn build_c_program(name: &str) -> PathBuf {
         .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", cc()));
-    assert!(status.success(), "compiling tests/c/{name}.c failed");
+    assert!(status.success(), "compiling {} failed", source.display());
     out
 }
 

@@ -349,9 +349,11 @@ pub struct ComputeLaunch {
     pub first_binding: u32,
 }
 
-/// Mesa's SLM size encoding for Gen7/8: 0 for none, else log2 of the size rounded up to a
-/// power of two of at least 4 KiB, minus 11 (4 KiB → 1 ... 64 KiB → 5).
-pub fn encode_slm_size(bytes: u32) -> Result<u32> {
+/// The SLM size field of the interface descriptor: 0 for none, else the size rounded up to
+/// a power of two; Gen7/8 count it in 4 KiB units (at least 4 KiB: 4 KiB → 1, 8 → 2,
+/// 16 → 4, 32 → 8, 64 → 16), Gen9 as log2(size) - 9 (at least 1 KiB: 1 KiB → 1 ... 64 KiB
+/// → 7), per the PRMs' tables (also in Mesa's brw_compiler.h).
+pub fn encode_slm_size(gen: Gen, bytes: u32) -> Result<u32> {
     if bytes == 0 {
         return Ok(0);
     }
@@ -360,8 +362,12 @@ pub fn encode_slm_size(bytes: u32) -> Result<u32> {
             "{bytes} bytes of shared memory exceed the 64 KiB of Gen7/8"
         )));
     }
+    if gen == Gen::Gen9 {
+        let size = bytes.next_power_of_two().max(1024);
+        return Ok(size.trailing_zeros() - 9);
+    }
     let size = bytes.next_power_of_two().max(4096);
-    Ok(size.trailing_zeros() - 11)
+    Ok(size / 4096)
 }
 
 impl ComputeLaunch {
@@ -440,7 +446,7 @@ impl ComputeLaunch {
             first_binding: self.first_binding,
             groups: self.groups,
             max_threads: max_threads.max(1),
-            slm_size: encode_slm_size(self.shared_memory_bytes)?,
+            slm_size: encode_slm_size(gen, self.shared_memory_bytes)?,
             barrier: self.barrier,
             right_mask,
             mocs: gen.default_mocs(),

@@ -1,4 +1,4 @@
-//! Typed builders for the GPGPU commands and states of Gen7, Gen7.5 and Gen8.
+//! Typed builders for the GPGPU commands and states of Gen7, Gen7.5, Gen8 and Gen9.
 //!
 //! Field positions follow Mesa's genxml (gen6.xml for the media loads, which Gen7/8 keep
 //! unchanged; gen7.xml, gen75.xml, gen8.xml for the rest), i.e. the PRMs' command tables.
@@ -15,6 +15,9 @@ pub enum Gen {
     Gen75,
     /// Broadwell / Cherryview: 48-bit addresses, longer commands.
     Gen8,
+    /// Skylake / Broxton: Gen8 layouts plus PIPELINE_SELECT mask bits, a longer
+    /// STATE_BASE_ADDRESS (bindless surface state) and a finer SLM size encoding.
+    Gen9,
 }
 
 impl Gen {
@@ -24,21 +27,25 @@ impl Gen {
             70 => Some(Gen::Gen7),
             75 => Some(Gen::Gen75),
             80 => Some(Gen::Gen8),
+            90 => Some(Gen::Gen9),
             _ => None,
         }
     }
 
     /// The memory object control state Mesa's isl uses for its own buffers: L3 cacheable on
-    /// Gen7/7.5, write-back in LLC/eLLC with L3 on Gen8.
+    /// Gen7/7.5, write-back in LLC/eLLC with L3 on Gen8; on Gen9 an index into the kernel's
+    /// MOCS table (entry 2, write-back, in bits 6:1).
     pub fn default_mocs(self) -> u32 {
         match self {
             Gen::Gen7 | Gen::Gen75 => 1,
             Gen::Gen8 => 0x78,
+            Gen::Gen9 => 2 << 1,
         }
     }
 
+    /// Gen8 command and state layouts (48-bit addresses), which Gen9 keeps.
     fn is_gen8(self) -> bool {
-        self == Gen::Gen8
+        matches!(self, Gen::Gen8 | Gen::Gen9)
     }
 }
 
@@ -61,9 +68,12 @@ pub const MI_BATCH_BUFFER_END: u32 = 0x0A << 23;
 /// `MI_NOOP`, used to pad a batch to an even number of dwords (qword alignment).
 pub const MI_NOOP: u32 = 0;
 
-/// `PIPELINE_SELECT` choosing the GPGPU pipeline (selection 2). Same layout on Gen7 and Gen8.
-pub fn pipeline_select_gpgpu(_gen: Gen) -> [u32; 1] {
-    [gfx_header(1, 1, 4, 0) | 2]
+/// `PIPELINE_SELECT` choosing the GPGPU pipeline (selection 2). Same layout on Gen7 and Gen8;
+/// Gen9 only applies the fields whose mask bits (15:8) are set, so it sets those of the
+/// pipeline selection (bits 1:0), as Mesa does.
+pub fn pipeline_select_gpgpu(gen: Gen) -> [u32; 1] {
+    let mask = if gen == Gen::Gen9 { 3 << 8 } else { 0 };
+    [gfx_header(1, 1, 4, 0) | mask | 2]
 }
 
 /// `STATE_BASE_ADDRESS`: the bases that the other GPGPU state pointers are relative to.
@@ -88,8 +98,8 @@ impl StateBaseAddress {
             let m = (self.mocs & 0x7f) << 4;
             let lo = |a: u64| (a as u32 & 0xffff_f000) | m | ENABLE;
             let hi = |a: u64| (a >> 32) as u32 & 0xffff;
-            vec![
-                gfx_header(0, 1, 1, 14),
+            let mut v = vec![
+                gfx_header(0, 1, 1, if gen == Gen::Gen9 { 17 } else { 14 }),
                 lo(self.general),
                 hi(self.general),
                 (self.mocs & 0x7f) << 16,
@@ -105,7 +115,13 @@ impl StateBaseAddress {
                 0xffff_f000 | ENABLE,
                 0xffff_f000 | ENABLE,
                 0xffff_f000 | ENABLE,
-            ]
+            ];
+            if gen == Gen::Gen9 {
+                // The bindless surface state base, left alone (no modify enable): compute
+                // dispatch uses binding tables.
+                v.extend_from_slice(&[0, 0, 0]);
+            }
+            v
         } else {
             let m = (self.mocs & 0xf) << 8;
             let base = |a: u64| (a as u32 & 0xffff_f000) | m | ENABLE;
@@ -253,7 +269,7 @@ impl InterfaceDescriptor {
         let curbe = (self.curbe_read_length & 0xffff) << 16 | (self.curbe_read_offset & 0xffff);
         let group = (self.slm_size & 0x1f) << 16 | u32::from(self.barrier) << 21;
         match gen {
-            Gen::Gen8 => [
+            Gen::Gen8 | Gen::Gen9 => [
                 kernel_lo,
                 (self.kernel_start >> 32) as u32 & 0xffff,
                 flow,

@@ -237,7 +237,7 @@ impl I915 {
     ) -> Result<()> {
         let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
             Error::Unsupported(format!(
-                "compute dispatch is implemented for Gen7, Gen7.5 and Gen8, not {}",
+                "compute dispatch is implemented for Gen7, Gen7.5, Gen8 and Gen9, not {}",
                 self.platform.target
             ))
         })?;
@@ -291,7 +291,7 @@ impl I915 {
     pub fn launch(&mut self, program: &Bo, launch: &ComputeLaunch, buffers: &[Bo]) -> Result<()> {
         let gen = cmd::Gen::from_ver(self.platform.ver).ok_or_else(|| {
             Error::Unsupported(format!(
-                "compute dispatch is implemented for Gen7, Gen7.5 and Gen8, not {}",
+                "compute dispatch is implemented for Gen7, Gen7.5, Gen8 and Gen9, not {}",
                 self.platform.target
             ))
         })?;
@@ -317,7 +317,36 @@ impl I915 {
             rsvd1: u64::from(self.context),
             ..Default::default()
         };
-        call(self.io.as_ref(), uapi::GEM_EXECBUFFER2, &mut arg)
+        call(self.io.as_ref(), uapi::GEM_EXECBUFFER2, &mut arg).map_err(|e| {
+            match (self.io.failure_detail(), &e) {
+                (Some(detail), Error::Ioctl { .. }) => Error::Unsupported(format!("{e}: {detail}")),
+                _ => e,
+            }
+        })
+    }
+
+    /// Reads `out.len()` bytes at `offset` of a buffer back with PREAD (after the GPU is done
+    /// with it: the caller waits first, as [`I915::dispatch_compute`] does).
+    pub fn read_bo(&mut self, bo: &Bo, offset: u64, out: &mut [u8]) -> Result<()> {
+        offset
+            .checked_add(out.len() as u64)
+            .filter(|&end| end <= bo.size)
+            .ok_or_else(|| {
+                Error::Invalid(format!(
+                    "read of {} bytes at offset {offset} overflows buffer {} of {} bytes",
+                    out.len(),
+                    bo.handle,
+                    bo.size
+                ))
+            })?;
+        let mut pr = uapi::DrmI915GemPwrite {
+            handle: bo.handle,
+            offset,
+            size: out.len() as u64,
+            data_ptr: out.as_mut_ptr() as u64,
+            ..Default::default()
+        };
+        call(self.io.as_ref(), uapi::GEM_PREAD, &mut pr)
     }
 
     /// The ioctl door, for tests that inspect it.

@@ -139,6 +139,9 @@ pub const GEM_CREATE: Request<DrmI915GemCreate> =
     Request::iowr("DRM_IOCTL_I915_GEM_CREATE", DRM_COMMAND_BASE + 0x1b);
 pub const GEM_PWRITE: Request<DrmI915GemPwrite> =
     Request::iow("DRM_IOCTL_I915_GEM_PWRITE", DRM_COMMAND_BASE + 0x1d);
+/// `struct drm_i915_gem_pread` has the layout of the PWRITE argument (data flows out).
+pub const GEM_PREAD: Request<DrmI915GemPwrite> =
+    Request::iow("DRM_IOCTL_I915_GEM_PREAD", DRM_COMMAND_BASE + 0x1c);
 pub const GEM_MMAP: Request<DrmI915GemMmap> =
     Request::iowr("DRM_IOCTL_I915_GEM_MMAP", DRM_COMMAND_BASE + 0x1e);
 pub const GEM_SET_DOMAIN: Request<DrmI915GemSetDomain> =

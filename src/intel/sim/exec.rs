@@ -123,6 +123,22 @@ impl Thread {
         offsets: &[usize],
         pc: usize,
     ) -> Result<Option<usize>, SimError> {
+        let mut shared = std::mem::take(&mut self.shared);
+        let r = self.step_with(insts, offsets, pc, &mut shared);
+        self.shared = shared;
+        r
+    }
+
+    /// [`Thread::step`] with caller-provided shared functions: a device model that runs
+    /// several threads of a group in turn (switching at barriers) steps each with the
+    /// memory they share.
+    pub fn step_with(
+        &mut self,
+        insts: &[Inst],
+        offsets: &[usize],
+        pc: usize,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<Option<usize>, SimError> {
         let (Some(inst), Some(&off)) = (insts.get(pc), offsets.get(pc)) else {
             return Err(SimError::new(format!("no instruction {pc}")));
         };
@@ -136,9 +152,7 @@ impl Thread {
             res: &mut res,
             reported: &mut reported,
         };
-        let mut shared = std::mem::take(&mut self.shared);
-        let next = self.exec(inst, &mut ctx, &mut shared);
-        self.shared = shared;
+        let next = self.exec(inst, &mut ctx, shared);
         match next.map_err(|m| SimError::at(m, pc, off))? {
             Next::Fall => Ok(Some(pc + 1)),
             Next::End => Ok(None),
