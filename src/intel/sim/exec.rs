@@ -533,7 +533,7 @@ impl Thread {
             let raw_copy = op == Mov
                 && !inst.saturate
                 && inst.src[0].ty() == inst.dst.ty
-                && inst.src[0].as_reg().is_none_or(|r| !r.abs && !r.negate);
+                && !matches!(inst.src[0].as_reg(), Some(r) if r.abs || r.negate);
             if let Some(loc) = self.dst_loc(inst, &inst.dst, i)? {
                 if raw_copy {
                     let size = inst.dst.ty.size() as usize;
