@@ -1126,3 +1126,58 @@ fn a_vertex_payload_past_the_register_file_is_a_limit() {
         "{err}"
     );
 }
+
+/// Found by `gpucc fuzz`: I/O values that do not fit their slot or type validated, and the
+/// backends and the interpreter then read them differently (verify mismatches on gc7000,
+/// gc2000 and ivb). As in Mesa's validator, a value must fit the vec4 slot after
+/// `component` and have its `dest_type` / `src_type` bit size.
+#[test]
+fn io_values_must_fit_their_slot_and_type() {
+    let shader = |def: &str, load: &str| {
+        format!(
+            "shader: MESA_SHADER_FRAGMENT\nname: fs\ninputs: 1\noutputs: 1\nuniforms: 0\n\
+             decl_function main (0 params)\n\nimpl main {{\n    block b0:   // preds:\n\
+             \x20   32 %0 = load_const (0x00000000)\n\
+             \x20   32x2 %1 = @load_barycentric_pixel () (interp_mode=1)\n\
+             \x20   {def} %2 = {load}\n\
+             \x20   // succs: b1\n    block b1:\n}}\n"
+        )
+    };
+    let interp = |component: u32, ty: &str| {
+        format!(
+            "@load_interpolated_input (%1, %0) (base=32, component={component}, \
+             dest_type={ty}, io location=VARYING_SLOT_VAR0 slots=1)"
+        )
+    };
+    let cases = [
+        (
+            "32x4",
+            interp(2, "float32"),
+            Some("component 2 with 4 components runs past"),
+        ),
+        (
+            "1",
+            interp(0, "float32"),
+            Some("the value is 1-bit but `dest_type` is 32-bit"),
+        ),
+        (
+            "16",
+            interp(0, "float32"),
+            Some("the value is 16-bit but `dest_type` is 32-bit"),
+        ),
+        ("32x2", interp(2, "float32"), None),
+        ("16x4", interp(0, "float16"), None),
+    ];
+    for (def, load, error) in cases {
+        let text = shader(def, &load);
+        let parsed = gpucc::nir::parse(&text).unwrap();
+        let got = gpucc::nir::validate(&parsed);
+        match error {
+            Some(e) => {
+                let err = got.expect_err(&text);
+                assert!(format!("{err:?}").contains(e), "{def} {load}: {err:?}");
+            }
+            None => assert!(got.is_ok(), "{def} {load}: {got:?}"),
+        }
+    }
+}

@@ -652,6 +652,49 @@ impl Checker<'_> {
         }
     }
 
+    /// An I/O intrinsic's value must fit its slot after `component` and have the bit size its
+    /// `dest_type` / `src_type` names, as Mesa's validator requires: the backends and the
+    /// interpreter read such values differently otherwise (found by gpucc fuzz: `32x4
+    /// load_input` with `component=2`, a 1-bit `load_interpolated_input` of `float32`).
+    fn check_io_value(
+        &mut self,
+        id: InstrId,
+        i: &IntrinsicInstr,
+        def: Option<crate::nir::ir::Def>,
+        first_src: Option<crate::nir::ir::Def>,
+    ) {
+        let (value, type_kind) = match (def, i.index(IndexKind::DestType)) {
+            (Some(d), Some(_)) => (Some(d), IndexKind::DestType),
+            _ if i.index(IndexKind::SrcType).is_some() => (first_src, IndexKind::SrcType),
+            _ => (def.or(first_src), IndexKind::DestType),
+        };
+        let Some(v) = value else { return };
+        if let Some(IndexValue::Type(t)) = i.index(type_kind) {
+            if t.bits != 0 && t.bits != v.bit_size {
+                self.fail(
+                    self.where_instr(id),
+                    format!(
+                        "the value is {}-bit but `{}` is {}-bit",
+                        v.bit_size,
+                        type_kind.name(),
+                        t.bits
+                    ),
+                );
+            }
+        }
+        if let Some(c) = i.int_index(IndexKind::Component) {
+            if v.bit_size <= 32 && c + i64::from(v.num_components) > 4 {
+                self.fail(
+                    self.where_instr(id),
+                    format!(
+                        "component {c} with {} components runs past the vec4 slot",
+                        v.num_components
+                    ),
+                );
+            }
+        }
+    }
+
     fn check_intrinsic(&mut self, id: InstrId, i: &IntrinsicInstr) {
         let info = i.intrinsic.info();
         if i.srcs.len() != info.num_srcs() {
@@ -774,6 +817,7 @@ impl Checker<'_> {
                 );
             }
         }
+        self.check_io_value(id, i, def, src_defs.first().copied().flatten());
         // Register intrinsics: the register operand must be a decl_reg, sizes must agree.
         let reg_src = i.intrinsic.register_src();
         if i.intrinsic == Intrinsic::DeclReg {
