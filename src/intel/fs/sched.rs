@@ -20,7 +20,7 @@
 //! The latencies are Mesa's measured Gen7 figures (see [`latency`]), not this crate's cycle
 //! estimator in `stats`, which other code owns and which counts issue cycles only.
 
-use std::collections::HashMap;
+use crate::util::fxhash::FxHashMap as HashMap;
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
@@ -290,7 +290,7 @@ fn build_dag(res: &Resources, insts: &[Inst], lat: &[u32]) -> Dag {
         write: Option<u32>,
         reads: Vec<u32>,
     }
-    let mut state: HashMap<u32, State> = HashMap::new();
+    let mut state: HashMap<u32, State> = HashMap::default();
     let mut last_barrier: Option<u32> = None;
     let mut since_barrier: Vec<u32> = Vec::new();
     let (mut reads, mut writes) = (Vec::new(), Vec::new());
@@ -361,10 +361,10 @@ impl Pressure {
         let end = start + insts.len();
         let mut p = Pressure {
             sizes: prog.vgrf_sizes.clone(),
-            reads_remaining: HashMap::new(),
-            written: HashMap::new(),
-            live_in: HashMap::new(),
-            live_out: HashMap::new(),
+            reads_remaining: HashMap::default(),
+            written: HashMap::default(),
+            live_in: HashMap::default(),
+            live_out: HashMap::default(),
         };
         let mut srcs = Vec::new();
         let note = |v: u32, p: &mut Pressure| {
@@ -592,7 +592,7 @@ pub fn max_pressure(prog: &Program) -> u32 {
 pub fn estimate_cycles(devinfo: &DevInfo, insts: &[Inst]) -> u64 {
     let prog = Program::default();
     let res = Resources::new(&prog);
-    let mut ready_at: HashMap<u32, u64> = HashMap::new();
+    let mut ready_at: HashMap<u32, u64> = HashMap::default();
     let (mut reads, mut writes) = (Vec::new(), Vec::new());
     let mut time = 0u64;
     for inst in insts {
