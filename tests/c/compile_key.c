@@ -61,9 +61,10 @@ main(void)
    gpucc_compile_options o = {.struct_size = sizeof o, .flat_shade = 1};
    p = compile(ivb, shader, &o, GPUCC_STATUS_OK, "");
    CHECK(p && input0_flat(p) == 1);
-   gpucc_program_info info;
-   if (p && gpucc_program_get_info(p, &info) == GPUCC_STATUS_OK)
-      CHECK(info.barycentric_modes == 0); /* nothing left to interpolate */
+   gpucc_program_info info = {.struct_size = sizeof(info)};
+   /* Nothing left to interpolate. */
+   CHECK(p && gpucc_program_get_info(p, &info) == GPUCC_STATUS_OK &&
+         info.barycentric_modes == 0);
    gpucc_program_destroy(p);
 
    /* A caller built against the first header: {struct_size, simd_mask} only. The bytes
