@@ -1038,7 +1038,11 @@ gpucc_status gpucc_program_etna_output(const gpucc_program *program,
 /**
  * Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
  * GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
- * (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL.
+ * (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL. The
+ * limits (README, "Limits on input"): Intel `constants:` at most 1 GiB and `uniforms:` at
+ * most 64 KiB; a thread payload that leaves the program registers; SIMD8 spills of at most
+ * 4096 registers; a Vivante core's uniform slots and temporaries. Each failure names its
+ * bound; none allocates past it.
  *
  * Thread safety: any number of threads may compile with one compiler at once.
  */
@@ -1084,7 +1088,8 @@ void gpucc_program_destroy(gpucc_program *program);
 /**
  * Parses Mesa nir_print text (`len` bytes at `text`, not necessarily NUL-terminated) and
  * validates it. On a syntax or validation error returns GPUCC_STATUS_PARSE_ERROR with a message
- * of the form "line:col: what was expected".
+ * of the form "line:col: what was expected". Bounds: SSA ids below 2^22 and control flow
+ * nested at most 200 deep, which parses on any thread stack (128 KiB included).
  *
  * Thread safety: a shader may be printed or compiled from several threads at once; destroy it
  * from one thread when no other uses it.

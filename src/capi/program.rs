@@ -108,7 +108,11 @@ pub struct Reloc {
 
 /// Compiles a shader for the compiler's target. `options` may be NULL. On failure returns
 /// GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
-/// (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL.
+/// (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL. The
+/// limits (README, "Limits on input"): Intel `constants:` at most 1 GiB and `uniforms:` at
+/// most 64 KiB; a thread payload that leaves the program registers; SIMD8 spills of at most
+/// 4096 registers; a Vivante core's uniform slots and temporaries. Each failure names its
+/// bound; none allocates past it.
 ///
 /// Thread safety: any number of threads may compile with one compiler at once.
 #[no_mangle]
