@@ -5,6 +5,9 @@
 //! and the same dispatches on the simulated render node (src/drm/sim), which executes the
 //! batch as the hardware would, compared with the NIR reference interpreter.
 
+mod common;
+
+use common::compute::header;
 use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
 use std::ptr;
@@ -24,15 +27,6 @@ fn last_error() -> String {
     unsafe { CStr::from_ptr(gpucc_last_error()) }
         .to_string_lossy()
         .into_owned()
-}
-
-fn header(name: &str, size: [u32; 3], shared: u32) -> String {
-    format!(
-        "shader: MESA_SHADER_COMPUTE\nname: {name}\nworkgroup_size: {}, {}, {}\n\
-         shared_size: {shared}\ninputs: 0\noutputs: 0\nuniforms: 0\n\
-         decl_function main (0 params)\n\n",
-        size[0], size[1], size[2]
-    )
 }
 
 /// 8x4x1 invocations, 256 bytes of shared memory, a workgroup barrier, and three uniform

@@ -7,6 +7,9 @@
 //! bound one binding-table entry off, must no longer match (so a dispatcher that disagreed
 //! with the compiler on either would be caught).
 
+mod common;
+
+use common::compute::header;
 use std::path::Path;
 
 use gpucc::drm::i915::{Bo, ComputeLaunch, I915};
@@ -33,14 +36,6 @@ fn uniforms() -> Vec<u8> {
     (0..64u32)
         .flat_map(|d| (3 * (d + 1)).to_le_bytes())
         .collect()
-}
-
-fn header(name: &str, size: [u32; 3], shared: u32) -> String {
-    format!(
-        "shader: MESA_SHADER_COMPUTE\nname: {name}\nworkgroup_size: {}, {}, {}\nshared_size: {shared}\n\
-         inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\n",
-        size[0], size[1], size[2]
-    )
 }
 
 /// Every invocation writes (local index, local id x, y, z) and (group x, y, z, u[4]) at 32 ×
@@ -142,53 +137,7 @@ fn shared_shader(n: u32) -> String {
 
 /// A loop whose trip count comes from memory (divergent control flow).
 fn loop_shader(size: [u32; 3]) -> String {
-    header("sim-loop", size, 0)
-        + r#"impl main {
-    block b0:  // preds:
-    32    %0 = @load_local_invocation_index () ()
-    32    %1 = load_const (0x00000000)
-    32    %2 = load_const (0x00000004)
-    32    %3 = load_const (0x00000007)
-    32    %4 = load_const (0x00000001)
-    32    %5 = imul %0, %2
-    32    %6 = @load_ssbo (%1, %5) (access=none, align_mul=4, align_offset=0)
-    32    %7 = iand %6, %3
-    32    %8 = @decl_reg () (num_components=1, num_array_elems=0, bit_size=32, divergent=1)
-    32    %9 = @decl_reg () (num_components=1, num_array_elems=0, bit_size=32, divergent=1)
-    @store_reg (%1, %8) (base=0, wrmask=x, legacy_fsat=0)
-    @store_reg (%0, %9) (base=0, wrmask=x, legacy_fsat=0)
-    // succs: b1
-    loop {
-        block b1:  // preds: b0 b4
-        32    %10 = @load_reg (%8) (base=0, legacy_fabs=0, legacy_fneg=0)
-        32    %11 = uge32 %10, %7
-        // succs: b2 b3
-        if %11 {
-            block b2:  // preds: b1
-            break
-            // succs: b5
-        } else {
-            block b3:  // preds: b1
-            // succs: b4
-        }
-        block b4:  // preds: b3
-        32    %12 = @load_reg (%9) (base=0, legacy_fabs=0, legacy_fneg=0)
-        32    %13 = imul %12, %3
-        32    %14 = iadd %13, %10
-        @store_reg (%14, %9) (base=0, wrmask=x, legacy_fsat=0)
-        32    %15 = iadd %10, %4
-        @store_reg (%15, %8) (base=0, wrmask=x, legacy_fsat=0)
-        // succs: b1
-    }
-    block b5:  // preds: b2
-    32    %16 = @load_reg (%9) (base=0, legacy_fabs=0, legacy_fneg=0)
-    32    %17 = load_const (0x00000400)
-    32    %18 = iadd %5, %17
-    @store_ssbo (%16, %1, %18) (wrmask=x, access=none, align_mul=4, align_offset=0)
-    // succs: b6
-    block b6:
-}
-"#
+    common::compute::divergent_loop("sim-loop", size, 0x400)
 }
 
 /// The groups of a grid in the walker's order (x fastest).
