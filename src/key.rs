@@ -112,12 +112,13 @@ impl Key {
     /// implement, naming the first such field and its value.
     fn check(&self, family: Family, stage: Stage) -> Result<(), CompileError> {
         let fs = stage == Stage::Fragment;
-        let intel_fs = |field: &str, value: &dyn std::fmt::Display| {
-            if family != Family::Intel {
+        // A fragment-shader key of `owner`'s family (`what` names it in the message).
+        let fs_key = |owner: Family, what: &str, field: &str, value: &dyn std::fmt::Display| {
+            if family != owner {
                 Err(unsupported(
                     field,
                     value,
-                    "an Intel key (brw_wm_prog_key), not one for this target",
+                    &format!("{what}, not one for this target"),
                 ))
             } else if !fs {
                 Err(unsupported(
@@ -129,22 +130,21 @@ impl Key {
                 Ok(())
             }
         };
+        let intel_fs = |field: &str, value: &dyn std::fmt::Display| {
+            fs_key(
+                Family::Intel,
+                "an Intel key (brw_wm_prog_key)",
+                field,
+                value,
+            )
+        };
         let etna_fs = |field: &str, value: &dyn std::fmt::Display| {
-            if family != Family::Etnaviv {
-                Err(unsupported(
-                    field,
-                    value,
-                    "an etnaviv key (etna_shader_key), not one for this target",
-                ))
-            } else if !fs {
-                Err(unsupported(
-                    field,
-                    value,
-                    "a fragment-shader key, not one for this stage",
-                ))
-            } else {
-                Ok(())
-            }
+            fs_key(
+                Family::Etnaviv,
+                "an etnaviv key (etna_shader_key)",
+                field,
+                value,
+            )
         };
         if let Some(n) = self.nr_color_regions {
             intel_fs("nr_color_regions", &n)?;
