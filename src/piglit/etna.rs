@@ -23,30 +23,43 @@ pub struct Invocation<'a> {
     pub inputs: &'a BTreeMap<u32, [u32; 4]>,
 }
 
-/// Runs `program` on one quad (pixel `i` at `(i & 1, i >> 1)`); `words` is the default uniform
-/// block (dword per component of each vec4 slot). Per pixel the colour, `None` when
-/// discarded.
+/// A fragment program as the hardware holds it: the program object and its instructions,
+/// decoded once from the program's bytes.
+pub struct Loaded {
+    program: Box<Program>,
+    insts: Vec<isa::Inst>,
+}
+
+impl Loaded {
+    pub fn new(program: Program) -> Result<Loaded, String> {
+        let words = isa::words_from_bytes(&program.bytes).map_err(|e| e.to_string())?;
+        let insts = words
+            .into_iter()
+            .map(isa::decode)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("decode: {e:?}"))?;
+        Ok(Loaded {
+            program: Box::new(program),
+            insts,
+        })
+    }
+}
+
+/// Runs the loaded program on one quad (pixel `i` at `(i & 1, i >> 1)`); `words` is the
+/// default uniform block (dword per component of each vec4 slot). Per pixel the colour,
+/// `None` when discarded.
 pub fn shade_quad(
     specs: &'static Specs,
-    program: &Program,
+    loaded: &Loaded,
     words: &[u32],
     quad: &[Invocation],
     textures: &Bindings,
 ) -> Result<Vec<Option<[f32; 4]>>, String> {
+    let program = &loaded.program;
     let info = program.etna_info().ok_or("not a Vivante program")?;
     let reg = info
         .ps_color_out_reg
         .ok_or("the program writes no colour output")?;
-    let insts = program
-        .bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let w =
-                |k: usize| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]);
-            isa::decode::decode([w(0), w(1), w(2), w(3)])
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("decode: {e:?}"))?;
     // The uniform file as a driver fills it from the program's description.
     let uniforms: Vec<u32> = program
         .etna_uniforms()
@@ -99,7 +112,7 @@ pub fn shade_quad(
         m.set_front_face(inv.front_facing);
         machines.push(m);
     }
-    let outcomes = run_quad(&mut machines, &insts).map_err(|e| format!("simulator: {e}"))?;
+    let outcomes = run_quad(&mut machines, &loaded.insts).map_err(|e| format!("simulator: {e}"))?;
     Ok(machines
         .iter()
         .zip(outcomes)

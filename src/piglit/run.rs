@@ -66,7 +66,7 @@ type Quad = ((u32, u32), [Option<usize>; 4]);
 enum FsExec {
     Interpreter,
     Intel(&'static DevInfo, Box<Program>),
-    Etnaviv(&'static crate::etnaviv::specs::Specs, Box<Program>),
+    Etnaviv(&'static crate::etnaviv::specs::Specs, super::etna::Loaded),
 }
 
 /// A stage's shader with the facts the runner needs about its I/O.
@@ -268,7 +268,9 @@ impl Runner {
                 let program = Compiler::for_target(target)
                     .compile(&fs.shader, &CompileOptions::default())
                     .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
-                FsExec::Etnaviv(specs, Box::new(program))
+                let loaded = super::etna::Loaded::new(program)
+                    .map_err(|e| Stop::Fail(format!("fragment shader load: {e}")))?;
+                FsExec::Etnaviv(specs, loaded)
             }
         };
         let vs_kernel = match (mode, target, &vs) {
@@ -877,7 +879,7 @@ impl Runner {
                 }
             }
         }
-        if let FsExec::Etnaviv(specs, program) = &self.fs_exec {
+        if let FsExec::Etnaviv(specs, loaded) = &self.fs_exec {
             let textures = self.bindings();
             let mut block = self.fs.block.clone();
             block.set_state(&self.projection, self.size[1]);
@@ -890,11 +892,8 @@ impl Runner {
                         inputs: &env.inputs[inv],
                     })
                     .collect();
-                let colors =
-                    super::etna::shade_quad(specs, program, &block.words, &invs, &textures)
-                        .map_err(|e| {
-                            Stop::Fail(format!("fragment shader on the simulator: {e}"))
-                        })?;
+                let colors = super::etna::shade_quad(specs, loaded, &block.words, &invs, &textures)
+                    .map_err(|e| Stop::Fail(format!("fragment shader on the simulator: {e}")))?;
                 for (i, t) in cover.iter().enumerate() {
                     let (x, y) = (qx + (i as u32 & 1), qy + (i as u32 >> 1));
                     let idx = (y * w + x) as usize;

@@ -454,11 +454,8 @@ fn etna_asm(specs: &'static etnaviv::specs::Specs, src: &str) -> Verdict {
 
 fn etna_bin(bytes: &[u8]) -> Verdict {
     let _ = etnaviv::tool::disasm_binary(bytes);
-    for chunk in bytes.chunks_exact(16) {
-        let mut w = [0u32; 4];
-        for (k, c) in chunk.chunks_exact(4).enumerate() {
-            w[k] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
+    let whole = &bytes[..bytes.len() / 16 * 16];
+    for w in etnaviv::isa::words_from_bytes(whole).unwrap_or_default() {
         if let Ok(inst) = etnaviv::isa::decode(w) {
             let _ = etnaviv::isa::disassemble_inst(&inst);
             let _ = etnaviv::isa::encode(&inst);
