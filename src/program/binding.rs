@@ -274,15 +274,15 @@ impl Program {
     /// An Intel fragment program's WM/PS facts; `None` for other stages and for Vivante.
     pub fn fragment_info(&self) -> Option<FragmentInfo> {
         let k = self.kernel().filter(|_| self.stage == Stage::Fragment)?;
-        let inputs = self.fragment_inputs();
-        let mask = |f: fn(&FragmentInput) -> bool| {
-            inputs
-                .iter()
-                .take(64)
-                .enumerate()
-                .filter(|(_, i)| f(i))
-                .fold(0u64, |m, (n, _)| m | 1 << n)
-        };
+        // The flat mask is the kernel's own (Mesa's `flat_inputs`); the noperspective one
+        // is the same shape over the inputs' interpolation.
+        let noperspective_inputs = k
+            .inputs
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, i)| i.noperspective)
+            .fold(0u64, |m, (n, _)| m | 1 << n);
         Some(FragmentInfo {
             num_render_targets: k.num_render_targets,
             computed_depth_mode: if k.flags.computes_depth {
@@ -298,9 +298,9 @@ impl Program {
             persample_dispatch: false,
             dual_src_blend: k.flags.dual_source_blend,
             barycentric_interp_modes: u32::from(k.flags.barycentric_modes),
-            flat_inputs: mask(|i| i.flat),
-            noperspective_inputs: mask(|i| i.noperspective),
-            num_varying_inputs: inputs.len() as u32,
+            flat_inputs: k.flags.flat_inputs,
+            noperspective_inputs,
+            num_varying_inputs: k.inputs.len() as u32,
         })
     }
 

@@ -235,16 +235,6 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
     pieces
 }
 
-/// Components a value of each class occupies at least.
-fn class_width(c: Class) -> u32 {
-    match c {
-        Class::Vec4 => 4,
-        Class::Vec3 => 3,
-        Class::Vec2 | Class::Pair => 2,
-        Class::Scalar => 1,
-    }
-}
-
 /// Fails fast when more components are live at one point than the temporaries hold (four
 /// each, t0 taken by a fragment shader's position): no colouring exists then, and without
 /// spilling the compile can only fail. The sweep is O(n log n), where the interference
@@ -271,7 +261,7 @@ fn check_pressure(
                 ends.pop();
                 live -= u64::from(width);
             }
-            let width = class_width(class_of(&p.values[piece.value]));
+            let width = class_of(&p.values[piece.value]).width();
             live += u64::from(width);
             ends.push(Reverse((piece.end, width)));
             if live > capacity {

@@ -59,6 +59,16 @@ impl Class {
         }
     }
 
+    /// Components a value of the class occupies.
+    pub fn width(self) -> u32 {
+        match self {
+            Class::Vec4 => 4,
+            Class::Vec3 => 3,
+            Class::Vec2 | Class::Pair => 2,
+            Class::Scalar => 1,
+        }
+    }
+
     fn types(self) -> &'static [usize] {
         match self {
             Class::Vec4 => &[0],
