@@ -294,7 +294,7 @@ mod repro_inputs {
         gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{what}: {e}"))
     }
 
-    fn compile(target: &str, shader: &Shader) -> Result<(), CompileError> {
+    pub(super) fn compile(target: &str, shader: &Shader) -> Result<(), CompileError> {
         Compiler::new(target)
             .unwrap()
             .compile(shader, &CompileOptions::default())
@@ -311,7 +311,7 @@ mod repro_inputs {
     }
 
     #[track_caller]
-    fn assert_limit(what: &str, r: Result<(), CompileError>, needle: &str) {
+    pub(super) fn assert_limit(what: &str, r: Result<(), CompileError>, needle: &str) {
         assert!(
             matches!(&r, Err(CompileError::Limit(m)) if m.contains(needle)),
             "{what}: expected a limit naming '{needle}', got {r:?}"
@@ -1017,15 +1017,9 @@ fn live_chain(n: usize, etnaviv: bool) -> String {
 #[test]
 fn etnaviv_ten_thousand_live_values_fail_fast() {
     let shader = gpucc::nir::parse(&live_chain(10_000, true)).unwrap();
-    let err = gpucc::compiler::Compiler::new("gc7000")
-        .unwrap()
-        .compile(&shader, &gpucc::compiler::CompileOptions::default())
-        .unwrap_err();
-    assert!(
-        matches!(&err, gpucc::compiler::CompileError::Limit(m)
-            if m.contains("more than the 64 temporaries") && m.contains("components live at once")),
-        "{err}"
-    );
+    let r = repro_inputs::compile("gc7000", &shader);
+    repro_inputs::assert_limit("10k live", r.clone(), "more than the 64 temporaries");
+    repro_inputs::assert_limit("10k live", r, "components live at once");
 }
 
 /// Nine hundred values live at once spill (SIMD8), several per allocation round once the
@@ -1116,15 +1110,9 @@ fn a_vertex_payload_past_the_register_file_is_a_limit() {
         src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
         \x20   // succs: b1\n    block b1:\n}\n";
     let shader = gpucc::nir::parse(text).unwrap();
-    let err = gpucc::compiler::Compiler::new("bdw")
-        .unwrap()
-        .compile(&shader, &gpucc::compiler::CompileOptions::default())
-        .unwrap_err();
-    assert!(
-        matches!(&err, gpucc::compiler::CompileError::Limit(m)
-            if m.contains("32 pushed vertex elements") && m.contains("130 GRFs")),
-        "{err}"
-    );
+    let r = repro_inputs::compile("bdw", &shader);
+    repro_inputs::assert_limit("attribute 31", r.clone(), "32 pushed vertex elements");
+    repro_inputs::assert_limit("attribute 31", r, "130 GRFs");
 }
 
 /// Found by `gpucc fuzz`: I/O values that do not fit their slot or type validated, and the
