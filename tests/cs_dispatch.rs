@@ -7,8 +7,9 @@
 
 mod common;
 
+use common::capi::{compile, last_error};
 use common::compute::header;
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::CString;
 use std::path::Path;
 use std::ptr;
 use std::rc::Rc;
@@ -22,12 +23,6 @@ use gpucc::intel::fs::{Context, Options};
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, interp};
 use gpucc::program::Program;
-
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(gpucc_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// 8x4x1 invocations, 256 bytes of shared memory, a workgroup barrier, and three uniform
 /// dwords read in the order bytes 4, 12, 8 of UBO 0.
@@ -96,32 +91,6 @@ fn uniforms() -> Vec<u8> {
     (0..16u32)
         .flat_map(|d| (100 + 7 * d).to_le_bytes())
         .collect()
-}
-
-/// Compiles through the C ABI (the backend chooses the widths).
-fn compile(target: &str, text: &str) -> *mut Program {
-    let target = CString::new(target).unwrap();
-    let (mut compiler, mut shader, mut program) =
-        (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-    assert_eq!(
-        gpucc_compiler_create(target.as_ptr(), &mut compiler),
-        Status::Ok
-    );
-    assert_eq!(
-        gpucc_shader_from_nir_text(text.as_ptr() as *const c_char, text.len(), &mut shader),
-        Status::Ok,
-        "{}",
-        last_error()
-    );
-    assert_eq!(
-        gpucc_compile(compiler, shader, ptr::null(), &mut program),
-        Status::Ok,
-        "{}",
-        last_error()
-    );
-    gpucc_shader_destroy(shader);
-    gpucc_compiler_destroy(compiler);
-    program
 }
 
 /// The backend's kernel behind a program handle (an Intel program from `compile`).

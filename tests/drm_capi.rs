@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::capi::{compile, last_error};
 use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,12 +14,6 @@ use gpucc::capi::*;
 use gpucc::drm::fake::FakeIoctl;
 use gpucc::drm::uapi::etnaviv as etna;
 use gpucc::drm::uapi::Pod;
-
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(gpucc_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn has_render_nodes() -> bool {
     !gpucc::drm::node::render_node_paths(Path::new("/dev/dri")).is_empty()
@@ -287,31 +282,6 @@ const CS: &str = "shader: MESA_SHADER_COMPUTE\nname: cs\nworkgroup_size: 8, 1, 1
 const TINY_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: tiny\ninputs: 0\noutputs: 0\n\
     uniforms: 0\ndecl_function main (0 params)\n\nimpl main {\n    block b0:   // preds:\n\
     con 32     %0 = load_const (0x00000000)\n    // succs: b1\n    block b1:\n}\n";
-
-fn compile(target: &str, text: &str) -> *mut gpucc::program::Program {
-    let target = CString::new(target).unwrap();
-    let (mut compiler, mut shader, mut program) =
-        (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-    assert_eq!(
-        gpucc_compiler_create(target.as_ptr(), &mut compiler),
-        Status::Ok
-    );
-    assert_eq!(
-        gpucc_shader_from_nir_text(text.as_ptr().cast(), text.len(), &mut shader),
-        Status::Ok,
-        "{}",
-        last_error()
-    );
-    assert_eq!(
-        gpucc_compile(compiler, shader, ptr::null(), &mut program),
-        Status::Ok,
-        "{}",
-        last_error()
-    );
-    gpucc_shader_destroy(shader);
-    gpucc_compiler_destroy(compiler);
-    program
-}
 
 fn launch() -> ComputeLaunch {
     ComputeLaunch {

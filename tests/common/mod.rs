@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod capi;
 pub mod compute;
 pub mod expect;
 pub mod intel_fs;
