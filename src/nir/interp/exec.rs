@@ -134,6 +134,14 @@ impl<'a> Machine<'a> {
         e
     }
 
+    /// An error meaning the shader is undefined on this input (see [`InterpError::undefined`]).
+    fn undefined(&self, msg: impl Into<String>) -> InterpError {
+        InterpError {
+            undefined: true,
+            ..self.err(msg)
+        }
+    }
+
     // ---- control flow ----------------------------------------------------------------
 
     fn list(
@@ -396,7 +404,10 @@ impl<'a> Machine<'a> {
                     &srcs[..ns],
                     &src_bits[..ns],
                 )
-                .map_err(|e| self.err(e.to_string()))?
+                .map_err(|e| match e {
+                    alu::AluError::NotBoolean { .. } => self.undefined(e.to_string()),
+                    _ => self.err(e.to_string()),
+                })?
             };
             self.set(a.def, lane, &out[..nc.max(info.output_size as usize)]);
         }
@@ -447,7 +458,7 @@ impl<'a> Machine<'a> {
             .ok()
             .and_then(|b| b.checked_add(off))
             .ok_or_else(|| {
-                self.err(format!(
+                self.undefined(format!(
                     "{} slot base {base} + offset {off} is out of range",
                     ii.intrinsic.name()
                 ))
@@ -561,8 +572,9 @@ impl<'a> Machine<'a> {
                         .ubos
                         .get(block)
                         .ok_or_else(|| self.err(format!("UBO {block} is not bound")))?;
-                    let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
-                        .ok_or_else(|| self.err(oob("UBO", block, off, nc * bytes, buf.len())))?;
+                    let v = robust_read(self.env.robust_access, buf, off, nc, bytes).ok_or_else(
+                        || self.undefined(oob("UBO", block, off, nc * bytes, buf.len())),
+                    )?;
                     self.set_def(def, lane, &v)?;
                 }
             }
@@ -577,7 +589,7 @@ impl<'a> Machine<'a> {
                     let off = if self.env.float_uniform_offsets && intr == Intrinsic::LoadUniform {
                         let f = f32::from_bits(raw as u32);
                         if !(0.0..1e9).contains(&f) && !self.env.robust_access {
-                            return Err(self.err(format!("uniform offset {f} out of range")));
+                            return Err(self.undefined(format!("uniform offset {f} out of range")));
                         }
                         if (0.0..1e9).contains(&f) {
                             f as usize
@@ -590,8 +602,9 @@ impl<'a> Machine<'a> {
                     let base = self.index(ii, IndexKind::Base).max(0) as usize;
                     let at = base.saturating_add(off).saturating_mul(unit);
                     let buf = &self.env.uniforms;
-                    let v = robust_read(self.env.robust_access, buf, at, nc, bytes)
-                        .ok_or_else(|| self.err(oob("uniform", 0, at, nc * bytes, buf.len())))?;
+                    let v = robust_read(self.env.robust_access, buf, at, nc, bytes).ok_or_else(
+                        || self.undefined(oob("uniform", 0, at, nc * bytes, buf.len())),
+                    )?;
                     self.set_def(def, lane, &v)?;
                 }
             }
@@ -761,13 +774,13 @@ impl<'a> Machine<'a> {
                         if write(&mut self.scratch[lane], off, &v, nc, vb, wrmask).is_none()
                             && !self.env.robust_access
                         {
-                            return Err(self.err(oob("scratch", 0, off, nc * vb, len)));
+                            return Err(self.undefined(oob("scratch", 0, off, nc * vb, len)));
                         }
                     } else {
                         let buf = &self.scratch[lane];
                         let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
                             .ok_or_else(|| {
-                                self.err(oob("scratch", 0, off, nc * bytes, buf.len()))
+                                self.undefined(oob("scratch", 0, off, nc * bytes, buf.len()))
                             })?;
                         self.set_def(def, lane, &v)?;
                     }
@@ -805,7 +818,7 @@ impl<'a> Machine<'a> {
                     };
                     let buf = &self.env.constant_data;
                     let v = robust_read(self.env.robust_access, buf, off, nc, bytes).ok_or_else(
-                        || self.err(oob("constant data", 0, off, nc * bytes, buf.len())),
+                        || self.undefined(oob("constant data", 0, off, nc * bytes, buf.len())),
                     )?;
                     self.set_def(def, lane, &v)?;
                 }
@@ -853,7 +866,7 @@ impl<'a> Machine<'a> {
                         let len = buf.len();
                         if write(buf, off, &v, nc, vb, wrmask).is_none() && !self.env.robust_access
                         {
-                            return Err(self.err(oob(what, block, off, nc * vb, len)));
+                            return Err(self.undefined(oob(what, block, off, nc * vb, len)));
                         }
                     } else {
                         let buf = if ssbo {
@@ -865,7 +878,7 @@ impl<'a> Machine<'a> {
                         };
                         let v = robust_read(self.env.robust_access, buf, off, nc, bytes)
                             .ok_or_else(|| {
-                                self.err(oob(what, block, off, nc * bytes, buf.len()))
+                                self.undefined(oob(what, block, off, nc * bytes, buf.len()))
                             })?;
                         self.set_def(def, lane, &v)?;
                     }
@@ -936,7 +949,7 @@ impl<'a> Machine<'a> {
             .get(&reg.0)
             .ok_or_else(|| self.err(format!("%{} is not a decl_reg", reg.0)))?;
         if idx < 0 || idx as usize >= info.elems {
-            return Err(self.err(format!(
+            return Err(self.undefined(format!(
                 "register %{} index {idx} out of bounds ({} elements)",
                 reg.0, info.elems
             )));
@@ -1080,7 +1093,7 @@ impl<'a> Machine<'a> {
                         .entry(name.clone())
                         .or_insert_with(|| vec![vec![0; elem * len]; n]);
                     if idx < 0 || idx as usize >= len {
-                        return Err(self.err(format!("`{name}[{idx}]` is out of bounds")));
+                        return Err(self.undefined(format!("`{name}[{idx}]` is out of bounds")));
                     }
                     let at = idx as usize * elem;
                     if store {

@@ -28,6 +28,10 @@ pub struct InterpError {
     pub message: String,
     pub block: Option<BlockId>,
     pub instr: Option<InstrId>,
+    /// The shader's behaviour is undefined on these inputs (an access out of bounds without
+    /// robust access, a conversion of a value that is no boolean), as opposed to something
+    /// the interpreter cannot model: a checker skips such an input set.
+    pub undefined: bool,
 }
 
 impl InterpError {
@@ -36,6 +40,7 @@ impl InterpError {
             message: message.into(),
             block: None,
             instr: None,
+            undefined: false,
         }
     }
 }
