@@ -406,15 +406,14 @@ struct Dispatched {
     decoded: Decoded,
 }
 
-fn dispatch(target: &str, chipset: i32, text: &str, groups: [u32; 3], init: &[u8]) -> Dispatched {
-    let gen8 = target == "bdw";
-    let fake = Rc::new(fake_i915(chipset, gen8));
-    let inner =
-        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
-            .unwrap();
-    let dev = Device::into_handle(inner);
-    let program = compile(target, text);
-    let info = cs_info(program);
+/// Uploads the program and `init` as SSBO 0 to `dev` and dispatches `groups` workgroups
+/// with [`uniforms`] through the C ABI; returns the code and data buffers.
+fn upload_and_dispatch(
+    dev: *mut Device,
+    program: *mut Program,
+    init: &[u8],
+    groups: [u32; 3],
+) -> (*mut Bo, *mut Bo) {
     let (mut code, mut data) = (ptr::null_mut(), ptr::null_mut());
     assert_eq!(
         gpucc_program_upload(dev, program, &mut code),
@@ -440,6 +439,19 @@ fn dispatch(target: &str, chipset: i32, text: &str, groups: [u32; 3], init: &[u8
         "{}",
         last_error()
     );
+    (code, data)
+}
+
+fn dispatch(target: &str, chipset: i32, text: &str, groups: [u32; 3], init: &[u8]) -> Dispatched {
+    let gen8 = target == "bdw";
+    let fake = Rc::new(fake_i915(chipset, gen8));
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
+    let dev = Device::into_handle(inner);
+    let program = compile(target, text);
+    let info = cs_info(program);
+    let (code, data) = upload_and_dispatch(dev, program, init, groups);
     // The batch is the last buffer created before the execbuffer.
     let calls = fake.calls();
     let eb = calls
@@ -530,26 +542,7 @@ fn run_on_sim_node(target: &str, text: &str, groups: [u32; 3], init: &[u8]) -> V
         last_error()
     );
     let program = compile(target, text);
-    let (mut code, mut data) = (ptr::null_mut(), ptr::null_mut());
-    assert_eq!(gpucc_program_upload(dev, program, &mut code), Status::Ok);
-    assert_eq!(
-        gpucc_device_upload(dev, init.as_ptr(), init.len(), &mut data),
-        Status::Ok
-    );
-    let u = uniforms();
-    let launch = ComputeLaunch {
-        struct_size: std::mem::size_of::<ComputeLaunch>() as u32,
-        groups,
-        uniforms: u.as_ptr(),
-        uniforms_size: u.len(),
-    };
-    let buffers = [data as *const Bo];
-    assert_eq!(
-        gpucc_device_dispatch_compute(dev, program, code, &launch, buffers.as_ptr(), 1),
-        Status::Ok,
-        "{target}: {}",
-        last_error()
-    );
+    let (code, data) = upload_and_dispatch(dev, program, init, groups);
     let mut got = vec![0u8; init.len()];
     assert_eq!(
         gpucc_bo_read(dev, data, 0, got.as_mut_ptr(), got.len()),
