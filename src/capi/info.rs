@@ -252,12 +252,11 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
     guard("gpucc_program_fs_info", || {
         const ENTRY: &str = "gpucc_program_fs_info";
         let p = program_ref(program, ENTRY)?;
-        let (Some(f), crate::program::Code::Intel(k)) = (p.fragment_info(), &p.code) else {
-            return Err(Error::invalid(format!(
-                "{ENTRY}: not an Intel fragment program"
-            )));
-        };
-        let width = |w| k.variant(w);
+        let f = p
+            .fragment_info()
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: not an Intel fragment program")))?;
+        let kernels = p.intel_kernels();
+        let width = |w| kernels.iter().find(|k| k.simd == w);
         let value = FsInfo {
             struct_size: std::mem::size_of::<FsInfo>() as u32,
             dispatch_8: width(8).is_some() as u32,
