@@ -68,6 +68,20 @@ impl BitSet {
         changed
     }
 
+    /// `self |= other`, calling `f` on each bit that was not yet set, in increasing order:
+    /// a walk over several sets that visits every bit once, at its first occurrence.
+    pub fn union_with_new(&mut self, other: &BitSet, mut f: impl FnMut(usize)) {
+        debug_assert_eq!(self.len, other.len);
+        for (wi, (a, b)) in self.words.iter_mut().zip(&other.words).enumerate() {
+            let mut new = b & !*a;
+            *a |= b;
+            while new != 0 {
+                f(wi * 64 + new.trailing_zeros() as usize);
+                new &= new - 1;
+            }
+        }
+    }
+
     /// `self &= !other`.
     pub fn subtract(&mut self, other: &BitSet) {
         debug_assert_eq!(self.len, other.len);
@@ -137,6 +151,11 @@ mod tests {
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 129]);
         assert!(a.remove(0));
         assert!(!a.contains(0));
+        let mut seen = BitSet::new(130);
+        let mut firsts = Vec::new();
+        seen.union_with_new(&b, |i| firsts.push(i));
+        seen.union_with_new(&a, |i| firsts.push(i));
+        assert_eq!(firsts, vec![5, 64, 129], "b's bits, then a's 129 only once");
         assert!(a.intersect_with(&b), "129 is not in b");
         assert!(a.is_empty());
         assert!(!a.intersect_with(&b));

@@ -129,10 +129,6 @@ pub struct Liveness {
     pub start: Vec<usize>,
     /// Interval end per piece (inclusive).
     pub end: Vec<usize>,
-    /// Block live-in sets over pieces.
-    pub livein: Vec<BitSet>,
-    /// Block live-out sets over pieces.
-    pub liveout: Vec<BitSet>,
     /// The blocks.
     pub blocks: Vec<Block>,
 }
@@ -158,26 +154,61 @@ fn pieces(r: &super::ir::Reg, regs: u32) -> std::ops::Range<u32> {
     first..first + regs.max(1)
 }
 
-/// Computes liveness for `prog`.
-pub fn compute(prog: &Program) -> Liveness {
+/// No block yet.
+const NO_BLOCK: u32 = u32::MAX;
+
+/// Each block's upward-exposed uses and full definitions, as piece lists, and which pieces
+/// are live across a block boundary at all.
+///
+/// Most pieces are temporaries written and read inside one block: no live-in set can hold
+/// them (they are used nowhere before a definition), so neither can any live-out set. Only
+/// the others, the *global* pieces, need the dataflow; solving it over them alone gives the
+/// same sets on far fewer bits (Mesa's backends solve it over every variable).
+struct Local {
+    /// Upward-exposed uses of block b: `uses[use_end[b-1]..use_end[b]]`.
+    uses: Vec<u32>,
+    use_end: Vec<usize>,
+    /// Definitions before any use in block b, likewise.
+    defs: Vec<u32>,
+    def_end: Vec<usize>,
+    /// Dense index of each global piece, `NO_BLOCK` for local ones.
+    global_index: Vec<u32>,
+    /// The global pieces, by dense index.
+    globals: Vec<u32>,
+}
+
+/// Walks every block once: records the local use/def lists and widens each piece's interval
+/// over the instructions that touch it.
+fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liveness) -> Local {
     let insts = &prog.insts;
-    let blocks = build_cfg(insts);
-    let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
-    let mut total = 0usize;
-    for &s in &prog.vgrf_sizes {
-        piece_base.push(total);
-        total += s as usize;
-    }
-    let nb = blocks.len();
-    let mut use_ = vec![BitSet::new(total); nb];
-    let mut def = vec![BitSet::new(total); nb];
-    let mut start = vec![usize::MAX; total];
-    let mut end = vec![0usize; total];
-    let mut touch = |p: usize, ip: usize| {
+    let total = live.start.len();
+    // The block that last used a piece before defining it, and the one that last defined
+    // it before any use: a block's use and def sets without a set per block.
+    let mut used_in = vec![NO_BLOCK; total];
+    let mut defined_in = vec![NO_BLOCK; total];
+    // The first block that touched each piece; `global` once a second one does.
+    let mut home = vec![NO_BLOCK; total];
+    let mut global = vec![false; total];
+    let mut local = Local {
+        uses: Vec::new(),
+        use_end: Vec::with_capacity(blocks.len()),
+        defs: Vec::new(),
+        def_end: Vec::with_capacity(blocks.len()),
+        global_index: Vec::new(),
+        globals: Vec::new(),
+    };
+    let (start, end) = (&mut live.start, &mut live.end);
+    let mut touch = |p: usize, ip: usize, b: u32| {
         start[p] = start[p].min(ip);
         end[p] = end[p].max(ip);
+        if home[p] == NO_BLOCK {
+            home[p] = b;
+        } else if home[p] != b {
+            global[p] = true;
+        }
     };
     for (b, blk) in blocks.iter().enumerate() {
+        let b32 = b as u32;
         for (ip, inst) in insts.iter().enumerate().take(blk.end).skip(blk.start) {
             for s in &inst.src {
                 if s.file != File::Vgrf {
@@ -189,10 +220,11 @@ pub fn compute(prog: &Program) -> Liveness {
                         continue;
                     }
                     let p = piece_base[s.nr as usize] + r as usize;
-                    if !def[b].contains(p) {
-                        use_[b].insert(p);
+                    if defined_in[p] != b32 && used_in[p] != b32 {
+                        used_in[p] = b32;
+                        local.uses.push(p as u32);
                     }
-                    touch(p, ip);
+                    touch(p, ip, b32);
                 }
             }
             if inst.dst.file == File::Vgrf {
@@ -207,16 +239,69 @@ pub fn compute(prog: &Program) -> Liveness {
                     // the source); other predicated writes leave channels untouched.
                     let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
                     let full = whole && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
-                    if full && !use_[b].contains(p) {
-                        def[b].insert(p);
+                    if full && used_in[p] != b32 && defined_in[p] != b32 {
+                        defined_in[p] = b32;
+                        local.defs.push(p as u32);
                     }
-                    touch(p, ip);
+                    touch(p, ip, b32);
                 }
             }
         }
+        local.use_end.push(local.uses.len());
+        local.def_end.push(local.defs.len());
     }
-    let mut livein = vec![BitSet::new(total); nb];
-    let mut liveout = vec![BitSet::new(total); nb];
+    // An upward-exposed use makes a piece live into its block.
+    for &p in &local.uses {
+        global[p as usize] = true;
+    }
+    local.global_index = vec![NO_BLOCK; total];
+    for (p, _) in global.iter().enumerate().filter(|(_, g)| **g) {
+        local.global_index[p] = local.globals.len() as u32;
+        local.globals.push(p as u32);
+    }
+    local
+}
+
+/// Computes liveness for `prog`.
+pub fn compute(prog: &Program) -> Liveness {
+    let insts = &prog.insts;
+    let blocks = build_cfg(insts);
+    let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
+    let mut total = 0usize;
+    for &s in &prog.vgrf_sizes {
+        piece_base.push(total);
+        total += s as usize;
+    }
+    let mut live = Liveness {
+        piece_base: Vec::new(),
+        start: vec![usize::MAX; total],
+        end: vec![0usize; total],
+        blocks: Vec::new(),
+    };
+    let local = scan(prog, &blocks, &piece_base, &mut live);
+    let (start, end) = (&mut live.start, &mut live.end);
+    let nb = blocks.len();
+    let g = local.globals.len();
+    let sets_of = |list: &[u32], ends: &[usize]| -> Vec<BitSet> {
+        let mut from = 0;
+        ends.iter()
+            .map(|&to| {
+                let mut set = BitSet::new(g);
+                for &p in &list[from..to] {
+                    let k = local.global_index[p as usize];
+                    if k != NO_BLOCK {
+                        set.insert(k as usize);
+                    }
+                }
+                from = to;
+                set
+            })
+            .collect()
+    };
+    let use_ = sets_of(&local.uses, &local.use_end);
+    let def = sets_of(&local.defs, &local.def_end);
+    let mut livein = vec![BitSet::new(g); nb];
+    let mut liveout = vec![BitSet::new(g); nb];
     // live-in = use ∪ (live-out − def), iterated backwards to a fixed point; live-out only
     // grows, so the step just ORs the successors' live-in into it and recomputes live-in
     // when it changed (or on the first visit). No set is allocated inside the loop.
@@ -239,15 +324,28 @@ pub fn compute(prog: &Program) -> Liveness {
         }
         first = false;
     }
+    // Each piece's interval reaches from its first live point to its last. Positions grow
+    // along (block start, block end) in block order, so a forward walk that visits each
+    // piece at its first occurrence finds the start, and a backward walk the end.
+    let ends = |blk: &Block| (blk.start, blk.end.saturating_sub(1).max(blk.start));
+    let mut seen = BitSet::new(g);
     for (b, blk) in blocks.iter().enumerate() {
-        for p in livein[b].iter() {
-            start[p] = start[p].min(blk.start);
-            end[p] = end[p].max(blk.start);
+        let (first, last) = ends(blk);
+        for (set, at) in [(&livein[b], first), (&liveout[b], last)] {
+            seen.union_with_new(set, |k| {
+                let p = local.globals[k] as usize;
+                start[p] = start[p].min(at);
+            });
         }
-        let last = blk.end.saturating_sub(1).max(blk.start);
-        for p in liveout[b].iter() {
-            start[p] = start[p].min(last);
-            end[p] = end[p].max(last);
+    }
+    seen.clear();
+    for (b, blk) in blocks.iter().enumerate().rev() {
+        let (first, last) = ends(blk);
+        for (set, at) in [(&liveout[b], last), (&livein[b], first)] {
+            seen.union_with_new(set, |k| {
+                let p = local.globals[k] as usize;
+                end[p] = end[p].max(at);
+            });
         }
     }
     // Values live across a WHILE are carried around the loop by disabled channels.
@@ -267,14 +365,9 @@ pub fn compute(prog: &Program) -> Liveness {
             _ => {}
         }
     }
-    Liveness {
-        piece_base,
-        start,
-        end,
-        livein,
-        liveout,
-        blocks,
-    }
+    live.piece_base = piece_base;
+    live.blocks = blocks;
+    live
 }
 
 /// Registers a source reads.
