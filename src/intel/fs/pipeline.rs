@@ -19,6 +19,7 @@ use crate::nir;
 use crate::pipeline::{Pass, Runner};
 
 use super::ir::Program;
+use super::liveness::{self, Liveness};
 use super::{
     assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch, regalloc,
     reloc_offsets, sched, stats, validate, CompileError, Context, Options,
@@ -203,24 +204,43 @@ pub(super) fn compile_width(
         // allocates without spilling; if none does, spill from the least pressure.
         let may_spill = width == 8 && i + 1 == levels.len();
         // One allocation attempt of a schedule, timed and, under GPUCC_DEBUG=ra, described.
-        let allocate = |runner: &mut Runner<Program>, q: &mut Program, mode, spill| {
+        let allocate = |runner: &mut Runner<Program>,
+                        q: &mut Program,
+                        live: Option<&Liveness>,
+                        mode,
+                        spill| {
             let outcome = runner.time_step("register_allocation", || {
-                regalloc::allocate_spilling(dev, &ctx.regs, q, reserved, spill)
+                regalloc::allocate_spilling_with(dev, &ctx.regs, q, reserved, spill, live)
             })?;
             if ra_debug {
                 report_allocation(width, level, mode, q, reserved, outcome.as_ref());
             }
             Ok::<_, CompileError>(outcome)
         };
-        let mut least: Option<(u32, Program, sched::Mode)> = None;
+        let mut least: Option<(u32, Program, Liveness, sched::Mode)> = None;
+        // Every mode starts from `p`: its liveness is computed once, for the modes that
+        // schedule by pressure and for any schedule that leaves the order as it was.
+        let mut p_live: Option<Liveness> = None;
         for mode in sched::PRE_RA_MODES {
             let mut q = p.clone();
-            runner.step(mode_step(mode), &mut q, |q| sched::schedule(dev, q, mode))?;
+            if sched::needs_liveness(mode) && p_live.is_none() {
+                p_live = Some(liveness::compute(&p));
+            }
+            let given = p_live.as_ref().filter(|_| sched::needs_liveness(mode));
+            let moved = runner.step(mode_step(mode), &mut q, |q| {
+                sched::schedule_with(dev, q, mode, given)
+            })?;
+            let q_live = match (&p_live, moved) {
+                (Some(l), false) => l.clone(),
+                _ => liveness::compute(&q),
+            };
             // More GRFs live at once than there are (g0 and g1 always taken): no need to
             // try the allocator.
-            let pressure = sched::max_pressure(&q);
+            let pressure = sched::pressure_of(&q_live, q.insts.len());
             if pressure + 2 <= dev.grf_count {
-                if let Some((alloc, spilled)) = allocate(&mut runner, &mut q, mode, false)? {
+                if let Some((alloc, spilled)) =
+                    allocate(&mut runner, &mut q, Some(&q_live), mode, false)?
+                {
                     fitted = Some((q, alloc, spilled));
                     break 'levels;
                 }
@@ -232,12 +252,14 @@ pub(super) fn compile_width(
                     dev.grf_count - 2
                 );
             }
-            if may_spill && !least.as_ref().is_some_and(|(best, _, _)| *best <= pressure) {
-                least = Some((pressure, q, mode));
+            if may_spill && !least.as_ref().is_some_and(|(best, ..)| *best <= pressure) {
+                least = Some((pressure, q, q_live, mode));
             }
         }
-        if let Some((_, mut q, mode)) = least {
-            if let Some((alloc, spilled)) = allocate(&mut runner, &mut q, mode, true)? {
+        if let Some((_, mut q, q_live, mode)) = least {
+            if let Some((alloc, spilled)) =
+                allocate(&mut runner, &mut q, Some(&q_live), mode, true)?
+            {
                 fitted = Some((q, alloc, spilled));
                 break;
             }

@@ -48,13 +48,32 @@ pub fn allocate_spilling(
     reserved: u32,
     spill: bool,
 ) -> Result<Option<(Allocation, SpillStats)>, CompileError> {
+    allocate_spilling_with(devinfo, rf, prog, reserved, spill, None)
+}
+
+/// [`allocate_spilling`], given the liveness of `prog` when the caller already has it.
+pub fn allocate_spilling_with(
+    devinfo: &DevInfo,
+    rf: &RegFile,
+    prog: &mut Program,
+    reserved: u32,
+    spill: bool,
+    mut live: Option<&Liveness>,
+) -> Result<Option<(Allocation, SpillStats)>, CompileError> {
     let mut stats = SpillStats::default();
     // Registers created by spilling live only around one instruction: never spill them again.
     let mut unspillable = vec![false; prog.vgrf_sizes.len()];
     let grfs = rf.set.num_units() as u32;
     let mut spilled = 0usize;
     while spilled <= MAX_SPILLS {
-        let live = liveness::compute(prog);
+        let computed;
+        let live = match live.take() {
+            Some(given) => given,
+            None => {
+                computed = liveness::compute(prog);
+                &computed
+            }
+        };
         let costs = spill_costs(prog, &unspillable);
         if spill {
             let batch = batch_spill_candidates(prog, &live, &costs, reserved, grfs);

@@ -536,11 +536,33 @@ fn schedule_run(
 /// order changed. Before allocation the pressure-driven modes read the program's liveness;
 /// [`Mode::Post`] expects physical registers.
 pub fn schedule(devinfo: &DevInfo, prog: &mut Program, mode: Mode) -> bool {
+    schedule_with(devinfo, prog, mode, None)
+}
+
+/// [`schedule`], given the liveness of `prog` when the caller already has it (the
+/// pressure-aware modes need it; every pre-allocation mode starts from the same program).
+pub fn schedule_with(
+    devinfo: &DevInfo,
+    prog: &mut Program,
+    mode: Mode,
+    live: Option<&liveness::Liveness>,
+) -> bool {
     if mode == Mode::KeepOrder || prog.insts.is_empty() {
         return false;
     }
     let res = Resources::new(prog);
-    let live = matches!(mode, Mode::PreNonLifo | Mode::PreLifo).then(|| liveness::compute(prog));
+    let computed;
+    let live = if needs_liveness(mode) {
+        Some(match live {
+            Some(l) => l,
+            None => {
+                computed = liveness::compute(prog);
+                &computed
+            }
+        })
+    } else {
+        None
+    };
     let old = std::mem::take(&mut prog.insts);
     let mut out = Vec::with_capacity(old.len());
     let mut changed = false;
@@ -555,7 +577,7 @@ pub fn schedule(devinfo: &DevInfo, prog: &mut Program, mode: Mode) -> bool {
             .find(|&i| old[i].op.is_flow())
             .unwrap_or(old.len());
         let run = &old[start..end];
-        let pressure = live.as_ref().map(|l| Pressure::new(prog, l, run, start));
+        let pressure = live.map(|l| Pressure::new(prog, l, run, start));
         let order = schedule_run(devinfo, &res, run, mode, pressure);
         changed |= order.iter().enumerate().any(|(k, &i)| k != i);
         out.extend(order.into_iter().map(|i| run[i].clone()));
@@ -565,11 +587,19 @@ pub fn schedule(devinfo: &DevInfo, prog: &mut Program, mode: Mode) -> bool {
     changed
 }
 
+/// Whether `mode` schedules by register pressure, which needs the program's liveness.
+pub fn needs_liveness(mode: Mode) -> bool {
+    matches!(mode, Mode::PreNonLifo | Mode::PreLifo)
+}
+
 /// The most GRFs live at once: at each instruction, the VGRF pieces whose live intervals
 /// contain it (used to pick the schedule to spill from when none allocates).
 pub fn max_pressure(prog: &Program) -> u32 {
-    let live = liveness::compute(prog);
-    let n = prog.insts.len();
+    pressure_of(&liveness::compute(prog), prog.insts.len())
+}
+
+/// [`max_pressure`] of a program of `n` instructions from its liveness.
+pub fn pressure_of(live: &liveness::Liveness, n: usize) -> u32 {
     let mut delta = vec![0i64; n + 2];
     for (s, e) in live.start.iter().zip(&live.end) {
         if *s != usize::MAX {
