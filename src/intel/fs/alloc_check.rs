@@ -149,11 +149,10 @@ pub fn check(prog: &Program, base: &[u32], reserved: u32, grfs: u32) -> Result<(
     // Forward fixed point: registers meet, "written on every path" intersects.
     let mut ins: Vec<Option<State>> = vec![None; nb];
     ins[0] = Some(entry);
-    let mut work: Vec<usize> = vec![0];
-    let mut queued = vec![false; nb];
-    queued[0] = true;
-    while let Some(b) = work.pop() {
-        queued[b] = false;
+    // Blocks are in program order, so taking the lowest queued block first visits a
+    // block after its forward predecessors: the fixed point needs few passes.
+    let mut work = std::collections::BTreeSet::from([0usize]);
+    while let Some(b) = work.pop_first() {
         let mut st = ins[b].clone().expect("queued blocks have an in-state");
         for ip in blocks[b].start..blocks[b].end {
             apply_writes(prog, &labels, base, ip, &mut st);
@@ -174,9 +173,8 @@ pub fn check(prog: &Program, base: &[u32], reserved: u32, grfs: u32) -> Result<(
                     changed | old.written.intersect_with(&st.written)
                 }
             };
-            if changed && !queued[s] {
-                queued[s] = true;
-                work.push(s);
+            if changed {
+                work.insert(s);
             }
         }
     }
