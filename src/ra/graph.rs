@@ -91,20 +91,31 @@ impl Adjacency {
         for i in 0..nodes {
             start[i + 1] += start[i];
         }
+        // Two counting passes instead of a sort per row: the rows of an unordered fill are
+        // read node by node, and node n is appended to each row it appears in. The graph is
+        // symmetric, so row m then lists its neighbours in increasing order.
         let mut fill = start.clone();
-        let mut list = vec![0u32; start[nodes] as usize];
+        let mut unordered = vec![0u32; start[nodes] as usize];
         for &(a, b) in edges {
-            list[fill[a as usize] as usize] = b;
+            unordered[fill[a as usize] as usize] = b;
             fill[a as usize] += 1;
-            list[fill[b as usize] as usize] = a;
+            unordered[fill[b as usize] as usize] = a;
             fill[b as usize] += 1;
         }
-        // Sort and compact each row in place, removing duplicate edges.
+        fill.copy_from_slice(&start);
+        let mut list = vec![0u32; start[nodes] as usize];
+        for n in 0..nodes {
+            for &m in &unordered[start[n] as usize..start[n + 1] as usize] {
+                list[fill[m as usize] as usize] = n as u32;
+                fill[m as usize] += 1;
+            }
+        }
+        drop(unordered);
+        // Compact each row in place, removing duplicate edges.
         let mut out = 0usize;
         let mut row_start = 0usize;
         for i in 0..nodes {
             let row_end = start[i + 1] as usize;
-            list[row_start..row_end].sort_unstable();
             let new_start = out;
             for k in row_start..row_end {
                 if out == new_start || list[out - 1] != list[k] {
