@@ -277,7 +277,7 @@ impl Op {
 }
 
 /// One backend instruction.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Inst {
     /// Operation.
     pub op: Op,
@@ -313,6 +313,24 @@ pub struct Inst {
     pub eot: bool,
     /// Gen4/5: the destination is a COMPR4 message register (colour sources interleaved).
     pub compr4: bool,
+}
+
+/// Every field but the sources is `Copy`; `clone_from` keeps the destination's source
+/// buffer, so a program copied into a kept buffer (the optimizer's start-of-round snapshot)
+/// allocates nothing once it has grown.
+impl Clone for Inst {
+    fn clone(&self) -> Inst {
+        Inst {
+            src: self.src.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, other: &Inst) {
+        let mut src = std::mem::take(&mut self.src);
+        src.clone_from(&other.src);
+        *self = Inst { src, ..*other };
+    }
 }
 
 impl Inst {
@@ -365,7 +383,7 @@ impl Inst {
 }
 
 /// A shader in the backend IR.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Program {
     /// Instructions in program order.
     pub insts: Vec<Inst>,
@@ -375,6 +393,23 @@ pub struct Program {
     /// no helper invocations (vertex threads; Mesa's `brw_stage_has_packed_dispatch`): on
     /// Gen8+ the first live channel is the lowest bit of the channel-enable register ce0.
     pub packed_dispatch: bool,
+}
+
+/// `clone_from` reuses the destination's buffers (see [`Inst`]'s).
+impl Clone for Program {
+    fn clone(&self) -> Program {
+        Program {
+            insts: self.insts.clone(),
+            vgrf_sizes: self.vgrf_sizes.clone(),
+            packed_dispatch: self.packed_dispatch,
+        }
+    }
+
+    fn clone_from(&mut self, other: &Program) {
+        self.insts.clone_from(&other.insts);
+        self.vgrf_sizes.clone_from(&other.vgrf_sizes);
+        self.packed_dispatch = other.packed_dispatch;
+    }
 }
 
 impl Program {

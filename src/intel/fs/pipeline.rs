@@ -221,8 +221,9 @@ pub(super) fn compile_width(
         // Every mode starts from `p`: its liveness is computed once, for the modes that
         // schedule by pressure and for any schedule that leaves the order as it was.
         let mut p_live: Option<Liveness> = None;
+        let mut q = Program::default();
         for mode in sched::PRE_RA_MODES {
-            let mut q = p.clone();
+            q.clone_from(&p);
             if sched::needs_liveness(mode) && p_live.is_none() {
                 p_live = Some(liveness::compute(&p));
             }
@@ -241,7 +242,7 @@ pub(super) fn compile_width(
                 if let Some((alloc, spilled)) =
                     allocate(&mut runner, &mut q, Some(&q_live), mode, false)?
                 {
-                    fitted = Some((q, alloc, spilled));
+                    fitted = Some((std::mem::take(&mut q), alloc, spilled));
                     break 'levels;
                 }
             } else if ra_debug {
@@ -253,7 +254,7 @@ pub(super) fn compile_width(
                 );
             }
             if may_spill && !least.as_ref().is_some_and(|(best, ..)| *best <= pressure) {
-                least = Some((pressure, q, q_live, mode));
+                least = Some((pressure, std::mem::take(&mut q), q_live, mode));
             }
         }
         if let Some((_, mut q, q_live, mode)) = least {

@@ -223,8 +223,10 @@ pub fn optimize_with(
         return Ok(false);
     }
     let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
+    let mut before = (Vec::new(), Vec::new());
     for _ in 0..MAX_ROUNDS {
-        let before = (prog.insts.clone(), prog.vgrf_sizes.clone());
+        before.0.clone_from(&prog.insts);
+        before.1.clone_from(&prog.vgrf_sizes);
         let progress = runner.run_all(ROUND, &level, prog)?;
         any |= runner.run(&AFTER_ROUND, &level, prog)?;
         if !progress {
