@@ -439,6 +439,9 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
         (t >= 0 && t % 16 == 0 && (t / 16) as usize <= n).then_some((t / 16) as usize)
     };
     let mut compactable: Vec<bool> = vec![devinfo.ver >= 60; n];
+    // Only jumps change with the layout: every other instruction is encoded, and its
+    // compaction tried, once across the rounds.
+    let mut settled: Vec<Option<([u8; 16], Option<Option<[u8; 8]>>)>> = vec![None; n];
     for _round in 0..8 {
         // Offsets under the current choice.
         let mut offsets = Vec::with_capacity(n + 1);
@@ -451,9 +454,19 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
         offsets.push(off);
         let mut changed = false;
         for (i, inst) in insts.iter().enumerate() {
-            let mut inst = inst.clone();
-            if let Some(b) = inst.branch.as_mut() {
-                if jump_layout(devinfo.ver, inst.opcode) != JumpLayout::None {
+            let jumps =
+                inst.branch.is_some() && jump_layout(devinfo.ver, inst.opcode) != JumpLayout::None;
+            let encode_at = |inst: &Inst| {
+                encode(devinfo, inst).map_err(|e| EuError {
+                    index: Some(i),
+                    offset: Some(offsets[i]),
+                    ..e
+                })
+            };
+            let mut fresh = None;
+            let (bytes, cached) = if jumps {
+                let mut inst = inst.clone();
+                if let Some(b) = inst.branch.as_mut() {
                     let remap = |d: i32| -> i32 {
                         match target(i, d) {
                             Some(t) => offsets[t] as i32 - offsets[i] as i32,
@@ -463,18 +476,22 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
                     b.jip = remap(b.jip);
                     b.uip = remap(b.uip);
                 }
-            }
-            let bytes = encode(devinfo, &inst).map_err(|e| EuError {
-                index: Some(i),
-                offset: Some(offsets[i]),
-                ..e
-            })?;
+                (encode_at(&inst)?, &mut fresh)
+            } else {
+                if settled[i].is_none() {
+                    settled[i] = Some((encode_at(inst)?, None));
+                }
+                let (bytes, cached) = settled[i].as_mut().expect("just settled");
+                (*bytes, cached)
+            };
             // Gen6 counts jumps of IF/ELSE/ENDIF/WHILE in compacted units but never compacts them.
             let allowed =
                 compactable[i] && jump_layout(devinfo.ver, inst.opcode) != JumpLayout::Gen6Dst;
-            let candidate = allowed
-                .then(|| compact(devinfo, &precompact(devinfo, &bytes)))
-                .flatten();
+            let candidate = if allowed {
+                *cached.get_or_insert_with(|| compact(devinfo, &precompact(devinfo, &bytes)))
+            } else {
+                None
+            };
             match candidate {
                 Some(c) => out.push(Encoded::Compact(c)),
                 None => {
