@@ -2,6 +2,7 @@
 
 pub mod bitset;
 pub mod fxhash;
+pub mod groups;
 pub mod rng;
 pub mod source_error;
 pub mod stack;

@@ -24,6 +24,7 @@ use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::fs::ir::{File, Inst, Op, Program, REG_SIZE};
 use crate::intel::fs::liveness;
 use crate::util::bitset::BitSet;
+use crate::util::groups::Groups;
 
 /// Whether a MOV between these types copies bits: the same type, or integers of one size
 /// (a MOV between float and integer types converts).
@@ -78,18 +79,19 @@ fn whole_reg_copy(inst: &Inst) -> Option<(u32, u32, u32)> {
 /// With `into_slices` false only registers of equal size merge.
 pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
     let n = prog.vgrf_sizes.len();
-    let mut writers: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut copies_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let (mut writer_pairs, mut copy_pairs) = (Vec::new(), Vec::new());
     for (ip, inst) in prog.insts.iter().enumerate() {
         if inst.dst.file == File::Vgrf && (inst.dst.nr as usize) < n {
-            writers[inst.dst.nr as usize].push(ip);
+            writer_pairs.push((inst.dst.nr, ip));
         }
         if let Some((a, _, _)) = whole_reg_copy(inst) {
             if (a as usize) < n {
-                copies_of[a as usize].push(ip);
+                copy_pairs.push((a, ip));
             }
         }
     }
+    let writers = Groups::new(n, &writer_pairs);
+    let copies_of = Groups::new(n, &copy_pairs);
     // flow_before[ip] = number of flow instructions in 0..ip.
     let mut flow_before = Vec::with_capacity(prog.insts.len() + 1);
     flow_before.push(0usize);
@@ -103,7 +105,7 @@ pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
     // New (register, byte shift) for each renamed register.
     let mut rename: Vec<Option<(u32, u32)>> = vec![None; n];
     for a in 0..n {
-        let Some(&c0) = copies_of[a].first() else {
+        let Some(&c0) = copies_of.get(a).first() else {
             continue;
         };
         let (_, b, shift) = whole_reg_copy(&prog.insts[c0]).unwrap();
@@ -117,7 +119,8 @@ pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
             continue;
         }
         // The copies from A into B at this shift, covering A exactly once.
-        let copies: Vec<usize> = copies_of[a]
+        let copies: Vec<usize> = copies_of
+            .get(a)
             .iter()
             .copied()
             .filter(|&ip| whole_reg_copy(&prog.insts[ip]) == Some((a as u32, b as u32, shift)))
@@ -139,7 +142,7 @@ pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
         }
         // Nothing but those copies writes the slice.
         let slice = k..k + size_a;
-        let foreign_write = writers[b].iter().any(|&ip| {
+        let foreign_write = writers.get(b).iter().any(|&ip| {
             let inst = &prog.insts[ip];
             let first = inst.dst.offset / REG_SIZE;
             let last = first + inst.regs_written().max(1);
@@ -181,7 +184,7 @@ pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
             continue;
         }
         let end = eb.max(last);
-        if writers[a].iter().any(|&w| w >= first && w <= end) {
+        if writers.get(a).iter().any(|&w| w >= first && w <= end) {
             continue;
         }
         for &ip in &copies {

@@ -30,7 +30,11 @@ pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
     let mut removed: Vec<usize> = Vec::new();
     // Available expressions of the current block, by key.
-    let mut avail: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    // The map holds indices into `buckets`, whose first `used` lists are in use: a block
+    // boundary empties the lists but keeps their storage for the next block.
+    let mut avail: FxHashMap<u64, usize> = FxHashMap::default();
+    let mut buckets: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0usize;
     // One past the index of the latest write, per virtual register and for the flag.
     let mut last_write = vec![0usize; prog.vgrf_sizes.len()];
     let mut last_flag_write = 0usize;
@@ -38,6 +42,8 @@ pub fn cse(prog: &mut Program) -> bool {
         let inst = &prog.insts[ip];
         if inst.op.is_flow() {
             avail.clear();
+            buckets[..used].iter_mut().for_each(Vec::clear);
+            used = 0;
             continue;
         }
         if is_expression(inst) {
@@ -53,7 +59,14 @@ pub fn cse(prog: &mut Program) -> bool {
                         .filter(|r| r.file == File::Vgrf)
                         .all(|r| last_write.get(r.nr as usize).map_or(true, |&w| w <= stamp))
             };
-            let bucket = avail.entry(key).or_default();
+            let slot = *avail.entry(key).or_insert_with(|| {
+                if used == buckets.len() {
+                    buckets.push(Vec::new());
+                }
+                used += 1;
+                used - 1
+            });
+            let bucket = &mut buckets[slot];
             bucket.retain(|&g| still_valid(g));
             let found = bucket.iter().copied().find(|&g| matches(&insts[g], inst));
             if let Some(g) = found {
@@ -77,7 +90,7 @@ pub fn cse(prog: &mut Program) -> bool {
         if matches!(inst.dst.file, File::Fixed | File::Mrf) {
             // Rare: fixed registers are checked the slow way.
             let insts = &prog.insts;
-            for bucket in avail.values_mut() {
+            for bucket in &mut buckets[..used] {
                 bucket.retain(|&g| !invalidates(inst, &insts[g]));
             }
         }

@@ -21,6 +21,7 @@
 use crate::intel::eu::Opcode;
 
 use crate::intel::fs::ir::{File, Inst, Op, Program};
+use crate::util::groups::Groups;
 
 use super::coalesce::is_vgrf_bit_copy;
 
@@ -62,14 +63,14 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
     let n = prog.vgrf_sizes.len();
     let mut writes = vec![0u32; n];
     let mut reads = vec![0u32; n];
-    let mut defs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut def_pairs = Vec::new();
     for (ip, inst) in prog.insts.iter().enumerate() {
         if inst.dst.file == File::Vgrf {
             let Some(w) = writes.get_mut(inst.dst.nr as usize) else {
                 return false;
             };
             *w += 1;
-            defs[inst.dst.nr as usize].push(ip);
+            def_pairs.push((inst.dst.nr, ip));
         }
         for s in &inst.src {
             if s.file == File::Vgrf {
@@ -80,6 +81,7 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
             }
         }
     }
+    let defs = Groups::new(n, &def_pairs);
     let mut removed = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len() {
@@ -88,7 +90,7 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
             continue;
         }
         let (a, b) = (copy.dst.nr, copy.src[0].nr as usize);
-        let ds = &defs[b];
+        let ds = defs.get(b);
         let Some(&first) = ds.first() else {
             continue;
         };
