@@ -278,56 +278,98 @@ impl Dag {
     }
 }
 
-/// Builds the DAG of `insts`, which must contain no control flow.
-fn build_dag(res: &Resources, insts: &[Inst], lat: &[u32]) -> Dag {
-    let n = insts.len();
-    let mut dag = Dag {
-        children: vec![Vec::new(); n],
-        parents: vec![0; n],
-    };
-    #[derive(Default)]
-    struct State {
-        write: Option<u32>,
-        reads: Vec<u32>,
+/// What a resource saw last while a DAG is built.
+#[derive(Default)]
+struct LastUse {
+    write: Option<u32>,
+    reads: Vec<u32>,
+}
+
+/// Storage [`build_dag`] reuses from one run to the next: a program has a run per block, and
+/// allocating a map, a list per resource and a list per node for each would cost more than
+/// the DAG itself.
+#[derive(Default)]
+struct DagScratch {
+    /// Index into `uses` of each resource seen in this run.
+    index: HashMap<u32, usize>,
+    /// Per resource; the first `index.len()` are this run's.
+    uses: Vec<LastUse>,
+    since_barrier: Vec<u32>,
+    reads: Vec<u32>,
+    writes: Vec<u32>,
+}
+
+impl DagScratch {
+    /// The `uses` entry of resource `r`, taken from the pool on its first use in the run.
+    fn slot(&mut self, r: u32) -> usize {
+        let next = self.index.len();
+        let k = *self.index.entry(r).or_insert(next);
+        if k == self.uses.len() {
+            self.uses.push(LastUse::default());
+        }
+        k
     }
-    let mut state: HashMap<u32, State> = HashMap::default();
+}
+
+/// Builds the DAG of `insts`, which must contain no control flow, into `dag`.
+fn build_dag_into(res: &Resources, insts: &[Inst], lat: &[u32], dag: &mut Dag, s: &mut DagScratch) {
+    let n = insts.len();
+    dag.children.truncate(n);
+    dag.children.iter_mut().for_each(Vec::clear);
+    dag.children.resize_with(n, Vec::new);
+    dag.parents.clear();
+    dag.parents.resize(n, 0);
+    for u in &mut s.uses[..s.index.len()] {
+        u.write = None;
+        u.reads.clear();
+    }
+    s.index.clear();
+    s.since_barrier.clear();
     let mut last_barrier: Option<u32> = None;
-    let mut since_barrier: Vec<u32> = Vec::new();
-    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    let (mut reads, mut writes) = (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes));
     for (i, inst) in insts.iter().enumerate() {
         let i = i as u32;
         res.uses(inst, &mut reads, &mut writes);
-        for r in &reads {
-            let s = state.entry(*r).or_default();
-            if let Some(w) = s.write {
+        for &r in &reads {
+            let k = s.slot(r);
+            let u = &mut s.uses[k];
+            if let Some(w) = u.write {
                 dag.add_edge(w, i, lat[w as usize]);
             }
-            s.reads.push(i);
+            u.reads.push(i);
         }
-        for w in &writes {
-            let s = state.entry(*w).or_default();
-            if let Some(p) = s.write {
+        for &w in &writes {
+            let k = s.slot(w);
+            let u = &mut s.uses[k];
+            if let Some(p) = u.write {
                 dag.add_edge(p, i, lat[p as usize]);
             }
-            for &r in &s.reads {
+            for &r in &u.reads {
                 dag.add_edge(r, i, 0);
             }
-            s.reads.clear();
-            s.write = Some(i);
+            u.reads.clear();
+            u.write = Some(i);
         }
         if is_barrier(inst) {
-            for &p in since_barrier.iter().chain(last_barrier.iter()) {
+            for &p in s.since_barrier.iter().chain(last_barrier.iter()) {
                 dag.add_edge(p, i, 0);
             }
-            since_barrier.clear();
+            s.since_barrier.clear();
             last_barrier = Some(i);
         } else {
             if let Some(b) = last_barrier {
                 dag.add_edge(b, i, 0);
             }
-            since_barrier.push(i);
+            s.since_barrier.push(i);
         }
     }
+    (s.reads, s.writes) = (reads, writes);
+}
+
+/// Builds the DAG of `insts`, which must contain no control flow.
+fn build_dag(res: &Resources, insts: &[Inst], lat: &[u32]) -> Dag {
+    let mut dag = Dag::default();
+    build_dag_into(res, insts, lat, &mut dag, &mut DagScratch::default());
     dag
 }
 
@@ -437,11 +479,12 @@ fn schedule_run(
     insts: &[Inst],
     mode: Mode,
     mut pressure: Option<Pressure>,
+    (dag, scratch): (&mut Dag, &mut DagScratch),
 ) -> Vec<usize> {
     let n = insts.len();
     let lat: Vec<u32> = insts.iter().map(|i| latency(devinfo, i)).collect();
     let issue: Vec<u32> = insts.iter().map(issue_time).collect();
-    let dag = build_dag(res, insts, &lat);
+    build_dag_into(res, insts, &lat, dag, scratch);
     // Longest path to the end of the run, and an optimistic earliest start.
     let mut delay = vec![0u32; n];
     for i in (0..n).rev() {
@@ -565,6 +608,7 @@ pub fn schedule_with(
     };
     let old = std::mem::take(&mut prog.insts);
     let mut out = Vec::with_capacity(old.len());
+    let (mut dag, mut scratch) = (Dag::default(), DagScratch::default());
     let mut changed = false;
     let mut start = 0;
     while start < old.len() {
@@ -578,7 +622,7 @@ pub fn schedule_with(
             .unwrap_or(old.len());
         let run = &old[start..end];
         let pressure = live.map(|l| Pressure::new(prog, l, run, start));
-        let order = schedule_run(devinfo, &res, run, mode, pressure);
+        let order = schedule_run(devinfo, &res, run, mode, pressure, (&mut dag, &mut scratch));
         changed |= order.iter().enumerate().any(|(k, &i)| k != i);
         out.extend(order.into_iter().map(|i| run[i].clone()));
         start = end;
