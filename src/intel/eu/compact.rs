@@ -429,6 +429,9 @@ fn precompact(devinfo: &DevInfo, native: &[u8; 16]) -> [u8; 16] {
     w.to_bytes()
 }
 
+/// A non-jump instruction's native encoding and, once tried, its compacted form (if any).
+type Settled = ([u8; 16], Option<Option<[u8; 8]>>);
+
 /// Encodes a program, compacting every instruction it can (after Mesa's `precompact`, so the
 /// bytes match Mesa's compacted output), and re-targets jumps for the new instruction sizes. Jump fields of the input are byte distances in the uncompacted layout.
 pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<Encoded>, EuError> {
@@ -441,7 +444,7 @@ pub(crate) fn compact_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<E
     let mut compactable: Vec<bool> = vec![devinfo.ver >= 60; n];
     // Only jumps change with the layout: every other instruction is encoded, and its
     // compaction tried, once across the rounds.
-    let mut settled: Vec<Option<([u8; 16], Option<Option<[u8; 8]>>)>> = vec![None; n];
+    let mut settled: Vec<Option<Settled>> = vec![None; n];
     for _round in 0..8 {
         // Offsets under the current choice.
         let mut offsets = Vec::with_capacity(n + 1);

@@ -76,7 +76,7 @@ pub fn allocate_spilling_with(
         };
         let costs = spill_costs(prog, &unspillable);
         if spill {
-            let batch = batch_spill_candidates(prog, &live, &costs, reserved, grfs);
+            let batch = batch_spill_candidates(prog, live, &costs, reserved, grfs);
             if !batch.is_empty() {
                 for v in batch {
                     spill_vgrf(prog, v, &mut stats);
@@ -88,7 +88,7 @@ pub fn allocate_spilling_with(
             }
         }
         spilled += 1;
-        match allocate_with_costs(devinfo, rf, prog, &live, reserved, Some(&costs))? {
+        match allocate_with_costs(devinfo, rf, prog, live, reserved, Some(&costs))? {
             Attempt::Done(a) => return Ok(Some((a, stats))),
             Attempt::Spill(v) if spill => {
                 spill_vgrf(prog, v, &mut stats);

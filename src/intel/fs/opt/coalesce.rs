@@ -104,6 +104,8 @@ pub fn register_coalesce(prog: &mut Program, into_slices: bool) -> bool {
     let mut remove = vec![false; prog.insts.len()];
     // New (register, byte shift) for each renamed register.
     let mut rename: Vec<Option<(u32, u32)>> = vec![None; n];
+    // `a` indexes the copy lists, the sizes and the renames alike.
+    #[allow(clippy::needless_range_loop)]
     for a in 0..n {
         let Some(&c0) = copies_of.get(a).first() else {
             continue;
