@@ -409,3 +409,64 @@ fn a_write_at_the_wrong_global_offset_fails() {
     );
     assert_fails(outcome, "global offset 1");
 }
+
+/// The piglit runner's vertex stage runs a SIMD4x2 program two vertices per thread: Mesa's
+/// code for glsl-vs-clamp-1 on three vertices (the third alone in its thread), outputs
+/// derived by hand. The matrix (UBO 0 dwords 0-15, column-major) is diag(2, 3, 4) with
+/// translation column (1, 1, 1, 1), so gl_Position = (2x + w, 3y + w, 4z + w, w); the colour
+/// output is saturate(x - 2, x + 2, y + 2, y - 2).
+#[test]
+fn the_piglit_vertex_stage_runs_simd4x2_programs() {
+    use gpucc::piglit::texture::Bindings;
+    use gpucc::program::Program;
+    use gpucc::target::Target;
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path("corpus/mesa-asm/ivb"),
+        common::shared_path("corpus/nir/ivb"),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name("ivb").unwrap();
+    let asm = program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
+    let shader =
+        nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
+            .unwrap();
+    let kernel = kernel_of(devinfo, &asm, &shader).unwrap();
+    let program = Program::intel(
+        Target::from_name("ivb").unwrap(),
+        nir::Stage::Vertex,
+        kernel,
+    );
+    let matrix: [f32; 16] = [
+        2.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 1.0, 1.0, 1.0, 1.0,
+    ];
+    let ubo: Vec<u8> = matrix.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let vertices = [
+        [0.5, 0.25, 1.0, 1.0],
+        [-1.75, -1.5, 0.5, 2.0],
+        [2.5, -2.25, 0.0, 1.0],
+    ];
+    let elements: Vec<BTreeMap<u32, [u32; 4]>> = vertices
+        .iter()
+        .map(|v: &[f32; 4]| BTreeMap::from([(0, v.map(f32::to_bits))]))
+        .collect();
+    let out = gpucc::piglit::intel::run_vertices(
+        devinfo,
+        &program,
+        &elements,
+        &ubo,
+        &Bindings::default(),
+    )
+    .unwrap();
+    let want = [
+        ([2.0, 1.75, 5.0, 1.0], [0.0, 1.0, 1.0, 0.0]),
+        ([-1.5, -2.5, 4.0, 2.0], [0.0, 0.25, 0.5, 0.0]),
+        ([6.0, -5.75, 1.0, 1.0], [0.5, 1.0, 0.0, 0.0]),
+    ];
+    assert_eq!(out.len(), 3);
+    for (v, (pos, color)) in want.iter().enumerate() {
+        let got = |name: &str| out[v][name].map(f32::from_bits);
+        assert_eq!(got("VARYING_SLOT_POS"), *pos, "vertex {v}");
+        assert_eq!(got("VARYING_SLOT_VAR0"), *color, "vertex {v}");
+    }
+}
