@@ -119,3 +119,32 @@ fn other_gen7_urb_messages_are_unsupported() {
     let e = t.run(&insts).unwrap_err();
     assert!(e.is_unsupported(), "{e}");
 }
+
+/// Mesa's vec4 pull-constant load: a SIMD4x2 `ld` from a buffer, lane h's byte offset in
+/// dword 4h of the payload register, its 16 bytes in dwords 4h..4h + 3 of the response.
+fn pull(dispatch: u32) -> [u32; 8] {
+    let d = DevInfo::from_name("ivb").unwrap();
+    let asm = "send(8)         g4<1>F          g2<4>.xUD       0x02107000
+                            sampler MsgDesc: ld SIMD4x2 Surface = 0 Sampler = 0  mlen 1 rlen 1 { align16 1Q };
+";
+    let insts = eu::assemble(d, asm).unwrap();
+    let mut t = Thread::new(d, 8).unwrap();
+    t.set_dispatch_mask(dispatch);
+    // Dword i of the buffer holds 100 + i.
+    let buffer: Vec<u8> = (0..64u32).flat_map(|i| (100 + i).to_le_bytes()).collect();
+    t.shared_mut().bind_constants(0, buffer);
+    t.set_grf(2, 0, &[16, 0, 0, 0, 40, 0, 0, 0]).unwrap();
+    t.run(&insts).unwrap();
+    t.grf_ud(4)
+}
+
+#[test]
+fn a_simd4x2_buffer_ld_reads_one_texel_per_vertex() {
+    // Byte 16 = dword 4, byte 40 = dword 10.
+    assert_eq!(pull(0xff), [104, 105, 106, 107, 110, 111, 112, 113]);
+}
+
+#[test]
+fn a_simd4x2_buffer_ld_of_a_lone_vertex_leaves_the_second_lane() {
+    assert_eq!(pull(0x0f), [104, 105, 106, 107, 0, 0, 0, 0]);
+}

@@ -19,9 +19,12 @@
 //!   than the printed one; a program that reads a register past the layout derived here is
 //!   reported as a mismatch, not hidden.
 //!
-//! Programs that send messages other than the URB write are skipped, each with its reason
-//! (pull constants through the SIMD4x2 sampler `ld`, scratch through the data port's OWord
-//! dual block messages, texturing): those SIMD4x2 messages are outside the simulator.
+//! - pull constants: Mesa's SIMD4x2 sampler `ld` reads binding-table entry b for NIR block b
+//!   ([`ubo_blocks`]), bound as gpucc's checks bind every pulled block.
+//!
+//! Programs that send other messages are skipped, each with its reason (scratch through the
+//! data port's OWord dual block messages, texturing): those SIMD4x2 messages are outside the
+//! simulator.
 
 mod common;
 
@@ -69,15 +72,16 @@ fn printed_vue_map(text: &str) -> Option<String> {
 
 /// Why a program's messages put it outside the simulator, if they do.
 fn outside_the_simulator(asm: &str) -> Option<&'static str> {
-    if asm.contains("sampler MsgDesc: ld SIMD4x2") {
-        Some("pull_constants")
-    } else if asm.contains("DC OWORD dual block") {
+    let other_sampler = asm
+        .lines()
+        .any(|l| l.contains("sampler MsgDesc") && !l.contains("sampler MsgDesc: ld SIMD4x2"));
+    if asm.contains("DC OWORD dual block") {
         Some("scratch")
-    } else if asm.contains("sampler MsgDesc") {
+    } else if other_sampler {
         Some("texturing")
-    } else if asm.lines().filter(|l| l.contains("MsgDesc")).count()
-        != asm.lines().filter(|l| l.contains("urb MsgDesc")).count()
-    {
+    } else if asm.lines().any(|l| {
+        l.contains("MsgDesc") && !l.contains("urb MsgDesc") && !l.contains("sampler MsgDesc")
+    }) {
         Some("other_messages")
     } else {
         None
@@ -194,6 +198,29 @@ fn mesa_push_ranges(shader: &nir::Shader) -> Vec<Range> {
         .collect()
 }
 
+/// Every UBO block a `load_ubo` names: the blocks a program may pull from. In this corpus
+/// Mesa's pull loads (`ld SIMD4x2 Surface = 0`) name binding-table entry 0 and the NIR block
+/// 0: crocus has already made the NIR's block index the binding-table index.
+fn ubo_blocks(shader: &nir::Shader) -> Vec<u32> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    let mut blocks: Vec<u32> = imp
+        .instrs
+        .iter()
+        .filter_map(|ins| match &ins.kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadUbo => {
+                let v = imp.const_value(*i.srcs.first()?)?;
+                Some(*v.first()? as u32)
+            }
+            _ => None,
+        })
+        .collect();
+    blocks.sort();
+    blocks.dedup();
+    blocks
+}
+
 /// The push constants of `ranges` as gpucc's kernels list them: (UBO block, byte offset) of
 /// every pushed dword in payload order.
 fn push_layout(ranges: &[Range]) -> Vec<(u32, u32)> {
@@ -230,7 +257,7 @@ fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         push_constants: push_layout(&mesa_push_ranges(shader)),
         inputs: Vec::new(),
         num_render_targets: 0,
-        pull_constant_blocks: Vec::new(),
+        pull_constant_blocks: ubo_blocks(shader),
         ubo_surface_base: 0,
         surfaces: SurfaceUse::default(),
         flags: Flags::default(),
@@ -469,4 +496,16 @@ fn the_piglit_vertex_stage_runs_simd4x2_programs() {
         assert_eq!(got("VARYING_SLOT_POS"), *pos, "vertex {v}");
         assert_eq!(got("VARYING_SLOT_VAR0"), *color, "vertex {v}");
     }
+}
+
+#[test]
+fn a_pull_constant_load_at_the_wrong_offset_fails() {
+    // tesseract 266 pulls a matrix column from byte 0xc10 of UBO 0 with SIMD4x2 `ld`; reading
+    // the next column instead must change gl_Position.
+    let outcome = check_edited(
+        "shader-db__tesseract__266.vs",
+        |a| a.replace("0x00000c10UD", "0x00000c20UD"),
+        |_| {},
+    );
+    assert_fails(outcome, "pull from 0xc20");
 }

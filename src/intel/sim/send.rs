@@ -8,7 +8,7 @@
 //!
 //! | SFID | message | function control |
 //! |---|---|---|
-//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16) |
+//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2, for `ld` from a buffer only) |
 //! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
@@ -267,6 +267,52 @@ impl Thread {
         Ok(())
     }
 
+    /// SIMD4x2 sampler `ld` from a buffer (Mesa's vec4 pull-constant load,
+    /// `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`): the two vertices are two lanes, lane h's
+    /// parameters in dwords 4h.. of the one payload register (u first) and its texel's four
+    /// dwords in dwords 4h..4h + 3 of the one response register. A lane none of whose four
+    /// channels is enabled reads nothing. Other SIMD4x2 sampler messages (sampling, `ld` from
+    /// an image) are outside the model.
+    fn sampler_simd4x2_ld(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let ty = m.desc >> 12 & 0x1f;
+        if ty != 7 || m.header || m.mlen != 1 || m.rlen != 1 || m.n != 8 {
+            return Err(format!(
+                "unsupported: {} (SIMD4x2 sampler messages other than a headerless buffer ld \
+                 of one register)",
+                m.unknown(ver)
+            ));
+        }
+        let texture = m.desc & 0xff;
+        let dst = m.dst.ok_or("sampler message without a response register")?;
+        // Both lanes' coordinates are read before the response, which may overlap them.
+        let mut texels = [None; 2];
+        for (h, texel) in texels.iter_mut().enumerate() {
+            if m.mask >> (4 * h) & 0xf == 0 {
+                continue;
+            }
+            let u = self.grf_dword(m.payload, 4 * h)? as i32 as i64;
+            *texel = Some(shared.buffer_texel(texture, u).ok_or_else(|| {
+                format!(
+                    "unsupported: {} (SIMD4x2 ld from surface {texture}, which is not a buffer)",
+                    m.unknown(ver)
+                )
+            })?);
+        }
+        for (h, texel) in texels.iter().enumerate() {
+            if let Some(t) = texel {
+                for (k, v) in t.iter().enumerate() {
+                    self.set_grf_dword(dst, 4 * h + k, *v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn rt_write(
         &mut self,
         m: &Msg,
@@ -422,6 +468,7 @@ impl Thread {
             simd_mode |= (m.desc >> 29 & 1) << 2;
         }
         let simd: u32 = match simd_mode {
+            0 => return self.sampler_simd4x2_ld(m, shared),
             1 => 8,
             2 => 16,
             _ => {
