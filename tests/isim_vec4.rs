@@ -148,3 +148,30 @@ fn a_simd4x2_buffer_ld_reads_one_texel_per_vertex() {
 fn a_simd4x2_buffer_ld_of_a_lone_vertex_leaves_the_second_lane() {
     assert_eq!(pull(0x0f), [104, 105, 106, 107, 0, 0, 0, 0]);
 }
+
+/// Mesa's vec4 scratch: OWord dual block write then read (header g0, offsets in OWords at
+/// dwords 0 and 4 of the next register, data in the one after). The write's destination
+/// mask .xy limits it to components x and y of each vertex; the read returns both blocks.
+#[test]
+fn oword_dual_blocks_honour_the_align16_write_mask() {
+    let d = DevInfo::from_name("ivb").unwrap();
+    let asm = "mov(8)          g125<1>UD       g0<4>UD                         { align16 WE_all 1Q };
+mov(1)          g126<1>UD       0x00000002UD                    { align1 WE_all 1N compacted };
+mov(1)          g126.4<1>UD     0x00000003UD                    { align1 WE_all 1N compacted };
+send(8)         g0<1>F          g125<4>F        0x060a80ff
+                            data MsgDesc: (DC OWORD dual block write, bti 255, 0)  mlen 3 rlen 0 { align16 1Q };
+mov(8)          g127<1>D        g10<4>D                         { align16 1Q };
+send(8)         g0<1>.xyF       g125<4>F        0x060a80ff
+                            data MsgDesc: (DC OWORD dual block write, bti 255, 0)  mlen 3 rlen 0 { align16 1Q };
+send(8)         g20<1>F         g125<4>F        0x041880ff
+                            data MsgDesc: (DC OWORD dual block read, bti 255, 0)  mlen 2 rlen 1 { align16 1Q };
+";
+    let insts = eu::assemble(d, asm).unwrap();
+    let mut t = Thread::new(d, 8).unwrap();
+    // First write: g127 = 1..8 to OWords 2 (vertex 0) and 3 (vertex 1); second: g10 =
+    // 11..18, x and y only.
+    t.set_grf(127, 0, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    t.set_grf(10, 0, &[11, 12, 13, 14, 15, 16, 17, 18]).unwrap();
+    t.run(&insts).unwrap();
+    assert_eq!(t.grf_ud(20), [11, 12, 3, 4, 15, 16, 7, 8]);
+}

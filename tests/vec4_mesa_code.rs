@@ -22,9 +22,11 @@
 //! - pull constants: Mesa's SIMD4x2 sampler `ld` reads binding-table entry b for NIR block b
 //!   ([`ubo_blocks`]), bound as gpucc's checks bind every pulled block.
 //!
-//! Programs that send other messages are skipped, each with its reason (scratch through the
-//! data port's OWord dual block messages, texturing): those SIMD4x2 messages are outside the
-//! simulator.
+//! - scratch: Mesa's OWord dual block messages on the scratch surface, one thread's private
+//!   space as the simulator models it.
+//!
+//! Programs that send other messages are skipped, each with its reason (texturing): those
+//! SIMD4x2 messages are outside the simulator.
 
 mod common;
 
@@ -75,12 +77,13 @@ fn outside_the_simulator(asm: &str) -> Option<&'static str> {
     let other_sampler = asm
         .lines()
         .any(|l| l.contains("sampler MsgDesc") && !l.contains("sampler MsgDesc: ld SIMD4x2"));
-    if asm.contains("DC OWORD dual block") {
-        Some("scratch")
-    } else if other_sampler {
+    if other_sampler {
         Some("texturing")
     } else if asm.lines().any(|l| {
-        l.contains("MsgDesc") && !l.contains("urb MsgDesc") && !l.contains("sampler MsgDesc")
+        l.contains("MsgDesc")
+            && !l.contains("urb MsgDesc")
+            && !l.contains("sampler MsgDesc")
+            && !l.contains("DC OWORD dual block")
     }) {
         Some("other_messages")
     } else {

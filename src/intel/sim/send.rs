@@ -15,6 +15,7 @@
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
 //! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
 //! | data (10) | unaligned OWord block read (1) | 7:0 binding table, 10:8 block size as for const; header dword 2 = offset in bytes, dword aligned (Gen9 `load_ubo_uniform_block_intel`) |
+//! | data (10) | OWord dual block read (2) / write (10) | 7:0 binding table (253/255 = scratch), 10:8 block size (0 = one OWord per block only); register 1 dwords 0 and 4 = the two blocks' offsets in OWords (the vec4 backend's scratch) |
 //! | data (10) | DWORD scattered read (3) / write (11) | 7:0 binding table (253/255 = scratch), 8 = SIMD16; per-channel offsets in dwords, then the data |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
 //! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
@@ -46,7 +47,7 @@ use super::exec::{Ctx, Next};
 use super::shared::{AtomicOp, RtWrite, SharedFunctions};
 use super::thread::{arf_base, Loc, Thread, REG_SIZE};
 use crate::intel::eu::types::sfid;
-use crate::intel::eu::{Inst, RegFile};
+use crate::intel::eu::{AccessMode, Inst, RegFile};
 use crate::nir::interp::TexRequest;
 
 /// The decoded common part of a descriptor.
@@ -120,8 +121,18 @@ impl Thread {
         }
         let base = self.group_base(inst);
         let n = inst.exec_size as u32;
+        // In align16 the destination's write mask is part of each channel's enable: a
+        // SIMD4x2 message reads or writes component c of a vertex only where bit c is set.
+        let writemask = if inst.access_mode == AccessMode::Align16 {
+            inst.dst.writemask as u32 & 0xf
+        } else {
+            0xf
+        };
         let mut mask = 0u32;
         for i in 0..n.min(32) {
+            if writemask >> (i % 4) & 1 == 0 {
+                continue;
+            }
             if inst.we_all || (self.active(base + i) && self.predicate(inst, base + i)?) {
                 mask |= 1 << i;
             }
@@ -643,6 +654,9 @@ impl Thread {
         if m.sfid == sfid::DATA_CACHE && ty == 7 {
             return self.fence_reply(m);
         }
+        if m.sfid == sfid::DATA_CACHE && matches!(ty, 2 | 10) {
+            return self.oword_dual_block(m, shared, ty == 10);
+        }
         if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
             return self.dword_scattered(m, shared, ty == 11);
         }
@@ -718,6 +732,68 @@ impl Thread {
             return Ok(());
         }
         Err(m.unknown(ver))
+    }
+
+    /// OWord dual block read (type 2) / write (type 10) of one OWord per block, the vec4
+    /// backend's scratch access (Mesa's `generate_scratch_read`/`_write`): after the header,
+    /// register 1 holds the two blocks' offsets in OWords (dword 0 for the block of channels
+    /// 0–3, dword 4 for channels 4–7); a read returns block h in dwords 4h..4h + 3 of its one
+    /// response register, a write takes it from the same dwords of register 2. Each dword is
+    /// read or written only when its channel is enabled. Only the scratch surfaces are
+    /// modelled.
+    fn oword_dual_block(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        write: bool,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let (mlen, rlen) = if write { (3, 0) } else { (2, 1) };
+        if m.desc >> 8 & 7 != 0 || !m.header || m.mlen != mlen || m.rlen != rlen {
+            return Err(format!(
+                "unsupported: {} (OWord dual block messages other than one OWord per block with \
+                 a header)",
+                m.unknown(ver)
+            ));
+        }
+        if !is_scratch_bti(m.desc & 0xff) {
+            return Err(format!(
+                "unsupported: {} (OWord dual block access to a surface other than scratch)",
+                m.unknown(ver)
+            ));
+        }
+        let offsets = [
+            self.grf_dword(m.payload + 1, 0)? as usize * 16,
+            self.grf_dword(m.payload + 1, 4)? as usize * 16,
+        ];
+        for (h, &base) in offsets.iter().enumerate() {
+            for k in 0..4 {
+                let ch = 4 * h + k;
+                if m.mask >> ch & 1 == 0 {
+                    continue;
+                }
+                let byte = base + 4 * k;
+                // As for scattered scratch: past the modelled space writes vanish and reads
+                // give 0.
+                let inside = byte + 4 <= SCRATCH_MODEL_BYTES;
+                if write {
+                    let v = self.grf_dword(m.payload + 2, ch)?;
+                    if inside {
+                        shared.scratch_write(byte, &v.to_le_bytes())?;
+                    }
+                } else {
+                    let mut b = [0u8; 4];
+                    if inside {
+                        shared.scratch_read(byte, &mut b)?;
+                    }
+                    let dst = m
+                        .dst
+                        .ok_or("OWord dual block read without a response register")?;
+                    self.set_grf_dword(dst, ch, u32::from_le_bytes(b))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A64 untyped surface read: each enabled channel reads its enabled components as
