@@ -8,7 +8,7 @@
 //!
 //! | SFID | message | function control |
 //! |---|---|---|
-//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2, for `ld` from a buffer only) |
+//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2: sample, sample_b, sample_l, resinfo and buffer ld only) |
 //! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
@@ -278,45 +278,83 @@ impl Thread {
         Ok(())
     }
 
-    /// SIMD4x2 sampler `ld` from a buffer (Mesa's vec4 pull-constant load,
-    /// `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`): the two vertices are two lanes, lane h's
-    /// parameters in dwords 4h.. of the one payload register (u first) and its texel's four
-    /// dwords in dwords 4h..4h + 3 of the one response register. A lane none of whose four
-    /// channels is enabled reads nothing. Other SIMD4x2 sampler messages (sampling, `ld` from
-    /// an image) are outside the model.
-    fn sampler_simd4x2_ld(
-        &mut self,
-        m: &Msg,
-        shared: &mut dyn SharedFunctions,
-    ) -> Result<(), String> {
+    /// SIMD4x2 sampler messages, as Mesa's vec4 backend sends them (no header, one response
+    /// register): the two vertices are two lanes; lane h's parameters are in dwords 4h.. of
+    /// each payload register and its four result dwords go to dwords 4h..4h + 3 of the
+    /// response. A lane none of whose four channels is enabled reads nothing. Modelled:
+    ///
+    /// - `ld` (7) from a buffer (the pull-constant load, `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`):
+    ///   u = the byte offset;
+    /// - `sample` (0), `sample_b` (1), `sample_l` (2): u v r in the first register, the bias
+    ///   or level in dword 0 of the lane in the second;
+    /// - `resinfo` (10): the level in dword 0 of the lane; width, height, depth, levels back.
+    ///
+    /// Other types (shadow compares, `ld` from images, gradients) are outside the model.
+    fn sampler_simd4x2(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let ty = m.desc >> 12 & 0x1f;
-        if ty != 7 || m.header || m.mlen != 1 || m.rlen != 1 || m.n != 8 {
+        let mlen = match ty {
+            0 | 7 | 10 => 1,
+            1 | 2 => 2,
+            _ => 0,
+        };
+        if mlen == 0 || m.header || m.mlen != mlen || m.rlen != 1 || m.n != 8 {
             return Err(format!(
-                "unsupported: {} (SIMD4x2 sampler messages other than a headerless buffer ld \
-                 of one register)",
+                "unsupported: {} (SIMD4x2 sampler messages other than headerless sample, \
+                 sample_b, sample_l, resinfo and buffer ld with one response register)",
                 m.unknown(ver)
             ));
         }
         let texture = m.desc & 0xff;
+        let sampler = m.desc >> 8 & 0xf;
         let dst = m.dst.ok_or("sampler message without a response register")?;
-        // Both lanes' coordinates are read before the response, which may overlap them.
-        let mut texels = [None; 2];
-        for (h, texel) in texels.iter_mut().enumerate() {
+        let integer = shared.texture_is_integer(texture);
+        // Both lanes' parameters are read before the response, which may overlap them.
+        let mut results = [None; 2];
+        for (h, result) in results.iter_mut().enumerate() {
             if m.mask >> (4 * h) & 0xf == 0 {
                 continue;
             }
-            let u = self.grf_dword(m.payload, 4 * h)? as i32 as i64;
-            *texel = Some(shared.buffer_texel(texture, u).ok_or_else(|| {
-                format!(
-                    "unsupported: {} (SIMD4x2 ld from surface {texture}, which is not a buffer)",
-                    m.unknown(ver)
-                )
-            })?);
+            let reg = |r: usize, k: usize| self.grf_dword(m.payload + r, 4 * h + k);
+            let f = |r: usize, k: usize| -> Result<f64, String> {
+                Ok(f32::from_bits(reg(r, k)?) as f64)
+            };
+            *result = Some(match ty {
+                7 => {
+                    let u = reg(0, 0)? as i32 as i64;
+                    shared.buffer_texel(texture, u).ok_or_else(|| {
+                        format!(
+                            "unsupported: {} (SIMD4x2 ld from surface {texture}, which is not \
+                             a buffer)",
+                            m.unknown(ver)
+                        )
+                    })?
+                }
+                10 => {
+                    let s = shared.texture_size(texture, reg(0, 0)?);
+                    [s[0], s[1], s[2], shared.texture_levels(texture)]
+                }
+                _ => {
+                    let req = TexRequest {
+                        op: ["tex", "txb", "txl"][ty as usize],
+                        texture,
+                        sampler,
+                        coord: vec![f(0, 0)?, f(0, 1)?, f(0, 2)?],
+                        lod: (ty == 2).then(|| f(1, 0)).transpose()?,
+                        bias: (ty == 1).then(|| f(1, 0)).transpose()?,
+                        comparator: None,
+                        offset: Vec::new(),
+                        integer,
+                        ddx: Vec::new(),
+                        ddy: Vec::new(),
+                    };
+                    encode(shared.sample(&req)?, integer)
+                }
+            });
         }
-        for (h, texel) in texels.iter().enumerate() {
-            if let Some(t) = texel {
-                for (k, v) in t.iter().enumerate() {
+        for (h, result) in results.iter().enumerate() {
+            if let Some(r) = result {
+                for (k, v) in r.iter().enumerate() {
                     self.set_grf_dword(dst, 4 * h + k, *v)?;
                 }
             }
@@ -479,7 +517,7 @@ impl Thread {
             simd_mode |= (m.desc >> 29 & 1) << 2;
         }
         let simd: u32 = match simd_mode {
-            0 => return self.sampler_simd4x2_ld(m, shared),
+            0 => return self.sampler_simd4x2(m, shared),
             1 => 8,
             2 => 16,
             _ => {
