@@ -244,9 +244,13 @@ fn stage_name(shader: &str) -> &'static str {
 
 fn csv_row(shader: &str, stage: &str, r: &StatsRow, micros: u128) -> String {
     let opt = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
+    // Mesa's stats files name SIMD4x2 rows `vec4`.
+    let simd = match r.simd {
+        Some(gpucc::intel::kernel::SIMD4X2) => "vec4".to_string(),
+        other => opt(other),
+    };
     format!(
-        "{shader},{stage},{},{},{},{},{},{},{},{micros}\n",
-        opt(r.simd),
+        "{shader},{stage},{simd},{},{},{},{},{},{},{micros}\n",
         r.instructions,
         opt(r.cycles),
         opt(r.spills),
