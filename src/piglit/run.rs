@@ -261,6 +261,26 @@ fn over_uniform_limit(target: Target, dir: &Path, name: &str, stage: &str) -> Op
     })
 }
 
+/// The slot name (`VARYING_SLOT_POS`, `VARYING_SLOT_VAR0`...) of output driver location
+/// `location`, from the output variable that covers it.
+fn output_name(shader: &Shader, location: u32) -> Option<String> {
+    shader
+        .variables
+        .iter()
+        .filter(|v| v.mode == VarMode::ShaderOut)
+        .find_map(|v| {
+            let k = location.checked_sub(v.driver_location)?;
+            let n =
+                v.ty.arrays
+                    .iter()
+                    .map(|&n| n.max(1))
+                    .product::<u32>()
+                    .max(1);
+            let base = v.location.split('.').next()?;
+            (k < n).then(|| io::offset_location(base, k))
+        })
+}
+
 fn load_stage(
     dir: &Path,
     name: &str,
@@ -285,6 +305,9 @@ struct Runner {
     /// The vertex program on the Intel simulator (Gen8+ in simulator mode); otherwise the
     /// vertex shader runs on the interpreter.
     vs_kernel: Option<(&'static DevInfo, Box<Program>)>,
+    /// The vertex program on the etnaviv simulator (simulator mode), or why the vertex stage
+    /// runs on the interpreter instead.
+    vs_etna: Result<(&'static crate::etnaviv::specs::Specs, super::etna::Loaded), String>,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -398,6 +421,17 @@ impl Runner {
             }
             _ => None,
         };
+        let vs_etna = match (mode, target, &vs) {
+            (Mode::Simulator, Target::Etnaviv(specs), Some(vs)) => Compiler::for_target(target)
+                .compile(&vs.shader, &CompileOptions::default())
+                .map_err(|e| format!("vertex shader compile: {e}"))
+                .and_then(super::etna::Loaded::new)
+                .and_then(|l| match super::etna::vertex_unsupported(&l) {
+                    Some(why) => Err(why),
+                    None => Ok((specs, l)),
+                }),
+            _ => Err(String::new()),
+        };
         // Mesa's etnaviv NIR is partly in the hardware's terms; the interpreter (vertex stage,
         // --interp) needs the standard meaning back. The backend has compiled the original.
         if let Target::Etnaviv(specs) = target {
@@ -431,6 +465,7 @@ impl Runner {
             size: test.size,
             vs,
             vs_kernel,
+            vs_etna,
             fs,
             fs_exec,
             projection: uniforms::IDENTITY,
@@ -444,11 +479,16 @@ impl Runner {
 
     fn stages(&self) -> String {
         let vs = if self.vs_kernel.is_some() {
-            "gpucc on the Intel simulator"
+            "gpucc on the Intel simulator".to_string()
+        } else if self.vs_etna.is_ok() {
+            "gpucc on the etnaviv simulator".to_string()
         } else if self.vs.is_some() {
-            "NIR interpreter"
+            match &self.vs_etna {
+                Err(why) if !why.is_empty() => format!("NIR interpreter, as {why}"),
+                _ => "NIR interpreter".to_string(),
+            }
         } else {
-            "fixed-function"
+            "fixed-function".to_string()
         };
         let fs = match self.fs_exec {
             FsExec::Interpreter => "NIR interpreter",
@@ -744,6 +784,34 @@ impl Runner {
             return outputs
                 .into_iter()
                 .map(|outputs| {
+                    let clip = outputs
+                        .get("VARYING_SLOT_POS")
+                        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
+                        .map(f32::from_bits);
+                    Ok(Vertex {
+                        clip,
+                        outputs,
+                        clip_distances: Vec::new(),
+                    })
+                })
+                .collect();
+        }
+        if let Ok((specs, loaded)) = &self.vs_etna {
+            let words: Vec<u32> = env
+                .uniforms
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            let per_vertex =
+                super::etna::run_vertices(specs, loaded, &env.inputs, &words, &self.bindings())
+                    .map_err(|e| Stop::Fail(format!("vertex shader on the simulator: {e}")))?;
+            return per_vertex
+                .into_iter()
+                .map(|regs| {
+                    let outputs: BTreeMap<String, [u32; 4]> = regs
+                        .into_iter()
+                        .filter_map(|(loc, v)| Some((output_name(&vs.shader, loc)?, v)))
+                        .collect();
                     let clip = outputs
                         .get("VARYING_SLOT_POS")
                         .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
