@@ -10,7 +10,8 @@
 //! and its "pass" only ever ran the `f == false` path. The tests below show each half with
 //! hand-written NIR of the same shape: both dialects end for false and loop for canonical
 //! true, on the interpreter; and the verifier now gives `bool` uniforms GL's values and skips
-//! (replaces) input sets that never end, as it skips undefined ones.
+//! (replaces) input sets that never end, as it skips undefined ones. Last, a loop with a NIR
+//! continue construct, which `continue` must run before the next iteration.
 
 use gpucc::etnaviv::compiler::{verify, Context, VerifyOutcome};
 use gpucc::etnaviv::specs::Specs;
@@ -162,4 +163,74 @@ fn a_shader_undefined_on_every_input_is_reported_so() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+/// `for (i = 0; i < 4; i++) { if (i == 1) continue; acc += u; }` with `acc = u` first, the
+/// increment in NIR's continue construct (as NIR has it before
+/// `nir_lower_continue_constructs`): `continue` must still run the increment, so the loop
+/// adds `u` for i = 0, 2, 3 and the result is `4u`.
+fn continue_construct() -> gpucc::nir::Shader {
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: cont\ninputs: 0\noutputs: 1\nuniforms: 1\n\
+        decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+        \x20   32    %0 = load_const (0x00000000)\n\
+        \x20   32    %1 = load_const (0x00000001)\n\
+        \x20   32    %2 = load_const (0x00000004)\n\
+        \x20   32x4  %3 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+        \x20               // succs: b1 \n\
+        \x20   loop {\n\
+        \x20       block b1:  // preds: b0 b8\n\
+        \x20       32    %4 = phi b0: %0, b8: %10\n\
+        \x20       32x4  %5 = phi b0: %3, b8: %11\n\
+        \x20       32    %6 = ige32 %4, %2 (0x4)\n\
+        \x20                   // succs: b2 b3 \n\
+        \x20       if %6 {\n\
+        \x20           block b2:  // preds: b1\n\
+        \x20           break\n\
+        \x20           // succs: b9 \n\
+        \x20       } else {\n\
+        \x20           block b3:  // preds: b1, succs: b4 \n\
+        \x20       }\n\
+        \x20       block b4:  // preds: b3\n\
+        \x20       32    %7 = ieq32 %4, %1 (0x1)\n\
+        \x20                   // succs: b5 b6 \n\
+        \x20       if %7 {\n\
+        \x20           block b5:  // preds: b4\n\
+        \x20           continue\n\
+        \x20           // succs: b8 \n\
+        \x20       } else {\n\
+        \x20           block b6:  // preds: b4, succs: b7 \n\
+        \x20       }\n\
+        \x20       block b7:  // preds: b6\n\
+        \x20       32x4  %8 = fadd %5, %3\n\
+        \x20                   // succs: b8 \n\
+        \x20   } continue {\n\
+        \x20       block b8:  // preds: b5 b7\n\
+        \x20       32x4  %11 = phi b5: %5, b7: %8\n\
+        \x20       32    %10 = iadd %4, %1 (0x1)\n\
+        \x20                   // succs: b1 \n\
+        \x20   }\n\
+        \x20   block b9:  // preds: b2\n\
+        \x20   32    %12 = deref_var &gl_FragColor (shader_out vec4)\n\
+        \x20               @store_deref (%12, %5) (wrmask=xyzw, access=none)\n\
+        \x20               // succs: b10 \n\
+        \x20   block b10:\n}\n";
+    gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+#[test]
+fn continue_construct_runs_on_continue_and_verifies() {
+    let s = continue_construct();
+    let u = [0.25f32, 0.5, 1.5, 3.0];
+    let env = Environment {
+        uniforms: u.iter().flat_map(|f| f.to_bits().to_le_bytes()).collect(),
+        ..Environment::default()
+    };
+    let r = interp::run(&s, &env, 1).expect("runs");
+    let out = r.invocations[0].outputs.values().next().expect("written");
+    let got = [0, 1, 2, 3].map(|c| f32::from_bits(out.comps[c].expect("component") as u32));
+    assert_eq!(got, u.map(|x| 4.0 * x), "hand-derived: u + 3u");
+    let c = Context::new(Specs::from_name("gc7000").expect("known core"));
+    assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass);
 }
