@@ -190,6 +190,17 @@ fn check(platform: &str, target: &str) {
         "{target}: non-UNSUPPORTED errors: {:#?}",
         r.other_errors
     );
+    // A program may exceed the core's instruction memory only where Mesa's could not fit it
+    // either (the acceptance): a shader Mesa fitted, gpucc must fit too.
+    let fitted_by_mesa: Vec<&String> = r
+        .limits
+        .iter()
+        .filter(|l| !l.ends_with("(Mesa failed too)"))
+        .collect();
+    assert!(
+        fitted_by_mesa.is_empty(),
+        "{target}: over a limit that Mesa's program fits: {fitted_by_mesa:#?}"
+    );
     assert!(
         r.mismatches.is_empty(),
         "{target}: {} shaders disagree with the interpreter: {:#?}",

@@ -1,13 +1,20 @@
 //! piglit tests that exercise the etnaviv fragment payload beyond position and varyings, run
 //! end to end (gpucc's backend on the etnaviv simulator, Mesa 23.3's NIR, piglit's expected
 //! pixels): gl_FrontFacing (i0), derivatives (2×2 quads), uniform buffer loads (gc7000's
-//! LOAD from the default uniform block) and out-of-bounds array reads.
+//! LOAD from the default uniform block) and out-of-bounds array reads. Vertex shaders that
+//! compute what the fragment stage reads run on the simulator too (`vs: gpucc on the etnaviv
+//! simulator`), their outputs fed to the fragment stage through the program's output map.
 
 mod common;
 
 use gpucc::piglit::{self, Mode, Outcome};
 
 fn run(platform: &str, tests: &[&str]) {
+    run_checking(platform, tests, "etnaviv simulator");
+}
+
+/// Runs `tests`; each must pass with `stages` naming `want`.
+fn run_checking(platform: &str, tests: &[&str], want: &str) {
     let (Some(dir), Some(nir_dir)) = (
         common::shared_path("corpus/piglit"),
         common::shared_path(&format!("corpus/nir/{platform}")),
@@ -18,7 +25,7 @@ fn run(platform: &str, tests: &[&str]) {
     for t in tests {
         let path = dir.join(format!("piglit__{t}.shader_test"));
         match piglit::run_test(platform, &path, &nir_dir, Mode::Simulator) {
-            Outcome::Pass { stages } => assert!(stages.contains("etnaviv simulator"), "{stages}"),
+            Outcome::Pass { stages } => assert!(stages.contains(want), "{t}: {stages}"),
             o => failures.push(format!("{t}: {o}")),
         }
     }
@@ -88,4 +95,24 @@ fn out_of_bounds_reads_gc7000() {
 #[test]
 fn ubo_loads_gc7000() {
     run("gc7000", &UBO);
+}
+
+/// Vertex shaders whose outputs decide the colour: a clamp, a branch, a loop, an indexed
+/// output array and an early return, all computed per vertex on the simulator.
+const VERTEX: [&str; 5] = [
+    "glsl-1.10__execution__builtins__glsl-vs-clamp-1",
+    "glsl-1.10__execution__glsl-vs-if-greater",
+    "glsl-1.10__execution__loops__glsl-vs-loop-300",
+    "glsl-1.10__execution__variable-indexing__vs-output-array-vec2-index-wr",
+    "glsl-1.10__execution__vs-nested-return-sibling-loop2",
+];
+
+#[test]
+fn vertex_stage_on_the_simulator_gc2000() {
+    run_checking("gc2000", &VERTEX, "vs: gpucc on the etnaviv simulator");
+}
+
+#[test]
+fn vertex_stage_on_the_simulator_gc7000() {
+    run_checking("gc7000", &VERTEX, "vs: gpucc on the etnaviv simulator");
 }

@@ -785,7 +785,7 @@ mod repro_inputs {
         let shader = parse("gc7000-10259-13", &text);
         match verify("gc7000", &shader) {
             VerifyOutcome::Unsupported(m) => assert!(
-                m.contains("every input set is undefined")
+                m.contains("input sets is undefined or endless")
                     && m.contains("`b2f32` reads")
                     && m.contains("not a 32-bit boolean"),
                 "{m}"

@@ -1,5 +1,7 @@
-//! The fragment stage on the etnaviv simulator: our backend's program, run per 2×2 quad with
-//! the hardware's payload: the fragment position in t0, each varying in the register the
+//! The vertex and fragment stages on the etnaviv simulator. A vertex program runs once per
+//! vertex with its attributes in the registers the program names and its outputs read back
+//! from the registers it names for them. A fragment program runs per 2×2 quad with the
+//! hardware's payload: the fragment position in t0, each varying in the register the
 //! shader object names for its input slot, the front-facing bit in i0, and the default
 //! uniform block both in the uniform registers and, for LOAD, as uniform buffer 0 in memory.
 
@@ -45,6 +47,77 @@ impl Loaded {
     }
 }
 
+/// The uniform file as a driver fills it from the program's description; `words` is the
+/// default uniform block.
+fn uniform_file(program: &Program, words: &[u32], textures: &Bindings) -> Vec<u32> {
+    program
+        .etna_uniforms()
+        .iter()
+        .map(|u| match *u {
+            EtnaUniform::User { index } => words.get(index as usize).copied().unwrap_or(0),
+            EtnaUniform::Constant(b) => b,
+            EtnaUniform::UboAddress { .. } => UBO_ADDRESS,
+            EtnaUniform::TextureScale { unit, comp } => {
+                let size = textures.size(unit, 0);
+                (1.0 / size[(comp & 1) as usize].max(1) as f32).to_bits()
+            }
+            EtnaUniform::Unused => 0,
+        })
+        .collect()
+}
+
+/// Why the loaded vertex program cannot run on the simulator's vertex stage here, if it
+/// cannot: vertex texture units sit after the fragment ones and the runner's texture
+/// bindings are not mapped there.
+pub fn vertex_unsupported(loaded: &Loaded) -> Option<String> {
+    loaded
+        .program
+        .bindings()
+        .iter()
+        .any(|b| b.kind == BindingKind::Texture)
+        .then(|| "vertex texture units are not bound on the simulator".to_string())
+}
+
+/// Runs the loaded vertex program once per vertex, as the hardware runs a vertex thread:
+/// each attribute (by driver location, `inputs`) in the register the program names for it,
+/// the uniform file filled from `words` (the default uniform block). Per vertex, each output
+/// register's four components by driver location.
+pub fn run_vertices(
+    specs: &'static Specs,
+    loaded: &Loaded,
+    inputs: &[BTreeMap<u32, [u32; 4]>],
+    words: &[u32],
+    textures: &Bindings,
+) -> Result<Vec<BTreeMap<u32, [u32; 4]>>, String> {
+    let program = &loaded.program;
+    let uniforms = uniform_file(program, words, textures);
+    let regs_in = program.etna_inputs();
+    let regs_out = program.etna_outputs();
+    inputs
+        .iter()
+        .map(|vertex| {
+            let mut m = Machine::new(specs);
+            m.robust_reads = true;
+            for (slot, v) in uniforms.chunks_exact(4).enumerate() {
+                m.set_uniform_bits(slot, [v[0], v[1], v[2], v[3]]);
+            }
+            m.memory = vec![0; UBO_ADDRESS as usize];
+            m.memory.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+            for io in &regs_in {
+                let v = vertex
+                    .get(&io.location)
+                    .ok_or_else(|| format!("no value for attribute slot {}", io.location))?;
+                m.set_temp_bits(io.reg as usize, *v);
+            }
+            m.run(&loaded.insts).map_err(|e| e.to_string())?;
+            Ok(regs_out
+                .iter()
+                .map(|io| (io.location, m.temp_bits(io.reg as usize)))
+                .collect())
+        })
+        .collect()
+}
+
 /// Runs the loaded program on one quad (pixel `i` at `(i & 1, i >> 1)`); `words` is the
 /// default uniform block (dword per component of each vec4 slot). Per pixel the colour,
 /// `None` when discarded.
@@ -60,21 +133,7 @@ pub fn shade_quad(
     let reg = info
         .ps_color_out_reg
         .ok_or("the program writes no colour output")?;
-    // The uniform file as a driver fills it from the program's description.
-    let uniforms: Vec<u32> = program
-        .etna_uniforms()
-        .iter()
-        .map(|u| match *u {
-            EtnaUniform::User { index } => words.get(index as usize).copied().unwrap_or(0),
-            EtnaUniform::Constant(b) => b,
-            EtnaUniform::UboAddress { .. } => UBO_ADDRESS,
-            EtnaUniform::TextureScale { unit, comp } => {
-                let size = textures.size(unit, 0);
-                (1.0 / size[(comp & 1) as usize].max(1) as f32).to_bits()
-            }
-            EtnaUniform::Unused => 0,
-        })
-        .collect();
+    let uniforms = uniform_file(program, words, textures);
     let inputs = program.etna_inputs();
     let mut machines = Vec::with_capacity(quad.len());
     for inv in quad {

@@ -16,6 +16,12 @@
 //! shader computes. A standard shader that happens to multiply by exactly 2/π (1/π) right
 //! before a sine would be read as pre-scaled; Mesa's GLSL front end does not produce one.
 //!
+//! - on cores before HALTI5, a `txb`/`txl` reads its bias or LOD from the coordinate's `w`:
+//!   Mesa's `etna_lower_io` builds a vec4 of the coordinate's components followed by the
+//!   bias/LOD (repeated), removes the bias/LOD source and declares 4 coordinate components.
+//!   The coordinate's own width is the sampler's (2 for `sampler2D`, 3 for `samplerCube` and
+//!   `sampler3D`), found from the sampler variable ([`packed_lod_coord_dims`]).
+//!
 //! One more difference is not Mesa's rewrite but a freedom GLSL leaves the hardware: `fmin`
 //! and `fmax` of a NaN. NIR's constant expression is C's `fmin`/`fmax` (a NaN operand yields
 //! the other one); Mesa's etnaviv, like this backend, compiles them to `SELECT.GT`/`SELECT.LT
@@ -27,8 +33,11 @@
 //! "fails" verification although the compiled code computes what the hardware does.
 
 use crate::etnaviv::specs::Specs;
-use crate::nir::ir::{AluInstr, AluSrc, Impl, InstrId, InstrKind, Shader, SsaId};
+use crate::nir::ir::{
+    AluInstr, AluSrc, Impl, InstrId, InstrKind, Shader, SsaId, TexInstr, TexSrc, VarMode,
+};
 use crate::nir::opcodes::AluOp;
+use crate::nir::types::TypeClass;
 
 /// The factor `etna_lower_alu` multiplies sine and cosine arguments by, as f32 bits.
 pub fn trig_prescale(specs: &Specs) -> u32 {
@@ -74,6 +83,111 @@ pub fn prescaled_operand(specs: &Specs, imp: &Impl, src: &AluSrc, n: usize) -> O
     None
 }
 
+/// Coordinate components of the sampler variable bound to texture `index`: 1, 2 or 3 for the
+/// 1D, 2D (rectangle, external) and 3D or cube samplers; `None` for shadow and array samplers
+/// (whose packing would also hold the comparator or layer) and for an unknown binding.
+pub fn sampler_coord_dims(shader: &Shader, index: u32) -> Option<usize> {
+    let v = shader.variables.iter().find(|v| {
+        let n =
+            v.ty.arrays
+                .iter()
+                .map(|&n| n.max(1))
+                .product::<u32>()
+                .max(1);
+        v.mode == VarMode::Uniform
+            && v.ty.class() == TypeClass::Sampler
+            && (v.driver_location..v.driver_location + n).contains(&index)
+    })?;
+    let name = v.ty.base.trim_start_matches(['i', 'u']);
+    let kind = name.strip_prefix("sampler")?;
+    if kind.contains("Shadow") || kind.contains("Array") {
+        return None;
+    }
+    match kind {
+        "1D" => Some(1),
+        "2D" | "2DRect" | "External" | "ExternalOES" => Some(2),
+        "3D" | "Cube" => Some(3),
+        _ => None,
+    }
+}
+
+/// For a `txb`/`txl` in the packed form of cores that read the bias or LOD from the
+/// coordinate's `w` (a 4-component coordinate and no bias/LOD source, see the module
+/// documentation): the coordinate's own width. `None` for any other texture instruction.
+pub fn packed_lod_coord_dims(
+    specs: &Specs,
+    shader: &Shader,
+    t: &TexInstr,
+    coord_components: u8,
+) -> Option<usize> {
+    let lod_op = matches!(t.op.name(), "txb" | "txl");
+    let separate = t
+        .srcs
+        .iter()
+        .any(|&(k, _)| k == TexSrc::BIAS || k == TexSrc::LOD);
+    if !specs.tex_lod_bias_in_coord_w() || !lod_op || separate || coord_components != 4 {
+        return None;
+    }
+    sampler_coord_dims(shader, t.texture_index.unwrap_or(0))
+}
+
+/// Each packed `txb`/`txl` ([`packed_lod_coord_dims`]) with its coordinate and bias/LOD as
+/// separate sources again: `%c = mov coord.xy(z)`, `%l = mov coord.w`.
+fn unpack_lod_coords(specs: &Specs, shader: &Shader, imp: &mut Impl) {
+    let packed: Vec<(InstrId, usize)> = imp
+        .instrs_in_order()
+        .filter_map(|(id, ins)| {
+            let InstrKind::Tex(t) = &ins.kind else {
+                return None;
+            };
+            let &(_, coord) = t.srcs.iter().find(|(k, _)| *k == TexSrc::COORD)?;
+            let n = imp.def(coord)?.num_components;
+            Some((id, packed_lod_coord_dims(specs, shader, t, n)?))
+        })
+        .collect();
+    for (id, dims) in packed {
+        let ins = imp.instr(id).clone();
+        let InstrKind::Tex(mut t) = ins.kind else {
+            continue;
+        };
+        let Some(at) = imp
+            .blocks
+            .get(ins.block.0 as usize)
+            .and_then(|b| b.instrs.iter().position(|&i| i == id))
+        else {
+            continue;
+        };
+        let Some(slot) = t.srcs.iter().position(|(k, _)| *k == TexSrc::COORD) else {
+            continue;
+        };
+        let packed = t.srcs[slot].1;
+        let mov = |def: SsaId, swizzle: &[u8]| {
+            let mut src = AluSrc::new(packed);
+            src.swizzle[..swizzle.len()].copy_from_slice(swizzle);
+            InstrKind::Alu(AluInstr {
+                op: AluOp::mov,
+                def,
+                srcs: vec![src],
+                exact: false,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            })
+        };
+        let coord = imp.alloc_ssa(dims as u8, 32);
+        let lod = imp.alloc_ssa(1, 32);
+        imp.insert_instr(ins.block, at, mov(coord, &[0, 1, 2][..dims]));
+        imp.insert_instr(ins.block, at + 1, mov(lod, &[3]));
+        t.srcs[slot].1 = coord;
+        let kind = if t.op.name() == "txb" {
+            TexSrc::BIAS
+        } else {
+            TexSrc::LOD
+        };
+        t.srcs.push((kind, lod));
+        imp.instrs[id.0 as usize].kind = InstrKind::Tex(t);
+    }
+}
+
 /// Whether `alu` is a two-part transcendental: two components whose product is the result.
 pub fn is_two_part(specs: &Specs, imp: &Impl, alu: &AluInstr) -> bool {
     specs.has_new_transcendentals()
@@ -86,6 +200,17 @@ pub fn is_two_part(specs: &Specs, imp: &Impl, alu: &AluInstr) -> bool {
 /// becomes `mov %t.x` (the operation itself then yields its standard value in `.x`); `fmin`
 /// and `fmax` get the hardware's NaN rule ([`min_max_keep_first_nan`]).
 pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
+    rewrite(specs, shader, true)
+}
+
+/// [`to_standard`] with NIR's own `fmin`/`fmax` (C's rule: a NaN operand yields the other
+/// one) instead of the hardware's: what a test that depends on NaN handling would see on a
+/// core whose min/max followed NIR.
+pub fn to_standard_with_nir_min_max(specs: &Specs, shader: &Shader) -> Shader {
+    rewrite(specs, shader, false)
+}
+
+fn rewrite(specs: &Specs, shader: &Shader, hardware_min_max: bool) -> Shader {
     let mut out = shader.clone();
     let Some(imp) = shader.entry() else {
         return out;
@@ -129,7 +254,10 @@ pub fn to_standard(specs: &Specs, shader: &Shader) -> Shader {
         for (i, b) in edits {
             imp.instrs[i].kind = InstrKind::Alu(b);
         }
-        min_max_keep_first_nan(imp);
+        if hardware_min_max {
+            min_max_keep_first_nan(imp);
+        }
+        unpack_lod_coords(specs, shader, imp);
     }
     out
 }

@@ -102,7 +102,39 @@ fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> 
     out
 }
 
+/// User uniform slots that hold a GLSL `bool`. The GL API stores such a uniform as the
+/// driver's canonical true or false whatever value the application passes (Mesa's
+/// `UniformBooleanTrue`: `~0` where the core has integers, `1.0f` where it does not), and the
+/// NIR relies on it: gc7000's `inot b` is false only for `~0`. Any other bit pattern is an input
+/// no GL program can produce.
+fn boolean_uniform_slots(shader: &Shader) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for v in &shader.variables {
+        if v.mode == VarMode::Uniform && v.ty.alu_base() == BaseType::Bool {
+            let n =
+                v.ty.arrays
+                    .iter()
+                    .map(|&n| n.max(1))
+                    .product::<u32>()
+                    .max(1);
+            for k in 0..n {
+                out.insert(v.driver_location + k);
+            }
+        }
+    }
+    out
+}
+
+/// Extra input sets tried, beyond the requested ones, when sets are skipped because the
+/// shader is undefined on them or does not end: a shader that indexes an array with a loop
+/// counter (glamor's gradient stops) is defined only where the uniforms agree with each other,
+/// and random sets find such inputs only some of the time.
+const EXTRA_SETS: usize = 29;
+
 /// Compiles `shader` and compares simulator and interpreter over `input_sets` input sets.
+/// A set on which the interpreter finds the shader undefined, or endless (the step limit:
+/// `do { } while (b)` with `b` true never ends in GLSL either, and the hardware would hang),
+/// is skipped and replaced by another, up to [`EXTRA_SETS`] more.
 /// Verification is a test: the IR is validated after every pass, in release builds too.
 pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcome {
     let obj = match ctx.compile(shader, &Options::default().validating()) {
@@ -118,6 +150,8 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
     let fragment = shader.stage() == Stage::Fragment;
     let float_offsets = !specs.has_integers();
     let int_slots = integer_uniform_slots(shader, float_offsets);
+    let bool_slots = boolean_uniform_slots(shader);
+    let bool_true = if float_offsets { 1.0f32.to_bits() } else { !0 };
     let user_slots = obj
         .uniforms
         .iter()
@@ -134,12 +168,22 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
     let mut skipped: Vec<String> = Vec::new();
     // The interpreter gives opcodes their standard meaning (see `dialect`).
     let standard = super::dialect::to_standard(specs, shader);
-    for set in 0..input_sets {
+    let mut checked = 0;
+    for set in 0..input_sets + EXTRA_SETS {
+        if checked == input_sets {
+            break;
+        }
         let mut rng = Rng::new(0x5eed_0000 + set as u64);
         let mut ubits = vec![[0u32; 4]; user_slots];
         for (slot, v) in ubits.iter_mut().enumerate() {
             for c in v.iter_mut() {
-                *c = if int_slots.contains(&(slot as u32)) {
+                *c = if bool_slots.contains(&(slot as u32)) {
+                    if rng.below(2) == 1 {
+                        bool_true
+                    } else {
+                        0
+                    }
+                } else if int_slots.contains(&(slot as u32)) {
                     // Small integers, as floats on cores that keep integers in floats.
                     let k = rng.below(4) as u32;
                     if float_offsets {
@@ -147,6 +191,12 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                     } else {
                         k
                     }
+                } else if set >= input_sets {
+                    // A replacement set: either sign, so that a sentinel such as a gradient's
+                    // first stop (glamor puts -INT_MAX there) can lie below every value it
+                    // bounds.
+                    let f = random_float(&mut rng);
+                    if rng.bool() { -f } else { f }.to_bits()
                 } else {
                     random_float(&mut rng).to_bits()
                 };
@@ -195,12 +245,13 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         };
         let reference = match interp::run(&standard, &env, INVOCATIONS) {
             Ok(r) => r,
-            Err(e) if e.undefined => {
+            Err(e) if e.undefined || e.endless => {
                 skipped.push(e.to_string());
                 continue;
             }
             Err(e) => return VerifyOutcome::Error(format!("interpreter: {e}")),
         };
+        checked += 1;
         let mut machines = Vec::with_capacity(INVOCATIONS);
         for inv in 0..INVOCATIONS {
             let mut m = Machine::new(specs);
@@ -299,9 +350,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             }
         }
     }
-    if input_sets > 0 && skipped.len() == input_sets {
+    if input_sets > 0 && checked == 0 {
         return VerifyOutcome::Unsupported(format!(
-            "every input set is undefined ({})",
+            "every one of {} input sets is undefined or endless ({})",
+            skipped.len(),
             skipped[0]
         ));
     }

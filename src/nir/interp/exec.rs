@@ -206,10 +206,13 @@ impl<'a> Machine<'a> {
     fn tick(&mut self) -> R<()> {
         self.steps += 1;
         if self.steps > self.env.step_limit {
-            return Err(self.err(format!(
-                "step limit of {} exceeded (infinite loop?)",
-                self.env.step_limit
-            )));
+            return Err(InterpError {
+                endless: true,
+                ..self.err(format!(
+                    "step limit of {} exceeded (infinite loop?)",
+                    self.env.step_limit
+                ))
+            });
         }
         Ok(())
     }

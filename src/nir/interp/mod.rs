@@ -32,6 +32,10 @@ pub struct InterpError {
     /// robust access, a conversion of a value that is no boolean), as opposed to something
     /// the interpreter cannot model: a checker skips such an input set.
     pub undefined: bool,
+    /// The run was cut off at the step limit: on these inputs the shader does not end (a
+    /// `do { } while (b)` with `b` true), or not within the limit. There is no output to
+    /// compare, and a checker may skip the input set as it skips an undefined one.
+    pub endless: bool,
 }
 
 impl InterpError {
@@ -41,6 +45,7 @@ impl InterpError {
             block: None,
             instr: None,
             undefined: false,
+            endless: false,
         }
     }
 }

@@ -444,16 +444,25 @@ impl<'a> Tr<'a> {
         Ok(())
     }
 
+    /// A loop: the body, then the continue construct when there is one (NIR before
+    /// `nir_lower_continue_constructs`), then a jump back to the head. `continue` goes to the
+    /// continue construct, which the body's end falls into; `break` to the exit.
     fn loop_node(&mut self, node: &LoopNode) -> R<()> {
-        if !node.continue_body.is_empty() {
-            return unsupported("loops with a continue construct");
-        }
         let head = self.p.new_label();
         let exit = self.p.new_label();
+        let cont = if node.continue_body.is_empty() {
+            head
+        } else {
+            self.p.new_label()
+        };
         self.p.loops += 1;
         self.p.place(head);
-        self.loops.push((head, exit));
+        self.loops.push((cont, exit));
         self.list(&node.body)?;
+        if cont != head {
+            self.p.place(cont);
+            self.list(&node.continue_body)?;
+        }
         self.loops.pop();
         self.jump(head);
         self.p.place(exit);
@@ -482,13 +491,13 @@ impl<'a> Tr<'a> {
             if let InstrKind::Jump(j) = &ins.kind {
                 self.phi_moves(b)?;
                 copied = true;
-                let (head, exit) = match self.loops.last() {
+                let (cont, exit) = match self.loops.last() {
                     Some(&l) => l,
                     None => return unsupported(format!("`{}` outside a loop", j.name())),
                 };
                 match j {
                     JumpKind::Break => self.jump(exit),
-                    JumpKind::Continue => self.jump(head),
+                    JumpKind::Continue => self.jump(cont),
                     _ => return unsupported(format!("`{}` jumps", j.name())),
                 }
                 continue;

@@ -4,6 +4,7 @@
 //! `fneg`/`fabs` are computed first (see [`super::source_mods`]).
 
 use super::{unsupported, Tr, R};
+use crate::etnaviv::compiler::dialect;
 use crate::etnaviv::compiler::ir::{Instr, Operand, Shape};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::Opcode;
@@ -31,10 +32,15 @@ impl Tr<'_> {
             }
         }
         let coord = coord.ok_or_else(|| CompileError::Invalid("texture without coord".into()))?;
-        let dims = self.def(coord)?.num_components;
-        if !(1..=3).contains(&dims) {
-            return unsupported(format!("{dims}-component texture coordinates"));
-        }
+        let width = self.def(coord)?.num_components;
+        // Mesa's packed txb/txl (cores before HALTI5): the coordinate already carries the
+        // bias or LOD in `w`, as TEXLDB/TEXLDL read it; the sampler has its own width.
+        let packed = dialect::packed_lod_coord_dims(self.specs, self.shader, t, width);
+        let dims = match packed {
+            Some(d) => d as u8,
+            None if (1..=3).contains(&width) => width,
+            None => return unsupported(format!("{width}-component texture coordinates")),
+        };
         let cc = [0, 1.min(dims - 1), 2.min(dims - 1), dims - 1];
         let unit = t.texture_index.unwrap_or(0);
         let limits = self.specs.sampler_limits();
@@ -70,6 +76,10 @@ impl Tr<'_> {
         i.sampler = id as u8;
         i.dst = Some((dst, (1 << width) - 1));
         match lod {
+            _ if packed.is_some() => {
+                let c = self.operand(coord, [0, 1, 2, 3])?;
+                i.src[0] = Some(self.plain(c));
+            }
             Some(l) if self.specs.tex_lod_bias_in_coord_w() => {
                 let tmp = self.temp(4);
                 let c = self.operand(coord, cc)?;
