@@ -70,7 +70,7 @@ impl ShaderObject {
             .uniforms
             .iter()
             .flatten()
-            .filter(|c| !matches!(c, UniformContent::User | UniformContent::Unused))
+            .filter(|c| !matches!(c, UniformContent::User(_) | UniformContent::Unused))
             .count() as u32;
         Stats {
             instructions: self.code.len() as u32,

@@ -106,7 +106,12 @@ impl Context {
         }
         let mut uniforms = lowered.uniforms.clone();
         let insts = runner.time_step("emit", || {
-            emit::emit(&lowered.program, &alloc, &mut uniforms)
+            emit::emit_with(
+                &lowered.program,
+                &alloc,
+                &mut uniforms,
+                self.specs.has_one_const_limit(),
+            )
         })?;
         runner.report();
         let needs_icache =

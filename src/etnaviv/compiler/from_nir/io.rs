@@ -4,6 +4,7 @@
 //! LOAD, the fragment payload (position, front face) and discards.
 
 use super::{unsupported, Binding, InputInfo, OutputInfo, Tr, R};
+use crate::etnaviv::compiler::consts::UniformContent;
 use crate::etnaviv::compiler::ir::{Instr, Operand, OperandKind, Shape, Value, ValueId, ValueKind};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
@@ -83,8 +84,10 @@ impl Tr<'_> {
         }
     }
 
-    /// `u[base + offset]` with a constant offset binds the uniform itself, which costs no
-    /// instruction; the offset is a float on cores without integers.
+    /// `u[base + offset]` with a constant offset binds the uniform's components, which costs
+    /// no instruction; the offset is a float on cores without integers. They are bound as
+    /// cells to place (see [`OperandKind::Const`]), so that a vector or an instruction
+    /// reading components of several slots can have them gathered into one.
     fn load_uniform(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0);
         let def = load_def(ii)?;
@@ -97,7 +100,8 @@ impl Tr<'_> {
             }
         };
         let slot = self.user_uniform(base.saturating_add(i64::from(off)), "load_uniform slot")?;
-        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
+        let cells = [0, 1, 2, 3].map(|c| UniformContent::User(4 * slot + c));
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Const(cells)));
         Ok(())
     }
 

@@ -316,6 +316,18 @@ impl<'a> Tr<'a> {
     /// The operand reading NIR components `comps[c]` of `id` in channel `c`.
     fn operand(&self, id: SsaId, comps: [u8; 4]) -> R<Operand> {
         Ok(match self.binding(id)? {
+            // Cells to place carry their components themselves.
+            Binding::Src {
+                kind: OperandKind::Const(cells),
+                swz,
+                neg,
+                abs,
+            } => Operand {
+                kind: OperandKind::Const(comps.map(|c| cells[swz[c as usize & 3] as usize & 3])),
+                swz: [0, 1, 2, 3],
+                neg: *neg,
+                abs: *abs,
+            },
             Binding::Src {
                 kind,
                 swz,
