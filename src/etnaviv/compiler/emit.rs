@@ -214,7 +214,7 @@ pub fn emit_with(
             for (j, &pc) in comps.iter().enumerate() {
                 if mask & (1 << j) != 0 {
                     m |= 1 << pc;
-                    tex_sw[pc as usize] = Some(j as u8);
+                    tex_sw[pc as usize] = Some(ins.tex_swz[j]);
                 }
             }
             hw.dst = Dst::temp(base_of(alloc, d), m);

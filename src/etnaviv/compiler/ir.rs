@@ -161,6 +161,9 @@ pub struct Instr {
     pub shape: Shape,
     /// Sampler unit of texture instructions.
     pub sampler: u8,
+    /// Texture instructions: the colour component each destination component takes
+    /// (identity unless the result was retargeted into a vector's channels).
+    pub tex_swz: [u8; 4],
     pub target: Option<Label>,
     /// Components of the address register written (MOVAR/MOVAI), instead of `dst`.
     pub addr_mask: u8,
@@ -188,6 +191,7 @@ impl Instr {
             src: [None; 3],
             shape,
             sampler: 0,
+            tex_swz: [0, 1, 2, 3],
             target: None,
             addr_mask: 0,
         }

@@ -138,6 +138,13 @@ impl fmt::Display for Instr {
         match self.shape {
             Shape::Aligned => {}
             Shape::Broadcast(n) => write!(f, "  [reads {n}, broadcast]")?,
+            Shape::Texture if self.tex_swz != [0, 1, 2, 3] => {
+                write!(f, "  [sampler {}, colour ", self.sampler)?;
+                for c in self.tex_swz {
+                    f.write_str(["x", "y", "z", "w"][c as usize & 3])?;
+                }
+                f.write_str("]")?
+            }
             Shape::Texture => write!(f, "  [sampler {}]", self.sampler)?,
         }
         Ok(())
