@@ -23,7 +23,8 @@ const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1
     \x20   32x4  %4 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)\n";
 
 /// A fragment shader with the three columns of `mat3 m` as `%1`..`%3` and the varying `v`
-/// as `%4` (in t1: t0 holds the fragment position), writing `%98` to gl_FragColor.
+/// as `%4` (in t1; t0, where the fragment position arrives, is free since no shader here
+/// reads the position), writing `%98` to gl_FragColor.
 fn fs(body: &str) -> gpucc::nir::Shader {
     let text = format!(
         "{HEAD}{body}\
@@ -73,8 +74,8 @@ fn a_row_of_the_matrix_is_one_gathered_slot() {
         assert_eq!(
             lines,
             [
-                "mul.pack t2.xyz_, u3.xyzx, t1.xyzx, void",
-                "mov.pack t2.___w, void, void, t1.wwww"
+                "mul.pack t0.xyz_, u3.xyzx, t1.xyzx, void",
+                "mov.pack t0.___w, void, void, t1.wwww"
             ],
             "{core}"
         );
@@ -99,7 +100,7 @@ fn a_vector_of_uniforms_and_constants_is_one_slot() {
                 \x20   32x4  %98 = fadd %6, %4\n";
     for core in ["gc2000", "gc7000"] {
         let (lines, uniforms) = compile(core, body);
-        assert_eq!(lines, ["add.pack t1, u3.xyzy, void, t1.xyzw"], "{core}");
+        assert_eq!(lines, ["add.pack t0, u3.xyzy, void, t1.xyzw"], "{core}");
         assert_eq!(
             uniforms[3],
             [
@@ -123,8 +124,8 @@ fn a_vector_mixing_values_and_uniforms_takes_one_mov_for_the_uniforms() {
     assert_eq!(
         lines,
         [
-            "mul.pack t1.x___, t1.xxxx, t1.yyyy, void",
-            "mov.pack t1._yzw, void, void, u3.xxyz"
+            "mul.pack t0.x___, t1.xxxx, t1.yyyy, void",
+            "mov.pack t0._yzw, void, void, u3.xxyz"
         ]
     );
     assert_eq!(
@@ -141,7 +142,7 @@ fn one_const_reads_of_several_slots_share_a_slot() {
     let body = "    32    %5 = ffma %1.x, %4.x, %2.y\n\
                 \x20   32x4  %98 = vec4 %5, %5, %5, %5\n";
     let (lines, uniforms) = compile("gc2000", body);
-    assert_eq!(lines, ["mad.pack t1, u3.xxxx, t1.xxxx, u3.yyyy"]);
+    assert_eq!(lines, ["mad.pack t0, u3.xxxx, t1.xxxx, u3.yyyy"]);
     assert_eq!(
         uniforms[3],
         [
@@ -152,7 +153,7 @@ fn one_const_reads_of_several_slots_share_a_slot() {
         ]
     );
     let (lines, uniforms) = compile("gc7000", body);
-    assert_eq!(lines, ["mad.pack t1, u0.xxxx, t1.xxxx, u1.yyyy"]);
+    assert_eq!(lines, ["mad.pack t0, u0.xxxx, t1.xxxx, u1.yyyy"]);
     assert_eq!(uniforms.len(), 3);
 }
 
@@ -167,9 +168,9 @@ fn a_negated_uniform_keeps_its_modifier() {
     assert_eq!(
         lines,
         [
-            "mov.pack t2.__z_, void, void, u2.zzzz",
-            "mov.pack t2.___w, void, void, t1.wwww",
-            "mov.pack t2.xy__, void, void, -u3.xyxx"
+            "mov.pack t0.__z_, void, void, u2.zzzz",
+            "mov.pack t0.___w, void, void, t1.wwww",
+            "mov.pack t0.xy__, void, void, -u3.xyxx"
         ]
     );
     assert_eq!(

@@ -17,7 +17,8 @@ const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1
     \x20   32    %0 = load_const (0x00000000)\n\
     \x20   32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)\n";
 
-/// A fragment shader with the varying `v` as `%1` (in t1: t0 holds the fragment position),
+/// A fragment shader with the varying `v` as `%1` (in t1; t0, where the fragment position
+/// arrives, is free since no shader here reads the position),
 /// writing `%98` to gl_FragColor.
 fn fs(body: &str) -> gpucc::nir::Shader {
     let text = format!(
@@ -103,8 +104,8 @@ fn dead_components_of_the_source_are_not_computed() {
     assert_eq!(
         asm("gc7000", body),
         [
-            "add.pack t2.xy__, t1.wyww, void, t1.xzxx",
-            "mov.pack t2.__zw, void, void, t1.zzzz"
+            "add.pack t0.xy__, t1.wyww, void, t1.xzxx",
+            "mov.pack t0.__zw, void, void, t1.zzzz"
         ]
     );
 }
@@ -114,7 +115,7 @@ fn a_scalar_taken_into_every_channel_is_computed_in_each() {
     // x * y broadcast: the MUL writes all four channels of the output itself.
     let body = "    32    %2 = fmul %1.x, %1.y\n\
                 \x20   32x4  %98 = vec4 %2, %2, %2, %2\n";
-    assert_eq!(asm("gc7000", body), ["mul.pack t1, t1.xxxx, t1.yyyy, void"]);
+    assert_eq!(asm("gc7000", body), ["mul.pack t0, t1.xxxx, t1.yyyy, void"]);
 }
 
 #[test]
@@ -126,8 +127,25 @@ fn an_instruction_computing_only_dead_components_is_dropped() {
     assert_eq!(
         asm("gc7000", body),
         [
-            "rcp.pack t2.xy__, void, void, t1.yyyy",
-            "mov.pack t2.__zw, void, void, t1.zzzw"
+            "rcp.pack t0.xy__, void, void, t1.yyyy",
+            "mov.pack t0.__zw, void, void, t1.zzzw"
         ]
     );
+}
+
+#[test]
+fn a_vector_over_its_dying_source_takes_the_sources_register() {
+    // The varying's x and y go to the output's x and y, and the varying dies there: the
+    // allocator's copy hint gives the output the varying's register t1, so that MOV copies
+    // t1.xy onto itself and is not emitted; only the constants (one uniform slot) remain.
+    let body = "    32    %2 = load_const (0x3f800000 = 1.000000)\n\
+                \x20   32    %3 = load_const (0x40000000 = 2.000000)\n\
+                \x20   32x4  %98 = vec4 %1.x, %1.y, %2, %3\n";
+    for core in ["gc2000", "gc7000"] {
+        assert_eq!(
+            asm(core, body),
+            ["mov.pack t1.__zw, void, void, u0.xxxy"],
+            "{core}"
+        );
+    }
 }

@@ -99,7 +99,7 @@ impl Context {
         );
         let lowered = pipeline::lower(self.specs, shader, &mut runner)?;
         let alloc = runner.time_step("register_allocation", || {
-            alloc::allocate(&lowered.program, &self.regs, stage)
+            alloc::allocate(&lowered.program, &self.regs)
         })?;
         if opts.debug.contains(debug::Flags::RA) {
             eprintln!("{}", alloc::describe(&lowered.program, &alloc));

@@ -165,11 +165,17 @@ impl Tr<'_> {
     }
 
     /// The fragment payload the rasterizer leaves in fixed registers: the position in t0,
-    /// the front-face flag in i0.
+    /// the front-face flag in i0. The position is an input value pinned in t0 (fragment
+    /// inputs proper start at t1), so that t0 is taken only while the position is read.
     fn load_payload(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let def = load_def(ii)?;
         let b = if ii.intrinsic == Intrinsic::LoadFragCoord {
-            Binding::plain(OperandKind::Fixed(0))
+            let position = ValueKind::Input { reg: 0 };
+            let v = match self.p.values.iter().position(|v| v.kind == position) {
+                Some(i) => ValueId(i as u32),
+                None => self.p.new_value(4, position),
+            };
+            Binding::value(v, 0)
         } else {
             // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
             // compares it with zero, so the load is just that register.
