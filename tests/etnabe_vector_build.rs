@@ -149,3 +149,51 @@ fn a_vector_over_its_dying_source_takes_the_sources_register() {
         );
     }
 }
+
+#[test]
+fn a_stored_value_read_again_is_the_output_register_itself() {
+    // gl_Position = a * a, and the varying reads that product again: the product is
+    // computed straight into the position's register, and the varying reads it there; no
+    // MOV copies it into a separate output.
+    let text = "shader: MESA_SHADER_VERTEX\nname: t\ninputs: 1\noutputs: 2\nuniforms: 0\n\
+        decl_var shader_in INTERP_MODE_NONE none vec4 a (VERT_ATTRIB_GENERIC0.xyzw, 0, 0)\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 v (VARYING_SLOT_VAR0.xyzw, 1, 0)\n\
+        decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+        \x20   32    %0 = load_const (0x00000000)\n\
+        \x20   32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_GENERIC0 slots=1)\n\
+        \x20   32x4  %2 = fmul %1, %1\n\
+        \x20   32    %3 = deref_var &gl_Position (shader_out vec4)\n\
+        \x20               @store_deref (%3, %2) (wrmask=xyzw, access=none)\n\
+        \x20   32x4  %4 = fmul %2, %2\n\
+        \x20   32    %5 = deref_var &v (shader_out vec4)\n\
+        \x20               @store_deref (%5, %4) (wrmask=xyzw, access=none)\n\
+        \x20               // succs: b1 \n    block b1:\n}\n";
+    let s = gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    for core in ["gc2000", "gc7000"] {
+        let c = Context::new(Specs::from_name(core).expect("known core"));
+        let obj = c.compile(&s, &Options::default()).expect("compiles");
+        let lines: Vec<String> = obj
+            .insts
+            .iter()
+            .map(|i| {
+                disassemble_inst(i)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        // Which of t0 and t1 holds which output is the allocator's choice.
+        let pos = obj.vs_pos_out_reg.expect("position output");
+        let other = 1 - pos;
+        assert_eq!(
+            lines,
+            [
+                format!("mul.pack t{pos}, t0.xyzw, t0.xyzw, void"),
+                format!("mul.pack t{other}, t{pos}.xyzw, t{pos}.xyzw, void")
+            ],
+            "{core}"
+        );
+        assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass, "{core}");
+    }
+}

@@ -400,7 +400,7 @@ pub fn allocate(p: &Program, file: &RegFile) -> Result<Allocation, CompileError>
     let mut best: Option<(Assignment, (u32, usize))> = None;
     for a in candidates {
         let s = score(&a);
-        if best.as_ref().is_none_or(|b| s < b.1) {
+        if best.as_ref().map_or(true, |b| s < b.1) {
             best = Some((a, s));
         }
     }

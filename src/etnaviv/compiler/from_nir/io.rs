@@ -20,14 +20,13 @@ fn load_def(ii: &IntrinsicInstr) -> R<SsaId> {
 
 impl Tr<'_> {
     /// The value `val` itself when a store of it to output `slot` can simply make it the
-    /// output register: its only use, the slot's only store, all components from x on.
+    /// output register: the slot's only store, all components from x on. Other uses of the
+    /// value read the output register (it is defined once and holds the value to the end),
+    /// as Mesa's allocator gives a stored def the output's whole register, instead of a
+    /// MOV into a separate output.
     fn coalescible_output(&self, val: SsaId, slot: u32, frac: u8, wrmask: u8) -> Option<ValueId> {
         let width = self.imp.def(val)?.num_components;
-        if frac != 0
-            || wrmask != (1 << width) - 1
-            || self.uses.get(val.0 as usize) != Some(&1)
-            || self.stores.get(&slot) != Some(&1)
-        {
+        if frac != 0 || wrmask != (1 << width) - 1 || self.stores.get(&slot) != Some(&1) {
             return None;
         }
         match self.bind.get(val.0 as usize)?.as_ref()? {
