@@ -197,3 +197,87 @@ fn a_stored_value_read_again_is_the_output_register_itself() {
         assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass, "{core}");
     }
 }
+
+#[test]
+fn loop_variable_is_updated_in_place() {
+    // s starts at v.x * v.z and is multiplied by v.y three times, counted by i: the ADD and
+    // the MUL write their loop variables themselves (each reads its variable last), so the
+    // back edge needs no copy. What remains are the copy of 0.0 into i before the loop (the
+    // first product is computed into s directly) and the final broadcast.
+    let body = "    32    %2 = load_const (0x3f800000 = 1.000000)\n\
+                \x20   32    %3 = load_const (0x40400000 = 3.000000)\n\
+                \x20   32    %20 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %9 = fmul %1.x, %1.z\n\
+                \x20               // succs: b1\n\
+                \x20   loop {\n\
+                \x20       block b1:   // preds: b0 b4\n\
+                \x20       32     %4 = phi b0: %20 (0.0), b4: %7\n\
+                \x20       32     %5 = phi b0: %9, b4: %8\n\
+                \x20       32     %6 = fge32 %4, %3 (3.0)\n\
+                \x20                   // succs: b2 b3\n\
+                \x20       if %6 {\n\
+                \x20           block b2:// preds: b1\n\
+                \x20           break\n\
+                \x20           // succs: b5\n\
+                \x20       } else {\n\
+                \x20           block b3:  // preds: b1, succs: b4\n\
+                \x20       }\n\
+                \x20       block b4:  // preds: b3\n\
+                \x20       32     %7 = fadd %4, %2 (1.0)\n\
+                \x20       32     %8 = fmul %5, %1.y\n\
+                \x20                   // succs: b1\n\
+                \x20   }\n\
+                \x20   block b5:  // preds: b2\n\
+                \x20   32x4  %98 = vec4 %5, %5, %5, %5\n";
+    let text = format!(
+        "{HEAD}{body}\
+         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
+         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
+         \x20               // succs: b6 \n    block b6:\n}}\n"
+    );
+    let s = gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // fge32 gives an integer boolean: a core with integers.
+    for core in ["gc7000"] {
+        let c = Context::new(Specs::from_name(core).expect("known core"));
+        let obj = c.compile(&s, &Options::default()).expect("compiles");
+        let lines: Vec<String> = obj
+            .insts
+            .iter()
+            .map(|i| {
+                disassemble_inst(i)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let movs = lines.iter().filter(|l| l.starts_with("mov")).count();
+        assert_eq!(movs, 2, "{core}: {lines:#?}");
+        let add = lines
+            .iter()
+            .find(|l| l.starts_with("add"))
+            .expect("the counter's ADD");
+        let mul = lines
+            .iter()
+            .rfind(|l| l.starts_with("mul"))
+            .expect("the product's MUL in the loop");
+        // Each writes the register it reads its variable from.
+        for l in [add, mul] {
+            let dst = l
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .split('.')
+                .next()
+                .unwrap();
+            let src = l
+                .split_whitespace()
+                .nth(2)
+                .unwrap()
+                .split('.')
+                .next()
+                .unwrap();
+            assert_eq!(dst, src, "{core}: {l}\n{lines:#?}");
+        }
+        assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass, "{core}");
+    }
+}

@@ -474,7 +474,7 @@ impl Tr<'_> {
                 }
             }
             done |= mask;
-            if self.write_into(ssa, d, mask, comps) {
+            if self.write_into(ssa, mask.count_ones(), d, mask, comps) {
                 continue;
             }
             let op = self.operand(ssa, comps)?;

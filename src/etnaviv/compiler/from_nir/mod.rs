@@ -528,6 +528,9 @@ impl<'a> Tr<'a> {
         let dests: Vec<ValueId> = copies.iter().map(|c| c.0).collect();
         let mut ops = Vec::new();
         for &(dst, src) in &copies {
+            if self.phi_computed_in_place(dst, src, &copies) {
+                continue;
+            }
             let w = self.p.values[dst.index()].width;
             let comps = aligned(&AluSrc::IDENTITY, w);
             let mut op = self.operand(src, comps)?;
