@@ -41,7 +41,7 @@ fn run(core: &str, s: &gpucc::nir::Shader, u: [f32; 4]) -> ([f32; 4], Vec<Opcode
         let mut v = [0u32; 4];
         for (k, content) in contents.iter().enumerate() {
             v[k] = match *content {
-                UniformContent::User => u[k].to_bits(),
+                UniformContent::User(i) => u[i as usize].to_bits(),
                 UniformContent::Const(b) => b,
                 _ => 0,
             };
@@ -201,8 +201,8 @@ fn nan_in_min_max_follows_the_select_not_c_fmin() {
         for (slot, contents) in obj.uniforms.iter().enumerate() {
             let mut v = [0u32; 4];
             for (k, content) in contents.iter().enumerate() {
-                if let UniformContent::User = content {
-                    v[k] = u[k].to_bits();
+                if let UniformContent::User(i) = *content {
+                    v[k] = u[i as usize].to_bits();
                 }
             }
             m.set_uniform_bits(slot, v);

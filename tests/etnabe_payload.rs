@@ -154,7 +154,7 @@ fn ubo_loads_read_the_buffer_at_the_uniform_address() {
             let mut v = [0u32; 4];
             for (k, content) in contents.iter().enumerate() {
                 v[k] = match *content {
-                    UniformContent::User => words[4 * slot + k],
+                    UniformContent::User(i) => words[i as usize],
                     UniformContent::Const(b) => b,
                     UniformContent::UboAddress(0) => 0x40,
                     UniformContent::Unused => 0,

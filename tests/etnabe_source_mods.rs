@@ -59,7 +59,7 @@ fn negation_rides_on_the_add() {
             "gc7000",
             "    32x4  %2 = fneg %1.yzwx\n    32x4  %98 = fadd %1, %2\n"
         ),
-        ["add.pack t1, u0.xyzw, void, -u0.yzwx"]
+        ["add.pack t0, u0.xyzw, void, -u0.yzwx"]
     );
 }
 
@@ -73,8 +73,8 @@ fn chains_compose_into_one_modifier_pair() {
                 \x20   32x4  %6 = fmul %3, %4\n\
                 \x20   32x4  %98 = ffma %6, %5, %2\n";
     let want = [
-        "mul.pack t1, |u0.xyzw|, -|u0.xyzw|, void",
-        "mad.pack t1, t1.xyzw, |u0.xyzw|, -u0.xyzw",
+        "mul.pack t0, |u0.xyzw|, -|u0.xyzw|, void",
+        "mad.pack t0, t0.xyzw, |u0.xyzw|, -u0.xyzw",
     ];
     assert_eq!(asm("gc7000", body), want);
     assert_eq!(asm("gc2000", body), want);
@@ -101,7 +101,7 @@ fn negated_phi_is_folded_into_its_user() {
                 \x20   32x4  %98 = vec4 %8, %8, %8, %8\n";
     let lines = asm("gc7000", body);
     assert!(
-        lines.contains(&"add.pack t1.x___, 1.0:f20, void, -t1.xxxx".to_string()),
+        lines.contains(&"add.pack t0, 1.0:f20, void, -t0.xxxx".to_string()),
         "{lines:#?}"
     );
     assert!(
@@ -160,9 +160,9 @@ fn texture_coordinates_take_no_modifiers() {
              \x20   32x4  %98 = fmul %3, %2.xyxy\n"
         ),
         [
-            "mov.pack t1, void, void, -u0.xyyy",
-            "texld t1, tex0.xyzw, t1.xyzw, void, void",
-            "mul.pack t1, t1.xyzw, -u0.xyxy, void",
+            "mov.pack t0, void, void, -u0.xyyy",
+            "texld t0, tex0.xyzw, t0.xyzw, void, void",
+            "mul.pack t0, t0.xyzw, -u0.xyxy, void",
         ]
     );
 }
@@ -180,11 +180,10 @@ fn integer_select_gets_the_negation_from_a_mov() {
              \x20   32x4  %98 = vec4 %5, %5, %5, %2\n"
         ),
         [
-            "cmp.lt.pack t1._y__, u0.yyyy, 0.0:f20, u1.xxxx",
-            "mov.pack t1.x___, void, void, -u0.xxxx",
-            "select.nz.u32.pack t1.x___, t1.yyyy, t1.xxxx, u0.zzzz",
-            "mov.pack t1.xyz_, void, void, t1.xxxx",
-            "mov.pack t1.___w, void, void, -u0.xxxx",
+            "cmp.lt.pack t0._y__, u0.yyyy, 0.0:f20, u1.xxxx",
+            "mov.pack t0.x___, void, void, -u0.xxxx",
+            "select.nz.u32.pack t0.xyz_, t0.yyyy, t0.xxxx, u0.zzzz",
+            "mov.pack t0.___w, void, void, -u0.xxxx",
         ]
     );
 }
@@ -206,12 +205,11 @@ fn f2i_reads_a_float_and_ineg_negates_an_integer() {
              \x20   32x4  %98 = vec4 %4, %7, %4, %4\n"
         ),
         [
-            "f2i.s32.pack t1.x___, u0.xxxx, void, void",
-            "add.s32.pack t1.x___, 0:s20, void, -t1.xxxx",
-            "i2f.s32.pack t2.x___, t1.xxxx, void, void",
+            "f2i.s32.pack t0.x___, u0.xxxx, void, void",
+            "add.s32.pack t0.x___, 0:s20, void, -t0.xxxx",
+            "i2f.s32.pack t0.x_zw, t0.xxxx, void, void",
             "f2i.s32.pack t1.x___, -u0.yyyy, void, void",
-            "i2f.s32.pack t1._y__, t1.xxxx, void, void",
-            "mov.pack t1.x_zw, void, void, t2.xxxx",
+            "i2f.s32.pack t0._y__, t1.xxxx, void, void",
         ]
     );
 }

@@ -275,29 +275,66 @@ fn dot_products_are_not_reswizzled() {
 
 // ---- fragment position ----
 
+/// `u * u`, `+ u`, `* (u * u)`, `+ (u * u + u)`: two vec4 values live at once at most.
+const CHAIN: &str = "    32    %0 = load_const (0x00000000)\n\
+     \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+     \x20   32x4  %2 = fmul %1, %1\n\
+     \x20   32x4  %3 = fadd %2, %1\n\
+     \x20   32x4  %4 = fmul %3, %2\n";
+
 #[test]
-fn fragment_shaders_never_write_t0() {
-    // Enough simultaneously live values that t0 would be the natural first choice.
-    let s = fs(
-        1,
-        "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n",
-        "    32    %0 = load_const (0x00000000)\n\
-         \x20   32x4  %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
-         \x20   32x4  %2 = fmul %1, %1\n\
-         \x20   32x4  %3 = fadd %2, %1\n\
-         \x20   32x4  %4 = fmul %3, %2\n\
-         \x20   32x4  %98 = fadd %4, %3\n",
-    );
+fn t0_is_a_temporary_when_the_position_is_not_read() {
+    // The rasterizer leaves the position in t0; a shader that never reads it has t0 like
+    // any register (as Mesa's allocator does): the chain fits t0 and t1.
+    let decls = "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n";
+    let s = fs(1, decls, &format!("{CHAIN}    32x4  %98 = fadd %4, %3\n"));
     for core in ["gc2000", "gc3000", "gc7000"] {
-        let obj = ctx(core).compile(&s, &Options::default()).unwrap();
-        for inst in &obj.insts {
+        let c = ctx(core);
+        let obj = c.compile(&s, &Options::default()).unwrap();
+        assert!(
+            obj.insts.iter().any(|i| i.dst.use_ && i.dst.reg == 0),
+            "{core}: t0 unused\n{}",
+            obj.asm_text()
+        );
+        assert_eq!(obj.num_temps, 2, "{core}\n{}", obj.asm_text());
+        assert_eq!(verify(&c, &s, 2), VerifyOutcome::Pass, "{core}");
+    }
+}
+
+#[test]
+fn the_position_keeps_t0_until_its_last_read() {
+    // The same chain, with the position read at the end: nothing may be written to t0
+    // before the last instruction reading it, so the chain moves up to t1 and t2.
+    let decls = "decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n";
+    let body = format!(
+        "{CHAIN}    32x4  %5 = @load_frag_coord () ()\n\
+         \x20   32x4  %6 = fadd %4, %3\n\
+         \x20   32x4  %98 = fmul %6, %5\n"
+    );
+    let s = fs(1, decls, &body);
+    for core in ["gc2000", "gc3000", "gc7000"] {
+        let c = ctx(core);
+        let obj = c.compile(&s, &Options::default()).unwrap();
+        let reads_t0 = |i: &gpucc::etnaviv::isa::Inst| {
+            i.src.iter().any(|s| {
+                s.use_
+                    && matches!(s.kind, SrcKind::Reg(r) if r.group == RegGroup::Temp && r.reg == 0)
+            })
+        };
+        let last_read = obj
+            .insts
+            .iter()
+            .rposition(reads_t0)
+            .expect("the position is read");
+        for (k, i) in obj.insts.iter().enumerate().take(last_read) {
             assert!(
-                !(inst.dst.use_ && inst.dst.reg == 0),
-                "{core}: writes t0\n{}",
+                !(i.dst.use_ && i.dst.reg == 0),
+                "{core}: instruction {k} overwrites the position\n{}",
                 obj.asm_text()
             );
         }
-        assert!(obj.num_temps >= 2);
+        assert_eq!(obj.num_temps, 3, "{core}\n{}", obj.asm_text());
+        assert_eq!(verify(&c, &s, 2), VerifyOutcome::Pass, "{core}");
     }
 }
 
@@ -482,12 +519,12 @@ fn copies_onto_the_same_register_are_not_emitted() {
     assert_eq!(
         lines,
         [
-            "cmp.lt.pack t1.x___, u0.xxxx, u0.yyyy, u1.xxxx",
-            "branch.not.u32 void, t1.xxxx, void, 4",
-            "mul.pack t1.x___, u0.zzzz, u0.zzzz, void",
+            "cmp.lt.pack t0.x___, u0.xxxx, u0.yyyy, u1.xxxx",
+            "branch.not.u32 void, t0.xxxx, void, 4",
+            "mul.pack t0.x___, u0.zzzz, u0.zzzz, void",
             "branch void, void, void, 5",
-            "add.pack t1.x___, u0.zzzz, void, u0.wwww",
-            "mov.pack t1, void, void, t1.xxxx",
+            "add.pack t0.x___, u0.zzzz, void, u0.wwww",
+            "mov.pack t0, void, void, t0.xxxx",
         ]
     );
     assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass);

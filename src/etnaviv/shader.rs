@@ -70,7 +70,7 @@ impl ShaderObject {
             .uniforms
             .iter()
             .flatten()
-            .filter(|c| !matches!(c, UniformContent::User | UniformContent::Unused))
+            .filter(|c| !matches!(c, UniformContent::User(_) | UniformContent::Unused))
             .count() as u32;
         Stats {
             instructions: self.code.len() as u32,
@@ -137,6 +137,15 @@ impl ShaderObject {
                     }
                     UniformContent::UboAddress(n) => {
                         let _ = writeln!(out, " [{i}].{comp} = UBO {n} address");
+                    }
+                    // A user component gathered away from its own slot.
+                    UniformContent::User(n) if *n as usize != 4 * i + c => {
+                        let _ = writeln!(
+                            out,
+                            " [{i}].{comp} = uniform {n} (u{}.{})",
+                            n / 4,
+                            ["x", "y", "z", "w"][*n as usize % 4]
+                        );
                     }
                     _ => {}
                 }

@@ -310,13 +310,11 @@ impl Program {
             return Vec::new();
         };
         let mut out = Vec::with_capacity(4 * o.uniforms.len());
-        for (slot, comps) in o.uniforms.iter().enumerate() {
-            for (c, content) in comps.iter().enumerate() {
+        for comps in &o.uniforms {
+            for content in comps {
                 out.push(match *content {
                     UniformContent::Unused => EtnaUniform::Unused,
-                    UniformContent::User => EtnaUniform::User {
-                        index: 4 * slot as u32 + c as u32,
-                    },
+                    UniformContent::User(index) => EtnaUniform::User { index },
                     UniformContent::Const(bits) => EtnaUniform::Constant(bits),
                     UniformContent::TextureScale { unit, comp } => EtnaUniform::TextureScale {
                         unit,

@@ -11,7 +11,7 @@
 use super::ir::*;
 use super::regs::{Class, RegFile, VirtReg};
 use super::CompileError;
-use crate::nir::types::Stage;
+use crate::etnaviv::isa::Opcode;
 use crate::ra::{check, AllocError, Assignment, Graph, NodeId, RegId};
 use crate::util::bitset::BitSet;
 
@@ -236,20 +236,14 @@ pub fn intervals(p: &Program) -> Vec<Vec<Piece>> {
 }
 
 /// Fails fast when more components are live at one point than the temporaries hold (four
-/// each, t0 taken by a fragment shader's position): no colouring exists then, and without
+/// each): no colouring exists then, and without
 /// spilling the compile can only fail. The sweep is O(n log n), where the interference
 /// graph of such a shader is quadratic (10,000 live values once took minutes and 3.7 GB to
 /// reach the same error).
-fn check_pressure(
-    p: &Program,
-    pieces: &[Vec<Piece>],
-    temps: u32,
-    stage: Stage,
-) -> Result<(), CompileError> {
+fn check_pressure(p: &Program, pieces: &[Vec<Piece>], temps: u32) -> Result<(), CompileError> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
-    let reserved = u32::from(stage == Stage::Fragment);
-    let capacity = 4 * u64::from(temps.saturating_sub(reserved));
+    let capacity = 4 * u64::from(temps);
     for block in pieces {
         let mut ends: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
         let mut live = 0u64;
@@ -305,9 +299,13 @@ pub fn describe(p: &Program, a: &Allocation) -> String {
 }
 
 /// Colours every value of `p` on `file`.
-pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation, CompileError> {
+///
+/// A fragment shader's position, which the rasterizer leaves in t0, is an input value pinned
+/// there (see the translation of `load_frag_coord`) and keeps t0 only while it is read;
+/// a shader that never reads it has t0 like any other temporary, as in Mesa.
+pub fn allocate(p: &Program, file: &RegFile) -> Result<Allocation, CompileError> {
     let pieces = intervals(p);
-    check_pressure(p, &pieces, file.temps, stage)?;
+    check_pressure(p, &pieces, file.temps)?;
     let nv = p.values.len();
     let mut first_start: Vec<Option<u32>> = vec![None; nv];
     for piece in pieces.iter().flatten() {
@@ -330,18 +328,6 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
         g.set_spill_cost(n, 1.0);
         nodes[v] = Some(n);
     }
-    // Fragment shaders find their position in t0: a node pinned there and interfering with
-    // everything keeps other values out of it.
-    let position = if stage == Stage::Fragment {
-        let n = g.add_node(file.class_id(Class::Vec4));
-        g.precolor(n, VirtReg { base: 0, ty: 0 }.id());
-        for m in nodes.iter().flatten() {
-            g.add_edge(n, *m);
-        }
-        Some(n)
-    } else {
-        None
-    };
     let mut order: Vec<usize> = (0..nv).filter(|&v| first_start[v].is_some()).collect();
     order.sort_by_key(|&v| first_start[v]);
     let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); g.num_nodes()];
@@ -363,47 +349,64 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
             active.push(*piece);
         }
     }
-    if let Some(pn) = position {
-        for m in nodes.iter().flatten() {
-            adj[pn.index()].push(*m);
-            adj[m.index()].push(pn);
-        }
-    }
-    // Two colourings: the graph allocator's, and a greedy pass in order of interval start,
-    // which is optimal for interval graphs of one class and usually beats simplify/select's
-    // order here. The one using fewer temporaries wins; both are checked by `ra::check`.
+    // Colourings to choose from: the graph allocator's, and greedy passes in order of
+    // interval start, which is optimal for interval graphs of one class and usually beats
+    // simplify/select's order here, each also with copy hints (a value prefers the register
+    // of a value a plain MOV copies it from or to, so that the MOV becomes a self-move that
+    // emission drops). The one using fewer temporaries wins, then the one leaving fewer
+    // MOVs; all are checked by `ra::check`.
     let by_start: Vec<NodeId> = order.iter().filter_map(|&v| nodes[v]).collect();
     // Wider classes first among values starting together leaves the narrow ones the holes.
     let mut wide_first = order.clone();
     wide_first.sort_by_key(|&v| (first_start[v], std::cmp::Reverse(p.values[v].width)));
     let wide_first: Vec<NodeId> = wide_first.iter().filter_map(|&v| nodes[v]).collect();
-    let temps_of = |a: &Assignment| {
-        a.regs()
+    let copies = copies(p);
+    let mut hints: Vec<Vec<NodeId>> = vec![Vec::new(); g.num_nodes()];
+    for c in &copies {
+        if let (Some(d), Some(s)) = (nodes[c.dst], nodes[c.src]) {
+            hints[d.index()].push(s);
+            hints[s.index()].push(d);
+        }
+    }
+    let no_hints: Vec<Vec<NodeId>> = vec![Vec::new(); g.num_nodes()];
+    let score = |a: &Assignment| {
+        let temps = a
+            .regs()
             .iter()
             .map(|r| u32::from(VirtReg::from_id(*r).base) + 1)
             .max()
-            .unwrap_or(0)
+            .unwrap_or(0);
+        let reg = |v: usize| nodes[v].map(|n| VirtReg::from_id(a.reg(n)));
+        let kept = copies.iter().filter(|c| !c.coalesced(&reg)).count();
+        (temps, kept)
     };
-    let greedy = match (
-        greedy(&g, &adj, &by_start, file),
-        greedy(&g, &adj, &wide_first, file),
-    ) {
-        (Some(a), Some(b)) if temps_of(&b) < temps_of(&a) => Some(b),
-        (Some(a), _) => Some(a),
-        (None, b) => b,
-    };
+    let mut candidates: Vec<Assignment> = Vec::new();
     let graph = g.allocate();
-    let assignment = match (graph, greedy) {
-        (Ok(a), Some(b)) => {
-            if temps_of(&b) < temps_of(&a) {
-                b
-            } else {
-                a
+    let graph_err = match graph {
+        Ok(a) => {
+            candidates.push(a);
+            None
+        }
+        Err(e) => Some(e),
+    };
+    for order in [&by_start, &wide_first] {
+        for h in [&no_hints, &hints] {
+            if let Some(a) = greedy(&g, &adj, order, h) {
+                candidates.push(a);
             }
         }
-        (Ok(a), None) => a,
-        (Err(_), Some(b)) => b,
-        (Err(e), None) => {
+    }
+    // The first of the best: the graph allocator's on a tie, as before hints.
+    let mut best: Option<(Assignment, (u32, usize))> = None;
+    for a in candidates {
+        let s = score(&a);
+        if best.as_ref().map_or(true, |b| s < b.1) {
+            best = Some((a, s));
+        }
+    }
+    let assignment = match (best, graph_err) {
+        (Some((a, _)), _) => a,
+        (None, Some(e)) => {
             return Err(match e {
                 AllocError::Invalid(e) => {
                     CompileError::Invalid(format!("register allocation: {e}"))
@@ -414,11 +417,12 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
                 )),
             })
         }
+        (None, None) => unreachable!("an allocation without result or error"),
     };
     check(&g, &assignment)
         .map_err(|e| CompileError::Invalid(format!("register allocation check: {e}")))?;
     let mut regs = vec![None; nv];
-    let mut num_temps = u32::from(position.is_some());
+    let mut num_temps = 0;
     for v in 0..nv {
         if let Some(n) = nodes[v] {
             let r = VirtReg::from_id(assignment.reg(n));
@@ -433,9 +437,61 @@ pub fn allocate(p: &Program, file: &RegFile, stage: Stage) -> Result<Allocation,
     })
 }
 
+/// A plain MOV of value components into another value's components: `dst` component `j`
+/// (for `j` in the mask) takes `src` component `swz[j]`.
+struct CopyMove {
+    dst: usize,
+    src: usize,
+    mask: u8,
+    swz: [u8; 4],
+}
+
+impl CopyMove {
+    /// Whether registers `reg` make the MOV copy every component onto itself (what
+    /// emission drops as a self-move).
+    fn coalesced(&self, reg: &dyn Fn(usize) -> Option<VirtReg>) -> bool {
+        let (Some(d), Some(s)) = (reg(self.dst), reg(self.src)) else {
+            return false;
+        };
+        let (dc, sc) = (d.comps(), s.comps());
+        d.base == s.base
+            && (0..dc.len())
+                .filter(|j| self.mask & (1 << j) != 0)
+                .all(|j| sc.get(self.swz[j] as usize) == Some(&dc[j]))
+    }
+}
+
+/// The plain value-to-value MOVs of `p` (no modifiers, no saturation).
+fn copies(p: &Program) -> Vec<CopyMove> {
+    p.instrs()
+        .filter_map(|ins| {
+            let (Opcode::Mov, false, Some((d, mask)), [None, None, Some(op)]) =
+                (ins.op, ins.sat, ins.dst, ins.src)
+            else {
+                return None;
+            };
+            let OperandKind::Value(v) = op.kind else {
+                return None;
+            };
+            (!op.neg && !op.abs && ins.shape == Shape::Aligned && v != d).then_some(CopyMove {
+                dst: d.index(),
+                src: v.index(),
+                mask,
+                swz: op.swz,
+            })
+        })
+        .collect()
+}
+
 /// Colours `order` greedily with the lowest register of each node's class that no coloured
-/// neighbour conflicts with. None when some node finds no register.
-fn greedy(g: &Graph, adj: &[Vec<NodeId>], order: &[NodeId], file: &RegFile) -> Option<Assignment> {
+/// neighbour conflicts with, preferring one in the register of a coloured node it `hints`
+/// at. None when some node finds no register.
+fn greedy(
+    g: &Graph,
+    adj: &[Vec<NodeId>],
+    order: &[NodeId],
+    hints: &[Vec<NodeId>],
+) -> Option<Assignment> {
     let set = g.reg_set();
     let mut reg: Vec<Option<RegId>> = (0..g.num_nodes())
         .map(|n| g.precolour(NodeId(n as u32)))
@@ -448,14 +504,20 @@ fn greedy(g: &Graph, adj: &[Vec<NodeId>], order: &[NodeId], file: &RegFile) -> O
             .iter()
             .filter_map(|m| reg[m.index()])
             .collect();
-        let r = set
-            .class_regs(g.class(n))
+        let free = |r: RegId| taken.iter().all(|&t| t != r && !set.conflicts(r, t));
+        let bases: Vec<u8> = hints[n.index()]
+            .iter()
+            .filter_map(|m| reg[m.index()])
+            .map(|r| VirtReg::from_id(r).base)
+            .collect();
+        let regs = set.class_regs(g.class(n));
+        let r = regs
             .iter()
             .copied()
-            .find(|&r| taken.iter().all(|&t| t != r && !set.conflicts(r, t)))?;
+            .find(|&r| bases.contains(&VirtReg::from_id(r).base) && free(r))
+            .or_else(|| regs.iter().copied().find(|&r| free(r)))?;
         reg[n.index()] = Some(r);
     }
-    let _ = file;
     let regs: Option<Vec<RegId>> = reg.into_iter().collect();
     regs.map(Assignment::from_regs)
 }

@@ -18,8 +18,10 @@ use crate::etnaviv::isa::{Cond, DataType, Opcode};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UniformContent {
     Unused,
-    /// Component of a user uniform (slot and component as the application's layout).
-    User,
+    /// Component `index` of the application's uniforms (`4 * slot + component` in its
+    /// layout). Slots of the application's own layout hold `User(4 * slot + c)` in
+    /// component `c`; other slots may gather components from anywhere (see [`Uniforms::place`]).
+    User(u32),
     /// A constant (raw bits).
     Const(u32),
     /// 1/width (component 0) or 1/height (component 1) of a texture unit's level 0.
@@ -41,7 +43,7 @@ impl Uniforms {
     /// A file whose first `user` slots belong to the application.
     pub fn new(user: u32) -> Uniforms {
         Uniforms {
-            slots: vec![[UniformContent::User; 4]; user as usize],
+            slots: (0..user).map(Self::user_slot).collect(),
         }
     }
 
@@ -50,7 +52,12 @@ impl Uniforms {
         while self.slots.len() <= slot as usize {
             self.slots.push([UniformContent::Unused; 4]);
         }
-        self.slots[slot as usize] = [UniformContent::User; 4];
+        self.slots[slot as usize] = Self::user_slot(slot);
+    }
+
+    /// Slot `slot` of the application's layout, in place.
+    fn user_slot(slot: u32) -> [UniformContent; 4] {
+        [0, 1, 2, 3].map(|c| UniformContent::User(4 * slot + c))
     }
 
     pub fn texture_scale(&mut self, unit: u32) -> u32 {
@@ -82,10 +89,19 @@ impl Uniforms {
         self.slots.len() as u32 - 1
     }
 
-    /// A slot holding every value of `vals` (at most four distinct), and the component of
-    /// each value.
-    pub fn place(&mut self, vals: &[u32]) -> (u32, Vec<u8>) {
-        let mut distinct: Vec<u32> = Vec::new();
+    /// Whether one slot already holds every value of `vals`.
+    pub fn holds(&self, vals: &[UniformContent]) -> bool {
+        self.slots
+            .iter()
+            .any(|s| vals.iter().all(|v| s.contains(v)))
+    }
+
+    /// A slot holding every value of `vals` (at most four distinct: constants and user
+    /// uniform components), and the component of each value. A slot of the application's
+    /// layout serves when it holds them all; new values go only into the free components of
+    /// slots of constants and gathered components.
+    pub fn place(&mut self, vals: &[UniformContent]) -> (u32, Vec<u8>) {
+        let mut distinct: Vec<UniformContent> = Vec::new();
         for &v in vals {
             if !distinct.contains(&v) {
                 distinct.push(v);
@@ -94,16 +110,16 @@ impl Uniforms {
         debug_assert!(distinct.len() <= 4);
         let mut best = None;
         for (i, slot) in self.slots.iter().enumerate() {
-            let is_const = slot
-                .iter()
-                .all(|c| matches!(c, UniformContent::Const(_) | UniformContent::Unused));
+            let is_const = slot.iter().all(|c| {
+                matches!(
+                    c,
+                    UniformContent::Const(_) | UniformContent::User(_) | UniformContent::Unused
+                )
+            });
             if !is_const {
                 continue;
             }
-            let missing = distinct
-                .iter()
-                .filter(|v| !slot.contains(&UniformContent::Const(**v)))
-                .count();
+            let missing = distinct.iter().filter(|v| !slot.contains(v)).count();
             let free = slot
                 .iter()
                 .filter(|c| **c == UniformContent::Unused)
@@ -124,21 +140,17 @@ impl Uniforms {
         };
         let slot = &mut self.slots[i];
         for v in &distinct {
-            if !slot.contains(&UniformContent::Const(*v)) {
+            if !slot.contains(v) {
                 let free = slot
                     .iter()
                     .position(|c| *c == UniformContent::Unused)
                     .expect("slot chosen with room");
-                slot[free] = UniformContent::Const(*v);
+                slot[free] = *v;
             }
         }
         let comps = vals
             .iter()
-            .map(|v| {
-                slot.iter()
-                    .position(|c| *c == UniformContent::Const(*v))
-                    .expect("value placed") as u8
-            })
+            .map(|v| slot.iter().position(|c| c == v).expect("value placed") as u8)
             .collect();
         (i as u32, comps)
     }
@@ -163,14 +175,15 @@ pub fn one_const(p: &mut Program) -> usize {
             continue;
         };
         let mut kept: Option<Read> = None;
-        let mut const_vals: Vec<u32> = Vec::new();
+        let mut const_vals: Vec<UniformContent> = Vec::new();
         for slot in 0..3 {
             let Some(op) = ins.src[slot] else { continue };
             let used = ins.used_channels(slot);
             let read = match op.kind {
                 OperandKind::Uniform(u) => Read::Slot(u),
                 OperandKind::Const(v) => {
-                    // Constants share a slot only while they fit in four components.
+                    // Constants and user uniform components share a slot only while they
+                    // fit in four components.
                     let mut vals = const_vals.clone();
                     for c in (0..4).filter(|c| used & (1 << c) != 0) {
                         if !vals.contains(&v[c]) {
@@ -195,7 +208,7 @@ pub fn one_const(p: &mut Program) -> usize {
                 _ => {}
             }
             // Move the channels this instruction reads into a temporary of just that width.
-            let mut reads: Vec<(u8, u32)> = Vec::new();
+            let mut reads: Vec<(u8, UniformContent)> = Vec::new();
             let mut swz = [0u8; 4];
             for c in 0..4 {
                 if used & (1 << c) == 0 {
@@ -203,7 +216,7 @@ pub fn one_const(p: &mut Program) -> usize {
                 }
                 let key = match op.kind {
                     OperandKind::Const(v) => (0, v[c]),
-                    _ => (op.swz[c], 0),
+                    _ => (op.swz[c], UniformContent::Unused),
                 };
                 let at = match reads.iter().position(|r| *r == key) {
                     Some(i) => i,

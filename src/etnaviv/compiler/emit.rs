@@ -13,7 +13,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::alloc::Allocation;
-use super::consts::Uniforms;
+use super::consts::{UniformContent, Uniforms};
 use super::ir::*;
 use super::CompileError;
 use crate::etnaviv::isa::{self, Dst, Inst, Opcode, RegGroup, RegSrc, Src, SrcKind, Swizzle, Tex};
@@ -58,7 +58,7 @@ pub fn inline_immediates(p: &mut Program) -> bool {
             let Some(op) = &mut ins.src[slot] else {
                 continue;
             };
-            let OperandKind::Const(vals) = op.kind else {
+            let Some(vals) = op.const_bits() else {
                 continue;
             };
             if op.neg || op.abs {
@@ -162,11 +162,24 @@ fn is_self_move(ins: &Instr, alloc: &Allocation) -> Result<bool, CompileError> {
         .all(|j| vc.get(op.swz[j] as usize) == Some(&dc[j])))
 }
 
-/// Emits the program; constants are placed in `uniforms` on the way.
+/// Emits the program; constants and gathered uniform components are placed in `uniforms` on
+/// the way, one slot per instruction (which every core can run; see [`emit_with`]).
 pub fn emit(
     p: &Program,
     alloc: &Allocation,
     uniforms: &mut Uniforms,
+) -> Result<Vec<Inst>, CompileError> {
+    emit_with(p, alloc, uniforms, true)
+}
+
+/// [`emit`], with the uniform components an instruction reads from the application's slots
+/// left where they are unless `one_const` (the core reads one uniform register per
+/// instruction) makes them share a slot.
+pub fn emit_with(
+    p: &Program,
+    alloc: &Allocation,
+    uniforms: &mut Uniforms,
+    one_const: bool,
 ) -> Result<Vec<Inst>, CompileError> {
     let mut label_at = vec![0u16; p.labels as usize];
     let mut kept = Vec::new();
@@ -201,7 +214,7 @@ pub fn emit(
             for (j, &pc) in comps.iter().enumerate() {
                 if mask & (1 << j) != 0 {
                     m |= 1 << pc;
-                    tex_sw[pc as usize] = Some(j as u8);
+                    tex_sw[pc as usize] = Some(ins.tex_swz[j]);
                 }
             }
             hw.dst = Dst::temp(base_of(alloc, d), m);
@@ -214,7 +227,7 @@ pub fn emit(
             }
         }
         // All constants of the instruction go to one slot.
-        let mut const_reads: Vec<(usize, usize, u32)> = Vec::new();
+        let mut const_reads: Vec<(usize, usize, UniformContent)> = Vec::new();
         let mut swz: [[Option<u8>; 4]; 3] = [[None; 4]; 3];
         for slot in 0..3 {
             let Some(op) = ins.src[slot] else { continue };
@@ -239,13 +252,24 @@ pub fn emit(
                 });
             }
         }
-        // One slot for all of them when they fit (always, under the one-const rule, which
-        // `one_const` arranged); otherwise one per operand.
+        // One slot for all of them when they fit and must share a slot (under the one-const
+        // rule, which `one_const` arranged), when a slot already holds them all or when they
+        // are all constants; otherwise one per operand, which finds the application's
+        // uniforms where they are instead of copying them into a new slot.
         let mut const_slot = [None; 3];
-        let mut distinct: Vec<u32> = const_reads.iter().map(|r| r.2).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let groups: Vec<Vec<(usize, usize, u32)>> = if distinct.len() <= 4 {
+        let mut distinct: Vec<UniformContent> = Vec::new();
+        for r in &const_reads {
+            if !distinct.contains(&r.2) {
+                distinct.push(r.2);
+            }
+        }
+        let together = distinct.len() <= 4
+            && (one_const
+                || distinct
+                    .iter()
+                    .all(|c| matches!(c, UniformContent::Const(_)))
+                || uniforms.holds(&distinct));
+        let groups: Vec<Vec<(usize, usize, UniformContent)>> = if together {
             vec![const_reads.clone()]
         } else {
             (0..3)
@@ -253,7 +277,7 @@ pub fn emit(
                 .collect()
         };
         for group in groups.iter().filter(|g| !g.is_empty()) {
-            let vals: Vec<u32> = group.iter().map(|r| r.2).collect();
+            let vals: Vec<UniformContent> = group.iter().map(|r| r.2).collect();
             let (slot, comps) = uniforms.place(&vals);
             for (k, r) in group.iter().enumerate() {
                 swz[r.0][r.1] = Some(comps[k]);

@@ -9,6 +9,7 @@
 //! instruction says how its channels relate to its sources ([`Shape`]), and emission derives
 //! the physical write mask and swizzles from that relation and the allocated types.
 
+use super::consts::UniformContent;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
 
 /// Dense value id.
@@ -55,9 +56,13 @@ pub enum OperandKind {
     UniformRel(u32),
     /// A 20-bit immediate (HALTI2+), the same in every channel; `swz` is unused.
     Imm(crate::etnaviv::isa::Imm),
-    /// Constants per channel (`vals[c]` is what channel `c` reads), placed later in a
-    /// uniform slot; `swz` is unused.
-    Const([u32; 4]),
+    /// What the compiler places in the uniform file, per channel (`vals[c]` is what channel
+    /// `c` reads): constants, and components of the application's uniforms read at
+    /// constant offsets. Placement happens at emission, where the components one
+    /// instruction or one vector gathers from scattered slots can share a slot of their own
+    /// (as Mesa's etnaviv treats uniforms like immediates), instead of a MOV per component;
+    /// `swz` is unused.
+    Const([UniformContent; 4]),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,7 +84,7 @@ impl Operand {
     }
     pub fn konst(vals: [u32; 4]) -> Operand {
         Operand {
-            kind: OperandKind::Const(vals),
+            kind: OperandKind::Const(vals.map(UniformContent::Const)),
             swz: [0, 1, 2, 3],
             neg: false,
             abs: false,
@@ -88,6 +93,21 @@ impl Operand {
     /// A constant read by every channel.
     pub fn splat(bits: u32) -> Operand {
         Operand::konst([bits; 4])
+    }
+    /// The constant bits of each channel, when every channel reads a constant (rather than
+    /// a user uniform).
+    pub fn const_bits(&self) -> Option<[u32; 4]> {
+        let OperandKind::Const(cells) = self.kind else {
+            return None;
+        };
+        let mut bits = [0; 4];
+        for (b, cell) in bits.iter_mut().zip(cells) {
+            let UniformContent::Const(v) = cell else {
+                return None;
+            };
+            *b = v;
+        }
+        Some(bits)
     }
     pub fn negated(mut self) -> Operand {
         self.neg = !self.neg;
@@ -141,6 +161,9 @@ pub struct Instr {
     pub shape: Shape,
     /// Sampler unit of texture instructions.
     pub sampler: u8,
+    /// Texture instructions: the colour component each destination component takes
+    /// (identity unless the result was retargeted into a vector's channels).
+    pub tex_swz: [u8; 4],
     pub target: Option<Label>,
     /// Components of the address register written (MOVAR/MOVAI), instead of `dst`.
     pub addr_mask: u8,
@@ -168,6 +191,7 @@ impl Instr {
             src: [None; 3],
             shape,
             sampler: 0,
+            tex_swz: [0, 1, 2, 3],
             target: None,
             addr_mask: 0,
         }

@@ -99,14 +99,19 @@ impl Context {
         );
         let lowered = pipeline::lower(self.specs, shader, &mut runner)?;
         let alloc = runner.time_step("register_allocation", || {
-            alloc::allocate(&lowered.program, &self.regs, stage)
+            alloc::allocate(&lowered.program, &self.regs)
         })?;
         if opts.debug.contains(debug::Flags::RA) {
             eprintln!("{}", alloc::describe(&lowered.program, &alloc));
         }
         let mut uniforms = lowered.uniforms.clone();
         let insts = runner.time_step("emit", || {
-            emit::emit(&lowered.program, &alloc, &mut uniforms)
+            emit::emit_with(
+                &lowered.program,
+                &alloc,
+                &mut uniforms,
+                self.specs.has_one_const_limit(),
+            )
         })?;
         runner.report();
         let needs_icache =

@@ -4,8 +4,9 @@
 //! so the printout uses value space throughout: `v3.xy` is components 0 and 1 of value 3,
 //! whatever register type the allocator later picks for it. Fixed, internal and uniform
 //! registers are physical and print as the disassembler does (`t0`, `i0`, `u4`). Constants
-//! not yet placed in a uniform slot print as `c(...)`, one word per channel (or one word when
-//! every channel reads the same), inline immediates as `imm.TYPE(bits)`.
+//! and user uniform components not yet placed in a uniform slot print as `c(...)`, one cell
+//! per channel (or one when every channel reads the same; a word, or `u4.y` for a component
+//! of the application's uniforms), inline immediates as `imm.TYPE(bits)`.
 //!
 //! ```text
 //! values: v0 vec4 input(t1), v1 vec2, v2 vec4 output
@@ -16,6 +17,7 @@
 
 use std::fmt;
 
+use super::consts::UniformContent;
 use super::ir::{Instr, Item, Operand, OperandKind, Program, Shape, ValueKind};
 
 const LETTERS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -69,18 +71,37 @@ impl fmt::Display for Operand {
             }
             OperandKind::Imm(imm) => write!(f, "imm.{}({:#x})", imm.ty.name(), imm.bits)?,
             OperandKind::Const(vals) if vals.iter().all(|v| *v == vals[0]) => {
-                write!(f, "c({:#x})", vals[0])?
+                write!(f, "c({})", Cell(vals[0]))?
             }
             OperandKind::Const(vals) => write!(
                 f,
-                "c({:#x}, {:#x}, {:#x}, {:#x})",
-                vals[0], vals[1], vals[2], vals[3]
+                "c({}, {}, {}, {})",
+                Cell(vals[0]),
+                Cell(vals[1]),
+                Cell(vals[2]),
+                Cell(vals[3])
             )?,
         }
         if self.abs {
             f.write_str("|")?;
         }
         Ok(())
+    }
+}
+
+/// One channel of a placed operand: constant bits in hex, a user uniform component as
+/// `u<slot>.<component>`.
+struct Cell(UniformContent);
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            UniformContent::Const(b) => write!(f, "{b:#x}"),
+            UniformContent::User(i) => {
+                write!(f, "u{}.{}", i / 4, ["x", "y", "z", "w"][i as usize % 4])
+            }
+            other => write!(f, "{other:?}"),
+        }
     }
 }
 
@@ -117,6 +138,13 @@ impl fmt::Display for Instr {
         match self.shape {
             Shape::Aligned => {}
             Shape::Broadcast(n) => write!(f, "  [reads {n}, broadcast]")?,
+            Shape::Texture if self.tex_swz != [0, 1, 2, 3] => {
+                write!(f, "  [sampler {}, colour ", self.sampler)?;
+                for c in self.tex_swz {
+                    f.write_str(["x", "y", "z", "w"][c as usize & 3])?;
+                }
+                f.write_str("]")?
+            }
             Shape::Texture => write!(f, "  [sampler {}]", self.sampler)?,
         }
         Ok(())

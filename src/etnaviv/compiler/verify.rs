@@ -155,8 +155,13 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
     let user_slots = obj
         .uniforms
         .iter()
-        .rposition(|s| s.contains(&UniformContent::User))
-        .map_or(0, |i| i + 1)
+        .flatten()
+        .filter_map(|c| match c {
+            UniformContent::User(i) => Some(*i as usize / 4 + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
         // Uniforms read only through UBO loads have no slot in the shader object.
         .max(shader.info.num_uniforms as usize);
     let first_unit = if fragment {
@@ -265,7 +270,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                 let mut v = [0u32; 4];
                 for (c, content) in contents.iter().enumerate() {
                     v[c] = match *content {
-                        UniformContent::User => ubits.get(slot).map_or(0, |s| s[c]),
+                        UniformContent::User(i) => {
+                            let i = i as usize;
+                            ubits.get(i / 4).map_or(0, |s| s[i % 4])
+                        }
                         UniformContent::Const(b) => b,
                         UniformContent::TextureScale { unit, comp } => {
                             let size = model.size(unit, 0);

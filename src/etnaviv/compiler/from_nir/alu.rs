@@ -5,8 +5,9 @@
 //! [`Tr::alu`] dispatches: the one-instruction ops come from a table ([`Tr::direct`]), each
 //! lowering that needs more than that has its own method below.
 
-use super::{aligned, fbits, unsupported, Tr, R};
-use crate::etnaviv::compiler::ir::{Instr, Operand, Shape};
+use super::{aligned, fbits, unsupported, Binding, Tr, R};
+use crate::etnaviv::compiler::consts::UniformContent;
+use crate::etnaviv::compiler::ir::{Instr, Operand, OperandKind, Shape};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
 use crate::nir::ir::AluInstr;
@@ -421,11 +422,44 @@ impl Tr<'_> {
         Ok(())
     }
 
-    /// `vec2`/`vec3`/`vec4`: one MOV per distinct source, writing all the channels it feeds,
-    /// unless [`Tr::write_into`] can have the source computed in place.
+    /// `vec2`/`vec3`/`vec4`: the channels that read constants and user uniforms gathered
+    /// into one placed operand (as Mesa gathers them into one uniform slot), which is the
+    /// vector itself when it reads nothing else; otherwise one MOV per distinct source,
+    /// writing all the channels it feeds, unless [`Tr::write_into`] can have the source
+    /// computed in place.
     fn vec(&mut self, a: &AluInstr, n: u8) -> R<()> {
+        // Placed channels, grouped by the modifiers they carry (a constant has them in its
+        // bits already): (neg, abs, mask, cells).
+        let mut groups: Vec<(bool, bool, u8, [UniformContent; 4])> = Vec::new();
+        for (c, src) in a.srcs.iter().enumerate().take(n as usize) {
+            let op = self.operand(src.ssa, [src.swizzle[0]; 4])?;
+            let OperandKind::Const(cells) = op.kind else {
+                continue;
+            };
+            match groups.iter_mut().find(|g| (g.0, g.1) == (op.neg, op.abs)) {
+                Some(g) => {
+                    g.2 |= 1 << c;
+                    g.3[c] = cells[0];
+                }
+                None => groups.push((op.neg, op.abs, 1 << c, [cells[0]; 4])),
+            }
+        }
+        if let [(neg, abs, mask, cells)] = groups[..] {
+            if mask == (1u8 << n) - 1 {
+                self.bind[a.def.0 as usize] = Some(Binding::Src {
+                    kind: OperandKind::Const(cells),
+                    swz: [0, 1, 2, 3],
+                    neg,
+                    abs,
+                });
+                return Ok(());
+            }
+        }
         let d = self.new_def(a.def)?;
-        let mut done = 0u8;
+        // The gathered MOVs come last: they read nothing that is live, so the vector's
+        // other sources (an input taken over in place, say) go first.
+        groups.retain(|g| g.2.count_ones() >= 2);
+        let mut done = groups.iter().fold(0u8, |m, g| m | g.2);
         for c in 0..n as usize {
             if done & (1 << c) != 0 {
                 continue;
@@ -440,10 +474,19 @@ impl Tr<'_> {
                 }
             }
             done |= mask;
-            if self.write_into(ssa, d, mask, comps) {
+            if self.write_into(ssa, mask.count_ones(), d, mask, comps) {
                 continue;
             }
             let op = self.operand(ssa, comps)?;
+            self.mov((d, mask), op);
+        }
+        for (neg, abs, mask, cells) in groups {
+            let op = Operand {
+                kind: OperandKind::Const(cells),
+                swz: [0, 1, 2, 3],
+                neg,
+                abs,
+            };
             self.mov((d, mask), op);
         }
         Ok(())

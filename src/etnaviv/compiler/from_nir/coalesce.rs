@@ -11,9 +11,22 @@ use crate::nir::ir::SsaId;
 impl Tr<'_> {
     /// Makes the instructions that compute `src` write straight into the components `mask`
     /// of `d` (channel `k` of the vector reading `src.comps[k]`), instead of a MOV per
-    /// source, when `src` is an ordinary value used only here, computed in the current
-    /// straight-line stretch, each of its components going to exactly one channel.
-    pub(super) fn write_into(&mut self, src: SsaId, d: ValueId, mask: u8, comps: [u8; 4]) -> bool {
+    /// source, when `src` is an ordinary value used only here (`uses`, the uses of `src` the
+    /// caller replaces, are all its NIR uses) and computed in the current
+    /// straight-line stretch. Since the vector is its only use, the components of `src` it
+    /// does not take are dead and are no longer computed (an instruction left computing
+    /// nothing is dropped), and a component it takes into several channels is computed in
+    /// each: a component-wise instruction computes it per channel, a broadcast one writes
+    /// its one result anywhere, and a texture sample routes the colour component to every
+    /// channel that takes it (its texture swizzle).
+    pub(super) fn write_into(
+        &mut self,
+        src: SsaId,
+        uses: u32,
+        d: ValueId,
+        mask: u8,
+        comps: [u8; 4],
+    ) -> bool {
         let Some(Some(Binding::Src {
             kind: OperandKind::Value(v),
             swz: [0, 1, 2, 3],
@@ -24,23 +37,20 @@ impl Tr<'_> {
             return false;
         };
         let width = self.p.values[v.index()].width;
-        if self.uses.get(src.0 as usize) != Some(&1)
+        if self.uses.get(src.0 as usize) != Some(&uses)
             || self.phi_values.contains(&v)
             || self.p.values[v.index()].kind != ValueKind::Temp
         {
             return false;
         }
-        // map[j]: the vector channel value component j goes to.
-        let mut map = [None::<usize>; 4];
+        // map[j]: the vector channels value component j goes to.
+        let mut map = [0u8; 4];
         for k in (0..4).filter(|k| mask & (1 << k) != 0) {
             let j = comps[k] as usize;
-            if j >= width as usize || map[j].is_some() {
+            if j >= width as usize {
                 return false;
             }
-            map[j] = Some(k);
-        }
-        if map[..width as usize].iter().any(|m| m.is_none()) {
-            return false;
+            map[j] |= 1 << k;
         }
         // The definitions must all follow the last label or branch.
         let tail_start = self
@@ -58,45 +68,119 @@ impl Tr<'_> {
             .iter()
             .any(|it| defines(it) || reads(it))
             || self.p.items[tail_start..].iter().any(|it| {
-                reads(it)
-                    || matches!(it, Item::Instr(i) if defines(it)
-                        && (i.shape == Shape::Texture || i.op == Opcode::Load))
+                reads(it) || matches!(it, Item::Instr(i) if defines(it) && i.op == Opcode::Load)
             })
         {
             return false;
         }
-        for it in &mut self.p.items[tail_start..] {
+        let mut dead = Vec::new();
+        for (at, it) in self.p.items.iter_mut().enumerate().skip(tail_start) {
             let Item::Instr(ins) = it else { continue };
             let Some((dv, m)) = ins.dst else { continue };
             if dv != v {
                 continue;
             }
-            let mut nm = 0u8;
-            for j in (0..4).filter(|j| m & (1 << j) != 0) {
-                if let Some(k) = map[j] {
-                    nm |= 1 << k;
-                }
+            let nm = (0..4)
+                .filter(|j| m & (1 << j) != 0)
+                .fold(0u8, |nm, j| nm | map[j]);
+            if nm == 0 {
+                dead.push(at);
+                continue;
             }
-            if ins.shape == Shape::Aligned {
-                for op in ins.src.iter_mut().flatten() {
-                    let old = *op;
-                    let first = (0..4).find(|j| m & (1 << j) != 0).unwrap_or(0);
-                    for c in 0..4 {
-                        // Channel c of the vector takes what value channel j read.
-                        let j = (0..4)
-                            .find(|&j| m & (1 << j) != 0 && map[j] == Some(c))
-                            .unwrap_or(first);
-                        op.swz[c] = old.swz[j];
-                        if let (OperandKind::Const(nv), OperandKind::Const(ov)) =
-                            (&mut op.kind, old.kind)
-                        {
-                            nv[c] = ov[j];
+            // For channel c of the vector, the value component j it takes.
+            let from = |c: usize| {
+                (0..4)
+                    .find(|&j| m & (1 << j) != 0 && map[j] & (1 << c) != 0)
+                    .unwrap_or(0)
+            };
+            match ins.shape {
+                Shape::Aligned => {
+                    for op in ins.src.iter_mut().flatten() {
+                        let old = *op;
+                        for c in (0..4).filter(|c| nm & (1 << c) != 0) {
+                            let j = from(c);
+                            op.swz[c] = old.swz[j];
+                            if let (OperandKind::Const(nv), OperandKind::Const(ov)) =
+                                (&mut op.kind, old.kind)
+                            {
+                                nv[c] = ov[j];
+                            }
+                        }
+                        // Channels nothing reads repeat a read one.
+                        let first = nm.trailing_zeros() as usize;
+                        for c in (0..4).filter(|c| nm & (1 << c) == 0) {
+                            op.swz[c] = op.swz[first];
+                            if let OperandKind::Const(nv) = &mut op.kind {
+                                nv[c] = nv[first];
+                            }
                         }
                     }
                 }
+                Shape::Texture => {
+                    let old = ins.tex_swz;
+                    for c in (0..4).filter(|c| nm & (1 << c) != 0) {
+                        ins.tex_swz[c] = old[from(c)];
+                    }
+                }
+                Shape::Broadcast(_) => {}
             }
             ins.dst = Some((d, nm));
         }
+        for at in dead.into_iter().rev() {
+            self.p.items.remove(at);
+        }
         true
+    }
+}
+
+impl Tr<'_> {
+    /// Has the instructions computing `src` write the phi variable `dst` directly instead
+    /// of a copy at the block's end (see [`Tr::write_into`]), when that cannot be observed:
+    /// no other copy of the same parallel copy reads `dst`, and nothing reads `dst` from
+    /// the first instruction computing `src` on, except that instruction itself when it is
+    /// the only one (an instruction reads its sources before it writes).
+    pub(super) fn phi_computed_in_place(
+        &mut self,
+        dst: ValueId,
+        src: SsaId,
+        copies: &[(ValueId, SsaId)],
+    ) -> bool {
+        let Some(Some(Binding::Src {
+            kind: OperandKind::Value(v),
+            ..
+        })) = self.bind.get(src.0 as usize).cloned()
+        else {
+            return false;
+        };
+        let w = self.p.values[dst.index()].width;
+        if v == dst || self.p.values[v.index()].width != w {
+            return false;
+        }
+        let reads_dst = |kind: OperandKind| kind == OperandKind::Value(dst);
+        for &(d, s) in copies {
+            if d == dst {
+                continue;
+            }
+            match self.bind.get(s.0 as usize) {
+                Some(Some(Binding::Src { kind, .. })) if !reads_dst(*kind) => {}
+                Some(Some(Binding::Const(_))) => {}
+                _ => return false,
+            }
+        }
+        let defines = |it: &Item| matches!(it, Item::Instr(i) if i.dst.is_some_and(|x| x.0 == v));
+        let Some(first) = self.p.items.iter().position(defines) else {
+            return false;
+        };
+        let single = self.p.items.iter().filter(|it| defines(it)).count() == 1;
+        let read_later = self.p.items[first..].iter().any(|it| {
+            let Item::Instr(i) = it else { return false };
+            let reads = i.src.iter().flatten().any(|o| reads_dst(o.kind));
+            reads && !(single && defines(it))
+        });
+        if read_later {
+            return false;
+        }
+        let full = (1u8 << w) - 1;
+        self.write_into(src, 1, dst, full, [0, 1, 2, 3])
     }
 }

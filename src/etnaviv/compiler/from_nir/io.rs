@@ -4,6 +4,7 @@
 //! LOAD, the fragment payload (position, front face) and discards.
 
 use super::{unsupported, Binding, InputInfo, OutputInfo, Tr, R};
+use crate::etnaviv::compiler::consts::UniformContent;
 use crate::etnaviv::compiler::ir::{Instr, Operand, OperandKind, Shape, Value, ValueId, ValueKind};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
@@ -19,14 +20,13 @@ fn load_def(ii: &IntrinsicInstr) -> R<SsaId> {
 
 impl Tr<'_> {
     /// The value `val` itself when a store of it to output `slot` can simply make it the
-    /// output register: its only use, the slot's only store, all components from x on.
+    /// output register: the slot's only store, all components from x on. Other uses of the
+    /// value read the output register (it is defined once and holds the value to the end),
+    /// as Mesa's allocator gives a stored def the output's whole register, instead of a
+    /// MOV into a separate output.
     fn coalescible_output(&self, val: SsaId, slot: u32, frac: u8, wrmask: u8) -> Option<ValueId> {
         let width = self.imp.def(val)?.num_components;
-        if frac != 0
-            || wrmask != (1 << width) - 1
-            || self.uses.get(val.0 as usize) != Some(&1)
-            || self.stores.get(&slot) != Some(&1)
-        {
+        if frac != 0 || wrmask != (1 << width) - 1 || self.stores.get(&slot) != Some(&1) {
             return None;
         }
         match self.bind.get(val.0 as usize)?.as_ref()? {
@@ -83,8 +83,10 @@ impl Tr<'_> {
         }
     }
 
-    /// `u[base + offset]` with a constant offset binds the uniform itself, which costs no
-    /// instruction; the offset is a float on cores without integers.
+    /// `u[base + offset]` with a constant offset binds the uniform's components, which costs
+    /// no instruction; the offset is a float on cores without integers. They are bound as
+    /// cells to place (see [`OperandKind::Const`]), so that a vector or an instruction
+    /// reading components of several slots can have them gathered into one.
     fn load_uniform(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0);
         let def = load_def(ii)?;
@@ -97,7 +99,8 @@ impl Tr<'_> {
             }
         };
         let slot = self.user_uniform(base.saturating_add(i64::from(off)), "load_uniform slot")?;
-        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
+        let cells = [0, 1, 2, 3].map(|c| UniformContent::User(4 * slot + c));
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Const(cells)));
         Ok(())
     }
 
@@ -161,11 +164,17 @@ impl Tr<'_> {
     }
 
     /// The fragment payload the rasterizer leaves in fixed registers: the position in t0,
-    /// the front-face flag in i0.
+    /// the front-face flag in i0. The position is an input value pinned in t0 (fragment
+    /// inputs proper start at t1), so that t0 is taken only while the position is read.
     fn load_payload(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let def = load_def(ii)?;
         let b = if ii.intrinsic == Intrinsic::LoadFragCoord {
-            Binding::plain(OperandKind::Fixed(0))
+            let position = ValueKind::Input { reg: 0 };
+            let v = match self.p.values.iter().position(|v| v.kind == position) {
+                Some(i) => ValueId(i as u32),
+                None => self.p.new_value(4, position),
+            };
+            Binding::value(v, 0)
         } else {
             // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
             // compares it with zero, so the load is just that register.

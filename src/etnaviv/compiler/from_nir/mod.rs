@@ -316,6 +316,18 @@ impl<'a> Tr<'a> {
     /// The operand reading NIR components `comps[c]` of `id` in channel `c`.
     fn operand(&self, id: SsaId, comps: [u8; 4]) -> R<Operand> {
         Ok(match self.binding(id)? {
+            // Cells to place carry their components themselves.
+            Binding::Src {
+                kind: OperandKind::Const(cells),
+                swz,
+                neg,
+                abs,
+            } => Operand {
+                kind: OperandKind::Const(comps.map(|c| cells[swz[c as usize & 3] as usize & 3])),
+                swz: [0, 1, 2, 3],
+                neg: *neg,
+                abs: *abs,
+            },
             Binding::Src {
                 kind,
                 swz,
@@ -525,6 +537,9 @@ impl<'a> Tr<'a> {
         let dests: Vec<ValueId> = copies.iter().map(|c| c.0).collect();
         let mut ops = Vec::new();
         for &(dst, src) in &copies {
+            if self.phi_computed_in_place(dst, src, &copies) {
+                continue;
+            }
             let w = self.p.values[dst.index()].width;
             let comps = aligned(&AluSrc::IDENTITY, w);
             let mut op = self.operand(src, comps)?;

@@ -97,13 +97,16 @@ impl Tr<'_> {
 
     /// `op` without modifiers, for a source that cannot carry them: a MOV computes the
     /// modified value into a temporary first. Constants already hold their modifiers in
-    /// their bits and pass unchanged.
+    /// their bits and pass unchanged (user uniforms among them do not).
     pub(super) fn plain(&mut self, op: Operand) -> Operand {
-        if !(op.neg || op.abs) || matches!(op.kind, OperandKind::Const(_)) {
+        if !(op.neg || op.abs) || op.const_bits().is_some() {
             return op;
         }
         // A broadcast (the usual case) needs only a scalar.
-        let splat = op.swz.iter().all(|&c| c == op.swz[0]);
+        let splat = match op.kind {
+            OperandKind::Const(cells) => cells.iter().all(|&c| c == cells[0]),
+            _ => op.swz.iter().all(|&c| c == op.swz[0]),
+        };
         let t = self.temp(if splat { 1 } else { 4 });
         let mut i = Instr::new(Opcode::Mov, Shape::Aligned);
         i.dst = Some((t, if splat { 1 } else { 0xf }));
