@@ -5,8 +5,9 @@
 //! (coordinate of the sampler's width, separate bias/LOD). The references are independent:
 //! the same shader written with a separate LOD source, run on the interpreter.
 
+mod common;
+
 use gpucc::etnaviv::compiler::{dialect, verify, Context, Options, VerifyOutcome};
-use gpucc::etnaviv::isa::disasm::disassemble_inst;
 use gpucc::etnaviv::specs::Specs;
 use gpucc::nir::interp::{self, Environment};
 
@@ -88,15 +89,8 @@ fn texldl_reads_the_packed_vec4_and_verifies() {
     let s = packed_txl();
     let c = Context::new(gc2000());
     let obj = c.compile(&s, &Options::default()).expect("compiles");
-    let tex: Vec<String> = obj
-        .insts
-        .iter()
-        .map(|i| {
-            disassemble_inst(i)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+    let tex: Vec<String> = common::etna::listing(&obj.insts)
+        .into_iter()
         .filter(|l| l.starts_with("texld"))
         .collect();
     assert_eq!(tex.len(), 1, "{tex:?}");

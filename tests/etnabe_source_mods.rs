@@ -6,9 +6,7 @@
 //! The expected listings are written by hand from those rules; every shader is also run on
 //! the simulator against the NIR interpreter.
 
-use gpucc::etnaviv::compiler::{verify, Context, Options, VerifyOutcome};
-use gpucc::etnaviv::isa::disasm::disassemble_inst;
-use gpucc::etnaviv::specs::Specs;
+mod common;
 
 const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 0\noutputs: 1\nuniforms: 1\n\
     decl_var uniform INTERP_MODE_NONE none vec4 u (0, 0, 0)\n\
@@ -20,36 +18,13 @@ const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 0\noutputs: 1
 /// A fragment shader reading `vec4 u` as `%1` and writing `%98` to gl_FragColor; `body`
 /// may open blocks up to b8.
 fn fs(body: &str) -> gpucc::nir::Shader {
-    let text = format!(
-        "{HEAD}{body}\
-         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
-         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
-         \x20               // succs: b9 \n    block b9:\n}}\n"
-    );
-    gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    common::etna::fragment_shader(HEAD, body, 9)
 }
 
 /// The program for `core` as disassembly lines with single spaces, after checking it
 /// against the interpreter.
 fn asm(core: &str, body: &str) -> Vec<String> {
-    let s = fs(body);
-    let c = Context::new(Specs::from_name(core).expect("known core"));
-    let obj = c.compile(&s, &Options::default()).expect("compiles");
-    let lines: Vec<String> = obj
-        .insts
-        .iter()
-        .map(|i| {
-            disassemble_inst(i)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    match verify(&c, &s, 3) {
-        VerifyOutcome::Pass => {}
-        other => panic!("{core}: {other:?}\n{}", lines.join("\n")),
-    }
-    lines
+    common::etna::compile_verified(core, &fs(body)).0
 }
 
 #[test]

@@ -7,9 +7,7 @@
 //! uniform values differ per component, so a component gathered from the wrong place fails).
 
 use gpucc::etnaviv::compiler::consts::UniformContent::{self, Const, User};
-use gpucc::etnaviv::compiler::{verify, Context, Options, VerifyOutcome};
-use gpucc::etnaviv::isa::disasm::disassemble_inst;
-use gpucc::etnaviv::specs::Specs;
+mod common;
 
 const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1\nuniforms: 3\n\
     decl_var uniform INTERP_MODE_NONE none mat3 m (0, 0, 0)\n\
@@ -26,35 +24,13 @@ const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1
 /// as `%4` (in t1; t0, where the fragment position arrives, is free since no shader here
 /// reads the position), writing `%98` to gl_FragColor.
 fn fs(body: &str) -> gpucc::nir::Shader {
-    let text = format!(
-        "{HEAD}{body}\
-         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
-         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
-         \x20               // succs: b1 \n    block b1:\n}}\n"
-    );
-    gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    common::etna::fragment_shader(HEAD, body, 1)
 }
 
 /// The program for `core` as disassembly lines with single spaces, and its uniform file,
 /// after checking it against the interpreter.
 fn compile(core: &str, body: &str) -> (Vec<String>, Vec<[UniformContent; 4]>) {
-    let s = fs(body);
-    let c = Context::new(Specs::from_name(core).expect("known core"));
-    let obj = c.compile(&s, &Options::default()).expect("compiles");
-    let lines: Vec<String> = obj
-        .insts
-        .iter()
-        .map(|i| {
-            disassemble_inst(i)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    match verify(&c, &s, 3) {
-        VerifyOutcome::Pass => {}
-        other => panic!("{core}: {other:?}\n{}", lines.join("\n")),
-    }
+    let (lines, obj) = common::etna::compile_verified(core, &fs(body));
     (lines, obj.uniforms)
 }
 

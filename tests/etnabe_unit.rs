@@ -2,6 +2,8 @@
 //! virtual type (against the two tables of shared/seeds/001), the fragment position
 //! reservation, the one-const rule, and the register set shared between compiles.
 
+mod common;
+
 use std::sync::Arc;
 
 use gpucc::etnaviv::compiler::alloc::{class_of, Allocation};
@@ -506,16 +508,7 @@ fn copies_onto_the_same_register_are_not_emitted() {
     let s = gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let c = ctx("gc7000");
     let obj = c.compile(&s, &Options::default()).expect("compiles");
-    let lines: Vec<String> = obj
-        .insts
-        .iter()
-        .map(|i| {
-            gpucc::etnaviv::isa::disasm::disassemble_inst(i)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let lines = common::etna::listing(&obj.insts);
     assert_eq!(
         lines,
         [

@@ -5,9 +5,7 @@
 //! components (routed by the texture swizzle). The expected listings are written by hand
 //! from those rules; every shader is also run on the simulator against the NIR interpreter.
 
-use gpucc::etnaviv::compiler::{verify, Context, Options, VerifyOutcome};
-use gpucc::etnaviv::isa::disasm::disassemble_inst;
-use gpucc::etnaviv::specs::Specs;
+mod common;
 
 const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1\nuniforms: 0\n\
     decl_var uniform INTERP_MODE_NONE none sampler2D s (0, 0, 0)\n\
@@ -21,36 +19,13 @@ const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1
 /// arrives, is free since no shader here reads the position),
 /// writing `%98` to gl_FragColor.
 fn fs(body: &str) -> gpucc::nir::Shader {
-    let text = format!(
-        "{HEAD}{body}\
-         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
-         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
-         \x20               // succs: b1 \n    block b1:\n}}\n"
-    );
-    gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    common::etna::fragment_shader(HEAD, body, 1)
 }
 
 /// The program for `core` as disassembly lines with single spaces, after checking it
 /// against the interpreter.
 fn asm(core: &str, body: &str) -> Vec<String> {
-    let s = fs(body);
-    let c = Context::new(Specs::from_name(core).expect("known core"));
-    let obj = c.compile(&s, &Options::default()).expect("compiles");
-    let lines: Vec<String> = obj
-        .insts
-        .iter()
-        .map(|i| {
-            disassemble_inst(i)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    match verify(&c, &s, 3) {
-        VerifyOutcome::Pass => {}
-        other => panic!("{core}: {other:?}\n{}", lines.join("\n")),
-    }
-    lines
+    common::etna::compile_verified(core, &fs(body)).0
 }
 
 #[test]
@@ -171,18 +146,7 @@ fn a_stored_value_read_again_is_the_output_register_itself() {
         \x20               // succs: b1 \n    block b1:\n}\n";
     let s = gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     for core in ["gc2000", "gc7000"] {
-        let c = Context::new(Specs::from_name(core).expect("known core"));
-        let obj = c.compile(&s, &Options::default()).expect("compiles");
-        let lines: Vec<String> = obj
-            .insts
-            .iter()
-            .map(|i| {
-                disassemble_inst(i)
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
+        let (lines, obj) = common::etna::compile_verified(core, &s);
         // Which of t0 and t1 holds which output is the allocator's choice.
         let pos = obj.vs_pos_out_reg.expect("position output");
         let other = 1 - pos;
@@ -194,7 +158,6 @@ fn a_stored_value_read_again_is_the_output_register_itself() {
             ],
             "{core}"
         );
-        assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass, "{core}");
     }
 }
 
@@ -229,27 +192,10 @@ fn loop_variable_is_updated_in_place() {
                 \x20   }\n\
                 \x20   block b5:  // preds: b2\n\
                 \x20   32x4  %98 = vec4 %5, %5, %5, %5\n";
-    let text = format!(
-        "{HEAD}{body}\
-         \x20   32    %99 = deref_var &gl_FragColor (shader_out vec4)\n\
-         \x20               @store_deref (%99, %98) (wrmask=xyzw, access=none)\n\
-         \x20               // succs: b6 \n    block b6:\n}}\n"
-    );
-    let s = gpucc::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let s = common::etna::fragment_shader(HEAD, body, 6);
     // fge32 gives an integer boolean: a core with integers.
     for core in ["gc7000"] {
-        let c = Context::new(Specs::from_name(core).expect("known core"));
-        let obj = c.compile(&s, &Options::default()).expect("compiles");
-        let lines: Vec<String> = obj
-            .insts
-            .iter()
-            .map(|i| {
-                disassemble_inst(i)
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
+        let (lines, _) = common::etna::compile_verified(core, &s);
         let movs = lines.iter().filter(|l| l.starts_with("mov")).count();
         assert_eq!(movs, 2, "{core}: {lines:#?}");
         let add = lines
@@ -278,6 +224,5 @@ fn loop_variable_is_updated_in_place() {
                 .unwrap();
             assert_eq!(dst, src, "{core}: {l}\n{lines:#?}");
         }
-        assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass, "{core}");
     }
 }
