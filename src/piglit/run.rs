@@ -261,6 +261,19 @@ fn over_uniform_limit(target: Target, dir: &Path, name: &str, stage: &str) -> Op
     })
 }
 
+/// A vertex a compiled vertex program wrote, from its outputs by varying slot name.
+fn compiled_vertex(outputs: BTreeMap<String, [u32; 4]>) -> Result<Vertex, Stop> {
+    let clip = outputs
+        .get("VARYING_SLOT_POS")
+        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
+        .map(f32::from_bits);
+    Ok(Vertex {
+        clip,
+        outputs,
+        clip_distances: Vec::new(),
+    })
+}
+
 /// The slot name (`VARYING_SLOT_POS`, `VARYING_SLOT_VAR0`...) of output driver location
 /// `location`, from the output variable that covers it.
 fn output_name(shader: &Shader, location: u32) -> Option<String> {
@@ -798,20 +811,7 @@ impl Runner {
                 &self.bindings(),
             )
             .map_err(|e| Stop::Fail(format!("vertex shader on the simulator: {e}")))?;
-            return outputs
-                .into_iter()
-                .map(|outputs| {
-                    let clip = outputs
-                        .get("VARYING_SLOT_POS")
-                        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
-                        .map(f32::from_bits);
-                    Ok(Vertex {
-                        clip,
-                        outputs,
-                        clip_distances: Vec::new(),
-                    })
-                })
-                .collect();
+            return outputs.into_iter().map(compiled_vertex).collect();
         }
         if let Ok((specs, loaded)) = &self.vs_etna {
             let words: Vec<u32> = env
@@ -825,19 +825,11 @@ impl Runner {
             return per_vertex
                 .into_iter()
                 .map(|regs| {
-                    let outputs: BTreeMap<String, [u32; 4]> = regs
-                        .into_iter()
-                        .filter_map(|(loc, v)| Some((output_name(&vs.shader, loc)?, v)))
-                        .collect();
-                    let clip = outputs
-                        .get("VARYING_SLOT_POS")
-                        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
-                        .map(f32::from_bits);
-                    Ok(Vertex {
-                        clip,
-                        outputs,
-                        clip_distances: Vec::new(),
-                    })
+                    compiled_vertex(
+                        regs.into_iter()
+                            .filter_map(|(loc, v)| Some((output_name(&vs.shader, loc)?, v)))
+                            .collect(),
+                    )
                 })
                 .collect();
         }
