@@ -208,6 +208,16 @@ impl GlslType {
         }
     }
 
+    /// Elements of the (possibly nested) array, an unsized dimension counted as one; 1 for a
+    /// non-array: how many consecutive driver locations a sampler or uniform array spans.
+    pub fn array_elements(&self) -> u32 {
+        self.arrays
+            .iter()
+            .map(|&n| n.max(1))
+            .product::<u32>()
+            .max(1)
+    }
+
     /// The ALU base type of a non-array numeric type (`nir_get_nir_type_for_glsl_type`).
     pub fn alu_base(&self) -> BaseType {
         if !self.arrays.is_empty() {

@@ -283,12 +283,7 @@ fn output_name(shader: &Shader, location: u32) -> Option<String> {
         .filter(|v| v.mode == VarMode::ShaderOut)
         .find_map(|v| {
             let k = location.checked_sub(v.driver_location)?;
-            let n =
-                v.ty.arrays
-                    .iter()
-                    .map(|&n| n.max(1))
-                    .product::<u32>()
-                    .max(1);
+            let n = v.ty.array_elements();
             let base = v.location.split('.').next()?;
             (k < n).then(|| io::offset_location(base, k))
         })

@@ -88,12 +88,7 @@ pub fn prescaled_operand(specs: &Specs, imp: &Impl, src: &AluSrc, n: usize) -> O
 /// (whose packing would also hold the comparator or layer) and for an unknown binding.
 pub fn sampler_coord_dims(shader: &Shader, index: u32) -> Option<usize> {
     let v = shader.variables.iter().find(|v| {
-        let n =
-            v.ty.arrays
-                .iter()
-                .map(|&n| n.max(1))
-                .product::<u32>()
-                .max(1);
+        let n = v.ty.array_elements();
         v.mode == VarMode::Uniform
             && v.ty.class() == TypeClass::Sampler
             && (v.driver_location..v.driver_location + n).contains(&index)

@@ -56,26 +56,10 @@ pub fn close_enough(expected: u32, got: u32) -> bool {
 
 /// User uniform slots that some load reads as integers.
 fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
     // GLSL integer and boolean uniforms: Mesa may load them with a float destination type.
-    for v in &shader.variables {
-        if v.mode == VarMode::Uniform
-            && matches!(
-                v.ty.alu_base(),
-                BaseType::Int | BaseType::Uint | BaseType::Bool
-            )
-        {
-            let n =
-                v.ty.arrays
-                    .iter()
-                    .map(|&n| n.max(1))
-                    .product::<u32>()
-                    .max(1);
-            for k in 0..n {
-                out.insert(v.driver_location + k);
-            }
-        }
-    }
+    let mut out = uniform_slots_of(shader, |b| {
+        matches!(b, BaseType::Int | BaseType::Uint | BaseType::Bool)
+    });
     let Some(imp) = shader.entry() else {
         return out;
     };
@@ -108,21 +92,17 @@ fn integer_uniform_slots(shader: &Shader, float_offsets: bool) -> BTreeSet<u32> 
 /// NIR relies on it: gc7000's `inot b` is false only for `~0`. Any other bit pattern is an input
 /// no GL program can produce.
 fn boolean_uniform_slots(shader: &Shader) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for v in &shader.variables {
-        if v.mode == VarMode::Uniform && v.ty.alu_base() == BaseType::Bool {
-            let n =
-                v.ty.arrays
-                    .iter()
-                    .map(|&n| n.max(1))
-                    .product::<u32>()
-                    .max(1);
-            for k in 0..n {
-                out.insert(v.driver_location + k);
-            }
-        }
-    }
-    out
+    uniform_slots_of(shader, |b| b == BaseType::Bool)
+}
+
+/// The slots of the user uniforms whose ALU base type passes `pick`, every array element.
+fn uniform_slots_of(shader: &Shader, pick: impl Fn(BaseType) -> bool) -> BTreeSet<u32> {
+    shader
+        .variables
+        .iter()
+        .filter(|v| v.mode == VarMode::Uniform && pick(v.ty.alu_base()))
+        .flat_map(|v| v.driver_location..v.driver_location + v.ty.array_elements())
+        .collect()
 }
 
 /// Extra input sets tried, beyond the requested ones, when sets are skipped because the
