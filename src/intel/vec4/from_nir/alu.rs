@@ -1,0 +1,400 @@
+//! NIR ALU instructions as align16 instructions: one per NIR instruction wherever the
+//! hardware has the operation, with the operand rules of Gen7 applied here (an immediate only
+//! in the last source of a two-source instruction, three-source and math operands in plain
+//! registers).
+
+use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+use crate::nir::{AluInstr, AluOp};
+
+use super::super::ir::{Dst, File, Inst, Op, Src};
+use super::{unsupported, CompileError, Tr};
+
+use RegType::{D, F, UD};
+
+/// The condition that holds with the operands swapped.
+fn swapped(c: CondMod) -> CondMod {
+    match c {
+        CondMod::L => CondMod::G,
+        CondMod::G => CondMod::L,
+        CondMod::Le => CondMod::Ge,
+        CondMod::Ge => CondMod::Le,
+        other => other,
+    }
+}
+
+impl Tr<'_> {
+    /// Source `k` of `a` as type `ty`, read in the channels of `mask`.
+    fn arg(
+        &mut self,
+        a: &AluInstr,
+        k: usize,
+        mask: u8,
+        ty: RegType,
+        imm_ok: bool,
+    ) -> Result<Src, CompileError> {
+        let s = a.srcs.get(k).ok_or_else(|| {
+            CompileError::Invalid(format!("{} is missing source {k}", a.op.name()))
+        })?;
+        self.operand(s, mask, ty, imm_ok)
+    }
+
+    /// `src` in a register a three-source or math instruction can read (a virtual register
+    /// or an attribute), copied there when it is not.
+    pub(super) fn in_grf(&mut self, src: Src) -> Src {
+        if matches!(src.file, File::Vgrf | File::Attr) {
+            return src;
+        }
+        let r = self.prog.vgrf();
+        let raw = Src {
+            negate: false,
+            abs: false,
+            ..src
+        };
+        self.push(Op::Alu(Opcode::Mov), Dst::vgrf(r, src.ty, 0xf), vec![raw]);
+        Src {
+            negate: src.negate,
+            abs: src.abs,
+            ..Src::vgrf(r, src.ty)
+        }
+    }
+
+    fn emit_to(&mut self, op: Op, dst: Dst, src: Vec<Src>) -> &mut Inst {
+        self.push(op, dst, src)
+    }
+
+    /// A two-source instruction: an immediate first source moves to the second slot when
+    /// the operation allows (`commutes`), else into a register.
+    fn binary(&mut self, op: Opcode, dst: Dst, a: Src, b: Src, commutes: bool) -> &mut Inst {
+        let (a, b) = match (a.file, b.file) {
+            (File::Imm, f) if f != File::Imm && commutes => (b, a),
+            (File::Imm, _) => (self.in_grf(a), b),
+            _ => (a, b),
+        };
+        self.emit_to(Op::Alu(op), dst, vec![a, b])
+    }
+
+    pub(super) fn emit_alu(&mut self, a: &AluInstr) -> Result<(), CompileError> {
+        let info = a.op.info();
+        let n_out = info.output_size;
+        let name = a.op.name();
+        let (n, _) = self.def_info(a.def)?;
+        let mask = ((1u32 << n.min(4)) - 1) as u8;
+        // The channels a per-component source is read in; horizontal operations (dot
+        // products) read their own sizes whatever the destination.
+        let rmask = |k: usize| -> u8 {
+            match info.input_sizes.get(k).copied().unwrap_or(0) {
+                0 => mask,
+                s => ((1u32 << s.min(4)) - 1) as u8,
+            }
+        };
+        let _ = n_out;
+        macro_rules! arg {
+            ($k:expr, $ty:expr) => {
+                self.arg(a, $k, rmask($k), $ty, true)?
+            };
+        }
+        macro_rules! reg_arg {
+            ($k:expr, $ty:expr) => {{
+                let s = self.arg(a, $k, rmask($k), $ty, false)?;
+                self.in_grf(s)
+            }};
+        }
+        match a.op {
+            AluOp::mov => {
+                let s = arg!(0, UD);
+                let d = self.def_dst(a.def, UD)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
+            }
+            AluOp::fneg | AluOp::fabs | AluOp::fsat => {
+                let s = arg!(0, F);
+                let s = match a.op {
+                    AluOp::fneg => s.neg(),
+                    AluOp::fabs if s.file == File::Imm => Src::imm(F, s.imm & 0x7fff_ffff),
+                    AluOp::fabs => Src {
+                        abs: true,
+                        negate: false,
+                        ..s
+                    },
+                    _ => s,
+                };
+                let s = if s.file == File::Imm && s.negate {
+                    Src::imm(F, s.imm ^ 0x8000_0000)
+                } else {
+                    s
+                };
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]).sat = a.op == AluOp::fsat;
+            }
+            AluOp::ineg => {
+                let s = arg!(0, D);
+                let s = if s.file == File::Imm {
+                    Src::imm(D, s.imm.wrapping_neg())
+                } else {
+                    s.neg()
+                };
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
+            }
+            AluOp::iabs => {
+                let s = arg!(0, D);
+                let s = if s.file == File::Imm {
+                    Src::imm(D, (s.imm as i32).unsigned_abs())
+                } else {
+                    Src {
+                        abs: true,
+                        negate: false,
+                        ..s
+                    }
+                };
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
+            }
+            AluOp::inot => {
+                let s = reg_arg!(0, D);
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Not), d, vec![s]);
+            }
+            AluOp::b2f32
+            | AluOp::b2i32
+            | AluOp::f2i32
+            | AluOp::f2u32
+            | AluOp::i2f32
+            | AluOp::u2f32 => {
+                let (sty, dty, neg) = match a.op {
+                    AluOp::b2f32 => (D, F, true),
+                    AluOp::b2i32 => (D, D, true),
+                    AluOp::f2i32 => (F, D, false),
+                    AluOp::f2u32 => (F, UD, false),
+                    AluOp::i2f32 => (D, F, false),
+                    _ => (UD, F, false),
+                };
+                let s = reg_arg!(0, sty);
+                let s = if neg { s.neg() } else { s };
+                let d = self.def_dst(a.def, dty)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
+            }
+            AluOp::fadd | AluOp::fmul | AluOp::iadd | AluOp::iand | AluOp::ior | AluOp::ixor => {
+                let (op, ty) = match a.op {
+                    AluOp::fadd => (Opcode::Add, F),
+                    AluOp::fmul => (Opcode::Mul, F),
+                    AluOp::iadd => (Opcode::Add, D),
+                    AluOp::iand => (Opcode::And, UD),
+                    AluOp::ior => (Opcode::Or, UD),
+                    _ => (Opcode::Xor, UD),
+                };
+                let (x, y) = (arg!(0, ty), arg!(1, ty));
+                let d = self.def_dst(a.def, ty)?;
+                self.binary(op, d, x, y, true);
+            }
+            AluOp::isub => {
+                let (x, y) = (arg!(0, D), arg!(1, D));
+                let y = if y.file == File::Imm {
+                    Src::imm(D, y.imm.wrapping_neg())
+                } else {
+                    y.neg()
+                };
+                let d = self.def_dst(a.def, D)?;
+                self.binary(Opcode::Add, d, x, y, true);
+            }
+            AluOp::imul => {
+                // Gen7 multiplies by the low 16 bits of the second source: one MUL only
+                // when that source is a constant below 2^16 (as Mesa emits it).
+                let (mut x, mut y) = (arg!(0, D), arg!(1, D));
+                if x.file == File::Imm {
+                    std::mem::swap(&mut x, &mut y);
+                }
+                if y.file != File::Imm || y.imm >= 1 << 16 {
+                    return Err(unsupported(
+                        "32-bit integer multiply of two non-constant values (MUL/MACH)",
+                    ));
+                }
+                let x = self.in_grf(x);
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Mul), d, vec![x, y]);
+            }
+            AluOp::ishl | AluOp::ishr | AluOp::ushr => {
+                let (op, ty) = match a.op {
+                    AluOp::ishl => (Opcode::Shl, UD),
+                    AluOp::ishr => (Opcode::Asr, D),
+                    _ => (Opcode::Shr, UD),
+                };
+                let (x, y) = (arg!(0, ty), arg!(1, UD));
+                let d = self.def_dst(a.def, ty)?;
+                self.binary(op, d, x, y, false);
+            }
+            AluOp::fmax | AluOp::fmin | AluOp::imax | AluOp::imin | AluOp::umax | AluOp::umin => {
+                let (ty, c) = match a.op {
+                    AluOp::fmax => (F, CondMod::Ge),
+                    AluOp::fmin => (F, CondMod::L),
+                    AluOp::imax => (D, CondMod::Ge),
+                    AluOp::imin => (D, CondMod::L),
+                    AluOp::umax => (UD, CondMod::Ge),
+                    _ => (UD, CondMod::L),
+                };
+                let (x, y) = (arg!(0, ty), arg!(1, ty));
+                let d = self.def_dst(a.def, ty)?;
+                self.binary(Opcode::Sel, d, x, y, true).cmod = c;
+            }
+            AluOp::flt32
+            | AluOp::fge32
+            | AluOp::feq32
+            | AluOp::fneu32
+            | AluOp::ilt32
+            | AluOp::ige32
+            | AluOp::ieq32
+            | AluOp::ine32
+            | AluOp::ult32
+            | AluOp::uge32 => {
+                let (ty, c) = match a.op {
+                    AluOp::flt32 => (F, CondMod::L),
+                    AluOp::fge32 => (F, CondMod::Ge),
+                    AluOp::feq32 => (F, CondMod::Z),
+                    AluOp::fneu32 => (F, CondMod::Nz),
+                    AluOp::ilt32 => (D, CondMod::L),
+                    AluOp::ige32 => (D, CondMod::Ge),
+                    AluOp::ieq32 => (D, CondMod::Z),
+                    AluOp::ine32 => (D, CondMod::Nz),
+                    AluOp::ult32 => (UD, CondMod::L),
+                    _ => (UD, CondMod::Ge),
+                };
+                let (mut x, mut y) = (arg!(0, ty), arg!(1, ty));
+                let mut c = c;
+                if x.file == File::Imm && y.file != File::Imm {
+                    std::mem::swap(&mut x, &mut y);
+                    c = swapped(c);
+                }
+                let x = if x.file == File::Imm {
+                    self.in_grf(x)
+                } else {
+                    x
+                };
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Cmp), d, vec![x, y]).cmod = c;
+            }
+            AluOp::b32csel => {
+                let c = arg!(0, D);
+                let c = if c.file == File::Imm {
+                    self.in_grf(c)
+                } else {
+                    c
+                };
+                self.emit_to(Op::Alu(Opcode::Mov), Dst::null(D), vec![c])
+                    .cmod = CondMod::Nz;
+                let (mut x, mut y) = (arg!(1, UD), arg!(2, UD));
+                let mut inv = false;
+                if x.file == File::Imm && y.file != File::Imm {
+                    std::mem::swap(&mut x, &mut y);
+                    inv = true;
+                }
+                let x = if x.file == File::Imm {
+                    self.in_grf(x)
+                } else {
+                    x
+                };
+                let d = self.def_dst(a.def, UD)?;
+                self.emit_to(Op::Alu(Opcode::Sel), d, vec![x, y]).pred = Some(inv);
+            }
+            AluOp::ffma => {
+                let (x, y, z) = (reg_arg!(0, F), reg_arg!(1, F), reg_arg!(2, F));
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Alu(Opcode::Mad), d, vec![z, y, x]);
+            }
+            AluOp::flrp => {
+                let (x, y, t) = (reg_arg!(0, F), reg_arg!(1, F), reg_arg!(2, F));
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Alu(Opcode::Lrp), d, vec![t, y, x]);
+            }
+            AluOp::ubfe | AluOp::ibfe => {
+                let ty = if a.op == AluOp::ubfe { UD } else { D };
+                let (x, off, bits) = (reg_arg!(0, ty), reg_arg!(1, UD), reg_arg!(2, UD));
+                let d = self.def_dst(a.def, ty)?;
+                self.emit_to(Op::Alu(Opcode::Bfe), d, vec![bits, off, x]);
+            }
+            AluOp::fdot2
+            | AluOp::fdot3
+            | AluOp::fdot4
+            | AluOp::fdph
+            | AluOp::fdot2_replicated
+            | AluOp::fdot3_replicated
+            | AluOp::fdot4_replicated
+            | AluOp::fdph_replicated => {
+                let op = match a.op {
+                    AluOp::fdot2 | AluOp::fdot2_replicated => Opcode::Dp2,
+                    AluOp::fdot3 | AluOp::fdot3_replicated => Opcode::Dp3,
+                    AluOp::fdot4 | AluOp::fdot4_replicated => Opcode::Dp4,
+                    _ => Opcode::Dph,
+                };
+                let (x, y) = (arg!(0, F), arg!(1, F));
+                let d = self.def_dst(a.def, F)?;
+                // Not commutative for DPH (its first source's w is taken as 1).
+                self.binary(op, d, x, y, op != Opcode::Dph);
+            }
+            AluOp::fround_even | AluOp::ffloor | AluOp::ftrunc | AluOp::ffract => {
+                let op = match a.op {
+                    AluOp::fround_even => Opcode::Rnde,
+                    AluOp::ffloor => Opcode::Rndd,
+                    AluOp::ftrunc => Opcode::Rndz,
+                    _ => Opcode::Frc,
+                };
+                let x = reg_arg!(0, F);
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Alu(op), d, vec![x]);
+            }
+            AluOp::fceil => {
+                let x = reg_arg!(0, F);
+                let t = self.prog.vgrf();
+                self.emit_to(Op::Alu(Opcode::Rndd), Dst::vgrf(t, F, mask), vec![x.neg()]);
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![Src::vgrf(t, F).neg()]);
+            }
+            AluOp::fsign => {
+                let x = reg_arg!(0, F);
+                self.emit_to(Op::Alu(Opcode::Cmp), Dst::null(F), vec![x, Src::imm_f(0.0)])
+                    .cmod = CondMod::Nz;
+                let d = self.def_dst(a.def, UD)?;
+                self.emit_to(
+                    Op::Alu(Opcode::And),
+                    d,
+                    vec![x.retype(UD), Src::imm(UD, 0x8000_0000)],
+                );
+                self.emit_to(
+                    Op::Alu(Opcode::Or),
+                    d,
+                    vec![d.as_src(), Src::imm(UD, 0x3f80_0000)],
+                )
+                .pred = Some(false);
+            }
+            AluOp::frcp
+            | AluOp::frsq
+            | AluOp::fsqrt
+            | AluOp::fexp2
+            | AluOp::flog2
+            | AluOp::fsin
+            | AluOp::fcos => {
+                let f = match a.op {
+                    AluOp::frcp => MathFn::Inv,
+                    AluOp::frsq => MathFn::Rsq,
+                    AluOp::fsqrt => MathFn::Sqrt,
+                    AluOp::fexp2 => MathFn::Exp,
+                    AluOp::flog2 => MathFn::Log,
+                    AluOp::fsin => MathFn::Sin,
+                    _ => MathFn::Cos,
+                };
+                let x = reg_arg!(0, F);
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Math(f), d, vec![x]);
+            }
+            AluOp::fpow => {
+                let (x, y) = (reg_arg!(0, F), reg_arg!(1, F));
+                let d = self.def_dst(a.def, F)?;
+                self.emit_to(Op::Math(MathFn::Pow), d, vec![x, y]);
+            }
+            _ => {
+                return Err(unsupported(format!(
+                    "ALU operation {name} in the vec4 backend"
+                )))
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,17 @@
+//! The vec4 optimization passes, each a function over the [`Program`] returning whether it
+//! made progress, run to a fixed point by [`optimize`].
+
+pub mod dce;
+
+use super::ir::Program;
+
+/// Runs the passes until none makes progress.
+pub fn optimize(prog: &mut Program) {
+    for _ in 0..16 {
+        let mut progress = false;
+        progress |= dce::dead_code(prog);
+        if !progress {
+            break;
+        }
+    }
+}
