@@ -27,14 +27,14 @@
 //! - **Shared functions** ([`shared`], [`send`]): render-target writes, sampler, scratch,
 //!   untyped surfaces and atomics, constant-cache reads, gateway barrier, EOT; descriptor
 //!   layouts are documented in [`send`].
-//! - **Payloads** ([`payload`]): fragment and compute thread payloads as Mesa's backend
-//!   expects them.
+//! - **Payloads** ([`payload`]): fragment, compute and vertex (Gen8 SIMD8, Gen7 SIMD4x2)
+//!   thread payloads as Mesa's backends expect them.
 //!
 //! Outside the model (each an "unsupported: …" error naming the instruction): Gen4–Gen6,
 //! JMPI/CALL/RET/GOTO and the other unstructured jumps, align16 double-precision operands,
 //! the mask/timestamp/notification ARFs, SIMD4x2 sampler messages, dual-source and replicated
 //! render-target writes, typed surfaces and A64 (stateless 64-bit) messages, URB messages other
-//! than an EOT. Programs are run uncompacted with [`Thread::run`] or from their bytes, compacted
+//! than writes (Gen8 SIMD8, Gen7 interleaved SIMD4x2). Programs are run uncompacted with [`Thread::run`] or from their bytes, compacted
 //! or not, with [`Thread::run_binary`]; [`Thread::step`] executes one instruction.
 //!
 //! Nothing the program does makes the simulator panic: a malformed or unsupported instruction

@@ -32,6 +32,18 @@
 //! | g1 | URB handles, dword c = vertex c's entry |
 //! | next | push constants, 8 dwords per register (dispatch GRF start) |
 //! | next | vertex elements: per element four registers (x, y, z, w), dword c = vertex c |
+//!
+//! **Gen7 vertex shaders** ([`Vec4VsPayload`], SIMD4x2: two vertices per thread, channels 0–3
+//! are vertex 0's x y z w and channels 4–7 vertex 1's), as Mesa's vec4 backend expects them
+//! (`vec4_vs_visitor::setup_payload`, `setup_uniforms`, `setup_attributes`):
+//!
+//! | register | contents |
+//! |---|---|
+//! | g0 | thread header: dword 0 = vertex 0's URB handle, dword 1 = vertex 1's. The backend copies g0 whole into its URB write header (Mesa's `VEC4_VS_OPCODE_URB_WRITE` takes g0 as the implied header), where dwords 0 and 1 are the handles the write addresses (Mesa's header setup for the other vec4 stages writes them there: "m0.0-0.1: URB handles") |
+//! | g1 … | push constants, 8 dwords per register: two vec4 slots, slot 2k in dwords 0–3 and 2k + 1 in 4–7 (the dispatch GRF start is always 1) |
+//! | next | vertex elements: one register per element, vertex 0's x y z w in dwords 0–3, vertex 1's in 4–7 |
+//!
+//! A thread with one vertex has channels 4–7 disabled in its dispatch mask.
 
 use super::thread::Thread;
 use super::SimError;
@@ -210,6 +222,48 @@ impl VsPayload {
             }
         }
         let end = start + 4 * self.elements.len() as u32;
+        Ok(Layout {
+            barycentric: None,
+            push_constants: push,
+            attributes: start,
+            end,
+        })
+    }
+}
+
+/// A Gen7 vertex-shader thread payload (SIMD4x2: one or two vertices, four channels each).
+#[derive(Debug, Clone, Default)]
+pub struct Vec4VsPayload {
+    /// URB handle of each vertex (one or two); a lone vertex leaves channels 4–7 disabled.
+    pub urb_handles: Vec<u32>,
+    /// Push constants, in payload order from g1.
+    pub push_constants: Vec<u32>,
+    /// Vertex elements the vertex fetcher pushes: `elements[e][v]` is element e of vertex v.
+    pub elements: Vec<Vec<[u32; 4]>>,
+}
+
+impl Vec4VsPayload {
+    /// Loads the payload into a thread of eight channels and sets its dispatch mask.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        let vertices = self.urb_handles.len();
+        if t.simd() != 8 || !(1..=2).contains(&vertices) {
+            return Err(SimError::new(format!(
+                "SIMD4x2 vertex payloads are 8 channels with 1 or 2 vertices, not SIMD{} with {}",
+                t.simd(),
+                vertices
+            )));
+        }
+        t.set_grf(0, 0, &self.urb_handles)?;
+        t.set_dispatch_mask(if vertices == 2 { 0xff } else { 0x0f });
+        let push = 1;
+        t.set_grf(push, 0, &self.push_constants)?;
+        let start = push + regs_for_dwords(self.push_constants.len());
+        for (e, per_vertex) in self.elements.iter().enumerate() {
+            for (v, comps) in per_vertex.iter().enumerate().take(vertices) {
+                t.set_grf(start + e as u32, 4 * v as u32, comps)?;
+            }
+        }
+        let end = start + self.elements.len() as u32;
         Ok(Layout {
             barycentric: None,
             push_constants: push,

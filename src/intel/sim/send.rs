@@ -22,7 +22,8 @@
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
-//! | thread spawner (7), URB (6, Gen7) | only as the EOT message | |
+//! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
+//! | thread spawner (7) | only as the EOT message | |
 //!
 //! Payload layouts (after the header register(s) when bit 19 is set; render-target writes
 //! have a two-register header, the others one): each parameter takes one register per 8
@@ -165,7 +166,8 @@ impl Thread {
                 shared.barrier()?;
             }
             sfid::URB if ver >= 80 => self.urb_msg(&m, shared)?,
-            sfid::THREAD_SPAWNER | sfid::URB if inst.eot => {}
+            sfid::URB => self.urb_simd4x2_write(&m, shared)?,
+            sfid::THREAD_SPAWNER if inst.eot => {}
             _ => return Err(m.unknown(ver)),
         }
         Ok(if inst.eot { Next::End } else { Next::Fall })
@@ -203,6 +205,63 @@ impl Thread {
             for k in 0..data {
                 let v = self.grf_dword(first + k, c)?;
                 shared.urb_write(handle, at.wrapping_add(k as u32), v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gen7 SIMD4x2 URB write (Mesa's `brw_urb_WRITE` with `BRW_URB_SWIZZLE_INTERLEAVE`, the
+    /// only URB message its vec4 vertex shaders send): after the header, data register k
+    /// holds one 128-bit slot of each vertex, vertex 0's in dwords 0–3 and vertex 1's in
+    /// 4–7, and goes to slot `2 · global offset + k` of that vertex's entry (the global
+    /// offset counts 256-bit rows; Mesa's `emit_vertex` sets it to `slot / 2`). A component
+    /// is written when its channel is enabled for the instruction and its bit in the header's
+    /// channel mask (dword 5 bits 15:8, channel c at bit 8 + c) is set; a vertex with none of
+    /// its four channels enabled (the second of a lone-vertex thread) is not written at all.
+    fn urb_simd4x2_write(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let opcode = m.desc & 7;
+        let interleave = m.desc >> 14 & 1 == 1;
+        let per_slot = m.desc >> 16 & 1 == 1;
+        if opcode != 0 || !interleave || per_slot || m.n != 8 {
+            return Err(format!(
+                "unsupported: {} (Gen7 URB messages other than an interleaved SIMD4x2 HWord \
+                 write without per-slot offsets)",
+                m.unknown(ver)
+            ));
+        }
+        if !m.header || m.rlen != 0 {
+            return Err(format!(
+                "Gen7 URB write without its header or with a response: {}",
+                m.unknown(ver)
+            ));
+        }
+        let offset = m.desc >> 3 & 0x7ff;
+        let data = m.mlen.saturating_sub(1);
+        if data == 0 {
+            return Err(format!("URB write without data: {}", m.unknown(ver)));
+        }
+        let channel_mask = self.grf_dword(m.payload, 5)? >> 8 & 0xff;
+        let enabled = m.mask & channel_mask;
+        for v in 0..2usize {
+            if m.mask >> (4 * v) & 0xf == 0 {
+                continue;
+            }
+            let handle = self.grf_dword(m.payload, v)?;
+            for k in 0..data {
+                for c in 0..4 {
+                    let ch = 4 * v + c;
+                    if enabled >> ch & 1 == 0 {
+                        continue;
+                    }
+                    let val = self.grf_dword(m.payload + 1 + k, ch)?;
+                    let dword = 8 * offset + 4 * k as u32 + c as u32;
+                    shared.urb_write(handle, dword, val)?;
+                }
             }
         }
         Ok(())

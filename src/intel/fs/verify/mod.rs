@@ -358,16 +358,29 @@ pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
         Err(e) => return VerifyOutcome::Error(e.to_string()),
     };
+    // A SIMD4x2 kernel has one dispatch mode whatever width was asked for: it is checked
+    // once, with the first width (SIMD8, the width of its thread).
+    if kernel.is_simd4x2() && simd != 8 {
+        return VerifyOutcome::Unsupported(format!(
+            "SIMD{simd}: the kernel is SIMD4x2, checked with SIMD8"
+        ));
+    }
     verify_kernel(ctx, shader, &kernel, simd)
 }
 
-/// Runs an already compiled `kernel` (its SIMD`simd` variant) against the interpreter.
+/// Runs an already compiled `kernel` (its SIMD`simd` variant; a SIMD4x2 kernel's only
+/// variant whatever `simd` says) against the interpreter.
 pub fn verify_kernel(
     ctx: &Context,
     shader: &nir::Shader,
     kernel: &Kernel,
     simd: u32,
 ) -> VerifyOutcome {
+    let simd = if kernel.is_simd4x2() {
+        crate::intel::kernel::SIMD4X2
+    } else {
+        simd
+    };
     if kernel.variant(simd).is_none() {
         return VerifyOutcome::Unsupported(format!("SIMD{simd} does not fit without spilling"));
     }

@@ -1,20 +1,29 @@
-//! Checking a compiled vertex shader: one SIMD8 thread per input set, the vertices' URB
-//! entries compared slot by slot with the interpreter's outputs.
+//! Checking a compiled vertex shader: the vertices of each input set run on the simulator,
+//! their URB entries compared slot by slot with the interpreter's outputs.
+//!
+//! Two dispatch modes share everything but the thread layout:
+//!
+//! - **SIMD8** (Gen8+ scalar kernels): one thread per input set, a vertex per channel.
+//! - **SIMD4x2** (Gen7 vec4 kernels, [`Kernel::is_simd4x2`]): two vertices per thread,
+//!   vertex 0 in channels 0–3 and vertex 1 in 4–7; the vertices of a set run as consecutive
+//!   threads, and a set with an odd number of vertices ends with a lone-vertex thread
+//!   (channels 4–7 disabled), as the vertex fetcher dispatches the last vertex of a draw.
 //!
 //! Both sides see the same vertices: every pushed element (attribute or draw-parameter
 //! element) gets per-set values — small dyadic floats for attributes, small integers for the
 //! draw parameters, which the interpreter also sees through its system-value intrinsics.
-//! Set 1 dispatches three vertices only, so the disabled channels must write nothing. The
-//! entries are read back through the kernel's VUE map, as the next stage would: every
-//! component the interpreter wrote must be in its slot (header: layer in dword 1, viewport
-//! index in dword 2, point size in dword 3). Components that depend on undefined values
-//! (the interpreter gives different results when undefined values hold different bits) are
-//! not compared: the hardware leaves whatever the register held.
+//! Set 1 has three vertices only, so disabled channels must write nothing (SIMD8: channels
+//! 3–7 of its thread; SIMD4x2: the second half of its lone-vertex thread). The entries are
+//! read back through the kernel's VUE map, as the next stage would: every component the
+//! interpreter wrote must be in its slot (header: layer in dword 1, viewport index in dword 2,
+//! point size in dword 3). Components that depend on undefined values (the interpreter gives
+//! different results when undefined values hold different bits) are not compared: the
+//! hardware leaves whatever the register held.
 
 use std::collections::BTreeMap;
 
-use crate::intel::kernel::{Kernel, VertexInfo};
-use crate::intel::sim::payload::VsPayload;
+use crate::intel::kernel::{Kernel, SimdKernel, VertexInfo, SIMD4X2};
+use crate::intel::sim::payload::{Layout, Vec4VsPayload, VsPayload};
 use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
@@ -27,7 +36,8 @@ use super::{
 /// The undefined-value bits of the second interpreter run (0.25).
 const UNDEFINED_PROBE: u64 = 0x3e80_0000;
 
-/// Vertices per input set (set 1 leaves channels 3–7 disabled).
+/// Vertices per input set (set 1 leaves channels 3–7 of a SIMD8 thread disabled, and ends
+/// with a lone vertex in SIMD4x2).
 const VERTICES: [usize; 3] = [8, 3, 8];
 
 /// The URB handle of vertex `v`: distinct, non-zero, in 64-byte units as the hardware's are.
@@ -88,7 +98,8 @@ pub(super) fn run_vertex_set(
     inexact: bool,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.vertex.as_ref().expect("checked by the caller");
-    let variant = kernel.variant(8).expect("checked by the caller");
+    let width = if kernel.is_simd4x2() { SIMD4X2 } else { 8 };
+    let variant = kernel.variant(width).expect("checked by the caller");
     let n = VERTICES[set % VERTICES.len()];
     let elements = elements(info, set, n);
     let ubos = uniform_buffers(kernel, set);
@@ -119,37 +130,47 @@ pub(super) fn run_vertex_set(
     let probe = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
 
-    let mut t = Thread::new(ctx.devinfo(), 8)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
-    let payload = VsPayload {
-        urb_handles: (0..n).map(urb_handle).collect(),
-        push_constants: kernel
-            .push_constants
-            .iter()
-            .map(|&(b, o)| ubo_dword(set, b, o / 4))
-            .collect(),
-        elements,
+    let push: Vec<u32> = kernel
+        .push_constants
+        .iter()
+        .map(|&(b, o)| ubo_dword(set, b, o / 4))
+        .collect();
+    let sim = Simulation {
+        ctx,
+        kernel,
+        variant,
+        ubos: &ubos,
+        constant_data: &env.constant_data,
     };
-    let layout = payload.apply(&mut t).map_err(sim_error)?;
-    if layout.push_constants != variant.dispatch_grf_start {
-        return Err(VerifyOutcome::Fail {
-            invocation: 0,
-            output: "(payload)".into(),
-            expected: format!("dispatch GRF start {}", layout.push_constants),
-            got: format!("{}", variant.dispatch_grf_start),
-        });
-    }
-    for &b in &kernel.pull_constant_blocks {
-        t.shared_mut()
-            .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
-    }
-    t.shared_mut()
-        .map_global(CONSTANT_DATA_ADDRESS, env.constant_data.clone());
-    t.set_step_limit(2_000_000);
-    t.run_binary(&relocated_variant(kernel, variant)?)
-        .map_err(sim_error)?;
-
-    let urb = &t.shared().urb;
+    let urb = if kernel.is_simd4x2() {
+        let mut urb = BTreeMap::new();
+        // Vertices 2k and 2k + 1 share thread k.
+        for first in (0..n).step_by(2) {
+            let count = (n - first).min(2);
+            let payload = Vec4VsPayload {
+                urb_handles: (first..first + count).map(urb_handle).collect(),
+                push_constants: push.clone(),
+                elements: elements
+                    .iter()
+                    .map(|per| per[first..first + count].to_vec())
+                    .collect(),
+            };
+            let t = sim.run(|t| payload.apply(t))?;
+            for (h, entry) in &t.shared().urb {
+                let merged: &mut BTreeMap<u32, u32> = urb.entry(*h).or_default();
+                merged.extend(entry);
+            }
+        }
+        urb
+    } else {
+        let payload = VsPayload {
+            urb_handles: (0..n).map(urb_handle).collect(),
+            push_constants: push,
+            elements,
+        };
+        sim.run(|t| payload.apply(t))?.shared().urb.clone()
+    };
+    let urb = &urb;
     if let Some(h) = urb.keys().find(|h| !(0..n).any(|v| urb_handle(v) == **h)) {
         return Ok(Some(VerifyOutcome::Fail {
             invocation: 0,
@@ -213,4 +234,46 @@ pub(super) fn run_vertex_set(
         }
     }
     Ok(None)
+}
+
+/// What every vertex thread of one input set shares.
+struct Simulation<'a> {
+    ctx: &'a Context,
+    kernel: &'a Kernel,
+    variant: &'a SimdKernel,
+    ubos: &'a [Vec<u8>],
+    constant_data: &'a [u8],
+}
+
+impl Simulation<'_> {
+    /// Runs one thread of eight channels whose payload `load` puts in place, after checking
+    /// that the payload's push constants start where the kernel expects them.
+    fn run(
+        &self,
+        load: impl FnOnce(&mut Thread) -> Result<Layout, crate::intel::sim::SimError>,
+    ) -> Result<Thread, VerifyOutcome> {
+        let mut t = Thread::new(self.ctx.devinfo(), 8)
+            .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+        let layout = load(&mut t).map_err(sim_error)?;
+        if layout.push_constants != self.variant.dispatch_grf_start {
+            return Err(VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(payload)".into(),
+                expected: format!("dispatch GRF start {}", layout.push_constants),
+                got: format!("{}", self.variant.dispatch_grf_start),
+            });
+        }
+        for &b in &self.kernel.pull_constant_blocks {
+            t.shared_mut().bind_constants(
+                self.kernel.ubo_surface_base + b,
+                self.ubos[b as usize].clone(),
+            );
+        }
+        t.shared_mut()
+            .map_global(CONSTANT_DATA_ADDRESS, self.constant_data.to_vec());
+        t.set_step_limit(2_000_000);
+        t.run_binary(&relocated_variant(self.kernel, self.variant)?)
+            .map_err(sim_error)?;
+        Ok(t)
+    }
 }

@@ -1,0 +1,411 @@
+//! Mesa 23.3's own vec4 (SIMD4x2) assembly of the ivb corpus vertex shaders
+//! (shared/corpus/mesa-asm/ivb/*.vs.asm), run through gpucc's vertex-shader check against the
+//! reference interpreter on the NIR Mesa compiled it from (shared/corpus/nir/ivb/*.vs.nir).
+//!
+//! This proves the checking side of the Gen7 vertex backend on code known to be right: the
+//! SIMD4x2 payload, the interleaved URB writes and the VUE read-back must agree with the
+//! interpreter on Mesa's code before they judge gpucc's.
+//!
+//! The kernel facts come from the NIR, as crocus and brw derive them:
+//!
+//! - vertex elements and the VUE map: gpucc's `vertex_facts` (the same as for Gen8); its VUE
+//!   map is compared with the "VS Output VUE map" Mesa printed after the NIR.
+//! - push constants: crocus lowers every uniform to UBO 0 and pushes nothing else (its
+//!   system values live in a constant buffer too, `nir->num_uniforms = 0`, so brw's
+//!   `nr_params` is 0); `brw_nir_analyze_ubo_ranges` picks the pushed ranges from the NIR's
+//!   constant-offset `load_ubo`s ([`mesa_push_ranges`]) and the vec4 backend lays them out from
+//!   g1 in order, 32 bytes per register, capped at 32 registers (`setup_push_ranges`). The
+//!   analysis runs in crocus before brw's own NIR passes, so it sees the NIR a little earlier
+//!   than the printed one; a program that reads a register past the layout derived here is
+//!   reported as a mismatch, not hidden.
+//!
+//! Programs that send messages other than the URB write are skipped, each with its reason
+//! (pull constants through the SIMD4x2 sampler `ld`, scratch through the data port's OWord
+//! dual block messages, texturing): those SIMD4x2 messages are outside the simulator.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use gpucc::intel::eu;
+use gpucc::intel::fs::from_nir::vertex_facts;
+use gpucc::intel::fs::{verify_kernel, Context, VerifyOutcome};
+use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::DevInfo;
+use gpucc::nir::{self, InstrKind, Intrinsic};
+
+/// The assembly of the one program in a Mesa listing: every instruction line, without the
+/// header, statistics and block markers.
+fn program(text: &str) -> String {
+    let mut s = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Native code for")
+            || t.starts_with("VS vec4 shader")
+            || t.starts_with("START B")
+            || t.starts_with("END B")
+        {
+            continue;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// The "VS Output VUE map" listing at the end of a corpus .vs.nir file.
+fn printed_vue_map(text: &str) -> Option<String> {
+    let at = text.find("VS Output VUE map")?;
+    let mut s = String::new();
+    for line in text[at..].lines() {
+        if line.trim().is_empty() {
+            break;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    Some(s)
+}
+
+/// Why a program's messages put it outside the simulator, if they do.
+fn outside_the_simulator(asm: &str) -> Option<&'static str> {
+    if asm.contains("sampler MsgDesc: ld SIMD4x2") {
+        Some("pull_constants")
+    } else if asm.contains("DC OWORD dual block") {
+        Some("scratch")
+    } else if asm.contains("sampler MsgDesc") {
+        Some("texturing")
+    } else if asm.lines().filter(|l| l.contains("MsgDesc")).count()
+        != asm.lines().filter(|l| l.contains("urb MsgDesc")).count()
+    {
+        Some("other_messages")
+    } else {
+        None
+    }
+}
+
+/// A UBO range brw pushes: block, first 32-byte chunk, chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Range {
+    block: u32,
+    start: u32,
+    length: u32,
+}
+
+/// The ranges `brw_nir_analyze_ubo_ranges` picks on crocus (facts from Mesa 23.3): every
+/// `load_ubo` with a constant block and a constant byte offset below 2048 marks the 32-byte
+/// chunks it reads as used and counts one use of its first chunk; each run of consecutive
+/// used chunks of a block is a candidate scored `2 · uses − chunks`, ranked by score (higher
+/// first), then block (higher first), then start (lower first); crocus sets
+/// `constant_buffer_0_is_relative`, which leaves 3 ranges, one fewer when the shader also
+/// reads regular uniforms or images. The vec4 backend then shrinks them to 32 registers in
+/// all, in rank order.
+fn mesa_push_ranges(shader: &nir::Shader) -> Vec<Range> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    // Per block: used chunks, uses per first chunk.
+    let mut blocks: BTreeMap<u32, (u64, [u32; 64])> = BTreeMap::new();
+    let mut regular_uniforms = false;
+    for ins in &imp.instrs {
+        let InstrKind::Intrinsic(i) = &ins.kind else {
+            continue;
+        };
+        let name = i.intrinsic.name();
+        if i.intrinsic == Intrinsic::LoadUniform || name.starts_with("image_deref_") {
+            regular_uniforms |= matches!(
+                name,
+                "load_uniform"
+                    | "image_deref_load"
+                    | "image_deref_store"
+                    | "image_deref_atomic"
+                    | "image_deref_atomic_swap"
+                    | "image_deref_size"
+            );
+            continue;
+        }
+        if i.intrinsic != Intrinsic::LoadUbo {
+            continue;
+        }
+        let konst = |k: usize| {
+            i.srcs
+                .get(k)
+                .and_then(|&s| imp.const_value(s))
+                .and_then(|v| v.first().copied())
+        };
+        let (Some(block), Some(offset)) = (konst(0), konst(1)) else {
+            continue;
+        };
+        let chunk = offset / 32;
+        if chunk >= 64 {
+            continue;
+        }
+        let def = i.def.and_then(|d| imp.def(d));
+        let bytes = def.map_or(4, |d| d.num_components as u64 * (d.bit_size as u64 / 8));
+        let start = offset / 32 * 32;
+        let end = (offset + bytes).div_ceil(32) * 32;
+        let chunks = (end - start) / 32;
+        let info = blocks.entry(block as u32).or_insert((0, [0; 64]));
+        let bits = if chunks >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << chunks) - 1
+        };
+        info.0 |= bits << chunk;
+        info.1[chunk as usize] += 1;
+    }
+    let mut ranges: Vec<(i64, Range)> = Vec::new();
+    for (&block, &(offsets, uses)) in &blocks {
+        let mut c = 0u32;
+        while c < 64 {
+            if offsets >> c & 1 == 0 {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < 64 && offsets >> c & 1 == 1 {
+                c += 1;
+            }
+            let benefit: u32 = uses[start as usize..c as usize].iter().sum();
+            let r = Range {
+                block,
+                start,
+                length: c - start,
+            };
+            ranges.push((2 * benefit as i64 - r.length as i64, r));
+        }
+    }
+    ranges.sort_by(|(sa, a), (sb, b)| {
+        sb.cmp(sa)
+            .then(b.block.cmp(&a.block))
+            .then(a.start.cmp(&b.start))
+    });
+    let keep = 3 - regular_uniforms as usize;
+    let mut total = 0;
+    ranges
+        .into_iter()
+        .take(keep)
+        .map(|(_, mut r)| {
+            r.length = r.length.min(32 - total);
+            total += r.length;
+            r
+        })
+        .filter(|r| r.length > 0)
+        .collect()
+}
+
+/// The push constants of `ranges` as gpucc's kernels list them: (UBO block, byte offset) of
+/// every pushed dword in payload order.
+fn push_layout(ranges: &[Range]) -> Vec<(u32, u32)> {
+    ranges
+        .iter()
+        .flat_map(|r| (0..r.length * 8).map(move |d| (r.block, r.start * 32 + 4 * d)))
+        .collect()
+}
+
+/// The kernel gpucc's checks take, built from Mesa's code and the facts of its NIR.
+fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kernel, String> {
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
+    let size = code.len() as u32;
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![SimdKernel {
+            simd: SIMD4X2,
+            offset: 0,
+            size,
+            dispatch_grf_start: 1,
+            grfs_used: 128,
+            stats: Stats {
+                simd: SIMD4X2,
+                instructions: insts.len() as u32,
+                ..Stats::default()
+            },
+            scratch_size: 0,
+        }],
+        code,
+        push_constants: push_layout(&mesa_push_ranges(shader)),
+        inputs: Vec::new(),
+        num_render_targets: 0,
+        pull_constant_blocks: Vec::new(),
+        ubo_surface_base: 0,
+        surfaces: SurfaceUse::default(),
+        flags: Flags::default(),
+        scratch_size: 0,
+        compute: None,
+        vertex: Some(vertex),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+    })
+}
+
+#[test]
+fn mesa_vec4_vertex_programs_match_the_interpreter() {
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path("corpus/mesa-asm/ivb"),
+        common::shared_path("corpus/nir/ivb"),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name("ivb").unwrap();
+    let ctx = Context::new(devinfo);
+    let files = common::files_with_suffix(&asm_dir, ".vs.asm");
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut ran, mut matched, mut maps_equal) = (0, 0, 0);
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name.trim_end_matches(".asm");
+        let asm = program(&std::fs::read_to_string(f).unwrap());
+        let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
+            *skipped.entry("no_nir".into()).or_default() += 1;
+            continue;
+        };
+        let shader = nir::parse(&text).unwrap();
+        let kernel = match kernel_of(devinfo, &asm, &shader) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("{stem}: {e}"));
+                continue;
+            }
+        };
+        let map = &kernel.vertex.as_ref().unwrap().vue_map;
+        match printed_vue_map(&text) {
+            Some(p) if p == map.to_string() => maps_equal += 1,
+            p => failures.push(format!("{stem}: VUE map\n{map}differs from Mesa's\n{p:?}")),
+        }
+        if let Some(why) = outside_the_simulator(&asm) {
+            *skipped.entry(why.into()).or_default() += 1;
+            continue;
+        }
+        ran += 1;
+        match verify_kernel(&ctx, &shader, &kernel, 8) {
+            VerifyOutcome::Pass => matched += 1,
+            VerifyOutcome::Unsupported(w) => {
+                let w = w.split(':').take(2).collect::<Vec<_>>().join(":");
+                *unsupported.entry(w).or_default() += 1;
+            }
+            other => failures.push(format!("{stem}: {other:?}")),
+        }
+    }
+    println!(
+        "ivb vec4 Mesa code: {} programs, {ran} ran, {matched} matched, {} unsupported, \
+         {} failed; skipped {skipped:?}",
+        files.len(),
+        unsupported.values().sum::<usize>(),
+        failures.len()
+    );
+    let mut figs = common::expect::Figures::new("ivb.vec4.mesa_code");
+    figs.count("programs", files.len());
+    figs.count("ran", ran);
+    figs.count("matched", matched);
+    figs.count("unsupported", unsupported.values().sum());
+    figs.count("failed", failures.len());
+    figs.count("vue_maps_equal_to_mesa", maps_equal);
+    for (why, n) in &skipped {
+        figs.count(&format!("skipped_{why}"), *n);
+    }
+    for (w, n) in &unsupported {
+        figs.note(format!("{n:4} unsupported: {w}"));
+    }
+    for f in failures.iter().take(30) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Mesa's program for corpus shader `stem`, edited by `edit`, checked with the kernel facts
+/// edited by `facts`.
+fn check_edited(
+    stem: &str,
+    edit: impl Fn(&str) -> String,
+    facts: impl Fn(&mut Kernel),
+) -> Option<VerifyOutcome> {
+    let asm_dir = common::shared_path("corpus/mesa-asm/ivb")?;
+    let nir_dir = common::shared_path("corpus/nir/ivb")?;
+    let devinfo = DevInfo::from_name("ivb").unwrap();
+    let asm = program(&std::fs::read_to_string(asm_dir.join(format!("{stem}.asm"))).unwrap());
+    let edited = edit(&asm);
+    let shader =
+        nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))).unwrap()).unwrap();
+    let mut kernel = kernel_of(devinfo, &edited, &shader).unwrap();
+    facts(&mut kernel);
+    Some(verify_kernel(&Context::new(devinfo), &shader, &kernel, 8))
+}
+
+/// gl_Position = ModelViewProjectionMatrix * gl_Vertex, color from gl_Vertex: two pushed
+/// registers (the matrix) and one vertex element.
+const CLAMP: &str = "piglit__glsl-1.10__execution__builtins__glsl-vs-clamp-1.vs";
+
+fn assert_fails(outcome: Option<VerifyOutcome>, what: &str) {
+    if let Some(o) = outcome {
+        assert!(
+            matches!(o, VerifyOutcome::Fail { .. }),
+            "{what}: expected a failed check, got {o:?}"
+        );
+    }
+}
+
+#[test]
+fn the_unedited_program_passes() {
+    if let Some(o) = check_edited(CLAMP, str::to_string, |_| {}) {
+        assert_eq!(o, VerifyOutcome::Pass);
+    }
+}
+
+#[test]
+fn a_urb_write_without_the_channel_mask_fails() {
+    // Without `or(1) g113.5 g0.5 0xff00` the header's channel mask is zero: nothing is
+    // written.
+    let outcome = check_edited(
+        CLAMP,
+        |a| {
+            a.lines()
+                .filter(|l| !l.contains("0x0000ff00UD"))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        },
+        |_| {},
+    );
+    assert_fails(outcome, "no channel mask");
+}
+
+#[test]
+fn a_urb_write_ignoring_the_lone_vertex_fails() {
+    // With WE_all the lone-vertex thread also writes its absent second vertex, at the
+    // handle g0.1 holds (none).
+    let outcome = check_edited(
+        CLAMP,
+        |a| a.replace("{ align16 1Q EOT }", "{ align16 WE_all 1Q EOT }"),
+        |_| {},
+    );
+    assert_fails(outcome, "lone vertex written");
+}
+
+#[test]
+fn a_push_layout_off_by_one_register_fails() {
+    let outcome = check_edited(CLAMP, str::to_string, |k| {
+        let first: Vec<(u32, u32)> = k.push_constants.drain(..8).collect();
+        k.push_constants.extend(first);
+    });
+    assert_fails(outcome, "push registers swapped");
+}
+
+#[test]
+fn a_write_at_the_wrong_global_offset_fails() {
+    // Descriptor bits 13:3 = 1: every slot lands two slots further.
+    let outcome = check_edited(
+        CLAMP,
+        |a| {
+            a.replace("0x8a08c000", "0x8a08c008")
+                .replace("MsgDesc: offset 0", "MsgDesc: offset 1")
+        },
+        |_| {},
+    );
+    assert_fails(outcome, "global offset 1");
+}
