@@ -62,6 +62,13 @@ while(8) JIP: L4 { align16 1Q };
     }
 }
 
+/// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
+/// entry `surface`: message length 1 (the offsets), one reply register, message type 7
+/// (bits 16:12), no header (Mesa's `generate_pull_constant_load_gfx7`).
+pub fn pull_load_desc(surface: u32) -> u32 {
+    (1 << 25) | (1 << 20) | (7 << 12) | (surface & 0xff)
+}
+
 /// Where the payload puts things: attribute element 0's register.
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
@@ -242,6 +249,26 @@ pub fn generate(
                 out.push(e);
                 continue;
             }
+            Op::PullLoad { surface } => {
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, inst)?;
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
+                s.swizzle = 0;
+                e.src = vec![
+                    EuSrc::Reg(s),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: pull_load_desc(surface) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::SAMPLER,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
+            }
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);
@@ -280,7 +307,7 @@ pub fn generate(
         e.access_mode = AccessMode::Align16;
         e.exec_size = 8;
         e.pred = inst.pred.map(|inv| Predicate {
-            control: 1,
+            control: inst.pred_ctrl,
             inverse: inv,
         });
         e.cond_mod = inst.cmod;
@@ -303,6 +330,16 @@ pub fn generate(
         });
     }
     Ok(Generated { insts: out })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pull_load_descriptor_matches_mesa() {
+        // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
+        // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
+        assert_eq!(super::pull_load_desc(0), 0x0210_7000);
+    }
 }
 
 /// JIP and UIP targets (instruction indices) of every flow instruction: IF to after its

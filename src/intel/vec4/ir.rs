@@ -194,6 +194,12 @@ pub enum Op {
         /// Last write: end of thread.
         eot: bool,
     },
+    /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
+    /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
+    PullLoad {
+        /// Binding-table index.
+        surface: u32,
+    },
     /// `if` on the flag (predicated).
     If,
     /// `else`.
@@ -231,6 +237,9 @@ pub struct Inst {
     pub src: Vec<Src>,
     /// Predicated on f0 (per channel); `Some(true)` inverts it.
     pub pred: Option<bool>,
+    /// Predicate control when predicated: 1 = each channel its own flag bit, 6/7 = any/all
+    /// of its vertex's four (align16 `any4h`/`all4h`).
+    pub pred_ctrl: u8,
     /// Conditional modifier (writes f0).
     pub cmod: CondMod,
     /// Saturate.
@@ -245,6 +254,7 @@ impl Inst {
             dst,
             src,
             pred: None,
+            pred_ctrl: 1,
             cmod: CondMod::None,
             sat: false,
         }
@@ -254,6 +264,7 @@ impl Inst {
     pub fn has_side_effects(&self) -> bool {
         self.op.is_flow()
             || matches!(self.op, Op::UrbWrite { .. } | Op::UrbHeader)
+            || (matches!(self.op, Op::PullLoad { .. }) && self.dst.file != File::Vgrf)
             || self.cmod != CondMod::None
             || self.dst.file == File::Fixed
     }
@@ -336,12 +347,18 @@ impl fmt::Display for Dst {
 impl fmt::Display for Inst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(inv) = self.pred {
-            write!(f, "({}f0) ", if inv { "-" } else { "+" })?;
+            let ctrl = match self.pred_ctrl {
+                6 => ".any4h",
+                7 => ".all4h",
+                _ => "",
+            };
+            write!(f, "({}f0{ctrl}) ", if inv { "-" } else { "+" })?;
         }
         let name = match self.op {
             Op::Alu(o) => o.name().to_string(),
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
+            Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
             Op::UrbWrite { offset, mlen, eot } => {
                 format!(
                     "urb_write(off {offset} mlen {mlen}{})",

@@ -56,6 +56,7 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Do => 0,
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
+            ir::Op::PullLoad { .. } => 200,
             ir::Op::UrbHeader => 8,
             _ => 4,
         })
@@ -123,7 +124,7 @@ pub fn compile(
         sends: prog
             .insts
             .iter()
-            .filter(|i| matches!(i.op, ir::Op::UrbWrite { .. }))
+            .filter(|i| matches!(i.op, ir::Op::UrbWrite { .. } | ir::Op::PullLoad { .. }))
             .count() as u32,
         bytes_uncompacted: 16 * gen.insts.len() as u32,
         bytes: code.len() as u32,
@@ -153,7 +154,7 @@ pub fn compile(
         push_constants,
         inputs: Vec::new(),
         num_render_targets: 0,
-        pull_constant_blocks: Vec::new(),
+        pull_constant_blocks: facts.pull_blocks.clone(),
         ubo_surface_base: UBO_SURFACE_BASE,
         surfaces: Default::default(),
         flags: Flags::default(),

@@ -159,7 +159,11 @@ pub fn allocate(
                 .map(|&n| set.units_of(a.reg(n)).start as u32)
                 .collect(),
         )),
-        Err(crate::ra::AllocError::Spill(_)) => Ok(None),
+        // Nothing is spillable yet, so the allocator's "spill this" and "nothing to spill"
+        // both mean the program does not fit.
+        Err(crate::ra::AllocError::Spill(_) | crate::ra::AllocError::NoSpillCandidate { .. }) => {
+            Ok(None)
+        }
         Err(e) => Err(CompileError::Internal(format!(
             "register allocation: {e:?}"
         ))),

@@ -22,11 +22,12 @@ pub const HEADER: u32 = MSG_BASE + 1;
 /// Slots one URB write carries at most (MRFs 2..13, Mesa's `FIRST_SPILL_MRF(7)`).
 pub const SLOTS_PER_WRITE: u32 = 12;
 
-/// Descriptor of a Gen7 SIMD4x2 URB write: HWord write (opcode 0, bits 3:0) at `offset` rows
-/// (bits 13:4), interleaved (bit 14), `complete` on the last write (bit 15), header present
-/// (bit 19), `mlen` (bits 28:25); EOT (bit 31) is added by the encoder from the instruction.
+/// Descriptor of a Gen7 SIMD4x2 URB write: HWord write (opcode 0, bits 2:0) at `offset`
+/// 256-bit rows (bits 13:3, Mesa's `urb_global_offset` on Gen7), interleaved (bit 14),
+/// `complete` on the last write (bit 15), header present (bit 19), `mlen` (bits 28:25); EOT
+/// (bit 31) is added by the encoder from the instruction.
 pub fn urb_write_desc(offset: u32, mlen: u32, complete: bool) -> u32 {
-    (mlen << 25) | (1 << 19) | (complete as u32) << 15 | 1 << 14 | (offset & 0x3ff) << 4
+    (mlen << 25) | (1 << 19) | (complete as u32) << 15 | 1 << 14 | (offset & 0x7ff) << 3
 }
 
 /// Message length of `data` slot registers plus the header, rounded to an odd number.
@@ -118,6 +119,8 @@ mod tests {
         assert_eq!(urb_write_desc(0, 3, true) | 1 << 31, 0x8608_c000);
         assert_eq!(urb_write_desc(0, 5, true) | 1 << 31, 0x8a08_c000);
         assert_eq!(urb_write_desc(0, 7, true) | 1 << 31, 0x8e08_c000);
+        // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
+        assert_eq!(urb_write_desc(6, 3, false), 0x0608_4030);
     }
 
     #[test]

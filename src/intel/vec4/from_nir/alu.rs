@@ -197,20 +197,12 @@ impl Tr<'_> {
                 self.binary(Opcode::Add, d, x, y, true);
             }
             AluOp::imul => {
-                // Gen7 multiplies by the low 16 bits of the second source: one MUL only
-                // when that source is a constant below 2^16 (as Mesa emits it).
-                let (mut x, mut y) = (arg!(0, D), arg!(1, D));
-                if x.file == File::Imm {
-                    std::mem::swap(&mut x, &mut y);
-                }
-                if y.file != File::Imm || y.imm >= 1 << 16 {
-                    return Err(unsupported(
-                        "32-bit integer multiply of two non-constant values (MUL/MACH)",
-                    ));
-                }
-                let x = self.in_grf(x);
+                // Gen7 multiplies dwords natively, keeping the low 32 bits of the product
+                // (devinfo's `has_integer_dword_mul`, as the scalar backend relies on);
+                // Mesa's vec4 backend, written for Gen4-6 as well, spends MUL/MACH/MOV.
+                let (x, y) = (arg!(0, D), arg!(1, D));
                 let d = self.def_dst(a.def, D)?;
-                self.emit_to(Op::Alu(Opcode::Mul), d, vec![x, y]);
+                self.binary(Opcode::Mul, d, x, y, true);
             }
             AluOp::ishl | AluOp::ishr | AluOp::ushr => {
                 let (op, ty) = match a.op {
@@ -293,6 +285,58 @@ impl Tr<'_> {
                 };
                 let d = self.def_dst(a.def, UD)?;
                 self.emit_to(Op::Alu(Opcode::Sel), d, vec![x, y]).pred = Some(inv);
+            }
+            AluOp::b32any_fnequal2
+            | AluOp::b32any_fnequal3
+            | AluOp::b32any_fnequal4
+            | AluOp::b32any_inequal2
+            | AluOp::b32any_inequal3
+            | AluOp::b32any_inequal4
+            | AluOp::b32all_fequal2
+            | AluOp::b32all_fequal3
+            | AluOp::b32all_fequal4
+            | AluOp::b32all_iequal2
+            | AluOp::b32all_iequal3
+            | AluOp::b32all_iequal4 => {
+                // Compare the components the operation reads, then set the result where
+                // any (all) of the vertex's four flag bits are set; the channels outside
+                // the size compare a value with itself (equal), which neither `any !=`
+                // nor `all ==` is changed by.
+                let size = info.input_sizes.first().copied().unwrap_or(4).min(4);
+                let is_any = name.contains("any");
+                let ty = if name.contains("fequal") || name.contains("fnequal") {
+                    F
+                } else {
+                    D
+                };
+                let smask = ((1u32 << size) - 1) as u8;
+                let (x, y) = (
+                    self.arg(a, 0, smask, ty, false)?,
+                    self.arg(a, 1, smask, ty, true)?,
+                );
+                // Channels past the size repeat the last component of both operands.
+                let pad = |s: Src| {
+                    let last = super::super::ir::swz_get(s.swizzle, size - 1);
+                    let swz = (0..4u8).fold(0u8, |z, ch| {
+                        let c = if ch < size {
+                            super::super::ir::swz_get(s.swizzle, ch)
+                        } else {
+                            last
+                        };
+                        z | c << (2 * ch)
+                    });
+                    Src { swizzle: swz, ..s }
+                };
+                let (x, y) = (pad(x), if y.file == File::Imm { y } else { pad(y) });
+                let x = self.in_grf(x);
+                let c = if is_any { CondMod::Nz } else { CondMod::Z };
+                self.emit_to(Op::Alu(Opcode::Cmp), Dst::null(ty), vec![x, y])
+                    .cmod = c;
+                let d = self.def_dst(a.def, D)?;
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![Src::imm(D, 0)]);
+                let m = self.emit_to(Op::Alu(Opcode::Mov), d, vec![Src::imm(D, !0)]);
+                m.pred = Some(false);
+                m.pred_ctrl = if is_any { 6 } else { 7 };
             }
             AluOp::ffma => {
                 let (x, y, z) = (reg_arg!(0, F), reg_arg!(1, F), reg_arg!(2, F));

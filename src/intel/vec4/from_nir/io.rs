@@ -6,6 +6,7 @@
 //! URB writes at the end of the thread.
 
 use crate::intel::eu::{Opcode, RegType};
+use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{Dst, File, Op, Src, XYZW};
@@ -160,12 +161,20 @@ impl Tr<'_> {
         let block = self
             .const_u32(src_at(i, 0)?)
             .ok_or_else(|| unsupported("load_ubo with a non-constant block index"))?;
-        let offset = self
-            .const_u32(src_at(i, 1)?)
-            .ok_or_else(|| unsupported("load_ubo at a non-constant offset (pull constants)"))?;
+        if block > 255 - UBO_SURFACE_BASE {
+            return Err(unsupported(format!("UBO block index {block}")));
+        }
         let def = def_of(i)?;
         let (n, bits) = self.def_info(def)?;
-        if bits != 32 || offset % 4 != 0 {
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-32-bit data"));
+        }
+        let Some(offset) = self.const_u32(src_at(i, 1)?) else {
+            // A run-time offset: the 16 bytes from it, per vertex.
+            let off = self.value_src(src_at(i, 1)?, RegType::UD)?;
+            return self.pull_load(def, block, off.swizzled(0), 0);
+        };
+        if offset % 4 != 0 {
             return Err(unsupported("load_ubo of non-dword data"));
         }
         let first = (offset % 16) / 4;
@@ -174,15 +183,17 @@ impl Tr<'_> {
         }
         let key = (block, offset & !15);
         let next = self.facts.push.len() as u32;
-        let slot = *self.push_index.entry(key).or_insert(next);
-        if slot == next {
-            if next >= MAX_PUSH_VEC4S {
-                return Err(unsupported(format!(
-                    "more than {MAX_PUSH_VEC4S} push-constant vec4s (pull constants)"
-                )));
+        let slot = match self.push_index.get(&key) {
+            Some(&s) => s,
+            None if next >= MAX_PUSH_VEC4S => {
+                return self.pull_load(def, block, Src::imm(RegType::UD, offset & !15), first);
             }
-            self.facts.push.push(key);
-        }
+            None => {
+                self.push_index.insert(key, next);
+                self.facts.push.push(key);
+                next
+            }
+        };
         let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));
         let ty = match i.type_index(IndexKind::DestType).map(|t| t.base) {
             Some(BaseType::Float) | None => RegType::F,
@@ -193,6 +204,43 @@ impl Tr<'_> {
             Val::Reg(Src {
                 swizzle,
                 ..Src::reg(File::Uniform, slot, ty)
+            }),
+        )
+    }
+
+    /// A pull-constant load of block `block` at byte offset `offset` (a register's x or an
+    /// immediate), the value's components starting at component `first` of the 16 bytes.
+    fn pull_load(
+        &mut self,
+        def: SsaId,
+        block: u32,
+        offset: Src,
+        first: u32,
+    ) -> Result<(), CompileError> {
+        // The message is the offset register itself: x of each vertex's half.
+        let msg = self.prog.vgrf();
+        self.push(
+            Op::Alu(Opcode::Mov),
+            Dst::vgrf(msg, RegType::UD, 1),
+            vec![offset],
+        );
+        let r = self.prog.vgrf();
+        self.push(
+            Op::PullLoad {
+                surface: UBO_SURFACE_BASE + block,
+            },
+            Dst::vgrf(r, RegType::F, 0xf),
+            vec![Src::vgrf(msg, RegType::UD)],
+        );
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));
+        self.set(
+            def,
+            Val::Reg(Src {
+                swizzle,
+                ..Src::vgrf(r, RegType::F)
             }),
         )
     }

@@ -21,9 +21,9 @@ use crate::nir::{self, AluSrc, BaseType, CfNode, InstrKind, JumpKind, SsaId};
 use super::ir::{replicate, Inst, Op, Program, Src};
 use super::CompileError;
 
-/// Push-constant vec4s pushed at most (16 GRFs, two per register); later ones are
-/// UNSUPPORTED until pull loads exist.
-pub const MAX_PUSH_VEC4S: u32 = 32;
+/// Push-constant vec4s pushed at most (32 GRFs, two per register); constants read after
+/// that many distinct vec4s are pulled.
+pub const MAX_PUSH_VEC4S: u32 = 64;
 
 /// What translation found besides the program.
 #[derive(Debug, Clone, Default)]
@@ -34,6 +34,8 @@ pub struct Facts {
     pub push: Vec<(u32, u32)>,
     /// Output virtual register per varying slot.
     pub outputs: BTreeMap<u32, u32>,
+    /// UBO blocks read with pull-constant loads.
+    pub pull_blocks: Vec<u32>,
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -73,9 +75,6 @@ pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> 
         .entry()
         .ok_or_else(|| invalid("shader has no entry point"))?;
     let vertex = vertex_facts(shader)?;
-    if vertex.draw_params_element().is_some() || vertex.uses_draw_id {
-        return Err(unsupported("vec4 vertex shaders reading draw parameters"));
-    }
     let mut t = Tr {
         imp,
         prog: Program::default(),
