@@ -277,9 +277,14 @@ impl Inst {
             && !self.sat
             && !self.src[0].negate
             && !self.src[0].abs
-            && self.src[0].ty.size() == self.dst.ty.size()
-            && (self.src[0].ty == self.dst.ty || self.src[0].file != File::Imm)
+            && same_bits(self.src[0].ty, self.dst.ty)
     }
+}
+
+/// Whether a `mov` from `a` to `b` copies the bits unchanged: the same type, or two dword
+/// integer types (a float-integer mov converts).
+fn same_bits(a: RegType, b: RegType) -> bool {
+    a == b || matches!((a, b), (RegType::D | RegType::UD, RegType::D | RegType::UD))
 }
 
 /// A vec4 program: straight-line instructions with structured control flow markers.
