@@ -92,11 +92,40 @@ pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> 
     Ok((t.prog, t.facts))
 }
 
+/// The restricted 8-bit float (VF) encoding of the float with bits `f`, if it has one.
+fn vf_of(f: u32) -> Option<u32> {
+    (0..=255u32).find(|&b| crate::intel::eu::disasm::vf_to_f32(b as u8).to_bits() == f)
+}
+
+/// Four dwords as one VF immediate (byte c holds component c), when every one is a float
+/// VF can hold; a constant with differing components only (one value needs one mov).
+pub fn vf_pack(values: &[u32]) -> Option<u32> {
+    if values.len() != 4 || values.windows(2).all(|w| w[0] == w[1]) {
+        return None;
+    }
+    values
+        .iter()
+        .enumerate()
+        .try_fold(0u32, |acc, (c, &v)| Some(acc | vf_of(v)? << (8 * c)))
+}
+
 fn ty_of(base: BaseType) -> RegType {
     match base {
         BaseType::Float => RegType::F,
         BaseType::Uint => RegType::UD,
         _ => RegType::D,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn vector_float_immediates_pack_like_mesa() {
+        // Mesa's ivb assembly: `mov(8) g116<1>F 0x306a40VF /* [2F, 13F, 1F, 0F]VF */`.
+        let v = [2.0f32, 13.0, 1.0, 0.0].map(f32::to_bits);
+        assert_eq!(super::vf_pack(&v), Some(0x0030_6a40));
+        // 0.1 has no VF form.
+        assert_eq!(super::vf_pack(&[0, 0x3dcc_cccd, 0, 0]), None);
     }
 }
 
@@ -142,6 +171,19 @@ impl Tr<'_> {
             return r;
         }
         let r = self.prog.vgrf();
+        if let Some(vf) = vf_pack(&key) {
+            // Four small floats in one vector-float immediate (as Mesa's constant
+            // combining emits them).
+            self.push(
+                Op::Alu(Opcode::Mov),
+                super::ir::Dst::vgrf(r, RegType::F, 0xf),
+                vec![Src::imm(RegType::VF, vf)],
+            );
+            if self.depth == 0 {
+                self.consts.insert(key, r);
+            }
+            return r;
+        }
         let mut done = 0u8;
         for c in 0..4 {
             if done >> c & 1 != 0 {

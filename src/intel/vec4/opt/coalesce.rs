@@ -7,7 +7,7 @@
 //! definition that also writes the flag or is predicated keeps its channels exactly
 //! (identity swizzle, same write mask), since its flag bits and predicate are per channel.
 
-use crate::intel::eu::{CondMod, Opcode};
+use crate::intel::eu::{CondMod, Opcode, RegType};
 
 use super::super::ir::{swz_compose, swz_get, File, Op, Program, XYZW};
 
@@ -21,6 +21,59 @@ fn per_channel(op: Op) -> bool {
         Op::Math(_) => true,
         _ => false,
     }
+}
+
+/// A register written several times (each write in its own channels) and read once, by the
+/// identity copy at `q`: every write goes to the copy's destination instead, when all of
+/// them lie in the copy's block before it, each inside the copy's write mask, and nothing
+/// else between the first write and the copy touches the destination.
+fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
+    let mov = &prog.insts[q];
+    let (dst, swz) = (mov.dst, mov.src[0].swizzle);
+    if dst.file != File::Vgrf && dst.file != File::Fixed {
+        return false;
+    }
+    let m = dst.writemask;
+    if (0..4u8).any(|c| m >> c & 1 != 0 && swz_get(swz, c) != c) {
+        return false;
+    }
+    let writes_a = |i: &super::super::ir::Inst| i.dst.file == File::Vgrf && i.dst.nr == a;
+    let Some(first) = prog.insts[..q].iter().position(writes_a) else {
+        return false;
+    };
+    for (k, i) in prog.insts[first..q].iter().enumerate() {
+        if removed[first + k] {
+            continue;
+        }
+        if writes_a(i) {
+            if i.dst.writemask & !m != 0
+                || matches!(
+                    i.op,
+                    Op::PullLoad { .. } | Op::UrbWrite { .. } | Op::UrbHeader
+                )
+                || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a)
+            {
+                return false;
+            }
+        }
+        if i.op.is_flow()
+            || matches!(
+                i.op,
+                Op::UrbWrite { .. } | Op::UrbHeader | Op::PullLoad { .. }
+            )
+            || (i.dst.file == dst.file && i.dst.nr == dst.nr)
+            || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr)
+        {
+            return false;
+        }
+    }
+    for i in prog.insts[first..q].iter_mut() {
+        if i.dst.file == File::Vgrf && i.dst.nr == a {
+            i.dst.file = dst.file;
+            i.dst.nr = dst.nr;
+        }
+    }
+    true
 }
 
 /// Coalesces copies into their definitions; true on progress.
@@ -52,7 +105,14 @@ pub fn coalesce(prog: &mut Program) -> bool {
             continue;
         }
         let a = mov.src[0].nr as usize;
-        if writes[a] != 1 || uses[a] != 1 || def_at[a] >= q || removed[def_at[a]] {
+        if uses[a] != 1 || def_at[a] >= q || removed[def_at[a]] {
+            continue;
+        }
+        if writes[a] > 1 {
+            if rename_all(prog, &removed, a as u32, q) {
+                removed[q] = true;
+                progress = true;
+            }
             continue;
         }
         let (dst, swz) = (mov.dst, mov.src[0].swizzle);
@@ -94,6 +154,17 @@ pub fn coalesce(prog: &mut Program) -> bool {
             for s in def.src.iter_mut() {
                 if s.file != File::Imm {
                     s.swizzle = swz_compose(s.swizzle, swz);
+                } else if matches!(s.ty, RegType::VF | RegType::V | RegType::UV) {
+                    // A vector immediate's channels are its bytes (VF) or nibbles.
+                    let bits = if s.ty == RegType::VF { 8 } else { 4 };
+                    let lane = |c: u8| s.imm >> (bits * c as u32) & ((1 << bits) - 1);
+                    let permuted =
+                        (0..4u8).fold(0u32, |v, c| v | lane(swz_get(swz, c)) << (bits * c as u32));
+                    s.imm = if bits == 4 {
+                        permuted | (s.imm & 0xffff_0000)
+                    } else {
+                        permuted
+                    };
                 }
             }
         }
@@ -147,6 +218,56 @@ mod tests {
         };
         assert!(coalesce(&mut p));
         assert_eq!(p.to_string(), "mul v0.yF, attr0.xxxxF, attr1.xxxxF\n");
+    }
+
+    #[test]
+    fn partial_writes_all_move_into_the_message_register() {
+        let mut p = Program {
+            insts: vec![
+                alu(Opcode::Mov, Dst::vgrf(0, UD, 0xd), vec![Src::imm(UD, 0)]),
+                alu(
+                    Opcode::Mov,
+                    Dst::vgrf(0, UD, 0x2),
+                    vec![Src::imm(UD, 0x3f80_0000)],
+                ),
+                alu(
+                    Opcode::Mov,
+                    Dst::fixed(116, UD, 0xf),
+                    vec![Src::vgrf(0, UD)],
+                ),
+            ],
+            num_vgrfs: 1,
+        };
+        assert!(coalesce(&mut p));
+        assert_eq!(
+            p.to_string(),
+            "mov g116.xzwUD, 0x0UD\nmov g116.yUD, 0x3f800000UD\n"
+        );
+    }
+
+    #[test]
+    fn a_vector_immediate_is_permuted_with_its_channels() {
+        // v1 = [0, 1, 1, 1]VF; v0.zw = v1.xxxy  →  v0.zw = [_, _, 0, 1]VF.
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Mov,
+                    Dst::vgrf(1, F, 0xf),
+                    vec![Src::imm(RegType::VF, 0x3030_3000)],
+                ),
+                alu(
+                    Opcode::Mov,
+                    Dst::vgrf(0, UD, 0xc),
+                    vec![Src {
+                        swizzle: 0x40,
+                        ..Src::vgrf(1, UD)
+                    }],
+                ),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(coalesce(&mut p));
+        assert_eq!(p.to_string(), "mov v0.zwF, 0x30000000VF\n");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! of a two-source ALU instruction (or a `mov`), push constants not into three-source
 //! instructions, nothing into message payloads.
 
-use crate::intel::eu::Opcode;
+use crate::intel::eu::{Opcode, RegType};
 
 use super::super::ir::{swz_compose, File, Op, Program, Src};
 
@@ -57,6 +57,10 @@ pub fn copy_propagate(prog: &mut Program) -> bool {
             continue;
         }
         let s = copy.src[0];
+        // A vector immediate differs per channel: a swizzled read cannot take it.
+        if matches!(s.ty, RegType::VF | RegType::V | RegType::UV) {
+            continue;
+        }
         let last = last_use[a];
         if last <= p {
             continue;
@@ -200,6 +204,29 @@ mod tests {
                     vec![Src::reg(File::Attr, 0, D)],
                 ),
                 inst(Opcode::Mov, Dst::vgrf(1, UD, 0xf), vec![Src::vgrf(0, UD)]),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(!copy_propagate(&mut p));
+    }
+
+    #[test]
+    fn vector_immediates_stay_in_their_register() {
+        let mut p = Program {
+            insts: vec![
+                inst(
+                    Opcode::Mov,
+                    Dst::vgrf(0, F, 0xf),
+                    vec![Src::imm(RegType::VF, 0x3030_3000)],
+                ),
+                inst(
+                    Opcode::Mov,
+                    Dst::vgrf(1, UD, 0xc),
+                    vec![Src {
+                        swizzle: 0x40, // .xxxy
+                        ..Src::vgrf(0, UD)
+                    }],
+                ),
             ],
             num_vgrfs: 2,
         };
