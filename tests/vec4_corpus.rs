@@ -81,7 +81,10 @@ fn run(platform: &str) {
             }
         };
         compiled += 1;
-        assert!(k.is_simd4x2() && k.simd.len() == 1, "{name}: not a SIMD4x2 kernel");
+        assert!(
+            k.is_simd4x2() && k.simd.len() == 1,
+            "{name}: not a SIMD4x2 kernel"
+        );
         assert_eq!(k.simd[0].simd, SIMD4X2);
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
         if let Some(printed) = printed_vue_map(&text) {
