@@ -332,16 +332,6 @@ pub fn generate(
     Ok(Generated { insts: out })
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn pull_load_descriptor_matches_mesa() {
-        // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
-        // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
-        assert_eq!(super::pull_load_desc(0), 0x0210_7000);
-    }
-}
-
 /// JIP and UIP targets (instruction indices) of every flow instruction: IF to after its
 /// ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF, WHILE to after its DO, BREAK and
 /// CONTINUE to the end of their innermost block and to the loop's WHILE.
@@ -399,4 +389,14 @@ fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
         return Err(bad());
     }
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pull_load_descriptor_matches_mesa() {
+        // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
+        // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
+        assert_eq!(super::pull_load_desc(0), 0x0210_7000);
+    }
 }

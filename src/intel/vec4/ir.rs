@@ -111,7 +111,7 @@ impl Src {
     }
 
     /// The operand negated.
-    pub fn neg(self) -> Src {
+    pub fn negated(self) -> Src {
         Src {
             negate: !self.negate,
             ..self

@@ -67,7 +67,7 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
                 let (a, b) = *slot;
                 let overlaps = a <= w && b >= d;
                 let inside = a >= d && b <= w;
-                if overlaps && !(inside && !live_around(prog, d, w, a)) {
+                if overlaps && (!inside || live_around(prog, d, w, a)) {
                     let n = (a.min(d), b.max(w));
                     if n != *slot {
                         *slot = n;

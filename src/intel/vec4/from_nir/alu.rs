@@ -108,7 +108,7 @@ impl Tr<'_> {
             AluOp::fneg | AluOp::fabs | AluOp::fsat => {
                 let s = arg!(0, F);
                 let s = match a.op {
-                    AluOp::fneg => s.neg(),
+                    AluOp::fneg => s.negated(),
                     AluOp::fabs if s.file == File::Imm => Src::imm(F, s.imm & 0x7fff_ffff),
                     AluOp::fabs => Src {
                         abs: true,
@@ -130,7 +130,7 @@ impl Tr<'_> {
                 let s = if s.file == File::Imm {
                     Src::imm(D, s.imm.wrapping_neg())
                 } else {
-                    s.neg()
+                    s.negated()
                 };
                 let d = self.def_dst(a.def, D)?;
                 self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
@@ -169,7 +169,7 @@ impl Tr<'_> {
                     _ => (UD, F, false),
                 };
                 let s = reg_arg!(0, sty);
-                let s = if neg { s.neg() } else { s };
+                let s = if neg { s.negated() } else { s };
                 let d = self.def_dst(a.def, dty)?;
                 self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
             }
@@ -191,7 +191,7 @@ impl Tr<'_> {
                 let y = if y.file == File::Imm {
                     Src::imm(D, y.imm.wrapping_neg())
                 } else {
-                    y.neg()
+                    y.negated()
                 };
                 let d = self.def_dst(a.def, D)?;
                 self.binary(Opcode::Add, d, x, y, true);
@@ -387,9 +387,13 @@ impl Tr<'_> {
             AluOp::fceil => {
                 let x = reg_arg!(0, F);
                 let t = self.prog.vgrf();
-                self.emit_to(Op::Alu(Opcode::Rndd), Dst::vgrf(t, F, mask), vec![x.neg()]);
+                self.emit_to(
+                    Op::Alu(Opcode::Rndd),
+                    Dst::vgrf(t, F, mask),
+                    vec![x.negated()],
+                );
                 let d = self.def_dst(a.def, F)?;
-                self.emit_to(Op::Alu(Opcode::Mov), d, vec![Src::vgrf(t, F).neg()]);
+                self.emit_to(Op::Alu(Opcode::Mov), d, vec![Src::vgrf(t, F).negated()]);
             }
             AluOp::fsign => {
                 let x = reg_arg!(0, F);

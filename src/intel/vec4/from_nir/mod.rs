@@ -117,18 +117,6 @@ fn ty_of(base: BaseType) -> RegType {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn vector_float_immediates_pack_like_mesa() {
-        // Mesa's ivb assembly: `mov(8) g116<1>F 0x306a40VF /* [2F, 13F, 1F, 0F]VF */`.
-        let v = [2.0f32, 13.0, 1.0, 0.0].map(f32::to_bits);
-        assert_eq!(super::vf_pack(&v), Some(0x0030_6a40));
-        // 0.1 has no VF form.
-        assert_eq!(super::vf_pack(&[0, 0x3dcc_cccd, 0, 0]), None);
-    }
-}
-
 impl Tr<'_> {
     fn push(&mut self, op: Op, dst: super::ir::Dst, src: Vec<Src>) -> &mut Inst {
         self.prog.insts.push(Inst::new(op, dst, src));
@@ -339,5 +327,17 @@ impl Tr<'_> {
             InstrKind::Tex(_) => Err(unsupported("texturing in vec4 vertex shaders")),
             InstrKind::Deref(_) => Err(unsupported("deref instructions")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn vector_float_immediates_pack_like_mesa() {
+        // Mesa's ivb assembly: `mov(8) g116<1>F 0x306a40VF /* [2F, 13F, 1F, 0F]VF */`.
+        let v = [2.0f32, 13.0, 1.0, 0.0].map(f32::to_bits);
+        assert_eq!(super::vf_pack(&v), Some(0x0030_6a40));
+        // 0.1 has no VF form.
+        assert_eq!(super::vf_pack(&[0, 0x3dcc_cccd, 0, 0]), None);
     }
 }

@@ -45,16 +45,15 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
         if removed[first + k] {
             continue;
         }
-        if writes_a(i) {
-            if i.dst.writemask & !m != 0
+        if writes_a(i)
+            && (i.dst.writemask & !m != 0
                 || matches!(
                     i.op,
                     Op::PullLoad { .. } | Op::UrbWrite { .. } | Op::UrbHeader
                 )
-                || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a)
-            {
-                return false;
-            }
+                || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
+        {
+            return false;
         }
         if i.op.is_flow()
             || matches!(
