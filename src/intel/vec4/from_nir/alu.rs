@@ -44,6 +44,30 @@ impl Tr<'_> {
         if matches!(src.file, File::Vgrf | File::Attr) {
             return src;
         }
+        if src.file == File::Uniform {
+            // Push constants never change: one copy of the whole vec4 serves every later
+            // read (a copy made inside control flow serves only there).
+            let r = match self.uniform_copies.get(&src.nr) {
+                Some(&r) => r,
+                None => {
+                    let r = self.prog.vgrf();
+                    self.push(
+                        Op::Alu(Opcode::Mov),
+                        Dst::vgrf(r, RegType::UD, 0xf),
+                        vec![Src::reg(File::Uniform, src.nr, RegType::UD)],
+                    );
+                    if self.depth == 0 {
+                        self.uniform_copies.insert(src.nr, r);
+                    }
+                    r
+                }
+            };
+            return Src {
+                file: File::Vgrf,
+                nr: r,
+                ..src
+            };
+        }
         let r = self.prog.vgrf();
         let raw = Src {
             negate: false,

@@ -67,6 +67,8 @@ struct Tr<'a> {
     consts: BTreeMap<Vec<u32>, u32>,
     /// Control-flow nesting depth (constants built at depth 0 are reused).
     depth: u32,
+    /// Push-constant vec4 → the register a top-level copy of it was made in.
+    uniform_copies: BTreeMap<u32, u32>,
 }
 
 /// Translates a vertex shader.
@@ -87,6 +89,7 @@ pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> 
         push_index: BTreeMap::new(),
         consts: BTreeMap::new(),
         depth: 0,
+        uniform_copies: BTreeMap::new(),
     };
     t.emit_list(&imp.body)?;
     Ok((t.prog, t.facts))

@@ -58,7 +58,7 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
         if i.op.is_flow()
             || matches!(
                 i.op,
-                Op::UrbWrite { .. } | Op::UrbHeader | Op::PullLoad { .. }
+                Op::UrbWrite { .. } | Op::PullLoad { .. }
             )
             || (i.dst.file == dst.file && i.dst.nr == dst.nr)
             || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr)
@@ -140,7 +140,7 @@ pub fn coalesce(prog: &mut Program) -> bool {
                 && (i.op.is_flow()
                     || matches!(
                         i.op,
-                        Op::UrbWrite { .. } | Op::UrbHeader | Op::PullLoad { .. }
+                        Op::UrbWrite { .. } | Op::PullLoad { .. }
                     )
                     || (i.dst.file == dst.file && i.dst.nr == dst.nr)
                     || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr))
