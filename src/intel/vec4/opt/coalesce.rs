@@ -56,10 +56,7 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
             return false;
         }
         if i.op.is_flow()
-            || matches!(
-                i.op,
-                Op::UrbWrite { .. } | Op::PullLoad { .. }
-            )
+            || matches!(i.op, Op::UrbWrite { .. } | Op::PullLoad { .. })
             || (i.dst.file == dst.file && i.dst.nr == dst.nr)
             || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr)
         {
@@ -138,10 +135,7 @@ pub fn coalesce(prog: &mut Program) -> bool {
         let touched = prog.insts[p + 1..q].iter().enumerate().any(|(k, i)| {
             !removed[p + 1 + k]
                 && (i.op.is_flow()
-                    || matches!(
-                        i.op,
-                        Op::UrbWrite { .. } | Op::PullLoad { .. }
-                    )
+                    || matches!(i.op, Op::UrbWrite { .. } | Op::PullLoad { .. })
                     || (i.dst.file == dst.file && i.dst.nr == dst.nr)
                     || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr))
         });

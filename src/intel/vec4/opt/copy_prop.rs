@@ -25,6 +25,32 @@ fn fits(op: Op, n: usize, k: usize, src: &Src) -> bool {
     }
 }
 
+/// Whether a float source of `op` takes negate and abs as arithmetic modifiers.
+fn takes_modifiers(op: Op) -> bool {
+    match op {
+        Op::Alu(o) => matches!(
+            o,
+            Opcode::Mov
+                | Opcode::Add
+                | Opcode::Mul
+                | Opcode::Mad
+                | Opcode::Lrp
+                | Opcode::Sel
+                | Opcode::Cmp
+                | Opcode::Dp2
+                | Opcode::Dp3
+                | Opcode::Dp4
+                | Opcode::Dph
+                | Opcode::Frc
+                | Opcode::Rndd
+                | Opcode::Rnde
+                | Opcode::Rndz
+        ),
+        Op::Math(_) => true,
+        _ => false,
+    }
+}
+
 /// Propagates copies; true when a source changed.
 pub fn copy_propagate(prog: &mut Program) -> bool {
     let n = prog.num_vgrfs as usize;
@@ -53,7 +79,16 @@ pub fn copy_propagate(prog: &mut Program) -> bool {
         }
         let p = def_at[a];
         let copy = &prog.insts[p];
-        if !copy.is_raw_mov() || copy.src[0].file == File::Fixed {
+        // A float mov with a negate or abs is a copy too, for float reads.
+        let float_modified = copy.op == Op::Alu(Opcode::Mov)
+            && copy.pred.is_none()
+            && copy.cmod == crate::intel::eu::CondMod::None
+            && !copy.sat
+            && copy.dst.ty == RegType::F
+            && copy.src[0].ty == RegType::F
+            && copy.src[0].file != File::Imm
+            && (copy.src[0].negate || copy.src[0].abs);
+        if !(copy.is_raw_mov() || float_modified) || copy.src[0].file == File::Fixed {
             continue;
         }
         let s = copy.src[0];
@@ -89,11 +124,20 @@ pub fn copy_propagate(prog: &mut Program) -> bool {
                 if s.file == File::Imm && (u.negate || u.abs) {
                     continue;
                 }
+                if float_modified && (u.ty != RegType::F || !takes_modifiers(op)) {
+                    continue;
+                }
+                // -|x| stays; |−x| is |x|; −(−x) is x.
+                let (negate, abs) = if u.abs {
+                    (u.negate, true)
+                } else {
+                    (u.negate ^ s.negate, s.abs)
+                };
                 let new = Src {
                     swizzle: swz_compose(s.swizzle, u.swizzle),
                     ty: u.ty,
-                    negate: u.negate,
-                    abs: u.abs,
+                    negate,
+                    abs,
                     ..s
                 };
                 let new = if s.file == File::Imm {
@@ -231,6 +275,43 @@ mod tests {
             num_vgrfs: 2,
         };
         assert!(!copy_propagate(&mut p));
+    }
+
+    #[test]
+    fn negate_and_abs_fold_into_float_reads() {
+        let neg_attr = Src::reg(File::Attr, 0, F).negated();
+        let mut p = Program {
+            insts: vec![
+                inst(Opcode::Mov, Dst::vgrf(0, F, 0xf), vec![neg_attr]),
+                inst(
+                    Opcode::Add,
+                    Dst::vgrf(1, F, 0xf),
+                    vec![Src::vgrf(0, F).negated(), Src::vgrf(0, F)],
+                ),
+                inst(
+                    Opcode::Mul,
+                    Dst::vgrf(2, F, 0xf),
+                    vec![
+                        Src {
+                            abs: true,
+                            ..Src::vgrf(0, F)
+                        },
+                        Src::imm_f(2.0),
+                    ],
+                ),
+                // An integer read of the negated float stays on the copy.
+                inst(
+                    Opcode::And,
+                    Dst::vgrf(3, UD, 0xf),
+                    vec![Src::vgrf(0, UD), Src::imm(UD, 1)],
+                ),
+            ],
+            num_vgrfs: 4,
+        };
+        assert!(copy_propagate(&mut p));
+        assert_eq!(p.insts[1].to_string(), "add v1F, attr0F, -attr0F");
+        assert_eq!(p.insts[2].to_string(), "mul v2F, |attr0F|, 0x40000000F");
+        assert_eq!(p.insts[3].to_string(), "and v3UD, v0UD, 0x1UD");
     }
 
     #[test]
