@@ -4,12 +4,29 @@
 //! registers).
 
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
-use crate::nir::{AluInstr, AluOp};
+use crate::nir::{self, AluInstr, AluOp, AluSrc};
 
 use super::super::ir::{Dst, File, Inst, Op, Src};
 use super::{unsupported, CompileError, Tr};
 
 use RegType::{D, F, UD};
+
+/// The operand type and condition of a 32-bit boolean comparison.
+fn compare_of(op: AluOp) -> Option<(RegType, CondMod)> {
+    Some(match op {
+        AluOp::flt32 => (F, CondMod::L),
+        AluOp::fge32 => (F, CondMod::Ge),
+        AluOp::feq32 => (F, CondMod::Z),
+        AluOp::fneu32 => (F, CondMod::Nz),
+        AluOp::ilt32 => (D, CondMod::L),
+        AluOp::ige32 => (D, CondMod::Ge),
+        AluOp::ieq32 => (D, CondMod::Z),
+        AluOp::ine32 => (D, CondMod::Nz),
+        AluOp::ult32 => (UD, CondMod::L),
+        AluOp::uge32 => (UD, CondMod::Ge),
+        _ => return None,
+    })
+}
 
 /// The condition that holds with the operands swapped.
 fn swapped(c: CondMod) -> CondMod {
@@ -95,6 +112,48 @@ impl Tr<'_> {
             _ => (a, b),
         };
         self.emit_to(Op::Alu(op), dst, vec![a, b])
+    }
+
+    /// Sets the flag for a select on `cond` read in the channels of `mask` straight from
+    /// the comparison that computed it (its sources read through `cond`'s swizzle), as
+    /// Mesa fuses them; false when `cond` is not a comparison.
+    fn flag_from_compare(&mut self, cond: &AluSrc, mask: u8) -> Result<bool, CompileError> {
+        let Some(nir::Instr {
+            kind: nir::InstrKind::Alu(c),
+            ..
+        }) = self.imp.def_instr(cond.ssa)
+        else {
+            return Ok(false);
+        };
+        let Some((ty, cm)) = compare_of(c.op) else {
+            return Ok(false);
+        };
+        let through = |s: &AluSrc| {
+            let mut t = s.clone();
+            for ch in 0..4 {
+                t.swizzle[ch] = s.swizzle[cond.swizzle[ch] as usize & 15];
+            }
+            t
+        };
+        let (s0, s1) = match (c.srcs.first(), c.srcs.get(1)) {
+            (Some(x), Some(y)) => (through(x), through(y)),
+            _ => return Ok(false),
+        };
+        let mut x = self.operand(&s0, mask, ty, true)?;
+        let mut y = self.operand(&s1, mask, ty, true)?;
+        let mut cm = cm;
+        if x.file == File::Imm && y.file != File::Imm {
+            std::mem::swap(&mut x, &mut y);
+            cm = swapped(cm);
+        }
+        let x = if x.file == File::Imm {
+            self.in_grf(x)
+        } else {
+            x
+        };
+        self.emit_to(Op::Alu(Opcode::Cmp), Dst::null(ty), vec![x, y])
+            .cmod = cm;
+        Ok(true)
     }
 
     pub(super) fn emit_alu(&mut self, a: &AluInstr) -> Result<(), CompileError> {
@@ -288,14 +347,16 @@ impl Tr<'_> {
                 self.emit_to(Op::Alu(Opcode::Cmp), d, vec![x, y]).cmod = c;
             }
             AluOp::b32csel => {
-                let c = arg!(0, D);
-                let c = if c.file == File::Imm {
-                    self.in_grf(c)
-                } else {
-                    c
-                };
-                self.emit_to(Op::Alu(Opcode::Mov), Dst::null(D), vec![c])
-                    .cmod = CondMod::Nz;
+                if !self.flag_from_compare(&a.srcs[0], mask)? {
+                    let c = arg!(0, D);
+                    let c = if c.file == File::Imm {
+                        self.in_grf(c)
+                    } else {
+                        c
+                    };
+                    self.emit_to(Op::Alu(Opcode::Mov), Dst::null(D), vec![c])
+                        .cmod = CondMod::Nz;
+                }
                 let (mut x, mut y) = (arg!(1, UD), arg!(2, UD));
                 let mut inv = false;
                 if x.file == File::Imm && y.file != File::Imm {

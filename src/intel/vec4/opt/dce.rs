@@ -1,6 +1,8 @@
 //! Dead-code elimination: an instruction whose only effect is writing a virtual register
 //! that nothing reads is removed.
 
+use crate::intel::eu::CondMod;
+
 use super::super::ir::{File, Program};
 
 /// Removes writes of registers never read; true when something was removed.
@@ -15,19 +17,45 @@ pub fn dead_code(prog: &mut Program) -> bool {
             }
         }
     }
+    let dead: Vec<bool> = (0..prog.insts.len())
+        .map(|ip| {
+            let i = &prog.insts[ip];
+            if i.dst.file != File::Vgrf || read.get(i.dst.nr as usize).copied().unwrap_or(true) {
+                return false;
+            }
+            if i.cmod != CondMod::None {
+                return flag_dead_after(prog, ip);
+            }
+            !i.has_side_effects()
+        })
+        .collect();
     let before = prog.insts.len();
-    prog.insts.retain(|i| {
-        i.has_side_effects()
-            || i.dst.file != File::Vgrf
-            || read.get(i.dst.nr as usize).copied().unwrap_or(true)
+    let mut k = 0;
+    prog.insts.retain(|_| {
+        k += 1;
+        !dead[k - 1]
     });
     prog.insts.len() != before
+}
+
+/// Whether the flag written at `ip` is overwritten before anything reads it (within the
+/// straight-line code that follows; any control flow counts as a read).
+fn flag_dead_after(prog: &Program, ip: usize) -> bool {
+    for i in &prog.insts[ip + 1..] {
+        if i.pred.is_some() || i.op.is_flow() {
+            return false;
+        }
+        if i.cmod != CondMod::None {
+            return true;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intel::eu::{CondMod, Opcode, RegType};
+    use crate::intel::eu::{Opcode, RegType};
     use crate::intel::vec4::ir::{Dst, Inst, Op, Src};
 
     fn mov(d: u32, s: Src) -> Inst {
@@ -56,15 +84,51 @@ mod tests {
     }
 
     #[test]
-    fn flag_writes_stay() {
+    fn an_unread_compare_whose_flag_is_rewritten_goes() {
+        let cmp = |d: u32, c: CondMod| {
+            let mut i = Inst::new(
+                Op::Alu(Opcode::Cmp),
+                if d == u32::MAX {
+                    Dst::null(RegType::F)
+                } else {
+                    Dst::vgrf(d, RegType::D, 0xf)
+                },
+                vec![Src::reg(File::Attr, 0, RegType::F), Src::imm_f(0.0)],
+            );
+            i.cmod = c;
+            i
+        };
+        let mut sel = Inst::new(
+            Op::Alu(Opcode::Sel),
+            Dst::fixed(114, RegType::F, 0xf),
+            vec![Src::reg(File::Attr, 0, RegType::F), Src::imm_f(1.0)],
+        );
+        sel.pred = Some(false);
+        let mut p = Program {
+            insts: vec![cmp(0, CondMod::L), cmp(u32::MAX, CondMod::L), sel],
+            num_vgrfs: 1,
+        };
+        assert!(dead_code(&mut p));
+        assert_eq!(p.insts.len(), 2);
+        assert_eq!(p.insts[0].dst.file, File::Null);
+    }
+
+    #[test]
+    fn flag_writes_read_later_stay() {
         let mut cmp = Inst::new(
             Op::Alu(Opcode::Cmp),
             Dst::vgrf(0, RegType::D, 0xf),
             vec![Src::imm_f(1.0), Src::imm_f(2.0)],
         );
         cmp.cmod = CondMod::L;
+        let mut sel = Inst::new(
+            Op::Alu(Opcode::Sel),
+            Dst::fixed(114, RegType::F, 0xf),
+            vec![Src::reg(File::Attr, 0, RegType::F), Src::imm_f(1.0)],
+        );
+        sel.pred = Some(false);
         let mut p = Program {
-            insts: vec![cmp],
+            insts: vec![cmp, sel],
             num_vgrfs: 1,
         };
         assert!(!dead_code(&mut p));
