@@ -129,7 +129,7 @@ impl Tr<'_> {
             return Ok(false);
         };
         let through = |s: &AluSrc| {
-            let mut t = s.clone();
+            let mut t = *s;
             for ch in 0..4 {
                 t.swizzle[ch] = s.swizzle[cond.swizzle[ch] as usize & 15];
             }
