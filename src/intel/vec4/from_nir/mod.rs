@@ -175,13 +175,30 @@ impl Tr<'_> {
             }
             return r;
         }
+        // The channels with small floats, when they hold at least two different values,
+        // share one VF mov; the others take one mov per value.
+        let vf_lanes: Vec<Option<u32>> = key.iter().map(|&v| vf_of(v)).collect();
+        let vf_mask = (0..4).fold(0u8, |m, c| m | (vf_lanes[c].is_some() as u8) << c);
+        let vf_values: Vec<u32> = (0..4)
+            .filter(|&c| vf_mask >> c & 1 != 0)
+            .map(|c| key[c])
+            .collect();
         let mut done = 0u8;
+        if vf_values.len() >= 2 && vf_values.windows(2).any(|w| w[0] != w[1]) {
+            let vf = (0..4).fold(0u32, |v, c| v | vf_lanes[c].unwrap_or(0) << (8 * c));
+            self.push(
+                Op::Alu(Opcode::Mov),
+                super::ir::Dst::vgrf(r, RegType::F, vf_mask),
+                vec![Src::imm(RegType::VF, vf)],
+            );
+            done = vf_mask;
+        }
         for c in 0..4 {
             if done >> c & 1 != 0 {
                 continue;
             }
             let mask = (0..4)
-                .filter(|&k| key[k] == key[c])
+                .filter(|&k| key[k] == key[c] && done >> k & 1 == 0)
                 .fold(0u8, |m, k| m | 1 << k);
             done |= mask;
             self.push(
@@ -342,5 +359,29 @@ mod tests {
         assert_eq!(super::vf_pack(&v), Some(0x0030_6a40));
         // 0.1 has no VF form.
         assert_eq!(super::vf_pack(&[0, 0x3dcc_cccd, 0, 0]), None);
+    }
+}
+
+#[cfg(test)]
+mod const_tests {
+    /// gl_Position = attribute; VAR0 = (38.2, 2.0, 0.0, 1.0): Mesa's ivb code for
+    /// fs-notEqual-of-expression builds that constant with `mov .x 1108921549D` and one
+    /// `mov .yzw [2F, 0F, 1F]VF`.
+    #[test]
+    fn small_float_channels_share_one_vf_mov() {
+        let text = "shader: MESA_SHADER_VERTEX\nname: t\ninputs_read: 0\noutputs_written: 0\n\
+            inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\n\
+            impl main {\n    block b0:  // preds:\n\
+            32    %0 = load_const (0x00000000)\n\
+            32x4  %1 = @load_input (%0) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n\
+            32x4  %2 = load_const (0x4218cccd, 0x40000000, 0x00000000, 0x3f800000)\n\
+            @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+            @store_output (%2, %0) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n\
+            // succs: b1\n    block b1:\n}\n";
+        let shader = crate::nir::parse(text).unwrap();
+        let (prog, _) = crate::intel::vec4::lower(&shader, true).unwrap();
+        let ir = prog.to_string();
+        assert!(ir.contains("mov g116.yzwF, 0x30004000VF\n"), "{ir}");
+        assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
     }
 }
