@@ -119,3 +119,59 @@ fn other_gen7_urb_messages_are_unsupported() {
     let e = t.run(&insts).unwrap_err();
     assert!(e.is_unsupported(), "{e}");
 }
+
+/// Mesa's vec4 pull-constant load: a SIMD4x2 `ld` from a buffer, lane h's byte offset in
+/// dword 4h of the payload register, its 16 bytes in dwords 4h..4h + 3 of the response.
+fn pull(dispatch: u32) -> [u32; 8] {
+    let d = DevInfo::from_name("ivb").unwrap();
+    let asm = "send(8)         g4<1>F          g2<4>.xUD       0x02107000
+                            sampler MsgDesc: ld SIMD4x2 Surface = 0 Sampler = 0  mlen 1 rlen 1 { align16 1Q };
+";
+    let insts = eu::assemble(d, asm).unwrap();
+    let mut t = Thread::new(d, 8).unwrap();
+    t.set_dispatch_mask(dispatch);
+    // Dword i of the buffer holds 100 + i.
+    let buffer: Vec<u8> = (0..64u32).flat_map(|i| (100 + i).to_le_bytes()).collect();
+    t.shared_mut().bind_constants(0, buffer);
+    t.set_grf(2, 0, &[16, 0, 0, 0, 40, 0, 0, 0]).unwrap();
+    t.run(&insts).unwrap();
+    t.grf_ud(4)
+}
+
+#[test]
+fn a_simd4x2_buffer_ld_reads_one_texel_per_vertex() {
+    // Byte 16 = dword 4, byte 40 = dword 10.
+    assert_eq!(pull(0xff), [104, 105, 106, 107, 110, 111, 112, 113]);
+}
+
+#[test]
+fn a_simd4x2_buffer_ld_of_a_lone_vertex_leaves_the_second_lane() {
+    assert_eq!(pull(0x0f), [104, 105, 106, 107, 0, 0, 0, 0]);
+}
+
+/// Mesa's vec4 scratch: OWord dual block write then read (header g0, offsets in OWords at
+/// dwords 0 and 4 of the next register, data in the one after). The write's destination
+/// mask .xy limits it to components x and y of each vertex; the read returns both blocks.
+#[test]
+fn oword_dual_blocks_honour_the_align16_write_mask() {
+    let d = DevInfo::from_name("ivb").unwrap();
+    let asm = "mov(8)          g125<1>UD       g0<4>UD                         { align16 WE_all 1Q };
+mov(1)          g126<1>UD       0x00000002UD                    { align1 WE_all 1N compacted };
+mov(1)          g126.4<1>UD     0x00000003UD                    { align1 WE_all 1N compacted };
+send(8)         g0<1>F          g125<4>F        0x060a80ff
+                            data MsgDesc: (DC OWORD dual block write, bti 255, 0)  mlen 3 rlen 0 { align16 1Q };
+mov(8)          g127<1>D        g10<4>D                         { align16 1Q };
+send(8)         g0<1>.xyF       g125<4>F        0x060a80ff
+                            data MsgDesc: (DC OWORD dual block write, bti 255, 0)  mlen 3 rlen 0 { align16 1Q };
+send(8)         g20<1>F         g125<4>F        0x041880ff
+                            data MsgDesc: (DC OWORD dual block read, bti 255, 0)  mlen 2 rlen 1 { align16 1Q };
+";
+    let insts = eu::assemble(d, asm).unwrap();
+    let mut t = Thread::new(d, 8).unwrap();
+    // First write: g127 = 1..8 to OWords 2 (vertex 0) and 3 (vertex 1); second: g10 =
+    // 11..18, x and y only.
+    t.set_grf(127, 0, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    t.set_grf(10, 0, &[11, 12, 13, 14, 15, 16, 17, 18]).unwrap();
+    t.run(&insts).unwrap();
+    assert_eq!(t.grf_ud(20), [11, 12, 3, 4, 15, 16, 7, 8]);
+}

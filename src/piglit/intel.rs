@@ -1,5 +1,6 @@
-//! The vertex stage on the Intel simulator (Gen8+, [`run_vertices`]): SIMD8 threads of eight
-//! vertices, each vertex's pushed elements in the payload, its outputs read back from its URB
+//! The vertex stage on the Intel simulator ([`run_vertices`]): SIMD8 threads of eight
+//! vertices (Gen8+), or SIMD4x2 threads of two (Gen7, the last one alone when the count is
+//! odd), each vertex's pushed elements in the payload, its outputs read back from its URB
 //! entry through the program's VUE map — the only description of the layout the fragment
 //! stage gets, as a driver programs the SBE from it.
 //!
@@ -13,7 +14,8 @@
 use super::raster::{Interp, Triangle, Vertex};
 use super::texture::Bindings;
 use crate::intel::devinfo::DevInfo;
-use crate::intel::sim::payload::{FsPayload, VsPayload};
+use crate::intel::kernel::SIMD4X2;
+use crate::intel::sim::payload::{FsPayload, Vec4VsPayload, VsPayload};
 use crate::intel::sim::shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 use crate::intel::sim::thread::Thread;
 use crate::intel::vue;
@@ -246,9 +248,11 @@ pub fn run_vertices(
     let info = program
         .vertex_info()
         .ok_or("the program is not a vertex program")?;
+    let simd4x2 = program.intel_kernels().iter().any(|k| k.simd == SIMD4X2);
+    let (per_thread, width) = if simd4x2 { (2, SIMD4X2) } else { (8, 8) };
     let (variant, code) = program
-        .kernel_code(8)
-        .ok_or("the vertex program has no SIMD8 code")?;
+        .kernel_code(width)
+        .ok_or("the vertex program has no SIMD8 or SIMD4x2 code")?;
     let (insts, offsets) =
         crate::intel::eu::decode_program_at(dev, code).map_err(|e| format!("decode: {e}"))?;
     let dword = |offset: u32| -> u32 {
@@ -258,27 +262,39 @@ pub fn run_vertices(
     };
     let sim = |e: crate::intel::sim::SimError| format!("simulator: {e}");
     let mut out = Vec::with_capacity(elements.len());
-    for group in elements.chunks(8) {
+    for group in elements.chunks(per_thread) {
         let handles: Vec<u32> = (0..group.len() as u32).map(|v| 0x40 + 0x10 * v).collect();
-        let payload = VsPayload {
-            urb_handles: handles.clone(),
-            // Every block index shows the default uniform block (see the runner).
-            push_constants: program
-                .push_params()
-                .iter()
-                .map(|p| dword(p.offset))
-                .collect(),
-            elements: (0..info.nr_attribute_slots)
-                .map(|e| {
-                    group
-                        .iter()
-                        .map(|v| v.get(&e).copied().unwrap_or([0; 4]))
-                        .collect()
-                })
-                .collect(),
-        };
+        // Every block index shows the default uniform block (see the runner).
+        let push_constants = program
+            .push_params()
+            .iter()
+            .map(|p| dword(p.offset))
+            .collect();
+        let elements = (0..info.nr_attribute_slots)
+            .map(|e| {
+                group
+                    .iter()
+                    .map(|v| v.get(&e).copied().unwrap_or([0; 4]))
+                    .collect()
+            })
+            .collect();
         let mut t = Thread::new(dev, 8).map_err(sim)?;
-        let layout = payload.apply(&mut t).map_err(sim)?;
+        let layout = if simd4x2 {
+            Vec4VsPayload {
+                urb_handles: handles.clone(),
+                push_constants,
+                elements,
+            }
+            .apply(&mut t)
+        } else {
+            VsPayload {
+                urb_handles: handles.clone(),
+                push_constants,
+                elements,
+            }
+            .apply(&mut t)
+        }
+        .map_err(sim)?;
         if layout.push_constants != variant.dispatch_grf_start {
             return Err(format!(
                 "push constants at g{} but the kernel's dispatch GRF start is g{}",

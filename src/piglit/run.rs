@@ -10,7 +10,7 @@ use super::raster::{self, Interp, Triangle, Vertex};
 use super::script::{self, Command, Region, ShaderTest, TextureKind, VertexData};
 use super::texture::{Bindings, Texture};
 use super::uniforms::{self, Block};
-use crate::compiler::{CompileOptions, Compiler};
+use crate::compiler::{CompileError, CompileOptions, Compiler};
 use crate::intel::devinfo::DevInfo;
 use crate::nir::interp::{self, Environment};
 use crate::nir::ir::{Shader, VarMode};
@@ -176,6 +176,9 @@ struct Runner {
     /// The vertex program on the Intel simulator (Gen8+ in simulator mode); otherwise the
     /// vertex shader runs on the interpreter.
     vs_kernel: Option<(&'static DevInfo, Box<Program>)>,
+    /// Why the vertex shader runs on the interpreter although the simulator was asked for
+    /// (Gen7: the vec4 backend reported it unsupported).
+    vs_fallback: Option<String>,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -273,16 +276,24 @@ impl Runner {
                 FsExec::Etnaviv(specs, loaded)
             }
         };
+        // Gen8+ compiles the vertex shader SIMD8 (scalar backend); Gen7 compiles it SIMD4x2
+        // (vec4 backend), and a shader that backend does not support yet runs on the
+        // interpreter, with the reason in the outcome.
+        let mut vs_fallback = None;
         let vs_kernel = match (mode, target, &vs) {
-            (Mode::Simulator, Target::Intel(dev), Some(vs)) if dev.ver >= 80 => {
+            (Mode::Simulator, Target::Intel(dev), Some(vs)) if dev.ver >= 70 => {
                 let options = CompileOptions {
                     simd: vec![8],
                     ..CompileOptions::default()
                 };
-                let program = Compiler::for_target(target)
-                    .compile(&vs.shader, &options)
-                    .map_err(|e| Stop::Fail(format!("vertex shader compile: {e}")))?;
-                Some((dev, Box::new(program)))
+                match Compiler::for_target(target).compile(&vs.shader, &options) {
+                    Ok(program) => Some((dev, Box::new(program))),
+                    Err(e @ CompileError::Unsupported(_)) if dev.ver < 80 => {
+                        vs_fallback = Some(e.to_string());
+                        None
+                    }
+                    Err(e) => return Err(Stop::Fail(format!("vertex shader compile: {e}"))),
+                }
             }
             _ => None,
         };
@@ -316,6 +327,7 @@ impl Runner {
             size: test.size,
             vs,
             vs_kernel,
+            vs_fallback,
             fs,
             fs_exec,
             projection: uniforms::IDENTITY,
@@ -328,12 +340,18 @@ impl Runner {
     }
 
     fn stages(&self) -> String {
-        let vs = if self.vs_kernel.is_some() {
-            "gpucc on the Intel simulator"
-        } else if self.vs.is_some() {
-            "NIR interpreter"
-        } else {
-            "fixed-function"
+        let vs = match (&self.vs_kernel, &self.vs_fallback) {
+            (Some((_, p)), _)
+                if p.intel_kernels()
+                    .iter()
+                    .any(|k| k.simd == crate::intel::kernel::SIMD4X2) =>
+            {
+                "gpucc on the Intel simulator (SIMD4x2)".to_string()
+            }
+            (Some(_), _) => "gpucc on the Intel simulator".to_string(),
+            (None, Some(why)) => format!("NIR interpreter (gpucc: {why})"),
+            (None, None) if self.vs.is_some() => "NIR interpreter".to_string(),
+            (None, None) => "fixed-function".to_string(),
         };
         let fs = match self.fs_exec {
             FsExec::Interpreter => "NIR interpreter",

@@ -8,13 +8,14 @@
 //!
 //! | SFID | message | function control |
 //! |---|---|---|
-//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16) |
+//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2: sample, sample_b, sample_l, resinfo and buffer ld only) |
 //! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
 //! | data (10) | OWord block read (0) / write (8) | 7:0 binding table (253/255 = scratch), 10:8 block size as for const; header dword 2 = offset in OWords (Gen9 spills) |
 //! | data (10) | unaligned OWord block read (1) | 7:0 binding table, 10:8 block size as for const; header dword 2 = offset in bytes, dword aligned (Gen9 `load_ubo_uniform_block_intel`) |
+//! | data (10) | OWord dual block read (2) / write (10) | 7:0 binding table (253/255 = scratch), 10:8 block size (0 = one OWord per block only); register 1 dwords 0 and 4 = the two blocks' offsets in OWords (the vec4 backend's scratch) |
 //! | data (10) | DWORD scattered read (3) / write (11) | 7:0 binding table (253/255 = scratch), 8 = SIMD16; per-channel offsets in dwords, then the data |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped surface read (5 / 1), write (13 / 9) | 7:0 binding table, 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8) |
 //! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
@@ -46,7 +47,7 @@ use super::exec::{Ctx, Next};
 use super::shared::{AtomicOp, RtWrite, SharedFunctions};
 use super::thread::{arf_base, Loc, Thread, REG_SIZE};
 use crate::intel::eu::types::sfid;
-use crate::intel::eu::{Inst, RegFile};
+use crate::intel::eu::{AccessMode, Inst, RegFile};
 use crate::nir::interp::TexRequest;
 
 /// The decoded common part of a descriptor.
@@ -120,8 +121,18 @@ impl Thread {
         }
         let base = self.group_base(inst);
         let n = inst.exec_size as u32;
+        // In align16 the destination's write mask is part of each channel's enable: a
+        // SIMD4x2 message reads or writes component c of a vertex only where bit c is set.
+        let writemask = if inst.access_mode == AccessMode::Align16 {
+            inst.dst.writemask as u32 & 0xf
+        } else {
+            0xf
+        };
         let mut mask = 0u32;
         for i in 0..n.min(32) {
+            if writemask >> (i % 4) & 1 == 0 {
+                continue;
+            }
             if inst.we_all || (self.active(base + i) && self.predicate(inst, base + i)?) {
                 mask |= 1 << i;
             }
@@ -261,6 +272,90 @@ impl Thread {
                     let val = self.grf_dword(m.payload + 1 + k, ch)?;
                     let dword = 8 * offset + 4 * k as u32 + c as u32;
                     shared.urb_write(handle, dword, val)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// SIMD4x2 sampler messages, as Mesa's vec4 backend sends them (no header, one response
+    /// register): the two vertices are two lanes; lane h's parameters are in dwords 4h.. of
+    /// each payload register and its four result dwords go to dwords 4h..4h + 3 of the
+    /// response. A lane none of whose four channels is enabled reads nothing. Modelled:
+    ///
+    /// - `ld` (7) from a buffer (the pull-constant load, `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`):
+    ///   u = the byte offset;
+    /// - `sample` (0), `sample_b` (1), `sample_l` (2): u v r in the first register, the bias
+    ///   or level in dword 0 of the lane in the second;
+    /// - `resinfo` (10): the level in dword 0 of the lane; width, height, depth, levels back.
+    ///
+    /// Other types (shadow compares, `ld` from images, gradients) are outside the model.
+    fn sampler_simd4x2(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let ty = m.desc >> 12 & 0x1f;
+        let mlen = match ty {
+            0 | 7 | 10 => 1,
+            1 | 2 => 2,
+            _ => 0,
+        };
+        if mlen == 0 || m.header || m.mlen != mlen || m.rlen != 1 || m.n != 8 {
+            return Err(format!(
+                "unsupported: {} (SIMD4x2 sampler messages other than headerless sample, \
+                 sample_b, sample_l, resinfo and buffer ld with one response register)",
+                m.unknown(ver)
+            ));
+        }
+        let texture = m.desc & 0xff;
+        let sampler = m.desc >> 8 & 0xf;
+        let dst = m.dst.ok_or("sampler message without a response register")?;
+        let integer = shared.texture_is_integer(texture);
+        // Both lanes' parameters are read before the response, which may overlap them.
+        let mut results = [None; 2];
+        for (h, result) in results.iter_mut().enumerate() {
+            if m.mask >> (4 * h) & 0xf == 0 {
+                continue;
+            }
+            let reg = |r: usize, k: usize| self.grf_dword(m.payload + r, 4 * h + k);
+            let f = |r: usize, k: usize| -> Result<f64, String> {
+                Ok(f32::from_bits(reg(r, k)?) as f64)
+            };
+            *result = Some(match ty {
+                7 => {
+                    let u = reg(0, 0)? as i32 as i64;
+                    shared.buffer_texel(texture, u).ok_or_else(|| {
+                        format!(
+                            "unsupported: {} (SIMD4x2 ld from surface {texture}, which is not \
+                             a buffer)",
+                            m.unknown(ver)
+                        )
+                    })?
+                }
+                10 => {
+                    let s = shared.texture_size(texture, reg(0, 0)?);
+                    [s[0], s[1], s[2], shared.texture_levels(texture)]
+                }
+                _ => {
+                    let req = TexRequest {
+                        op: ["tex", "txb", "txl"][ty as usize],
+                        texture,
+                        sampler,
+                        coord: vec![f(0, 0)?, f(0, 1)?, f(0, 2)?],
+                        lod: (ty == 2).then(|| f(1, 0)).transpose()?,
+                        bias: (ty == 1).then(|| f(1, 0)).transpose()?,
+                        comparator: None,
+                        offset: Vec::new(),
+                        integer,
+                        ddx: Vec::new(),
+                        ddy: Vec::new(),
+                    };
+                    encode(shared.sample(&req)?, integer)
+                }
+            });
+        }
+        for (h, result) in results.iter().enumerate() {
+            if let Some(r) = result {
+                for (k, v) in r.iter().enumerate() {
+                    self.set_grf_dword(dst, 4 * h + k, *v)?;
                 }
             }
         }
@@ -422,6 +517,7 @@ impl Thread {
             simd_mode |= (m.desc >> 29 & 1) << 2;
         }
         let simd: u32 = match simd_mode {
+            0 => return self.sampler_simd4x2(m, shared),
             1 => 8,
             2 => 16,
             _ => {
@@ -596,6 +692,9 @@ impl Thread {
         if m.sfid == sfid::DATA_CACHE && ty == 7 {
             return self.fence_reply(m);
         }
+        if m.sfid == sfid::DATA_CACHE && matches!(ty, 2 | 10) {
+            return self.oword_dual_block(m, shared, ty == 10);
+        }
         if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
             return self.dword_scattered(m, shared, ty == 11);
         }
@@ -671,6 +770,68 @@ impl Thread {
             return Ok(());
         }
         Err(m.unknown(ver))
+    }
+
+    /// OWord dual block read (type 2) / write (type 10) of one OWord per block, the vec4
+    /// backend's scratch access (Mesa's `generate_scratch_read`/`_write`): after the header,
+    /// register 1 holds the two blocks' offsets in OWords (dword 0 for the block of channels
+    /// 0–3, dword 4 for channels 4–7); a read returns block h in dwords 4h..4h + 3 of its one
+    /// response register, a write takes it from the same dwords of register 2. Each dword is
+    /// read or written only when its channel is enabled. Only the scratch surfaces are
+    /// modelled.
+    fn oword_dual_block(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+        write: bool,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let (mlen, rlen) = if write { (3, 0) } else { (2, 1) };
+        if m.desc >> 8 & 7 != 0 || !m.header || m.mlen != mlen || m.rlen != rlen {
+            return Err(format!(
+                "unsupported: {} (OWord dual block messages other than one OWord per block with \
+                 a header)",
+                m.unknown(ver)
+            ));
+        }
+        if !is_scratch_bti(m.desc & 0xff) {
+            return Err(format!(
+                "unsupported: {} (OWord dual block access to a surface other than scratch)",
+                m.unknown(ver)
+            ));
+        }
+        let offsets = [
+            self.grf_dword(m.payload + 1, 0)? as usize * 16,
+            self.grf_dword(m.payload + 1, 4)? as usize * 16,
+        ];
+        for (h, &base) in offsets.iter().enumerate() {
+            for k in 0..4 {
+                let ch = 4 * h + k;
+                if m.mask >> ch & 1 == 0 {
+                    continue;
+                }
+                let byte = base + 4 * k;
+                // As for scattered scratch: past the modelled space writes vanish and reads
+                // give 0.
+                let inside = byte + 4 <= SCRATCH_MODEL_BYTES;
+                if write {
+                    let v = self.grf_dword(m.payload + 2, ch)?;
+                    if inside {
+                        shared.scratch_write(byte, &v.to_le_bytes())?;
+                    }
+                } else {
+                    let mut b = [0u8; 4];
+                    if inside {
+                        shared.scratch_read(byte, &mut b)?;
+                    }
+                    let dst = m
+                        .dst
+                        .ok_or("OWord dual block read without a response register")?;
+                    self.set_grf_dword(dst, ch, u32::from_le_bytes(b))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A64 untyped surface read: each enabled channel reads its enabled components as
