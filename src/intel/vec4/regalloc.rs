@@ -62,12 +62,13 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
     }
     loop {
         let mut changed = false;
-        for slot in iv.iter_mut().flatten() {
+        for (r, slot) in iv.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
             for &(d, w) in &loops {
                 let (a, b) = *slot;
                 let overlaps = a <= w && b >= d;
                 let inside = a >= d && b <= w;
-                if overlaps && (!inside || live_around(prog, d, w, a)) {
+                if overlaps && (!inside || live_around(prog, d, a, r as u32)) {
                     let n = (a.min(d), b.max(w));
                     if n != *slot {
                         *slot = n;
@@ -83,13 +84,14 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
     iv
 }
 
-/// Whether a register whose interval starts at `first` inside the loop `do_ip..while_ip`
-/// may carry a value around the back edge. Only a register whose first touch is a full,
-/// unpredicated write at the loop's top nesting level starts fresh each iteration; anything
-/// else is treated as live around the loop.
-fn live_around(prog: &Program, do_ip: usize, while_ip: usize, first: usize) -> bool {
+/// Whether register `r`, whose interval starts at `first` inside the loop starting at
+/// `do_ip`, may carry a value around the back edge. Only a register whose first touch is a
+/// full, unpredicated write of it at the loop's top nesting level starts fresh each
+/// iteration; anything else (a read first, a partial write) is live around the loop.
+fn live_around(prog: &Program, do_ip: usize, first: usize, r: u32) -> bool {
     let inst = &prog.insts[first];
     let full = inst.dst.file == File::Vgrf
+        && inst.dst.nr == r
         && inst.dst.writemask == 0xf
         && inst.pred.is_none()
         && !inst
@@ -109,7 +111,6 @@ fn live_around(prog: &Program, do_ip: usize, while_ip: usize, first: usize) -> b
             _ => {}
         }
     }
-    let _ = while_ip;
     depth != 0
 }
 
@@ -167,5 +168,39 @@ pub fn allocate(
         Err(e) => Err(CompileError::Internal(format!(
             "register allocation: {e:?}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intel::eu::{Opcode, RegType::F};
+    use crate::intel::vec4::ir::{Dst, Inst, Src};
+
+    #[test]
+    fn values_live_around_a_loop_cover_it_and_fresh_ones_do_not() {
+        let mov = |d: u32, s: Src| Inst::new(Op::Alu(Opcode::Mov), Dst::vgrf(d, F, 0xf), vec![s]);
+        let flow = |op| Inst::new(op, Dst::null(F), vec![]);
+        let prog = Program {
+            insts: vec![
+                mov(0, Src::imm_f(1.0)), // 0: v0 before the loop
+                flow(Op::Do),            // 1
+                mov(1, Src::vgrf(0, F)), // 2: v1 fresh each iteration
+                mov(3, Src::vgrf(2, F)), // 3: v2 read before written
+                mov(2, Src::vgrf(1, F)), // 4
+                flow(Op::While),         // 5
+                mov(4, Src::vgrf(3, F)), // 6
+            ],
+            num_vgrfs: 5,
+        };
+        let iv = intervals(&prog);
+        assert_eq!(iv[0], Some((0, 5)));
+        assert_eq!(iv[1], Some((2, 4)));
+        assert_eq!(iv[2], Some((1, 5)));
+        assert_eq!(iv[3], Some((1, 6)));
+        // Everything fits in four registers from g10, and v0 and v2 never share one.
+        let a = allocate(&prog, 10, 14).unwrap().unwrap();
+        assert_ne!(a[0], a[2]);
+        assert!(a.iter().take(4).all(|r| (10..14).contains(r)));
     }
 }
