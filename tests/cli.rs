@@ -281,15 +281,15 @@ fn report_on_a_missing_or_empty_directory_fails() {
 
 #[test]
 fn bench_compile_once_compiles_each_file_once() {
-    // Two files: the example compiles for ivb; the vertex shader does not (Gen7 vertex
-    // shaders need the vec4 backend), so exactly one of two compiles.
+    // Two files: the example compiles for ivb; the geometry shader does not (no backend
+    // compiles that stage), so exactly one of two compiles.
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-once");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy("examples/intel/gradient.fs.nir", dir.join("a.fs.nir")).unwrap();
     std::fs::write(
-        dir.join("b.vs.nir"),
-        "shader: MESA_SHADER_VERTEX\nname: vs\ninputs: 0\noutputs: 0\nuniforms: 0\n\
+        dir.join("b.gs.nir"),
+        "shader: MESA_SHADER_GEOMETRY\nname: gs\ninputs: 0\noutputs: 0\nuniforms: 0\n\
          decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds:\n\
          // succs: b1\n    block b1:\n}\n",
     )

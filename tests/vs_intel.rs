@@ -3,7 +3,7 @@
 //! layout derived by hand from Mesa's rules (brw_vue_map.c, emit_urb_writes), and the
 //! failures a driver must see named.
 
-use gpucc::intel::fs::{verify, verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::{verify, verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 
@@ -219,13 +219,19 @@ fn the_check_sees_a_wrong_vue_map() {
 }
 
 #[test]
-fn gen7_vertex_shaders_name_the_vec4_backend() {
-    let shader = nir::parse(&vs("", "", POS_FROM_ATTR0)).unwrap();
+fn gen7_vertex_shaders_compile_simd4x2_with_the_same_vertex_facts() {
+    // Ivy Bridge and Haswell run vertex threads SIMD4x2 (the vec4 backend); the program
+    // object says so and carries the same vertex facts the scalar Gen8 kernel does.
+    let text = vs("inputs_read: 0\noutputs_written: 0\n", "", POS_FROM_ATTR0);
+    let shader = nir::parse(&text).unwrap();
+    let gen8 = ctx("bdw").compile(&shader, &Options::widths(&[8])).unwrap();
     for p in ["ivb", "hsw"] {
-        match ctx(p).compile(&shader, &Options::widths(&[8])) {
-            Err(CompileError::Unsupported(w)) => assert!(w.contains("vec4"), "{p}: {w}"),
-            other => panic!("{p}: {other:?}"),
-        }
+        let k = ctx(p).compile(&shader, &Options::widths(&[8])).unwrap();
+        assert!(k.is_simd4x2(), "{p}");
+        assert_eq!(k.vertex, gen8.vertex, "{p}");
+        // g0, then (no push constants) the one pushed element in g1.
+        assert_eq!(k.simd[0].dispatch_grf_start, 1, "{p}");
+        assert_eq!(verify(&ctx(p), &shader, 8), VerifyOutcome::Pass, "{p}");
     }
 }
 

@@ -6,6 +6,7 @@ pub mod eu;
 pub mod fs;
 pub mod kernel;
 pub mod sim;
+pub mod vec4;
 pub mod vue;
 
 pub use devinfo::DevInfo;

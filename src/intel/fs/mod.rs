@@ -118,7 +118,12 @@ impl Context {
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         limits::check_header(shader)?;
         let shader = pipeline::prepare_nir(shader, opts.debug);
-        let kernel = self.compile_prepared(&shader, opts)?;
+        // Before Gen8 vertex threads run SIMD4x2: the vec4 backend compiles them.
+        let kernel = if shader.stage() == nir::Stage::Vertex && self.devinfo.ver < 80 {
+            crate::intel::vec4::compile(self.devinfo, &shader, opts.debug, opts.optimize)?
+        } else {
+            self.compile_prepared(&shader, opts)?
+        };
         if opts.debug.contains(debug::Flags::ASM) {
             eprint!(
                 "=== {} assembly\n{}",

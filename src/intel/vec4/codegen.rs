@@ -1,0 +1,402 @@
+//! Allocated vec4 IR → align16 EU instructions, with jump distances resolved.
+//!
+//! Flow-control instructions are taken from templates the device's assembler produced (their
+//! hidden operands differ by generation), as the scalar backend does.
+
+use crate::intel::eu::types::sfid;
+use crate::intel::eu::{
+    self, AccessMode, Branch, CondMod, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc,
+    RegType, Region, Src as EuSrc, ThreadCtrl,
+};
+use crate::intel::DevInfo;
+
+use super::ir::{File, Inst, Op, Program, Src};
+use super::urb::urb_write_desc;
+use super::CompileError;
+
+/// Predicate control `.x` of align16: every channel tests its vertex's x flag bit (what an
+/// IF on a scalar condition uses, as Mesa emits `(+f0.0.x) if`).
+const PRED_ALIGN16_X: u8 = 2;
+
+/// Per-device align16 flow-control templates.
+#[derive(Debug, Clone)]
+pub struct FlowTemplates {
+    if_: eu::Inst,
+    else_: eu::Inst,
+    endif: eu::Inst,
+    while_: eu::Inst,
+    break_: eu::Inst,
+    cont: eu::Inst,
+}
+
+impl FlowTemplates {
+    /// Assembles the templates for `devinfo`.
+    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
+        let text = "(+f0.0.x) if(8) JIP: L1 UIP: L2 { align16 1Q };
+L1:
+else(8) JIP: L2 UIP: L2 { align16 1Q };
+L2:
+endif(8) JIP: L3 { align16 1Q };
+L3:
+L4:
+break(8) JIP: L5 UIP: L5 { align16 1Q };
+cont(8) JIP: L5 UIP: L5 { align16 1Q };
+L5:
+while(8) JIP: L4 { align16 1Q };
+";
+        let v = eu::assemble(devinfo, text)
+            .map_err(|e| CompileError::Internal(format!("vec4 flow templates: {e}")))?;
+        if v.len() != 6 {
+            return Err(CompileError::Internal(
+                "vec4 flow templates: wrong count".into(),
+            ));
+        }
+        Ok(FlowTemplates {
+            if_: v[0].clone(),
+            else_: v[1].clone(),
+            endif: v[2].clone(),
+            break_: v[3].clone(),
+            cont: v[4].clone(),
+            while_: v[5].clone(),
+        })
+    }
+}
+
+/// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
+/// entry `surface`: message length 1 (the offsets), one reply register, message type 7
+/// (bits 16:12), no header (Mesa's `generate_pull_constant_load_gfx7`).
+pub fn pull_load_desc(surface: u32) -> u32 {
+    (1 << 25) | (1 << 20) | (7 << 12) | (surface & 0xff)
+}
+
+/// Where the payload puts things: attribute element 0's register.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// First attribute register.
+    pub attr_base: u32,
+}
+
+fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), CompileError> {
+    let four = Region::new(4, 4, 1);
+    let (nr, sub, region) = match s.file {
+        File::Vgrf => (
+            *alloc
+                .get(s.nr as usize)
+                .ok_or_else(|| CompileError::Internal(format!("v{} has no register", s.nr)))?,
+            0,
+            four,
+        ),
+        File::Attr => (layout.attr_base + s.nr, 0, four),
+        File::Uniform => (1 + s.nr / 2, (s.nr % 2) * 16, Region::new(0, 4, 1)),
+        File::Fixed => (s.nr, 0, four),
+        File::Null => return Ok((0, 0, four)),
+        File::Imm => return Err(CompileError::Internal("immediate as a register".into())),
+    };
+    let nr = u8::try_from(nr)
+        .ok()
+        .filter(|&n| n < 128)
+        .ok_or_else(|| CompileError::Internal(format!("register g{nr} out of range")))?;
+    Ok((nr, sub as u8, region))
+}
+
+fn src_of(alloc: &[u32], layout: &Layout, s: &Src) -> Result<EuSrc, CompileError> {
+    if s.file == File::Imm {
+        if s.negate || s.abs {
+            return Err(CompileError::Internal(format!("modifier on immediate {s}")));
+        }
+        return Ok(EuSrc::Imm(Imm {
+            ty: s.ty,
+            bits: s.imm as u64,
+        }));
+    }
+    if s.file == File::Null {
+        let mut r = RegSrc::new(RegFile::Arf, 0, 0, s.ty, Region::new(4, 4, 1));
+        r.swizzle = RegSrc::XYZW;
+        return Ok(EuSrc::Reg(r));
+    }
+    let (nr, sub, region) = grf(alloc, layout, s)?;
+    let mut r = RegSrc::new(RegFile::Grf, nr, sub, s.ty, region);
+    r.swizzle = s.swizzle;
+    r.negate = s.negate;
+    r.abs = s.abs;
+    Ok(EuSrc::Reg(r))
+}
+
+fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
+    let d = &inst.dst;
+    let nr = match d.file {
+        File::Null => {
+            let mut n = Dst::null(d.ty);
+            n.writemask = d.writemask;
+            return Ok(n);
+        }
+        File::Vgrf => *alloc
+            .get(d.nr as usize)
+            .ok_or_else(|| CompileError::Internal(format!("v{} has no register", d.nr)))?,
+        File::Fixed => d.nr,
+        _ => {
+            return Err(CompileError::Internal(format!(
+                "destination in {:?}: {inst}",
+                d.file
+            )))
+        }
+    };
+    let nr = u8::try_from(nr)
+        .map_err(|_| CompileError::Internal(format!("register g{nr} out of range")))?;
+    let mut out = Dst::reg(RegFile::Grf, nr, 0, d.ty);
+    out.writemask = d.writemask;
+    Ok(out)
+}
+
+/// The generated program.
+pub struct Generated {
+    /// Instructions.
+    pub insts: Vec<eu::Inst>,
+}
+
+/// Emits `prog` with virtual register `v` in GRF `alloc[v]`.
+pub fn generate(
+    devinfo: &DevInfo,
+    flow: &FlowTemplates,
+    prog: &Program,
+    alloc: &[u32],
+    layout: &Layout,
+) -> Result<Generated, CompileError> {
+    let targets = flow_targets(&prog.insts)?;
+    let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
+    let mut start = Vec::with_capacity(prog.insts.len() + 1);
+    let mut jumps = Vec::new();
+    for (ip, inst) in prog.insts.iter().enumerate() {
+        start.push(out.len());
+        let mut e = match inst.op {
+            Op::Do => continue,
+            Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
+                let (tmpl, jip, uip) = match inst.op {
+                    Op::If => (&flow.if_, targets[ip].0, targets[ip].1),
+                    Op::Else => (&flow.else_, targets[ip].0, targets[ip].1),
+                    Op::EndIf => (&flow.endif, ip + 1, ip + 1),
+                    Op::While => (&flow.while_, targets[ip].0, targets[ip].0),
+                    Op::Break => (&flow.break_, targets[ip].0, targets[ip].1),
+                    _ => (&flow.cont, targets[ip].0, targets[ip].1),
+                };
+                jumps.push((out.len(), ip, jip, uip));
+                let mut e = tmpl.clone();
+                e.pred = inst.pred.map(|inv| Predicate {
+                    control: if inst.op == Op::If { PRED_ALIGN16_X } else { 1 },
+                    inverse: inv,
+                });
+                out.push(e);
+                continue;
+            }
+            Op::UrbHeader => {
+                let d = dst_of(alloc, inst)?;
+                let mut m = eu::Inst::new(Opcode::Mov);
+                m.access_mode = AccessMode::Align16;
+                m.we_all = true;
+                m.dst = d;
+                m.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    0,
+                    0,
+                    RegType::UD,
+                    Region::new(4, 4, 1),
+                ))];
+                out.push(m);
+                let mut o = eu::Inst::new(Opcode::Or);
+                o.exec_size = 1;
+                o.we_all = true;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 20, RegType::UD);
+                o.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        0,
+                        20,
+                        RegType::UD,
+                        Region::SCALAR,
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: 0xff00,
+                    }),
+                ];
+                out.push(o);
+                continue;
+            }
+            Op::UrbWrite { offset, mlen, eot } => {
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.access_mode = AccessMode::Align16;
+                e.dst = Dst::null(RegType::F);
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        0,
+                        RegType::F,
+                        Region::new(4, 4, 1),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: urb_write_desc(offset, mlen, eot) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::URB,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e.eot = eot;
+                out.push(e);
+                continue;
+            }
+            Op::PullLoad { surface } => {
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, inst)?;
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
+                s.swizzle = 0;
+                e.src = vec![
+                    EuSrc::Reg(s),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: pull_load_desc(surface) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::SAMPLER,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
+            }
+            Op::Math(f) => {
+                let mut e = eu::Inst::new(Opcode::Math);
+                e.math_fn = Some(f);
+                e.dst = dst_of(alloc, inst)?;
+                let mut srcs: Vec<EuSrc> = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(alloc, layout, s))
+                    .collect::<Result<_, _>>()?;
+                if srcs.len() == 1 {
+                    srcs.push(src_of(
+                        alloc,
+                        layout,
+                        &Src::reg(File::Null, 0, inst.dst.ty),
+                    )?);
+                }
+                e.src = srcs;
+                e
+            }
+            Op::Alu(op) => {
+                let mut e = eu::Inst::new(op);
+                e.dst = dst_of(alloc, inst)?;
+                e.src = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(alloc, layout, s))
+                    .collect::<Result<_, _>>()?;
+                // Ivy Bridge updates the flag of a CMP to null only with a thread switch
+                // after it (Mesa's brw_CMP workaround).
+                if op == Opcode::Cmp && inst.dst.file == File::Null && devinfo.ver == 70 {
+                    e.thread_ctrl = ThreadCtrl::Switch;
+                }
+                e
+            }
+        };
+        e.access_mode = AccessMode::Align16;
+        e.exec_size = 8;
+        e.pred = inst.pred.map(|inv| Predicate {
+            control: inst.pred_ctrl,
+            inverse: inv,
+        });
+        e.cond_mod = inst.cmod;
+        e.saturate = inst.sat;
+        if inst.cmod != CondMod::None || inst.pred.is_some() {
+            e.flag_nr = 0;
+            e.flag_subnr = 0;
+        }
+        out.push(e);
+    }
+    start.push(out.len());
+    for (at, ip, jip, uip) in jumps {
+        let dist = |t: usize| (start[t] as i32 - start[ip] as i32) * 16;
+        let e = &mut out[at];
+        let has_uip = e.branch.unwrap_or_default().uip != 0;
+        e.branch = Some(Branch {
+            jip: dist(jip),
+            uip: if has_uip { dist(uip) } else { 0 },
+            pop: 0,
+        });
+    }
+    Ok(Generated { insts: out })
+}
+
+/// JIP and UIP targets (instruction indices) of every flow instruction: IF to after its
+/// ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF, WHILE to after its DO, BREAK and
+/// CONTINUE to the end of their innermost block and to the loop's WHILE.
+fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
+    let mut t = vec![(0usize, 0usize); insts.len()];
+    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
+    let bad = || CompileError::Internal("unbalanced control flow".into());
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::If => {
+                ifs.push((ip, None));
+                pending.push(Vec::new());
+            }
+            Op::Else => {
+                let top = ifs.last_mut().ok_or_else(bad)?;
+                top.1 = Some(ip);
+                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
+                    t[j].0 = ip;
+                }
+            }
+            Op::EndIf => {
+                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
+                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
+                if let Some(e) = e_ip {
+                    t[e] = (ip, ip);
+                }
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+            }
+            Op::Do => {
+                loops.push((ip, Vec::new()));
+                pending.push(Vec::new());
+            }
+            Op::Break | Op::Continue => {
+                loops.last_mut().ok_or_else(bad)?.1.push(ip);
+                pending.last_mut().ok_or_else(bad)?.push(ip);
+            }
+            Op::While => {
+                let (d, jumps) = loops.pop().ok_or_else(bad)?;
+                t[ip] = (d + 1, d + 1);
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+                for j in jumps {
+                    t[j].1 = ip;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !ifs.is_empty() || !loops.is_empty() {
+        return Err(bad());
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pull_load_descriptor_matches_mesa() {
+        // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
+        // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
+        assert_eq!(super::pull_load_desc(0), 0x0210_7000);
+    }
+}

@@ -1,0 +1,283 @@
+//! Vertex attributes, push constants, NIR registers and outputs.
+//!
+//! Attributes are pushed elements (one payload register each, both vertices interleaved);
+//! `load_ubo` at a constant offset reads a pushed vec4 (each distinct 16-byte vec4 pushed
+//! once, in order of first use); outputs collect in one register per varying slot for the
+//! URB writes at the end of the thread.
+
+use crate::intel::eu::{Opcode, RegType};
+use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
+use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
+
+use super::super::ir::{Dst, File, Op, Src, XYZW};
+use super::{invalid, ty_of, unsupported, CompileError, Tr, Val, MAX_PUSH_VEC4S};
+
+fn src_at(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
+    i.srcs
+        .get(k)
+        .copied()
+        .ok_or_else(|| invalid(format!("{} is missing source {k}", i.intrinsic.name())))
+}
+
+fn def_of(i: &IntrinsicInstr) -> Result<SsaId, CompileError> {
+    i.def
+        .ok_or_else(|| invalid(format!("{} has no destination", i.intrinsic.name())))
+}
+
+/// The swizzle that moves components `0..n` to channels `first..first + n`.
+fn shift_swizzle(first: u32) -> u8 {
+    (0..4u32).fold(0u8, |s, ch| {
+        s | (ch.saturating_sub(first).min(3) as u8) << (2 * ch)
+    })
+}
+
+impl Tr<'_> {
+    fn const_u32(&self, id: SsaId) -> Option<u32> {
+        self.imp
+            .const_value(id)
+            .and_then(|v| v.first().copied())
+            .map(|v| v as u32)
+    }
+
+    pub(super) fn emit_intrinsic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        match i.intrinsic {
+            Intrinsic::DeclReg => self.emit_decl_reg(i),
+            Intrinsic::LoadReg => self.emit_load_reg(i),
+            Intrinsic::StoreReg => self.emit_store_reg(i),
+            Intrinsic::LoadInput => self.emit_load_input(i),
+            Intrinsic::StoreOutput => self.emit_store_output(i),
+            Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            other => Err(unsupported(format!(
+                "intrinsic {} in the vec4 backend",
+                other.name()
+            ))),
+        }
+    }
+
+    fn emit_decl_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let bits = i.int_index(IndexKind::BitSize).unwrap_or(32);
+        if bits != 32 && bits != 1 {
+            return Err(unsupported(format!("{bits}-bit registers")));
+        }
+        let n = i.int_index(IndexKind::NumComponents).unwrap_or(1);
+        if !(1..=4).contains(&n) {
+            return Err(unsupported(format!("registers of {n} components")));
+        }
+        let elems = i.int_index(IndexKind::NumArrayElems).unwrap_or(0).max(1);
+        if elems > 64 {
+            return Err(unsupported(format!("register arrays of {elems} elements")));
+        }
+        let first = self.prog.num_vgrfs;
+        for _ in 0..elems {
+            self.prog.vgrf();
+        }
+        self.regs.insert(def_of(i)?.0, (first, elems as u32));
+        Ok(())
+    }
+
+    /// The virtual register of element `base` of the register `i` addresses.
+    fn reg_element(&self, i: &IntrinsicInstr, reg_src: usize) -> Result<u32, CompileError> {
+        let id = src_at(i, reg_src)?;
+        let &(first, elems) = self
+            .regs
+            .get(&id.0)
+            .ok_or_else(|| invalid(format!("%{} is not a register", id.0)))?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0);
+        u32::try_from(base)
+            .ok()
+            .filter(|&b| b < elems)
+            .map(|b| first + b)
+            .ok_or_else(|| invalid(format!("register element {base} of {elems}")))
+    }
+
+    fn emit_load_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.intrinsic != Intrinsic::LoadReg || i.srcs.len() > 1 {
+            return Err(unsupported("indirect register access"));
+        }
+        if i.int_index(IndexKind::LegacyFabs).unwrap_or(0) != 0
+            || i.int_index(IndexKind::LegacyFneg).unwrap_or(0) != 0
+        {
+            return Err(unsupported("load_reg with legacy modifiers"));
+        }
+        let r = self.reg_element(i, 0)?;
+        let def = def_of(i)?;
+        let d = self.def_dst(def, RegType::UD)?;
+        self.push(Op::Alu(Opcode::Mov), d, vec![Src::vgrf(r, RegType::UD)]);
+        Ok(())
+    }
+
+    fn emit_store_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.srcs.len() > 2 {
+            return Err(unsupported("indirect register access (store_reg_indirect)"));
+        }
+        if i.int_index(IndexKind::LegacyFsat).unwrap_or(0) != 0 {
+            return Err(unsupported("store_reg with legacy saturate"));
+        }
+        let r = self.reg_element(i, 1)?;
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u8 & 0xf;
+        let v = src_at(i, 0)?;
+        let s = self.value_src(v, RegType::UD)?;
+        self.push(
+            Op::Alu(Opcode::Mov),
+            Dst::vgrf(r, RegType::UD, mask),
+            vec![s],
+        );
+        Ok(())
+    }
+
+    fn emit_load_input(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let base = i.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
+        let off = self
+            .const_u32(src_at(i, 0)?)
+            .ok_or_else(|| unsupported("load_input with an indirect slot"))?;
+        let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+        let def = def_of(i)?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported(format!("{bits}-bit vertex attributes")));
+        }
+        let element = base.saturating_add(off);
+        if element >= self.facts.vertex.nr_attribute_slots || first + n as u32 > 4 {
+            return Err(invalid(format!(
+                "load_input of element {element} component {first}..{} outside the pushed \
+                 vertex elements",
+                first + n as u32
+            )));
+        }
+        let ty = match i.type_index(IndexKind::DestType).map(|t| t.base) {
+            Some(b) => ty_of(b),
+            None => RegType::F,
+        };
+        // Channel c of the value reads component first + c of the element.
+        let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));
+        let src = Src {
+            swizzle,
+            ..Src::reg(File::Attr, element, ty)
+        };
+        self.set(def, Val::Reg(src))
+    }
+
+    fn emit_load_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let block = self
+            .const_u32(src_at(i, 0)?)
+            .ok_or_else(|| unsupported("load_ubo with a non-constant block index"))?;
+        if block > 255 - UBO_SURFACE_BASE {
+            return Err(unsupported(format!("UBO block index {block}")));
+        }
+        let def = def_of(i)?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-32-bit data"));
+        }
+        let Some(offset) = self.const_u32(src_at(i, 1)?) else {
+            // A run-time offset: the 16 bytes from it, per vertex.
+            let off = self.value_src(src_at(i, 1)?, RegType::UD)?;
+            return self.pull_load(def, block, off.swizzled(0), 0);
+        };
+        if offset % 4 != 0 {
+            return Err(unsupported("load_ubo of non-dword data"));
+        }
+        let first = (offset % 16) / 4;
+        if first + n as u32 > 4 {
+            return Err(unsupported("load_ubo crossing a vec4 boundary"));
+        }
+        let key = (block, offset & !15);
+        let next = self.facts.push.len() as u32;
+        let slot = match self.push_index.get(&key) {
+            Some(&s) => s,
+            None if next >= MAX_PUSH_VEC4S => {
+                return self.pull_load(def, block, Src::imm(RegType::UD, offset & !15), first);
+            }
+            None => {
+                self.push_index.insert(key, next);
+                self.facts.push.push(key);
+                next
+            }
+        };
+        let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));
+        let ty = match i.type_index(IndexKind::DestType).map(|t| t.base) {
+            Some(BaseType::Float) | None => RegType::F,
+            Some(b) => ty_of(b),
+        };
+        self.set(
+            def,
+            Val::Reg(Src {
+                swizzle,
+                ..Src::reg(File::Uniform, slot, ty)
+            }),
+        )
+    }
+
+    /// A pull-constant load of block `block` at byte offset `offset` (a register's x or an
+    /// immediate), the value's components starting at component `first` of the 16 bytes.
+    fn pull_load(
+        &mut self,
+        def: SsaId,
+        block: u32,
+        offset: Src,
+        first: u32,
+    ) -> Result<(), CompileError> {
+        // The message is the offset register itself: x of each vertex's half.
+        let msg = self.prog.vgrf();
+        self.push(
+            Op::Alu(Opcode::Mov),
+            Dst::vgrf(msg, RegType::UD, 1),
+            vec![offset],
+        );
+        let r = self.prog.vgrf();
+        self.push(
+            Op::PullLoad {
+                surface: UBO_SURFACE_BASE + block,
+            },
+            Dst::vgrf(r, RegType::F, 0xf),
+            vec![Src::vgrf(msg, RegType::UD)],
+        );
+        if !self.facts.pull_blocks.contains(&block) {
+            self.facts.pull_blocks.push(block);
+        }
+        let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));
+        self.set(
+            def,
+            Val::Reg(Src {
+                swizzle,
+                ..Src::vgrf(r, RegType::F)
+            }),
+        )
+    }
+
+    fn emit_store_output(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let base = i.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
+        let off = self
+            .const_u32(src_at(i, 1)?)
+            .ok_or_else(|| unsupported("store_output with an indirect slot"))?;
+        let slot = base.saturating_add(off);
+        let first = i.int_index(IndexKind::Component).unwrap_or(0) as u32;
+        if first > 3 {
+            return Err(invalid(format!("store_output component {first}")));
+        }
+        let wrmask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
+        let mask = ((wrmask << first) & 0xf) as u8;
+        let v = src_at(i, 0)?;
+        let (_, bits) = self.def_info(v)?;
+        if bits != 32 {
+            return Err(unsupported(format!("{bits}-bit outputs")));
+        }
+        let reg = match self.facts.outputs.get(&slot) {
+            Some(&r) => r,
+            None => {
+                let r = self.prog.vgrf();
+                self.facts.outputs.insert(slot, r);
+                r
+            }
+        };
+        let s = self.value_src(v, RegType::UD)?;
+        let s = s.swizzled(shift_swizzle(first));
+        let _ = XYZW;
+        self.push(
+            Op::Alu(Opcode::Mov),
+            Dst::vgrf(reg, RegType::UD, mask),
+            vec![s],
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,387 @@
+//! NIR (vector form, out of SSA with `decl_reg`/`load_reg`/`store_reg`, as Mesa hands Gen7
+//! vertex shaders to brw's vec4 backend) to the vec4 IR.
+//!
+//! Every SSA value is one virtual register whose first `n` components hold the value (or,
+//! for pushed data, a payload register read through a swizzle); NIR swizzles become align16
+//! swizzles; each NIR register array element is one virtual register written through a
+//! write mask. Constants that are the same in every channel an instruction reads become
+//! immediates in the one source slot the hardware allows (the last of a two-source
+//! instruction); any other constant is built once in a register.
+
+mod alu;
+mod io;
+
+use std::collections::BTreeMap;
+
+use crate::intel::eu::{CondMod, Opcode, RegType};
+use crate::intel::fs::from_nir::vertex_facts;
+use crate::intel::kernel::VertexInfo;
+use crate::nir::{self, AluSrc, BaseType, CfNode, InstrKind, JumpKind, SsaId};
+
+use super::ir::{replicate, Inst, Op, Program, Src};
+use super::CompileError;
+
+/// Push-constant vec4s pushed at most (32 GRFs, two per register); constants read after
+/// that many distinct vec4s are pulled.
+pub const MAX_PUSH_VEC4S: u32 = 64;
+
+/// What translation found besides the program.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The vertex facts shared with the scalar backend (VUE map, attributes).
+    pub vertex: VertexInfo,
+    /// Pushed vec4s: (UBO block, byte offset of the vec4), in payload order.
+    pub push: Vec<(u32, u32)>,
+    /// Output virtual register per varying slot.
+    pub outputs: BTreeMap<u32, u32>,
+    /// UBO blocks read with pull-constant loads.
+    pub pull_blocks: Vec<u32>,
+}
+
+fn unsupported(what: impl Into<String>) -> CompileError {
+    CompileError::Unsupported(what.into())
+}
+
+fn invalid(what: impl Into<String>) -> CompileError {
+    CompileError::Invalid(what.into())
+}
+
+/// How an SSA value is held.
+#[derive(Debug, Clone)]
+enum Val {
+    /// A register operand (swizzle included).
+    Reg(Src),
+    /// A constant not yet placed in a register.
+    Const(Vec<u32>),
+}
+
+struct Tr<'a> {
+    imp: &'a nir::Impl,
+    prog: Program,
+    vals: Vec<Option<Val>>,
+    /// NIR register (its decl_reg def) → first virtual register of its array elements.
+    regs: BTreeMap<u32, (u32, u32)>,
+    facts: Facts,
+    push_index: BTreeMap<(u32, u32), u32>,
+    /// Materialized constants.
+    consts: BTreeMap<Vec<u32>, u32>,
+    /// Control-flow nesting depth (constants built at depth 0 are reused).
+    depth: u32,
+    /// Push-constant vec4 → the register a top-level copy of it was made in.
+    uniform_copies: BTreeMap<u32, u32>,
+}
+
+/// Translates a vertex shader.
+pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> {
+    let imp = shader
+        .entry()
+        .ok_or_else(|| invalid("shader has no entry point"))?;
+    let vertex = vertex_facts(shader)?;
+    let mut t = Tr {
+        imp,
+        prog: Program::default(),
+        vals: vec![None; imp.defs.len()],
+        regs: BTreeMap::new(),
+        facts: Facts {
+            vertex,
+            ..Facts::default()
+        },
+        push_index: BTreeMap::new(),
+        consts: BTreeMap::new(),
+        depth: 0,
+        uniform_copies: BTreeMap::new(),
+    };
+    t.emit_list(&imp.body)?;
+    Ok((t.prog, t.facts))
+}
+
+/// The restricted 8-bit float (VF) encoding of the float with bits `f`, if it has one.
+fn vf_of(f: u32) -> Option<u32> {
+    (0..=255u32).find(|&b| crate::intel::eu::disasm::vf_to_f32(b as u8).to_bits() == f)
+}
+
+/// Four dwords as one VF immediate (byte c holds component c), when every one is a float
+/// VF can hold; a constant with differing components only (one value needs one mov).
+pub fn vf_pack(values: &[u32]) -> Option<u32> {
+    if values.len() != 4 || values.windows(2).all(|w| w[0] == w[1]) {
+        return None;
+    }
+    values
+        .iter()
+        .enumerate()
+        .try_fold(0u32, |acc, (c, &v)| Some(acc | vf_of(v)? << (8 * c)))
+}
+
+fn ty_of(base: BaseType) -> RegType {
+    match base {
+        BaseType::Float => RegType::F,
+        BaseType::Uint => RegType::UD,
+        _ => RegType::D,
+    }
+}
+
+impl Tr<'_> {
+    fn push(&mut self, op: Op, dst: super::ir::Dst, src: Vec<Src>) -> &mut Inst {
+        self.prog.insts.push(Inst::new(op, dst, src));
+        self.prog.insts.last_mut().expect("just pushed")
+    }
+
+    fn def_info(&self, id: SsaId) -> Result<(u8, u8), CompileError> {
+        let d = self
+            .imp
+            .def(id)
+            .ok_or_else(|| invalid(format!("%{} is not defined", id.0)))?;
+        Ok((d.num_components, d.bit_size))
+    }
+
+    fn set(&mut self, id: SsaId, v: Val) -> Result<(), CompileError> {
+        let slot = self
+            .vals
+            .get_mut(id.0 as usize)
+            .ok_or_else(|| invalid(format!("%{} out of range", id.0)))?;
+        *slot = Some(v);
+        Ok(())
+    }
+
+    fn val(&self, id: SsaId) -> Result<&Val, CompileError> {
+        self.vals
+            .get(id.0 as usize)
+            .and_then(|v| v.as_ref())
+            .ok_or_else(|| invalid(format!("%{} used before it is defined", id.0)))
+    }
+
+    /// A register holding constant `values` (components beyond the last repeat it).
+    fn const_reg(&mut self, values: &[u32]) -> u32 {
+        let mut key: Vec<u32> = values.iter().copied().take(4).collect();
+        while key.len() < 4 {
+            key.push(*key.last().unwrap_or(&0));
+        }
+        if let Some(&r) = self.consts.get(&key) {
+            // A constant built inside control flow does not dominate later uses; build
+            // again unless it was built at the top level (see `emit_list`).
+            return r;
+        }
+        let r = self.prog.vgrf();
+        if let Some(vf) = vf_pack(&key) {
+            // Four small floats in one vector-float immediate (as Mesa's constant
+            // combining emits them).
+            self.push(
+                Op::Alu(Opcode::Mov),
+                super::ir::Dst::vgrf(r, RegType::F, 0xf),
+                vec![Src::imm(RegType::VF, vf)],
+            );
+            if self.depth == 0 {
+                self.consts.insert(key, r);
+            }
+            return r;
+        }
+        // The channels with small floats, when they hold at least two different values,
+        // share one VF mov; the others take one mov per value.
+        let vf_lanes: Vec<Option<u32>> = key.iter().map(|&v| vf_of(v)).collect();
+        let vf_mask = (0..4).fold(0u8, |m, c| m | (vf_lanes[c].is_some() as u8) << c);
+        let vf_values: Vec<u32> = (0..4)
+            .filter(|&c| vf_mask >> c & 1 != 0)
+            .map(|c| key[c])
+            .collect();
+        let mut done = 0u8;
+        if vf_values.len() >= 2 && vf_values.windows(2).any(|w| w[0] != w[1]) {
+            let vf = (0..4).fold(0u32, |v, c| v | vf_lanes[c].unwrap_or(0) << (8 * c));
+            self.push(
+                Op::Alu(Opcode::Mov),
+                super::ir::Dst::vgrf(r, RegType::F, vf_mask),
+                vec![Src::imm(RegType::VF, vf)],
+            );
+            done = vf_mask;
+        }
+        for c in 0..4 {
+            if done >> c & 1 != 0 {
+                continue;
+            }
+            let mask = (0..4)
+                .filter(|&k| key[k] == key[c] && done >> k & 1 == 0)
+                .fold(0u8, |m, k| m | 1 << k);
+            done |= mask;
+            self.push(
+                Op::Alu(Opcode::Mov),
+                super::ir::Dst::vgrf(r, RegType::UD, mask),
+                vec![Src::imm(RegType::UD, key[c])],
+            );
+        }
+        if self.depth == 0 {
+            self.consts.insert(key, r);
+        }
+        r
+    }
+
+    /// The operand for NIR source `s` read in the channels of `mask`, as type `ty`; a
+    /// constant that is the same in all of them is an immediate when `imm_ok`.
+    fn operand(
+        &mut self,
+        s: &AluSrc,
+        mask: u8,
+        ty: RegType,
+        imm_ok: bool,
+    ) -> Result<Src, CompileError> {
+        let nswz = (0..4).fold(0u8, |z, ch| z | (s.swizzle[ch] & 3) << (2 * ch));
+        match self.val(s.ssa)?.clone() {
+            Val::Reg(r) => Ok(Src {
+                ty,
+                ..r.swizzled(nswz)
+            }),
+            Val::Const(v) => {
+                let comp = |ch: usize| v.get(s.swizzle[ch] as usize).copied().unwrap_or(0);
+                let used: Vec<u32> = (0..4).filter(|ch| mask >> ch & 1 != 0).map(comp).collect();
+                if imm_ok && used.windows(2).all(|w| w[0] == w[1]) {
+                    return Ok(Src::imm(ty, used.first().copied().unwrap_or(0)));
+                }
+                let r = self.const_reg(&v);
+                Ok(Src {
+                    ty,
+                    ..Src::vgrf(r, ty).swizzled(nswz)
+                })
+            }
+        }
+    }
+
+    /// The whole value of `id` as a register source (`.xyzw` of its components).
+    fn value_src(&mut self, id: SsaId, ty: RegType) -> Result<Src, CompileError> {
+        let s = AluSrc::new(id);
+        let mut s = s;
+        for (ch, c) in s.swizzle.iter_mut().enumerate().take(4) {
+            *c = ch as u8;
+        }
+        let (n, _) = self.def_info(id)?;
+        // Channels past the value's size repeat its last component.
+        for ch in n as usize..4 {
+            s.swizzle[ch] = n.saturating_sub(1);
+        }
+        self.operand(&s, 0xf, ty, false)
+    }
+
+    /// A fresh register as the destination of `def`, written in its components.
+    fn def_dst(&mut self, id: SsaId, ty: RegType) -> Result<super::ir::Dst, CompileError> {
+        let (n, bits) = self.def_info(id)?;
+        if bits != 32 && bits != 1 {
+            return Err(unsupported(format!("{bits}-bit values")));
+        }
+        let r = self.prog.vgrf();
+        let mask = ((1u32 << n.min(4)) - 1) as u8;
+        self.set(id, Val::Reg(Src::vgrf(r, ty)))?;
+        Ok(super::ir::Dst::vgrf(r, ty, mask))
+    }
+
+    fn emit_list(&mut self, list: &[CfNode]) -> Result<(), CompileError> {
+        for node in list {
+            match node {
+                CfNode::Block(b) => {
+                    let block = self
+                        .imp
+                        .blocks
+                        .get(b.0 as usize)
+                        .ok_or_else(|| invalid(format!("block b{} does not exist", b.0)))?;
+                    for &id in &block.instrs {
+                        self.emit_instr(&self.imp.instr(id).kind)?;
+                    }
+                }
+                CfNode::If(n) => {
+                    let c = self.value_src(n.condition, RegType::D)?;
+                    let c = Src {
+                        swizzle: replicate(super::ir::swz_get(c.swizzle, 0)),
+                        ..c
+                    };
+                    let m = self.push(
+                        Op::Alu(Opcode::Mov),
+                        super::ir::Dst::null(RegType::D),
+                        vec![c],
+                    );
+                    m.cmod = CondMod::Nz;
+                    self.push(Op::If, super::ir::Dst::null(RegType::UD), vec![])
+                        .pred = Some(false);
+                    self.depth += 1;
+                    self.emit_list(&n.then_body)?;
+                    if !n.else_body.is_empty() {
+                        self.push(Op::Else, super::ir::Dst::null(RegType::UD), vec![]);
+                        self.emit_list(&n.else_body)?;
+                    }
+                    self.depth -= 1;
+                    self.push(Op::EndIf, super::ir::Dst::null(RegType::UD), vec![]);
+                }
+                CfNode::Loop(l) => {
+                    if !l.continue_body.is_empty() {
+                        return Err(unsupported("loop continue construct"));
+                    }
+                    self.push(Op::Do, super::ir::Dst::null(RegType::UD), vec![]);
+                    self.depth += 1;
+                    self.emit_list(&l.body)?;
+                    self.depth -= 1;
+                    self.push(Op::While, super::ir::Dst::null(RegType::UD), vec![]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_instr(&mut self, kind: &InstrKind) -> Result<(), CompileError> {
+        match kind {
+            InstrKind::LoadConst(c) => {
+                let (_, bits) = self.def_info(c.def)?;
+                if bits != 32 && bits != 1 {
+                    return Err(unsupported(format!("{bits}-bit constants")));
+                }
+                let v = c.values.iter().map(|&x| x as u32).collect();
+                self.set(c.def, Val::Const(v))
+            }
+            InstrKind::Undef(d) => self.set(*d, Val::Const(vec![0])),
+            InstrKind::Alu(a) => self.emit_alu(a),
+            InstrKind::Intrinsic(i) => self.emit_intrinsic(i),
+            InstrKind::Jump(JumpKind::Break) => {
+                self.push(Op::Break, super::ir::Dst::null(RegType::UD), vec![]);
+                Ok(())
+            }
+            InstrKind::Jump(JumpKind::Continue) => {
+                self.push(Op::Continue, super::ir::Dst::null(RegType::UD), vec![]);
+                Ok(())
+            }
+            InstrKind::Jump(k) => Err(unsupported(format!("jump {}", k.name()))),
+            InstrKind::Phi(_) => Err(unsupported("phi in a vec4 shader (expected registers)")),
+            InstrKind::Tex(_) => Err(unsupported("texturing in vec4 vertex shaders")),
+            InstrKind::Deref(_) => Err(unsupported("deref instructions")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn vector_float_immediates_pack_like_mesa() {
+        // Mesa's ivb assembly: `mov(8) g116<1>F 0x306a40VF /* [2F, 13F, 1F, 0F]VF */`.
+        let v = [2.0f32, 13.0, 1.0, 0.0].map(f32::to_bits);
+        assert_eq!(super::vf_pack(&v), Some(0x0030_6a40));
+        // 0.1 has no VF form.
+        assert_eq!(super::vf_pack(&[0, 0x3dcc_cccd, 0, 0]), None);
+    }
+}
+
+#[cfg(test)]
+mod const_tests {
+    /// gl_Position = attribute; VAR0 = (38.2, 2.0, 0.0, 1.0): Mesa's ivb code for
+    /// fs-notEqual-of-expression builds that constant with `mov .x 1108921549D` and one
+    /// `mov .yzw [2F, 0F, 1F]VF`.
+    #[test]
+    fn small_float_channels_share_one_vf_mov() {
+        let text = "shader: MESA_SHADER_VERTEX\nname: t\ninputs_read: 0\noutputs_written: 0\n\
+            inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\n\
+            impl main {\n    block b0:  // preds:\n\
+            32    %0 = load_const (0x00000000)\n\
+            32x4  %1 = @load_input (%0) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n\
+            32x4  %2 = load_const (0x4218cccd, 0x40000000, 0x00000000, 0x3f800000)\n\
+            @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+            @store_output (%2, %0) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n\
+            // succs: b1\n    block b1:\n}\n";
+        let shader = crate::nir::parse(text).unwrap();
+        let (prog, _) = crate::intel::vec4::lower(&shader, true).unwrap();
+        let ir = prog.to_string();
+        assert!(ir.contains("mov g116.yzwF, 0x30004000VF\n"), "{ir}");
+        assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
+    }
+}

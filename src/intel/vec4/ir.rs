@@ -1,0 +1,406 @@
+//! The vec4 IR: every virtual register is one GRF holding four components for each of the two
+//! vertices of a SIMD4x2 thread (vertex 0 in channels 0-3, vertex 1 in 4-7). Instructions are
+//! align16: each source has a swizzle, each destination a write mask, and an operation reads
+//! and writes whole vec4s, so one IR instruction is one hardware instruction (except the
+//! URB header, which is two).
+
+use std::fmt;
+
+use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+
+/// The identity swizzle `.xyzw` (two bits per channel, x lowest).
+pub const XYZW: u8 = 0xe4;
+
+/// The swizzle that reads component `c` in every channel.
+pub const fn replicate(c: u8) -> u8 {
+    c * 0x55
+}
+
+/// Component read by channel `ch` of swizzle `s`.
+pub const fn swz_get(s: u8, ch: u8) -> u8 {
+    (s >> (2 * ch)) & 3
+}
+
+/// `outer` applied after `inner`: channel `ch` reads `inner`'s component `outer[ch]`.
+pub fn swz_compose(inner: u8, outer: u8) -> u8 {
+    (0..4).fold(0, |s, ch| {
+        s | swz_get(inner, swz_get(outer, ch)) << (2 * ch)
+    })
+}
+
+/// Where an operand lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum File {
+    /// No register (a null destination).
+    Null,
+    /// Virtual register `nr` (one GRF after allocation).
+    Vgrf,
+    /// Pushed vertex element `nr` (one payload GRF after the push constants).
+    Attr,
+    /// Push-constant vec4 `nr`: half `nr % 2` of payload GRF `1 + nr / 2`, read with a zero
+    /// vertical stride so both vertices see it.
+    Uniform,
+    /// Immediate `imm`, the same in every channel.
+    Imm,
+    /// Hardware GRF `nr` (message registers, after allocation every register).
+    Fixed,
+}
+
+/// A source operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Src {
+    /// File.
+    pub file: File,
+    /// Register number in the file.
+    pub nr: u32,
+    /// Data type.
+    pub ty: RegType,
+    /// Align16 swizzle.
+    pub swizzle: u8,
+    /// Negate.
+    pub negate: bool,
+    /// Absolute value.
+    pub abs: bool,
+    /// Immediate bits ([`File::Imm`]).
+    pub imm: u32,
+}
+
+impl Src {
+    /// Register `nr` of `file`, read `.xyzw`.
+    pub fn reg(file: File, nr: u32, ty: RegType) -> Src {
+        Src {
+            file,
+            nr,
+            ty,
+            swizzle: XYZW,
+            negate: false,
+            abs: false,
+            imm: 0,
+        }
+    }
+
+    /// Virtual register `nr`.
+    pub fn vgrf(nr: u32, ty: RegType) -> Src {
+        Src::reg(File::Vgrf, nr, ty)
+    }
+
+    /// An immediate.
+    pub fn imm(ty: RegType, bits: u32) -> Src {
+        Src {
+            imm: bits,
+            ..Src::reg(File::Imm, 0, ty)
+        }
+    }
+
+    /// The float immediate `v`.
+    pub fn imm_f(v: f32) -> Src {
+        Src::imm(RegType::F, v.to_bits())
+    }
+
+    /// The same operand read as `ty`.
+    pub fn retype(self, ty: RegType) -> Src {
+        Src { ty, ..self }
+    }
+
+    /// The same operand with `swizzle` applied on top of its own.
+    pub fn swizzled(self, swizzle: u8) -> Src {
+        Src {
+            swizzle: swz_compose(self.swizzle, swizzle),
+            ..self
+        }
+    }
+
+    /// The operand negated.
+    pub fn negated(self) -> Src {
+        Src {
+            negate: !self.negate,
+            ..self
+        }
+    }
+
+    /// Whether this reads a register a virtual register (as opposed to payload or immediate).
+    pub fn is_vgrf(&self) -> bool {
+        self.file == File::Vgrf
+    }
+}
+
+/// A destination operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dst {
+    /// [`File::Null`], [`File::Vgrf`] or [`File::Fixed`].
+    pub file: File,
+    /// Register number.
+    pub nr: u32,
+    /// Data type.
+    pub ty: RegType,
+    /// Channels written (bit 0 = x).
+    pub writemask: u8,
+}
+
+impl Dst {
+    /// Virtual register `nr`, channels `writemask`.
+    pub fn vgrf(nr: u32, ty: RegType, writemask: u8) -> Dst {
+        Dst {
+            file: File::Vgrf,
+            nr,
+            ty,
+            writemask,
+        }
+    }
+
+    /// Hardware GRF `nr`.
+    pub fn fixed(nr: u32, ty: RegType, writemask: u8) -> Dst {
+        Dst {
+            file: File::Fixed,
+            nr,
+            ty,
+            writemask,
+        }
+    }
+
+    /// The null register.
+    pub fn null(ty: RegType) -> Dst {
+        Dst {
+            file: File::Null,
+            nr: 0,
+            ty,
+            writemask: 0xf,
+        }
+    }
+
+    /// The register read back as a source, `.xyzw`.
+    pub fn as_src(&self) -> Src {
+        Src::reg(self.file, self.nr, self.ty)
+    }
+}
+
+/// What an instruction does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// A plain ALU instruction.
+    Alu(Opcode),
+    /// An extended-math function.
+    Math(MathFn),
+    /// Builds the URB write header in its destination: g0 copied, then the channel-enable
+    /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
+    UrbHeader,
+    /// A SIMD4x2 interleaved URB write: `mlen` registers from the (fixed) header register
+    /// in `src[0]`, at URB row `offset`; `eot` ends the thread (and marks the VUE complete).
+    UrbWrite {
+        /// Offset in 256-bit URB rows.
+        offset: u32,
+        /// Message length in registers, header included.
+        mlen: u32,
+        /// Last write: end of thread.
+        eot: bool,
+    },
+    /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
+    /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
+    PullLoad {
+        /// Binding-table index.
+        surface: u32,
+    },
+    /// `if` on the flag (predicated).
+    If,
+    /// `else`.
+    Else,
+    /// `endif`.
+    EndIf,
+    /// Start of a loop (emits nothing on Gen6+).
+    Do,
+    /// Loop back edge.
+    While,
+    /// `break` (predicated or not).
+    Break,
+    /// `continue`.
+    Continue,
+}
+
+impl Op {
+    /// Control flow.
+    pub fn is_flow(&self) -> bool {
+        matches!(
+            self,
+            Op::If | Op::Else | Op::EndIf | Op::Do | Op::While | Op::Break | Op::Continue
+        )
+    }
+}
+
+/// One instruction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Inst {
+    /// Operation.
+    pub op: Op,
+    /// Destination.
+    pub dst: Dst,
+    /// Sources.
+    pub src: Vec<Src>,
+    /// Predicated on f0 (per channel); `Some(true)` inverts it.
+    pub pred: Option<bool>,
+    /// Predicate control when predicated: 1 = each channel its own flag bit, 6/7 = any/all
+    /// of its vertex's four (align16 `any4h`/`all4h`).
+    pub pred_ctrl: u8,
+    /// Conditional modifier (writes f0).
+    pub cmod: CondMod,
+    /// Saturate.
+    pub sat: bool,
+}
+
+impl Inst {
+    /// An instruction with no predicate, modifier or saturation.
+    pub fn new(op: Op, dst: Dst, src: Vec<Src>) -> Inst {
+        Inst {
+            op,
+            dst,
+            src,
+            pred: None,
+            pred_ctrl: 1,
+            cmod: CondMod::None,
+            sat: false,
+        }
+    }
+
+    /// Whether the instruction does more than write its destination (flow, flags, messages).
+    pub fn has_side_effects(&self) -> bool {
+        self.op.is_flow()
+            || matches!(self.op, Op::UrbWrite { .. } | Op::UrbHeader)
+            || (matches!(self.op, Op::PullLoad { .. }) && self.dst.file != File::Vgrf)
+            || self.cmod != CondMod::None
+            || self.dst.file == File::Fixed
+    }
+
+    /// Whether this is a plain whole-value copy `mov dst, src` with no modifiers.
+    pub fn is_raw_mov(&self) -> bool {
+        self.op == Op::Alu(Opcode::Mov)
+            && self.pred.is_none()
+            && self.cmod == CondMod::None
+            && !self.sat
+            && !self.src[0].negate
+            && !self.src[0].abs
+            && same_bits(self.src[0].ty, self.dst.ty)
+    }
+}
+
+/// Whether a `mov` from `a` to `b` copies the bits unchanged: the same type, or two dword
+/// integer types (a float-integer mov converts).
+fn same_bits(a: RegType, b: RegType) -> bool {
+    a == b || matches!((a, b), (RegType::D | RegType::UD, RegType::D | RegType::UD))
+}
+
+/// A vec4 program: straight-line instructions with structured control flow markers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Program {
+    /// Instructions in order.
+    pub insts: Vec<Inst>,
+    /// Virtual registers allocated so far.
+    pub num_vgrfs: u32,
+}
+
+impl Program {
+    /// A fresh virtual register.
+    pub fn vgrf(&mut self) -> u32 {
+        self.num_vgrfs += 1;
+        self.num_vgrfs - 1
+    }
+}
+
+fn swz_text(s: u8) -> String {
+    if s == XYZW {
+        return String::new();
+    }
+    let c = |i: u8| ['x', 'y', 'z', 'w'][swz_get(s, i) as usize];
+    format!(".{}{}{}{}", c(0), c(1), c(2), c(3))
+}
+
+fn mask_text(m: u8) -> String {
+    if m == 0xf {
+        return String::new();
+    }
+    let s: String = (0..4)
+        .filter(|i| m >> i & 1 != 0)
+        .map(|i| ['x', 'y', 'z', 'w'][i])
+        .collect();
+    format!(".{s}")
+}
+
+impl fmt::Display for Src {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let body = match self.file {
+            File::Imm => return write!(f, "{:#x}{}", self.imm, self.ty),
+            File::Null => "null".to_string(),
+            File::Vgrf => format!("v{}", self.nr),
+            File::Attr => format!("attr{}", self.nr),
+            File::Uniform => format!("u{}", self.nr),
+            File::Fixed => format!("g{}", self.nr),
+        };
+        let body = format!("{body}{}{}", swz_text(self.swizzle), self.ty);
+        let body = if self.abs { format!("|{body}|") } else { body };
+        write!(f, "{}{body}", if self.negate { "-" } else { "" })
+    }
+}
+
+impl fmt::Display for Dst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.file {
+            File::Null => write!(f, "null{}", self.ty),
+            File::Fixed => write!(f, "g{}{}{}", self.nr, mask_text(self.writemask), self.ty),
+            _ => write!(f, "v{}{}{}", self.nr, mask_text(self.writemask), self.ty),
+        }
+    }
+}
+
+impl fmt::Display for Inst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(inv) = self.pred {
+            let ctrl = match self.pred_ctrl {
+                6 => ".any4h",
+                7 => ".all4h",
+                _ => "",
+            };
+            write!(f, "({}f0{ctrl}) ", if inv { "-" } else { "+" })?;
+        }
+        let name = match self.op {
+            Op::Alu(o) => o.name().to_string(),
+            Op::Math(m) => format!("math {}", m.name()),
+            Op::UrbHeader => "urb_header".into(),
+            Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::UrbWrite { offset, mlen, eot } => {
+                format!(
+                    "urb_write(off {offset} mlen {mlen}{})",
+                    if eot { " eot" } else { "" }
+                )
+            }
+            Op::If => "if".into(),
+            Op::Else => "else".into(),
+            Op::EndIf => "endif".into(),
+            Op::Do => "do".into(),
+            Op::While => "while".into(),
+            Op::Break => "break".into(),
+            Op::Continue => "continue".into(),
+        };
+        write!(f, "{name}")?;
+        if self.sat {
+            write!(f, ".sat")?;
+        }
+        if self.cmod != CondMod::None {
+            write!(f, ".{}", self.cmod.suffix())?;
+        }
+        if self.op.is_flow() {
+            return Ok(());
+        }
+        write!(f, " {}", self.dst)?;
+        for s in &self.src {
+            write!(f, ", {s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for i in &self.insts {
+            writeln!(f, "{i}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,21 @@
+//! The vec4 optimization passes, each a function over the [`Program`] returning whether it
+//! made progress, run to a fixed point by [`optimize`].
+
+pub mod coalesce;
+pub mod copy_prop;
+pub mod dce;
+
+use super::ir::Program;
+
+/// Runs the passes until none makes progress.
+pub fn optimize(prog: &mut Program) {
+    for _ in 0..16 {
+        let mut progress = false;
+        progress |= copy_prop::copy_propagate(prog);
+        progress |= dce::dead_code(prog);
+        progress |= coalesce::coalesce(prog);
+        if !progress {
+            break;
+        }
+    }
+}

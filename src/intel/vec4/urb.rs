@@ -1,0 +1,165 @@
+//! The end of a vertex thread: the VUE written to the URB with SIMD4x2 interleaved writes
+//! (Mesa's `emit_vertex` for Gen7).
+//!
+//! The message sits in the registers from [`MSG_BASE`] up, as Mesa places its message
+//! registers on Gen7 (MRF n is GRF 112 + n, the header in MRF 1): the header (g0 with the
+//! channel-enable byte set, `or(1) g.5 g0.5 0xff00`), then one register per VUE slot holding
+//! both vertices' slot (interleaved). One write carries at most 12 slots; the message length
+//! (header included) is kept odd so the data is whole 256-bit rows; the last write ends the
+//! thread.
+
+use std::collections::BTreeMap;
+
+use crate::intel::eu::{Opcode, RegType};
+use crate::intel::vue::{self, VueMap};
+
+use super::ir::{replicate, Dst, File, Inst, Op, Program, Src};
+
+/// First register of the message area (Mesa's `GFX7_MRF_HACK_START`).
+pub const MSG_BASE: u32 = 112;
+/// The header register (MRF 1).
+pub const HEADER: u32 = MSG_BASE + 1;
+/// Slots one URB write carries at most (MRFs 2..13, Mesa's `FIRST_SPILL_MRF(7)`).
+pub const SLOTS_PER_WRITE: u32 = 12;
+
+/// Descriptor of a Gen7 SIMD4x2 URB write: HWord write (opcode 0, bits 2:0) at `offset`
+/// 256-bit rows (bits 13:3, Mesa's `urb_global_offset` on Gen7), interleaved (bit 14),
+/// `complete` on the last write (bit 15), header present (bit 19), `mlen` (bits 28:25); EOT
+/// (bit 31) is added by the encoder from the instruction.
+pub fn urb_write_desc(offset: u32, mlen: u32, complete: bool) -> u32 {
+    (mlen << 25) | (1 << 19) | (complete as u32) << 15 | 1 << 14 | (offset & 0x7ff) << 3
+}
+
+/// Message length of `data` slot registers plus the header, rounded to an odd number.
+fn mlen_for(data: u32) -> u32 {
+    let m = data + 1;
+    if m % 2 == 1 {
+        m
+    } else {
+        m + 1
+    }
+}
+
+fn mov(dst: Dst, src: Src) -> Inst {
+    Inst::new(Op::Alu(Opcode::Mov), dst, vec![src])
+}
+
+/// Appends the header and the URB writes of `map`'s slots, reading each varying from its
+/// output register in `outputs`.
+pub fn emit_vertex(prog: &mut Program, map: &VueMap, outputs: &BTreeMap<u32, u32>) {
+    prog.insts.push(Inst::new(
+        Op::UrbHeader,
+        Dst::fixed(HEADER, RegType::UD, 0xf),
+        vec![Src::reg(File::Fixed, 0, RegType::UD)],
+    ));
+    let out = |v: u32| outputs.get(&v).map(|&r| Src::vgrf(r, RegType::UD));
+    let n = map.num_slots().max(1);
+    let mut slot = 0;
+    while slot < n {
+        let first = slot;
+        let mut used = 0;
+        while slot < n && used < SLOTS_PER_WRITE {
+            let reg = HEADER + 1 + used;
+            match map.slots.get(slot as usize).copied().flatten() {
+                Some(vue::VARYING_SLOT_PSIZ) => {
+                    // Header dwords: layer in y, viewport in z, point size in w; zero
+                    // otherwise.
+                    prog.insts.push(mov(
+                        Dst::fixed(reg, RegType::D, 0xf),
+                        Src::imm(RegType::D, 0),
+                    ));
+                    for (v, ch) in [
+                        (vue::VARYING_SLOT_PSIZ, 3u8),
+                        (vue::VARYING_SLOT_LAYER, 1),
+                        (vue::VARYING_SLOT_VIEWPORT, 2),
+                    ] {
+                        if let Some(s) = out(v) {
+                            prog.insts.push(mov(
+                                Dst::fixed(reg, RegType::UD, 1 << ch),
+                                Src {
+                                    swizzle: replicate(0),
+                                    ..s
+                                },
+                            ));
+                        }
+                    }
+                }
+                Some(v) => {
+                    if let Some(s) = out(v) {
+                        prog.insts.push(mov(Dst::fixed(reg, RegType::UD, 0xf), s));
+                    }
+                }
+                None => {}
+            }
+            used += 1;
+            slot += 1;
+        }
+        let eot = slot >= n;
+        prog.insts.push(Inst::new(
+            Op::UrbWrite {
+                offset: first / 2,
+                mlen: mlen_for(used),
+                eot,
+            },
+            Dst::null(RegType::F),
+            vec![Src::reg(File::Fixed, HEADER, RegType::F)],
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptors_match_mesa_assembly() {
+        // Mesa's ivb assembly: `send(8) null<1>F g113<4>F 0x8608c000 urb MsgDesc: offset 0
+        // write HWord interleave complete mlen 3 rlen 0 { align16 1Q EOT }`, and the same
+        // with mlen 5 (0x8a08c000) and 7 (0x8e08c000); bit 31 is EOT.
+        assert_eq!(urb_write_desc(0, 3, true) | 1 << 31, 0x8608_c000);
+        assert_eq!(urb_write_desc(0, 5, true) | 1 << 31, 0x8a08_c000);
+        assert_eq!(urb_write_desc(0, 7, true) | 1 << 31, 0x8e08_c000);
+        // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
+        assert_eq!(urb_write_desc(6, 3, false), 0x0608_4030);
+    }
+
+    #[test]
+    fn message_lengths_are_odd() {
+        assert_eq!(mlen_for(2), 3);
+        assert_eq!(mlen_for(3), 5);
+        assert_eq!(mlen_for(12), 13);
+    }
+
+    #[test]
+    fn fourteen_slots_take_two_writes_the_second_at_row_six() {
+        let mut written = 1u64 << vue::VARYING_SLOT_POS;
+        for v in 0..12 {
+            written |= 1 << (vue::VARYING_SLOT_VAR0 + v);
+        }
+        let map = VueMap::new(written, false);
+        assert_eq!(map.num_slots(), 14);
+        let mut p = Program::default();
+        emit_vertex(&mut p, &map, &BTreeMap::new());
+        let writes: Vec<Op> = p
+            .insts
+            .iter()
+            .filter(|i| matches!(i.op, Op::UrbWrite { .. }))
+            .map(|i| i.op)
+            .collect();
+        assert_eq!(
+            writes,
+            vec![
+                Op::UrbWrite {
+                    offset: 0,
+                    mlen: 13,
+                    eot: false
+                },
+                Op::UrbWrite {
+                    offset: 6,
+                    mlen: 3,
+                    eot: true
+                }
+            ]
+        );
+    }
+}
