@@ -994,7 +994,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             } else {
                 (bits(d, 9, 4), bits(d, 3, 0))
             };
-            o.str(&format!(" {offset}"));
+            // Mesa names the global offset (brw_disasm.c: " offset %u").
+            o.str(&format!(" offset {offset}"));
             space = true;
             let table: &[Option<&str>] = if ver >= 70 {
                 &URB_GFX7
