@@ -43,29 +43,20 @@ impl fmt::Display for Stats {
         let pct = (100 * self.bytes_uncompacted.saturating_sub(self.bytes))
             .checked_div(self.bytes_uncompacted)
             .unwrap_or(0);
-        if self.simd == SIMD4X2 {
-            // Mesa's vec4 generator line (brw_vec4_generator.cpp); only vertex shaders
-            // reach the vec4 backend here.
-            return write!(
-                f,
-                "VS vec4 shader: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} \
-                 sends. Compacted {} to {} bytes ({}%)",
-                self.instructions,
-                self.loops,
-                self.cycles,
-                self.spills,
-                self.fills,
-                self.sends,
-                self.bytes_uncompacted,
-                self.bytes,
-                pct
-            );
-        }
+        // Mesa's vec4 generator (brw_vec4_generator.cpp; only vertex shaders reach the vec4
+        // backend here) words its line like the scalar one without the scheduling part.
+        let (head, sched) = if self.simd == SIMD4X2 {
+            ("VS vec4 shader".to_string(), "")
+        } else {
+            (
+                format!("SIMD{} shader", self.simd),
+                ", scheduled with mode none. Promoted 0 constants",
+            )
+        };
         write!(
             f,
-            "SIMD{} shader: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} sends, \
-             scheduled with mode none. Promoted 0 constants. Compacted {} to {} bytes ({}%)",
-            self.simd,
+            "{head}: {} instructions. {} loops. {} cycles. {}:{} spills:fills, {} sends{sched}. \
+             Compacted {} to {} bytes ({}%)",
             self.instructions,
             self.loops,
             self.cycles,
