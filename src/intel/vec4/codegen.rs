@@ -162,7 +162,7 @@ pub fn generate(
     alloc: &[u32],
     layout: &Layout,
 ) -> Result<Generated, CompileError> {
-    let targets = flow_targets(&prog.insts)?;
+    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
     let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     let mut jumps = Vec::new();
@@ -332,63 +332,19 @@ pub fn generate(
     Ok(Generated { insts: out })
 }
 
-/// JIP and UIP targets (instruction indices) of every flow instruction: IF to after its
-/// ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF, WHILE to after its DO, BREAK and
-/// CONTINUE to the end of their innermost block and to the loop's WHILE.
-fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
-    let mut t = vec![(0usize, 0usize); insts.len()];
-    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
-    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
-    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
-    let bad = || CompileError::Internal("unbalanced control flow".into());
-    for (ip, i) in insts.iter().enumerate() {
-        match i.op {
-            Op::If => {
-                ifs.push((ip, None));
-                pending.push(Vec::new());
-            }
-            Op::Else => {
-                let top = ifs.last_mut().ok_or_else(bad)?;
-                top.1 = Some(ip);
-                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
-                    t[j].0 = ip;
-                }
-            }
-            Op::EndIf => {
-                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
-                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
-                if let Some(e) = e_ip {
-                    t[e] = (ip, ip);
-                }
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-            }
-            Op::Do => {
-                loops.push((ip, Vec::new()));
-                pending.push(Vec::new());
-            }
-            Op::Break | Op::Continue => {
-                loops.last_mut().ok_or_else(bad)?.1.push(ip);
-                pending.last_mut().ok_or_else(bad)?.push(ip);
-            }
-            Op::While => {
-                let (d, jumps) = loops.pop().ok_or_else(bad)?;
-                t[ip] = (d + 1, d + 1);
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-                for j in jumps {
-                    t[j].1 = ip;
-                }
-            }
-            _ => {}
-        }
-    }
-    if !ifs.is_empty() || !loops.is_empty() {
-        return Err(bad());
-    }
-    Ok(t)
+/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
+fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
+    use crate::intel::flow::Flow;
+    Some(match inst.op {
+        Op::If => Flow::If,
+        Op::Else => Flow::Else,
+        Op::EndIf => Flow::EndIf,
+        Op::Do => Flow::Do,
+        Op::Break => Flow::Break,
+        Op::Continue => Flow::Continue,
+        Op::While => Flow::While,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
