@@ -2,6 +2,59 @@
 //! (their IRs differ, the IF/ELSE/ENDIF and DO/BREAK/CONTINUE/WHILE nesting does not).
 
 use crate::compiler::CompileError;
+use crate::intel::eu;
+use crate::intel::DevInfo;
+
+/// Per-device flow-control instructions, assembled once and patched with each jump's
+/// distances by the code generators.
+#[derive(Debug, Clone)]
+pub struct FlowTemplates {
+    pub(crate) if_: eu::Inst,
+    pub(crate) else_: eu::Inst,
+    pub(crate) endif: eu::Inst,
+    pub(crate) while_: eu::Inst,
+    pub(crate) break_: eu::Inst,
+    pub(crate) cont: eu::Inst,
+}
+
+impl FlowTemplates {
+    /// Assembles the templates for `devinfo` (Gen6+ syntax): align1 for the scalar backend, or
+    /// align16 for the vec4 one, whose IF tests each vertex's x flag bit (Mesa's
+    /// `(+f0.0.x) if`).
+    pub fn new(devinfo: &DevInfo, align16: bool) -> Result<FlowTemplates, CompileError> {
+        let (pred, mode) = if align16 {
+            ("(+f0.0.x)", "align16")
+        } else {
+            ("(+f0.0)", "align1")
+        };
+        let text = format!(
+            "{pred} if(8) JIP: L1 UIP: L2 {{ {mode} 1Q }};
+L1:
+else(8) JIP: L2 UIP: L2 {{ {mode} 1Q }};
+L2:
+endif(8) JIP: L3 {{ {mode} 1Q }};
+L3:
+L4:
+break(8) JIP: L5 UIP: L5 {{ {mode} 1Q }};
+cont(8) JIP: L5 UIP: L5 {{ {mode} 1Q }};
+L5:
+while(8) JIP: L4 {{ {mode} 1Q }};
+"
+        );
+        let v = eu::assemble(devinfo, &text)
+            .map_err(|e| CompileError::Internal(format!("{mode} flow templates: {e}")))?;
+        let [if_, else_, endif, break_, cont, while_] = <[eu::Inst; 6]>::try_from(v)
+            .map_err(|_| CompileError::Internal(format!("{mode} flow templates: wrong count")))?;
+        Ok(FlowTemplates {
+            if_,
+            else_,
+            endif,
+            while_,
+            break_,
+            cont,
+        })
+    }
+}
 
 /// A structured control-flow instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

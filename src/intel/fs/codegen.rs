@@ -14,48 +14,7 @@ use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Reg};
 use super::CompileError;
-
-/// Per-device flow-control templates.
-#[derive(Debug, Clone)]
-pub struct FlowTemplates {
-    if_: eu::Inst,
-    else_: eu::Inst,
-    endif: eu::Inst,
-    while_: eu::Inst,
-    break_: eu::Inst,
-    cont: eu::Inst,
-}
-
-impl FlowTemplates {
-    /// Assembles the templates for `devinfo` (Gen6+ syntax).
-    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
-        let text = "(+f0.0) if(8) JIP: L1 UIP: L2 { align1 1Q };
-L1:
-else(8) JIP: L2 UIP: L2 { align1 1Q };
-L2:
-endif(8) JIP: L3 { align1 1Q };
-L3:
-L4:
-break(8) JIP: L5 UIP: L5 { align1 1Q };
-cont(8) JIP: L5 UIP: L5 { align1 1Q };
-L5:
-while(8) JIP: L4 { align1 1Q };
-";
-        let v = eu::assemble(devinfo, text)
-            .map_err(|e| CompileError::Internal(format!("flow templates: {e}")))?;
-        if v.len() != 6 {
-            return Err(CompileError::Internal("flow templates: wrong count".into()));
-        }
-        Ok(FlowTemplates {
-            if_: v[0].clone(),
-            else_: v[1].clone(),
-            endif: v[2].clone(),
-            break_: v[3].clone(),
-            cont: v[4].clone(),
-            while_: v[5].clone(),
-        })
-    }
-}
+use crate::intel::flow::FlowTemplates;
 
 fn qtr(inst: &Inst) -> (u8, bool) {
     (inst.group / 8, inst.exec_size == 4 && inst.group % 8 == 4)

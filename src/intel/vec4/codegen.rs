@@ -13,54 +13,11 @@ use crate::intel::DevInfo;
 use super::ir::{File, Inst, Op, Program, Src};
 use super::urb::urb_write_desc;
 use super::CompileError;
+use crate::intel::flow::FlowTemplates;
 
 /// Predicate control `.x` of align16: every channel tests its vertex's x flag bit (what an
 /// IF on a scalar condition uses, as Mesa emits `(+f0.0.x) if`).
 const PRED_ALIGN16_X: u8 = 2;
-
-/// Per-device align16 flow-control templates.
-#[derive(Debug, Clone)]
-pub struct FlowTemplates {
-    if_: eu::Inst,
-    else_: eu::Inst,
-    endif: eu::Inst,
-    while_: eu::Inst,
-    break_: eu::Inst,
-    cont: eu::Inst,
-}
-
-impl FlowTemplates {
-    /// Assembles the templates for `devinfo`.
-    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
-        let text = "(+f0.0.x) if(8) JIP: L1 UIP: L2 { align16 1Q };
-L1:
-else(8) JIP: L2 UIP: L2 { align16 1Q };
-L2:
-endif(8) JIP: L3 { align16 1Q };
-L3:
-L4:
-break(8) JIP: L5 UIP: L5 { align16 1Q };
-cont(8) JIP: L5 UIP: L5 { align16 1Q };
-L5:
-while(8) JIP: L4 { align16 1Q };
-";
-        let v = eu::assemble(devinfo, text)
-            .map_err(|e| CompileError::Internal(format!("vec4 flow templates: {e}")))?;
-        if v.len() != 6 {
-            return Err(CompileError::Internal(
-                "vec4 flow templates: wrong count".into(),
-            ));
-        }
-        Ok(FlowTemplates {
-            if_: v[0].clone(),
-            else_: v[1].clone(),
-            endif: v[2].clone(),
-            break_: v[3].clone(),
-            cont: v[4].clone(),
-            while_: v[5].clone(),
-        })
-    }
-}
 
 /// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
 /// entry `surface`: message length 1 (the offsets), one reply register, message type 7
