@@ -133,7 +133,7 @@ impl Compiler {
 impl Compiler {
     /// Compiles `shader`, runs it on the target's simulator and the NIR on the reference
     /// interpreter with several deterministic input sets, and compares the outputs. Intel
-    /// shaders are checked at each width of `simd` (default SIMD8 and SIMD16; a width that
+    /// shaders are checked at each width of `simd` (default SIMD8, SIMD16 and SIMD32; a width that
     /// would spill is skipped, as the driver would not use it).
     pub fn verify(&self, shader: &nir::Shader, simd: &[u32]) -> VerifyOutcome {
         /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
@@ -141,7 +141,11 @@ impl Compiler {
         match &self.backend {
             Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS),
             Backend::Intel(ctx) => {
-                let widths = if simd.is_empty() { &[8, 16][..] } else { simd };
+                let widths = if simd.is_empty() {
+                    &[8, 16, 32][..]
+                } else {
+                    simd
+                };
                 let mut outcome = VerifyOutcome::Pass;
                 for (i, &w) in widths.iter().enumerate() {
                     match intel::fs::verify(ctx, shader, w) {

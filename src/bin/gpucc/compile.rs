@@ -45,7 +45,7 @@ pub struct VerifyArgs {
     /// Shaders in Mesa's nir_print syntax
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Intel: check only this SIMD width (default: 8 and 16); may be repeated
+    /// Intel: check only this SIMD width (default: 8, 16 and 32); may be repeated
     #[arg(long, value_parser = ["8", "16", "32"])]
     simd: Vec<String>,
     /// Compile key field, `name=value`, applied before the check; may be repeated

@@ -293,7 +293,9 @@ pub fn generate(
                 inverse: inv,
             });
         }
-        e.flag_subnr = inst.flag_subnr;
+        // The IR counts flag subregisters in 16-bit units across f0 and f1 (f1.0 = 2).
+        e.flag_nr = inst.flag_subnr / 2;
+        e.flag_subnr = inst.flag_subnr % 2;
         e.cond_mod = inst.cmod;
         e.saturate = inst.sat;
         let _ = devinfo;
@@ -380,18 +382,23 @@ fn uniformize(inst: &Inst, ce0: bool) -> Result<Vec<eu::Inst>, CompileError> {
         Dst::reg(RegFile::Arf, f1, 0, RegType::UD),
         vec![imm_ud(0)],
     );
-    let mut enabled = eu::Inst::new(Opcode::Mov);
-    enabled.exec_size = inst.exec_size;
-    let (q, nib) = qtr(inst);
-    enabled.qtr_ctrl = q;
-    enabled.nib_ctrl = nib;
-    enabled.dst = Dst::null(RegType::UW);
-    enabled.src = vec![Src::Imm(Imm {
-        ty: RegType::UW,
-        bits: 0,
-    })];
-    enabled.cond_mod = eu::CondMod::Z;
-    enabled.flag_nr = 1;
+    // One compare per 16 channels: a SIMD32 thread's second half sets f1's upper bits.
+    let halves = (inst.exec_size as u32).div_ceil(16);
+    let enabled = (0..halves).map(|h| {
+        let mut e = eu::Inst::new(Opcode::Mov);
+        e.exec_size = inst.exec_size.min(16);
+        let (q, nib) = qtr(inst);
+        e.qtr_ctrl = q + 2 * h as u8;
+        e.nib_ctrl = nib;
+        e.dst = Dst::null(RegType::UW);
+        e.src = vec![Src::Imm(Imm {
+            ty: RegType::UW,
+            bits: 0,
+        })];
+        e.cond_mod = eu::CondMod::Z;
+        e.flag_nr = 1;
+        e
+    });
     let first = scalar(
         Opcode::Fbl,
         dst,
@@ -427,7 +434,10 @@ fn uniformize(inst: &Inst, ce0: bool) -> Result<Vec<eu::Inst>, CompileError> {
         let first = scalar(Opcode::Fbl, dst_of(&inst.dst)?, vec![mask]);
         return Ok(vec![first, byte, addr, read]);
     }
-    Ok(vec![clear, enabled, first, byte, addr, read])
+    Ok(std::iter::once(clear)
+        .chain(enabled)
+        .chain([first, byte, addr, read])
+        .collect())
 }
 
 /// The address-register descriptor of an indexed sampler message: the index (a scalar

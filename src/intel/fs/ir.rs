@@ -287,9 +287,11 @@ pub struct Inst {
     pub group: u8,
     /// Execute regardless of the execution mask.
     pub we_all: bool,
-    /// Predicated on f0.`flag_subnr`; `Some(true)` inverts.
+    /// Predicated on flag subregister `flag_subnr`; `Some(true)` inverts.
     pub pred: Option<bool>,
-    /// Flag subregister used by `pred` and `cmod`.
+    /// Flag subregister used by `pred` and `cmod`, in 16-bit units: f0.0 = 0, f0.1 = 1,
+    /// f1.0 = 2, f1.1 = 3. An instruction of channel group 16 reaches the subregister's
+    /// next 16 bits, as the hardware offsets flag bits by the group.
     pub flag_subnr: u8,
     /// Conditional modifier.
     pub cmod: CondMod,
@@ -462,9 +464,10 @@ impl fmt::Display for Inst {
         if let Some(inv) = self.pred {
             write!(
                 f,
-                "({}f0.{}) ",
+                "({}f{}.{}) ",
                 if inv { "-" } else { "+" },
-                self.flag_subnr
+                self.flag_subnr / 2,
+                self.flag_subnr % 2
             )?;
         }
         match self.op {

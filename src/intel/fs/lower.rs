@@ -13,48 +13,92 @@ use super::ir::{File, Inst, Op, Program, Reg, TexKind, REG_SIZE};
 /// per-sample mask) except dual-source ones, and samples use the headerless SIMD8/SIMD16
 /// messages unless they carry texel offsets (a TEX whose `header_size` is 1 has the header as
 /// its first source).
+///
+/// A SIMD32 sampler or render-target instruction becomes two SIMD16 messages first (see
+/// [`split_simd32_send`]): no message on these generations takes 32 channels.
 pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
     let mut progress = false;
     let old = std::mem::take(&mut prog.insts);
+    let mut tail = Vec::new();
     for inst in old {
+        if inst.exec_size > 16 && matches!(inst.op, Op::FbWrite { .. } | Op::Tex { .. }) {
+            for (h, half) in split_simd32_send(prog, inst, &mut tail)
+                .into_iter()
+                .enumerate()
+            {
+                match half.op {
+                    Op::FbWrite { target, last } if is_dual_source(&half) => {
+                        lower_dual_source_write(prog, &half, target, last && h == 1)
+                    }
+                    Op::FbWrite { target, last } => {
+                        lower_fb_write(prog, &half, target, last, last && h == 1)
+                    }
+                    _ => {
+                        lower_logical_send(devinfo, prog, half);
+                    }
+                }
+            }
+            prog.insts.append(&mut tail);
+            progress = true;
+        } else {
+            progress |= lower_logical_send(devinfo, prog, inst);
+        }
+    }
+    progress
+}
+
+/// Splits a SIMD32 FB_WRITE or TEX into its two SIMD16 halves (Mesa's `lower_simd_width`
+/// for logical sends). Sources move 16 channels on for the second half (header and scalar
+/// sources stay). A render-target write's halves both carry "last render target" (as
+/// Mesa's split copies keep `last_rt`), and only the second ends the thread; the halves'
+/// group selects the slot group in the descriptor. A sample's halves reply into registers
+/// of their own, which the moves left in `tail` interleave into the 32-channel result.
+fn split_simd32_send(prog: &mut Program, inst: Inst, tail: &mut Vec<Inst>) -> [Inst; 2] {
+    let width = inst.exec_size as u32 / 2;
+    let header = inst.header_size as usize;
+    let half = |h: u32, prog: &mut Program, tail: &mut Vec<Inst>| {
+        let mut part = inst.clone();
+        part.exec_size = width as u8;
+        part.group = inst.group + (h * width) as u8;
+        for s in part.src.iter_mut().skip(header) {
+            *s = split_operand(*s, h * width);
+        }
+        if let Op::Tex { .. } = inst.op {
+            // Four components of `per` registers each, at both widths.
+            let per = (width * 4).div_ceil(REG_SIZE);
+            let tmp = prog.alloc(4 * per);
+            part.dst = Reg::vgrf(tmp, inst.dst.ty);
+            for c in 0..4 {
+                let mut mov = Inst::new(
+                    Op::Alu(Opcode::Mov),
+                    width as u8,
+                    inst.dst
+                        .reg_offset(2 * per * c + per * h)
+                        .retype(RegType::UD),
+                    vec![Reg::vgrf(tmp, RegType::UD).reg_offset(per * c)],
+                );
+                mov.group = part.group;
+                mov.pred = inst.pred;
+                mov.flag_subnr = inst.flag_subnr;
+                tail.push(mov);
+            }
+        }
+        part
+    };
+    [half(0, prog, tail), half(1, prog, tail)]
+}
+
+/// Lowers one logical send (at most 16 channels); returns whether it was one.
+fn lower_logical_send(devinfo: &DevInfo, prog: &mut Program, inst: Inst) -> bool {
+    let mut progress = false;
+    {
         match inst.op {
             Op::FbWrite { target, last } if is_dual_source(&inst) => {
                 lower_dual_source_write(prog, &inst, target, last);
                 progress = true;
             }
             Op::FbWrite { target, last } => {
-                let per = regs_per_component(&inst);
-                let n = inst.src.len() as u32;
-                let payload = prog.alloc(n * per);
-                let mut lp = Inst::new(
-                    Op::LoadPayload,
-                    inst.exec_size,
-                    Reg::vgrf(payload, RegType::F),
-                    inst.src.clone(),
-                );
-                lp.group = inst.group;
-                prog.insts.push(lp);
-                let mlen = n * per;
-                let subtype: u32 = if inst.exec_size == 16 { 0 } else { 4 };
-                let desc = (mlen << 25)
-                    | (0xc << 14)
-                    | ((last as u32) << 12)
-                    | (subtype << 8)
-                    | target as u32;
-                let mut send = Inst::new(
-                    Op::Send,
-                    inst.exec_size,
-                    Reg::null(RegType::UW),
-                    vec![Reg::vgrf(payload, RegType::UD)],
-                );
-                send.mlen = mlen as u8;
-                send.desc = desc;
-                send.sfid = sfid::RENDER_CACHE;
-                send.eot = last;
-                send.group = inst.group;
-                send.pred = inst.pred;
-                send.flag_subnr = inst.flag_subnr;
-                prog.insts.push(send);
+                lower_fb_write(prog, &inst, target, last, last);
                 progress = true;
             }
             Op::Tex {
@@ -125,6 +169,45 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
     progress
 }
 
+/// A single-source render-target write of at most 16 channels: its payload (the colour,
+/// then optional depth) and the SEND. `last_rt` sets the last-render-target bit, `eot` ends
+/// the thread; a write for channels 16-31 of a SIMD32 thread selects slot group 1 (bit 11).
+fn lower_fb_write(prog: &mut Program, inst: &Inst, target: u8, last_rt: bool, eot: bool) {
+    let per = regs_per_component(inst);
+    let n = inst.src.len() as u32;
+    let payload = prog.alloc(n * per);
+    let mut lp = Inst::new(
+        Op::LoadPayload,
+        inst.exec_size,
+        Reg::vgrf(payload, RegType::F),
+        inst.src.clone(),
+    );
+    lp.group = inst.group;
+    prog.insts.push(lp);
+    let mlen = n * per;
+    let subtype: u32 = if inst.exec_size == 16 { 0 } else { 4 };
+    let desc = (mlen << 25)
+        | (0xc << 14)
+        | ((last_rt as u32) << 12)
+        | ((inst.group as u32 / 16) << 11)
+        | (subtype << 8)
+        | target as u32;
+    let mut send = Inst::new(
+        Op::Send,
+        inst.exec_size,
+        Reg::null(RegType::UW),
+        vec![Reg::vgrf(payload, RegType::UD)],
+    );
+    send.mlen = mlen as u8;
+    send.desc = desc;
+    send.sfid = sfid::RENDER_CACHE;
+    send.eot = eot;
+    send.group = inst.group;
+    send.pred = inst.pred;
+    send.flag_subnr = inst.flag_subnr;
+    prog.insts.push(send);
+}
+
 /// A render-target write carrying two colours (eight colour sources, then optional depth):
 /// dual-source blending.
 fn is_dual_source(inst: &Inst) -> bool {
@@ -165,6 +248,7 @@ fn lower_dual_source_write(prog: &mut Program, inst: &Inst, target: u8, last: bo
             | (1 << 19)
             | (0xc << 14)
             | ((end as u32) << 12)
+            | ((group as u32 / 16) << 11)
             | (subtype << 8)
             | target as u32;
         let mut send = Inst::new(
@@ -275,7 +359,13 @@ fn exec_type_size(inst: &Inst) -> u32 {
 
 /// The widest width `inst` may run at on `devinfo`: the minimum over every applicable limit.
 pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
-    let mut width = inst.exec_size.min(32);
+    // No instruction on Gen7-Gen9 runs more than 16 channels (a SIMD32 program is made of
+    // SIMD16 halves, as Mesa's `get_lowered_simd_width` splits it).
+    // Uniformize reads the whole execution mask and is generated per half (see codegen).
+    if inst.op == Op::Uniformize {
+        return inst.exec_size;
+    }
+    let mut width = inst.exec_size.min(16);
     // Pre-Gen8 EUs apply QtrCtrl+1 (NibCtrl+1 for double-precision execution) to the second
     // GRF written by a compressed instruction, which is only right when each GRF holds exactly
     // 8 channels (4 for DF); otherwise split so every part writes one GRF (seed 002).

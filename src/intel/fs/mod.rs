@@ -53,7 +53,8 @@ pub use crate::compiler::CompileError;
 /// Compile options.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Dispatch widths to try (8, 16); SIMD8 is always compiled for fragment shaders.
+    /// Dispatch widths to try (8, 16, 32); a width not listed is never built. SIMD32
+    /// (fragment shaders only) is tried and kept as Mesa's `brw_compile_fs` decides.
     pub simd: Vec<u32>,
     /// What to print while compiling (`GPUCC_DEBUG` by default).
     pub debug: debug::Flags,
@@ -65,7 +66,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options::widths(&[8, 16])
+        Options::widths(&[8, 16, 32])
     }
 }
 
@@ -176,7 +177,7 @@ impl Context {
             .simd
             .iter()
             .copied()
-            .filter(|w| *w == 8 || *w == 16)
+            .filter(|w| matches!(w, 8 | 16 | 32))
             .collect();
         widths.sort_unstable();
         widths.dedup();
@@ -184,12 +185,23 @@ impl Context {
         if shader.stage() == nir::Stage::Vertex {
             widths.retain(|w| *w == 8);
         }
+        // SIMD32 is built for fragment shaders only.
+        if shader.stage() != nir::Stage::Fragment {
+            widths.retain(|w| *w != 32);
+        }
         if widths.is_empty() {
             return Err(CompileError::Unsupported(format!(
-                "SIMD widths {:?} (8 and 16 are implemented)",
+                "SIMD widths {:?} (8 and 16 are implemented, and 32 for fragment shaders)",
                 opts.simd
             )));
         }
+        // Why SIMD32 was not built or not kept, for an error when it was the only width.
+        let mut simd32_skipped = None;
+        // Mesa's brw_compile_fs: the best estimated throughput of the widths kept so far,
+        // whether any of them spilled, and whether SIMD16 was tried and did not fit.
+        let mut best_throughput = 0f64;
+        let mut any_spilled = false;
+        let mut simd16_failed = false;
         // Compute: the workgroup size picks the widths (Mesa's brw_simd_should_compile).
         let workgroup = match shader.stage() {
             nir::Stage::Compute => {
@@ -205,8 +217,51 @@ impl Context {
                     continue;
                 }
             }
-            match pipeline::compile_width(self, shader, w as u8, flow, opts)? {
-                Some((bytes, k, f, sites)) => {
+            if w == 32 {
+                if let Some(why) = simd32_excluded(dev, shader, any_spilled, simd16_failed) {
+                    simd32_skipped = Some(why);
+                    continue;
+                }
+            }
+            let compiled = if w == 32 {
+                // A SIMD32 program that cannot be built (a message or feature the SIMD32
+                // translation does not do) is dropped like one that does not fit.
+                match pipeline::compile_width(self, shader, 32, flow, opts) {
+                    Err(CompileError::Unsupported(why)) => {
+                        simd32_skipped = Some(why);
+                        continue;
+                    }
+                    other => other?,
+                }
+            } else {
+                pipeline::compile_width(self, shader, w as u8, flow, opts)?
+            };
+            if let Some(c) = &compiled {
+                // Mesa keeps SIMD32 only when its estimated throughput beats the narrower
+                // programs' (brw_compile_fs: "SIMD32 shader inefficient").
+                if w == 32 && best_throughput >= c.throughput {
+                    simd32_skipped = Some(format!(
+                        "SIMD32 is estimated slower ({:.4} channels per cycle) than the \
+                         narrower programs ({best_throughput:.4})",
+                        c.throughput
+                    ));
+                    continue;
+                }
+                best_throughput = best_throughput.max(c.throughput);
+                any_spilled |= c.spilled;
+            } else if w == 16 {
+                simd16_failed = true;
+            } else if w == 32 {
+                simd32_skipped = Some("SIMD32 does not fit in 128 GRFs without spilling".into());
+            }
+            match compiled {
+                Some(pipeline::Compiled {
+                    bytes,
+                    kernel: k,
+                    facts: f,
+                    relocs: sites,
+                    ..
+                }) => {
                     let mut k = k;
                     k.offset = code.len() as u32;
                     relocs.extend(sites.into_iter().map(|mut r: Reloc| {
@@ -237,11 +292,12 @@ impl Context {
                 dev.max_cs_threads, dev.name, widths
             )));
         }
-        let facts = facts.ok_or_else(|| {
-            CompileError::Unsupported(format!(
+        let facts = facts.ok_or_else(|| match simd32_skipped {
+            Some(why) if widths == [32] => CompileError::Unsupported(why),
+            _ => CompileError::Unsupported(format!(
                 "register spilling (SIMD{} does not fit in 128 GRFs)",
                 widths[0]
-            ))
+            )),
         })?;
         let mut flat_inputs = 0u64;
         for (i, inp) in facts.inputs.iter().enumerate() {
@@ -428,6 +484,27 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
         }
     }
     payload_regs(facts)
+}
+
+/// Why SIMD32 is not tried for `shader`, as Mesa's `brw_compile_fs` decides before
+/// compiling it: a narrower program spilled, SIMD16 was tried and did not fit, or the
+/// shader limits its dispatch width (Gen8 dual-source blending runs SIMD8 only).
+fn simd32_excluded(
+    dev: &DevInfo,
+    shader: &nir::Shader,
+    any_spilled: bool,
+    simd16_failed: bool,
+) -> Option<String> {
+    if any_spilled {
+        return Some("SIMD32 is not tried: a narrower program spilled registers".into());
+    }
+    if simd16_failed {
+        return Some("SIMD32 is not tried: SIMD16 does not fit in 128 GRFs".into());
+    }
+    if dev.ver == 80 && from_nir::writes_dual_source(shader) {
+        return Some("SIMD32 is not tried: Gen8 dual-source blending runs SIMD8".into());
+    }
+    None
 }
 
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.

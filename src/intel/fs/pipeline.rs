@@ -145,8 +145,23 @@ pub fn prepare(
     Ok(prepared)
 }
 
-/// One compiled width: its code, kernel description, translation facts and relocations.
-pub(super) type Compiled = (Vec<u8>, SimdKernel, from_nir::ShaderFacts, Vec<Reloc>);
+/// One compiled width: its code, kernel description, translation facts and relocations,
+/// with what choosing between widths needs to know of it.
+pub(super) struct Compiled {
+    /// Compacted code.
+    pub bytes: Vec<u8>,
+    /// The variant's description (offset and size filled in by the caller).
+    pub kernel: SimdKernel,
+    /// What translation found.
+    pub facts: from_nir::ShaderFacts,
+    /// Relocations, at offsets within `bytes`.
+    pub relocs: Vec<Reloc>,
+    /// The register allocator spilled (Mesa's `spilled_any_registers`; NIR scratch does
+    /// not count).
+    pub spilled: bool,
+    /// Estimated channels per cycle (Mesa's `performance::throughput`).
+    pub throughput: f64,
+}
 
 /// The short name of a scheduling mode in step names and dumps (Mesa's names).
 fn mode_step(mode: sched::Mode) -> &'static str {
@@ -300,14 +315,16 @@ pub(super) fn compile_width(
     let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
     let mut s = stats::collect(dev, &insts);
     s.simd = width as u32;
+    let throughput = stats::estimate(dev, &insts, width as u32).throughput;
+    let regalloc_spilled = spilled.spills > 0 || spilled.fills > 0;
     // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
     s.spills = spilled.spills + facts.scratch_writes;
     s.fills = spilled.fills + facts.scratch_reads;
     s.bytes_uncompacted = (native.len() * 16) as u32;
     s.bytes = bytes.len() as u32;
-    Ok(Some((
+    Ok(Some(Compiled {
         bytes,
-        SimdKernel {
+        kernel: SimdKernel {
             simd: width as u32,
             offset: 0,
             size: 0,
@@ -318,7 +335,9 @@ pub(super) fn compile_width(
         },
         facts,
         relocs,
-    )))
+        spilled: regalloc_spilled,
+        throughput,
+    }))
 }
 
 /// `GPUCC_DEBUG=ra`: one allocation attempt — the register classes in use (VGRFs per size),

@@ -9,7 +9,7 @@
 //! | SFID | message | function control |
 //! |---|---|---|
 //! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2: sample, sample_b, sample_l, resinfo and buffer ld only) |
-//! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
+//! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 11 slot group (channels 16-31 of a SIMD32 thread), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
 //! | data (10) | scratch block read/write | 18 = 1, 17 write, 11:0 offset in 32-byte units; read: rlen registers; write: mlen − 1 registers after the header |
@@ -383,6 +383,17 @@ impl Thread {
                 ))
             }
         };
+        // Slot group select (bit 11): the message carries channels 16-31 of a SIMD32
+        // thread, which must be the channels the SEND runs for.
+        let base = 16 * (m.desc >> 11 & 1);
+        if simd == 16 && base != m.base {
+            return Err(format!(
+                "render-target write for slot group {} sent by channels {}..",
+                base / 16,
+                m.base
+            ));
+        }
+        let base = if simd == 16 { base } else { 0 };
         let rpp = simd as usize / 8;
         let hdr = if m.header { 2 } else { 0 };
         let depth = if m.mlen == hdr + 4 * rpp {
@@ -398,8 +409,9 @@ impl Thread {
             ));
         };
         let first = m.payload + hdr;
-        let mut color = Vec::with_capacity(simd as usize);
-        let mut depths = Vec::new();
+        // Indexed by thread channel: a slot group 1 write fills channels 16..31.
+        let mut color = vec![[0f32; 4]; base as usize];
+        let mut depths = vec![0f32; if depth { base as usize } else { 0 }];
         for c in 0..simd {
             let mut px = [0f32; 4];
             for (k, p) in px.iter_mut().enumerate() {
@@ -413,7 +425,7 @@ impl Thread {
         let w = RtWrite {
             target: m.desc & 0xff,
             simd,
-            pixel_mask: m.mask,
+            pixel_mask: m.mask << base,
             color,
             color1: None,
             depth: depth.then_some(depths),

@@ -29,9 +29,10 @@ pub struct RtWrite {
     pub target: u32,
     /// Channels the message covers (8 or 16).
     pub simd: u32,
-    /// Pixels written (bit n = channel n of the message).
+    /// Pixels written (bit n = channel n of the thread: a SIMD8 dual-source write for
+    /// subspans 2-3 or a slot group 1 write of a SIMD32 thread starts past bit 0).
     pub pixel_mask: u32,
-    /// RGBA per channel.
+    /// RGBA per thread channel (entries before the message's first channel are zero).
     pub color: Vec<[f32; 4]>,
     /// The second source colour per channel, for dual-source blending messages.
     pub color1: Option<Vec<[f32; 4]>>,

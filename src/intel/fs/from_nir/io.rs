@@ -12,7 +12,7 @@ use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg, TexKind};
-use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator, KILL_FLAG};
+use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
 
 /// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
 /// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
@@ -29,8 +29,23 @@ pub struct PayloadLayout {
     pub source_depth: Option<u32>,
     /// Interpolated source W.
     pub source_w: Option<u32>,
+    /// SIMD32: the same registers for channels 16-31, which the hardware lays out after
+    /// the whole first set (Mesa's `setup_fs_payload_gfx6`: R1 and R2 pixel info, then per
+    /// 16 channels the barycentrics, source depth and W). All `None` at SIMD8 and SIMD16.
+    pub upper: UpperHalf,
     /// Registers the hardware fills before push constants.
     pub num_regs: u32,
+}
+
+/// The second 16 channels' payload registers of a SIMD32 thread (see [`PayloadLayout`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UpperHalf {
+    /// Each barycentric mode's registers for channels 16-31.
+    pub barycentric: [Option<u32>; 6],
+    /// Source depth of channels 16-31.
+    pub source_depth: Option<u32>,
+    /// Source W of channels 16-31.
+    pub source_w: Option<u32>,
 }
 
 /// Binding-table index of UBO block 0 for pull-constant loads.
@@ -67,9 +82,24 @@ impl Translator<'_> {
             self.facts.noperspective_inputs.push(base);
         }
         let mut out = Vec::new();
+        // SIMD32: the upper 16 channels' barycentrics are a set of their own further on in
+        // the payload, so each half gets its own PLN.
+        let upper_bary = if self.width == 32 {
+            Some(self.upper_payload_reg(bary)?)
+        } else {
+            None
+        };
         for attr in self.input_attrs(i, intrinsic_src(i, 1)?, intrinsic_def(i)?, false)? {
             let d = self.vgrf(RegType::F);
-            self.alu(Opcode::Pln, d, vec![attr, bary]);
+            match upper_bary {
+                None => {
+                    self.alu(Opcode::Pln, d, vec![attr, bary]);
+                }
+                Some(hi) => {
+                    self.half(Opcode::Pln, 0, d, vec![attr, bary]);
+                    self.half(Opcode::Pln, 1, d.horiz_offset(16), vec![attr, hi]);
+                }
+            }
             out.push(d);
         }
         self.set(intrinsic_def(i)?, out);
@@ -94,11 +124,19 @@ impl Translator<'_> {
         let mut out = Vec::new();
         for (sub, pattern) in [(4u32, 0x1010_1010u32), (5, 0x1100_1100)] {
             let t = self.vgrf(RegType::UW);
-            let src = Reg {
-                region: Some(Region::new(2, 4, 0)),
-                ..Reg::fixed(1, sub * 2, RegType::UW, 1)
-            };
-            self.alu(Opcode::Add, t, vec![src, Reg::imm(RegType::V, pattern)]);
+            // SIMD32 reads channels 16-31's subspans from g2.
+            for h in 0..self.halves() {
+                let src = Reg {
+                    region: Some(Region::new(2, 4, 0)),
+                    ..Reg::fixed(1 + h, sub * 2, RegType::UW, 1)
+                };
+                let add = vec![src, Reg::imm(RegType::V, pattern)];
+                if self.width == 32 {
+                    self.half(Opcode::Add, h, t.horiz_offset(16 * h), add);
+                } else {
+                    self.alu(Opcode::Add, t, add);
+                }
+            }
             // The integer pixel position, as Mesa's brw returns it: the NIR Mesa hands
             // the Intel backend adds the half-pixel offset itself after the load (see
             // the corpus' `fadd %frag_coord.x, 0.5` and Mesa's own ivb assembly).
@@ -109,11 +147,26 @@ impl Translator<'_> {
         let p = self.facts.payload.clone();
         let z = self.vgrf(RegType::F);
         let zsrc = Reg::fixed(p.source_depth.unwrap_or(0), 0, RegType::F, 1);
-        self.alu(Opcode::Mov, z, vec![zsrc]);
-        out.push(z);
         let w = self.vgrf(RegType::F);
         let wsrc = Reg::fixed(p.source_w.unwrap_or(0), 0, RegType::F, 1);
-        self.push(Op::Math(MathFn::Inv), w, vec![wsrc]);
+        if self.width == 32 {
+            let zhi = Reg::fixed(p.upper.source_depth.unwrap_or(0), 0, RegType::F, 1);
+            let whi = Reg::fixed(p.upper.source_w.unwrap_or(0), 0, RegType::F, 1);
+            self.half(Opcode::Mov, 0, z, vec![zsrc]);
+            self.half(Opcode::Mov, 1, z.horiz_offset(16), vec![zhi]);
+            for (h, (dst, src)) in [(w, wsrc), (w.horiz_offset(16), whi)]
+                .into_iter()
+                .enumerate()
+            {
+                let inv = self.push(Op::Math(MathFn::Inv), dst, vec![src]);
+                inv.exec_size = 16;
+                inv.group = 16 * h as u8;
+            }
+        } else {
+            self.alu(Opcode::Mov, z, vec![zsrc]);
+            self.push(Op::Math(MathFn::Inv), w, vec![wsrc]);
+        }
+        out.push(z);
         out.push(w);
         self.set(intrinsic_def(i)?, out);
         Ok(())
@@ -253,10 +306,11 @@ impl Translator<'_> {
     /// `discard`, `terminate` or `demote`.
     pub(super) fn emit_discard(&mut self) {
         // Clear the live bit of every channel running this.
+        let flag = self.kill_flag();
         let g0 = Reg::fixed(0, 0, RegType::UD, 0);
         let k = self.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
         k.cmod = CondMod::Nz;
-        k.flag_subnr = KILL_FLAG;
+        k.flag_subnr = flag;
         k.pred = Some(false);
     }
 
@@ -264,13 +318,14 @@ impl Translator<'_> {
     pub(super) fn emit_discard_if(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         // Live pixels stay live where the condition is false.
         let c = self.in_grf(self.comp(intrinsic_src(i, 0)?, 0)?.retype(RegType::D));
+        let flag = self.kill_flag();
         let k = self.alu(
             Opcode::Cmp,
             Reg::null(RegType::D),
             vec![c, Reg::imm(RegType::D, 0)],
         );
         k.cmod = CondMod::Z;
-        k.flag_subnr = KILL_FLAG;
+        k.flag_subnr = flag;
         k.pred = Some(false);
         Ok(())
     }
@@ -295,22 +350,34 @@ impl Translator<'_> {
                 }
             }
         }
-        let per_bary = 2 * self.per();
-        let mut n = 2;
+        // Per 16 channels (Mesa's payload width): each enabled barycentric set, then source
+        // depth and W; SIMD32 has two pixel-info registers and a second such run.
+        let halves = self.halves();
+        let width = self.width.min(16) as u32;
+        let per_bary = 2 * width.div_ceil(8);
+        let mut n = 1 + halves;
         let p = &mut self.facts.payload;
-        for (mode, used) in modes.iter().enumerate() {
-            if *used {
-                p.barycentric[mode] = Some(n);
-                n += per_bary;
+        for h in 0..halves {
+            let (bary, depth, w) = if h == 0 {
+                (&mut p.barycentric, &mut p.source_depth, &mut p.source_w)
+            } else {
+                let u = &mut p.upper;
+                (&mut u.barycentric, &mut u.source_depth, &mut u.source_w)
+            };
+            for (mode, used) in modes.iter().enumerate() {
+                if *used {
+                    bary[mode] = Some(n);
+                    n += per_bary;
+                }
+            }
+            if frag_coord {
+                *depth = Some(n);
+                n += width / 8;
+                *w = Some(n);
+                n += width / 8;
             }
         }
         p.bary_pixel = p.barycentric[0];
-        if frag_coord {
-            p.source_depth = Some(n);
-            n += self.width as u32 / 8;
-            p.source_w = Some(n);
-            n += self.width as u32 / 8;
-        }
         p.num_regs = n;
     }
 
@@ -535,6 +602,7 @@ impl Translator<'_> {
                 src.push(d);
             }
             let uses_kill = self.facts.uses_kill;
+            let kill_flag = self.kill_flag();
             let w = self.push(
                 Op::FbWrite {
                     target: rt as u8,
@@ -544,9 +612,10 @@ impl Translator<'_> {
                 src,
             );
             if uses_kill {
-                // Discarded pixels are left out of the write by predicating it on f0.1.
+                // Discarded pixels are left out of the write by predicating it on the
+                // live-pixel flag.
                 w.pred = Some(false);
-                w.flag_subnr = KILL_FLAG;
+                w.flag_subnr = kill_flag;
             }
         }
     }
@@ -621,4 +690,18 @@ fn barycentric_mode(intr: Intrinsic, i: &IntrinsicInstr) -> usize {
     };
     let noperspective = i.int_index(IndexKind::InterpMode) == Some(3);
     at + 3 * noperspective as usize
+}
+
+/// Whether `shader` stores a second colour for dual-source blending (a `store_output` whose
+/// I/O semantics say `dualsrc`).
+pub fn writes_dual_source(shader: &nir::Shader) -> bool {
+    shader.entry().is_some_and(|imp| {
+        imp.instrs.iter().any(|ins| match &ins.kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => matches!(
+                i.index(IndexKind::IoSemantics),
+                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
+            ),
+            _ => false,
+        })
+    })
 }

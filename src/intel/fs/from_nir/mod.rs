@@ -48,7 +48,7 @@ mod vertex;
 
 pub(super) use compute::compute_facts;
 pub use compute::ComputeFacts;
-pub use io::{PayloadLayout, UBO_SURFACE_BASE};
+pub use io::{writes_dual_source, PayloadLayout, UpperHalf, UBO_SURFACE_BASE};
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
 pub use vertex::{urb_simd8_write_desc, vertex_facts, VS_PAYLOAD_REGS};
 
@@ -91,6 +91,11 @@ pub struct ShaderFacts {
 
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
 pub const KILL_FLAG: u8 = 1;
+
+/// The live-pixel flag of SIMD32 programs: f1.0 (flag subregisters count 16 bits, f0.0 = 0,
+/// f0.1 = 1, f1.0 = 2), since a 32-channel compare fills all of f0 (its second half's bits
+/// are f0.1), as Mesa's `sample_mask_flag_subreg` puts it there.
+pub const KILL_FLAG_SIMD32: u8 = 2;
 
 /// The largest push-constant block handled (in registers); more needs pull constants.
 const MAX_PUSH_REGS: u32 = 32;
@@ -186,9 +191,10 @@ pub fn from_nir(
     if t.facts.uses_kill {
         // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
         let g0 = Reg::fixed(0, 0, RegType::UD, 0);
+        let flag = t.kill_flag();
         let init = t.alu(Opcode::Cmp, Reg::null(RegType::UD), vec![g0, g0]);
         init.cmod = CondMod::Z;
-        init.flag_subnr = KILL_FLAG;
+        init.flag_subnr = flag;
     }
     if imp.instrs.iter().any(|ins| {
         matches!(&ins.kind, InstrKind::Intrinsic(i)
@@ -210,12 +216,73 @@ pub fn from_nir(
     if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
         return Err(unsupported("pull constants (push block over 32 registers)"));
     }
+    if width == 32 {
+        check_simd32(&t.prog, &t.facts)?;
+    }
     Ok((t.prog, t.facts))
+}
+
+/// What SIMD32 programs do not do yet: messages built here rather than from the logical
+/// sampler and render-target instructions (data-port, scratch, URB) go out at the thread's
+/// width, and the data port takes at most 16 channels; and the uniformizing of a sampler
+/// array index uses f1, which SIMD32 keeps the live pixels of discarding shaders in.
+fn check_simd32(prog: &Program, facts: &ShaderFacts) -> Result<(), CompileError> {
+    for inst in &prog.insts {
+        if inst.op == Op::Send && inst.exec_size > 16 {
+            return Err(unsupported(format!(
+                "SIMD32 data-port messages (shared function {})",
+                inst.sfid
+            )));
+        }
+        if inst.op == Op::Uniformize && facts.uses_kill {
+            return Err(unsupported(
+                "SIMD32 sampler-array indexing in a shader that discards (both need f1)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl<'a> Translator<'a> {
     fn per(&self) -> u32 {
         (self.width as u32 * 4).div_ceil(32)
+    }
+
+    /// Runs of 16 channels the fragment payload is laid out in (2 at SIMD32, else 1).
+    fn halves(&self) -> u32 {
+        (self.width as u32).div_ceil(16)
+    }
+
+    /// The live-pixel flag subregister of a shader that discards, for this width.
+    fn kill_flag(&self) -> u8 {
+        if self.width == 32 {
+            KILL_FLAG_SIMD32
+        } else {
+            KILL_FLAG
+        }
+    }
+
+    /// A 16-channel `op` for half `h` of a SIMD32 program (channels 16h..16h+15).
+    fn half(&mut self, op: Opcode, h: u32, dst: Reg, src: Vec<Reg>) -> &mut Inst {
+        let inst = self.alu(op, dst, src);
+        inst.exec_size = 16;
+        inst.group = 16 * h as u8;
+        inst
+    }
+
+    /// The register holding for channels 16-31 what payload register `lower` holds for
+    /// channels 0-15 (a barycentric set's first register).
+    fn upper_payload_reg(&self, lower: Reg) -> Result<Reg, CompileError> {
+        let p = &self.facts.payload;
+        let mode = (lower.file == File::Fixed)
+            .then(|| p.barycentric.iter().position(|b| *b == Some(lower.nr)))
+            .flatten();
+        let hi = mode.and_then(|m| p.upper.barycentric[m]).ok_or_else(|| {
+            unsupported(format!(
+                "SIMD32 interpolation with barycentrics other than the payload's ({lower})"
+            ))
+        })?;
+        Ok(Reg { nr: hi, ..lower })
     }
 
     fn vgrf(&mut self, ty: RegType) -> Reg {

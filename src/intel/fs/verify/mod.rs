@@ -529,25 +529,31 @@ fn run_set(
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
     }
-    let mut next = 2;
-    for _ in 0..kernel.flags.barycentric_modes.count_ones() {
-        for c in 0..n {
-            let (x, y) = interp::env::pixel(c);
-            let reg = next + 2 * (c / 8) as u32;
-            t.set_grf_f32(reg, (c % 8) as u32, &[x as f32])
-                .map_err(sim_error)?;
-            t.set_grf_f32(reg + 1, (c % 8) as u32, &[y as f32])
-                .map_err(sim_error)?;
+    // The payload comes in runs of 16 channels (Mesa's setup_fs_payload_gfx6): after g0
+    // and one pixel-info register per run, each run's barycentric sets, source depth and W.
+    let runs = simd.div_ceil(16);
+    let run_width = simd.min(16);
+    let mut next = 1 + runs;
+    for run in 0..runs {
+        for _ in 0..kernel.flags.barycentric_modes.count_ones() {
+            for k in 0..run_width as usize {
+                let (x, y) = interp::env::pixel(16 * run as usize + k);
+                let reg = next + 2 * (k / 8) as u32;
+                t.set_grf_f32(reg, (k % 8) as u32, &[x as f32])
+                    .map_err(sim_error)?;
+                t.set_grf_f32(reg + 1, (k % 8) as u32, &[y as f32])
+                    .map_err(sim_error)?;
+            }
+            next += 2 * run_width / 8;
         }
-        next += 2 * simd / 8;
-    }
-    if kernel.flags.uses_src_depth_w {
-        for r in 0..simd / 8 {
-            t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_error)?;
-            t.set_grf_f32(next + simd / 8 + r, 0, &[1.0; 8])
-                .map_err(sim_error)?;
+        if kernel.flags.uses_src_depth_w {
+            for r in 0..run_width / 8 {
+                t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_error)?;
+                t.set_grf_f32(next + run_width / 8 + r, 0, &[1.0; 8])
+                    .map_err(sim_error)?;
+            }
+            next += 2 * run_width / 8;
         }
-        next += 2 * simd / 8;
     }
     if next != variant.dispatch_grf_start {
         return Err(VerifyOutcome::Fail {
