@@ -1,5 +1,6 @@
 //! The scalar backend over Mesa's fragment-shader corpus: every ivb, bdw and skl `*.fs.nir`,
-//! and the ivb files re-targeted to hsw, compiled at SIMD8 and SIMD16.
+//! and the ivb files re-targeted to hsw, compiled at SIMD8 and SIMD16 (and verified at SIMD8,
+//! SIMD16 and SIMD32).
 //!
 //! What must hold for every file: the compile either succeeds (with the register allocator's
 //! checker and the EU validator run inside the compile) or fails with `Unsupported` naming the
@@ -168,6 +169,24 @@ fn bdw_simd16_matches_the_interpreter() {
     verify_platform("bdw", "bdw", 16);
 }
 
+/// SIMD32 (every shader SIMD32 can be built for, kept by the throughput rule or not: the
+/// check compiles that width alone): two SIMD16 halves, split messages and the two-run
+/// payload against the interpreter's 32 invocations.
+#[test]
+fn ivb_simd32_matches_the_interpreter() {
+    verify_platform("ivb", "ivb", 32);
+}
+
+#[test]
+fn hsw_simd32_matches_the_interpreter() {
+    verify_platform("ivb", "hsw", 32);
+}
+
+#[test]
+fn bdw_simd32_matches_the_interpreter() {
+    verify_platform("bdw", "bdw", 32);
+}
+
 /// The bdw shaders that read constant data through the relocated constant-data address
 /// (`load_reloc_const_intel`, `u2u64`, A64 `load_global_constant`): every one compiles with
 /// both widths, as Mesa does, and matches the interpreter at SIMD8 and SIMD16 on the
@@ -221,6 +240,11 @@ fn skl_simd8_matches_the_interpreter() {
 #[test]
 fn skl_simd16_matches_the_interpreter() {
     verify_platform("skl", "skl", 16);
+}
+
+#[test]
+fn skl_simd32_matches_the_interpreter() {
+    verify_platform("skl", "skl", 32);
 }
 
 /// Mesa's (instructions, sends, cycles) per (shader, SIMD width) for fragment shaders, from
