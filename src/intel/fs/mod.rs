@@ -3,7 +3,9 @@
 //!
 //! The pipeline, run once per dispatch width by [`Context::compile`]:
 //!
-//! 1. [`from_nir`] translates the shader at the width (8 or 16 channels);
+//! 1. [`from_nir`] translates the shader at the width (8, 16 or, for fragment shaders, 32
+//!    channels: a SIMD32 program is made of SIMD16 halves, its sampler and render-target
+//!    messages split in two, as Mesa builds it on Gen7-Gen9);
 //! 2. [`lower`] turns logical sends into payload loads and SENDs, expands LOAD_PAYLOAD, splits
 //!    multiplies and instructions the hardware cannot run at the width;
 //! 3. push constants and attribute setup data are given their payload registers;
@@ -11,10 +13,14 @@
 //! 5. [`sched`] orders each block for register pressure, trying Mesa's heuristics in turn,
 //!    and [`liveness`] and [`regalloc`] place the virtual registers with the first order that
 //!    fits; when none does, a SIMD8 program spills registers to scratch (from the order with
-//!    the least pressure), a SIMD16 one is dropped (as Mesa does);
+//!    the least pressure), a SIMD16 or SIMD32 one is dropped (as Mesa does);
 //! 6. [`sched`] reorders the allocated program to hide latency;
 //! 7. [`codegen`] emits EU instructions, which the EU validator checks before they are
 //!    encoded and compacted.
+//!
+//! SIMD32 is tried as Mesa's `brw_compile_fs` tries it (no narrower program spilled, SIMD16
+//! did not fail) and kept only when the cycle model's throughput beats the narrower
+//! programs'.
 //!
 //! The order is written once, in [`pipeline`]; `GPUCC_DEBUG` (see [`crate::debug`]) prints
 //! the IR after each step that changed it (`fs`), the allocator's work (`ra`), the final

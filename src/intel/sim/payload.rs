@@ -10,7 +10,7 @@
 //! | g0 | thread header (copied into render-target write headers); zero here |
 //! | g1 | pixel info for channels 0–15: dwords 2–5 = subspan k's upper-left pixel, X in the low word and Y in the high word; word 14 (dword 7, low half) = pixel mask |
 //! | g2 (SIMD32) | pixel info for channels 16–31, same layout |
-//! | next | perspective pixel barycentrics, per 8 channels one register of i then one of j (SIMD8: 2 registers, SIMD16: 4, SIMD32: 8), when requested |
+//! | next | perspective pixel barycentrics, per 8 channels one register of i then one of j (SIMD8: 2 registers, SIMD16: 4, SIMD32: 8), when requested; the hardware lays SIMD32 out per 16 channels (each run's barycentric sets, source depth and W, then the next run's), which is this same order when the barycentrics are all the payload carries |
 //! | next | push constants, one dword each, 8 per register: this is the dispatch GRF start |
 //! | next | attribute setup: per varying slot two registers, component c at register c / 2, dwords 4·(c % 2) + {0, 1, 3} = the plane coefficients (a, b, c) of `a·i + b·j + c`, what PLN reads |
 //!
