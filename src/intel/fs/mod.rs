@@ -229,37 +229,43 @@ impl Context {
                     continue;
                 }
             }
-            let compiled = if w == 32 {
+            // Mesa keeps SIMD32 only when its estimated throughput beats the narrower
+            // programs' (brw_compile_fs: "SIMD32 shader inefficient"); one that does not is
+            // dropped before it is encoded.
+            let floor = (w == 32).then_some(best_throughput);
+            let outcome = match pipeline::compile_width(self, shader, w as u8, flow, opts, floor) {
                 // A SIMD32 program that cannot be built (a message or feature the SIMD32
-                // translation does not do) is dropped like one that does not fit.
-                match pipeline::compile_width(self, shader, 32, flow, opts) {
-                    Err(CompileError::Unsupported(why)) => {
-                        simd32_skipped = Some(why);
-                        continue;
-                    }
-                    other => other?,
+                // translation does not do, a payload past the register file) is dropped
+                // like one that does not fit.
+                Err(CompileError::Unsupported(why) | CompileError::Limit(why)) if w == 32 => {
+                    simd32_skipped = Some(why);
+                    continue;
                 }
-            } else {
-                pipeline::compile_width(self, shader, w as u8, flow, opts)?
+                other => other?,
             };
-            if let Some(c) = &compiled {
-                // Mesa keeps SIMD32 only when its estimated throughput beats the narrower
-                // programs' (brw_compile_fs: "SIMD32 shader inefficient").
-                if w == 32 && best_throughput >= c.throughput {
+            let compiled = match outcome {
+                pipeline::Outcome::Compiled(c) => {
+                    best_throughput = best_throughput.max(c.throughput);
+                    any_spilled |= c.spilled;
+                    Some(c)
+                }
+                pipeline::Outcome::Slower(t) => {
                     simd32_skipped = Some(format!(
-                        "SIMD32 is estimated slower ({:.4} channels per cycle) than the \
-                         narrower programs ({best_throughput:.4})",
-                        c.throughput
+                        "SIMD32 is estimated slower ({t:.4} channels per cycle) than the \
+                         narrower programs ({best_throughput:.4})"
                     ));
                     continue;
                 }
-                best_throughput = best_throughput.max(c.throughput);
-                any_spilled |= c.spilled;
-            } else if w == 16 {
-                simd16_failed = true;
-            } else if w == 32 {
-                simd32_skipped = Some("SIMD32 does not fit in 128 GRFs without spilling".into());
-            }
+                pipeline::Outcome::DoesNotFit => {
+                    if w == 16 {
+                        simd16_failed = true;
+                    } else if w == 32 {
+                        simd32_skipped =
+                            Some("SIMD32 does not fit in 128 GRFs without spilling".into());
+                    }
+                    None
+                }
+            };
             match compiled {
                 Some(pipeline::Compiled {
                     bytes,

@@ -174,14 +174,28 @@ fn mode_step(mode: sched::Mode) -> &'static str {
     }
 }
 
-/// Compiles `shader` (already out of SSA) at `width`; `Ok(None)` when it does not fit.
+/// What [`compile_width`] made of one width.
+pub(super) enum Outcome {
+    /// The program.
+    Compiled(Compiled),
+    /// It does not fit in the register file (without spilling, where it may not spill).
+    DoesNotFit,
+    /// Its estimated throughput (given) is not above the floor it was asked to beat; it was
+    /// not encoded.
+    Slower(f64),
+}
+
+/// Compiles `shader` (already out of SSA) at `width`. A program whose estimated
+/// throughput is not above `floor` is dropped before encoding (Mesa's SIMD32 choice: the
+/// estimate needs only the generated instructions).
 pub(super) fn compile_width(
     ctx: &Context,
     shader: &nir::Shader,
     width: u8,
     flow: &crate::intel::flow::FlowTemplates,
     opts: &Options,
-) -> Result<Option<Compiled>, CompileError> {
+    floor: Option<f64>,
+) -> Result<Outcome, CompileError> {
     let dev = ctx.devinfo;
     let mut runner = Runner::new(
         format!("SIMD{width}"),
@@ -283,7 +297,7 @@ pub(super) fn compile_width(
     }
     let Some((mut prog, alloc, mut spilled)) = fitted else {
         runner.report();
-        return Ok(None);
+        return Ok(Outcome::DoesNotFit);
     };
     place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
     runner.step("assign_registers", &mut prog, |p| {
@@ -302,6 +316,11 @@ pub(super) fn compile_width(
             errors.len()
         )));
     }
+    let (mut s, estimate) = stats::collect_estimated(dev, &insts, width as u32);
+    if floor.is_some_and(|f| f >= estimate.throughput) {
+        runner.report();
+        return Ok(Outcome::Slower(estimate.throughput));
+    }
     let (native, compacted) = runner.time_step("encode", || {
         (
             eu::encode_program(dev, &insts),
@@ -313,16 +332,14 @@ pub(super) fn compile_width(
     runner.report();
     let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
     let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
-    let mut s = stats::collect(dev, &insts);
     s.simd = width as u32;
-    let throughput = stats::estimate(dev, &insts, width as u32).throughput;
     let regalloc_spilled = spilled.spills > 0 || spilled.fills > 0;
     // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
     s.spills = spilled.spills + facts.scratch_writes;
     s.fills = spilled.fills + facts.scratch_reads;
     s.bytes_uncompacted = (native.len() * 16) as u32;
     s.bytes = bytes.len() as u32;
-    Ok(Some(Compiled {
+    Ok(Outcome::Compiled(Compiled {
         bytes,
         kernel: SimdKernel {
             simd: width as u32,
@@ -336,7 +353,7 @@ pub(super) fn compile_width(
         facts,
         relocs,
         spilled: regalloc_spilled,
-        throughput,
+        throughput: estimate.throughput,
     }))
 }
 

@@ -46,6 +46,11 @@ pub struct Estimate {
 
 /// Counts instructions, loops and sends and estimates cycles.
 pub fn collect(devinfo: &DevInfo, insts: &[eu::Inst]) -> Stats {
+    collect_estimated(devinfo, insts, 8).0
+}
+
+/// [`collect`], with the program's [`estimate`] as a SIMD`simd` program from the same walk.
+pub fn collect_estimated(devinfo: &DevInfo, insts: &[eu::Inst], simd: u32) -> (Stats, Estimate) {
     let mut s = Stats {
         instructions: insts.len() as u32,
         ..Stats::default()
@@ -58,8 +63,9 @@ pub fn collect(devinfo: &DevInfo, insts: &[eu::Inst]) -> Stats {
             s.sends += 1;
         }
     }
-    s.cycles = estimate(devinfo, insts, 8).cycles;
-    s
+    let e = estimate(devinfo, insts, simd);
+    s.cycles = e.cycles;
+    (s, e)
 }
 
 /// Estimates `insts` as a SIMD`simd` program (the width only scales the throughput).
