@@ -266,7 +266,7 @@ impl Context {
                     None
                 }
             };
-            match compiled {
+            match compiled.map(|c| *c) {
                 Some(pipeline::Compiled {
                     bytes,
                     kernel: k,

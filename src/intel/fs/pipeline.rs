@@ -177,7 +177,7 @@ fn mode_step(mode: sched::Mode) -> &'static str {
 /// What [`compile_width`] made of one width.
 pub(super) enum Outcome {
     /// The program.
-    Compiled(Compiled),
+    Compiled(Box<Compiled>),
     /// It does not fit in the register file (without spilling, where it may not spill).
     DoesNotFit,
     /// Its estimated throughput (given) is not above the floor it was asked to beat; it was
@@ -339,7 +339,7 @@ pub(super) fn compile_width(
     s.fills = spilled.fills + facts.scratch_reads;
     s.bytes_uncompacted = (native.len() * 16) as u32;
     s.bytes = bytes.len() as u32;
-    Ok(Outcome::Compiled(Compiled {
+    Ok(Outcome::Compiled(Box::new(Compiled {
         bytes,
         kernel: SimdKernel {
             simd: width as u32,
@@ -354,7 +354,7 @@ pub(super) fn compile_width(
         relocs,
         spilled: regalloc_spilled,
         throughput: estimate.throughput,
-    }))
+    })))
 }
 
 /// `GPUCC_DEBUG=ra`: one allocation attempt — the register classes in use (VGRFs per size),
