@@ -90,83 +90,80 @@ fn split_simd32_send(prog: &mut Program, inst: Inst, tail: &mut Vec<Inst>) -> [I
 
 /// Lowers one logical send (at most 16 channels); returns whether it was one.
 fn lower_logical_send(devinfo: &DevInfo, prog: &mut Program, inst: Inst) -> bool {
-    let mut progress = false;
-    {
-        match inst.op {
-            Op::FbWrite { target, last } if is_dual_source(&inst) => {
-                lower_dual_source_write(prog, &inst, target, last);
-                progress = true;
-            }
-            Op::FbWrite { target, last } => {
-                lower_fb_write(prog, &inst, target, last, last);
-                progress = true;
-            }
-            Op::Tex {
-                kind,
-                surface,
-                sampler,
-                indexed,
-            } => {
-                let per = regs_per_component(&inst);
-                let mut params = inst.src.clone();
-                // An array index goes to the descriptor, not the payload.
-                let index = if indexed { params.pop() } else { None };
-                // A header (texel offsets) is one register ahead of the parameters.
-                let header = inst.header_size.min(1) as u32;
-                let n = params.len() as u32 - header;
-                let payload = prog.alloc(header + n * per);
-                let mut lp = Inst::new(
-                    Op::LoadPayload,
-                    inst.exec_size,
-                    Reg::vgrf(payload, RegType::F),
-                    params,
-                );
-                lp.group = inst.group;
-                lp.header_size = header as u8;
-                prog.insts.push(lp);
-                let msg_type: u32 = match kind {
-                    TexKind::Sample => 0,
-                    TexKind::SampleB => 1,
-                    TexKind::SampleL => 2,
-                    TexKind::SampleC => 3,
-                    TexKind::SampleD => 4,
-                    TexKind::SampleLC => 6,
-                    TexKind::Ld => 7,
-                    TexKind::Resinfo => 10,
-                };
-                let simd_mode: u32 = if inst.exec_size == 16 { 2 } else { 1 };
-                let mlen = header + n * per;
-                let rlen = 4 * per;
-                let desc = (mlen << 25)
-                    | (rlen << 20)
-                    | (header << 19)
-                    | (simd_mode << 17)
-                    | (msg_type << 12)
-                    | ((sampler as u32) << 8)
-                    | surface as u32;
-                let _ = devinfo;
-                let mut send = Inst::new(
-                    Op::Send,
-                    inst.exec_size,
-                    inst.dst,
-                    std::iter::once(Reg::vgrf(payload, RegType::UD))
-                        .chain(index)
-                        .collect(),
-                );
-                send.mlen = mlen as u8;
-                send.rlen = rlen as u8;
-                send.desc = desc;
-                send.sfid = sfid::SAMPLER;
-                send.group = inst.group;
-                send.pred = inst.pred;
-                send.flag_subnr = inst.flag_subnr;
-                prog.insts.push(send);
-                progress = true;
-            }
-            _ => prog.insts.push(inst),
+    match inst.op {
+        Op::FbWrite { target, last } if is_dual_source(&inst) => {
+            lower_dual_source_write(prog, &inst, target, last);
+        }
+        Op::FbWrite { target, last } => {
+            lower_fb_write(prog, &inst, target, last, last);
+        }
+        Op::Tex {
+            kind,
+            surface,
+            sampler,
+            indexed,
+        } => {
+            let per = regs_per_component(&inst);
+            let mut params = inst.src.clone();
+            // An array index goes to the descriptor, not the payload.
+            let index = if indexed { params.pop() } else { None };
+            // A header (texel offsets) is one register ahead of the parameters.
+            let header = inst.header_size.min(1) as u32;
+            let n = params.len() as u32 - header;
+            let payload = prog.alloc(header + n * per);
+            let mut lp = Inst::new(
+                Op::LoadPayload,
+                inst.exec_size,
+                Reg::vgrf(payload, RegType::F),
+                params,
+            );
+            lp.group = inst.group;
+            lp.header_size = header as u8;
+            prog.insts.push(lp);
+            let msg_type: u32 = match kind {
+                TexKind::Sample => 0,
+                TexKind::SampleB => 1,
+                TexKind::SampleL => 2,
+                TexKind::SampleC => 3,
+                TexKind::SampleD => 4,
+                TexKind::SampleLC => 6,
+                TexKind::Ld => 7,
+                TexKind::Resinfo => 10,
+            };
+            let simd_mode: u32 = if inst.exec_size == 16 { 2 } else { 1 };
+            let mlen = header + n * per;
+            let rlen = 4 * per;
+            let desc = (mlen << 25)
+                | (rlen << 20)
+                | (header << 19)
+                | (simd_mode << 17)
+                | (msg_type << 12)
+                | ((sampler as u32) << 8)
+                | surface as u32;
+            let _ = devinfo;
+            let mut send = Inst::new(
+                Op::Send,
+                inst.exec_size,
+                inst.dst,
+                std::iter::once(Reg::vgrf(payload, RegType::UD))
+                    .chain(index)
+                    .collect(),
+            );
+            send.mlen = mlen as u8;
+            send.rlen = rlen as u8;
+            send.desc = desc;
+            send.sfid = sfid::SAMPLER;
+            send.group = inst.group;
+            send.pred = inst.pred;
+            send.flag_subnr = inst.flag_subnr;
+            prog.insts.push(send);
+        }
+        _ => {
+            prog.insts.push(inst);
+            return false;
         }
     }
-    progress
+    true
 }
 
 /// A single-source render-target write of at most 16 channels: its payload (the colour,
