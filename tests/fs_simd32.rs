@@ -334,3 +334,66 @@ fn simd_mask_of_simd8_and_simd16_builds_no_simd32() {
         gpucc_program_destroy(prog);
     }
 }
+
+/// Mesa's choice (brw_compile_fs): SIMD32 is kept exactly when its estimated throughput
+/// beats the SIMD8 and SIMD16 programs', with the estimate recomputed here from the decoded
+/// code of each width compiled alone; the narrower programs are the same bytes with or
+/// without SIMD32 tried. Over the first ivb corpus shaders both outcomes occur. Shaders
+/// with loops are left out: the model finds a loop by its WHILE's jump distance, which
+/// compaction shortens in the decoded code (the compiler estimates before compacting).
+#[test]
+fn simd32_is_kept_exactly_when_its_estimated_throughput_is_higher() {
+    use gpucc::intel::fs::stats::estimate;
+    let Some(dir) = common::shared_path("corpus/nir/ivb") else {
+        return;
+    };
+    let dev = DevInfo::from_name("ivb").unwrap();
+    let ctx = Context::new(dev);
+    let throughput = |k: &gpucc::intel::kernel::Kernel, w: u32| {
+        let v = k.variant(w)?;
+        let insts = gpucc::intel::eu::decode_program(dev, k.code_of(v)).unwrap();
+        Some(estimate(dev, &insts, w).throughput)
+    };
+    let (mut kept, mut dropped) = (0, 0);
+    for f in common::files_with_suffix(&dir, ".fs.nir").iter().take(120) {
+        let s = parse(&std::fs::read_to_string(f).unwrap());
+        let name = f.display();
+        let Ok(all) = ctx.compile(&s, &Options::widths(&[8, 16, 32])) else {
+            continue;
+        };
+        let narrow = ctx.compile(&s, &Options::widths(&[8, 16])).unwrap();
+        if narrow.simd.iter().any(|v| v.stats.loops > 0) {
+            continue;
+        }
+        for w in [8, 16] {
+            assert_eq!(
+                all.variant(w).map(|v| all.code_of(v)),
+                narrow.variant(w).map(|v| narrow.code_of(v)),
+                "{name}: SIMD{w} changed by trying SIMD32"
+            );
+        }
+        let Ok(alone) = ctx.compile(&s, &Options::widths(&[32])) else {
+            assert!(all.variant(32).is_none(), "{name}");
+            continue;
+        };
+        let t32 = throughput(&alone, 32).unwrap();
+        let best = [8, 16]
+            .iter()
+            .filter_map(|&w| throughput(&narrow, w))
+            .fold(0f64, f64::max);
+        let spilled = narrow.simd.iter().any(|v| v.stats.spills > 0);
+        let want = t32 > best && !spilled;
+        assert_eq!(all.variant(32).is_some(), want, "{name}: {t32} vs {best}");
+        if let Some(v) = all.variant(32) {
+            assert_eq!(
+                all.code_of(v),
+                alone.code_of(alone.variant(32).unwrap()),
+                "{name}"
+            );
+            kept += 1;
+        } else {
+            dropped += 1;
+        }
+    }
+    assert!(kept > 0 && dropped > 0, "kept {kept}, dropped {dropped}");
+}
