@@ -114,8 +114,15 @@ impl Context {
             )
         })?;
         runner.report();
-        let needs_icache =
-            emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms)?;
+        let limits = emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms);
+        if limits.is_err() && opts.debug.contains(debug::Flags::ASM) {
+            // A program over the core's limits is exactly the one worth reading.
+            eprintln!("=== {} assembly (over the limits)", self.specs.name);
+            for (i, inst) in insts.iter().enumerate() {
+                eprintln!("{i:04}: {}", isa::disassemble_inst(inst));
+            }
+        }
+        let needs_icache = limits?;
         let reg_of = |v: ir::ValueId| alloc.regs[v.index()].map_or(0, |r| r.base);
         let inputs = lowered
             .inputs

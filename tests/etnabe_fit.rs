@@ -1,0 +1,55 @@
+//! Optimizations that let more programs fit a GC2000's 256-instruction memory (issue 23):
+//! each test gives NIR in and the assembly out, written by hand from the rule the
+//! optimization follows, and runs the program on the simulator against the NIR interpreter.
+
+mod common;
+
+const HEAD: &str = "shader: MESA_SHADER_FRAGMENT\nname: t\ninputs: 1\noutputs: 1\nuniforms: 0\n\
+    decl_var shader_in INTERP_MODE_SMOOTH none vec4 v (VARYING_SLOT_VAR0.xyzw, 0, 0)\n\
+    decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+    decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+    \x20   32    %0 = load_const (0x00000000)\n\
+    \x20   32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)\n";
+
+/// The program for `core` as disassembly lines with single spaces, after checking it
+/// against the interpreter. The varying `v` is `%1` in t1 (t0 is free: nothing reads the
+/// position); `%98` goes to gl_FragColor in block `b{end}`.
+fn asm(core: &str, body: &str, end: u32) -> Vec<String> {
+    common::etna::compile_verified(core, &common::etna::fragment_shader(HEAD, body, end)).0
+}
+
+#[test]
+fn no_jump_over_an_else_whose_copy_allocation_removed() {
+    // r = v.x * v.y; if (v.x < v.y) r = v.z + v.w. The else arm's only work is the phi
+    // copy of the product, which allocation makes a copy of t0.x onto itself; once it is
+    // gone the then arm's jump over the else lands on the next instruction and goes too.
+    let body = "    32    %2 = fmul %1.x, %1.y\n\
+                \x20   32    %3 = slt %1.x, %1.y\n\
+                \x20   if %3 {\n\
+                \x20       block b1:  // preds: b0\n\
+                \x20       32    %4 = fadd %1.z, %1.w\n\
+                \x20   } else {\n\
+                \x20       block b2:  // preds: b0\n\
+                \x20   }\n\
+                \x20   block b3:    // preds: b1 b2\n\
+                \x20   32    %5 = phi b1: %4, b2: %2\n\
+                \x20   32x4  %98 = vec4 %5, %5, %5, %5\n";
+    // The not-taken branch now targets the final MOV directly (4, where it was 5).
+    assert_eq!(
+        asm("gc2000", body, 4),
+        [
+            "mul.pack t0.x___, t1.xxxx, t1.yyyy, void",
+            "set.lt.pack t0._y__, t1.xxxx, t1.yyyy, void",
+            "branch.not void, t0.yyyy, void, 4",
+            "add.pack t0.x___, t1.zzzz, void, t1.wwww",
+            "mov.pack t0, void, void, t0.xxxx"
+        ]
+    );
+    for core in ["gc2000", "gc7000"] {
+        let lines = asm(core, body, 4);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("branch void")),
+            "{core}: no unconditional branch is left: {lines:#?}"
+        );
+    }
+}
