@@ -53,3 +53,36 @@ fn no_jump_over_an_else_whose_copy_allocation_removed() {
         );
     }
 }
+
+#[test]
+fn a_saturate_is_the_saturate_bit_of_the_instruction_computing_its_source() {
+    // clamp(v.x * v.y, 0, 1): the MUL saturates its own result; no MOV.SAT follows.
+    let body = "    32    %2 = fmul %1.x, %1.y\n\
+                \x20   32    %3 = fsat %2\n\
+                \x20   32x4  %98 = vec4 %3, %3, %3, %3\n";
+    for core in ["gc2000", "gc7000"] {
+        assert_eq!(
+            asm(core, body, 1),
+            ["mul.sat.pack t0, t1.xxxx, t1.yyyy, void"],
+            "{core}"
+        );
+    }
+}
+
+#[test]
+fn a_saturate_of_a_value_read_elsewhere_stays_a_move() {
+    // The product is also added unclamped: the MUL must keep writing it as it is.
+    let body = "    32    %2 = fmul %1.x, %1.y\n\
+                \x20   32    %3 = fsat %2\n\
+                \x20   32    %4 = fadd %2, %3\n\
+                \x20   32x4  %98 = vec4 %4, %4, %4, %4\n";
+    let lines = asm("gc2000", body, 1);
+    assert!(
+        lines.iter().any(|l| l.starts_with("mov.sat")),
+        "the clamp stays a MOV.SAT: {lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("mul.sat")),
+        "{lines:#?}"
+    );
+}

@@ -12,6 +12,7 @@ pub mod dialect;
 pub mod emit;
 pub mod from_nir;
 pub mod ir;
+pub mod opt;
 pub mod pipeline;
 mod print;
 pub mod regs;
