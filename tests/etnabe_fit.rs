@@ -86,3 +86,31 @@ fn a_saturate_of_a_value_read_elsewhere_stays_a_move() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn vectors_sharing_their_sources_are_swizzles_of_one_register() {
+    // Bilinear weights: f = fract(v.xy), a = f + 1, b = 2 - f, and the products of
+    // vec2(b.x, a.x).xyxy and vec2(b.y, a.y).xxyy. a and b (two components each, a
+    // computed first) go side by side into one register w = (a.x, a.y, b.x, b.y); the
+    // two vectors are w.zx and w.wy, so the MUL reads w.zxzx and w.wwyy and no MOV builds
+    // them.
+    let body = "    32    %2 = load_const (0x3f800000 = 1.000000)\n\
+                \x20   32    %3 = load_const (0x40000000 = 2.000000)\n\
+                \x20   32x2  %4 = ffract %1.xy\n\
+                \x20   32x2  %5 = fadd %4, %2.xx\n\
+                \x20   32x2  %6 = fneg %4\n\
+                \x20   32x2  %7 = fadd %3.xx, %6\n\
+                \x20   32x2  %8 = vec2 %7.x, %5.x\n\
+                \x20   32x2  %9 = vec2 %7.y, %5.y\n\
+                \x20   32x4  %98 = fmul %8.xyxy, %9.xxyy\n";
+    let expect = |one: &str, two: &str| {
+        vec![
+            "frc.pack t1.xy__, void, void, t1.xyxx".to_string(),
+            format!("add.pack t0.xy__, t1.xyxx, void, {one}"),
+            format!("add.pack t0.__zw, {two}, void, -t1.xxxy"),
+            "mul.pack t0, t0.zxzx, t0.wwyy, void".to_string(),
+        ]
+    };
+    assert_eq!(asm("gc2000", body, 1), expect("u0.xxxx", "u0.yyyy"));
+    assert_eq!(asm("gc7000", body, 1), expect("1.0:f20", "2.0:f20"));
+}

@@ -20,6 +20,11 @@ pub const TRANSLATE: &str = "from_nir";
 /// The passes between translation and allocation, in order. Each applies only where the core
 /// needs it (the condition is part of the pass, so the list stays the same for every core).
 pub const PASSES: &[Pass<Specs, Program>] = &[
+    // Vectors sharing their sources become swizzles of one register.
+    Pass {
+        name: "pack_shared_sources",
+        run: |_, p| opt::pack::pack_shared_sources(p),
+    },
     Pass {
         name: "fold_saturate",
         run: |_, p| opt::saturate::fold_saturate(p),

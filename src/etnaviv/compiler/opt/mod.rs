@@ -1,12 +1,14 @@
 //! Passes over the value-based IR between translation and allocation that remove
 //! instructions translation could not avoid while walking the NIR one instruction at a time:
-//! a saturate after the instruction computing its source ([`saturate`]).
+//! a saturate after the instruction computing its source ([`saturate`]) and vectors that
+//! share their sources ([`pack`]).
 //!
 //! They rely on what translation guarantees for ordinary values (`ValueKind::Temp`): a
 //! value whose writes all lie in one straight-line stretch is written once per component
 //! there, before every read of it (the NIR is SSA, and only phi variables, written at the
 //! end of several blocks, break that). [`Facts`] gathers what they need to check it.
 
+pub mod pack;
 pub mod saturate;
 
 use super::ir::{Item, OperandKind, Program, ValueId};
