@@ -114,3 +114,60 @@ fn vectors_sharing_their_sources_are_swizzles_of_one_register() {
     assert_eq!(asm("gc2000", body, 1), expect("u0.xxxx", "u0.yyyy"));
     assert_eq!(asm("gc7000", body, 1), expect("1.0:f20", "2.0:f20"));
 }
+
+#[test]
+fn a_select_between_built_vectors_reads_their_sources() {
+    // fcsel(v.y < v.x, vec4(v.zyx, 0), vec4(v.xzy, 1)): channels x, y and z select between
+    // two swizzles of v, channel w between two constants. Two SELECTs, no MOV.
+    let body = "    32    %2 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %3 = load_const (0x3f800000 = 1.000000)\n\
+                \x20   32    %4 = slt %1.y, %1.x\n\
+                \x20   32x4  %5 = vec4 %1.z, %1.y, %1.x, %2\n\
+                \x20   32x4  %6 = vec4 %1.x, %1.z, %1.y, %3\n\
+                \x20   32x4  %98 = fcsel %4.xxxx, %5, %6\n";
+    let expect = |zero: &str, one: &str| {
+        vec![
+            "set.lt.pack t0.x___, t1.yyyy, t1.xxxx, void".to_string(),
+            "select.nz.pack t1.xyz_, t0.xxxx, t1.zyxz, t1.xzyx".to_string(),
+            format!("select.nz.pack t1.___w, t0.xxxx, {zero}, {one}"),
+        ]
+    };
+    assert_eq!(asm("gc2000", body, 1), expect("u0.xxxx", "u0.yyyy"));
+    assert_eq!(asm("gc7000", body, 1), expect("0.0:f20", "1.0:f20"));
+}
+
+#[test]
+fn a_select_between_a_built_vector_and_a_computed_one_is_split_too() {
+    // A second fcsel between vec4(v.xyz, 2.0) and the first one's result (as a cube-face
+    // pick does): its x, y and z read v and the first result, its w the constant and the
+    // first result. The first SELECTs write t2, the second ones the output (t1, where v
+    // dies).
+    let body = "    32    %2 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %3 = load_const (0x3f800000 = 1.000000)\n\
+                \x20   32    %10 = load_const (0x40000000 = 2.000000)\n\
+                \x20   32    %4 = slt %1.y, %1.x\n\
+                \x20   32x4  %5 = vec4 %1.z, %1.y, %1.x, %2\n\
+                \x20   32x4  %6 = vec4 %1.x, %1.z, %1.y, %3\n\
+                \x20   32x4  %7 = fcsel %4.xxxx, %5, %6\n\
+                \x20   32    %8 = slt %1.z, %1.w\n\
+                \x20   32x4  %9 = vec4 %1.x, %1.y, %1.z, %10\n\
+                \x20   32x4  %98 = fcsel %8.xxxx, %9, %7\n";
+    let expect = |two: &str| {
+        vec![
+            "set.lt.pack t0.x___, t1.yyyy, t1.xxxx, void".to_string(),
+            "select.nz.pack t2.xyz_, t0.xxxx, t1.zyxz, t1.xzyx".to_string(),
+            "select.nz.pack t2.___w, t0.xxxx, u0.xxxx, u0.yyyy".to_string(),
+            "set.lt.pack t0.x___, t1.zzzz, t1.wwww, void".to_string(),
+            "select.nz.pack t1.xyz_, t0.xxxx, t1.xyzx, t2.xyzx".to_string(),
+            format!("select.nz.pack t1.___w, t0.xxxx, {two}, t2.wwww"),
+        ]
+    };
+    assert_eq!(asm("gc2000", body, 1), expect("u0.zzzz"));
+    let gc7000 = asm("gc7000", body, 1);
+    assert_eq!(
+        gc7000[2],
+        "select.nz.pack t2.___w, t0.xxxx, 0.0:f20, 1.0:f20",
+        "{gc7000:#?}"
+    );
+    assert_eq!(gc7000[5], "select.nz.pack t1.___w, t0.xxxx, 2.0:f20, t2.wwww");
+}

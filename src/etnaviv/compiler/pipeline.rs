@@ -20,10 +20,15 @@ pub const TRANSLATE: &str = "from_nir";
 /// The passes between translation and allocation, in order. Each applies only where the core
 /// needs it (the condition is part of the pass, so the list stays the same for every core).
 pub const PASSES: &[Pass<Specs, Program>] = &[
-    // Vectors sharing their sources become swizzles of one register.
+    // Vectors sharing their sources become swizzles of one register first, so that what
+    // is left of the MOV-built vectors is read through by splitting their readers.
     Pass {
         name: "pack_shared_sources",
         run: |_, p| opt::pack::pack_shared_sources(p),
+    },
+    Pass {
+        name: "split_built_reads",
+        run: |_, p| opt::split::split_built_reads(p),
     },
     Pass {
         name: "fold_saturate",
