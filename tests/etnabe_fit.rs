@@ -165,9 +165,11 @@ fn a_select_between_a_built_vector_and_a_computed_one_is_split_too() {
     assert_eq!(asm("gc2000", body, 1), expect("u0.zzzz"));
     let gc7000 = asm("gc7000", body, 1);
     assert_eq!(
-        gc7000[2],
-        "select.nz.pack t2.___w, t0.xxxx, 0.0:f20, 1.0:f20",
+        gc7000[2], "select.nz.pack t2.___w, t0.xxxx, 0.0:f20, 1.0:f20",
         "{gc7000:#?}"
     );
-    assert_eq!(gc7000[5], "select.nz.pack t1.___w, t0.xxxx, 2.0:f20, t2.wwww");
+    assert_eq!(
+        gc7000[5],
+        "select.nz.pack t1.___w, t0.xxxx, 2.0:f20, t2.wwww"
+    );
 }

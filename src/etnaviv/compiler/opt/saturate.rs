@@ -95,9 +95,7 @@ fn find(p: &Program) -> Option<(usize, ValueId, [u8; 4], Vec<usize>)> {
                 && i.addr_mask == 0 && i.shape != Shape::Texture)
         });
         // `d` is now written where `s` was: nothing in between may see it.
-        if !sat_capable
-            || facts.read_between(d, defs[0], m)
-            || facts.written_between(d, defs[0], m)
+        if !sat_capable || facts.read_between(d, defs[0], m) || facts.written_between(d, defs[0], m)
         {
             continue;
         }

@@ -14,6 +14,9 @@
 //! once, in the same stretch as the instruction and before it, with nothing in between
 //! writing what the MOVs read.
 
+// Slot and channel indices address several parallel tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::{remove_items, Facts};
 use crate::etnaviv::compiler::from_nir::carries_float_modifiers;
 use crate::etnaviv::compiler::ir::{
@@ -37,7 +40,12 @@ type Looked = [Option<Operand>; 4];
 /// For a value read only by item `at`, written only by plain MOVs (each component once) in
 /// `at`'s stretch before it, with their sources unchanged until `at`: per component, the
 /// MOV's source operand giving it (in that component's channel), and the MOVs.
-fn build_parts(p: &Program, f: &Facts, v: ValueId, at: usize) -> Option<([Operand; 4], Vec<usize>)> {
+fn build_parts(
+    p: &Program,
+    f: &Facts,
+    v: ValueId,
+    at: usize,
+) -> Option<([Operand; 4], Vec<usize>)> {
     let val = p.values[v.index()];
     if val.kind != ValueKind::Temp || f.reads[v.index()].iter().any(|&r| r != at) {
         return None;
@@ -47,7 +55,9 @@ fn build_parts(p: &Program, f: &Facts, v: ValueId, at: usize) -> Option<([Operan
         if d > at || f.stretch[d] != f.stretch[at] {
             return None;
         }
-        let Item::Instr(i) = &p.items[d] else { return None };
+        let Item::Instr(i) = &p.items[d] else {
+            return None;
+        };
         let (Opcode::Mov, false, DataType::F32, Shape::Aligned, Some((_, m)), Some(op), 0) =
             (i.op, i.sat, i.ty, i.shape, i.dst, i.src[2], i.addr_mask)
         else {
@@ -70,7 +80,10 @@ fn build_parts(p: &Program, f: &Facts, v: ValueId, at: usize) -> Option<([Operan
         return None;
     }
     let last = parts[val.width as usize - 1];
-    Some((parts.map(|x| x.or(last).expect("covered")), f.defs[v.index()].clone()))
+    Some((
+        parts.map(|x| x.or(last).expect("covered")),
+        f.defs[v.index()].clone(),
+    ))
 }
 
 /// What channel `c` of `op` reads, in every channel.
@@ -83,9 +96,12 @@ fn channel(op: Operand, c: usize) -> Operand {
     one
 }
 
+/// Kind, index, negate, absolute value.
+type Key = (u8, u32, bool, bool);
+
 /// What identifies an operand's source for grouping channels: the same value, slot or
 /// constants, with the same modifiers.
-fn key(op: &Operand) -> (u8, u32, bool, bool) {
+fn key(op: &Operand) -> Key {
     let (k, id) = match op.kind {
         OperandKind::Value(v) => (0, v.0),
         OperandKind::Fixed(r) => (1, u32::from(r)),
@@ -174,7 +190,7 @@ fn find(p: &Program) -> Option<Split> {
             continue;
         }
         // Group the written channels by what their operands read.
-        let mut groups: Vec<(Vec<(u8, u32, bool, bool)>, u8)> = Vec::new();
+        let mut groups: Vec<(Vec<Key>, u8)> = Vec::new();
         for c in (0..4).filter(|c| dmask & (1 << c) != 0) {
             let k: Vec<_> = (0..3)
                 .filter_map(|s| looked[s][c].as_ref().map(key))
