@@ -173,3 +173,53 @@ fn a_select_between_a_built_vector_and_a_computed_one_is_split_too() {
         "select.nz.pack t1.___w, t0.xxxx, 2.0:f20, t2.wwww"
     );
 }
+
+#[test]
+fn a_comparison_with_zero_is_the_condition_of_the_select_reading_it() {
+    // faceforward-like: fcsel(dot(v.xy, v.zw) < 0, v.xyz, -v.xyz). The SELECT compares the
+    // dot product with zero itself (LZ); no SET computes the flag. On gc7000 the flag would
+    // be a CMP giving ~0, folded the same way.
+    let body = "    32    %2 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %3 = fdot2 %1.xy, %1.zw\n\
+                \x20   32    %4 = slt %3, %2\n\
+                \x20   32x3  %5 = fneg %1.xyz\n\
+                \x20   32x3  %6 = fcsel %4.xxx, %1.xyz, %5\n\
+                \x20   32x4  %98 = vec4 %6.x, %6.y, %6.z, %3\n";
+    let lines = asm("gc2000", body, 1);
+    assert!(!lines.iter().any(|l| l.starts_with("set")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("select.lz") && l.contains("t1.xyzx, -t1.xyzx")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn zero_on_the_left_turns_the_condition_around() {
+    // fcsel(0 < v.x, v.y, v.z) is v.x > 0: SELECT.GZ on v.x. A NaN in v.x takes v.z both
+    // ways (the interpreter check covers the inputs it draws).
+    let body = "    32    %2 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %3 = slt %2, %1.x\n\
+                \x20   32    %4 = fcsel %3, %1.y, %1.z\n\
+                \x20   32x4  %98 = vec4 %4, %4, %4, %4\n";
+    assert_eq!(
+        asm("gc2000", body, 1),
+        ["select.gz.pack t0, t1.xxxx, t1.yyyy, t1.zzzz"]
+    );
+}
+
+#[test]
+fn an_integer_select_keeps_its_comparison() {
+    // gc7000 has integers: flt32 is a CMP giving ~0 and b32csel an integer SELECT on it,
+    // which moves bits. A float SELECT.LZ would flush the selected values that look like
+    // denormals (small integers do), so the two instructions stay.
+    let body = "    32    %2 = load_const (0x00000000 = 0.000000)\n\
+                \x20   32    %3 = flt32 %1.x, %2\n\
+                \x20   32    %4 = b32csel %3, %1.y, %1.z\n\
+                \x20   32x4  %98 = vec4 %4, %4, %4, %4\n";
+    let lines = asm("gc7000", body, 1);
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(lines[0].starts_with("cmp.lt"), "{lines:#?}");
+    assert!(lines[1].starts_with("select.nz.u32"), "{lines:#?}");
+}

@@ -31,6 +31,10 @@ pub const PASSES: &[Pass<Specs, Program>] = &[
         run: |_, p| opt::split::split_built_reads(p),
     },
     Pass {
+        name: "fold_compare_into_select",
+        run: |_, p| opt::select_cond::fold_compare_into_select(p),
+    },
+    Pass {
         name: "fold_saturate",
         run: |_, p| opt::saturate::fold_saturate(p),
     },

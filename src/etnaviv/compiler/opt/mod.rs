@@ -1,7 +1,8 @@
 //! Passes over the value-based IR between translation and allocation that remove
 //! instructions translation could not avoid while walking the NIR one instruction at a time:
 //! a saturate after the instruction computing its source ([`saturate`]), vectors that share
-//! their sources ([`pack`]) and instructions reading vectors assembled by MOVs ([`split`]).
+//! their sources ([`pack`]), instructions reading vectors assembled by MOVs ([`split`]) and
+//! comparisons with zero computed only for a SELECT ([`select_cond`]).
 //!
 //! They rely on what translation guarantees for ordinary values (`ValueKind::Temp`): a
 //! value whose writes all lie in one straight-line stretch is written once per component
@@ -10,6 +11,7 @@
 
 pub mod pack;
 pub mod saturate;
+pub mod select_cond;
 pub mod split;
 
 use super::ir::{Item, OperandKind, Program, ValueId};
