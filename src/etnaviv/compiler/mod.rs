@@ -1,9 +1,11 @@
 //! The etnaviv backend: NIR in, [`ShaderObject`] out.
 //!
 //! The passes, in order: [`from_nir::lower`] (target lowering into the value-based IR), the
-//! [`pipeline::PASSES`] (inline immediates, [`consts::one_const`]: one uniform register per
-//! instruction, trivial-branch cleanup), [`alloc::allocate`] (virtual register classes on the shared [`regs::RegFile`]) and
-//! [`emit::emit`] (re-swizzling, constant placement, encoding), then the limit checks.
+//! [`pipeline::PASSES`] (the [`opt`] passes that remove MOVs and SETs translation left,
+//! inline immediates, [`consts::one_const`]: one uniform register per instruction,
+//! trivial-branch cleanup), [`alloc::allocate`] (virtual register classes on the shared
+//! [`regs::RegFile`]) and [`emit::emit`] (re-swizzling, constant placement, dropping the
+//! self-moves and the jumps they leave empty, encoding), then the limit checks.
 //! [`verify`] runs the result on the simulator against the NIR interpreter.
 
 pub mod alloc;
