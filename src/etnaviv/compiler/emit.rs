@@ -181,13 +181,20 @@ pub fn emit_with(
     uniforms: &mut Uniforms,
     one_const: bool,
 ) -> Result<Vec<Inst>, CompileError> {
-    let mut label_at = vec![0u16; p.labels as usize];
-    let mut kept = Vec::new();
+    let mut items: Vec<&Item> = Vec::with_capacity(p.items.len());
     for item in &p.items {
         match item {
+            Item::Instr(ins) if is_self_move(ins, alloc)? => {}
+            _ => items.push(item),
+        }
+    }
+    drop_jumps_to_next(&mut items);
+    let mut label_at = vec![0u16; p.labels as usize];
+    let mut kept = Vec::new();
+    for item in items {
+        match item {
             Item::Label(l) => label_at[l.0 as usize] = kept.len() as u16,
-            Item::Instr(ins) if !is_self_move(ins, alloc)? => kept.push(ins),
-            Item::Instr(_) => {}
+            Item::Instr(ins) => kept.push(ins),
         }
     }
     let mut out = Vec::with_capacity(kept.len().max(1));
@@ -322,6 +329,32 @@ pub fn emit_with(
         out.push(Inst::new(isa::Opcode::Nop));
     }
     Ok(out)
+}
+
+/// Removes the unconditional branches that allocation left jumping to the next instruction:
+/// an `else` whose copies all became self-moves is empty, and the jump over it goes
+/// nowhere. [`drop_trivial_branches`] catches the ones visible before allocation; these
+/// appear only once the self-moves are gone. Removing one can make an enclosing one
+/// trivial, so it repeats until none is left.
+fn drop_jumps_to_next(items: &mut Vec<&Item>) {
+    loop {
+        let trivial = items.iter().enumerate().position(|(k, item)| {
+            let Item::Instr(i) = item else { return false };
+            let (Some(t), None) = (i.target, i.src[0]) else {
+                return false;
+            };
+            items[k + 1..]
+                .iter()
+                .take_while(|x| matches!(x, Item::Label(_)))
+                .any(|x| **x == Item::Label(t))
+        });
+        match trivial {
+            Some(k) => {
+                items.remove(k);
+            }
+            None => return,
+        }
+    }
 }
 
 /// Checks the program against the core's limits; returns whether it needs the instruction

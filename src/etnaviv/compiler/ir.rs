@@ -181,6 +181,64 @@ impl Instr {
         }
     }
 
+    /// Makes this instruction, which writes components of some value, write instead the
+    /// channels `map[j]` of `d` for each component `j` it wrote (several channels: the
+    /// component is computed in each; none: it is no longer computed). A component-wise
+    /// instruction takes its sources' channels along, a texture sample routes the colour
+    /// component through its texture swizzle, and a broadcast one writes its one result
+    /// anywhere. Returns whether the instruction still writes anything; one that does not
+    /// should be dropped.
+    pub fn retarget(&mut self, d: ValueId, map: [u8; 4]) -> bool {
+        let Some((_, m)) = self.dst else {
+            return false;
+        };
+        let nm = (0..4)
+            .filter(|j| m & (1 << j) != 0)
+            .fold(0u8, |nm, j| nm | map[j]);
+        if nm == 0 {
+            return false;
+        }
+        // For channel c of `d`, the component j it takes.
+        let from = |c: usize| {
+            (0..4)
+                .find(|&j| m & (1 << j) != 0 && map[j] & (1 << c) != 0)
+                .unwrap_or(0)
+        };
+        match self.shape {
+            Shape::Aligned => {
+                for op in self.src.iter_mut().flatten() {
+                    let old = *op;
+                    for c in (0..4).filter(|c| nm & (1 << c) != 0) {
+                        let j = from(c);
+                        op.swz[c] = old.swz[j];
+                        if let (OperandKind::Const(nv), OperandKind::Const(ov)) =
+                            (&mut op.kind, old.kind)
+                        {
+                            nv[c] = ov[j];
+                        }
+                    }
+                    // Channels nothing reads repeat a read one.
+                    let first = nm.trailing_zeros() as usize;
+                    for c in (0..4).filter(|c| nm & (1 << c) == 0) {
+                        op.swz[c] = op.swz[first];
+                        if let OperandKind::Const(nv) = &mut op.kind {
+                            nv[c] = nv[first];
+                        }
+                    }
+                }
+            }
+            Shape::Texture => {
+                let old = self.tex_swz;
+                for c in (0..4).filter(|c| nm & (1 << c) != 0) {
+                    self.tex_swz[c] = old[from(c)];
+                }
+            }
+            Shape::Broadcast(_) => {}
+        }
+        self.dst = Some((d, nm));
+        true
+    }
+
     pub fn new(op: Opcode, shape: Shape) -> Instr {
         Instr {
             op,

@@ -1,9 +1,11 @@
 //! The etnaviv backend: NIR in, [`ShaderObject`] out.
 //!
 //! The passes, in order: [`from_nir::lower`] (target lowering into the value-based IR), the
-//! [`pipeline::PASSES`] (inline immediates, [`consts::one_const`]: one uniform register per
-//! instruction, trivial-branch cleanup), [`alloc::allocate`] (virtual register classes on the shared [`regs::RegFile`]) and
-//! [`emit::emit`] (re-swizzling, constant placement, encoding), then the limit checks.
+//! [`pipeline::PASSES`] (the [`opt`] passes that remove MOVs and SETs translation left,
+//! inline immediates, [`consts::one_const`]: one uniform register per instruction,
+//! trivial-branch cleanup), [`alloc::allocate`] (virtual register classes on the shared
+//! [`regs::RegFile`]) and [`emit::emit`] (re-swizzling, constant placement, dropping the
+//! self-moves and the jumps they leave empty, encoding), then the limit checks.
 //! [`verify`] runs the result on the simulator against the NIR interpreter.
 
 pub mod alloc;
@@ -12,6 +14,7 @@ pub mod dialect;
 pub mod emit;
 pub mod from_nir;
 pub mod ir;
+pub mod opt;
 pub mod pipeline;
 mod print;
 pub mod regs;
@@ -114,8 +117,15 @@ impl Context {
             )
         })?;
         runner.report();
-        let needs_icache =
-            emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms)?;
+        let limits = emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms);
+        if limits.is_err() && opts.debug.contains(debug::Flags::ASM) {
+            // A program over the core's limits is exactly the one worth reading.
+            eprintln!("=== {} assembly (over the limits)", self.specs.name);
+            for (i, inst) in insts.iter().enumerate() {
+                eprintln!("{i:04}: {}", isa::disassemble_inst(inst));
+            }
+        }
+        let needs_icache = limits?;
         let reg_of = |v: ir::ValueId| alloc.regs[v.index()].map_or(0, |r| r.base);
         let inputs = lowered
             .inputs

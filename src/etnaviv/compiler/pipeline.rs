@@ -12,7 +12,7 @@ use crate::nir::ir::Shader;
 use crate::pipeline::{Pass, Runner};
 
 use super::ir::Program;
-use super::{consts, emit, from_nir, validate, CompileError};
+use super::{consts, emit, from_nir, opt, validate, CompileError};
 
 /// The step that translates NIR into the IR.
 pub const TRANSLATE: &str = "from_nir";
@@ -20,6 +20,24 @@ pub const TRANSLATE: &str = "from_nir";
 /// The passes between translation and allocation, in order. Each applies only where the core
 /// needs it (the condition is part of the pass, so the list stays the same for every core).
 pub const PASSES: &[Pass<Specs, Program>] = &[
+    // Vectors sharing their sources become swizzles of one register first, so that what
+    // is left of the MOV-built vectors is read through by splitting their readers.
+    Pass {
+        name: "pack_shared_sources",
+        run: |_, p| opt::pack::pack_shared_sources(p),
+    },
+    Pass {
+        name: "split_built_reads",
+        run: |_, p| opt::split::split_built_reads(p),
+    },
+    Pass {
+        name: "fold_compare_into_select",
+        run: |_, p| opt::select_cond::fold_compare_into_select(p),
+    },
+    Pass {
+        name: "fold_saturate",
+        run: |_, p| opt::saturate::fold_saturate(p),
+    },
     // HALTI2+: constants that fit 20 bits become inline immediates before the one-const
     // rule counts uniform reads, so they need no MOV.
     Pass {

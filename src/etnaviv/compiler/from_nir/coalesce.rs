@@ -4,7 +4,7 @@
 //! (`mov`/`fneg`/`fabs` cost no instruction either: see [`super::source_mods`].)
 
 use super::{Binding, Tr};
-use crate::etnaviv::compiler::ir::{Item, OperandKind, Shape, ValueId, ValueKind};
+use crate::etnaviv::compiler::ir::{Item, OperandKind, ValueId, ValueKind};
 use crate::etnaviv::isa::Opcode;
 use crate::nir::ir::SsaId;
 
@@ -76,55 +76,9 @@ impl Tr<'_> {
         let mut dead = Vec::new();
         for (at, it) in self.p.items.iter_mut().enumerate().skip(tail_start) {
             let Item::Instr(ins) = it else { continue };
-            let Some((dv, m)) = ins.dst else { continue };
-            if dv != v {
-                continue;
-            }
-            let nm = (0..4)
-                .filter(|j| m & (1 << j) != 0)
-                .fold(0u8, |nm, j| nm | map[j]);
-            if nm == 0 {
+            if ins.dst.is_some_and(|x| x.0 == v) && !ins.retarget(d, map) {
                 dead.push(at);
-                continue;
             }
-            // For channel c of the vector, the value component j it takes.
-            let from = |c: usize| {
-                (0..4)
-                    .find(|&j| m & (1 << j) != 0 && map[j] & (1 << c) != 0)
-                    .unwrap_or(0)
-            };
-            match ins.shape {
-                Shape::Aligned => {
-                    for op in ins.src.iter_mut().flatten() {
-                        let old = *op;
-                        for c in (0..4).filter(|c| nm & (1 << c) != 0) {
-                            let j = from(c);
-                            op.swz[c] = old.swz[j];
-                            if let (OperandKind::Const(nv), OperandKind::Const(ov)) =
-                                (&mut op.kind, old.kind)
-                            {
-                                nv[c] = ov[j];
-                            }
-                        }
-                        // Channels nothing reads repeat a read one.
-                        let first = nm.trailing_zeros() as usize;
-                        for c in (0..4).filter(|c| nm & (1 << c) == 0) {
-                            op.swz[c] = op.swz[first];
-                            if let OperandKind::Const(nv) = &mut op.kind {
-                                nv[c] = nv[first];
-                            }
-                        }
-                    }
-                }
-                Shape::Texture => {
-                    let old = ins.tex_swz;
-                    for c in (0..4).filter(|c| nm & (1 << c) != 0) {
-                        ins.tex_swz[c] = old[from(c)];
-                    }
-                }
-                Shape::Broadcast(_) => {}
-            }
-            ins.dst = Some((d, nm));
         }
         for at in dead.into_iter().rev() {
             self.p.items.remove(at);

@@ -48,6 +48,8 @@ mod scalar;
 mod source_mods;
 mod texture;
 
+pub(crate) use source_mods::carries_float_modifiers;
+
 /// How a NIR def is read by operands.
 #[derive(Clone, Debug)]
 enum Binding {
