@@ -57,7 +57,9 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Do => 0,
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
-            ir::Op::PullLoad { .. } => 200,
+            ir::Op::PullLoad { .. } | ir::Op::Tex { .. } => 200,
+            ir::Op::SamplerHeader { offset_bits: 0 } => 4,
+            ir::Op::SamplerHeader { .. } => 8,
             ir::Op::UrbHeader => 8,
             _ => 4,
         })
@@ -122,11 +124,7 @@ pub fn compile(
         cycles: estimate_cycles(&prog),
         spills: 0,
         fills: 0,
-        sends: prog
-            .insts
-            .iter()
-            .filter(|i| matches!(i.op, ir::Op::UrbWrite { .. } | ir::Op::PullLoad { .. }))
-            .count() as u32,
+        sends: prog.insts.iter().filter(|i| i.op.is_send()).count() as u32,
         bytes_uncompacted: 16 * gen.insts.len() as u32,
         bytes: code.len() as u32,
     };
@@ -157,7 +155,7 @@ pub fn compile(
         num_render_targets: 0,
         pull_constant_blocks: facts.pull_blocks.clone(),
         ubo_surface_base: UBO_SURFACE_BASE,
-        surfaces: Default::default(),
+        surfaces: facts.surfaces.clone(),
         flags: Flags::default(),
         scratch_size: 0,
         compute: None,

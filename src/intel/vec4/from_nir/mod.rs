@@ -10,6 +10,7 @@
 
 mod alu;
 mod io;
+mod tex;
 
 use std::collections::BTreeMap;
 
@@ -36,6 +37,8 @@ pub struct Facts {
     pub outputs: BTreeMap<u32, u32>,
     /// UBO blocks read with pull-constant loads.
     pub pull_blocks: Vec<u32>,
+    /// Textures and samplers the sampler messages address.
+    pub surfaces: crate::intel::kernel::SurfaceUse,
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -344,7 +347,7 @@ impl Tr<'_> {
             }
             InstrKind::Jump(k) => Err(unsupported(format!("jump {}", k.name()))),
             InstrKind::Phi(_) => Err(unsupported("phi in a vec4 shader (expected registers)")),
-            InstrKind::Tex(_) => Err(unsupported("texturing in vec4 vertex shaders")),
+            InstrKind::Tex(t) => self.emit_tex(t),
             InstrKind::Deref(_) => Err(unsupported("deref instructions")),
         }
     }

@@ -49,7 +49,11 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
             && (i.dst.writemask & !m != 0
                 || matches!(
                     i.op,
-                    Op::PullLoad { .. } | Op::UrbWrite { .. } | Op::UrbHeader
+                    Op::PullLoad { .. }
+                        | Op::UrbWrite { .. }
+                        | Op::UrbHeader
+                        | Op::Tex { .. }
+                        | Op::SamplerHeader { .. }
                 )
                 || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
         {
