@@ -3,6 +3,7 @@
 
 pub mod coalesce;
 pub mod copy_prop;
+pub mod cse;
 pub mod dce;
 
 use super::ir::Program;
@@ -12,6 +13,7 @@ pub fn optimize(prog: &mut Program) {
     for _ in 0..16 {
         let mut progress = false;
         progress |= copy_prop::copy_propagate(prog);
+        progress |= cse::cse(prog);
         progress |= dce::dead_code(prog);
         progress |= coalesce::coalesce(prog);
         if !progress {
