@@ -6,7 +6,7 @@
 //!
 //! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`];
 //! 2. [`urb`] appends the VUE's URB writes;
-//! 3. [`opt`] removes copies and dead code;
+//! 3. [`opt`] removes copies, repeated expressions and dead code;
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element);
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].

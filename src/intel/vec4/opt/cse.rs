@@ -9,8 +9,12 @@
 //! entry). Blocks end at every control-flow instruction (a loop's back edge or a branch could
 //! bring other values). Only pure per-vertex computations take part: ALU operations without a
 //! predicate or a flag write (a `sel` with a conditional modifier writes no flag and is
-//! taken), extended math, and `mov`s of immediates (a register copy is copy propagation's
-//! business); messages never do.
+//! taken), extended math, and `mov`s of vector-float immediates (a register copy or a
+//! scalar immediate is copy propagation's business); messages never do.
+//!
+//! The pass stays local: a version whose results flowed into the branches of an `if`, past
+//! its `endif` and into loops that do not write their registers found nothing more on the
+//! ivb corpus, whose NIR arrives with its common subexpressions already eliminated.
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
