@@ -41,7 +41,12 @@ pub fn lower(
     optimize: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     let (mut prog, facts) = from_nir::from_nir(shader)?;
-    urb::emit_vertex(&mut prog, &facts.vertex.vue_map, &facts.outputs);
+    urb::emit_vertex(
+        &mut prog,
+        &facts.vertex.vue_map,
+        &facts.outputs,
+        &facts.output_masks,
+    );
     if optimize {
         opt::optimize(&mut prog);
     }

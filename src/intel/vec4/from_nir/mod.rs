@@ -35,6 +35,10 @@ pub struct Facts {
     pub push: Vec<(u32, u32)>,
     /// Output virtual register per varying slot.
     pub outputs: BTreeMap<u32, u32>,
+    /// Components the shader writes of each varying slot (the union of its stores' masks):
+    /// the URB message copies only those, so the last computation of a partly written
+    /// output can write the message register itself.
+    pub output_masks: BTreeMap<u32, u8>,
     /// UBO blocks read with pull-constant loads.
     pub pull_blocks: Vec<u32>,
     /// Textures and samplers the sampler messages address.
