@@ -408,6 +408,7 @@ mod const_tests {
         assert!(ir.contains("mov g116.yzwF, 0x30004000VF\n"), "{ir}");
         assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
     }
+
     /// A constant read twice inside an `if` is built once there: the second read is in the
     /// block the first build dominates. After the `endif` it is built again.
     #[test]
