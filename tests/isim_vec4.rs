@@ -175,3 +175,43 @@ send(8)         g20<1>F         g125<4>F        0x041880ff
     t.run(&insts).unwrap();
     assert_eq!(t.grf_ud(20), [11, 12, 3, 4, 15, 16, 7, 8]);
 }
+
+/// Mesa's vec4 texturing messages on the default texture model (texel of texture t, level l
+/// at (x, y, z) = ((x + 1) / 32, (y + 1) / 32, (t + 1) / 8 + z / 64, 1 - l / 8), 16x16 at
+/// level 0): an `ld` from texture 2 with integer u v r and the level in w, then a
+/// `sample_l` from texture 0 behind a header whose dword 2 holds the offsets (1, -2).
+#[test]
+fn simd4x2_ld_takes_the_level_in_w_and_sample_l_the_header_offsets() {
+    let d = DevInfo::from_name("ivb").unwrap();
+    let asm = "send(8)         g4<1>F          g114<4>F        0x02107002
+                            sampler MsgDesc: ld SIMD4x2 Surface = 2 Sampler = 0  mlen 1 rlen 1 { align16 1Q };
+mov(8)          g116<1>UD       g0<4>UD                         { align16 WE_all 1Q };
+mov(1)          g116.2<1>UD     0x000001e0UD                    { align1 WE_all 1N };
+send(8)         g5<1>F          g116<4>F        0x06182000
+                            sampler MsgDesc: sample_l SIMD4x2 Surface = 0 Sampler = 0  mlen 3 rlen 1 { align16 1Q };
+";
+    let insts = eu::assemble(d, asm).unwrap();
+    let mut t = Thread::new(d, 8).unwrap();
+    // Vertex 0: (3, 5, 0) at level 1; vertex 1: (1, 2, 1) at level 0.
+    t.set_grf(114, 0, &[3, 5, 0, 1, 1, 2, 1, 0]).unwrap();
+    // Texel centres (3.5 / 16, 5.5 / 16) and (0.5 / 16, 8.5 / 16) at level 0.
+    let u = |x: f32| f(x / 16.0);
+    t.set_grf(117, 0, &[u(3.5), u(5.5), 0, 0, u(0.5), u(8.5), 0, 0])
+        .unwrap();
+    t.set_grf(118, 0, &[0; 8]).unwrap();
+    t.run(&insts).unwrap();
+    let texel = |v: [f32; 4]| v.map(f);
+    let ld = t.grf_ud(4);
+    assert_eq!(
+        ld[..4],
+        texel([4.0 / 32.0, 6.0 / 32.0, 3.0 / 8.0, 7.0 / 8.0])
+    );
+    assert_eq!(
+        ld[4..],
+        texel([2.0 / 32.0, 3.0 / 32.0, 3.0 / 8.0 + 1.0 / 64.0, 1.0])
+    );
+    // Offsets (1, -2): texels (4, 3) and (1, 6) of texture 0.
+    let s = t.grf_ud(5);
+    assert_eq!(s[..4], texel([5.0 / 32.0, 4.0 / 32.0, 1.0 / 8.0, 1.0]));
+    assert_eq!(s[4..], texel([2.0 / 32.0, 7.0 / 32.0, 1.0 / 8.0, 1.0]));
+}

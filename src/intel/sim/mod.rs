@@ -33,7 +33,7 @@
 //! Outside the model (each an "unsupported: …" error naming the instruction): Gen4–Gen6,
 //! JMPI/CALL/RET/GOTO and the other unstructured jumps, align16 double-precision operands,
 //! the mask/timestamp/notification ARFs, SIMD4x2 sampler messages other than sample,
-//! sample_b, sample_l, resinfo and buffer `ld`, dual-source and replicated render-target
+//! sample_b, sample_l, sample_l_c, resinfo and `ld`, dual-source and replicated render-target
 //! writes, typed surfaces and A64 (stateless 64-bit) messages, URB messages other than writes
 //! (Gen8 SIMD8, Gen7 interleaved SIMD4x2). Programs are run uncompacted with [`Thread::run`]
 //! or from their bytes, compacted

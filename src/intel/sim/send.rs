@@ -8,7 +8,7 @@
 //!
 //! | SFID | message | function control |
 //! |---|---|---|
-//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2: sample, sample_b, sample_l, resinfo and buffer ld only) |
+//! | sampler (2) | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo | 7:0 binding table, 11:8 sampler, 16:12 type (0,1,2,3,4,5,6,7,10), 18:17 SIMD mode (1 = SIMD8, 2 = SIMD16; 0 = SIMD4x2: sample, sample_b, sample_l, sample_l_c, resinfo and ld only) |
 //! | render (5) | render-target write | 7:0 binding table, 10:8 subtype (0 = SIMD16, 4 = SIMD8 single source, 2 / 3 = SIMD8 dual source for subspans 0-1 / 2-3), 11 slot group (channels 16-31 of a SIMD32 thread), 12 last RT, message type 12 in 17:14 (18:14 on Gen8+) |
 //! | render (5), data (10) | memory fence (7) | header only; function-control bit 5 = commit (one reply register) |
 //! | const (9) | OWord block read | 7:0 binding table, 10:8 block size (0 = 1 low, 1 = 1 high, 2 = 2, 3 = 4, 4 = 8 OWords), type 0; header dword 2 = offset in OWords |
@@ -278,33 +278,47 @@ impl Thread {
         Ok(())
     }
 
-    /// SIMD4x2 sampler messages, as Mesa's vec4 backend sends them (no header, one response
-    /// register): the two vertices are two lanes; lane h's parameters are in dwords 4h.. of
-    /// each payload register and its four result dwords go to dwords 4h..4h + 3 of the
-    /// response. A lane none of whose four channels is enabled reads nothing. Modelled:
+    /// SIMD4x2 sampler messages, as Mesa's vec4 backend sends them (one response register):
+    /// the two vertices are two lanes; lane h's parameters are in dwords 4h.. of each
+    /// parameter register and its four result dwords go to dwords 4h..4h + 3 of the response.
+    /// A lane none of whose four channels is enabled reads nothing. An optional header (g0
+    /// with the texel offsets in dword 2, u v r at bits 11:8, 7:4, 3:0) precedes the
+    /// parameters. Modelled:
     ///
-    /// - `ld` (7) from a buffer (the pull-constant load, `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`):
-    ///   u = the byte offset;
+    /// - `ld` (7): from a buffer (the pull-constant load, `VS_OPCODE_PULL_CONSTANT_LOAD_GFX7`)
+    ///   u = the byte offset; from a texture, integer u v r in x y z and the level in w;
     /// - `sample` (0), `sample_b` (1), `sample_l` (2): u v r in the first register, the bias
     ///   or level in dword 0 of the lane in the second;
+    /// - `sample_l_c` (6): u v r in the first register, the reference in dword 0 and the
+    ///   level in dword 1 of the lane in the second;
     /// - `resinfo` (10): the level in dword 0 of the lane; width, height, depth, levels back.
     ///
-    /// Other types (shadow compares, `ld` from images, gradients) are outside the model.
+    /// Other types (`sample_c`, gradients, gathers) are outside the model.
     fn sampler_simd4x2(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let ty = m.desc >> 12 & 0x1f;
-        let mlen = match ty {
+        let hdr = m.header as usize;
+        let params = match ty {
             0 | 7 | 10 => 1,
-            1 | 2 => 2,
+            1 | 2 | 6 => 2,
             _ => 0,
         };
-        if mlen == 0 || m.header || m.mlen != mlen || m.rlen != 1 || m.n != 8 {
+        if params == 0 || m.mlen != params + hdr || m.rlen != 1 || m.n != 8 {
             return Err(format!(
-                "unsupported: {} (SIMD4x2 sampler messages other than headerless sample, \
-                 sample_b, sample_l, resinfo and buffer ld with one response register)",
+                "unsupported: {} (SIMD4x2 sampler messages other than sample, sample_b, \
+                 sample_l, sample_l_c, resinfo and ld with one response register)",
                 m.unknown(ver)
             ));
         }
+        let first = m.payload + hdr;
+        let texel_offsets: Vec<i64> = if m.header {
+            let bits = self.grf_dword(m.payload, 2)?;
+            (0..3)
+                .map(|k| (((bits >> (8 - 4 * k)) & 0xf) as i64 ^ 8) - 8)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let texture = m.desc & 0xff;
         let sampler = m.desc >> 8 & 0xf;
         let dst = m.dst.ok_or("sampler message without a response register")?;
@@ -315,40 +329,51 @@ impl Thread {
             if m.mask >> (4 * h) & 0xf == 0 {
                 continue;
             }
-            let reg = |r: usize, k: usize| self.grf_dword(m.payload + r, 4 * h + k);
+            let reg = |r: usize, k: usize| self.grf_dword(first + r, 4 * h + k);
             let f = |r: usize, k: usize| -> Result<f64, String> {
                 Ok(f32::from_bits(reg(r, k)?) as f64)
             };
+            let d = |k: usize| -> Result<f64, String> { Ok(reg(0, k)? as i32 as f64) };
+            let mut req = TexRequest {
+                op: "tex",
+                texture,
+                sampler,
+                coord: Vec::new(),
+                lod: None,
+                bias: None,
+                comparator: None,
+                offset: texel_offsets.clone(),
+                integer,
+                ddx: Vec::new(),
+                ddy: Vec::new(),
+            };
             *result = Some(match ty {
-                7 => {
-                    let u = reg(0, 0)? as i32 as i64;
-                    shared.buffer_texel(texture, u).ok_or_else(|| {
-                        format!(
-                            "unsupported: {} (SIMD4x2 ld from surface {texture}, which is not \
-                             a buffer)",
-                            m.unknown(ver)
-                        )
-                    })?
-                }
+                7 => match shared.buffer_texel(texture, reg(0, 0)? as i32 as i64) {
+                    Some(t) => t,
+                    None => {
+                        req.op = "txf";
+                        req.coord = vec![d(0)?, d(1)?, d(2)?];
+                        req.lod = Some(d(3)?);
+                        encode(shared.sample(&req)?, integer)
+                    }
+                },
                 10 => {
                     let s = shared.texture_size(texture, reg(0, 0)?);
                     [s[0], s[1], s[2], shared.texture_levels(texture)]
                 }
                 _ => {
-                    let req = TexRequest {
-                        op: ["tex", "txb", "txl"][ty as usize],
-                        texture,
-                        sampler,
-                        coord: vec![f(0, 0)?, f(0, 1)?, f(0, 2)?],
-                        lod: (ty == 2).then(|| f(1, 0)).transpose()?,
-                        bias: (ty == 1).then(|| f(1, 0)).transpose()?,
-                        comparator: None,
-                        offset: Vec::new(),
-                        integer,
-                        ddx: Vec::new(),
-                        ddy: Vec::new(),
-                    };
-                    encode(shared.sample(&req)?, integer)
+                    req.op = ["tex", "txb", "txl", "", "", "", "txl"][ty as usize];
+                    req.coord = vec![f(0, 0)?, f(0, 1)?, f(0, 2)?];
+                    match ty {
+                        1 => req.bias = Some(f(1, 0)?),
+                        2 => req.lod = Some(f(1, 0)?),
+                        6 => {
+                            req.comparator = Some(f(1, 0)?);
+                            req.lod = Some(f(1, 1)?);
+                        }
+                        _ => {}
+                    }
+                    encode(shared.sample(&req)?, integer && ty != 6)
                 }
             });
         }

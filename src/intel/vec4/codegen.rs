@@ -10,7 +10,7 @@ use crate::intel::eu::{
 };
 use crate::intel::DevInfo;
 
-use super::ir::{File, Inst, Op, Program, Src};
+use super::ir::{File, Inst, Op, Program, Src, TexMsg};
 use super::urb::urb_write_desc;
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -24,6 +24,18 @@ const PRED_ALIGN16_X: u8 = 2;
 /// (bits 16:12), no header (Mesa's `generate_pull_constant_load_gfx7`).
 pub fn pull_load_desc(surface: u32) -> u32 {
     (1 << 25) | (1 << 20) | (7 << 12) | (surface & 0xff)
+}
+
+/// Descriptor of a Gen7 SIMD4x2 sampler message (SIMD mode 0, bits 18:17): message length
+/// `mlen` (bits 28:25), one reply register (24:20), header present (19), message type
+/// (16:12), sampler state (11:8), binding-table entry (7:0) (Mesa's `brw_sampler_desc`).
+pub fn tex_desc(msg: TexMsg, surface: u32, sampler: u32, mlen: u32, header: bool) -> u32 {
+    (mlen << 25)
+        | (1 << 20)
+        | (header as u32) << 19
+        | msg.msg_type() << 12
+        | (sampler & 0xf) << 8
+        | (surface & 0xff)
 }
 
 /// Where the payload puts things: attribute element 0's register.
@@ -206,6 +218,77 @@ pub fn generate(
                 out.push(e);
                 continue;
             }
+            Op::SamplerHeader { offset_bits } => {
+                // g0 copied whole, then (align1, one channel) the offsets in dword 2.
+                let d = dst_of(alloc, inst)?;
+                let mut m = eu::Inst::new(Opcode::Mov);
+                m.access_mode = AccessMode::Align16;
+                m.we_all = true;
+                m.dst = d;
+                m.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    0,
+                    0,
+                    RegType::UD,
+                    Region::new(4, 4, 1),
+                ))];
+                out.push(m);
+                if offset_bits != 0 {
+                    let mut o = eu::Inst::new(Opcode::Mov);
+                    o.exec_size = 1;
+                    o.we_all = true;
+                    o.dst = Dst::reg(RegFile::Grf, d.nr, 8, RegType::UD);
+                    o.src = vec![EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: offset_bits as u64,
+                    })];
+                    out.push(o);
+                }
+                continue;
+            }
+            Op::Tex {
+                msg,
+                surface,
+                sampler,
+                header,
+            } => {
+                // The message registers are the sources, consecutive from the first.
+                let first = inst.src.first().ok_or_else(|| {
+                    CompileError::Internal(format!("sampler message without a payload: {inst}"))
+                })?;
+                if inst
+                    .src
+                    .iter()
+                    .enumerate()
+                    .any(|(k, s)| s.file != File::Fixed || s.nr != first.nr + k as u32)
+                {
+                    return Err(CompileError::Internal(format!(
+                        "sampler message registers are not consecutive: {inst}"
+                    )));
+                }
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, inst)?;
+                let (nr, _, _) = grf(alloc, layout, first)?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        0,
+                        RegType::F,
+                        Region::new(4, 4, 1),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: tex_desc(msg, surface, sampler, inst.src.len() as u32, header) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::SAMPLER,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
+            }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, inst)?;
@@ -311,5 +394,21 @@ mod tests {
         // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
         // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
         assert_eq!(super::pull_load_desc(0), 0x0210_7000);
+    }
+
+    #[test]
+    fn sampler_descriptors_match_mesa() {
+        use super::{tex_desc, TexMsg};
+        // Mesa's ivb assembly (shader-db tesseract 136, dolphin efb2tex): `send(8) g14<1>F
+        // g114<4>F 0x04102000 sampler MsgDesc: sample_l SIMD4x2 Surface = 0 Sampler = 0
+        // mlen 2 rlen 1` and `send(8) g16<1>D g114<4>F 0x0210a000 sampler MsgDesc: resinfo
+        // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
+        assert_eq!(tex_desc(TexMsg::SampleL, 0, 0, 2, false), 0x0410_2000);
+        assert_eq!(tex_desc(TexMsg::Resinfo, 0, 0, 1, false), 0x0210_a000);
+        // The same `ld` as the pull-constant load (type 7), from surface 3 with a header:
+        // bit 19, mlen 2.
+        assert_eq!(tex_desc(TexMsg::Ld, 3, 0, 2, true), 0x0418_7003);
+        // Sampler 5, sample_l_c (type 6).
+        assert_eq!(tex_desc(TexMsg::SampleLC, 1, 5, 2, false), 0x0410_6501);
     }
 }

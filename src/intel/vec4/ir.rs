@@ -200,6 +200,25 @@ pub enum Op {
         /// Binding-table index.
         surface: u32,
     },
+    /// The sampler message header in its (fixed) destination: g0 copied with every channel
+    /// enabled, then the texel offsets `offset_bits` in dword 2 when not zero (Mesa's
+    /// `generate_tex` on Gen7; the vertex stage's g0.2 is delivered as 0).
+    SamplerHeader {
+        /// Header dword 2: u, v, r offsets in bits 11:8, 7:4, 3:0.
+        offset_bits: u32,
+    },
+    /// A SIMD4x2 sampler message: the message registers are the (fixed, consecutive)
+    /// sources, header first when `header`; one reply register, four components per vertex.
+    Tex {
+        /// Which message.
+        msg: TexMsg,
+        /// Binding-table index.
+        surface: u32,
+        /// Sampler state index.
+        sampler: u32,
+        /// A header leads the message.
+        header: bool,
+    },
     /// `if` on the flag (predicated).
     If,
     /// `else`.
@@ -216,7 +235,50 @@ pub enum Op {
     Continue,
 }
 
+/// The SIMD4x2 sampler messages the vertex stage sends (Gen5+ message types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TexMsg {
+    /// `sample_l`: u v r in the first parameter register, the level in x of the second.
+    SampleL,
+    /// `sample_l_c`: the reference in x and the level in y of the second register.
+    SampleLC,
+    /// `ld`: integer u v r and the level in w of one register.
+    Ld,
+    /// `resinfo`: the level in x; width, height, depth, levels back.
+    Resinfo,
+}
+
+impl TexMsg {
+    /// The message type (descriptor bits 16:12).
+    pub fn msg_type(self) -> u32 {
+        match self {
+            TexMsg::SampleL => 2,
+            TexMsg::SampleLC => 6,
+            TexMsg::Ld => 7,
+            TexMsg::Resinfo => 10,
+        }
+    }
+
+    /// Mesa's disassembly name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexMsg::SampleL => "sample_l",
+            TexMsg::SampleLC => "sample_l_c",
+            TexMsg::Ld => "ld",
+            TexMsg::Resinfo => "resinfo",
+        }
+    }
+}
+
 impl Op {
+    /// Whether the instruction is a message to a shared function (a SEND).
+    pub fn is_send(&self) -> bool {
+        matches!(
+            self,
+            Op::UrbWrite { .. } | Op::PullLoad { .. } | Op::Tex { .. }
+        )
+    }
+
     /// Control flow.
     pub fn is_flow(&self) -> bool {
         matches!(
@@ -263,8 +325,12 @@ impl Inst {
     /// Whether the instruction does more than write its destination (flow, flags, messages).
     pub fn has_side_effects(&self) -> bool {
         self.op.is_flow()
-            || matches!(self.op, Op::UrbWrite { .. } | Op::UrbHeader)
-            || (matches!(self.op, Op::PullLoad { .. }) && self.dst.file != File::Vgrf)
+            || matches!(
+                self.op,
+                Op::UrbWrite { .. } | Op::UrbHeader | Op::SamplerHeader { .. }
+            )
+            || (matches!(self.op, Op::PullLoad { .. } | Op::Tex { .. })
+                && self.dst.file != File::Vgrf)
             || self.cmod != CondMod::None
             || self.dst.file == File::Fixed
     }
@@ -364,6 +430,17 @@ impl fmt::Display for Inst {
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
             Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::SamplerHeader { offset_bits } => format!("sampler_header({offset_bits:#x})"),
+            Op::Tex {
+                msg,
+                surface,
+                sampler,
+                header,
+            } => format!(
+                "{}(bti {surface} sampler {sampler}{})",
+                msg.name(),
+                if header { " header" } else { "" }
+            ),
             Op::UrbWrite { offset, mlen, eot } => {
                 format!(
                     "urb_write(off {offset} mlen {mlen}{})",

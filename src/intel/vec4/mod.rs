@@ -6,7 +6,7 @@
 //!
 //! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`];
 //! 2. [`urb`] appends the VUE's URB writes;
-//! 3. [`opt`] removes copies and dead code;
+//! 3. [`opt`] removes copies, repeated expressions and dead code;
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element);
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].
@@ -41,7 +41,12 @@ pub fn lower(
     optimize: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     let (mut prog, facts) = from_nir::from_nir(shader)?;
-    urb::emit_vertex(&mut prog, &facts.vertex.vue_map, &facts.outputs);
+    urb::emit_vertex(
+        &mut prog,
+        &facts.vertex.vue_map,
+        &facts.outputs,
+        &facts.output_masks,
+    );
     if optimize {
         opt::optimize(&mut prog);
     }
@@ -57,7 +62,9 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Do => 0,
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
-            ir::Op::PullLoad { .. } => 200,
+            ir::Op::PullLoad { .. } | ir::Op::Tex { .. } => 200,
+            ir::Op::SamplerHeader { offset_bits: 0 } => 4,
+            ir::Op::SamplerHeader { .. } => 8,
             ir::Op::UrbHeader => 8,
             _ => 4,
         })
@@ -122,11 +129,7 @@ pub fn compile(
         cycles: estimate_cycles(&prog),
         spills: 0,
         fills: 0,
-        sends: prog
-            .insts
-            .iter()
-            .filter(|i| matches!(i.op, ir::Op::UrbWrite { .. } | ir::Op::PullLoad { .. }))
-            .count() as u32,
+        sends: prog.insts.iter().filter(|i| i.op.is_send()).count() as u32,
         bytes_uncompacted: 16 * gen.insts.len() as u32,
         bytes: code.len() as u32,
     };
@@ -157,7 +160,7 @@ pub fn compile(
         num_render_targets: 0,
         pull_constant_blocks: facts.pull_blocks.clone(),
         ubo_surface_base: UBO_SURFACE_BASE,
-        surfaces: Default::default(),
+        surfaces: facts.surfaces.clone(),
         flags: Flags::default(),
         scratch_size: 0,
         compute: None,

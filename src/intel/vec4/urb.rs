@@ -45,8 +45,14 @@ fn mov(dst: Dst, src: Src) -> Inst {
 }
 
 /// Appends the header and the URB writes of `map`'s slots, reading each varying from its
-/// output register in `outputs`.
-pub fn emit_vertex(prog: &mut Program, map: &VueMap, outputs: &BTreeMap<u32, u32>) {
+/// output register in `outputs`, the components in `masks` (all four when absent); the
+/// others are undefined outputs and keep whatever the message register held.
+pub fn emit_vertex(
+    prog: &mut Program,
+    map: &VueMap,
+    outputs: &BTreeMap<u32, u32>,
+    masks: &BTreeMap<u32, u8>,
+) {
     prog.insts.push(Inst::new(
         Op::UrbHeader,
         Dst::fixed(HEADER, RegType::UD, 0xf),
@@ -85,8 +91,9 @@ pub fn emit_vertex(prog: &mut Program, map: &VueMap, outputs: &BTreeMap<u32, u32
                     }
                 }
                 Some(v) => {
-                    if let Some(s) = out(v) {
-                        prog.insts.push(mov(Dst::fixed(reg, RegType::UD, 0xf), s));
+                    let mask = masks.get(&v).copied().unwrap_or(0xf);
+                    if let (Some(s), true) = (out(v), mask != 0) {
+                        prog.insts.push(mov(Dst::fixed(reg, RegType::UD, mask), s));
                     }
                 }
                 None => {}
@@ -131,6 +138,21 @@ mod tests {
     }
 
     #[test]
+    fn a_partly_written_varying_copies_only_its_components() {
+        // POS whole, VAR0 .xy only: the message gets VAR0's x and y; z and w are undefined
+        // outputs.
+        let written = 1u64 << vue::VARYING_SLOT_POS | 1u64 << vue::VARYING_SLOT_VAR0;
+        let map = VueMap::new(written, false);
+        let outputs = BTreeMap::from([(vue::VARYING_SLOT_POS, 0), (vue::VARYING_SLOT_VAR0, 1)]);
+        let masks = BTreeMap::from([(vue::VARYING_SLOT_VAR0, 0x3)]);
+        let mut p = Program::default();
+        emit_vertex(&mut p, &map, &outputs, &masks);
+        let ir = p.to_string();
+        assert!(ir.contains("mov g115UD, v0UD\n"), "{ir}");
+        assert!(ir.contains("mov g116.xyUD, v1UD\n"), "{ir}");
+    }
+
+    #[test]
     fn fourteen_slots_take_two_writes_the_second_at_row_six() {
         let mut written = 1u64 << vue::VARYING_SLOT_POS;
         for v in 0..12 {
@@ -139,7 +161,7 @@ mod tests {
         let map = VueMap::new(written, false);
         assert_eq!(map.num_slots(), 14);
         let mut p = Program::default();
-        emit_vertex(&mut p, &map, &BTreeMap::new());
+        emit_vertex(&mut p, &map, &BTreeMap::new(), &BTreeMap::new());
         let writes: Vec<Op> = p
             .insts
             .iter()

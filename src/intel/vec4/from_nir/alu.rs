@@ -63,8 +63,12 @@ impl Tr<'_> {
         }
         if src.file == File::Uniform {
             // Push constants never change: one copy of the whole vec4 serves every later
-            // read (a copy made inside control flow serves only there).
-            let r = match self.uniform_copies.get(&src.nr) {
+            // read (a copy made inside control flow serves only the rest of its block).
+            let known = self
+                .uniform_copies
+                .get(&src.nr)
+                .or(self.block_uniform_copies.get(&src.nr));
+            let r = match known {
                 Some(&r) => r,
                 None => {
                     let r = self.prog.vgrf();
@@ -75,6 +79,8 @@ impl Tr<'_> {
                     );
                     if self.depth == 0 {
                         self.uniform_copies.insert(src.nr, r);
+                    } else {
+                        self.block_uniform_copies.insert(src.nr, r);
                     }
                     r
                 }

@@ -314,6 +314,7 @@ impl Tr<'_> {
                 r
             }
         };
+        *self.facts.output_masks.entry(slot).or_default() |= mask;
         let s = self.value_src(v, RegType::UD)?;
         let s = s.swizzled(shift_swizzle(first));
         let _ = XYZW;

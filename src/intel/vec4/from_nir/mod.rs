@@ -10,6 +10,7 @@
 
 mod alu;
 mod io;
+mod tex;
 
 use std::collections::BTreeMap;
 
@@ -34,8 +35,14 @@ pub struct Facts {
     pub push: Vec<(u32, u32)>,
     /// Output virtual register per varying slot.
     pub outputs: BTreeMap<u32, u32>,
+    /// Components the shader writes of each varying slot (the union of its stores' masks):
+    /// the URB message copies only those, so the last computation of a partly written
+    /// output can write the message register itself.
+    pub output_masks: BTreeMap<u32, u8>,
     /// UBO blocks read with pull-constant loads.
     pub pull_blocks: Vec<u32>,
+    /// Textures and samplers the sampler messages address.
+    pub surfaces: crate::intel::kernel::SurfaceUse,
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -69,6 +76,10 @@ struct Tr<'a> {
     depth: u32,
     /// Push-constant vec4 → the register a top-level copy of it was made in.
     uniform_copies: BTreeMap<u32, u32>,
+    /// Constants and push-constant copies made inside control flow, reused until the next
+    /// control-flow instruction (the rest of their block, which they dominate).
+    block_consts: BTreeMap<Vec<u32>, u32>,
+    block_uniform_copies: BTreeMap<u32, u32>,
 }
 
 /// Translates a vertex shader.
@@ -90,6 +101,8 @@ pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> 
         consts: BTreeMap::new(),
         depth: 0,
         uniform_copies: BTreeMap::new(),
+        block_consts: BTreeMap::new(),
+        block_uniform_copies: BTreeMap::new(),
     };
     t.emit_list(&imp.body)?;
     Ok((t.prog, t.facts))
@@ -122,6 +135,11 @@ fn ty_of(base: BaseType) -> RegType {
 
 impl Tr<'_> {
     fn push(&mut self, op: Op, dst: super::ir::Dst, src: Vec<Src>) -> &mut Inst {
+        if op.is_flow() {
+            // A new block: what the last one built does not dominate it.
+            self.block_consts.clear();
+            self.block_uniform_copies.clear();
+        }
         self.prog.insts.push(Inst::new(op, dst, src));
         self.prog.insts.last_mut().expect("just pushed")
     }
@@ -156,9 +174,9 @@ impl Tr<'_> {
         while key.len() < 4 {
             key.push(*key.last().unwrap_or(&0));
         }
-        if let Some(&r) = self.consts.get(&key) {
-            // A constant built inside control flow does not dominate later uses; build
-            // again unless it was built at the top level (see `emit_list`).
+        if let Some(&r) = self.consts.get(&key).or(self.block_consts.get(&key)) {
+            // A constant built inside control flow does not dominate later uses outside its
+            // block; build again unless it was built at the top level or in this block.
             return r;
         }
         let r = self.prog.vgrf();
@@ -170,9 +188,7 @@ impl Tr<'_> {
                 super::ir::Dst::vgrf(r, RegType::F, 0xf),
                 vec![Src::imm(RegType::VF, vf)],
             );
-            if self.depth == 0 {
-                self.consts.insert(key, r);
-            }
+            self.remember_const(key, r);
             return r;
         }
         // The channels with small floats, when they hold at least two different values,
@@ -207,10 +223,18 @@ impl Tr<'_> {
                 vec![Src::imm(RegType::UD, key[c])],
             );
         }
+        self.remember_const(key, r);
+        r
+    }
+
+    /// Records constant register `r`: for the rest of the shader at the top level, for the
+    /// rest of the block inside control flow.
+    fn remember_const(&mut self, key: Vec<u32>, r: u32) {
         if self.depth == 0 {
             self.consts.insert(key, r);
+        } else {
+            self.block_consts.insert(key, r);
         }
-        r
     }
 
     /// The operand for NIR source `s` read in the channels of `mask`, as type `ty`; a
@@ -344,7 +368,7 @@ impl Tr<'_> {
             }
             InstrKind::Jump(k) => Err(unsupported(format!("jump {}", k.name()))),
             InstrKind::Phi(_) => Err(unsupported("phi in a vec4 shader (expected registers)")),
-            InstrKind::Tex(_) => Err(unsupported("texturing in vec4 vertex shaders")),
+            InstrKind::Tex(t) => self.emit_tex(t),
             InstrKind::Deref(_) => Err(unsupported("deref instructions")),
         }
     }
@@ -383,5 +407,33 @@ mod const_tests {
         let ir = prog.to_string();
         assert!(ir.contains("mov g116.yzwF, 0x30004000VF\n"), "{ir}");
         assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
+    }
+
+    /// A constant read twice inside an `if` is built once there: the second read is in the
+    /// block the first build dominates. After the `endif` it is built again.
+    #[test]
+    fn constants_inside_control_flow_serve_the_rest_of_their_block() {
+        let text = "shader: MESA_SHADER_VERTEX\nname: t\ninputs_read: 0\noutputs_written: 0\n\
+            inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\n\
+            impl main {\n    block b0:  // preds:\n\
+            32    %0 = load_const (0x00000000)\n\
+            32x4  %1 = @load_input (%0) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n\
+            32    %2 = flt32 %1.x, %1.y\n\
+            32x4  %3 = load_const (0x3dcccccd, 0x3e4ccccd, 0x3e99999a, 0x3ecccccd)\n\
+            @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+            // succs: b1 b2\n\
+            if %2 {\n        block b1:  // preds: b0\n\
+            @store_output (%3, %0) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n\
+            @store_output (%3, %0) (base=33, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR1 slots=1, xfb(), xfb2())\n\
+            // succs: b3\n    } else {\n        block b2:  // preds: b0, succs: b3\n    }\n\
+            block b3:  // preds: b1 b2\n\
+            @store_output (%3, %0) (base=34, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR2 slots=1, xfb(), xfb2())\n\
+            // succs: b4\n    block b4:\n}\n";
+        let shader = crate::nir::parse(text).unwrap();
+        let (prog, _) = crate::intel::vec4::lower(&shader, false).unwrap();
+        let ir = prog.to_string();
+        let builds = |s: &str| s.matches("0x3dcccccdUD\n").count();
+        let (inside, after) = ir.split_at(ir.find("endif").unwrap());
+        assert_eq!((builds(inside), builds(after)), (1, 1), "{ir}");
     }
 }

@@ -3,7 +3,8 @@
 //! that channel c computes what the mov would have taken from channel `swz[c]`.
 //!
 //! Safe when nothing between the two reads or writes `r` (its write moves earlier), no
-//! control flow lies between them (same block), and the definition is per-channel; a
+//! control flow lies between them (same block), and the definition is per-channel or a dot
+//! product (whose written channels all hold the sum, so its sources stay as they are); a
 //! definition that also writes the flag or is predicated keeps its channels exactly
 //! (identity swizzle, same write mask), since its flag bits and predicate are per channel.
 
@@ -21,6 +22,14 @@ fn per_channel(op: Op) -> bool {
         Op::Math(_) => true,
         _ => false,
     }
+}
+
+/// Dot products: every channel they write holds the same sum, whatever channel reads it.
+fn reduces(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Alu(Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4 | Opcode::Dph)
+    )
 }
 
 /// A register written several times (each write in its own channels) and read once, by the
@@ -49,7 +58,11 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
             && (i.dst.writemask & !m != 0
                 || matches!(
                     i.op,
-                    Op::PullLoad { .. } | Op::UrbWrite { .. } | Op::UrbHeader
+                    Op::PullLoad { .. }
+                        | Op::UrbWrite { .. }
+                        | Op::UrbHeader
+                        | Op::Tex { .. }
+                        | Op::SamplerHeader { .. }
                 )
                 || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
         {
@@ -117,7 +130,8 @@ pub fn coalesce(prog: &mut Program) -> bool {
         }
         let p = def_at[a];
         let def = &prog.insts[p];
-        if !per_channel(def.op) || def.sat && def.dst.ty != mov.src[0].ty {
+        let dot = reduces(def.op);
+        if !(per_channel(def.op) || dot) || def.sat && def.dst.ty != mov.src[0].ty {
             continue;
         }
         let m = dst.writemask;
@@ -143,7 +157,9 @@ pub fn coalesce(prog: &mut Program) -> bool {
             continue;
         }
         let def = &mut prog.insts[p];
-        if !identity {
+        // A dot product's sources are read across channels and stay as they are: the
+        // channels the copy writes receive the same sum the channels it read held.
+        if !identity && !dot {
             for s in def.src.iter_mut() {
                 if s.file != File::Imm {
                     s.swizzle = swz_compose(s.swizzle, swz);
@@ -186,6 +202,32 @@ mod tests {
 
     fn alu(op: Opcode, dst: Dst, src: Vec<Src>) -> Inst {
         Inst::new(Op::Alu(op), dst, src)
+    }
+
+    #[test]
+    fn a_dot_product_moves_into_one_channel_with_its_sources_unchanged() {
+        // v1.x = dot(a.xyz, b.xyz); r0.z = v1.xxxx  →  r0.z = dot(a.xyz, b.xyz): re-swizzling
+        // the sources would change the sum.
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Dp3,
+                    Dst::vgrf(1, F, 0x1),
+                    vec![Src::reg(File::Attr, 0, F), Src::reg(File::Attr, 1, F)],
+                ),
+                alu(
+                    Opcode::Mov,
+                    Dst::fixed(116, UD, 0x4),
+                    vec![Src {
+                        swizzle: 0,
+                        ..Src::vgrf(1, UD)
+                    }],
+                ),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(coalesce(&mut p));
+        assert_eq!(p.to_string(), "dp3 g116.zF, attr0F, attr1F\n");
     }
 
     #[test]

@@ -1,0 +1,274 @@
+//! Texture instructions in the vertex stage: SIMD4x2 sampler messages, laid out as Mesa's
+//! vec4 backend lays them out on Gen7 (`nir_emit_texture`, `generate_tex`).
+//!
+//! A vertex shader has no derivatives, so every sampling message names its level: `tex`
+//! and `txl` send `sample_l` (`sample_l_c` with a reference value), `tex` at level 0; `txb`
+//! cannot occur. `txf` sends `ld`, `txs` and `query_levels` send `resinfo`. The parameters
+//! go to message registers from g114 (Mesa's MRF 2 on Gen7, which maps MRFs to g112 and
+//! up): one register of coordinates (both vertices interleaved, unused components zero),
+//! and for `sample_l` a second with the level in x (`sample_l_c`: the reference in x, the
+//! level in y); `ld` takes the level in w of its one register, `resinfo` in x. A header (g0
+//! with the texel offsets in dword 2) leads the message only when the offsets are not zero.
+
+use crate::intel::eu::{Opcode, RegType};
+use crate::intel::vec4::urb::MSG_BASE;
+use crate::nir::{self, AluSrc, BaseType, SsaId, TexSrc};
+
+use super::super::ir::{replicate, Dst, File, Op, Src, TexMsg};
+use super::{invalid, unsupported, vf_pack, CompileError, Tr, Val};
+
+/// The first message register of a sampler message (Mesa's `base_mrf = 2`).
+pub const TEX_MSG_BASE: u32 = MSG_BASE + 2;
+
+fn fixed(nr: u32, ty: RegType, mask: u8) -> Dst {
+    Dst::fixed(nr, ty, mask)
+}
+
+/// The header's dword 2 for constant texel offsets (-8..=7 each, GLSL's limit): u in bits
+/// 11:8, v in 7:4, r in 3:0.
+pub fn offset_bits(offsets: &[i32]) -> Result<u32, CompileError> {
+    let mut bits = 0;
+    for (c, &o) in offsets.iter().enumerate().take(3) {
+        if !(-8..=7).contains(&o) {
+            return Err(unsupported(format!("texel offset {o} outside -8..=7")));
+        }
+        let shift = 4 * (2 - c as u32);
+        bits |= ((o as u32) & 0xf) << shift;
+    }
+    Ok(bits)
+}
+
+impl Tr<'_> {
+    fn tex_src_id(t: &nir::TexInstr, k: TexSrc) -> Option<SsaId> {
+        t.srcs.iter().find(|s| s.0 == k).map(|s| s.1)
+    }
+
+    /// The operand for a one-component texture source (`ty` bits as they are) read in
+    /// every channel (`.xxxx`: a move to the level's channel w must read component x), an
+    /// immediate when constant.
+    fn tex_scalar(&mut self, id: SsaId, ty: RegType) -> Result<Src, CompileError> {
+        self.operand(&AluSrc::swizzled(id, &[0, 0, 0, 0]), 0xf, ty, true)
+    }
+
+    pub(super) fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
+        let op = t.op.name();
+        for (k, _) in &t.srcs {
+            match k.name() {
+                "coord" | "comparator" | "lod" | "offset" => {}
+                "bias" => {
+                    return Err(invalid(
+                        "a level bias in a vertex shader (only fragment shaders have an \
+                         implicit level)",
+                    ))
+                }
+                other => {
+                    return Err(unsupported(format!(
+                        "texture source {other} in the vec4 backend"
+                    )))
+                }
+            }
+        }
+        let comparator = Self::tex_src_id(t, TexSrc::COMPARATOR);
+        let msg = match op {
+            "tex" | "txl" if comparator.is_some() => TexMsg::SampleLC,
+            "tex" | "txl" => TexMsg::SampleL,
+            "txf" if comparator.is_none() => TexMsg::Ld,
+            "txs" | "query_levels" if comparator.is_none() => TexMsg::Resinfo,
+            "txb" | "lod" => {
+                return Err(invalid(format!(
+                    "{op} in a vertex shader (an implicit level exists in fragment shaders only)"
+                )))
+            }
+            other => {
+                return Err(unsupported(format!(
+                    "texture op {other}{} in the vec4 backend",
+                    if comparator.is_some() {
+                        " with a comparator"
+                    } else {
+                        ""
+                    }
+                )))
+            }
+        };
+        let surface = t.texture_index.unwrap_or(0);
+        let sampler = t.sampler_index.unwrap_or(0);
+        if surface > 255 {
+            return Err(CompileError::Limit(format!(
+                "texture index {surface} is past the 256 binding-table entries a sampler \
+                 message addresses"
+            )));
+        }
+        if sampler > 15 && msg != TexMsg::Ld && msg != TexMsg::Resinfo {
+            return Err(unsupported(format!(
+                "sampler index {sampler}: past 15 needs the sampler-state-pointer header"
+            )));
+        }
+        let bits = match Self::tex_src_id(t, TexSrc::OFFSET) {
+            None => 0,
+            Some(_) if msg == TexMsg::Ld => {
+                return Err(unsupported("txf with a texel offset in the vec4 backend"))
+            }
+            Some(id) => {
+                let offs = self
+                    .imp
+                    .const_value(id)
+                    .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
+                let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
+                offset_bits(&offs)?
+            }
+        };
+        let mut regs = Vec::new();
+        let mut next = TEX_MSG_BASE;
+        if bits != 0 {
+            self.push(
+                Op::SamplerHeader { offset_bits: bits },
+                fixed(next, RegType::UD, 0xf),
+                vec![Src::reg(File::Fixed, 0, RegType::UD)],
+            );
+            regs.push(next);
+            next += 1;
+        }
+        let param = next;
+        let lod_ty = if msg == TexMsg::SampleL || msg == TexMsg::SampleLC {
+            RegType::F
+        } else {
+            RegType::D
+        };
+        let lod = match Self::tex_src_id(t, TexSrc::LOD) {
+            Some(id) => self.tex_scalar(id, lod_ty)?,
+            // `tex` samples level 0 outside fragment shaders; a buffer `txf` has no level.
+            None => Src::imm(lod_ty, 0),
+        };
+        regs.push(param);
+        match msg {
+            TexMsg::Resinfo => {
+                self.push(Op::Alu(Opcode::Mov), fixed(param, RegType::D, 1), vec![lod]);
+            }
+            _ => {
+                let coord = Self::tex_src_id(t, TexSrc::COORD)
+                    .ok_or_else(|| invalid(format!("{op} has no coordinate")))?;
+                let ty = if msg == TexMsg::Ld {
+                    RegType::D
+                } else {
+                    RegType::F
+                };
+                // `ld` takes its level in w: only u v r are zeroed.
+                let used = if msg == TexMsg::Ld { 0x7 } else { 0xf };
+                self.tex_coordinate(coord, param, ty, used)?;
+                match msg {
+                    TexMsg::Ld => {
+                        self.push(Op::Alu(Opcode::Mov), fixed(param, RegType::D, 8), vec![lod]);
+                    }
+                    TexMsg::SampleLC => {
+                        let c = comparator.expect("a comparator selected sample_l_c");
+                        let c = self.tex_scalar(c, RegType::F)?;
+                        self.push(
+                            Op::Alu(Opcode::Mov),
+                            fixed(param + 1, RegType::F, 1),
+                            vec![c],
+                        );
+                        self.push(
+                            Op::Alu(Opcode::Mov),
+                            fixed(param + 1, RegType::F, 2),
+                            vec![lod],
+                        );
+                        regs.push(param + 1);
+                    }
+                    _ => {
+                        self.push(
+                            Op::Alu(Opcode::Mov),
+                            fixed(param + 1, RegType::F, 1),
+                            vec![lod],
+                        );
+                        regs.push(param + 1);
+                    }
+                }
+            }
+        }
+        let ty = match t.dest_type.base {
+            BaseType::Int => RegType::D,
+            BaseType::Uint => RegType::UD,
+            _ => RegType::F,
+        };
+        let (_, bits_size) = self.def_info(t.def)?;
+        if bits_size != 32 {
+            return Err(unsupported(format!("{bits_size}-bit texture results")));
+        }
+        let r = self.prog.vgrf();
+        self.push(
+            Op::Tex {
+                msg,
+                surface,
+                sampler,
+                header: bits != 0,
+            },
+            Dst::vgrf(r, ty, 0xf),
+            regs.iter()
+                .map(|&nr| Src::reg(File::Fixed, nr, RegType::F))
+                .collect(),
+        );
+        self.facts.surfaces.textures.insert(surface);
+        if t.op.needs_sampler() {
+            self.facts.surfaces.samplers.insert(sampler);
+        }
+        // resinfo replies width, height, depth, levels: query_levels is the fourth.
+        let value = if op == "query_levels" {
+            Src::vgrf(r, ty).swizzled(replicate(3))
+        } else {
+            Src::vgrf(r, ty)
+        };
+        self.set(t.def, Val::Reg(value))
+    }
+
+    /// The coordinate `id` in message register `param` as `ty`, the other components of
+    /// `used` zero: one vector-float move when it is a constant that has one, else a move of
+    /// its components and one of the zeros.
+    fn tex_coordinate(
+        &mut self,
+        id: SsaId,
+        param: u32,
+        ty: RegType,
+        used: u8,
+    ) -> Result<(), CompileError> {
+        let (n, _) = self.def_info(id)?;
+        let n = n.clamp(1, 4);
+        let mask = ((1u32 << n) - 1) as u8;
+        if let (Val::Const(v), RegType::F) = (self.val(id)?.clone(), ty) {
+            let mut full: Vec<u32> = v.iter().copied().take(n as usize).collect();
+            full.resize(4, 0);
+            if let Some(vf) = vf_pack(&full) {
+                self.push(
+                    Op::Alu(Opcode::Mov),
+                    fixed(param, RegType::F, 0xf),
+                    vec![Src::imm(RegType::VF, vf)],
+                );
+                return Ok(());
+            }
+        }
+        let mut s = AluSrc::new(id);
+        for (ch, c) in s.swizzle.iter_mut().enumerate().take(4) {
+            *c = (ch as u8).min(n - 1);
+        }
+        let src = self.operand(&s, mask, ty, true)?;
+        self.push(Op::Alu(Opcode::Mov), fixed(param, ty, mask), vec![src]);
+        if used & !mask != 0 {
+            self.push(
+                Op::Alu(Opcode::Mov),
+                fixed(param, RegType::D, used & !mask),
+                vec![Src::imm(RegType::D, 0)],
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn texel_offsets_pack_four_bits_each() {
+        // (1, -2, 3): u = 0x1 in 11:8, v = 0xe in 7:4, r = 0x3 in 3:0.
+        assert_eq!(super::offset_bits(&[1, -2, 3]).unwrap(), 0x1e3);
+        assert_eq!(super::offset_bits(&[-8, 7]).unwrap(), 0x870);
+        assert!(super::offset_bits(&[8]).is_err());
+    }
+}
