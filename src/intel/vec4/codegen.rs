@@ -10,7 +10,7 @@ use crate::intel::eu::{
 };
 use crate::intel::DevInfo;
 
-use super::ir::{File, Inst, Op, Program, Src};
+use super::ir::{File, Inst, Op, Program, Src, SCRATCH_MSG};
 use super::urb::urb_write_desc;
 use super::CompileError;
 
@@ -67,6 +67,72 @@ while(8) JIP: L4 { align16 1Q };
 /// (bits 16:12), no header (Mesa's `generate_pull_constant_load_gfx7`).
 pub fn pull_load_desc(surface: u32) -> u32 {
     (1 << 25) | (1 << 20) | (7 << 12) | (surface & 0xff)
+}
+
+/// Descriptor of a Gen7 data-cache OWord dual block write to scratch (binding table 255):
+/// header and offsets and one data register (mlen 3), message type 10 in bits 17:14, header
+/// present (Mesa's `generate_scratch_write`; its assembly shows 0x060a80ff).
+pub fn scratch_write_desc() -> u32 {
+    (3 << 25) | (1 << 19) | (10 << 14) | 255
+}
+
+/// Descriptor of the matching OWord dual block read: header and offsets (mlen 2), one reply
+/// register, message type 2 (Mesa's assembly shows 0x041880ff).
+pub fn scratch_read_desc() -> u32 {
+    (2 << 25) | (1 << 20) | (1 << 19) | (2 << 14) | 255
+}
+
+/// The header (g0) and the two vertices' OWord offsets (`2 slot` at dword 0, `2 slot + 1` at
+/// dword 4) of a scratch message, in the registers from [`SCRATCH_MSG`].
+fn scratch_setup(out: &mut Vec<eu::Inst>, slot: u32) {
+    let mut m = eu::Inst::new(Opcode::Mov);
+    m.access_mode = AccessMode::Align16;
+    m.we_all = true;
+    m.dst = Dst::reg(RegFile::Grf, SCRATCH_MSG as u8, 0, RegType::UD);
+    m.src = vec![EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        0,
+        0,
+        RegType::UD,
+        Region::new(4, 4, 1),
+    ))];
+    out.push(m);
+    for (sub, off) in [(0, 2 * slot), (16, 2 * slot + 1)] {
+        let mut o = eu::Inst::new(Opcode::Mov);
+        o.exec_size = 1;
+        o.we_all = true;
+        o.dst = Dst::reg(RegFile::Grf, (SCRATCH_MSG + 1) as u8, sub, RegType::UD);
+        o.src = vec![EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: off as u64,
+        })];
+        out.push(o);
+    }
+}
+
+/// The align16 data-cache send of a scratch message built at [`SCRATCH_MSG`].
+fn scratch_send(desc: u32) -> eu::Inst {
+    let mut e = eu::Inst::new(Opcode::Send);
+    e.access_mode = AccessMode::Align16;
+    e.src = vec![
+        EuSrc::Reg(RegSrc::new(
+            RegFile::Grf,
+            SCRATCH_MSG as u8,
+            0,
+            RegType::F,
+            Region::new(4, 4, 1),
+        )),
+        EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: desc as u64,
+        }),
+    ];
+    e.msg = Some(Message {
+        sfid: sfid::DATA_CACHE,
+        base_mrf: 0,
+        ex_desc: 0,
+    });
+    e
 }
 
 /// Where the payload puts things: attribute element 0's register.
@@ -248,6 +314,30 @@ pub fn generate(
                 e.eot = eot;
                 out.push(e);
                 continue;
+            }
+            Op::ScratchWrite { slot } => {
+                scratch_setup(&mut out, slot);
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let mut m = eu::Inst::new(Opcode::Mov);
+                m.access_mode = AccessMode::Align16;
+                m.dst = Dst::reg(RegFile::Grf, (SCRATCH_MSG + 2) as u8, 0, RegType::UD);
+                m.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    nr,
+                    0,
+                    RegType::UD,
+                    Region::new(4, 4, 1),
+                ))];
+                out.push(m);
+                let mut e = scratch_send(scratch_write_desc());
+                e.dst = Dst::null(RegType::F);
+                e
+            }
+            Op::ScratchRead { slot } => {
+                scratch_setup(&mut out, slot);
+                let mut e = scratch_send(scratch_read_desc());
+                e.dst = dst_of(alloc, inst)?;
+                e
             }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);

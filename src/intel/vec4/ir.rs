@@ -28,6 +28,10 @@ pub fn swz_compose(inner: u8, outer: u8) -> u8 {
     })
 }
 
+/// The three registers below the URB message registers that spill and fill messages are
+/// built in (header, offsets, data); kept out of allocation once a program spills.
+pub const SCRATCH_MSG: u32 = 109;
+
 /// Where an operand lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum File {
@@ -200,6 +204,19 @@ pub enum Op {
         /// Binding-table index.
         surface: u32,
     },
+    /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
+    /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
+    /// message setup in the registers from [`SCRATCH_MSG`] and the send.
+    ScratchWrite {
+        /// Spill slot.
+        slot: u32,
+    },
+    /// Register filling: reads scratch slot `slot` (as for [`Op::ScratchWrite`]) into the
+    /// destination with an OWord dual block read.
+    ScratchRead {
+        /// Spill slot.
+        slot: u32,
+    },
     /// `if` on the flag (predicated).
     If,
     /// `else`.
@@ -263,7 +280,10 @@ impl Inst {
     /// Whether the instruction does more than write its destination (flow, flags, messages).
     pub fn has_side_effects(&self) -> bool {
         self.op.is_flow()
-            || matches!(self.op, Op::UrbWrite { .. } | Op::UrbHeader)
+            || matches!(
+                self.op,
+                Op::UrbWrite { .. } | Op::UrbHeader | Op::ScratchWrite { .. }
+            )
             || (matches!(self.op, Op::PullLoad { .. }) && self.dst.file != File::Vgrf)
             || self.cmod != CondMod::None
             || self.dst.file == File::Fixed
@@ -364,6 +384,8 @@ impl fmt::Display for Inst {
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
             Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::ScratchWrite { slot } => format!("scratch_write(slot {slot})"),
+            Op::ScratchRead { slot } => format!("scratch_read(slot {slot})"),
             Op::UrbWrite { offset, mlen, eot } => {
                 format!(
                     "urb_write(off {offset} mlen {mlen}{})",

@@ -20,6 +20,7 @@ pub mod from_nir;
 pub mod ir;
 pub mod opt;
 pub mod regalloc;
+pub mod spill;
 pub mod urb;
 
 use crate::debug;
@@ -57,6 +58,8 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
             ir::Op::PullLoad { .. } => 200,
+            ir::Op::ScratchRead { .. } => 200,
+            ir::Op::ScratchWrite { .. } => 8,
             ir::Op::UrbHeader => 8,
             _ => 4,
         })
@@ -77,15 +80,19 @@ pub fn compile(
         )));
     }
     let flow = codegen::FlowTemplates::new(devinfo)?;
-    let (prog, facts) = lower(shader, optimize)?;
+    let (mut prog, facts) = lower(shader, optimize)?;
     if flags.contains(debug::Flags::FS) {
         eprint!("=== vec4 IR\n{prog}");
     }
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
     let attr_base = DISPATCH_GRF_START + curb_regs;
     let first_free = attr_base + facts.vertex.nr_attribute_slots;
-    let alloc = regalloc::allocate(&prog, first_free, urb::MSG_BASE)?
-        .ok_or_else(|| CompileError::Unsupported("register spilling in the vec4 backend".into()))?;
+    let (alloc, spilled) = spill::allocate_spilling(&mut prog, first_free, urb::MSG_BASE)?
+        .ok_or_else(|| {
+            CompileError::Unsupported(
+                "vec4 register allocation (does not fit even with spilling)".into(),
+            )
+        })?;
     let layout = codegen::Layout { attr_base };
     let gen = codegen::generate(devinfo, &flow, &prog, &alloc, &layout)?;
     let errors = eu::validate::validate(devinfo, &gen.insts);
@@ -113,18 +120,32 @@ pub fn compile(
         .map(|i| i.dst.nr + 1)
         .max()
         .unwrap_or(0);
+    // Spill and fill messages are built in the three registers from SCRATCH_MSG.
+    let top_msg = if spilled.scratch_bytes > 0 {
+        top_msg.max(ir::SCRATCH_MSG + 3)
+    } else {
+        top_msg
+    };
     let grfs_used = top_vgrf.max(top_msg).max(first_free);
     let stats = Stats {
         simd: SIMD4X2,
         instructions: gen.insts.len() as u32,
         loops: prog.insts.iter().filter(|i| i.op == ir::Op::While).count() as u32,
         cycles: estimate_cycles(&prog),
-        spills: 0,
-        fills: 0,
+        spills: spilled.spills,
+        fills: spilled.fills,
         sends: prog
             .insts
             .iter()
-            .filter(|i| matches!(i.op, ir::Op::UrbWrite { .. } | ir::Op::PullLoad { .. }))
+            .filter(|i| {
+                matches!(
+                    i.op,
+                    ir::Op::UrbWrite { .. }
+                        | ir::Op::PullLoad { .. }
+                        | ir::Op::ScratchWrite { .. }
+                        | ir::Op::ScratchRead { .. }
+                )
+            })
             .count() as u32,
         bytes_uncompacted: 16 * gen.insts.len() as u32,
         bytes: code.len() as u32,
@@ -149,7 +170,7 @@ pub fn compile(
             dispatch_grf_start: DISPATCH_GRF_START,
             grfs_used,
             stats,
-            scratch_size: 0,
+            scratch_size: spilled.scratch_bytes,
         }],
         push_constants,
         inputs: Vec::new(),
@@ -158,7 +179,7 @@ pub fn compile(
         ubo_surface_base: UBO_SURFACE_BASE,
         surfaces: Default::default(),
         flags: Flags::default(),
-        scratch_size: 0,
+        scratch_size: spilled.scratch_bytes,
         compute: None,
         vertex: Some(facts.vertex),
         relocs: Vec::new(),

@@ -30,6 +30,12 @@ fn reg_set() -> &'static (Arc<RegSet>, ClassId) {
 /// Each virtual register's live interval `(first, last)` instruction index, `None` when
 /// it is never touched.
 pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
+    intervals_with(prog, &[])
+}
+
+/// [`intervals`], leaving the registers marked in `short` unwidened: spill and fill
+/// temporaries live from one instruction to the next and never carry a value around a loop.
+pub fn intervals_with(prog: &Program, short: &[bool]) -> Vec<Option<(usize, usize)>> {
     let mut iv: Vec<Option<(usize, usize)>> = vec![None; prog.num_vgrfs as usize];
     let mut touch = |r: u32, ip: usize| {
         if let Some(slot) = iv.get_mut(r as usize) {
@@ -64,6 +70,9 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
         let mut changed = false;
         for (r, slot) in iv.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
+            if short.get(r).copied().unwrap_or(false) {
+                continue;
+            }
             for &(d, w) in &loops {
                 let (a, b) = *slot;
                 let overlaps = a <= w && b >= d;
@@ -115,13 +124,39 @@ fn live_around(prog: &Program, do_ip: usize, first: usize, r: u32) -> bool {
 }
 
 /// Assigns a GRF in `first_free..limit` to every virtual register; `None` when they do not
-/// fit (spilling is not implemented).
+/// fit.
 pub fn allocate(
     prog: &Program,
     first_free: u32,
     limit: u32,
 ) -> Result<Option<Vec<u32>>, CompileError> {
-    let iv = intervals(prog);
+    Ok(match allocate_with(prog, first_free, limit, None, &[])? {
+        Outcome::Done(a) => Some(a),
+        Outcome::Spill(_) | Outcome::NoFit => None,
+    })
+}
+
+/// What [`allocate_with`] found.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Every virtual register's GRF.
+    Done(Vec<u32>),
+    /// The program does not fit; spilling this virtual register helps most per unit of cost.
+    Spill(u32),
+    /// The program does not fit and nothing may be spilled.
+    NoFit,
+}
+
+/// [`allocate`] with spill costs per virtual register (no positive cost: never spilled) and
+/// the spill temporaries marked in `short` (see [`intervals_with`]).
+pub fn allocate_with(
+    prog: &Program,
+    first_free: u32,
+    limit: u32,
+    costs: Option<&[f32]>,
+    short: &[bool],
+) -> Result<Outcome, CompileError> {
+    let iv = intervals_with(prog, short);
     let (set, class) = reg_set();
     let class = *class;
     let mut g = Graph::new(set);
@@ -153,17 +188,24 @@ pub fn allocate(
             g.add_edge(nodes[v], bl);
         }
     }
+    if let Some(costs) = costs {
+        for (&n, &c) in nodes.iter().zip(costs) {
+            g.set_spill_cost(n, c);
+        }
+    }
     match g.allocate() {
-        Ok(a) => Ok(Some(
+        Ok(a) => Ok(Outcome::Done(
             nodes
                 .iter()
                 .map(|&n| set.units_of(a.reg(n)).start as u32)
                 .collect(),
         )),
-        // Nothing is spillable yet, so the allocator's "spill this" and "nothing to spill"
-        // both mean the program does not fit.
+        Err(crate::ra::AllocError::Spill(c)) if costs.is_some() => Ok(nodes
+            .iter()
+            .position(|&n| n == c.candidate)
+            .map_or(Outcome::NoFit, |v| Outcome::Spill(v as u32))),
         Err(crate::ra::AllocError::Spill(_) | crate::ra::AllocError::NoSpillCandidate { .. }) => {
-            Ok(None)
+            Ok(Outcome::NoFit)
         }
         Err(e) => Err(CompileError::Internal(format!(
             "register allocation: {e:?}"
