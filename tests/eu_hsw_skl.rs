@@ -197,7 +197,7 @@ fn gen9_split_sends() {
     // register 44-51 and file bit 36; descriptor 96-126; extended descriptor bits 31:16 in
     // 80-95 and 9:6 (ex_mlen) in 64-67.
     let text = "sends(8) g10UD g2UD g4UD 0x02480028 0x00000080
-                urb MsgDesc: offset 2 SIMD8 read mlen 1 ex_mlen 2 rlen 4 { align1 1Q };";
+                urb MsgDesc: 2 SIMD8 read mlen 1 ex_mlen 2 rlen 4 { align1 1Q };";
     let b = asm1(d, text);
     let w = u128::from_le_bytes(b);
     let bits = |hi: u32, lo: u32| ((w >> lo) & ((1u128 << (hi - lo + 1)) - 1)) as u64;

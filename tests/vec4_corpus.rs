@@ -7,48 +7,18 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
-
-/// Mesa's vec4 vertex-shader (instructions, spills + fills) per shader name.
-fn mesa_vec4_counts() -> Option<HashMap<String, (u32, u32)>> {
-    let rows = common::mesa_stats("ivb")?;
-    Some(
-        rows.into_iter()
-            .filter(|r| r.stage == "vs")
-            .map(|r| {
-                (
-                    r.shader,
-                    (r.instructions as u32, (r.spills + r.fills) as u32),
-                )
-            })
-            .collect(),
-    )
-}
-
-/// The VUE map Mesa printed after the shader text.
-fn printed_vue_map(text: &str) -> Option<String> {
-    let start = text.find("VS Output VUE map")?;
-    let mut s = String::new();
-    for line in text[start..].lines() {
-        if line.trim().is_empty() {
-            break;
-        }
-        s.push_str(line.trim_end());
-        s.push('\n');
-    }
-    Some(s)
-}
 
 fn run(platform: &str) {
     let Some(dir) = common::shared_path("corpus/nir/ivb") else {
         return;
     };
     let mesa = if platform == "ivb" {
-        let Some(m) = mesa_vec4_counts() else {
+        let Some(m) = common::mesa_vs_counts("ivb", |_| true) else {
             common::missing("corpus/mesa-stats/ivb.csv");
             return;
         };
@@ -87,7 +57,7 @@ fn run(platform: &str) {
         );
         assert_eq!(k.simd[0].simd, SIMD4X2);
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
-        if let Some(printed) = printed_vue_map(&text) {
+        if let Some(printed) = common::printed_vue_map(&text) {
             maps_printed += 1;
             if printed == v.vue_map.to_string() {
                 maps_equal += 1;

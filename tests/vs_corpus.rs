@@ -6,46 +6,16 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
-
-/// Mesa's SIMD8 vertex-shader (instructions, spills + fills) per shader name.
-fn mesa_vs_counts(platform: &str) -> Option<HashMap<String, (u32, u32)>> {
-    let rows = common::mesa_stats(platform)?;
-    Some(
-        rows.into_iter()
-            .filter(|r| r.stage == "vs" && r.simd == 8)
-            .map(|r| {
-                (
-                    r.shader,
-                    (r.instructions as u32, (r.spills + r.fills) as u32),
-                )
-            })
-            .collect(),
-    )
-}
-
-/// The VUE map Mesa printed after the shader text, normalised to our `Display` form.
-fn printed_vue_map(text: &str) -> Option<String> {
-    let start = text.find("VS Output VUE map")?;
-    let mut s = String::new();
-    for line in text[start..].lines() {
-        if line.trim().is_empty() {
-            break;
-        }
-        s.push_str(line.trim_end());
-        s.push('\n');
-    }
-    Some(s)
-}
 
 fn run(platform: &str) {
     let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
         return;
     };
-    let Some(mesa) = mesa_vs_counts(platform) else {
+    let Some(mesa) = common::mesa_vs_counts(platform, |r| r.simd == 8) else {
         common::missing(&format!("corpus/mesa-stats/{platform}.csv"));
         return;
     };
@@ -74,7 +44,7 @@ fn run(platform: &str) {
         };
         compiled += 1;
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
-        if let Some(printed) = printed_vue_map(&text) {
+        if let Some(printed) = common::printed_vue_map(&text) {
             maps_printed += 1;
             if printed == v.vue_map.to_string() {
                 maps_equal += 1;

@@ -263,3 +263,42 @@ fn gen9_uniform_block_loads_find_the_live_channel_in_ce0() {
     assert!(!asm.contains("f1<0,1,0>UD"), "{asm}");
     assert!(asm.contains("DC unaligned OWORD block read"), "{asm}");
 }
+
+#[test]
+fn gen7_indirect_register_stores_write_each_vertex_its_own_element() {
+    // `a[i].xy = v` with `i` taken from each vertex's own attribute bits, so the two vertices
+    // of a SIMD4x2 thread (the verifier gives them different inputs) pick different
+    // elements; every element is read back into the outputs, so a store reaching the wrong
+    // element, or the other vertex's element, shows as a mismatch against the interpreter.
+    let body = "    32    %0 = load_const (0x00000000)\n\
+    32x4  %1 = @load_input (%0) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n\
+    32    %2 = @decl_reg () (num_components=2, num_array_elems=4, bit_size=32, divergent=1)\n\
+    32    %3 = load_const (0x00000003)\n\
+    32    %4 = iand %1.x, %3\n\
+    32x2  %5 = fneg %1.zw\n\
+    32x2  %6 = fadd %1.yz, %1.wx\n\
+    @store_reg (%5, %2) (base=0, wrmask=xy, legacy_fsat=0)\n\
+    @store_reg (%5, %2) (base=1, wrmask=xy, legacy_fsat=0)\n\
+    @store_reg (%5, %2) (base=2, wrmask=xy, legacy_fsat=0)\n\
+    @store_reg (%5, %2) (base=3, wrmask=xy, legacy_fsat=0)\n\
+    @store_reg_indirect (%6, %2, %4) (base=0, wrmask=y, legacy_fsat=0)\n\
+    32x2  %7 = @load_reg (%2) (base=0, legacy_fabs=0, legacy_fneg=0)\n\
+    32x2  %8 = @load_reg (%2) (base=1, legacy_fabs=0, legacy_fneg=0)\n\
+    32x2  %9 = @load_reg (%2) (base=2, legacy_fabs=0, legacy_fneg=0)\n\
+    32x2  %10 = @load_reg (%2) (base=3, legacy_fabs=0, legacy_fneg=0)\n\
+    @store_output (%7, %0) (base=0, range=1, wrmask=xy, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n\
+    @store_output (%8, %0) (base=32, range=1, wrmask=xy, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n\
+    @store_output (%9, %0) (base=33, range=1, wrmask=xy, component=0, src_type=float32, io location=VARYING_SLOT_VAR1 slots=1, xfb(), xfb2())\n\
+    @store_output (%10, %0) (base=34, range=1, wrmask=xy, component=0, src_type=float32, io location=VARYING_SLOT_VAR2 slots=1, xfb(), xfb2())\n";
+    let text = vs("inputs_read: 0\n", "", body);
+    let shader = nir::parse(&text).expect("shader parses");
+    for p in ["ivb", "hsw"] {
+        let k = ctx(p).compile(&shader, &Options::widths(&[8])).unwrap();
+        assert!(k.is_simd4x2(), "{p}");
+        assert_eq!(
+            verify_kernel(&ctx(p), &shader, &k, 8),
+            VerifyOutcome::Pass,
+            "{p}"
+        );
+    }
+}

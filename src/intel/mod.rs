@@ -3,6 +3,7 @@
 pub mod cs_dispatch;
 pub mod devinfo;
 pub mod eu;
+pub mod flow;
 pub mod fs;
 pub mod kernel;
 pub mod sim;

@@ -206,3 +206,37 @@ pub fn mesa_stats(platform: &str) -> Option<Vec<MesaStats>> {
             .collect(),
     )
 }
+
+/// Mesa's vertex-shader (instructions, spills + fills) per shader name, from the rows of
+/// `platform`'s statistics that `keep` selects (a SIMD width, or the vec4 rows).
+pub fn mesa_vs_counts(
+    platform: &str,
+    keep: impl Fn(&MesaStats) -> bool,
+) -> Option<std::collections::HashMap<String, (u32, u32)>> {
+    let rows = mesa_stats(platform)?;
+    Some(
+        rows.into_iter()
+            .filter(|r| r.stage == "vs" && keep(r))
+            .map(|r| {
+                (
+                    r.shader,
+                    (r.instructions as u32, (r.spills + r.fills) as u32),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The VUE map Mesa printed after a corpus vertex shader's text.
+pub fn printed_vue_map(text: &str) -> Option<String> {
+    let start = text.find("VS Output VUE map")?;
+    let mut s = String::new();
+    for line in text[start..].lines() {
+        if line.trim().is_empty() {
+            break;
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    Some(s)
+}

@@ -994,8 +994,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             } else {
                 (bits(d, 9, 4), bits(d, 3, 0))
             };
-            // Mesa names the global offset (brw_disasm.c: " offset %u").
-            o.str(&format!(" offset {offset}"));
+            o.str(&format!(" {offset}"));
             space = true;
             let table: &[Option<&str>] = if ver >= 70 {
                 &URB_GFX7

@@ -14,48 +14,7 @@ use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Reg};
 use super::CompileError;
-
-/// Per-device flow-control templates.
-#[derive(Debug, Clone)]
-pub struct FlowTemplates {
-    if_: eu::Inst,
-    else_: eu::Inst,
-    endif: eu::Inst,
-    while_: eu::Inst,
-    break_: eu::Inst,
-    cont: eu::Inst,
-}
-
-impl FlowTemplates {
-    /// Assembles the templates for `devinfo` (Gen6+ syntax).
-    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
-        let text = "(+f0.0) if(8) JIP: L1 UIP: L2 { align1 1Q };
-L1:
-else(8) JIP: L2 UIP: L2 { align1 1Q };
-L2:
-endif(8) JIP: L3 { align1 1Q };
-L3:
-L4:
-break(8) JIP: L5 UIP: L5 { align1 1Q };
-cont(8) JIP: L5 UIP: L5 { align1 1Q };
-L5:
-while(8) JIP: L4 { align1 1Q };
-";
-        let v = eu::assemble(devinfo, text)
-            .map_err(|e| CompileError::Internal(format!("flow templates: {e}")))?;
-        if v.len() != 6 {
-            return Err(CompileError::Internal("flow templates: wrong count".into()));
-        }
-        Ok(FlowTemplates {
-            if_: v[0].clone(),
-            else_: v[1].clone(),
-            endif: v[2].clone(),
-            break_: v[3].clone(),
-            cont: v[4].clone(),
-            while_: v[5].clone(),
-        })
-    }
-}
+use crate::intel::flow::FlowTemplates;
 
 fn qtr(inst: &Inst) -> (u8, bool) {
     (inst.group / 8, inst.exec_size == 4 && inst.group % 8 == 4)
@@ -173,7 +132,7 @@ pub fn generate(
     flow: &FlowTemplates,
     prog: &Program,
 ) -> Result<Generated, CompileError> {
-    let targets = flow_targets(&prog.insts)?;
+    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
     let mut out = Vec::with_capacity(prog.insts.len());
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     // Jumps are resolved once every instruction's position is known: (EU index, IR index of
@@ -514,61 +473,17 @@ fn indexed_descriptor(desc: u32, index: &Reg) -> Result<Vec<eu::Inst>, CompileEr
     Ok(v)
 }
 
-/// (JIP target, UIP target) as IR indices for each flow instruction.
-fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
-    let mut t = vec![(0usize, 0usize); insts.len()];
-    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
-    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
-    // Every break/continue jumps (JIP) to the end of its innermost block: the next ELSE,
-    // ENDIF or WHILE at its nesting level.
-    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
-    let bad = || CompileError::Internal("unbalanced control flow".into());
-    for (ip, i) in insts.iter().enumerate() {
-        match i.op {
-            Op::If => {
-                ifs.push((ip, None));
-                pending.push(Vec::new());
-            }
-            Op::Else => {
-                let top = ifs.last_mut().ok_or_else(bad)?;
-                top.1 = Some(ip);
-                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
-                    t[j].0 = ip;
-                }
-            }
-            Op::EndIf => {
-                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
-                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
-                if let Some(e) = e_ip {
-                    t[e] = (ip, ip);
-                }
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-            }
-            Op::Do => {
-                loops.push((ip, Vec::new()));
-                pending.push(Vec::new());
-            }
-            Op::Break | Op::Continue => {
-                loops.last_mut().ok_or_else(bad)?.1.push(ip);
-                pending.last_mut().ok_or_else(bad)?.push(ip);
-            }
-            Op::While => {
-                let (d, jumps) = loops.pop().ok_or_else(bad)?;
-                t[ip] = (d + 1, d + 1);
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-                for j in jumps {
-                    t[j].1 = ip;
-                }
-            }
-            _ => {}
-        }
-    }
-    if !ifs.is_empty() || !loops.is_empty() {
-        return Err(bad());
-    }
-    Ok(t)
+/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
+fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
+    use crate::intel::flow::Flow;
+    Some(match inst.op {
+        Op::If => Flow::If,
+        Op::Else => Flow::Else,
+        Op::EndIf => Flow::EndIf,
+        Op::Do => Flow::Do,
+        Op::Break => Flow::Break,
+        Op::Continue => Flow::Continue,
+        Op::While => Flow::While,
+        _ => return None,
+    })
 }

@@ -40,6 +40,7 @@ use std::sync::Arc;
 
 use crate::debug;
 use crate::intel::eu;
+use crate::intel::flow::FlowTemplates;
 use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
 use crate::intel::DevInfo;
 use crate::nir;
@@ -91,14 +92,21 @@ impl Options {
 pub struct Context {
     devinfo: &'static DevInfo,
     regs: Arc<regalloc::RegFile>,
-    flow: Option<codegen::FlowTemplates>,
+    flow: Option<FlowTemplates>,
+    /// The vec4 backend's align16 templates (Gen7 vertex shaders).
+    flow16: Option<FlowTemplates>,
 }
 
 impl Context {
     /// Builds the context for `devinfo` (expensive: do it once per compiler object).
     pub fn new(devinfo: &'static DevInfo) -> Context {
         let flow = if devinfo.ver >= 70 {
-            codegen::FlowTemplates::new(devinfo).ok()
+            FlowTemplates::new(devinfo, false).ok()
+        } else {
+            None
+        };
+        let flow16 = if devinfo.ver == 70 || devinfo.ver == 75 {
+            FlowTemplates::new(devinfo, true).ok()
         } else {
             None
         };
@@ -106,6 +114,7 @@ impl Context {
             devinfo,
             regs: Arc::new(regalloc::RegFile::new(devinfo.grf_count as usize)),
             flow,
+            flow16,
         }
     }
 
@@ -120,7 +129,13 @@ impl Context {
         let shader = pipeline::prepare_nir(shader, opts.debug);
         // Before Gen8 vertex threads run SIMD4x2: the vec4 backend compiles them.
         let kernel = if shader.stage() == nir::Stage::Vertex && self.devinfo.ver < 80 {
-            crate::intel::vec4::compile(self.devinfo, &shader, opts.debug, opts.optimize)?
+            let flow = self.flow16.as_ref().ok_or_else(|| {
+                CompileError::Unsupported(format!(
+                    "vec4 vertex shaders on {} (the vec4 backend targets Gen7)",
+                    self.devinfo.name
+                ))
+            })?;
+            crate::intel::vec4::compile(self.devinfo, flow, &shader, opts.debug, opts.optimize)?
         } else {
             self.compile_prepared(&shader, opts)?
         };

@@ -164,7 +164,7 @@ pub(super) fn compile_width(
     ctx: &Context,
     shader: &nir::Shader,
     width: u8,
-    flow: &codegen::FlowTemplates,
+    flow: &crate::intel::flow::FlowTemplates,
     opts: &Options,
 ) -> Result<Option<Compiled>, CompileError> {
     let dev = ctx.devinfo;

@@ -13,54 +13,11 @@ use crate::intel::DevInfo;
 use super::ir::{File, Inst, Op, Program, Src, SCRATCH_MSG};
 use super::urb::urb_write_desc;
 use super::CompileError;
+use crate::intel::flow::FlowTemplates;
 
 /// Predicate control `.x` of align16: every channel tests its vertex's x flag bit (what an
 /// IF on a scalar condition uses, as Mesa emits `(+f0.0.x) if`).
 const PRED_ALIGN16_X: u8 = 2;
-
-/// Per-device align16 flow-control templates.
-#[derive(Debug, Clone)]
-pub struct FlowTemplates {
-    if_: eu::Inst,
-    else_: eu::Inst,
-    endif: eu::Inst,
-    while_: eu::Inst,
-    break_: eu::Inst,
-    cont: eu::Inst,
-}
-
-impl FlowTemplates {
-    /// Assembles the templates for `devinfo`.
-    pub fn new(devinfo: &DevInfo) -> Result<FlowTemplates, CompileError> {
-        let text = "(+f0.0.x) if(8) JIP: L1 UIP: L2 { align16 1Q };
-L1:
-else(8) JIP: L2 UIP: L2 { align16 1Q };
-L2:
-endif(8) JIP: L3 { align16 1Q };
-L3:
-L4:
-break(8) JIP: L5 UIP: L5 { align16 1Q };
-cont(8) JIP: L5 UIP: L5 { align16 1Q };
-L5:
-while(8) JIP: L4 { align16 1Q };
-";
-        let v = eu::assemble(devinfo, text)
-            .map_err(|e| CompileError::Internal(format!("vec4 flow templates: {e}")))?;
-        if v.len() != 6 {
-            return Err(CompileError::Internal(
-                "vec4 flow templates: wrong count".into(),
-            ));
-        }
-        Ok(FlowTemplates {
-            if_: v[0].clone(),
-            else_: v[1].clone(),
-            endif: v[2].clone(),
-            break_: v[3].clone(),
-            cont: v[4].clone(),
-            while_: v[5].clone(),
-        })
-    }
-}
 
 /// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
 /// entry `surface`: message length 1 (the offsets), one reply register, message type 7
@@ -228,7 +185,7 @@ pub fn generate(
     alloc: &[u32],
     layout: &Layout,
 ) -> Result<Generated, CompileError> {
-    let targets = flow_targets(&prog.insts)?;
+    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
     let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     let mut jumps = Vec::new();
@@ -422,63 +379,19 @@ pub fn generate(
     Ok(Generated { insts: out })
 }
 
-/// JIP and UIP targets (instruction indices) of every flow instruction: IF to after its
-/// ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF, WHILE to after its DO, BREAK and
-/// CONTINUE to the end of their innermost block and to the loop's WHILE.
-fn flow_targets(insts: &[Inst]) -> Result<Vec<(usize, usize)>, CompileError> {
-    let mut t = vec![(0usize, 0usize); insts.len()];
-    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
-    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
-    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
-    let bad = || CompileError::Internal("unbalanced control flow".into());
-    for (ip, i) in insts.iter().enumerate() {
-        match i.op {
-            Op::If => {
-                ifs.push((ip, None));
-                pending.push(Vec::new());
-            }
-            Op::Else => {
-                let top = ifs.last_mut().ok_or_else(bad)?;
-                top.1 = Some(ip);
-                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
-                    t[j].0 = ip;
-                }
-            }
-            Op::EndIf => {
-                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
-                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
-                if let Some(e) = e_ip {
-                    t[e] = (ip, ip);
-                }
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-            }
-            Op::Do => {
-                loops.push((ip, Vec::new()));
-                pending.push(Vec::new());
-            }
-            Op::Break | Op::Continue => {
-                loops.last_mut().ok_or_else(bad)?.1.push(ip);
-                pending.last_mut().ok_or_else(bad)?.push(ip);
-            }
-            Op::While => {
-                let (d, jumps) = loops.pop().ok_or_else(bad)?;
-                t[ip] = (d + 1, d + 1);
-                for j in pending.pop().ok_or_else(bad)? {
-                    t[j].0 = ip;
-                }
-                for j in jumps {
-                    t[j].1 = ip;
-                }
-            }
-            _ => {}
-        }
-    }
-    if !ifs.is_empty() || !loops.is_empty() {
-        return Err(bad());
-    }
-    Ok(t)
+/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
+fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
+    use crate::intel::flow::Flow;
+    Some(match inst.op {
+        Op::If => Flow::If,
+        Op::Else => Flow::Else,
+        Op::EndIf => Flow::EndIf,
+        Op::Do => Flow::Do,
+        Op::Break => Flow::Break,
+        Op::Continue => Flow::Continue,
+        Op::While => Flow::While,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub mod urb;
 
 use crate::debug;
 use crate::intel::eu;
+use crate::intel::flow::FlowTemplates;
 use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
 use crate::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SIMD4X2};
 use crate::intel::DevInfo;
@@ -69,6 +70,7 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
 /// Compiles a Gen7 vertex shader.
 pub fn compile(
     devinfo: &'static DevInfo,
+    flow: &FlowTemplates,
     shader: &nir::Shader,
     flags: debug::Flags,
     optimize: bool,
@@ -79,7 +81,6 @@ pub fn compile(
             devinfo.name
         )));
     }
-    let flow = codegen::FlowTemplates::new(devinfo)?;
     let (mut prog, facts) = lower(shader, optimize)?;
     if flags.contains(debug::Flags::FS) {
         eprint!("=== vec4 IR\n{prog}");
@@ -94,7 +95,7 @@ pub fn compile(
             )
         })?;
     let layout = codegen::Layout { attr_base };
-    let gen = codegen::generate(devinfo, &flow, &prog, &alloc, &layout)?;
+    let gen = codegen::generate(devinfo, flow, &prog, &alloc, &layout)?;
     let errors = eu::validate::validate(devinfo, &gen.insts);
     if let Some(e) = errors.first() {
         return Err(CompileError::Internal(format!(

@@ -5,7 +5,7 @@
 //! once, in order of first use); outputs collect in one register per varying slot for the
 //! URB writes at the end of the thread.
 
-use crate::intel::eu::{Opcode, RegType};
+use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
@@ -43,7 +43,7 @@ impl Tr<'_> {
         match i.intrinsic {
             Intrinsic::DeclReg => self.emit_decl_reg(i),
             Intrinsic::LoadReg => self.emit_load_reg(i),
-            Intrinsic::StoreReg => self.emit_store_reg(i),
+            Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => self.emit_store_reg(i),
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::LoadUbo => self.emit_load_ubo(i),
@@ -107,11 +107,14 @@ impl Tr<'_> {
     }
 
     fn emit_store_reg(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        if i.srcs.len() > 2 {
-            return Err(unsupported("indirect register access (store_reg_indirect)"));
-        }
         if i.int_index(IndexKind::LegacyFsat).unwrap_or(0) != 0 {
             return Err(unsupported("store_reg with legacy saturate"));
+        }
+        if i.intrinsic == Intrinsic::StoreRegIndirect {
+            return self.emit_store_reg_indirect(i);
+        }
+        if i.srcs.len() > 2 {
+            return Err(unsupported("indirect register access"));
         }
         let r = self.reg_element(i, 1)?;
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u8 & 0xf;
@@ -122,6 +125,47 @@ impl Tr<'_> {
             Dst::vgrf(r, RegType::UD, mask),
             vec![s],
         );
+        Ok(())
+    }
+
+    /// `store_reg_indirect`: the array element is chosen per vertex at run time. Register
+    /// arrays are a handful of vec4s here (the corpus's largest has four), so rather than
+    /// relative addressing each element gets a compare of the index against its number and a
+    /// move predicated on that compare: the two vertices of a SIMD4x2 thread may pick different
+    /// elements, and the per-channel flag keeps each vertex's write to its own element.
+    fn emit_store_reg_indirect(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let id = src_at(i, 1)?;
+        let &(first, elems) = self
+            .regs
+            .get(&id.0)
+            .ok_or_else(|| invalid(format!("%{} is not a register", id.0)))?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0);
+        let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u8 & 0xf;
+        let v = src_at(i, 0)?;
+        let value = self.value_src(v, RegType::UD)?;
+        let off = src_at(i, 2)?;
+        let index = self.value_src(off, RegType::D)?;
+        let index = self.in_grf(index);
+        for k in 0..elems {
+            let Some(want) = i64::from(k)
+                .checked_sub(base)
+                .and_then(|w| i32::try_from(w).ok())
+            else {
+                continue;
+            };
+            self.push(
+                Op::Alu(Opcode::Cmp),
+                Dst::null(RegType::D),
+                vec![index, Src::imm(RegType::D, want as u32)],
+            )
+            .cmod = CondMod::Z;
+            self.push(
+                Op::Alu(Opcode::Mov),
+                Dst::vgrf(first + k, RegType::UD, mask),
+                vec![value],
+            )
+            .pred = Some(false);
+        }
         Ok(())
     }
 

@@ -1,0 +1,132 @@
+//! Jump targets of structured control flow, shared by the scalar and the vec4 code generators
+//! (their IRs differ, the IF/ELSE/ENDIF and DO/BREAK/CONTINUE/WHILE nesting does not).
+
+use crate::compiler::CompileError;
+use crate::intel::eu;
+use crate::intel::DevInfo;
+
+/// Per-device flow-control instructions, assembled once and patched with each jump's
+/// distances by the code generators.
+#[derive(Debug, Clone)]
+pub struct FlowTemplates {
+    pub(crate) if_: eu::Inst,
+    pub(crate) else_: eu::Inst,
+    pub(crate) endif: eu::Inst,
+    pub(crate) while_: eu::Inst,
+    pub(crate) break_: eu::Inst,
+    pub(crate) cont: eu::Inst,
+}
+
+impl FlowTemplates {
+    /// Assembles the templates for `devinfo` (Gen6+ syntax): align1 for the scalar backend, or
+    /// align16 for the vec4 one, whose IF tests each vertex's x flag bit (Mesa's
+    /// `(+f0.0.x) if`).
+    pub fn new(devinfo: &DevInfo, align16: bool) -> Result<FlowTemplates, CompileError> {
+        let (pred, mode) = if align16 {
+            ("(+f0.0.x)", "align16")
+        } else {
+            ("(+f0.0)", "align1")
+        };
+        let text = format!(
+            "{pred} if(8) JIP: L1 UIP: L2 {{ {mode} 1Q }};
+L1:
+else(8) JIP: L2 UIP: L2 {{ {mode} 1Q }};
+L2:
+endif(8) JIP: L3 {{ {mode} 1Q }};
+L3:
+L4:
+break(8) JIP: L5 UIP: L5 {{ {mode} 1Q }};
+cont(8) JIP: L5 UIP: L5 {{ {mode} 1Q }};
+L5:
+while(8) JIP: L4 {{ {mode} 1Q }};
+"
+        );
+        let v = eu::assemble(devinfo, &text)
+            .map_err(|e| CompileError::Internal(format!("{mode} flow templates: {e}")))?;
+        let [if_, else_, endif, break_, cont, while_] = <[eu::Inst; 6]>::try_from(v)
+            .map_err(|_| CompileError::Internal(format!("{mode} flow templates: wrong count")))?;
+        Ok(FlowTemplates {
+            if_,
+            else_,
+            endif,
+            while_,
+            break_,
+            cont,
+        })
+    }
+}
+
+/// A structured control-flow instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    If,
+    Else,
+    EndIf,
+    Do,
+    Break,
+    Continue,
+    While,
+}
+
+/// (JIP target, UIP target) as instruction indices for each flow instruction of `insts`, whose
+/// kind `flow` tells: IF to after its ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF,
+/// WHILE to after its DO, BREAK and CONTINUE to the end of their innermost block (the next
+/// ELSE, ENDIF or WHILE at their nesting level) and to the loop's WHILE.
+pub fn targets<T>(
+    insts: &[T],
+    flow: impl Fn(&T) -> Option<Flow>,
+) -> Result<Vec<(usize, usize)>, CompileError> {
+    let mut t = vec![(0usize, 0usize); insts.len()];
+    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
+    let bad = || CompileError::Internal("unbalanced control flow".into());
+    for (ip, i) in insts.iter().enumerate() {
+        match flow(i) {
+            Some(Flow::If) => {
+                ifs.push((ip, None));
+                pending.push(Vec::new());
+            }
+            Some(Flow::Else) => {
+                let top = ifs.last_mut().ok_or_else(bad)?;
+                top.1 = Some(ip);
+                for j in pending.last_mut().ok_or_else(bad)?.drain(..) {
+                    t[j].0 = ip;
+                }
+            }
+            Some(Flow::EndIf) => {
+                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
+                t[i_ip] = (e_ip.map_or(ip, |e| e + 1), ip);
+                if let Some(e) = e_ip {
+                    t[e] = (ip, ip);
+                }
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+            }
+            Some(Flow::Do) => {
+                loops.push((ip, Vec::new()));
+                pending.push(Vec::new());
+            }
+            Some(Flow::Break | Flow::Continue) => {
+                loops.last_mut().ok_or_else(bad)?.1.push(ip);
+                pending.last_mut().ok_or_else(bad)?.push(ip);
+            }
+            Some(Flow::While) => {
+                let (d, jumps) = loops.pop().ok_or_else(bad)?;
+                t[ip] = (d + 1, d + 1);
+                for j in pending.pop().ok_or_else(bad)? {
+                    t[j].0 = ip;
+                }
+                for j in jumps {
+                    t[j].1 = ip;
+                }
+            }
+            None => {}
+        }
+    }
+    if !ifs.is_empty() || !loops.is_empty() {
+        return Err(bad());
+    }
+    Ok(t)
+}
