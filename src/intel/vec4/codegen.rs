@@ -185,7 +185,7 @@ pub fn generate(
     alloc: &[u32],
     layout: &Layout,
 ) -> Result<Generated, CompileError> {
-    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
+    let targets = crate::intel::flow::targets(&prog.insts)?;
     let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     let mut jumps = Vec::new();
@@ -377,21 +377,6 @@ pub fn generate(
         });
     }
     Ok(Generated { insts: out })
-}
-
-/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
-fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
-    use crate::intel::flow::Flow;
-    Some(match inst.op {
-        Op::If => Flow::If,
-        Op::Else => Flow::Else,
-        Op::EndIf => Flow::EndIf,
-        Op::Do => Flow::Do,
-        Op::Break => Flow::Break,
-        Op::Continue => Flow::Continue,
-        Op::While => Flow::While,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

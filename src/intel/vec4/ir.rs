@@ -289,6 +289,27 @@ impl Inst {
             || self.dst.file == File::Fixed
     }
 
+    /// The components of source `i`'s register this instruction reads, as a mask (bit 0 =
+    /// x): channel `ch` of a per-channel operation reads component `swizzle[ch]` for each
+    /// channel it writes; a dot product reads its first two, three or four channels whatever
+    /// it writes (DPH: three of the first source, four of the second), and messages read
+    /// every channel.
+    pub fn components_read(&self, i: usize) -> u8 {
+        let channels = match self.op {
+            Op::Alu(Opcode::Dp4) => 0xf,
+            Op::Alu(Opcode::Dp3) => 0x7,
+            Op::Alu(Opcode::Dp2) => 0x3,
+            Op::Alu(Opcode::Dph) if i == 0 => 0x7,
+            Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
+            Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
+            _ => 0xf,
+        };
+        let swizzle = self.src[i].swizzle;
+        (0..4u8)
+            .filter(|ch| channels >> ch & 1 != 0)
+            .fold(0, |m, ch| m | 1 << swz_get(swizzle, ch))
+    }
+
     /// Whether this is a plain whole-value copy `mov dst, src` with no modifiers.
     pub fn is_raw_mov(&self) -> bool {
         self.op == Op::Alu(Opcode::Mov)
@@ -424,5 +445,25 @@ impl fmt::Display for Program {
             writeln!(f, "{i}")?;
         }
         Ok(())
+    }
+}
+
+impl crate::intel::flow::FlowInst for Inst {
+    fn flow(&self) -> Option<crate::intel::flow::Flow> {
+        use crate::intel::flow::Flow;
+        Some(match self.op {
+            Op::If => Flow::If,
+            Op::Else => Flow::Else,
+            Op::EndIf => Flow::EndIf,
+            Op::Do => Flow::Do,
+            Op::Break => Flow::Break,
+            Op::Continue => Flow::Continue,
+            Op::While => Flow::While,
+            _ => return None,
+        })
+    }
+
+    fn predicated(&self) -> bool {
+        self.pred.is_some()
     }
 }
