@@ -18,6 +18,7 @@
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
+pub mod liveness;
 pub mod opt;
 pub mod regalloc;
 pub mod spill;

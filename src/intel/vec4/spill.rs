@@ -48,7 +48,7 @@ pub fn allocate_spilling(
             return Ok(None);
         }
         let costs = spill_costs(prog, &short);
-        match allocate_with(prog, first_free, limit, Some(&costs), &short)? {
+        match allocate_with(prog, first_free, limit, Some(&costs))? {
             Outcome::Done(a) => return Ok(Some((a, stats))),
             Outcome::NoFit => return Ok(None),
             Outcome::Spill(v) => {
