@@ -17,15 +17,26 @@
 //! register written and read inside the same `if` is not live around the loop, which is what
 //! keeps the one-loop ubershaders within the register file.
 
-use crate::intel::flow::build_cfg;
+use crate::intel::flow::{build_cfg, Block};
 use crate::util::bitset::BitSet;
 
 use super::ir::{File, Op, Program};
 use crate::intel::eu::Opcode;
 
-/// Each virtual register's live interval `(first, last)` instruction index (inclusive),
-/// `None` when it is never touched.
-pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
+/// The per-component dataflow solution: component `4 r + c` of register `r`.
+pub struct Live {
+    /// The basic blocks.
+    pub blocks: Vec<Block>,
+    /// Components live on entry to each block.
+    pub livein: Vec<BitSet>,
+    /// Components live on exit from each block.
+    pub liveout: Vec<BitSet>,
+    /// First and last instruction touching each component (`usize::MAX`, 0 when none).
+    touched: Vec<(usize, usize)>,
+}
+
+/// Solves liveness per component over the blocks of `prog`.
+pub fn solve(prog: &Program) -> Live {
     let insts = &prog.insts;
     let blocks = build_cfg(insts);
     let n = prog.num_vgrfs as usize * 4;
@@ -88,6 +99,25 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
             }
         }
     }
+    Live {
+        blocks,
+        livein,
+        liveout,
+        touched: start.into_iter().zip(end).collect(),
+    }
+}
+
+/// Each virtual register's live interval `(first, last)` instruction index (inclusive),
+/// `None` when it is never touched.
+pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
+    let insts = &prog.insts;
+    let Live {
+        blocks,
+        livein,
+        liveout,
+        touched,
+    } = solve(prog);
+    let (mut start, mut end): (Vec<usize>, Vec<usize>) = touched.into_iter().unzip();
     for (b, blk) in blocks.iter().enumerate() {
         let last = blk.end.saturating_sub(1).max(blk.start);
         for p in livein[b].iter() {

@@ -4,6 +4,9 @@
 pub mod coalesce;
 pub mod copy_prop;
 pub mod dce;
+pub mod dead_channels;
+pub mod dead_flow;
+pub mod flags;
 
 use super::ir::Program;
 
@@ -13,7 +16,10 @@ pub fn optimize(prog: &mut Program) {
         let mut progress = false;
         progress |= copy_prop::copy_propagate(prog);
         progress |= dce::dead_code(prog);
+        progress |= dead_channels::dead_channels(prog);
         progress |= coalesce::coalesce(prog);
+        progress |= flags::propagate_cmod(prog);
+        progress |= dead_flow::dead_flow(prog);
         if !progress {
             break;
         }
