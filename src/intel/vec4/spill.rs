@@ -12,7 +12,7 @@
 use super::ir::{Dst, File, Inst, Op, Program, Src, SCRATCH_MSG};
 use super::regalloc::{allocate, allocate_with, Outcome};
 use super::CompileError;
-use crate::intel::eu::RegType;
+use crate::intel::eu::{Opcode, RegType};
 
 /// What spilling added.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -60,29 +60,39 @@ pub fn allocate_spilling(
     }
 }
 
-/// Each virtual register's spill cost: every read and write weighted by 10 per enclosing
-/// loop; zero (never spilled) for spill temporaries and untouched registers.
+/// Each virtual register's spill cost: every write (a spill) and every read that needs a
+/// fill, weighted by 10 per enclosing loop. A read by an instruction right after another one
+/// that touched the register costs nothing: [`spill_reg`] reuses that one's temporary.
+/// Zero (never spilled) for spill temporaries and untouched registers.
 pub fn spill_costs(prog: &Program, short: &[bool]) -> Vec<f32> {
     let mut cost = vec![0f32; prog.num_vgrfs as usize];
     let mut depth = 0i32;
+    let mut prev: Vec<u32> = Vec::new();
+    let mut cur: Vec<u32> = Vec::new();
     for inst in &prog.insts {
         match inst.op {
             Op::Do => depth += 1,
             Op::While => depth -= 1,
+            Op::ScratchRead { .. } | Op::ScratchWrite { .. } => continue,
             _ => {}
         }
         let w = 10f32.powi(depth.max(0));
-        let regs = inst
-            .src
-            .iter()
-            .filter(|s| s.file == File::Vgrf)
-            .map(|s| s.nr)
-            .chain((inst.dst.file == File::Vgrf).then_some(inst.dst.nr));
-        for r in regs {
-            if let Some(c) = cost.get_mut(r as usize) {
+        cur.clear();
+        for s in inst.src.iter().filter(|s| s.file == File::Vgrf) {
+            if !prev.contains(&s.nr) && !cur.contains(&s.nr) {
+                if let Some(c) = cost.get_mut(s.nr as usize) {
+                    *c += w;
+                }
+            }
+            cur.push(s.nr);
+        }
+        if inst.dst.file == File::Vgrf {
+            if let Some(c) = cost.get_mut(inst.dst.nr as usize) {
                 *c += w;
             }
+            cur.push(inst.dst.nr);
         }
+        std::mem::swap(&mut prev, &mut cur);
     }
     for (c, &s) in cost.iter_mut().zip(short) {
         if s {
@@ -92,31 +102,47 @@ pub fn spill_costs(prog: &Program, short: &[bool]) -> Vec<f32> {
     cost
 }
 
-/// Rewrites every instruction touching `v` to use a fresh temporary, filled from and
-/// spilled to scratch slot `slot`.
+/// Rewrites every instruction touching `v` to use a temporary, filled from and spilled to
+/// scratch slot `slot`. Consecutive instructions touching `v` share one temporary, which
+/// holds all of `v` from the first of them on (Mesa's `can_use_scratch_for_source`); spill
+/// messages of other registers in between do not break the run.
 fn spill_reg(prog: &mut Program, v: u32, slot: u32, short: &mut Vec<bool>, stats: &mut SpillStats) {
     let old = std::mem::take(&mut prog.insts);
     let mut out = Vec::with_capacity(old.len() + 8);
+    let mut cached: Option<u32> = None;
     for mut inst in old {
         let reads = inst.src.iter().any(|s| s.file == File::Vgrf && s.nr == v);
         let writes = inst.dst.file == File::Vgrf && inst.dst.nr == v;
         if !reads && !writes {
+            if !matches!(inst.op, Op::ScratchRead { .. } | Op::ScratchWrite { .. }) {
+                cached = None;
+            }
             out.push(inst);
             continue;
         }
-        let t = prog.num_vgrfs;
-        prog.num_vgrfs += 1;
-        short.resize(prog.num_vgrfs as usize, false);
-        short[t as usize] = true;
-        let whole = writes && inst.dst.writemask == 0xf && inst.pred.is_none();
-        if reads || !whole {
-            out.push(Inst::new(
-                Op::ScratchRead { slot },
-                Dst::vgrf(t, RegType::UD, 0xf),
-                vec![],
-            ));
-            stats.fills += 1;
-        }
+        let whole = writes
+            && inst.dst.writemask == 0xf
+            && (inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel));
+        let t = match cached {
+            Some(t) => t,
+            None => {
+                let t = prog.num_vgrfs;
+                prog.num_vgrfs += 1;
+                short.resize(prog.num_vgrfs as usize, false);
+                short[t as usize] = true;
+                // A partial write keeps the other components: fill them first, so the
+                // spill below writes the whole register back.
+                if reads || !whole {
+                    out.push(Inst::new(
+                        Op::ScratchRead { slot },
+                        Dst::vgrf(t, RegType::UD, 0xf),
+                        vec![],
+                    ));
+                    stats.fills += 1;
+                }
+                t
+            }
+        };
         for s in inst.src.iter_mut() {
             if s.file == File::Vgrf && s.nr == v {
                 s.nr = t;
@@ -134,6 +160,7 @@ fn spill_reg(prog: &mut Program, v: u32, slot: u32, short: &mut Vec<bool>, stats
             ));
             stats.spills += 1;
         }
+        cached = Some(t);
     }
     prog.insts = out;
 }
