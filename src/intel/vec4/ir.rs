@@ -292,8 +292,8 @@ impl Inst {
     /// The components of source `i`'s register this instruction reads, as a mask (bit 0 =
     /// x): channel `ch` of a per-channel operation reads component `swizzle[ch]` for each
     /// channel it writes; a dot product reads its first two, three or four channels whatever
-    /// it writes (DPH: three of the first source, four of the second), and messages read
-    /// every channel.
+    /// it writes (DPH: three of the first source, four of the second), a pull load its
+    /// offset's x, and other messages every channel.
     pub fn components_read(&self, i: usize) -> u8 {
         let channels = match self.op {
             Op::Alu(Opcode::Dp4) => 0xf,
@@ -302,6 +302,8 @@ impl Inst {
             Op::Alu(Opcode::Dph) if i == 0 => 0x7,
             Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
             Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
+            // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x.
+            Op::PullLoad { .. } => 0x1,
             _ => 0xf,
         };
         let swizzle = self.src[i].swizzle;
