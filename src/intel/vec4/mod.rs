@@ -89,8 +89,13 @@ pub fn compile(
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
     let attr_base = DISPATCH_GRF_START + curb_regs;
     let first_free = attr_base + facts.vertex.nr_attribute_slots;
-    let (alloc, spilled) = spill::allocate_spilling(&mut prog, first_free, urb::MSG_BASE)?
-        .ok_or_else(|| {
+    let limit = if flags.contains(debug::Flags::SPILL_VEC4) {
+        (first_free + debug::SPILL_VEC4_GRFS).min(urb::MSG_BASE)
+    } else {
+        urb::MSG_BASE
+    };
+    let (alloc, spilled) =
+        spill::allocate_spilling(&mut prog, first_free, limit)?.ok_or_else(|| {
             CompileError::Unsupported(
                 "vec4 register allocation (does not fit even with spilling)".into(),
             )
