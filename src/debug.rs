@@ -36,6 +36,10 @@ bitflags::bitflags! {
         const TIME = 1 << 6;
         /// Run the backend IR validators after every pass (always on in debug builds).
         const VALIDATE = 1 << 7;
+        /// Allocate vec4 programs in a register file of [`SPILL_VEC4_GRFS`] registers after
+        /// the payload, so that they spill (Mesa's `INTEL_DEBUG=spill_vec4`); changes the
+        /// code, so `all` leaves it out.
+        const SPILL_VEC4 = 1 << 8;
     }
 }
 
@@ -73,7 +77,15 @@ pub const FLAGS: &[(&str, Flags, &str)] = &[
         Flags::VALIDATE,
         "validate the backend IR after every pass (always on in debug builds)",
     ),
+    (
+        "spill_vec4",
+        Flags::SPILL_VEC4,
+        "force register spilling in the Gen7 vec4 backend (16 GRFs after the payload)",
+    ),
 ];
+
+/// The registers [`Flags::SPILL_VEC4`] leaves the vec4 allocator after the payload.
+pub const SPILL_VEC4_GRFS: u32 = 16;
 
 /// What a `GPUCC_DEBUG` value asks for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -97,7 +109,7 @@ pub fn parse(value: &str) -> Parsed {
         let lower = word.to_ascii_lowercase();
         match lower.as_str() {
             "help" => parsed.help = true,
-            "all" => parsed.flags |= Flags::all(),
+            "all" => parsed.flags |= Flags::all() - Flags::SPILL_VEC4,
             name => match FLAGS.iter().find(|(n, _, _)| *n == name) {
                 Some((_, f, _)) => parsed.flags |= *f,
                 None => parsed.unknown.push(word.to_string()),
@@ -113,7 +125,7 @@ pub fn help_text() -> String {
     for (name, _, what) in FLAGS {
         let _ = writeln!(s, "  {name:<9} {what}");
     }
-    let _ = writeln!(s, "  {:<9} every flag above", "all");
+    let _ = writeln!(s, "  {:<9} every flag above but spill_vec4", "all");
     let _ = writeln!(s, "  {:<9} this list", "help");
     s
 }
@@ -209,7 +221,7 @@ mod tests {
         assert!(!p.help);
         let p = parse("help,all");
         assert!(p.help);
-        assert_eq!(p.flags, Flags::all());
+        assert_eq!(p.flags, Flags::all() - Flags::SPILL_VEC4);
     }
 
     #[test]

@@ -9,7 +9,15 @@ use std::process::Command;
 
 /// The flags the design and the README name (DESIGN.md "GPUCC_DEBUG"; issue 20).
 const DOCUMENTED: &[&str] = &[
-    "nir", "fs", "etna", "ra", "asm", "stats", "time", "validate",
+    "nir",
+    "fs",
+    "etna",
+    "ra",
+    "asm",
+    "stats",
+    "time",
+    "validate",
+    "spill_vec4",
 ];
 
 struct Run {

@@ -1,5 +1,6 @@
-//! Jump targets of structured control flow, shared by the scalar and the vec4 code generators
-//! (their IRs differ, the IF/ELSE/ENDIF and DO/BREAK/CONTINUE/WHILE nesting does not).
+//! Structured control flow shared by the scalar and the vec4 backends (their IRs differ, the
+//! IF/ELSE/ENDIF and DO/BREAK/CONTINUE/WHILE nesting does not): the jump targets the code
+//! generators encode and the basic blocks liveness works on.
 
 use crate::compiler::CompileError;
 use crate::intel::eu;
@@ -56,6 +57,14 @@ while(8) JIP: L4 {{ {mode} 1Q }};
     }
 }
 
+/// What both IRs tell about an instruction's place in the control flow.
+pub trait FlowInst {
+    /// The structured flow kind, `None` for anything else.
+    fn flow(&self) -> Option<Flow>;
+    /// Whether the instruction is predicated (a predicated WHILE may fall out of its loop).
+    fn predicated(&self) -> bool;
+}
+
 /// A structured control-flow instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -72,17 +81,14 @@ pub enum Flow {
 /// kind `flow` tells: IF to after its ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF,
 /// WHILE to after its DO, BREAK and CONTINUE to the end of their innermost block (the next
 /// ELSE, ENDIF or WHILE at their nesting level) and to the loop's WHILE.
-pub fn targets<T>(
-    insts: &[T],
-    flow: impl Fn(&T) -> Option<Flow>,
-) -> Result<Vec<(usize, usize)>, CompileError> {
+pub fn targets<T: FlowInst>(insts: &[T]) -> Result<Vec<(usize, usize)>, CompileError> {
     let mut t = vec![(0usize, 0usize); insts.len()];
     let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
     let mut loops: Vec<(usize, Vec<usize>)> = Vec::new();
     let mut pending: Vec<Vec<usize>> = vec![Vec::new()];
     let bad = || CompileError::Internal("unbalanced control flow".into());
     for (ip, i) in insts.iter().enumerate() {
-        match flow(i) {
+        match i.flow() {
             Some(Flow::If) => {
                 ifs.push((ip, None));
                 pending.push(Vec::new());
@@ -129,4 +135,119 @@ pub fn targets<T>(
         return Err(bad());
     }
     Ok(t)
+}
+
+/// A basic block: instructions `start..end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// First instruction.
+    pub start: usize,
+    /// One past the last instruction.
+    pub end: usize,
+    /// Successor blocks.
+    pub succs: Vec<usize>,
+}
+
+/// Splits the program into blocks and links them as the SIMD control flow can go.
+pub fn build_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
+    let mut starts = vec![0usize];
+    for (ip, i) in insts.iter().enumerate() {
+        match i.flow() {
+            Some(Flow::Do | Flow::EndIf) if *starts.last().unwrap() != ip => starts.push(ip),
+            Some(Flow::If | Flow::Else | Flow::While | Flow::Break | Flow::Continue)
+                if ip + 1 < insts.len() =>
+            {
+                starts.push(ip + 1)
+            }
+            _ => {}
+        }
+    }
+    starts.dedup();
+    let block_of = |ip: usize| starts.partition_point(|&s| s <= ip) - 1;
+    let n = starts.len();
+    let mut blocks: Vec<Block> = (0..n)
+        .map(|b| Block {
+            start: starts[b],
+            end: if b + 1 < n {
+                starts[b + 1]
+            } else {
+                insts.len()
+            },
+            succs: Vec::new(),
+        })
+        .collect();
+    // Matching structure.
+    let mut if_stack: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loop_stack: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut if_pairs = Vec::new();
+    let mut loops = Vec::new();
+    for (ip, i) in insts.iter().enumerate() {
+        match i.flow() {
+            Some(Flow::If) => if_stack.push((ip, None)),
+            Some(Flow::Else) => {
+                if let Some(top) = if_stack.last_mut() {
+                    top.1 = Some(ip);
+                }
+            }
+            Some(Flow::EndIf) => {
+                if let Some((i_ip, e_ip)) = if_stack.pop() {
+                    if_pairs.push((i_ip, e_ip, ip));
+                }
+            }
+            Some(Flow::Do) => loop_stack.push((ip, Vec::new())),
+            Some(Flow::Break | Flow::Continue) => {
+                if let Some(top) = loop_stack.last_mut() {
+                    top.1.push(ip);
+                }
+            }
+            Some(Flow::While) => {
+                if let Some((d, jumps)) = loop_stack.pop() {
+                    loops.push((d, ip, jumps));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (b, blk) in blocks.iter_mut().enumerate() {
+        if blk.end > blk.start {
+            let last = blk.end - 1;
+            // ELSE jumps over the else branch; an unpredicated WHILE always goes back to the
+            // DO (NIR loops leave through BREAK only).
+            let no_fallthrough = match insts[last].flow() {
+                Some(Flow::Else) => true,
+                Some(Flow::While) => !insts[last].predicated(),
+                _ => false,
+            };
+            if !no_fallthrough && b + 1 < n {
+                blk.succs.push(b + 1);
+            }
+        } else if b + 1 < n {
+            blk.succs.push(b + 1);
+        }
+    }
+    for (i_ip, e_ip, end_ip) in if_pairs {
+        let target = e_ip.map_or(end_ip, |e| e + 1);
+        blocks[block_of(i_ip)].succs.push(block_of(target));
+        if let Some(e) = e_ip {
+            blocks[block_of(e)].succs.push(block_of(end_ip));
+        }
+    }
+    for (d, w, jumps) in loops {
+        blocks[block_of(w)].succs.push(block_of(d));
+        for j in jumps {
+            let target = if insts[j].flow() == Some(Flow::Break) {
+                w + 1
+            } else {
+                w
+            };
+            if target < insts.len() {
+                blocks[block_of(j)].succs.push(block_of(target));
+            }
+        }
+    }
+    for b in &mut blocks {
+        b.succs.sort_unstable();
+        b.succs.dedup();
+    }
+    blocks
 }

@@ -132,7 +132,7 @@ pub fn generate(
     flow: &FlowTemplates,
     prog: &Program,
 ) -> Result<Generated, CompileError> {
-    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
+    let targets = crate::intel::flow::targets(&prog.insts)?;
     let mut out = Vec::with_capacity(prog.insts.len());
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     // Jumps are resolved once every instruction's position is known: (EU index, IR index of
@@ -481,19 +481,4 @@ fn indexed_descriptor(desc: u32, index: &Reg) -> Result<Vec<eu::Inst>, CompileEr
         vec![Src::Reg(a0_src()), imm_ud(desc & !0xfff)],
     ));
     Ok(v)
-}
-
-/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
-fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
-    use crate::intel::flow::Flow;
-    Some(match inst.op {
-        Op::If => Flow::If,
-        Op::Else => Flow::Else,
-        Op::EndIf => Flow::EndIf,
-        Op::Do => Flow::Do,
-        Op::Break => Flow::Break,
-        Op::Continue => Flow::Continue,
-        Op::While => Flow::While,
-        _ => return None,
-    })
 }

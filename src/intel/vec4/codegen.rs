@@ -10,7 +10,7 @@ use crate::intel::eu::{
 };
 use crate::intel::DevInfo;
 
-use super::ir::{File, Inst, Op, Program, Src, TexMsg};
+use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
 use super::urb::urb_write_desc;
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -18,6 +18,72 @@ use crate::intel::flow::FlowTemplates;
 /// Predicate control `.x` of align16: every channel tests its vertex's x flag bit (what an
 /// IF on a scalar condition uses, as Mesa emits `(+f0.0.x) if`).
 const PRED_ALIGN16_X: u8 = 2;
+
+/// Descriptor of a Gen7 data-cache OWord dual block write to scratch (binding table 255):
+/// header and offsets and one data register (mlen 3), message type 10 in bits 17:14, header
+/// present (Mesa's `generate_scratch_write`; its assembly shows 0x060a80ff).
+pub fn scratch_write_desc() -> u32 {
+    (3 << 25) | (1 << 19) | (10 << 14) | 255
+}
+
+/// Descriptor of the matching OWord dual block read: header and offsets (mlen 2), one reply
+/// register, message type 2 (Mesa's assembly shows 0x041880ff).
+pub fn scratch_read_desc() -> u32 {
+    (2 << 25) | (1 << 20) | (1 << 19) | (2 << 14) | 255
+}
+
+/// The header (g0) and the two vertices' OWord offsets (`2 slot` at dword 0, `2 slot + 1` at
+/// dword 4) of a scratch message, in the registers from [`SCRATCH_MSG`].
+fn scratch_setup(out: &mut Vec<eu::Inst>, slot: u32) {
+    let mut m = eu::Inst::new(Opcode::Mov);
+    m.access_mode = AccessMode::Align16;
+    m.we_all = true;
+    m.dst = Dst::reg(RegFile::Grf, SCRATCH_MSG as u8, 0, RegType::UD);
+    m.src = vec![EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        0,
+        0,
+        RegType::UD,
+        Region::new(4, 4, 1),
+    ))];
+    out.push(m);
+    for (sub, off) in [(0, 2 * slot), (16, 2 * slot + 1)] {
+        let mut o = eu::Inst::new(Opcode::Mov);
+        o.exec_size = 1;
+        o.we_all = true;
+        o.dst = Dst::reg(RegFile::Grf, (SCRATCH_MSG + 1) as u8, sub, RegType::UD);
+        o.src = vec![EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: off as u64,
+        })];
+        out.push(o);
+    }
+}
+
+/// The align16 data-cache send of a scratch message built at [`SCRATCH_MSG`].
+fn scratch_send(desc: u32) -> eu::Inst {
+    let mut e = eu::Inst::new(Opcode::Send);
+    e.access_mode = AccessMode::Align16;
+    e.src = vec![
+        EuSrc::Reg(RegSrc::new(
+            RegFile::Grf,
+            SCRATCH_MSG as u8,
+            0,
+            RegType::F,
+            Region::new(4, 4, 1),
+        )),
+        EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: desc as u64,
+        }),
+    ];
+    e.msg = Some(Message {
+        sfid: sfid::DATA_CACHE,
+        base_mrf: 0,
+        ex_desc: 0,
+    });
+    e
+}
 
 /// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
 /// entry `surface`: message length 1 (the offsets), one reply register, message type 7
@@ -131,7 +197,7 @@ pub fn generate(
     alloc: &[u32],
     layout: &Layout,
 ) -> Result<Generated, CompileError> {
-    let targets = crate::intel::flow::targets(&prog.insts, flow_kind)?;
+    let targets = crate::intel::flow::targets(&prog.insts)?;
     let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     let mut jumps = Vec::new();
@@ -289,6 +355,30 @@ pub fn generate(
                 });
                 e
             }
+            Op::ScratchWrite { slot } => {
+                scratch_setup(&mut out, slot);
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let mut m = eu::Inst::new(Opcode::Mov);
+                m.access_mode = AccessMode::Align16;
+                m.dst = Dst::reg(RegFile::Grf, (SCRATCH_MSG + 2) as u8, 0, RegType::UD);
+                m.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    nr,
+                    0,
+                    RegType::UD,
+                    Region::new(4, 4, 1),
+                ))];
+                out.push(m);
+                let mut e = scratch_send(scratch_write_desc());
+                e.dst = Dst::null(RegType::F);
+                e
+            }
+            Op::ScratchRead { slot } => {
+                scratch_setup(&mut out, slot);
+                let mut e = scratch_send(scratch_read_desc());
+                e.dst = dst_of(alloc, inst)?;
+                e
+            }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, inst)?;
@@ -370,21 +460,6 @@ pub fn generate(
         });
     }
     Ok(Generated { insts: out })
-}
-
-/// The structured flow kind of `inst`, for [`crate::intel::flow::targets`].
-fn flow_kind(inst: &Inst) -> Option<crate::intel::flow::Flow> {
-    use crate::intel::flow::Flow;
-    Some(match inst.op {
-        Op::If => Flow::If,
-        Op::Else => Flow::Else,
-        Op::EndIf => Flow::EndIf,
-        Op::Do => Flow::Do,
-        Op::Break => Flow::Break,
-        Op::Continue => Flow::Continue,
-        Op::While => Flow::While,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -28,6 +28,10 @@ pub fn swz_compose(inner: u8, outer: u8) -> u8 {
     })
 }
 
+/// The three registers below the URB message registers that spill and fill messages are
+/// built in (header, offsets, data); kept out of allocation once a program spills.
+pub const SCRATCH_MSG: u32 = 109;
+
 /// Where an operand lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum File {
@@ -219,6 +223,19 @@ pub enum Op {
         /// A header leads the message.
         header: bool,
     },
+    /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
+    /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
+    /// message setup in the registers from [`SCRATCH_MSG`] and the send.
+    ScratchWrite {
+        /// Spill slot.
+        slot: u32,
+    },
+    /// Register filling: reads scratch slot `slot` (as for [`Op::ScratchWrite`]) into the
+    /// destination with an OWord dual block read.
+    ScratchRead {
+        /// Spill slot.
+        slot: u32,
+    },
     /// `if` on the flag (predicated).
     If,
     /// `else`.
@@ -275,7 +292,11 @@ impl Op {
     pub fn is_send(&self) -> bool {
         matches!(
             self,
-            Op::UrbWrite { .. } | Op::PullLoad { .. } | Op::Tex { .. }
+            Op::UrbWrite { .. }
+                | Op::PullLoad { .. }
+                | Op::Tex { .. }
+                | Op::ScratchWrite { .. }
+                | Op::ScratchRead { .. }
         )
     }
 
@@ -327,12 +348,38 @@ impl Inst {
         self.op.is_flow()
             || matches!(
                 self.op,
-                Op::UrbWrite { .. } | Op::UrbHeader | Op::SamplerHeader { .. }
+                Op::UrbWrite { .. }
+                    | Op::UrbHeader
+                    | Op::SamplerHeader { .. }
+                    | Op::ScratchWrite { .. }
             )
             || (matches!(self.op, Op::PullLoad { .. } | Op::Tex { .. })
                 && self.dst.file != File::Vgrf)
             || self.cmod != CondMod::None
             || self.dst.file == File::Fixed
+    }
+
+    /// The components of source `i`'s register this instruction reads, as a mask (bit 0 =
+    /// x): channel `ch` of a per-channel operation reads component `swizzle[ch]` for each
+    /// channel it writes; a dot product reads its first two, three or four channels whatever
+    /// it writes (DPH: three of the first source, four of the second), a pull load its
+    /// offset's x, and other messages every channel.
+    pub fn components_read(&self, i: usize) -> u8 {
+        let channels = match self.op {
+            Op::Alu(Opcode::Dp4) => 0xf,
+            Op::Alu(Opcode::Dp3) => 0x7,
+            Op::Alu(Opcode::Dp2) => 0x3,
+            Op::Alu(Opcode::Dph) if i == 0 => 0x7,
+            Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
+            Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
+            // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x.
+            Op::PullLoad { .. } => 0x1,
+            _ => 0xf,
+        };
+        let swizzle = self.src[i].swizzle;
+        (0..4u8)
+            .filter(|ch| channels >> ch & 1 != 0)
+            .fold(0, |m, ch| m | 1 << swz_get(swizzle, ch))
     }
 
     /// Whether this is a plain whole-value copy `mov dst, src` with no modifiers.
@@ -430,6 +477,8 @@ impl fmt::Display for Inst {
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
             Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::ScratchWrite { slot } => format!("scratch_write(slot {slot})"),
+            Op::ScratchRead { slot } => format!("scratch_read(slot {slot})"),
             Op::SamplerHeader { offset_bits } => format!("sampler_header({offset_bits:#x})"),
             Op::Tex {
                 msg,
@@ -479,5 +528,25 @@ impl fmt::Display for Program {
             writeln!(f, "{i}")?;
         }
         Ok(())
+    }
+}
+
+impl crate::intel::flow::FlowInst for Inst {
+    fn flow(&self) -> Option<crate::intel::flow::Flow> {
+        use crate::intel::flow::Flow;
+        Some(match self.op {
+            Op::If => Flow::If,
+            Op::Else => Flow::Else,
+            Op::EndIf => Flow::EndIf,
+            Op::Do => Flow::Do,
+            Op::Break => Flow::Break,
+            Op::Continue => Flow::Continue,
+            Op::While => Flow::While,
+            _ => return None,
+        })
+    }
+
+    fn predicated(&self) -> bool {
+        self.pred.is_some()
     }
 }

@@ -18,8 +18,10 @@
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
+pub mod liveness;
 pub mod opt;
 pub mod regalloc;
+pub mod spill;
 pub mod urb;
 
 use crate::debug;
@@ -62,7 +64,8 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Do => 0,
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
-            ir::Op::PullLoad { .. } | ir::Op::Tex { .. } => 200,
+            ir::Op::PullLoad { .. } | ir::Op::Tex { .. } | ir::Op::ScratchRead { .. } => 200,
+            ir::Op::ScratchWrite { .. } => 8,
             ir::Op::SamplerHeader { offset_bits: 0 } => 4,
             ir::Op::SamplerHeader { .. } => 8,
             ir::Op::UrbHeader => 8,
@@ -85,15 +88,24 @@ pub fn compile(
             devinfo.name
         )));
     }
-    let (prog, facts) = lower(shader, optimize)?;
+    let (mut prog, facts) = lower(shader, optimize)?;
     if flags.contains(debug::Flags::FS) {
         eprint!("=== vec4 IR\n{prog}");
     }
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
     let attr_base = DISPATCH_GRF_START + curb_regs;
     let first_free = attr_base + facts.vertex.nr_attribute_slots;
-    let alloc = regalloc::allocate(&prog, first_free, urb::MSG_BASE)?
-        .ok_or_else(|| CompileError::Unsupported("register spilling in the vec4 backend".into()))?;
+    let limit = if flags.contains(debug::Flags::SPILL_VEC4) {
+        (first_free + debug::SPILL_VEC4_GRFS).min(urb::MSG_BASE)
+    } else {
+        urb::MSG_BASE
+    };
+    let (alloc, spilled) =
+        spill::allocate_spilling(&mut prog, first_free, limit)?.ok_or_else(|| {
+            CompileError::Unsupported(
+                "vec4 register allocation (does not fit even with spilling)".into(),
+            )
+        })?;
     let layout = codegen::Layout { attr_base };
     let gen = codegen::generate(devinfo, flow, &prog, &alloc, &layout)?;
     let errors = eu::validate::validate(devinfo, &gen.insts);
@@ -121,14 +133,20 @@ pub fn compile(
         .map(|i| i.dst.nr + 1)
         .max()
         .unwrap_or(0);
+    // Spill and fill messages are built in the three registers from SCRATCH_MSG.
+    let top_msg = if spilled.scratch_bytes > 0 {
+        top_msg.max(ir::SCRATCH_MSG + 3)
+    } else {
+        top_msg
+    };
     let grfs_used = top_vgrf.max(top_msg).max(first_free);
     let stats = Stats {
         simd: SIMD4X2,
         instructions: gen.insts.len() as u32,
         loops: prog.insts.iter().filter(|i| i.op == ir::Op::While).count() as u32,
         cycles: estimate_cycles(&prog),
-        spills: 0,
-        fills: 0,
+        spills: spilled.spills,
+        fills: spilled.fills,
         sends: prog.insts.iter().filter(|i| i.op.is_send()).count() as u32,
         bytes_uncompacted: 16 * gen.insts.len() as u32,
         bytes: code.len() as u32,
@@ -153,7 +171,7 @@ pub fn compile(
             dispatch_grf_start: DISPATCH_GRF_START,
             grfs_used,
             stats,
-            scratch_size: 0,
+            scratch_size: spilled.scratch_bytes,
         }],
         push_constants,
         inputs: Vec::new(),
@@ -162,7 +180,7 @@ pub fn compile(
         ubo_surface_base: UBO_SURFACE_BASE,
         surfaces: facts.surfaces.clone(),
         flags: Flags::default(),
-        scratch_size: 0,
+        scratch_size: spilled.scratch_bytes,
         compute: None,
         vertex: Some(facts.vertex),
         relocs: Vec::new(),
