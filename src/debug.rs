@@ -80,12 +80,12 @@ pub const FLAGS: &[(&str, Flags, &str)] = &[
     (
         "spill_vec4",
         Flags::SPILL_VEC4,
-        "force register spilling in the Gen7 vec4 backend (16 GRFs after the payload)",
+        "force register spilling in the Gen7 vec4 backend (8 GRFs after the payload)",
     ),
 ];
 
 /// The registers [`Flags::SPILL_VEC4`] leaves the vec4 allocator after the payload.
-pub const SPILL_VEC4_GRFS: u32 = 16;
+pub const SPILL_VEC4_GRFS: u32 = 8;
 
 /// What a `GPUCC_DEBUG` value asks for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

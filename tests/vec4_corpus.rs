@@ -140,3 +140,58 @@ fn ivb_vertex_shaders_compile_simd4x2_and_verify() {
 fn hsw_compiles_the_ivb_vertex_shaders_simd4x2_and_verifies_them() {
     run("hsw");
 }
+
+#[test]
+fn ivb_vertex_shaders_forced_to_spill_still_verify() {
+    // GPUCC_DEBUG=spill_vec4's register file (8 GRFs after the payload) on every corpus
+    // shader: most spill, and every one must still match the interpreter, which exercises
+    // the fills and spills inside Mesa's real control flow (loops, nested ifs) on the
+    // simulator. The figures (how many spilled, spills and fills in all) are held exactly.
+    let Some(dir) = common::shared_path("corpus/nir/ivb") else {
+        return;
+    };
+    let ctx = Context::new(DevInfo::from_name("ivb").unwrap());
+    let mut opts = Options::widths(&[8]);
+    opts.debug |= gpucc::debug::Flags::SPILL_VEC4;
+    let files = common::files_with_suffix(&dir, ".vs.nir");
+    let (mut compiled, mut passed, mut spilled, mut spills, mut fills) = (0, 0, 0, 0u64, 0u64);
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let shader = gpucc::nir::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let k = match ctx.compile(&shader, &opts) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        compiled += 1;
+        let s = &k.simd[0].stats;
+        spilled += (s.spills > 0) as usize;
+        spills += s.spills as u64;
+        fills += s.fills as u64;
+        match verify_kernel(&ctx, &shader, &k, 8) {
+            VerifyOutcome::Pass => passed += 1,
+            other => failures.push(format!("{name}: {other:?}")),
+        }
+    }
+    println!(
+        "ivb vec4 vs, spill_vec4: {compiled}/{} compiled, {passed} verified, {spilled} \
+         spilled ({spills} spills, {fills} fills)",
+        files.len()
+    );
+    let mut figs = common::expect::Figures::new("ivb.vs.vec4_forced_spill");
+    figs.count("files", files.len());
+    figs.count("compiled", compiled);
+    figs.count("verified", passed);
+    figs.count("spilled", spilled);
+    figs.count("spills", spills as usize);
+    figs.count("fills", fills as usize);
+    figs.count("failures", failures.len());
+    for f in failures.iter().take(20) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -304,7 +304,7 @@ fn gen7_indirect_register_stores_write_each_vertex_its_own_element() {
 }
 
 /// A vertex shader keeping twenty vec4 products of its position live at once (more than
-/// `spill_vec4`'s 16 registers), across an if/else that each vertex takes on its own
+/// `spill_vec4`'s 8 registers), across an if/else that each vertex takes on its own
 /// attribute values, summed again after it.
 fn pressure_vs() -> String {
     let mut body = String::from(
@@ -351,7 +351,7 @@ fn pressure_vs() -> String {
 
 #[test]
 fn gen7_register_spilling_runs_on_the_simulator() {
-    // Forced into 16 registers, the vec4 allocator spills to scratch (OWord dual-block
+    // Forced into 8 registers, the vec4 allocator spills to scratch (OWord dual-block
     // writes and reads, one OWord per vertex); the program still matches the interpreter
     // vertex by vertex, and without the knob the same shader fits and does not spill.
     let shader = nir::parse(&pressure_vs()).expect("shader parses");
