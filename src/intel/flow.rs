@@ -5,6 +5,7 @@
 use crate::compiler::CompileError;
 use crate::intel::eu;
 use crate::intel::DevInfo;
+use crate::util::bitset::BitSet;
 
 /// Per-device flow-control instructions, assembled once and patched with each jump's
 /// distances by the code generators.
@@ -251,3 +252,64 @@ pub fn build_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
     }
     blocks
 }
+
+/// Live-in and live-out sets per block from each block's upward-exposed uses and its
+/// definitions: live-in = use ∪ (live-out − def), solved backwards to a fixed point. Live-out
+/// only grows, so a step ORs the successors' live-in into it and recomputes live-in when it
+/// changed (or on the first visit); no set is allocated inside the loop.
+pub fn solve_liveness(
+    blocks: &[Block],
+    use_: &[BitSet],
+    def: &[BitSet],
+) -> (Vec<BitSet>, Vec<BitSet>) {
+    let n = use_.first().map_or(0, BitSet::len);
+    let mut livein = vec![BitSet::new(n); blocks.len()];
+    let mut liveout = vec![BitSet::new(n); blocks.len()];
+    let mut changed = true;
+    let mut first = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks.len()).rev() {
+            let mut grew = first;
+            for &s in &blocks[b].succs {
+                grew |= liveout[b].union_with(&livein[s]);
+            }
+            if grew {
+                let inn = &mut livein[b];
+                inn.assign(&liveout[b]);
+                inn.subtract(&def[b]);
+                inn.union_with(&use_[b]);
+                changed = true;
+            }
+        }
+        first = false;
+    }
+    (livein, liveout)
+}
+
+/// Implements [`FlowInst`] for an IR whose `Inst` has an `op` with the seven structured flow
+/// variants and a `pred: Option<_>`.
+macro_rules! impl_flow_inst {
+    ($inst:ty, $op:ident) => {
+        impl $crate::intel::flow::FlowInst for $inst {
+            fn flow(&self) -> Option<$crate::intel::flow::Flow> {
+                use $crate::intel::flow::Flow;
+                Some(match self.op {
+                    $op::If => Flow::If,
+                    $op::Else => Flow::Else,
+                    $op::EndIf => Flow::EndIf,
+                    $op::Do => Flow::Do,
+                    $op::Break => Flow::Break,
+                    $op::Continue => Flow::Continue,
+                    $op::While => Flow::While,
+                    _ => return None,
+                })
+            }
+
+            fn predicated(&self) -> bool {
+                self.pred.is_some()
+            }
+        }
+    };
+}
+pub(crate) use impl_flow_inst;

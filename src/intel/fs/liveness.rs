@@ -176,7 +176,6 @@ pub fn compute(prog: &Program) -> Liveness {
     };
     let local = scan(prog, &blocks, &piece_base, &mut live);
     let (start, end) = (&mut live.start, &mut live.end);
-    let nb = blocks.len();
     let g = local.globals.len();
     let sets_of = |list: &[u32], ends: &[usize]| -> Vec<BitSet> {
         let mut from = 0;
@@ -196,30 +195,7 @@ pub fn compute(prog: &Program) -> Liveness {
     };
     let use_ = sets_of(&local.uses, &local.use_end);
     let def = sets_of(&local.defs, &local.def_end);
-    let mut livein = vec![BitSet::new(g); nb];
-    let mut liveout = vec![BitSet::new(g); nb];
-    // live-in = use ∪ (live-out − def), iterated backwards to a fixed point; live-out only
-    // grows, so the step just ORs the successors' live-in into it and recomputes live-in
-    // when it changed (or on the first visit). No set is allocated inside the loop.
-    let mut changed = true;
-    let mut first = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            let mut grew = first;
-            for &s in &blocks[b].succs {
-                grew |= liveout[b].union_with(&livein[s]);
-            }
-            if grew {
-                let inn = &mut livein[b];
-                inn.assign(&liveout[b]);
-                inn.subtract(&def[b]);
-                inn.union_with(&use_[b]);
-                changed = true;
-            }
-        }
-        first = false;
-    }
+    let (livein, liveout) = crate::intel::flow::solve_liveness(&blocks, &use_, &def);
     // Each piece's interval reaches from its first live point to its last. Positions grow
     // along (block start, block end) in block order, so a forward walk that visits each
     // piece at its first occurrence finds the start, and a backward walk the end.

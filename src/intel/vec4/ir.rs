@@ -531,22 +531,4 @@ impl fmt::Display for Program {
     }
 }
 
-impl crate::intel::flow::FlowInst for Inst {
-    fn flow(&self) -> Option<crate::intel::flow::Flow> {
-        use crate::intel::flow::Flow;
-        Some(match self.op {
-            Op::If => Flow::If,
-            Op::Else => Flow::Else,
-            Op::EndIf => Flow::EndIf,
-            Op::Do => Flow::Do,
-            Op::Break => Flow::Break,
-            Op::Continue => Flow::Continue,
-            Op::While => Flow::While,
-            _ => return None,
-        })
-    }
-
-    fn predicated(&self) -> bool {
-        self.pred.is_some()
-    }
-}
+crate::intel::flow::impl_flow_inst!(Inst, Op);

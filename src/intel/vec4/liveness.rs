@@ -79,26 +79,7 @@ pub fn solve(prog: &Program) -> Live {
             }
         }
     }
-    // live-in = use ∪ (live-out − def), backwards to a fixed point.
-    let mut livein = use_.clone();
-    let mut liveout = vec![BitSet::new(n); blocks.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..blocks.len()).rev() {
-            let mut grew = false;
-            for &s in &blocks[b].succs {
-                grew |= liveout[b].union_with(&livein[s]);
-            }
-            if grew {
-                let inn = &mut livein[b];
-                inn.assign(&liveout[b]);
-                inn.subtract(&def[b]);
-                inn.union_with(&use_[b]);
-                changed = true;
-            }
-        }
-    }
+    let (livein, liveout) = crate::intel::flow::solve_liveness(&blocks, &use_, &def);
     Live {
         blocks,
         livein,
