@@ -32,13 +32,13 @@ pub fn scratch_read_desc() -> u32 {
     (2 << 25) | (1 << 20) | (1 << 19) | (2 << 14) | 255
 }
 
-/// The header (g0) and the two vertices' OWord offsets (`2 slot` at dword 0, `2 slot + 1` at
-/// dword 4) of a scratch message, in the registers from [`SCRATCH_MSG`].
-fn scratch_setup(out: &mut Vec<eu::Inst>, slot: u32) {
+/// `mov(8) dst g0 { align16 WE_all }`: the thread header every message header starts from
+/// (URB, sampler and scratch messages alike).
+fn copy_g0(dst: Dst) -> eu::Inst {
     let mut m = eu::Inst::new(Opcode::Mov);
     m.access_mode = AccessMode::Align16;
     m.we_all = true;
-    m.dst = Dst::reg(RegFile::Grf, SCRATCH_MSG as u8, 0, RegType::UD);
+    m.dst = dst;
     m.src = vec![EuSrc::Reg(RegSrc::new(
         RegFile::Grf,
         0,
@@ -46,7 +46,18 @@ fn scratch_setup(out: &mut Vec<eu::Inst>, slot: u32) {
         RegType::UD,
         Region::new(4, 4, 1),
     ))];
-    out.push(m);
+    m
+}
+
+/// The header (g0) and the two vertices' OWord offsets (`2 slot` at dword 0, `2 slot + 1` at
+/// dword 4) of a scratch message, in the registers from [`SCRATCH_MSG`].
+fn scratch_setup(out: &mut Vec<eu::Inst>, slot: u32) {
+    out.push(copy_g0(Dst::reg(
+        RegFile::Grf,
+        SCRATCH_MSG as u8,
+        0,
+        RegType::UD,
+    )));
     for (sub, off) in [(0, 2 * slot), (16, 2 * slot + 1)] {
         let mut o = eu::Inst::new(Opcode::Mov);
         o.exec_size = 1;
@@ -225,18 +236,7 @@ pub fn generate(
             }
             Op::UrbHeader => {
                 let d = dst_of(alloc, inst)?;
-                let mut m = eu::Inst::new(Opcode::Mov);
-                m.access_mode = AccessMode::Align16;
-                m.we_all = true;
-                m.dst = d;
-                m.src = vec![EuSrc::Reg(RegSrc::new(
-                    RegFile::Grf,
-                    0,
-                    0,
-                    RegType::UD,
-                    Region::new(4, 4, 1),
-                ))];
-                out.push(m);
+                out.push(copy_g0(d));
                 let mut o = eu::Inst::new(Opcode::Or);
                 o.exec_size = 1;
                 o.we_all = true;
@@ -287,18 +287,7 @@ pub fn generate(
             Op::SamplerHeader { offset_bits } => {
                 // g0 copied whole, then (align1, one channel) the offsets in dword 2.
                 let d = dst_of(alloc, inst)?;
-                let mut m = eu::Inst::new(Opcode::Mov);
-                m.access_mode = AccessMode::Align16;
-                m.we_all = true;
-                m.dst = d;
-                m.src = vec![EuSrc::Reg(RegSrc::new(
-                    RegFile::Grf,
-                    0,
-                    0,
-                    RegType::UD,
-                    Region::new(4, 4, 1),
-                ))];
-                out.push(m);
+                out.push(copy_g0(d));
                 if offset_bits != 0 {
                     let mut o = eu::Inst::new(Opcode::Mov);
                     o.exec_size = 1;
