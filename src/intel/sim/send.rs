@@ -338,14 +338,9 @@ impl Thread {
                 op: "tex",
                 texture,
                 sampler,
-                coord: Vec::new(),
-                lod: None,
-                bias: None,
-                comparator: None,
                 offset: texel_offsets.clone(),
                 integer,
-                ddx: Vec::new(),
-                ddy: Vec::new(),
+                ..TexRequest::default()
             };
             *result = Some(match ty {
                 7 => match shared.buffer_texel(texture, reg(0, 0)? as i32 as i64) {
@@ -595,14 +590,9 @@ impl Thread {
                 op: "tex",
                 texture,
                 sampler,
-                coord: Vec::new(),
-                lod: None,
-                bias: None,
-                comparator: None,
                 offset: texel_offsets.clone(),
                 integer,
-                ddx: Vec::new(),
-                ddy: Vec::new(),
+                ..TexRequest::default()
             };
             let mut out_int = integer;
             let result: [u32; 4] = match ty {

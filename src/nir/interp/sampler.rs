@@ -16,7 +16,7 @@
 //!   0.0, in all four components (GL_LEQUAL).
 
 /// One texture request, with its sources already read.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct TexRequest {
     /// The texture opcode name (`tex`, `txb`, `txl`, `txd`, `txf`, `txs`, `query_levels`...).
     pub op: &'static str,

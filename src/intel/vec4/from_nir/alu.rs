@@ -326,20 +326,13 @@ impl Tr<'_> {
             | AluOp::ine32
             | AluOp::ult32
             | AluOp::uge32 => {
-                let (ty, c) = match a.op {
-                    AluOp::flt32 => (F, CondMod::L),
-                    AluOp::fge32 => (F, CondMod::Ge),
-                    AluOp::feq32 => (F, CondMod::Z),
-                    AluOp::fneu32 => (F, CondMod::Nz),
-                    AluOp::ilt32 => (D, CondMod::L),
-                    AluOp::ige32 => (D, CondMod::Ge),
-                    AluOp::ieq32 => (D, CondMod::Z),
-                    AluOp::ine32 => (D, CondMod::Nz),
-                    AluOp::ult32 => (UD, CondMod::L),
-                    _ => (UD, CondMod::Ge),
+                let Some((ty, mut c)) = compare_of(a.op) else {
+                    return Err(CompileError::Internal(format!(
+                        "{:?} is not a comparison",
+                        a.op
+                    )));
                 };
                 let (mut x, mut y) = (arg!(0, ty), arg!(1, ty));
-                let mut c = c;
                 if x.file == File::Imm && y.file != File::Imm {
                     std::mem::swap(&mut x, &mut y);
                     c = swapped(c);
