@@ -117,7 +117,7 @@ pub fn compile(
     let encoded = eu::encode_program_compacted(devinfo, &gen.insts)
         .map_err(|e| CompileError::Internal(format!("vec4 encoding: {e}")))?;
     let code: Vec<u8> = encoded.iter().flat_map(|e| e.bytes().to_vec()).collect();
-    let used_vgrfs = regalloc::intervals(&prog);
+    let used_vgrfs = liveness::intervals(&prog);
     let top_vgrf = used_vgrfs
         .iter()
         .zip(&alloc)

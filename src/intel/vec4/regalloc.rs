@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use crate::ra::{ClassId, Graph, RegSet, RegSetBuilder};
 
 use super::ir::Program;
+use super::liveness;
 use super::CompileError;
 
 /// The register set: 128 single GRFs and their one class, built once.
@@ -21,12 +22,6 @@ fn reg_set() -> &'static (Arc<RegSet>, ClassId) {
             class,
         )
     })
-}
-
-/// Each virtual register's live interval `(first, last)` instruction index, `None` when
-/// it is never touched.
-pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
-    super::liveness::intervals(prog)
 }
 
 /// Assigns a GRF in `first_free..limit` to every virtual register; `None` when they do not
@@ -60,7 +55,7 @@ pub fn allocate_with(
     limit: u32,
     costs: Option<&[f32]>,
 ) -> Result<Outcome, CompileError> {
-    let iv = intervals(prog);
+    let iv = liveness::intervals(prog);
     let (set, class) = reg_set();
     let class = *class;
     let mut g = Graph::new(set);
@@ -80,12 +75,11 @@ pub fn allocate_with(
         .filter_map(|(v, s)| s.map(|(a, b)| (a, b, v)))
         .collect();
     live.sort_unstable();
-    for (k, &(a, b, v)) in live.iter().enumerate() {
+    for (k, &(_, b, v)) in live.iter().enumerate() {
         for &(a2, _, v2) in &live[k + 1..] {
             if a2 > b {
                 break;
             }
-            let _ = a;
             g.add_edge(nodes[v], nodes[v2]);
         }
         for &bl in &blockers {
@@ -139,7 +133,7 @@ mod tests {
             ],
             num_vgrfs: 5,
         };
-        let iv = intervals(&prog);
+        let iv = liveness::intervals(&prog);
         assert_eq!(iv[0], Some((0, 5)));
         assert_eq!(iv[1], Some((2, 4)));
         // Read before any write: undefined on entry, so live from the start.

@@ -38,23 +38,22 @@ pub fn allocate_spilling(
     }
     let limit = limit.min(SCRATCH_MSG);
     let mut stats = SpillStats::default();
-    let mut short = vec![false; prog.num_vgrfs as usize];
-    // The coarse loop liveness can make spilling run away (every temporary of a loop body
-    // live around it); past twice the original length the program is reported unsupported
-    // rather than grown until its jumps no longer encode.
+    let mut temps = vec![false; prog.num_vgrfs as usize];
+    // Each round adds fills and spills; past twice the original length the program is
+    // reported unsupported rather than grown until its jumps no longer encode.
     let budget = 2 * prog.insts.len();
     loop {
         if prog.insts.len() > budget {
             return Ok(None);
         }
-        let costs = spill_costs(prog, &short);
+        let costs = spill_costs(prog, &temps);
         match allocate_with(prog, first_free, limit, Some(&costs))? {
             Outcome::Done(a) => return Ok(Some((a, stats))),
             Outcome::NoFit => return Ok(None),
             Outcome::Spill(v) => {
                 let slot = stats.scratch_bytes / 32;
                 stats.scratch_bytes += 32;
-                spill_reg(prog, v, slot, &mut short, &mut stats);
+                spill_reg(prog, v, slot, &mut temps, &mut stats);
             }
         }
     }
@@ -64,7 +63,7 @@ pub fn allocate_spilling(
 /// fill, weighted by 10 per enclosing loop. A read by an instruction right after another one
 /// that touched the register costs nothing: [`spill_reg`] reuses that one's temporary.
 /// Zero (never spilled) for spill temporaries and untouched registers.
-pub fn spill_costs(prog: &Program, short: &[bool]) -> Vec<f32> {
+pub fn spill_costs(prog: &Program, temps: &[bool]) -> Vec<f32> {
     let mut cost = vec![0f32; prog.num_vgrfs as usize];
     let mut depth = 0i32;
     let mut prev: Vec<u32> = Vec::new();
@@ -94,7 +93,7 @@ pub fn spill_costs(prog: &Program, short: &[bool]) -> Vec<f32> {
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    for (c, &s) in cost.iter_mut().zip(short) {
+    for (c, &s) in cost.iter_mut().zip(temps) {
         if s {
             *c = 0.0;
         }
@@ -106,7 +105,7 @@ pub fn spill_costs(prog: &Program, short: &[bool]) -> Vec<f32> {
 /// scratch slot `slot`. Consecutive instructions touching `v` share one temporary, which
 /// holds all of `v` from the first of them on (Mesa's `can_use_scratch_for_source`); spill
 /// messages of other registers in between do not break the run.
-fn spill_reg(prog: &mut Program, v: u32, slot: u32, short: &mut Vec<bool>, stats: &mut SpillStats) {
+fn spill_reg(prog: &mut Program, v: u32, slot: u32, temps: &mut Vec<bool>, stats: &mut SpillStats) {
     let old = std::mem::take(&mut prog.insts);
     let mut out = Vec::with_capacity(old.len() + 8);
     let mut cached: Option<u32> = None;
@@ -128,8 +127,8 @@ fn spill_reg(prog: &mut Program, v: u32, slot: u32, short: &mut Vec<bool>, stats
             None => {
                 let t = prog.num_vgrfs;
                 prog.num_vgrfs += 1;
-                short.resize(prog.num_vgrfs as usize, false);
-                short[t as usize] = true;
+                temps.resize(prog.num_vgrfs as usize, false);
+                temps[t as usize] = true;
                 // A partial write keeps the other components: fill them first, so the
                 // spill below writes the whole register back.
                 if reads || !whole {

@@ -54,9 +54,10 @@ fn same_test(cmod: CondMod, a: RegType, b: RegType) -> bool {
             && matches!(b, RegType::D | RegType::UD))
 }
 
-/// The register and conditional modifier `inst` tests when it only sets the flag from one
-/// register compared with zero: `mov.cmod null, r` or `cmp.z/nz null, r, 0` on integers.
-fn flag_test(inst: &Inst) -> Option<(usize, CondMod)> {
+/// The conditional modifier `inst` tests its first source with, when it only sets the flag
+/// from that register compared with zero: `mov.cmod null, r` or `cmp.z/nz null, r, 0` on
+/// integers.
+fn flag_test(inst: &Inst) -> Option<CondMod> {
     if inst.dst.file != File::Null || inst.pred.is_some() || inst.sat {
         return None;
     }
@@ -71,7 +72,7 @@ fn flag_test(inst: &Inst) -> Option<(usize, CondMod)> {
                 CondMod::Z | CondMod::Nz | CondMod::G | CondMod::Ge | CondMod::L | CondMod::Le
             ) =>
         {
-            Some((0, inst.cmod))
+            Some(inst.cmod)
         }
         Op::Alu(Opcode::Cmp)
             if matches!(inst.cmod, CondMod::Z | CondMod::Nz)
@@ -80,7 +81,7 @@ fn flag_test(inst: &Inst) -> Option<(usize, CondMod)> {
                 && inst.src[1].imm == 0
                 && inst.src[1].ty == s.ty =>
         {
-            Some((0, inst.cmod))
+            Some(inst.cmod)
         }
         _ => None,
     }
@@ -119,10 +120,10 @@ pub fn propagate_cmod(prog: &mut Program) -> bool {
     let mut remove = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len() {
-        let Some((si, cmod)) = flag_test(&prog.insts[ip]) else {
+        let Some(cmod) = flag_test(&prog.insts[ip]) else {
             continue;
         };
-        let src = prog.insts[ip].src[si];
+        let src = prog.insts[ip].src[0];
         // The instruction writing the tested register, with nothing in between that reads or
         // writes the flag or leaves the block.
         let mut writer = None;
