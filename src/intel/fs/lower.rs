@@ -393,12 +393,119 @@ pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
     width
 }
 
-/// Splits every instruction wider than [`max_simd_width`] allows into consecutive groups.
+/// Splits every instruction wider than the hardware allows into consecutive groups, except
+/// that a SIMD32 instruction whose only limit is the 16-channel one stays whole: it is split
+/// into its SIMD16 halves after register allocation ([`split_simd32_halves`]).
+///
+/// The halves would be exactly the instructions an early split makes (the same operands,
+/// offset by 16 channels), so keeping them whole changes nothing the hardware sees, but it
+/// halves what the optimizer, the scheduler, liveness and the allocator walk for a SIMD32
+/// program. The allocator keeps the halves' registers apart as it would an early split's:
+/// a value whose last read is the instruction and the instruction's destination interfere,
+/// so the first half never overwrites what the second half reads.
 pub fn lower_simd_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    let early = split_early(devinfo, prog);
+    let mut index = 0;
+    split_wider_than(devinfo, prog, |inst, w| {
+        let keep = inst.exec_size == 32 && !early[index];
+        index += 1;
+        if keep {
+            32
+        } else {
+            w
+        }
+    })
+}
+
+/// Which SIMD32 instructions with a 16-channel limit are split before optimization anyway:
+/// those that read or write a VGRF some narrower instruction already accesses by halves (the
+/// payloads and replies of the split messages), so that the value splits into two VGRFs
+/// (`split_virtual_grfs`) and each half can be coalesced with its message; and those reading
+/// their own destination's VGRF at another offset, where the first half's write could land on
+/// what the second half still has to read. A copy split for the first reason passes it on to
+/// the other VGRFs it touches, so chains of copies (phi moves into a payload) split whole.
+fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
+    let vgrf = |r: &Reg| (r.file == File::Vgrf).then_some(r.nr as usize);
+    let mut halved = vec![false; prog.vgrf_sizes.len()];
+    let mut early: Vec<bool> = prog
+        .insts
+        .iter()
+        .map(|inst| {
+            let deferrable = inst.exec_size == 32
+                && !inst.op.is_send()
+                && !inst.op.is_flow()
+                && max_simd_width(devinfo, inst) < 32;
+            if !deferrable && inst.exec_size < 32 && !inst.we_all && !inst.op.is_flow() {
+                for r in std::iter::once(&inst.dst).chain(&inst.src) {
+                    if let Some(h) = vgrf(r).and_then(|n| halved.get_mut(n)) {
+                        *h = true;
+                    }
+                }
+            }
+            !deferrable || overlaps_own_source(inst)
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (inst, early) in prog.insts.iter().zip(&mut early) {
+            if *early {
+                continue;
+            }
+            let operands = || std::iter::once(&inst.dst).chain(&inst.src).filter_map(vgrf);
+            if !operands().any(|n| halved[n]) {
+                continue;
+            }
+            *early = true;
+            changed = true;
+            if is_plain_copy(inst) {
+                for n in operands() {
+                    halved[n] = true;
+                }
+            }
+        }
+        if !changed {
+            return early;
+        }
+    }
+}
+
+fn is_plain_copy(inst: &Inst) -> bool {
+    inst.op == Op::Alu(Opcode::Mov)
+        && inst.pred.is_none()
+        && inst.cmod == CondMod::None
+        && !inst.sat
+        && !inst.src[0].neg
+        && !inst.src[0].abs
+}
+
+/// After register allocation: splits what [`lower_simd_width`] kept whole into SIMD16 halves
+/// (and anything else still wider than the hardware allows).
+pub fn split_simd32_halves(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    split_wider_than(devinfo, prog, |_, w| w)
+}
+
+/// Whether a source reads the destination's VGRF at another offset: there the first half's
+/// write could land on what the second half still has to read, so such an instruction is
+/// split before allocation, where each half gets its own live range.
+fn overlaps_own_source(inst: &Inst) -> bool {
+    inst.dst.file == File::Vgrf
+        && inst
+            .src
+            .iter()
+            .any(|s| s.file == File::Vgrf && s.nr == inst.dst.nr && s.offset != inst.dst.offset)
+}
+
+/// Splits every instruction into parts of at most `width(inst, max_simd_width(inst))`
+/// channels.
+fn split_wider_than(
+    devinfo: &DevInfo,
+    prog: &mut Program,
+    mut width: impl FnMut(&Inst, u8) -> u8,
+) -> bool {
     let mut progress = false;
     let old = std::mem::take(&mut prog.insts);
     for inst in old {
-        let w = max_simd_width(devinfo, &inst);
+        let w = width(&inst, max_simd_width(devinfo, &inst));
         if w >= inst.exec_size || inst.op.is_flow() {
             prog.insts.push(inst);
             continue;

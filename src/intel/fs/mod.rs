@@ -208,6 +208,8 @@ impl Context {
         let mut best_throughput = 0f64;
         let mut any_spilled = false;
         let mut simd16_failed = false;
+        // How far the SIMD16 program's busiest unit outlasts its thread (see `simd32_excluded`).
+        let mut simd16_unit_bound = None;
         // Compute: the workgroup size picks the widths (Mesa's brw_simd_should_compile).
         let workgroup = match shader.stage() {
             nir::Stage::Compute => {
@@ -224,7 +226,9 @@ impl Context {
                 }
             }
             if w == 32 {
-                if let Some(why) = simd32_excluded(dev, shader, any_spilled, simd16_failed) {
+                let why =
+                    simd32_excluded(dev, shader, any_spilled, simd16_failed, simd16_unit_bound);
+                if let Some(why) = why {
                     simd32_skipped = Some(why);
                     continue;
                 }
@@ -247,6 +251,9 @@ impl Context {
                 pipeline::Outcome::Compiled(c) => {
                     best_throughput = best_throughput.max(c.throughput);
                     any_spilled |= c.spilled;
+                    if w == 16 {
+                        simd16_unit_bound = Some(c.unit_bound());
+                    }
                     Some(c)
                 }
                 pipeline::Outcome::Slower(t) => {
@@ -501,11 +508,21 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
 /// Why SIMD32 is not tried for `shader`, as Mesa's `brw_compile_fs` decides before
 /// compiling it: a narrower program spilled, SIMD16 was tried and did not fit, or the
 /// shader limits its dispatch width (Gen8 dual-source blending runs SIMD8 only).
+///
+/// One more reason is gpucc's own: the cycle model says SIMD32 cannot win. Throughput is the
+/// width over the longer of the thread's time and its busiest unit's busy time. SIMD32 issues
+/// every instruction as two SIMD16 halves, so each unit's busy time doubles while the
+/// thread's time grows by less (the halves hide each other's latency). A SIMD16 program whose
+/// busiest unit already outlasts its thread (`simd16_unit_bound` above 1) therefore gives a
+/// SIMD32 program no faster than itself, which Mesa would compile and then drop as
+/// "inefficient". The 1% margin keeps SIMD32 for programs whose unit and thread times are
+/// balanced, where SIMD32's different schedule can still tip the comparison.
 fn simd32_excluded(
     dev: &DevInfo,
     shader: &nir::Shader,
     any_spilled: bool,
     simd16_failed: bool,
+    simd16_unit_bound: Option<f64>,
 ) -> Option<String> {
     if any_spilled {
         return Some("SIMD32 is not tried: a narrower program spilled registers".into());
@@ -516,8 +533,17 @@ fn simd32_excluded(
     if dev.ver == 80 && from_nir::writes_dual_source(shader) {
         return Some("SIMD32 is not tried: Gen8 dual-source blending runs SIMD8".into());
     }
+    if let Some(bound) = simd16_unit_bound.filter(|b| *b > SIMD32_UNIT_BOUND_LIMIT) {
+        return Some(format!(
+            "SIMD32 is not tried: the SIMD16 program's busiest unit is busy {bound:.3}x its \
+             thread's cycles, so SIMD32 would not raise the throughput"
+        ));
+    }
     None
 }
+
+/// See [`simd32_excluded`].
+const SIMD32_UNIT_BOUND_LIMIT: f64 = 1.01;
 
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.
 pub use crate::verify::VerifyOutcome;

@@ -150,10 +150,11 @@ pub fn latency(devinfo: &DevInfo, inst: &Inst) -> u32 {
 /// instruction issues as two halves (Mesa's `issue_time`, without the register bank conflict
 /// term, which needs the final registers).
 pub fn issue_time(inst: &Inst) -> u32 {
-    if inst.exec_size == 16 {
-        4
-    } else {
-        2
+    match inst.exec_size {
+        // A SIMD32 instruction kept whole until allocation issues as two SIMD16 halves.
+        32 => 8,
+        16 => 4,
+        _ => 2,
     }
 }
 
