@@ -416,45 +416,68 @@ fn simd32_is_kept_exactly_when_its_estimated_throughput_is_higher() {
     );
 }
 
-/// SIMD32 instructions are split into their SIMD16 (or narrower) parts after register
-/// allocation rather than before optimization, to halve what the passes walk; the split
-/// itself must be the one an early split makes. Splitting a lowered program's instructions
-/// whole after the deferral gives exactly the parts splitting them at once gives, on every
-/// platform (ivb splits three-source instructions into SIMD8 quarters), and the instructions
-/// that touch values a split message reads or writes by halves are split early, so that
-/// those values can be coalesced into the messages.
+/// Instructions the hardware runs in parts (SIMD32 in SIMD16 halves, ivb's three-source
+/// instructions in SIMD8 parts) are split after register allocation rather than before
+/// optimization, to shorten what the passes walk; the split itself must be the one an early
+/// split makes. Splitting a lowered program's instructions after the deferral gives exactly
+/// the parts splitting them at once gives, at SIMD16 and SIMD32 on every platform, and the
+/// messages of a SIMD32 program are split early with their payload copies.
 #[test]
-fn simd32_instructions_split_after_allocation_into_the_same_parts() {
+fn wide_instructions_split_after_allocation_into_the_same_parts() {
+    use gpucc::intel::eu::{Opcode, RegType};
+    use gpucc::intel::fs::ir::{Inst, Op, Program, Reg};
     use gpucc::intel::fs::{lower, pipeline};
     let text = shader("0x3dcccccd");
     let s = parse(&text);
     for p in PLATFORMS {
         let dev = DevInfo::from_name(p).unwrap();
-        let before = pipeline::prepare(dev, &s, 32, "lower_integer_multiplication")
-            .unwrap()
-            .prog;
-        let mut early = before.clone();
-        lower::split_simd32_halves(dev, &mut early);
-        let mut late = before.clone();
-        lower::lower_simd_width(dev, &mut late);
-        let kept = late.insts.iter().filter(|i| i.exec_size == 32).count();
-        let flow = late
-            .insts
-            .iter()
-            .filter(|i| i.exec_size == 32 && i.op.is_flow())
-            .count();
-        assert!(kept > flow, "{p}: no SIMD32 instruction kept whole");
-        // Every message is split, and its payload copies are 16 channels wide.
-        assert!(late
-            .insts
-            .iter()
-            .filter(|i| i.op.is_send())
-            .all(|i| i.exec_size == 16));
-        lower::split_simd32_halves(dev, &mut late);
-        assert_eq!(late.insts, early.insts, "{p}");
-        assert!(late
-            .insts
-            .iter()
-            .all(|i| i.exec_size <= 16 || i.op.is_flow()));
+        for width in [16u8, 32] {
+            let before = pipeline::prepare(dev, &s, width, "lower_integer_multiplication")
+                .unwrap()
+                .prog;
+            let mut early = before.clone();
+            lower::split_to_hardware_width(dev, &mut early);
+            let mut late = before.clone();
+            lower::lower_simd_width(dev, &mut late);
+            if width == 32 {
+                let whole = late.insts.iter().filter(|i| i.exec_size == 32);
+                assert!(
+                    whole.filter(|i| !i.op.is_flow()).count() > 0,
+                    "{p}: no SIMD32 instruction kept whole"
+                );
+                assert!(late
+                    .insts
+                    .iter()
+                    .filter(|i| i.op.is_send())
+                    .all(|i| i.exec_size == 16));
+            }
+            lower::split_to_hardware_width(dev, &mut late);
+            assert_eq!(late.insts, early.insts, "{p} SIMD{width}");
+            assert!(late
+                .insts
+                .iter()
+                .all(|i| i.op.is_flow() || i.exec_size <= lower::max_simd_width(dev, i)));
+        }
     }
+    // ivb runs three-source instructions at SIMD8 only: a SIMD16 MAD stays whole and becomes
+    // the two SIMD8 parts after allocation.
+    let ivb = DevInfo::from_name("ivb").unwrap();
+    let mut prog = Program::default();
+    let regs: Vec<Reg> = (0..4)
+        .map(|_| Reg::vgrf(prog.alloc(2), RegType::F))
+        .collect();
+    prog.insts.push(Inst::new(
+        Op::Alu(Opcode::Mad),
+        16,
+        regs[0],
+        regs[1..].to_vec(),
+    ));
+    let mut early = prog.clone();
+    lower::split_to_hardware_width(ivb, &mut early);
+    assert_eq!(early.insts.len(), 2);
+    assert!(!lower::lower_simd_width(ivb, &mut prog));
+    assert_eq!(prog.insts.len(), 1);
+    lower::split_to_hardware_width(ivb, &mut prog);
+    assert_eq!(prog.insts, early.insts);
+    assert_eq!((prog.insts[1].exec_size, prog.insts[1].group), (8, 8));
 }

@@ -393,49 +393,61 @@ pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
     width
 }
 
-/// Splits every instruction wider than the hardware allows into consecutive groups, except
-/// that a SIMD32 instruction whose only limit is the 16-channel one stays whole: it is split
-/// into its SIMD16 halves after register allocation ([`split_simd32_halves`]).
+/// Splits what must be split before optimization; an instruction of the program's full
+/// width (16 or 32 channels) that the hardware takes only in narrower parts (SIMD32 in SIMD16
+/// halves; on ivb three-source instructions in SIMD8 parts) stays whole until after register
+/// allocation ([`split_to_hardware_width`]).
 ///
-/// The halves would be exactly the instructions an early split makes (the same operands,
-/// offset by 16 channels), so keeping them whole changes nothing the hardware sees, but it
-/// halves what the optimizer, the scheduler, liveness and the allocator walk for a SIMD32
-/// program. The allocator keeps the halves' registers apart as it would an early split's:
-/// a value whose last read is the instruction and the instruction's destination interfere,
-/// so the first half never overwrites what the second half reads.
+/// The parts are exactly the instructions an early split makes (the same operands, offset by
+/// the part's channels), so keeping them whole changes nothing the hardware sees, but the
+/// optimizer, the scheduler, liveness and the allocator walk far fewer instructions (about
+/// half for a SIMD32 program), and passes that match whole instructions (copy propagation,
+/// conditional-modifier propagation) see one where they saw parts. The allocator keeps the
+/// parts' registers apart as it would an early split's: a value whose last read is the
+/// instruction and the instruction's destination interfere, so no part overwrites what a later
+/// part reads.
 pub fn lower_simd_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
     let early = split_early(devinfo, prog);
     let mut index = 0;
     split_wider_than(devinfo, prog, |inst, w| {
-        let keep = inst.exec_size == 32 && !early[index];
+        let keep = !early[index];
         index += 1;
         if keep {
-            32
+            inst.exec_size
         } else {
             w
         }
     })
 }
 
-/// Which SIMD32 instructions with a 16-channel limit are split before optimization anyway:
-/// those that read or write a VGRF some narrower instruction already accesses by halves (the
-/// payloads and replies of the split messages), so that the value splits into two VGRFs
-/// (`split_virtual_grfs`) and each half can be coalesced with its message; and those reading
-/// their own destination's VGRF at another offset, where the first half's write could land on
-/// what the second half still has to read. A copy split for the first reason passes it on to
-/// the other VGRFs it touches, so chains of copies (phi moves into a payload) split whole.
+/// Which instructions are split before optimization: all that [`lower_simd_width`] cannot
+/// defer, those that read or write a VGRF some narrower instruction already accesses by parts
+/// (the payloads and replies of SIMD32's split messages), so that the value splits into VGRFs
+/// per part (`split_virtual_grfs`) and each can be coalesced with its message, and those
+/// reading their own destination's VGRF at another offset, where an earlier part's write
+/// could land on what a later part still has to read. A copy split for the second reason
+/// passes it on to the other VGRFs it touches, so chains of copies (phi moves into a payload)
+/// split whole.
 fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
     let vgrf = |r: &Reg| (r.file == File::Vgrf).then_some(r.nr as usize);
+    let width = prog
+        .insts
+        .iter()
+        .filter(|i| !i.we_all)
+        .map(|i| i.exec_size)
+        .max()
+        .unwrap_or(8)
+        .max(16);
     let mut halved = vec![false; prog.vgrf_sizes.len()];
     let mut early: Vec<bool> = prog
         .insts
         .iter()
         .map(|inst| {
-            let deferrable = inst.exec_size == 32
+            let deferrable = inst.exec_size == width
                 && !inst.op.is_send()
                 && !inst.op.is_flow()
-                && max_simd_width(devinfo, inst) < 32;
-            if !deferrable && inst.exec_size < 32 && !inst.we_all && !inst.op.is_flow() {
+                && max_simd_width(devinfo, inst) < width;
+            if !deferrable && inst.exec_size < width && !inst.we_all && !inst.op.is_flow() {
                 for r in std::iter::once(&inst.dst).chain(&inst.src) {
                     if let Some(h) = vgrf(r).and_then(|n| halved.get_mut(n)) {
                         *h = true;
@@ -469,6 +481,7 @@ fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
     }
 }
 
+/// A MOV that only copies: no predicate, condition, saturation or source modifier.
 fn is_plain_copy(inst: &Inst) -> bool {
     inst.op == Op::Alu(Opcode::Mov)
         && inst.pred.is_none()
@@ -478,15 +491,15 @@ fn is_plain_copy(inst: &Inst) -> bool {
         && !inst.src[0].abs
 }
 
-/// After register allocation: splits what [`lower_simd_width`] kept whole into SIMD16 halves
-/// (and anything else still wider than the hardware allows).
-pub fn split_simd32_halves(devinfo: &DevInfo, prog: &mut Program) -> bool {
+/// After register allocation: splits what [`lower_simd_width`] kept whole (and anything else
+/// still wider than the hardware allows) into the parts the hardware runs.
+pub fn split_to_hardware_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
     split_wider_than(devinfo, prog, |_, w| w)
 }
 
-/// Whether a source reads the destination's VGRF at another offset: there the first half's
-/// write could land on what the second half still has to read, so such an instruction is
-/// split before allocation, where each half gets its own live range.
+/// Whether a source reads the destination's VGRF at another offset: there an earlier part's
+/// write could land on what a later part still has to read, so such an instruction is split
+/// before allocation, where each part gets its own live range.
 fn overlaps_own_source(inst: &Inst) -> bool {
     inst.dst.file == File::Vgrf
         && inst

@@ -320,8 +320,8 @@ pub(super) fn compile_width(
         return Ok(Outcome::DoesNotFit);
     };
     place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
-    runner.step("split_simd32_halves", &mut prog, |p| {
-        lower::split_simd32_halves(dev, p)
+    runner.step("split_to_hardware_width", &mut prog, |p| {
+        lower::split_to_hardware_width(dev, p)
     })?;
     runner.step("assign_registers", &mut prog, |p| {
         regalloc::assign(p, &alloc);
