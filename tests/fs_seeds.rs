@@ -188,7 +188,10 @@ fn split_parts_each_write_one_grf() {
     p.alloc(4);
     p.alloc(2);
     p.insts.push(strided_mov(16, 2, RegType::F));
-    assert!(lower::lower_simd_width(dev("ivb"), &mut p));
+    // An instruction of the program's full width waits for register allocation to be split.
+    assert!(!lower::lower_simd_width(dev("ivb"), &mut p));
+    assert_eq!(p.insts.len(), 1);
+    assert!(lower::split_to_hardware_width(dev("ivb"), &mut p));
     assert_eq!(p.insts.len(), 4);
     for (i, part) in p.insts.iter().enumerate() {
         assert_eq!((part.exec_size, part.group), (4, 4 * i as u8));
