@@ -26,9 +26,13 @@ use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
 use crate::intel::DevInfo;
 
-use super::ir::{File, Inst, Op, Program, REG_SIZE};
+use super::ir::{Inst, Op, Program};
 use super::liveness;
-use super::regalloc;
+
+mod dag;
+
+pub use dag::Dag;
+use dag::{build_dag, build_dag_into, DagScratch, Resources};
 
 /// A scheduling heuristic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +56,6 @@ pub enum Mode {
 /// The pre-allocation modes in the order the pipeline tries them: decreasing expected
 /// performance, increasing likelihood of allocating (Mesa's `pre_modes`).
 pub const PRE_RA_MODES: [Mode; 4] = [Mode::Pre, Mode::PreNonLifo, Mode::KeepOrder, Mode::PreLifo];
-
-/// Shared functions whose messages only read memory that the shader does not write (sampler,
-/// Gen7 sampler-cache data port, constant cache): they may move past each other and past ALU
-/// instructions. Every other message is a barrier.
-const READ_ONLY_SFIDS: [u8; 3] = [sfid::SAMPLER, sfid::SAMPLER_CACHE, sfid::CONSTANT_CACHE];
 
 /// Sampler message type for the size query (`resinfo`), which Mesa measured apart.
 const SAMPLER_RESINFO: u32 = 10;
@@ -155,254 +154,6 @@ pub fn issue_time(inst: &Inst) -> u32 {
     } else {
         2
     }
-}
-
-/// Whether nothing may move across `inst`.
-fn is_barrier(inst: &Inst) -> bool {
-    match inst.op {
-        op if op.is_flow() => true,
-        Op::Alu(Opcode::Wait | Opcode::Nop) => true,
-        Op::FbWrite { .. } => true,
-        Op::Send => inst.eot || !READ_ONLY_SFIDS.contains(&inst.sfid),
-        _ => false,
-    }
-}
-
-/// What an operand occupies, as indices into one space: VGRF pieces, then hardware GRFs, then
-/// MRFs, then the two flag subregisters.
-struct Resources {
-    piece_base: Vec<u32>,
-    vgrf_sizes: Vec<u32>,
-    fixed: u32,
-    mrf: u32,
-    flag: u32,
-}
-
-/// Hardware GRF numbers tracked (Gen7–Gen9 have 128; the rest is headroom for odd regions).
-const FIXED_SPACE: u32 = 256;
-/// Message registers tracked (Gen4–Gen6 have 16 or 24).
-const MRF_SPACE: u32 = 32;
-
-impl Resources {
-    fn new(prog: &Program) -> Resources {
-        let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
-        let mut total = 0u32;
-        for &s in &prog.vgrf_sizes {
-            piece_base.push(total);
-            total += s;
-        }
-        Resources {
-            piece_base,
-            vgrf_sizes: prog.vgrf_sizes.clone(),
-            fixed: total,
-            mrf: total + FIXED_SPACE,
-            flag: total + FIXED_SPACE + MRF_SPACE,
-        }
-    }
-
-    /// Size of the index space (one past the last flag subregister).
-    fn space(&self) -> usize {
-        (self.flag + 2) as usize
-    }
-
-    /// Pieces of a register region starting at `r` and spanning `regs` registers.
-    fn pieces(&self, r: &super::ir::Reg, regs: u32, out: &mut Vec<u32>) {
-        let first = r.offset / REG_SIZE;
-        let regs = regs.max(1);
-        match r.file {
-            File::Vgrf => {
-                let Some(&size) = self.vgrf_sizes.get(r.nr as usize) else {
-                    return;
-                };
-                let base = self.piece_base[r.nr as usize];
-                out.extend((first..(first + regs).min(size)).map(|p| base + p));
-            }
-            File::Fixed => {
-                let s = r.nr + first;
-                out.extend((s..(s + regs).min(FIXED_SPACE)).map(|p| self.fixed + p));
-            }
-            File::Mrf => {
-                let s = r.nr + first;
-                out.extend((s..(s + regs).min(MRF_SPACE)).map(|p| self.mrf + p));
-            }
-            _ => {}
-        }
-    }
-
-    /// What `inst` reads and writes.
-    fn uses(&self, inst: &Inst, reads: &mut Vec<u32>, writes: &mut Vec<u32>) {
-        reads.clear();
-        writes.clear();
-        for (i, s) in inst.src.iter().enumerate() {
-            // An explicit region may reach further than its size says; one more register
-            // only adds edges.
-            let regs = regalloc::regs_read(inst, i) + s.region.is_some() as u32;
-            self.pieces(s, regs, reads);
-        }
-        self.pieces(&inst.dst, inst.regs_written(), writes);
-        let flag = self.flag + (inst.flag_subnr as u32 & 1);
-        if inst.pred.is_some() {
-            reads.push(flag);
-        }
-        if inst.cmod != crate::intel::eu::CondMod::None {
-            writes.push(flag);
-        }
-        reads.sort_unstable();
-        reads.dedup();
-        writes.sort_unstable();
-        writes.dedup();
-    }
-}
-
-/// The dependence DAG of one run of instructions.
-#[derive(Debug, Clone, Default)]
-pub struct Dag {
-    /// For each node, its successors and the latency of each edge.
-    pub children: Vec<Vec<(u32, u32)>>,
-    /// Number of predecessors of each node.
-    pub parents: Vec<u32>,
-}
-
-impl Dag {
-    fn add_edge(&mut self, from: u32, to: u32, lat: u32) {
-        if from == to {
-            return;
-        }
-        // Edges into `to` are all added while `to` is visited (see [`build_dag_into`]), so a
-        // repeat can only be the last child.
-        let c = &mut self.children[from as usize];
-        if let Some(e) = c.last_mut().filter(|e| e.0 == to) {
-            e.1 = e.1.max(lat);
-        } else {
-            c.push((to, lat));
-            self.parents[to as usize] += 1;
-        }
-    }
-
-    /// Whether `to` depends on `from` directly.
-    pub fn has_edge(&self, from: usize, to: usize) -> bool {
-        self.children[from].iter().any(|e| e.0 as usize == to)
-    }
-}
-
-/// No instruction (an empty entry of the DAG builder's per-resource tables).
-const NONE: u32 = u32::MAX;
-
-/// Storage [`build_dag_into`] reuses from one run to the next: a program has a run per block,
-/// and allocating per run, per resource or per node would cost more than the DAG itself.
-/// Resources are dense indices (see [`Resources`]), so the per-resource state is a plain
-/// table; an entry belongs to the current run only when its stamp says so, so starting a run
-/// resets nothing.
-#[derive(Default)]
-struct DagScratch {
-    /// The run being built (never 0, which marks an entry no run has touched).
-    run: u32,
-    /// Per resource: the run that last touched it.
-    stamp: Vec<u32>,
-    /// Per resource: the last instruction that wrote it, or [`NONE`].
-    write: Vec<u32>,
-    /// Per resource: the newest entry of its list of readers since that write, or [`NONE`].
-    reads_head: Vec<u32>,
-    /// The reader lists: (instruction, next entry of the same list).
-    read_pool: Vec<(u32, u32)>,
-    since_barrier: Vec<u32>,
-    reads: Vec<u32>,
-    writes: Vec<u32>,
-}
-
-impl DagScratch {
-    /// Starts a run over a resource space of `space` indices.
-    fn begin(&mut self, space: usize) {
-        if self.stamp.len() < space {
-            self.stamp.resize(space, 0);
-            self.write.resize(space, NONE);
-            self.reads_head.resize(space, NONE);
-        }
-        self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
-            self.stamp.fill(0);
-            self.run = 1;
-        }
-        self.read_pool.clear();
-        self.since_barrier.clear();
-    }
-
-    /// The table index of resource `r`, emptied on its first use in the run.
-    fn touch(&mut self, r: u32) -> usize {
-        let k = r as usize;
-        if self.stamp[k] != self.run {
-            self.stamp[k] = self.run;
-            self.write[k] = NONE;
-            self.reads_head[k] = NONE;
-        }
-        k
-    }
-}
-
-/// Builds the DAG of `insts`, which must contain no control flow, into `dag`.
-///
-/// Every edge into instruction `i` is added while `i` is visited, so each node's children
-/// come out in increasing order and a repeated edge can only be the last one added (which
-/// is what [`Dag::add_edge`] relies on); the order in which the readers of a resource are
-/// visited therefore does not matter.
-fn build_dag_into(res: &Resources, insts: &[Inst], lat: &[u32], dag: &mut Dag, s: &mut DagScratch) {
-    let n = insts.len();
-    dag.children.truncate(n);
-    dag.children.iter_mut().for_each(Vec::clear);
-    dag.children.resize_with(n, Vec::new);
-    dag.parents.clear();
-    dag.parents.resize(n, 0);
-    s.begin(res.space());
-    let mut last_barrier: Option<u32> = None;
-    let (mut reads, mut writes) = (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes));
-    for (i, inst) in insts.iter().enumerate() {
-        let i = i as u32;
-        res.uses(inst, &mut reads, &mut writes);
-        for &r in &reads {
-            let k = s.touch(r);
-            let w = s.write[k];
-            if w != NONE {
-                dag.add_edge(w, i, lat[w as usize]);
-            }
-            s.read_pool.push((i, s.reads_head[k]));
-            s.reads_head[k] = (s.read_pool.len() - 1) as u32;
-        }
-        for &w in &writes {
-            let k = s.touch(w);
-            let p = s.write[k];
-            if p != NONE {
-                dag.add_edge(p, i, lat[p as usize]);
-            }
-            let mut e = s.reads_head[k];
-            while e != NONE {
-                let (r, next) = s.read_pool[e as usize];
-                dag.add_edge(r, i, 0);
-                e = next;
-            }
-            s.reads_head[k] = NONE;
-            s.write[k] = i;
-        }
-        if is_barrier(inst) {
-            for &p in s.since_barrier.iter().chain(last_barrier.iter()) {
-                dag.add_edge(p, i, 0);
-            }
-            s.since_barrier.clear();
-            last_barrier = Some(i);
-        } else {
-            if let Some(b) = last_barrier {
-                dag.add_edge(b, i, 0);
-            }
-            s.since_barrier.push(i);
-        }
-    }
-    (s.reads, s.writes) = (reads, writes);
-}
-
-/// Builds the DAG of `insts`, which must contain no control flow.
-fn build_dag(res: &Resources, insts: &[Inst], lat: &[u32]) -> Dag {
-    let mut dag = Dag::default();
-    build_dag_into(res, insts, lat, &mut dag, &mut DagScratch::default());
-    dag
 }
 
 /// The DAG of a run of instructions without control flow (for tests and tools).
@@ -581,14 +332,14 @@ fn schedule_run(
     delay.resize(n, 0);
     for i in (0..n).rev() {
         delay[i] = issue[i];
-        for &(c, l) in &dag.children[i] {
+        for &(c, l) in dag.children(i) {
             delay[i] = delay[i].max(l + delay[c as usize]);
         }
     }
     unblocked.clear();
     unblocked.resize(n, 0);
     for i in 0..n {
-        for &(c, l) in &dag.children[i] {
+        for &(c, l) in dag.children(i) {
             let t = unblocked[i] + issue[i] + l;
             let u = &mut unblocked[c as usize];
             *u = (*u).max(t);
@@ -651,7 +402,7 @@ fn schedule_run(
             p.scheduled(insts, node);
         }
         time = time.max(unblocked[node]) + issue[node];
-        for &(c, l) in dag.children[node].iter().rev() {
+        for &(c, l) in dag.children(node).iter().rev() {
             let c = c as usize;
             unblocked[c] = unblocked[c].max(time + l);
             generation[c] = cand_generation;
