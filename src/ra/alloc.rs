@@ -111,14 +111,15 @@ impl Graph {
     /// Σ over neighbours m of q\[class(n)\]\[class(m)\], for every node.
     fn q_totals(&self, adjacency: &Adjacency) -> Vec<u64> {
         let set = &*self.set;
+        let class = &self.class;
         (0..self.num_nodes())
             .map(|n| {
-                let b = self.class[n];
-                let neighbours = adjacency.neighbours(n);
-                neighbours
-                    .iter()
-                    .map(|&m| set.q(b, self.class[m as usize]) as u64)
-                    .sum()
+                let q = set.q_row(class[n]);
+                let mut total = 0u64;
+                for &m in adjacency.neighbours(n) {
+                    total += u64::from(q[class[m as usize].index()]);
+                }
+                total
             })
             .collect()
     }
@@ -128,7 +129,13 @@ impl Graph {
         let set = &*self.set;
         let n_nodes = self.num_nodes();
         let mut q_total = self.q_totals(adjacency);
-        let p = |n: usize| set.class_size(self.class[n]) as u64;
+        // |class(n)| per node, read for every neighbour of every removed node.
+        let class_size: Vec<u64> = self
+            .class
+            .iter()
+            .map(|&c| set.class_size(c) as u64)
+            .collect();
+        let p = |n: usize| class_size[n];
 
         // Removed from the graph: stacked, or pre-coloured (never stacked, always coloured).
         let mut removed: Vec<bool> = self.fixed.iter().map(Option::is_some).collect();
@@ -162,12 +169,13 @@ impl Graph {
                 if removed[m] {
                     continue;
                 }
-                let was_trivial = q_total[m] < p(m);
-                q_total[m] -= set.q(self.class[m], c) as u64;
-                if !was_trivial && q_total[m] < p(m) {
+                let (q, size) = (&mut q_total[m], class_size[m]);
+                let was_trivial = *q < size;
+                *q -= set.q(self.class[m], c) as u64;
+                if !was_trivial && *q < size {
                     trivial.push(m as u32);
                 }
-                lowest.lowered(m, q_total[m]);
+                lowest.lowered(m, *q);
             }
         }
         Simplified {
@@ -199,13 +207,14 @@ impl Graph {
             let n = n as usize;
             let c = self.class[n];
             let words = set.class(c).words.clone();
-            avail[words.clone()].copy_from_slice(&set.member_row(c)[words.clone()]);
+            let class_avail = &mut avail[words.clone()];
+            class_avail.copy_from_slice(&set.member_row(c)[words.clone()]);
             for &m in adjacency.neighbours(n) {
                 let r = reg[m as usize];
                 if r != NO_REG {
-                    let row = set.conflict_row(RegId(r));
-                    for w in words.clone() {
-                        avail[w] &= !row[w];
+                    let row = &set.conflict_row(RegId(r))[words.clone()];
+                    for (a, &b) in class_avail.iter_mut().zip(row) {
+                        *a &= !b;
                     }
                 }
             }

@@ -82,7 +82,44 @@ pub(crate) struct Adjacency {
 }
 
 impl Adjacency {
+    /// Builds the rows from a bit matrix when it is small next to the edge list (at most a
+    /// few words to scan per edge added), else by counting passes over the edges; both give
+    /// the same rows.
     fn build(nodes: usize, edges: &[(u32, u32)]) -> Adjacency {
+        let words = nodes.div_ceil(64);
+        if nodes * words <= 4 * edges.len() + 4096 {
+            Self::build_dense(nodes, words, edges)
+        } else {
+            Self::build_sparse(nodes, edges)
+        }
+    }
+
+    /// A bit per node pair: setting two bits per edge removes the duplicates, and reading
+    /// each row's bits in order lists its neighbours in increasing order.
+    fn build_dense(nodes: usize, words: usize, edges: &[(u32, u32)]) -> Adjacency {
+        let mut matrix = vec![0u64; nodes * words];
+        for &(a, b) in edges {
+            let (a, b) = (a as usize, b as usize);
+            matrix[a * words + b / 64] |= 1 << (b % 64);
+            matrix[b * words + a / 64] |= 1 << (a % 64);
+        }
+        let mut start = Vec::with_capacity(nodes + 1);
+        let mut list = Vec::with_capacity(2 * edges.len());
+        for row in matrix.chunks_exact(words.max(1)).take(nodes) {
+            start.push(list.len() as u32);
+            for (w, &bits) in row.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    list.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+        }
+        start.resize(nodes + 1, list.len() as u32);
+        Adjacency { start, list }
+    }
+
+    fn build_sparse(nodes: usize, edges: &[(u32, u32)]) -> Adjacency {
         let mut start = vec![0u32; nodes + 1];
         for &(a, b) in edges {
             start[a as usize + 1] += 1;
@@ -326,11 +363,50 @@ mod tests {
     #[test]
     fn adjacency_is_symmetric_sorted_and_deduplicated() {
         let edges = [(2, 0), (0, 2), (1, 2), (2, 0), (3, 1)];
-        let adj = Adjacency::build(5, &edges);
-        assert_eq!(adj.neighbours(0), &[2]);
-        assert_eq!(adj.neighbours(1), &[2, 3]);
-        assert_eq!(adj.neighbours(2), &[0, 1]);
-        assert_eq!(adj.neighbours(3), &[1]);
-        assert_eq!(adj.neighbours(4), &[] as &[u32]);
+        let dense = Adjacency::build_dense(5, 1, &edges);
+        let sparse = Adjacency::build_sparse(5, &edges);
+        for adj in [dense, sparse] {
+            assert_eq!(adj.neighbours(0), &[2]);
+            assert_eq!(adj.neighbours(1), &[2, 3]);
+            assert_eq!(adj.neighbours(2), &[0, 1]);
+            assert_eq!(adj.neighbours(3), &[1]);
+            assert_eq!(adj.neighbours(4), &[] as &[u32]);
+        }
+    }
+
+    /// The bit matrix and the counting passes agree on rows that cross word boundaries, with
+    /// repeated edges in both directions and nodes without edges.
+    #[test]
+    fn dense_and_sparse_adjacency_agree() {
+        let nodes = 200;
+        let mut edges = Vec::new();
+        let mut x = 12345u32;
+        for _ in 0..1500 {
+            // A small linear congruential generator: a fixed, varied edge list.
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let a = (x >> 8) % nodes;
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let b = (x >> 8) % nodes;
+            if a != b && a % 7 != 3 && b % 7 != 3 {
+                edges.push((a, b));
+            }
+        }
+        let n = nodes as usize;
+        let dense = Adjacency::build_dense(n, n.div_ceil(64), &edges);
+        let sparse = Adjacency::build_sparse(n, &edges);
+        for v in 0..n {
+            let mut want: Vec<u32> = edges
+                .iter()
+                .filter_map(|&(a, b)| match (a as usize == v, b as usize == v) {
+                    (true, _) => Some(b),
+                    (_, true) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(dense.neighbours(v), &want[..], "dense row {v}");
+            assert_eq!(sparse.neighbours(v), &want[..], "sparse row {v}");
+        }
     }
 }

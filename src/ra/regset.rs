@@ -424,6 +424,12 @@ impl RegSet {
         self.q[b.index() * self.classes.len() + c.index()]
     }
 
+    /// The q-values of class `b` against every class: `q_row(b)[c] == q(b, c)`.
+    pub(crate) fn q_row(&self, b: ClassId) -> &[u32] {
+        let n = self.classes.len();
+        &self.q[b.index() * n..(b.index() + 1) * n]
+    }
+
     /// The whole q table, `table[b][c] == q(b, c)`.
     pub fn q_table(&self) -> Vec<Vec<u32>> {
         self.q

@@ -249,13 +249,12 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
     }
 
     // Double precision and 64-bit integers.
-    let types: Vec<RegType> = std::iter::once(dst_ty)
-        .chain(inst.src.iter().take(n).map(|s| s.ty()))
-        .collect();
-    if n > 0 && types.iter().any(|t| t.size() == 8) {
+    // The operand types, walked again where needed rather than collected (this runs for
+    // every instruction of every program).
+    let types = || std::iter::once(dst_ty).chain(inst.src.iter().take(n).map(|s| s.ty()));
+    if n > 0 && types().any(|t| t.size() == 8) {
         if ver < 70
-            || (types.iter().any(|t| matches!(t, RegType::Q | RegType::UQ))
-                && !devinfo.has_64bit_int)
+            || (types().any(|t| matches!(t, RegType::Q | RegType::UQ)) && !devinfo.has_64bit_int)
         {
             report(
                 Rule::DoublePrecision,

@@ -122,6 +122,14 @@ struct State {
     written: BitSet,
 }
 
+impl State {
+    /// `self = other`, reusing the storage (one working state serves every block visit).
+    fn assign(&mut self, other: &State) {
+        self.regs.copy_from_slice(&other.regs);
+        self.written.assign(&other.written);
+    }
+}
+
 /// Checks that, with VGRF `v` placed at GRFs `base[v]..base[v] + size`, every value the program
 /// reads is still in its register. `reserved` payload registers hold the thread payload on
 /// entry; `grfs` is the size of the register file. The error names the instruction, the value
@@ -147,13 +155,14 @@ pub fn check(prog: &Program, base: &[u32], reserved: u32, grfs: u32) -> Result<(
     }
 
     // Forward fixed point: registers meet, "written on every path" intersects.
+    let mut st = entry.clone();
     let mut ins: Vec<Option<State>> = vec![None; nb];
     ins[0] = Some(entry);
     // Blocks are in program order, so taking the lowest queued block first visits a
     // block after its forward predecessors: the fixed point needs few passes.
     let mut work = std::collections::BTreeSet::from([0usize]);
     while let Some(b) = work.pop_first() {
-        let mut st = ins[b].clone().expect("queued blocks have an in-state");
+        st.assign(ins[b].as_ref().expect("queued blocks have an in-state"));
         for ip in blocks[b].start..blocks[b].end {
             apply_writes(prog, &labels, base, ip, &mut st);
         }
@@ -181,9 +190,10 @@ pub fn check(prog: &Program, base: &[u32], reserved: u32, grfs: u32) -> Result<(
 
     // With the fixed point reached, walk every reachable block once more and check the reads.
     for (b, blk) in blocks.iter().enumerate() {
-        let Some(mut st) = ins[b].clone() else {
+        let Some(in_state) = &ins[b] else {
             continue;
         };
+        st.assign(in_state);
         for ip in blk.start..blk.end {
             let inst = &prog.insts[ip];
             for (i, s) in inst.src.iter().enumerate() {

@@ -26,9 +26,13 @@ use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
 use crate::intel::DevInfo;
 
-use super::ir::{File, Inst, Op, Program, REG_SIZE};
+use super::ir::{Inst, Op, Program};
 use super::liveness;
-use super::regalloc;
+
+mod dag;
+
+pub use dag::Dag;
+use dag::{build_dag, build_dag_into, DagScratch, Resources};
 
 /// A scheduling heuristic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +56,6 @@ pub enum Mode {
 /// The pre-allocation modes in the order the pipeline tries them: decreasing expected
 /// performance, increasing likelihood of allocating (Mesa's `pre_modes`).
 pub const PRE_RA_MODES: [Mode; 4] = [Mode::Pre, Mode::PreNonLifo, Mode::KeepOrder, Mode::PreLifo];
-
-/// Shared functions whose messages only read memory that the shader does not write (sampler,
-/// Gen7 sampler-cache data port, constant cache): they may move past each other and past ALU
-/// instructions. Every other message is a barrier.
-const READ_ONLY_SFIDS: [u8; 3] = [sfid::SAMPLER, sfid::SAMPLER_CACHE, sfid::CONSTANT_CACHE];
 
 /// Sampler message type for the size query (`resinfo`), which Mesa measured apart.
 const SAMPLER_RESINFO: u32 = 10;
@@ -158,222 +157,6 @@ pub fn issue_time(inst: &Inst) -> u32 {
     }
 }
 
-/// Whether nothing may move across `inst`.
-fn is_barrier(inst: &Inst) -> bool {
-    match inst.op {
-        op if op.is_flow() => true,
-        Op::Alu(Opcode::Wait | Opcode::Nop) => true,
-        Op::FbWrite { .. } => true,
-        Op::Send => inst.eot || !READ_ONLY_SFIDS.contains(&inst.sfid),
-        _ => false,
-    }
-}
-
-/// What an operand occupies, as indices into one space: VGRF pieces, then hardware GRFs, then
-/// MRFs, then the two flag subregisters.
-struct Resources {
-    piece_base: Vec<u32>,
-    vgrf_sizes: Vec<u32>,
-    fixed: u32,
-    mrf: u32,
-    flag: u32,
-}
-
-/// Hardware GRF numbers tracked (Gen7–Gen9 have 128; the rest is headroom for odd regions).
-const FIXED_SPACE: u32 = 256;
-/// Message registers tracked (Gen4–Gen6 have 16 or 24).
-const MRF_SPACE: u32 = 32;
-
-impl Resources {
-    fn new(prog: &Program) -> Resources {
-        let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
-        let mut total = 0u32;
-        for &s in &prog.vgrf_sizes {
-            piece_base.push(total);
-            total += s;
-        }
-        Resources {
-            piece_base,
-            vgrf_sizes: prog.vgrf_sizes.clone(),
-            fixed: total,
-            mrf: total + FIXED_SPACE,
-            flag: total + FIXED_SPACE + MRF_SPACE,
-        }
-    }
-
-    /// Pieces of a register region starting at `r` and spanning `regs` registers.
-    fn pieces(&self, r: &super::ir::Reg, regs: u32, out: &mut Vec<u32>) {
-        let first = r.offset / REG_SIZE;
-        let regs = regs.max(1);
-        match r.file {
-            File::Vgrf => {
-                let Some(&size) = self.vgrf_sizes.get(r.nr as usize) else {
-                    return;
-                };
-                let base = self.piece_base[r.nr as usize];
-                out.extend((first..(first + regs).min(size)).map(|p| base + p));
-            }
-            File::Fixed => {
-                let s = r.nr + first;
-                out.extend((s..(s + regs).min(FIXED_SPACE)).map(|p| self.fixed + p));
-            }
-            File::Mrf => {
-                let s = r.nr + first;
-                out.extend((s..(s + regs).min(MRF_SPACE)).map(|p| self.mrf + p));
-            }
-            _ => {}
-        }
-    }
-
-    /// What `inst` reads and writes.
-    fn uses(&self, inst: &Inst, reads: &mut Vec<u32>, writes: &mut Vec<u32>) {
-        reads.clear();
-        writes.clear();
-        for (i, s) in inst.src.iter().enumerate() {
-            // An explicit region may reach further than its size says; one more register
-            // only adds edges.
-            let regs = regalloc::regs_read(inst, i) + s.region.is_some() as u32;
-            self.pieces(s, regs, reads);
-        }
-        self.pieces(&inst.dst, inst.regs_written(), writes);
-        let flag = self.flag + (inst.flag_subnr as u32 & 1);
-        if inst.pred.is_some() {
-            reads.push(flag);
-        }
-        if inst.cmod != crate::intel::eu::CondMod::None {
-            writes.push(flag);
-        }
-        reads.sort_unstable();
-        reads.dedup();
-        writes.sort_unstable();
-        writes.dedup();
-    }
-}
-
-/// The dependence DAG of one run of instructions.
-#[derive(Debug, Clone, Default)]
-pub struct Dag {
-    /// For each node, its successors and the latency of each edge.
-    pub children: Vec<Vec<(u32, u32)>>,
-    /// Number of predecessors of each node.
-    pub parents: Vec<u32>,
-}
-
-impl Dag {
-    fn add_edge(&mut self, from: u32, to: u32, lat: u32) {
-        if from == to {
-            return;
-        }
-        let c = &mut self.children[from as usize];
-        if let Some(e) = c.iter_mut().find(|e| e.0 == to) {
-            e.1 = e.1.max(lat);
-        } else {
-            c.push((to, lat));
-            self.parents[to as usize] += 1;
-        }
-    }
-
-    /// Whether `to` depends on `from` directly.
-    pub fn has_edge(&self, from: usize, to: usize) -> bool {
-        self.children[from].iter().any(|e| e.0 as usize == to)
-    }
-}
-
-/// What a resource saw last while a DAG is built.
-#[derive(Default)]
-struct LastUse {
-    write: Option<u32>,
-    reads: Vec<u32>,
-}
-
-/// Storage [`build_dag`] reuses from one run to the next: a program has a run per block, and
-/// allocating a map, a list per resource and a list per node for each would cost more than
-/// the DAG itself.
-#[derive(Default)]
-struct DagScratch {
-    /// Index into `uses` of each resource seen in this run.
-    index: HashMap<u32, usize>,
-    /// Per resource; the first `index.len()` are this run's.
-    uses: Vec<LastUse>,
-    since_barrier: Vec<u32>,
-    reads: Vec<u32>,
-    writes: Vec<u32>,
-}
-
-impl DagScratch {
-    /// The `uses` entry of resource `r`, taken from the pool on its first use in the run.
-    fn slot(&mut self, r: u32) -> usize {
-        let next = self.index.len();
-        let k = *self.index.entry(r).or_insert(next);
-        if k == self.uses.len() {
-            self.uses.push(LastUse::default());
-        }
-        k
-    }
-}
-
-/// Builds the DAG of `insts`, which must contain no control flow, into `dag`.
-fn build_dag_into(res: &Resources, insts: &[Inst], lat: &[u32], dag: &mut Dag, s: &mut DagScratch) {
-    let n = insts.len();
-    dag.children.truncate(n);
-    dag.children.iter_mut().for_each(Vec::clear);
-    dag.children.resize_with(n, Vec::new);
-    dag.parents.clear();
-    dag.parents.resize(n, 0);
-    for u in &mut s.uses[..s.index.len()] {
-        u.write = None;
-        u.reads.clear();
-    }
-    s.index.clear();
-    s.since_barrier.clear();
-    let mut last_barrier: Option<u32> = None;
-    let (mut reads, mut writes) = (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes));
-    for (i, inst) in insts.iter().enumerate() {
-        let i = i as u32;
-        res.uses(inst, &mut reads, &mut writes);
-        for &r in &reads {
-            let k = s.slot(r);
-            let u = &mut s.uses[k];
-            if let Some(w) = u.write {
-                dag.add_edge(w, i, lat[w as usize]);
-            }
-            u.reads.push(i);
-        }
-        for &w in &writes {
-            let k = s.slot(w);
-            let u = &mut s.uses[k];
-            if let Some(p) = u.write {
-                dag.add_edge(p, i, lat[p as usize]);
-            }
-            for &r in &u.reads {
-                dag.add_edge(r, i, 0);
-            }
-            u.reads.clear();
-            u.write = Some(i);
-        }
-        if is_barrier(inst) {
-            for &p in s.since_barrier.iter().chain(last_barrier.iter()) {
-                dag.add_edge(p, i, 0);
-            }
-            s.since_barrier.clear();
-            last_barrier = Some(i);
-        } else {
-            if let Some(b) = last_barrier {
-                dag.add_edge(b, i, 0);
-            }
-            s.since_barrier.push(i);
-        }
-    }
-    (s.reads, s.writes) = (reads, writes);
-}
-
-/// Builds the DAG of `insts`, which must contain no control flow.
-fn build_dag(res: &Resources, insts: &[Inst], lat: &[u32]) -> Dag {
-    let mut dag = Dag::default();
-    build_dag_into(res, insts, lat, &mut dag, &mut DagScratch::default());
-    dag
-}
-
 /// The DAG of a run of instructions without control flow (for tests and tools).
 pub fn dependencies(devinfo: &DevInfo, prog: &Program, insts: &[Inst]) -> Dag {
     let res = Resources::new(prog);
@@ -382,13 +165,21 @@ pub fn dependencies(devinfo: &DevInfo, prog: &Program, insts: &[Inst]) -> Dag {
 }
 
 /// Register-pressure bookkeeping of one run before allocation (Mesa's `reads_remaining`,
-/// `written`, block live-in and live-out sets, per VGRF).
+/// `written`, block live-in and live-out sets, per VGRF), in tables indexed by VGRF that are
+/// kept from run to run: a VGRF's entries belong to the current run when its stamp says so.
 struct Pressure {
     sizes: Vec<u32>,
-    reads_remaining: HashMap<u32, u32>,
-    written: HashMap<u32, bool>,
-    live_in: HashMap<u32, bool>,
-    live_out: HashMap<u32, bool>,
+    run: u32,
+    stamp: Vec<u32>,
+    reads_remaining: Vec<u32>,
+    written: Vec<bool>,
+    live_in: Vec<bool>,
+    live_out: Vec<bool>,
+    /// The distinct VGRF sources of the run's instruction `i`:
+    /// `src_list[src_start[i]..src_start[i + 1]]` (the benefit of a ready instruction is asked
+    /// for again at every step).
+    src_start: Vec<u32>,
+    src_list: Vec<u32>,
 }
 
 fn src_vgrfs(inst: &Inst, out: &mut Vec<u32>) {
@@ -399,23 +190,48 @@ fn src_vgrfs(inst: &Inst, out: &mut Vec<u32>) {
 }
 
 impl Pressure {
-    /// `start..end` is the run's place in the program whose liveness is `live`.
-    fn new(prog: &Program, live: &liveness::Liveness, insts: &[Inst], start: usize) -> Pressure {
-        let end = start + insts.len();
-        let mut p = Pressure {
+    fn new(prog: &Program) -> Pressure {
+        let n = prog.vgrf_sizes.len();
+        Pressure {
             sizes: prog.vgrf_sizes.clone(),
-            reads_remaining: HashMap::default(),
-            written: HashMap::default(),
-            live_in: HashMap::default(),
-            live_out: HashMap::default(),
-        };
-        let mut srcs = Vec::new();
+            run: 0,
+            stamp: vec![0; n],
+            reads_remaining: vec![0; n],
+            written: vec![false; n],
+            live_in: vec![false; n],
+            live_out: vec![false; n],
+            src_start: Vec::new(),
+            src_list: Vec::new(),
+        }
+    }
+
+    /// Starts the run `insts`, whose place in the program whose liveness is `live` is
+    /// `start..start + insts.len()`.
+    fn begin(
+        &mut self,
+        live: &liveness::Liveness,
+        insts: &[Inst],
+        start: usize,
+        srcs: &mut Vec<u32>,
+    ) {
+        let end = start + insts.len();
+        self.run = self.run.wrapping_add(1);
+        if self.run == 0 {
+            self.stamp.fill(0);
+            self.run = 1;
+        }
+        self.src_start.clear();
+        self.src_list.clear();
         let note = |v: u32, p: &mut Pressure| {
-            if p.live_in.contains_key(&v) {
+            let vi = v as usize;
+            if p.stamp[vi] == p.run {
                 return;
             }
-            let base = live.piece_base[v as usize];
-            let pieces = base..base + p.sizes[v as usize] as usize;
+            p.stamp[vi] = p.run;
+            p.reads_remaining[vi] = 0;
+            p.written[vi] = false;
+            let base = live.piece_base[vi];
+            let pieces = base..base + p.sizes[vi] as usize;
             let (mut inn, mut out) = (false, false);
             for q in pieces {
                 let (s, e) = (live.start[q], live.end[q]);
@@ -425,94 +241,122 @@ impl Pressure {
                 inn |= s < start && e >= start;
                 out |= s < end && e >= end;
             }
-            p.live_in.insert(v, inn);
-            p.live_out.insert(v, out);
+            p.live_in[vi] = inn;
+            p.live_out[vi] = out;
         };
         for inst in insts {
-            src_vgrfs(inst, &mut srcs);
-            for &v in &srcs {
-                *p.reads_remaining.entry(v).or_default() += 1;
-                note(v, &mut p);
+            src_vgrfs(inst, srcs);
+            self.src_start.push(self.src_list.len() as u32);
+            for &v in srcs.iter() {
+                note(v, self);
+                self.reads_remaining[v as usize] += 1;
+                self.src_list.push(v);
             }
             if inst.dst.is_vgrf() {
-                note(inst.dst.nr, &mut p);
+                note(inst.dst.nr, self);
             }
         }
-        p
+        self.src_start.push(self.src_list.len() as u32);
     }
 
-    /// Registers that scheduling `inst` now frees minus those it starts occupying.
-    fn benefit(&self, inst: &Inst, srcs: &mut Vec<u32>) -> i32 {
+    fn srcs(&self, i: usize) -> &[u32] {
+        &self.src_list[self.src_start[i] as usize..self.src_start[i + 1] as usize]
+    }
+
+    /// Registers that scheduling the run's instruction `i` now frees minus those it starts
+    /// occupying.
+    fn benefit(&self, insts: &[Inst], i: usize) -> i32 {
+        let inst = &insts[i];
         let mut b = 0i32;
         if inst.dst.is_vgrf() {
-            let v = inst.dst.nr;
-            if !self.live_in[&v] && !self.written.get(&v).copied().unwrap_or(false) {
-                b -= self.sizes[v as usize] as i32;
+            let v = inst.dst.nr as usize;
+            if !self.live_in[v] && !self.written[v] {
+                b -= self.sizes[v] as i32;
             }
         }
-        src_vgrfs(inst, srcs);
-        for &v in srcs.iter() {
-            if !self.live_out[&v] && self.reads_remaining[&v] == 1 {
-                b += self.sizes[v as usize] as i32;
+        for &v in self.srcs(i) {
+            let v = v as usize;
+            if !self.live_out[v] && self.reads_remaining[v] == 1 {
+                b += self.sizes[v] as i32;
             }
         }
         b
     }
 
-    fn scheduled(&mut self, inst: &Inst, srcs: &mut Vec<u32>) {
+    fn scheduled(&mut self, insts: &[Inst], i: usize) {
+        let inst = &insts[i];
         if inst.dst.is_vgrf() {
-            self.written.insert(inst.dst.nr, true);
+            self.written[inst.dst.nr as usize] = true;
         }
-        src_vgrfs(inst, srcs);
-        for v in srcs.iter() {
-            if let Some(r) = self.reads_remaining.get_mut(v) {
-                *r = r.saturating_sub(1);
-            }
+        let (s, e) = (self.src_start[i] as usize, self.src_start[i + 1] as usize);
+        for k in s..e {
+            let r = &mut self.reads_remaining[self.src_list[k] as usize];
+            *r = r.saturating_sub(1);
         }
     }
 }
 
-/// Orders one run of instructions (no control flow) by `mode`; returns the new order as
-/// indices into `insts`.
+/// Per-node tables [`schedule_run`] fills for each run, kept from run to run.
+#[derive(Default)]
+struct RunTables {
+    lat: Vec<u32>,
+    issue: Vec<u32>,
+    delay: Vec<u32>,
+    unblocked: Vec<u32>,
+    parents: Vec<u32>,
+    generation: Vec<u32>,
+    ready: Vec<u32>,
+}
+
+/// Orders one run of instructions (no control flow) by `mode`; appends the new order to
+/// `order`, which holds the order of everything before the run, as indices into the program
+/// (the run's instruction `i` is `order.len() + i` on entry).
 fn schedule_run(
     devinfo: &DevInfo,
     res: &Resources,
     insts: &[Inst],
     mode: Mode,
-    mut pressure: Option<Pressure>,
-    (dag, scratch): (&mut Dag, &mut DagScratch),
-) -> Vec<usize> {
+    mut pressure: Option<&mut Pressure>,
+    (dag, scratch, t): (&mut Dag, &mut DagScratch, &mut RunTables),
+    order: &mut Vec<u32>,
+) {
     let n = insts.len();
-    let lat: Vec<u32> = insts.iter().map(|i| latency(devinfo, i)).collect();
-    let issue: Vec<u32> = insts.iter().map(issue_time).collect();
-    build_dag_into(res, insts, &lat, dag, scratch);
+    let base = order.len();
+    t.lat.clear();
+    t.lat.extend(insts.iter().map(|i| latency(devinfo, i)));
+    t.issue.clear();
+    t.issue.extend(insts.iter().map(issue_time));
+    build_dag_into(res, insts, &t.lat, dag, scratch);
+    let (issue, delay, unblocked) = (&t.issue, &mut t.delay, &mut t.unblocked);
     // Longest path to the end of the run, and an optimistic earliest start.
-    let mut delay = vec![0u32; n];
+    delay.clear();
+    delay.resize(n, 0);
     for i in (0..n).rev() {
         delay[i] = issue[i];
-        for &(c, l) in &dag.children[i] {
+        for &(c, l) in dag.children(i) {
             delay[i] = delay[i].max(l + delay[c as usize]);
         }
     }
-    let mut unblocked = vec![0u32; n];
+    unblocked.clear();
+    unblocked.resize(n, 0);
     for i in 0..n {
-        for &(c, l) in &dag.children[i] {
+        for &(c, l) in dag.children(i) {
             let t = unblocked[i] + issue[i] + l;
             let u = &mut unblocked[c as usize];
             *u = (*u).max(t);
         }
     }
-    let mut parents = dag.parents.clone();
-    let mut generation = vec![0u32; n];
+    let parents = &mut t.parents;
+    parents.clone_from(&dag.parents);
+    let generation = &mut t.generation;
+    generation.clear();
+    generation.resize(n, 0);
     // The ready list; its end is the head of Mesa's list, where newly ready nodes go.
-    let mut ready: Vec<u32> = (0..n as u32)
-        .rev()
-        .filter(|&i| parents[i as usize] == 0)
-        .collect();
-    let mut order = Vec::with_capacity(n);
+    let ready = &mut t.ready;
+    ready.clear();
+    ready.extend((0..n as u32).rev().filter(|&i| parents[i as usize] == 0));
     let mut time = 0u32;
     let mut cand_generation = 1u32;
-    let mut srcs = Vec::new();
     while !ready.is_empty() {
         let mut chosen = ready.len() - 1;
         match mode {
@@ -524,14 +368,12 @@ fn schedule_run(
                 }
             }
             Mode::PreNonLifo | Mode::PreLifo => {
-                let p = pressure.as_ref();
-                let benefit = |i: u32, srcs: &mut Vec<u32>| {
-                    p.map_or(0, |p| p.benefit(&insts[i as usize], srcs))
-                };
-                let mut cb = benefit(ready[chosen], &mut srcs);
+                let p = pressure.as_deref();
+                let benefit = |i: u32| p.map_or(0, |p| p.benefit(insts, i as usize));
+                let mut cb = benefit(ready[chosen]);
                 for k in (0..ready.len() - 1).rev() {
                     let (nn, cn) = (ready[k] as usize, ready[chosen] as usize);
-                    let b = benefit(ready[k], &mut srcs);
+                    let b = benefit(ready[k]);
                     if b > 0 && b > cb {
                         chosen = k;
                         cb = b;
@@ -556,12 +398,12 @@ fn schedule_run(
             }
         }
         let node = ready.remove(chosen) as usize;
-        order.push(node);
-        if let Some(p) = pressure.as_mut() {
-            p.scheduled(&insts[node], &mut srcs);
+        order.push((base + node) as u32);
+        if let Some(p) = pressure.as_deref_mut() {
+            p.scheduled(insts, node);
         }
         time = time.max(unblocked[node]) + issue[node];
-        for &(c, l) in dag.children[node].iter().rev() {
+        for &(c, l) in dag.children(node).iter().rev() {
             let c = c as usize;
             unblocked[c] = unblocked[c].max(time + l);
             generation[c] = cand_generation;
@@ -572,8 +414,7 @@ fn schedule_run(
         }
         cand_generation += 1;
     }
-    debug_assert_eq!(order.len(), n);
-    order
+    debug_assert_eq!(order.len() - base, n);
 }
 
 /// Reorders the instructions of every basic block of `prog` by `mode`; returns whether the
@@ -607,28 +448,49 @@ pub fn schedule_with(
     } else {
         None
     };
-    let old = std::mem::take(&mut prog.insts);
-    let mut out = Vec::with_capacity(old.len());
-    let (mut dag, mut scratch) = (Dag::default(), DagScratch::default());
-    let mut changed = false;
+    let mut pressure = live.map(|_| Pressure::new(prog));
+    let insts = &prog.insts;
+    // The new order of the whole program, as indices into the old one.
+    let mut order: Vec<u32> = Vec::with_capacity(insts.len());
+    let (mut dag, mut scratch, mut tables) = Default::default();
+    let mut srcs = Vec::new();
     let mut start = 0;
-    while start < old.len() {
-        if old[start].op.is_flow() {
-            out.push(old[start].clone());
+    while start < insts.len() {
+        if insts[start].op.is_flow() {
+            order.push(start as u32);
             start += 1;
             continue;
         }
-        let end = (start..old.len())
-            .find(|&i| old[i].op.is_flow())
-            .unwrap_or(old.len());
-        let run = &old[start..end];
-        let pressure = live.map(|l| Pressure::new(prog, l, run, start));
-        let order = schedule_run(devinfo, &res, run, mode, pressure, (&mut dag, &mut scratch));
-        changed |= order.iter().enumerate().any(|(k, &i)| k != i);
-        out.extend(order.into_iter().map(|i| run[i].clone()));
+        let end = (start..insts.len())
+            .find(|&i| insts[i].op.is_flow())
+            .unwrap_or(insts.len());
+        let run = &insts[start..end];
+        if let (Some(p), Some(l)) = (pressure.as_mut(), live) {
+            p.begin(l, run, start, &mut srcs);
+        }
+        let bufs = (&mut dag, &mut scratch, &mut tables);
+        schedule_run(
+            devinfo,
+            &res,
+            run,
+            mode,
+            pressure.as_mut(),
+            bufs,
+            &mut order,
+        );
         start = end;
     }
-    prog.insts = out;
+    let changed = order.iter().enumerate().any(|(k, &i)| k != i as usize);
+    if changed {
+        // Move the instructions to their new places (a moved-out slot keeps an empty
+        // instruction, which allocates nothing).
+        let mut old = std::mem::take(&mut prog.insts);
+        let hole = Inst::new(Op::Alu(Opcode::Nop), 1, super::ir::Reg::BAD, Vec::new());
+        prog.insts = order
+            .iter()
+            .map(|&i| std::mem::replace(&mut old[i as usize], hole.clone()))
+            .collect();
+    }
     changed
 }
 

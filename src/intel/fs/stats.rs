@@ -138,6 +138,8 @@ struct State {
     slot_ready: [i64; SLOTS],
     /// Weighted busy time of each unit, for the throughput.
     busy: [f64; Unit::COUNT],
+    /// The footprint of the instruction being issued, kept so its lists are allocated once.
+    footprint: Footprint,
 }
 
 impl State {
@@ -147,6 +149,7 @@ impl State {
             unit_ready: [0; Unit::COUNT],
             slot_ready: [0; SLOTS],
             busy: [0.0; Unit::COUNT],
+            footprint: Footprint::empty(),
         }
     }
 
@@ -167,7 +170,8 @@ impl State {
     }
 
     fn issue(&mut self, ver: u32, inst: &eu::Inst, weight: f64) {
-        let fp = Footprint::of(inst, ver);
+        let mut fp = std::mem::replace(&mut self.footprint, Footprint::empty());
+        fp.compute(inst, ver);
         let t = timing(
             ver,
             inst,
@@ -195,6 +199,7 @@ impl State {
         self.mark(&fp.writes_grf, now + t.dst_ready);
         self.mark(&fp.writes_acc, now + t.acc_ready);
         self.mark(&fp.writes_flag, now + t.flag_ready);
+        self.footprint = fp;
     }
 }
 

@@ -79,7 +79,7 @@ fn dependence_edges() {
     let p = program(6, insts.clone());
     let dag = dependencies(ivb(), &p, &insts);
     let edge = |a: usize, b: usize| {
-        dag.children[a]
+        dag.children(a)
             .iter()
             .find(|e| e.0 as usize == b)
             .map(|e| e.1)

@@ -173,18 +173,32 @@ fn bits(desc: u32, hi: u32, lo: u32) -> u32 {
 }
 
 impl Footprint {
-    /// Computes the footprint of `inst` on generation `ver` (×10).
-    pub fn of(inst: &Inst, ver: u32) -> Footprint {
-        let mut f = Footprint {
+    /// A footprint of nothing, to [`compute`](Self::compute) into.
+    pub fn empty() -> Footprint {
+        Footprint {
             reads: Vec::new(),
             writes_grf: Vec::new(),
             writes_acc: Vec::new(),
             writes_flag: Vec::new(),
             payload: Vec::new(),
             sizes: Sizes::default(),
-            exec_ty: exec_type(inst),
+            exec_ty: RegType::UD,
             desc: 0,
-        };
+        }
+    }
+
+    /// Computes the footprint of `inst` on generation `ver` (×10) into `self`, reusing its
+    /// lists' storage: the estimator asks for the footprint of every instruction it issues.
+    pub fn compute(&mut self, inst: &Inst, ver: u32) {
+        self.reads.clear();
+        self.writes_grf.clear();
+        self.writes_acc.clear();
+        self.writes_flag.clear();
+        self.payload.clear();
+        self.sizes = Sizes::default();
+        self.exec_ty = exec_type(inst);
+        self.desc = 0;
+        let f = self;
         let exec = inst.exec_size.max(1) as u32;
         f.sizes.sx = (exec * f.exec_ty.size()).div_ceil(GRF_BYTES) as i64;
 
@@ -205,7 +219,6 @@ impl Footprint {
         if writes_flag {
             f.writes_flag.push(flag_span(inst, ver));
         }
-        f
     }
 
     fn alu(&mut self, inst: &Inst, ver: u32, exec: u32) {
