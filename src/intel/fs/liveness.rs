@@ -8,7 +8,7 @@
 //! is live from the loop's DO onwards (shared/seeds/004); break and continue blocks also fall
 //! through to the next block, because the channels that did not take the jump keep executing.
 
-use crate::util::bitset::BitSet;
+use crate::util::bitset::{union_words, union_words_new, BitMatrix};
 
 use crate::intel::eu::Opcode;
 
@@ -177,44 +177,42 @@ pub fn compute(prog: &Program) -> Liveness {
     let local = scan(prog, &blocks, &piece_base, &mut live);
     let (start, end) = (&mut live.start, &mut live.end);
     let g = local.globals.len();
-    let sets_of = |list: &[u32], ends: &[usize]| -> Vec<BitSet> {
+    let sets_of = |list: &[u32], ends: &[usize]| -> BitMatrix {
+        let mut sets = BitMatrix::new(ends.len(), g);
         let mut from = 0;
-        ends.iter()
-            .map(|&to| {
-                let mut set = BitSet::new(g);
-                for &p in &list[from..to] {
-                    let k = local.global_index[p as usize];
-                    if k != NO_BLOCK {
-                        set.insert(k as usize);
-                    }
+        for (b, &to) in ends.iter().enumerate() {
+            for &p in &list[from..to] {
+                let k = local.global_index[p as usize];
+                if k != NO_BLOCK {
+                    sets.insert(b, k as usize);
                 }
-                from = to;
-                set
-            })
-            .collect()
+            }
+            from = to;
+        }
+        sets
     };
     let use_ = sets_of(&local.uses, &local.use_end);
     let def = sets_of(&local.defs, &local.def_end);
-    let (livein, liveout) = crate::intel::flow::solve_liveness(&blocks, &use_, &def);
+    let (livein, liveout) = solve(&blocks, &use_, &def);
     // Each piece's interval reaches from its first live point to its last. Positions grow
     // along (block start, block end) in block order, so a forward walk that visits each
     // piece at its first occurrence finds the start, and a backward walk the end.
     let ends = |blk: &Block| (blk.start, blk.end.saturating_sub(1).max(blk.start));
-    let mut seen = BitSet::new(g);
+    let mut seen = vec![0u64; g.div_ceil(64)];
     for (b, blk) in blocks.iter().enumerate() {
         let (first, last) = ends(blk);
-        for (set, at) in [(&livein[b], first), (&liveout[b], last)] {
-            seen.union_with_new(set, |k| {
+        for (set, at) in [(livein.row(b), first), (liveout.row(b), last)] {
+            union_words_new(&mut seen, set, |k| {
                 let p = local.globals[k] as usize;
                 start[p] = start[p].min(at);
             });
         }
     }
-    seen.clear();
+    seen.iter_mut().for_each(|w| *w = 0);
     for (b, blk) in blocks.iter().enumerate().rev() {
         let (first, last) = ends(blk);
-        for (set, at) in [(&liveout[b], last), (&livein[b], first)] {
-            seen.union_with_new(set, |k| {
+        for (set, at) in [(liveout.row(b), last), (livein.row(b), first)] {
+            union_words_new(&mut seen, set, |k| {
                 let p = local.globals[k] as usize;
                 end[p] = end[p].max(at);
             });
@@ -240,6 +238,41 @@ pub fn compute(prog: &Program) -> Liveness {
     live.piece_base = piece_base;
     live.blocks = blocks;
     live
+}
+
+/// Live-in and live-out sets per block, solved backwards to the least fixed point (as
+/// [`crate::intel::flow::solve_liveness`], on one matrix per kind of set rather than a set
+/// per block).
+fn solve(blocks: &[Block], use_: &BitMatrix, def: &BitMatrix) -> (BitMatrix, BitMatrix) {
+    let n = use_.len();
+    let mut livein = BitMatrix::new(blocks.len(), n);
+    let mut liveout = BitMatrix::new(blocks.len(), n);
+    let mut changed = true;
+    let mut first = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks.len()).rev() {
+            let mut grew = first;
+            for &s in &blocks[b].succs {
+                grew |= union_words(liveout.row_mut(b), livein.row(s));
+            }
+            if grew {
+                let out = liveout.row(b);
+                for (((i, o), d), u) in livein
+                    .row_mut(b)
+                    .iter_mut()
+                    .zip(out)
+                    .zip(def.row(b))
+                    .zip(use_.row(b))
+                {
+                    *i = (o & !d) | u;
+                }
+                changed = true;
+            }
+        }
+        first = false;
+    }
+    (livein, liveout)
 }
 
 /// Registers a source reads.
