@@ -81,7 +81,7 @@ pub mod split;
 #[cfg(test)]
 mod testing;
 
-use super::ir::Program;
+use super::ir::{Inst, Program, Reg};
 use crate::pipeline::{InvalidIr, Pass, Runner};
 
 /// Upper bound on rounds of the pass pipeline; each round that makes progress removes or
@@ -232,9 +232,9 @@ pub fn optimize_with(
     }
     let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
     let mut idle = Idle::default();
-    let mut before = Program::default();
+    let mut before = Snapshot::default();
     for _ in 0..MAX_ROUNDS {
-        before.clone_from(prog);
+        before.take(prog);
         let start = idle.state;
         let mut progress = false;
         for (i, pass) in ROUND.iter().enumerate() {
@@ -243,12 +243,14 @@ pub fn optimize_with(
                 // Back where the round began (CSE sharing an immediate move that copy
                 // propagation then puts back): the passes that found nothing to do in that
                 // program need not look at it again.
-                if same_program(prog, &before) {
+                if before.is(prog) {
                     idle.state = start;
                 }
             }
         }
-        let compacted = runner.run(&AFTER_ROUND, &level, prog)?;
+        // A round that changed nothing leaves the program compaction already left.
+        let changed = progress && idle.state != start;
+        let compacted = changed && runner.run(&AFTER_ROUND, &level, prog)?;
         any |= compacted;
         if !progress {
             break;
@@ -260,16 +262,72 @@ pub fn optimize_with(
         // began when the last pass that made progress left it so (compaction has nothing to
         // remove in a program it already compacted), or, should compaction have renumbered,
         // when the two are equal after all.
-        if idle.state == start || (compacted && same_program(prog, &before)) {
+        if idle.state == start || (compacted && before.is(prog)) {
             break;
         }
     }
-    any |= runner.run_all(AFTER_ROUNDS, &level, prog)?;
+    // The rounds leave a compacted program: compaction again only after a pass changed it.
+    let mut changed = false;
+    for pass in AFTER_ROUNDS {
+        if pass.name != AFTER_ROUND.name || changed {
+            let progress = runner.run(pass, &level, prog)?;
+            changed |= progress;
+            any |= progress;
+        }
+    }
     Ok(any)
 }
 
-fn same_program(a: &Program, b: &Program) -> bool {
-    a.insts.len() == b.insts.len() && a.vgrf_sizes == b.vgrf_sizes && a.insts == b.insts
+/// A copy of a program's instructions and register sizes, for telling whether the passes
+/// came back to it. The sources are kept in one array rather than a vector per instruction,
+/// so that taking a copy allocates nothing once the arrays have grown.
+#[derive(Default)]
+struct Snapshot {
+    /// The instructions, without their sources.
+    insts: Vec<Inst>,
+    /// Every instruction's sources, in order, and where each instruction's end.
+    srcs: Vec<Reg>,
+    src_end: Vec<usize>,
+    vgrf_sizes: Vec<u32>,
+}
+
+impl Snapshot {
+    fn take(&mut self, prog: &Program) {
+        self.insts.clear();
+        self.srcs.clear();
+        self.src_end.clear();
+        for inst in &prog.insts {
+            self.insts.push(Inst {
+                src: Vec::new(),
+                ..*inst
+            });
+            self.srcs.extend_from_slice(&inst.src);
+            self.src_end.push(self.srcs.len());
+        }
+        self.vgrf_sizes.clone_from(&prog.vgrf_sizes);
+    }
+
+    /// Whether `prog` is the program copied.
+    fn is(&self, prog: &Program) -> bool {
+        if prog.insts.len() != self.insts.len() || prog.vgrf_sizes != self.vgrf_sizes {
+            return false;
+        }
+        let mut from = 0;
+        for ((inst, kept), &to) in prog.insts.iter().zip(&self.insts).zip(&self.src_end) {
+            if inst.src[..] != self.srcs[from..to] {
+                return false;
+            }
+            let bare = Inst {
+                src: Vec::new(),
+                ..*inst
+            };
+            if bare != *kept {
+                return false;
+            }
+            from = to;
+        }
+        true
+    }
 }
 
 /// Which passes of the round ran without progress on the program as it still is, up to the
