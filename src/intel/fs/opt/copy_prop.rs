@@ -31,7 +31,7 @@ struct Copy {
 /// Redirects reads of copies to their sources; returns whether any source changed.
 pub fn copy_propagation(prog: &mut Program) -> bool {
     let mut progress = false;
-    let mut acp = Acp::new(prog.vgrf_sizes.len());
+    let mut acp = Acp::new(prog.vgrf_sizes.len(), prog.insts.len());
     for inst in &mut prog.insts {
         if inst.op.is_flow() {
             acp.clear();
@@ -88,12 +88,14 @@ struct Acp {
 }
 
 impl Acp {
-    fn new(vgrfs: usize) -> Acp {
+    /// Room for `vgrfs` registers and as many copies as a program of `insts` instructions
+    /// can make, so that recording one never reallocates.
+    fn new(vgrfs: usize, insts: usize) -> Acp {
         Acp {
-            copies: Vec::new(),
-            alive: Vec::new(),
-            next_dst: Vec::new(),
-            next_src: Vec::new(),
+            copies: Vec::with_capacity(insts),
+            alive: Vec::with_capacity(insts),
+            next_dst: Vec::with_capacity(insts),
+            next_src: Vec::with_capacity(insts),
             head_dst: vec![NONE; vgrfs],
             head_src: vec![NONE; vgrfs],
             head_fixed: NONE,

@@ -296,6 +296,9 @@ impl Snapshot {
         self.insts.clear();
         self.srcs.clear();
         self.src_end.clear();
+        self.insts.reserve(prog.insts.len());
+        self.src_end.reserve(prog.insts.len());
+        self.srcs.reserve(2 * prog.insts.len());
         for inst in &prog.insts {
             self.insts.push(Inst {
                 src: Vec::new(),
