@@ -73,18 +73,35 @@ struct Local {
     globals: Vec<u32>,
 }
 
+/// What the scan has seen of one piece.
+#[derive(Clone, Copy)]
+struct Seen {
+    /// The block that last used the piece before defining it, and the one that last defined
+    /// it before any use: a block's use and def sets without a set per block.
+    used_in: u32,
+    defined_in: u32,
+    /// The first block that touched the piece; `global` once a second one does.
+    home: u32,
+    global: bool,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            used_in: NO_BLOCK,
+            defined_in: NO_BLOCK,
+            home: NO_BLOCK,
+            global: false,
+        }
+    }
+}
+
 /// Walks every block once: records the local use/def lists and widens each piece's interval
 /// over the instructions that touch it.
 fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liveness) -> Local {
     let insts = &prog.insts;
     let total = live.start.len();
-    // The block that last used a piece before defining it, and the one that last defined
-    // it before any use: a block's use and def sets without a set per block.
-    let mut used_in = vec![NO_BLOCK; total];
-    let mut defined_in = vec![NO_BLOCK; total];
-    // The first block that touched each piece; `global` once a second one does.
-    let mut home = vec![NO_BLOCK; total];
-    let mut global = vec![false; total];
+    let mut seen = vec![Seen::default(); total];
     let mut local = Local {
         uses: Vec::new(),
         use_end: Vec::with_capacity(blocks.len()),
@@ -94,13 +111,13 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
         globals: Vec::new(),
     };
     let (start, end) = (&mut live.start, &mut live.end);
-    let mut touch = |p: usize, ip: usize, b: u32| {
+    let mut touch = |p: usize, seen: &mut Seen, ip: usize, b: u32| {
         start[p] = start[p].min(ip);
         end[p] = end[p].max(ip);
-        if home[p] == NO_BLOCK {
-            home[p] = b;
-        } else if home[p] != b {
-            global[p] = true;
+        if seen.home == NO_BLOCK {
+            seen.home = b;
+        } else if seen.home != b {
+            seen.global = true;
         }
     };
     for (b, blk) in blocks.iter().enumerate() {
@@ -110,36 +127,35 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
                 if s.file != File::Vgrf {
                     continue;
                 }
-                let regs = source_regs(inst, s);
-                for r in pieces(s, regs) {
-                    if r >= prog.vgrf_sizes[s.nr as usize] {
-                        continue;
-                    }
-                    let p = piece_base[s.nr as usize] + r as usize;
-                    if defined_in[p] != b32 && used_in[p] != b32 {
-                        used_in[p] = b32;
+                let (size, base) = (prog.vgrf_sizes[s.nr as usize], piece_base[s.nr as usize]);
+                let regs = pieces(s, source_regs(inst, s));
+                for r in regs.start..regs.end.min(size) {
+                    let p = base + r as usize;
+                    let seen = &mut seen[p];
+                    if seen.defined_in != b32 && seen.used_in != b32 {
+                        seen.used_in = b32;
                         local.uses.push(p as u32);
                     }
-                    touch(p, ip, b32);
+                    touch(p, seen, ip, b32);
                 }
             }
             if inst.dst.file == File::Vgrf {
-                let regs = inst.regs_written();
                 let (ws, we) = write_bytes(inst);
-                for r in pieces(&inst.dst, regs) {
-                    if r >= prog.vgrf_sizes[inst.dst.nr as usize] {
-                        continue;
-                    }
-                    let p = piece_base[inst.dst.nr as usize] + r as usize;
-                    // A predicated SEL still writes every channel (the predicate picks
-                    // the source); other predicated writes leave channels untouched.
-                    let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                // A predicated SEL still writes every channel (the predicate picks the
+                // source); other predicated writes leave channels untouched.
+                let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                let v = inst.dst.nr as usize;
+                let (size, base) = (prog.vgrf_sizes[v], piece_base[v]);
+                let regs = pieces(&inst.dst, inst.regs_written());
+                for r in regs.start..regs.end.min(size) {
+                    let p = base + r as usize;
+                    let seen = &mut seen[p];
                     let full = whole && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
-                    if full && used_in[p] != b32 && defined_in[p] != b32 {
-                        defined_in[p] = b32;
+                    if full && seen.used_in != b32 && seen.defined_in != b32 {
+                        seen.defined_in = b32;
                         local.defs.push(p as u32);
                     }
-                    touch(p, ip, b32);
+                    touch(p, seen, ip, b32);
                 }
             }
         }
@@ -148,10 +164,10 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
     }
     // An upward-exposed use makes a piece live into its block.
     for &p in &local.uses {
-        global[p as usize] = true;
+        seen[p as usize].global = true;
     }
     local.global_index = vec![NO_BLOCK; total];
-    for (p, _) in global.iter().enumerate().filter(|(_, g)| **g) {
+    for (p, _) in seen.iter().enumerate().filter(|(_, s)| s.global) {
         local.global_index[p] = local.globals.len() as u32;
         local.globals.push(p as u32);
     }
