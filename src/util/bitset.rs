@@ -123,6 +123,80 @@ impl BitSet {
     }
 }
 
+/// `rows` bit sets of `len` bits each in one allocation: the per-block sets of a data-flow
+/// problem, which would otherwise cost an allocation per block and set.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct BitMatrix {
+    words: Vec<u64>,
+    /// Words per row.
+    stride: usize,
+    len: usize,
+}
+
+impl BitMatrix {
+    pub fn new(rows: usize, len: usize) -> BitMatrix {
+        let stride = len.div_ceil(64);
+        BitMatrix {
+            words: vec![0; rows * stride],
+            stride,
+            len,
+        }
+    }
+
+    /// Bits per row.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.stride..(r + 1) * self.stride]
+    }
+
+    pub fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.words[r * self.stride..(r + 1) * self.stride]
+    }
+
+    pub fn contains(&self, r: usize, i: usize) -> bool {
+        debug_assert!(i < self.len);
+        self.words[r * self.stride + i / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn insert(&mut self, r: usize, i: usize) {
+        debug_assert!(i < self.len);
+        self.words[r * self.stride + i / 64] |= 1u64 << (i % 64);
+    }
+}
+
+/// `a |= b` over rows of one width; returns whether any bit changed.
+pub fn union_words(a: &mut [u64], b: &[u64]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let mut changed = false;
+    for (a, b) in a.iter_mut().zip(b) {
+        let n = *a | b;
+        changed |= n != *a;
+        *a = n;
+    }
+    changed
+}
+
+/// `seen |= b`, calling `f` on each bit of `b` not yet in `seen`, in increasing order (as
+/// [`BitSet::union_with_new`]).
+pub fn union_words_new(seen: &mut [u64], b: &[u64], mut f: impl FnMut(usize)) {
+    debug_assert_eq!(seen.len(), b.len());
+    for (wi, (a, b)) in seen.iter_mut().zip(b).enumerate() {
+        let mut new = b & !*a;
+        *a |= b;
+        while new != 0 {
+            f(wi * 64 + new.trailing_zeros() as usize);
+            new &= new - 1;
+        }
+    }
+}
+
 impl std::fmt::Debug for BitSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
@@ -159,5 +233,25 @@ mod tests {
         assert!(a.intersect_with(&b), "129 is not in b");
         assert!(a.is_empty());
         assert!(!a.intersect_with(&b));
+    }
+
+    #[test]
+    fn matrix_rows_are_separate_sets() {
+        let mut m = BitMatrix::new(3, 70);
+        m.insert(0, 69);
+        m.insert(1, 0);
+        m.insert(2, 64);
+        assert!(m.contains(0, 69) && !m.contains(1, 69) && !m.contains(2, 69));
+        assert_eq!(m.row(1), &[1, 0]);
+        let b = m.row(2).to_vec();
+        assert!(union_words(m.row_mut(1), &b));
+        assert!(!union_words(m.row_mut(1), &b));
+        assert!(m.contains(1, 0) && m.contains(1, 64) && !m.contains(0, 64));
+        let mut seen = vec![0u64; 2];
+        let mut firsts = Vec::new();
+        union_words_new(&mut seen, m.row(1), |i| firsts.push(i));
+        union_words_new(&mut seen, m.row(0), |i| firsts.push(i));
+        union_words_new(&mut seen, m.row(2), |i| firsts.push(i));
+        assert_eq!(firsts, vec![0, 64, 69], "64 only once");
     }
 }

@@ -8,7 +8,7 @@
 //! is live from the loop's DO onwards (shared/seeds/004); break and continue blocks also fall
 //! through to the next block, because the channels that did not take the jump keep executing.
 
-use crate::util::bitset::BitSet;
+use crate::util::bitset::{union_words, union_words_new, BitMatrix};
 
 use crate::intel::eu::Opcode;
 
@@ -73,18 +73,35 @@ struct Local {
     globals: Vec<u32>,
 }
 
+/// What the scan has seen of one piece.
+#[derive(Clone, Copy)]
+struct Seen {
+    /// The block that last used the piece before defining it, and the one that last defined
+    /// it before any use: a block's use and def sets without a set per block.
+    used_in: u32,
+    defined_in: u32,
+    /// The first block that touched the piece; `global` once a second one does.
+    home: u32,
+    global: bool,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            used_in: NO_BLOCK,
+            defined_in: NO_BLOCK,
+            home: NO_BLOCK,
+            global: false,
+        }
+    }
+}
+
 /// Walks every block once: records the local use/def lists and widens each piece's interval
 /// over the instructions that touch it.
 fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liveness) -> Local {
     let insts = &prog.insts;
     let total = live.start.len();
-    // The block that last used a piece before defining it, and the one that last defined
-    // it before any use: a block's use and def sets without a set per block.
-    let mut used_in = vec![NO_BLOCK; total];
-    let mut defined_in = vec![NO_BLOCK; total];
-    // The first block that touched each piece; `global` once a second one does.
-    let mut home = vec![NO_BLOCK; total];
-    let mut global = vec![false; total];
+    let mut seen = vec![Seen::default(); total];
     let mut local = Local {
         uses: Vec::new(),
         use_end: Vec::with_capacity(blocks.len()),
@@ -94,13 +111,13 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
         globals: Vec::new(),
     };
     let (start, end) = (&mut live.start, &mut live.end);
-    let mut touch = |p: usize, ip: usize, b: u32| {
+    let mut touch = |p: usize, seen: &mut Seen, ip: usize, b: u32| {
         start[p] = start[p].min(ip);
         end[p] = end[p].max(ip);
-        if home[p] == NO_BLOCK {
-            home[p] = b;
-        } else if home[p] != b {
-            global[p] = true;
+        if seen.home == NO_BLOCK {
+            seen.home = b;
+        } else if seen.home != b {
+            seen.global = true;
         }
     };
     for (b, blk) in blocks.iter().enumerate() {
@@ -110,36 +127,35 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
                 if s.file != File::Vgrf {
                     continue;
                 }
-                let regs = source_regs(inst, s);
-                for r in pieces(s, regs) {
-                    if r >= prog.vgrf_sizes[s.nr as usize] {
-                        continue;
-                    }
-                    let p = piece_base[s.nr as usize] + r as usize;
-                    if defined_in[p] != b32 && used_in[p] != b32 {
-                        used_in[p] = b32;
+                let (size, base) = (prog.vgrf_sizes[s.nr as usize], piece_base[s.nr as usize]);
+                let regs = pieces(s, source_regs(inst, s));
+                for r in regs.start..regs.end.min(size) {
+                    let p = base + r as usize;
+                    let seen = &mut seen[p];
+                    if seen.defined_in != b32 && seen.used_in != b32 {
+                        seen.used_in = b32;
                         local.uses.push(p as u32);
                     }
-                    touch(p, ip, b32);
+                    touch(p, seen, ip, b32);
                 }
             }
             if inst.dst.file == File::Vgrf {
-                let regs = inst.regs_written();
                 let (ws, we) = write_bytes(inst);
-                for r in pieces(&inst.dst, regs) {
-                    if r >= prog.vgrf_sizes[inst.dst.nr as usize] {
-                        continue;
-                    }
-                    let p = piece_base[inst.dst.nr as usize] + r as usize;
-                    // A predicated SEL still writes every channel (the predicate picks
-                    // the source); other predicated writes leave channels untouched.
-                    let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                // A predicated SEL still writes every channel (the predicate picks the
+                // source); other predicated writes leave channels untouched.
+                let whole = inst.pred.is_none() || inst.op == Op::Alu(Opcode::Sel);
+                let v = inst.dst.nr as usize;
+                let (size, base) = (prog.vgrf_sizes[v], piece_base[v]);
+                let regs = pieces(&inst.dst, inst.regs_written());
+                for r in regs.start..regs.end.min(size) {
+                    let p = base + r as usize;
+                    let seen = &mut seen[p];
                     let full = whole && ws <= r * REG_SIZE && we >= (r + 1) * REG_SIZE;
-                    if full && used_in[p] != b32 && defined_in[p] != b32 {
-                        defined_in[p] = b32;
+                    if full && seen.used_in != b32 && seen.defined_in != b32 {
+                        seen.defined_in = b32;
                         local.defs.push(p as u32);
                     }
-                    touch(p, ip, b32);
+                    touch(p, seen, ip, b32);
                 }
             }
         }
@@ -148,10 +164,10 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
     }
     // An upward-exposed use makes a piece live into its block.
     for &p in &local.uses {
-        global[p as usize] = true;
+        seen[p as usize].global = true;
     }
     local.global_index = vec![NO_BLOCK; total];
-    for (p, _) in global.iter().enumerate().filter(|(_, g)| **g) {
+    for (p, _) in seen.iter().enumerate().filter(|(_, s)| s.global) {
         local.global_index[p] = local.globals.len() as u32;
         local.globals.push(p as u32);
     }
@@ -177,44 +193,42 @@ pub fn compute(prog: &Program) -> Liveness {
     let local = scan(prog, &blocks, &piece_base, &mut live);
     let (start, end) = (&mut live.start, &mut live.end);
     let g = local.globals.len();
-    let sets_of = |list: &[u32], ends: &[usize]| -> Vec<BitSet> {
+    let sets_of = |list: &[u32], ends: &[usize]| -> BitMatrix {
+        let mut sets = BitMatrix::new(ends.len(), g);
         let mut from = 0;
-        ends.iter()
-            .map(|&to| {
-                let mut set = BitSet::new(g);
-                for &p in &list[from..to] {
-                    let k = local.global_index[p as usize];
-                    if k != NO_BLOCK {
-                        set.insert(k as usize);
-                    }
+        for (b, &to) in ends.iter().enumerate() {
+            for &p in &list[from..to] {
+                let k = local.global_index[p as usize];
+                if k != NO_BLOCK {
+                    sets.insert(b, k as usize);
                 }
-                from = to;
-                set
-            })
-            .collect()
+            }
+            from = to;
+        }
+        sets
     };
     let use_ = sets_of(&local.uses, &local.use_end);
     let def = sets_of(&local.defs, &local.def_end);
-    let (livein, liveout) = crate::intel::flow::solve_liveness(&blocks, &use_, &def);
+    let (livein, liveout) = solve(&blocks, &use_, &def);
     // Each piece's interval reaches from its first live point to its last. Positions grow
     // along (block start, block end) in block order, so a forward walk that visits each
     // piece at its first occurrence finds the start, and a backward walk the end.
     let ends = |blk: &Block| (blk.start, blk.end.saturating_sub(1).max(blk.start));
-    let mut seen = BitSet::new(g);
+    let mut seen = vec![0u64; g.div_ceil(64)];
     for (b, blk) in blocks.iter().enumerate() {
         let (first, last) = ends(blk);
-        for (set, at) in [(&livein[b], first), (&liveout[b], last)] {
-            seen.union_with_new(set, |k| {
+        for (set, at) in [(livein.row(b), first), (liveout.row(b), last)] {
+            union_words_new(&mut seen, set, |k| {
                 let p = local.globals[k] as usize;
                 start[p] = start[p].min(at);
             });
         }
     }
-    seen.clear();
+    seen.iter_mut().for_each(|w| *w = 0);
     for (b, blk) in blocks.iter().enumerate().rev() {
         let (first, last) = ends(blk);
-        for (set, at) in [(&liveout[b], last), (&livein[b], first)] {
-            seen.union_with_new(set, |k| {
+        for (set, at) in [(liveout.row(b), last), (livein.row(b), first)] {
+            union_words_new(&mut seen, set, |k| {
                 let p = local.globals[k] as usize;
                 end[p] = end[p].max(at);
             });
@@ -240,6 +254,41 @@ pub fn compute(prog: &Program) -> Liveness {
     live.piece_base = piece_base;
     live.blocks = blocks;
     live
+}
+
+/// Live-in and live-out sets per block, solved backwards to the least fixed point (as
+/// [`crate::intel::flow::solve_liveness`], on one matrix per kind of set rather than a set
+/// per block).
+fn solve(blocks: &[Block], use_: &BitMatrix, def: &BitMatrix) -> (BitMatrix, BitMatrix) {
+    let n = use_.len();
+    let mut livein = BitMatrix::new(blocks.len(), n);
+    let mut liveout = BitMatrix::new(blocks.len(), n);
+    let mut changed = true;
+    let mut first = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks.len()).rev() {
+            let mut grew = first;
+            for &s in &blocks[b].succs {
+                grew |= union_words(liveout.row_mut(b), livein.row(s));
+            }
+            if grew {
+                let out = liveout.row(b);
+                for (((i, o), d), u) in livein
+                    .row_mut(b)
+                    .iter_mut()
+                    .zip(out)
+                    .zip(def.row(b))
+                    .zip(use_.row(b))
+                {
+                    *i = (o & !d) | u;
+                }
+                changed = true;
+            }
+        }
+        first = false;
+    }
+    (livein, liveout)
 }
 
 /// Registers a source reads.

@@ -31,7 +31,7 @@ struct Copy {
 /// Redirects reads of copies to their sources; returns whether any source changed.
 pub fn copy_propagation(prog: &mut Program) -> bool {
     let mut progress = false;
-    let mut acp: Vec<Copy> = Vec::new();
+    let mut acp = Acp::new(prog.vgrf_sizes.len(), prog.insts.len());
     for inst in &mut prog.insts {
         if inst.op.is_flow() {
             acp.clear();
@@ -43,26 +43,159 @@ pub fn copy_propagation(prog: &mut Program) -> bool {
             && !matches!(inst.op, Op::Alu(Opcode::Pln | Opcode::Line))
         {
             for i in 0..inst.src.len() {
-                if let Some(c) = acp
-                    .iter()
-                    .find(|c| reads_copy(inst, &inst.src[i], c))
-                    .copied()
-                {
+                if let Some(c) = acp.find(inst, &inst.src[i]) {
                     progress |= try_propagate(inst, i, &c);
                 }
             }
         }
         // Whatever this instruction writes invalidates copies of or into it.
         if inst.dst.file != File::Bad && inst.dst.file != File::Null {
-            let written = inst.dst;
-            let regs = inst.regs_written().max(1);
-            acp.retain(|c| !overlaps(&c.dst, &written, regs) && !overlaps(&c.src, &written, regs));
+            acp.kill(&inst.dst, inst.regs_written().max(1));
         }
         if let Some(c) = as_copy(inst) {
             acp.push(c);
         }
     }
     progress
+}
+
+/// No entry.
+const NONE: u32 = u32::MAX;
+
+/// The available copies of the current block, indexed by register.
+///
+/// A reader only ever uses a copy into the virtual register it reads, and a write only ends
+/// the copies into or out of the register it writes (or, for a fixed register, out of the
+/// registers near it), so each copy is linked into a list per destination register and one
+/// per source register (fixed sources share one list). A scan of all copies per instruction
+/// would make large blocks quadratic. Copies are numbered in the order they were made, and
+/// the oldest one that a read matches is the one used.
+struct Acp {
+    /// Every copy recorded in this call, by number.
+    copies: Vec<Copy>,
+    /// Whether each copy is still available.
+    alive: Vec<bool>,
+    /// The next older copy into the same register, and from the same source register.
+    next_dst: Vec<u32>,
+    next_src: Vec<u32>,
+    /// Per virtual register, the newest copy into it and the newest copy from it.
+    head_dst: Vec<u32>,
+    head_src: Vec<u32>,
+    /// The newest copy from a fixed register.
+    head_fixed: u32,
+    /// The first copy of the current block: older ones ended at a block boundary.
+    block_start: u32,
+}
+
+impl Acp {
+    /// Room for `vgrfs` registers and as many copies as a program of `insts` instructions
+    /// can make, so that recording one never reallocates.
+    fn new(vgrfs: usize, insts: usize) -> Acp {
+        Acp {
+            copies: Vec::with_capacity(insts),
+            alive: Vec::with_capacity(insts),
+            next_dst: Vec::with_capacity(insts),
+            next_src: Vec::with_capacity(insts),
+            head_dst: vec![NONE; vgrfs],
+            head_src: vec![NONE; vgrfs],
+            head_fixed: NONE,
+            block_start: 0,
+        }
+    }
+
+    /// Ends every copy (a block boundary).
+    fn clear(&mut self) {
+        self.block_start = self.copies.len() as u32;
+        self.head_fixed = NONE;
+    }
+
+    /// A list head or link, `NONE` when it points before the current block.
+    fn live_link(&self, k: u32) -> u32 {
+        if k == NONE || k < self.block_start {
+            NONE
+        } else {
+            k
+        }
+    }
+
+    /// Makes room for register `nr` in the per-register heads (a program naming a register
+    /// without a size is left for the validator to report).
+    fn reach(&mut self, nr: u32) {
+        let n = nr as usize + 1;
+        if self.head_dst.len() < n {
+            self.head_dst.resize(n, NONE);
+            self.head_src.resize(n, NONE);
+        }
+    }
+
+    /// The oldest available copy that `s` reads.
+    fn find(&self, inst: &Inst, s: &Reg) -> Option<Copy> {
+        if s.file != File::Vgrf {
+            return None;
+        }
+        let mut k = self.live_link(*self.head_dst.get(s.nr as usize)?);
+        let mut found = None;
+        while k != NONE {
+            let c = &self.copies[k as usize];
+            if self.alive[k as usize] && reads_copy(inst, s, c) {
+                found = Some(*c);
+            }
+            k = self.live_link(self.next_dst[k as usize]);
+        }
+        found
+    }
+
+    /// Ends the copies whose destination or source a write of `regs` registers at `w` may
+    /// touch.
+    fn kill(&mut self, w: &Reg, regs: u32) {
+        match w.file {
+            File::Vgrf => {
+                self.reach(w.nr);
+                let nr = w.nr as usize;
+                let mut k = self.live_link(self.head_dst[nr]);
+                while k != NONE {
+                    self.alive[k as usize] = false;
+                    k = self.live_link(self.next_dst[k as usize]);
+                }
+                let mut k = self.live_link(self.head_src[nr]);
+                while k != NONE {
+                    self.alive[k as usize] = false;
+                    k = self.live_link(self.next_src[k as usize]);
+                }
+                self.head_dst[nr] = NONE;
+                self.head_src[nr] = NONE;
+            }
+            File::Fixed => {
+                let mut k = self.live_link(self.head_fixed);
+                while k != NONE {
+                    if overlaps(&self.copies[k as usize].src, w, regs) {
+                        self.alive[k as usize] = false;
+                    }
+                    k = self.live_link(self.next_src[k as usize]);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn push(&mut self, c: Copy) {
+        let k = self.copies.len() as u32;
+        self.reach(c.dst.nr);
+        let dst = c.dst.nr as usize;
+        self.next_dst.push(self.head_dst[dst]);
+        self.head_dst[dst] = k;
+        let next_src = match c.src.file {
+            File::Vgrf => {
+                self.reach(c.src.nr);
+                std::mem::replace(&mut self.head_src[c.src.nr as usize], k)
+            }
+            File::Fixed => std::mem::replace(&mut self.head_fixed, k),
+            _ => NONE,
+        };
+        self.next_src.push(next_src);
+        self.copies.push(c);
+        self.alive.push(true);
+    }
 }
 
 /// Whether a write of `regs` registers at `w` may touch the registers `r` names (conservatively

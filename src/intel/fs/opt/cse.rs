@@ -29,12 +29,9 @@ use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 pub fn cse(prog: &mut Program) -> bool {
     let mut progress = false;
     let mut removed: Vec<usize> = Vec::new();
-    // Available expressions of the current block, by key.
-    // The map holds indices into `buckets`, whose first `used` lists are in use: a block
-    // boundary empties the lists but keeps their storage for the next block.
-    let mut avail: FxHashMap<u64, usize> = FxHashMap::default();
-    let mut buckets: Vec<Vec<usize>> = Vec::new();
-    let mut used = 0usize;
+    // Available expressions of the current block, by key: the map holds bucket numbers.
+    let mut avail: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut buckets = Buckets::default();
     // One past the index of the latest write, per virtual register and for the flag.
     let mut last_write = vec![0usize; prog.vgrf_sizes.len()];
     let mut last_flag_write = 0usize;
@@ -42,8 +39,7 @@ pub fn cse(prog: &mut Program) -> bool {
         let inst = &prog.insts[ip];
         if inst.op.is_flow() {
             avail.clear();
-            buckets[..used].iter_mut().for_each(Vec::clear);
-            used = 0;
+            buckets.clear();
             continue;
         }
         if is_expression(inst) {
@@ -59,16 +55,9 @@ pub fn cse(prog: &mut Program) -> bool {
                         .filter(|r| r.file == File::Vgrf)
                         .all(|r| last_write.get(r.nr as usize).map_or(true, |&w| w <= stamp))
             };
-            let slot = *avail.entry(key).or_insert_with(|| {
-                if used == buckets.len() {
-                    buckets.push(Vec::new());
-                }
-                used += 1;
-                used - 1
-            });
-            let bucket = &mut buckets[slot];
-            bucket.retain(|&g| still_valid(g));
-            let found = bucket.iter().copied().find(|&g| matches(&insts[g], inst));
+            let slot = *avail.entry(key).or_insert_with(|| buckets.add());
+            buckets.retain(slot, still_valid);
+            let found = buckets.find(slot, |g| matches(&insts[g], inst));
             if let Some(g) = found {
                 let gen = &prog.insts[g];
                 if inst.dst.file == File::Null || inst.dst == gen.dst {
@@ -83,15 +72,15 @@ pub fn cse(prog: &mut Program) -> bool {
             } else if (inst.dst.file != File::Null || inst.cmod != CondMod::None)
                 && !overwrites_own_source(inst)
             {
-                bucket.push(ip);
+                buckets.push(slot, ip);
             }
         }
         let inst = &prog.insts[ip];
         if matches!(inst.dst.file, File::Fixed | File::Mrf) {
             // Rare: fixed registers are checked the slow way.
             let insts = &prog.insts;
-            for bucket in &mut buckets[..used] {
-                bucket.retain(|&g| !invalidates(inst, &insts[g]));
+            for slot in 0..buckets.len() {
+                buckets.retain(slot, |g| !invalidates(inst, &insts[g]));
             }
         }
         if inst.dst.file == File::Vgrf {
@@ -115,6 +104,89 @@ pub fn cse(prog: &mut Program) -> bool {
         });
     }
     progress
+}
+
+/// No entry.
+const NONE: u32 = u32::MAX;
+
+/// The candidate lists of one block's available expressions, oldest first: singly linked
+/// lists threaded through shared arrays, so that neither a new key nor a block boundary
+/// allocates (a vector per key did, for every key of every block in every round).
+#[derive(Default)]
+struct Buckets {
+    /// Per bucket, its first and last entry.
+    ends: Vec<(u32, u32)>,
+    /// Per entry, the instruction, and the next entry of its bucket.
+    ip: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Buckets {
+    fn len(&self) -> u32 {
+        self.ends.len() as u32
+    }
+
+    fn clear(&mut self) {
+        self.ends.clear();
+        self.ip.clear();
+        self.next.clear();
+    }
+
+    /// A new, empty bucket.
+    fn add(&mut self) -> u32 {
+        self.ends.push((NONE, NONE));
+        self.ends.len() as u32 - 1
+    }
+
+    fn push(&mut self, b: u32, ip: usize) {
+        let k = self.ip.len() as u32;
+        self.ip.push(ip as u32);
+        self.next.push(NONE);
+        let (head, tail) = &mut self.ends[b as usize];
+        if *tail == NONE {
+            *head = k;
+        } else {
+            self.next[*tail as usize] = k;
+        }
+        *tail = k;
+    }
+
+    /// Drops the entries of bucket `b` whose instruction `keep` rejects, keeping the order.
+    fn retain(&mut self, b: u32, mut keep: impl FnMut(usize) -> bool) {
+        let (mut head, mut tail) = self.ends[b as usize];
+        let mut prev = NONE;
+        let mut k = head;
+        while k != NONE {
+            let next = self.next[k as usize];
+            if keep(self.ip[k as usize] as usize) {
+                prev = k;
+            } else {
+                if prev == NONE {
+                    head = next;
+                } else {
+                    self.next[prev as usize] = next;
+                }
+                if tail == k {
+                    tail = prev;
+                }
+            }
+            k = next;
+        }
+        self.ends[b as usize] = (head, tail);
+    }
+
+    /// The oldest instruction of bucket `b` that `f` accepts.
+    fn find(&self, b: u32, mut f: impl FnMut(usize) -> bool) -> Option<usize> {
+        let mut k = self.ends[b as usize].0;
+        while k != NONE {
+            let ip = self.ip[k as usize] as usize;
+            if f(ip) {
+                return Some(ip);
+            }
+            k = self.next[k as usize];
+        }
+        None
+    }
 }
 
 /// A hash of what [`matches`] compares, with the sources combined in an order-independent

@@ -81,7 +81,7 @@ pub mod split;
 #[cfg(test)]
 mod testing;
 
-use super::ir::Program;
+use super::ir::{Inst, Program, Reg};
 use crate::pipeline::{InvalidIr, Pass, Runner};
 
 /// Upper bound on rounds of the pass pipeline; each round that makes progress removes or
@@ -214,6 +214,14 @@ pub fn optimize(prog: &mut Program, level: Level) -> bool {
 }
 
 /// [`optimize`] through `runner`, which prints, times and validates as the compile asked.
+///
+/// A pass that made no progress on a program makes none when it meets the same program
+/// again: every pass is a function of the program (and the level) alone, and leaves the
+/// program untouched when it reports no progress. Nor does it find anything after the
+/// compaction between rounds, which only renumbers registers in their old order (the passes
+/// decide by the instructions and the registers' relative order, which is why compaction
+/// keeps that order). So a pass is skipped while the program is one it already found nothing
+/// to do in (see [`Idle`]).
 pub fn optimize_with(
     runner: &mut Runner<Program>,
     prog: &mut Program,
@@ -223,24 +231,148 @@ pub fn optimize_with(
         return Ok(false);
     }
     let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
-    let mut before = (Vec::new(), Vec::new());
+    let mut idle = Idle::default();
+    let mut before = Snapshot::default();
     for _ in 0..MAX_ROUNDS {
-        before.0.clone_from(&prog.insts);
-        before.1.clone_from(&prog.vgrf_sizes);
-        let progress = runner.run_all(ROUND, &level, prog)?;
-        any |= runner.run(&AFTER_ROUND, &level, prog)?;
+        before.take(prog);
+        let start = idle.state;
+        let mut progress = false;
+        for (i, pass) in ROUND.iter().enumerate() {
+            if idle.run(i, runner, pass, &level, prog)? {
+                progress = true;
+                // Back where the round began (CSE sharing an immediate move that copy
+                // propagation then puts back): the passes that found nothing to do in that
+                // program need not look at it again.
+                if before.is(prog) {
+                    idle.state = start;
+                }
+            }
+        }
+        // A round that changed nothing leaves the program compaction already left.
+        let changed = progress && idle.state != start;
+        let compacted = changed && runner.run(&AFTER_ROUND, &level, prog)?;
+        any |= compacted;
         if !progress {
             break;
         }
         any = true;
-        // A round that ends where it began (one pass undoing another's rewrite, such as
-        // CSE sharing an immediate move that copy propagation then puts back) would repeat
-        // unchanged until MAX_ROUNDS: the passes are functions of the program alone, so
-        // this is already the result those rounds would leave.
-        if prog.insts == before.0 && prog.vgrf_sizes == before.1 {
+        // A round that ends where it began (one pass undoing another's rewrite) would
+        // repeat unchanged until MAX_ROUNDS: the passes are functions of the program alone,
+        // so this is already the result those rounds would leave. The program is where it
+        // began when the last pass that made progress left it so (compaction has nothing to
+        // remove in a program it already compacted), or, should compaction have renumbered,
+        // when the two are equal after all.
+        if idle.state == start || (compacted && before.is(prog)) {
             break;
         }
     }
-    any |= runner.run_all(AFTER_ROUNDS, &level, prog)?;
+    // The rounds leave a compacted program: compaction again only after a pass changed it.
+    let mut changed = false;
+    for pass in AFTER_ROUNDS {
+        if pass.name != AFTER_ROUND.name || changed {
+            let progress = runner.run(pass, &level, prog)?;
+            changed |= progress;
+            any |= progress;
+        }
+    }
     Ok(any)
+}
+
+/// A copy of a program's instructions and register sizes, for telling whether the passes
+/// came back to it. The sources are kept in one array rather than a vector per instruction,
+/// so that taking a copy allocates nothing once the arrays have grown.
+#[derive(Default)]
+struct Snapshot {
+    /// The instructions, without their sources.
+    insts: Vec<Inst>,
+    /// Every instruction's sources, in order, and where each instruction's end.
+    srcs: Vec<Reg>,
+    src_end: Vec<usize>,
+    vgrf_sizes: Vec<u32>,
+}
+
+impl Snapshot {
+    fn take(&mut self, prog: &Program) {
+        self.insts.clear();
+        self.srcs.clear();
+        self.src_end.clear();
+        self.insts.reserve(prog.insts.len());
+        self.src_end.reserve(prog.insts.len());
+        self.srcs.reserve(2 * prog.insts.len());
+        for inst in &prog.insts {
+            self.insts.push(Inst {
+                src: Vec::new(),
+                ..*inst
+            });
+            self.srcs.extend_from_slice(&inst.src);
+            self.src_end.push(self.srcs.len());
+        }
+        self.vgrf_sizes.clone_from(&prog.vgrf_sizes);
+    }
+
+    /// Whether `prog` is the program copied.
+    fn is(&self, prog: &Program) -> bool {
+        if prog.insts.len() != self.insts.len() || prog.vgrf_sizes != self.vgrf_sizes {
+            return false;
+        }
+        let mut from = 0;
+        for ((inst, kept), &to) in prog.insts.iter().zip(&self.insts).zip(&self.src_end) {
+            if inst.src[..] != self.srcs[from..to] {
+                return false;
+            }
+            let bare = Inst {
+                src: Vec::new(),
+                ..*inst
+            };
+            if bare != *kept {
+                return false;
+            }
+            from = to;
+        }
+        true
+    }
+}
+
+/// Which passes of the round ran without progress on the program as it still is, up to the
+/// renumbering between rounds.
+///
+/// Each program a pass leaves gets a fresh state number, except that a round that comes back
+/// to the program it began with comes back to that program's number too; a pass is skipped
+/// when the current state is one it found nothing to do in. In the round that confirms the
+/// fixed point, only the passes up to the last one that made progress in the round before
+/// run; when CSE and copy propagation only undo each other, the passes after them are
+/// skipped as well.
+#[derive(Default)]
+struct Idle {
+    /// The current program's state number.
+    state: u64,
+    /// The last state number handed out.
+    last: u64,
+    /// Per pass, the state it last ran in without progress, plus one; 0 when there is none.
+    idle_in: [u64; ROUND.len()],
+}
+
+impl Idle {
+    /// Runs pass `i` of the round unless it already found nothing to do in this state.
+    fn run(
+        &mut self,
+        i: usize,
+        runner: &mut Runner<Program>,
+        pass: &OptPass,
+        level: &Level,
+        prog: &mut Program,
+    ) -> Result<bool, InvalidIr> {
+        if self.idle_in[i] == self.state + 1 {
+            return Ok(false);
+        }
+        let progress = runner.run(pass, level, prog)?;
+        if progress {
+            self.last += 1;
+            self.state = self.last;
+            self.idle_in[i] = 0;
+        } else {
+            self.idle_in[i] = self.state + 1;
+        }
+        Ok(progress)
+    }
 }
