@@ -244,7 +244,8 @@ impl Translator<'_> {
         Ok(Some(r))
     }
 
-    /// Bit reversal and byte or word extraction (a shift left then right).
+    /// Bit reversal and byte or word extraction: one AND or shift when the field touches bit 0
+    /// (unsigned) or bit 31, otherwise a shift left then right.
     fn alu_bits(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
         let name = op.name();
         let arg = |i: usize| alu_arg(op, s, i);
@@ -265,11 +266,28 @@ impl Translator<'_> {
                     AluOp::extract_u16 => (2, false),
                     _ => (2, true),
                 };
-                let shift = 32 - 8 * bytes * (sel.imm as u32 + 1);
-                let t = self.binary(Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
-                let op = if signed { Opcode::Asr } else { Opcode::Shr };
-                let ty = if signed { D } else { UD };
-                self.binary(op, ty, t.retype(ty), Reg::imm(UD, 32 - 8 * bytes), false)
+                let bits = 8 * bytes;
+                let low = bits * sel.imm as u32;
+                if low >= 32 {
+                    return Err(unsupported(format!("{name} selecting past bit 31")));
+                }
+                let (op, ty) = if signed {
+                    (Opcode::Asr, D)
+                } else {
+                    (Opcode::Shr, UD)
+                };
+                if low + bits == 32 {
+                    // The field reaches bit 31: one shift brings it down and extends it.
+                    self.binary(op, ty, x.retype(ty), Reg::imm(UD, low), false)
+                } else if low == 0 && !signed {
+                    // The field starts at bit 0: zero-extending it is a mask.
+                    self.binary(Opcode::And, UD, x, Reg::imm(UD, (1 << bits) - 1), true)
+                } else {
+                    // Shift the field to the top, then back down with the extension.
+                    let shift = 32 - bits - low;
+                    let t = self.binary(Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
+                    self.binary(op, ty, t.retype(ty), Reg::imm(UD, 32 - bits), false)
+                }
             }
             _ => return Ok(None),
         };
