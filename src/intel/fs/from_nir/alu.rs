@@ -46,6 +46,22 @@ impl Translator<'_> {
             self.set(a.def, regs);
             return Ok(());
         }
+        if let (AluOp::b2f32 | AluOp::b2i32, Some(src)) = (a.op, a.srcs.first()) {
+            if let Some(b) = self.inot_of_boolean(src.ssa).cloned() {
+                // b2f(inot b) with b 0 or -1 is 1 + b: one ADD instead of NOT and a move.
+                let ty = if a.op == AluOp::b2f32 { F } else { D };
+                let mut out = Vec::with_capacity(ncomp as usize);
+                for c in 0..ncomp as usize {
+                    let v = self.comp(b.ssa, b.swizzle[src.swizzle[c] as usize] as usize)?;
+                    let dst = self.vgrf(ty);
+                    let v = self.in_grf(d(v));
+                    self.alu(Opcode::Add, dst, vec![v, Reg::imm(D, 1)]);
+                    out.push(dst);
+                }
+                self.set(a.def, out);
+                return Ok(());
+            }
+        }
         let mut out = Vec::with_capacity(ncomp as usize);
         for c in 0..ncomp as usize {
             let nsrc = a.srcs.len();

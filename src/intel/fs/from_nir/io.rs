@@ -316,15 +316,21 @@ impl Translator<'_> {
 
     /// `discard_if`, `terminate_if` or `demote_if`.
     pub(super) fn emit_discard_if(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        // Live pixels stay live where the condition is false.
-        let c = self.in_grf(self.comp(intrinsic_src(i, 0)?, 0)?.retype(RegType::D));
+        // Live pixels stay live where the condition is false; where it is `inot b` of a
+        // boolean, they stay live where `b` is true, and the NOT is not needed.
+        let cond = intrinsic_src(i, 0)?;
+        let (c, cmod) = match self.inot_of_boolean(cond) {
+            Some(b) => (self.comp(b.ssa, b.swizzle[0] as usize)?, CondMod::Nz),
+            None => (self.comp(cond, 0)?, CondMod::Z),
+        };
+        let c = self.in_grf(c.retype(RegType::D));
         let flag = self.kill_flag();
         let k = self.alu(
             Opcode::Cmp,
             Reg::null(RegType::D),
             vec![c, Reg::imm(RegType::D, 0)],
         );
-        k.cmod = CondMod::Z;
+        k.cmod = cmod;
         k.flag_subnr = flag;
         k.pred = Some(false);
         Ok(())
