@@ -584,9 +584,10 @@ impl Translator<'_> {
     pub(super) fn emit_fb_writes(&mut self) {
         let mut targets: Vec<(u32, Vec<Reg>)> =
             self.outputs.iter().map(|(k, v)| (*k, v.clone())).collect();
-        if targets.is_empty() {
-            let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
-            targets.push((0, regs));
+        if targets.is_empty() && self.dual_src.is_none() {
+            // No colour written: the render target gets undefined values, so the payload
+            // is left unwritten (LOAD_PAYLOAD skips undefined sources), as in Mesa.
+            targets.push((0, vec![Reg::BAD; 4]));
         }
         self.facts.num_render_targets = targets.iter().map(|t| t.0 + 1).max().unwrap_or(1);
         if let Some(second) = self.dual_src.clone() {
