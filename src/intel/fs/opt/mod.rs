@@ -38,8 +38,10 @@
 //!     every arm);
 //! 12. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
 //!     SELs, and arms left empty go;
-//! 13. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
-//! 14. [`rename`]: each later complete definition of a register outside control flow gets a
+//! 13. [`if_convert`]: an IF whose arms hold only a few plain ALU instructions becomes those
+//!     instructions predicated on its flag;
+//! 14. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
+//! 15. [`rename`]: each later complete definition of a register outside control flow gets a
 //!     fresh register, its reads following it;
 //!
 //! and after each round [`compact`] again, for the registers the round left unnamed (it does
@@ -76,6 +78,7 @@ pub mod dce;
 pub mod flag_sink;
 pub mod flags;
 pub mod fold_copies;
+pub mod if_convert;
 pub mod peephole_sel;
 pub mod pred_break;
 pub mod rename;
@@ -177,6 +180,10 @@ pub const ROUND: &[OptPass] = &[
     Pass {
         name: "peephole_select",
         run: |_, p| peephole_sel::peephole_select(p),
+    },
+    Pass {
+        name: "if_convert",
+        run: |_, p| if_convert::if_convert(p),
     },
     Pass {
         name: "predicated_break",
