@@ -46,6 +46,22 @@ impl Translator<'_> {
             self.set(a.def, regs);
             return Ok(());
         }
+        if let (AluOp::b2f32 | AluOp::b2i32, Some(src)) = (a.op, a.srcs.first()) {
+            if let Some(b) = self.inot_of_boolean(src.ssa).cloned() {
+                // b2f(inot b) with b 0 or -1 is 1 + b: one ADD instead of NOT and a move.
+                let ty = if a.op == AluOp::b2f32 { F } else { D };
+                let mut out = Vec::with_capacity(ncomp as usize);
+                for c in 0..ncomp as usize {
+                    let v = self.comp(b.ssa, b.swizzle[src.swizzle[c] as usize] as usize)?;
+                    let dst = self.vgrf(ty);
+                    let v = self.in_grf(d(v));
+                    self.alu(Opcode::Add, dst, vec![v, Reg::imm(D, 1)]);
+                    out.push(dst);
+                }
+                self.set(a.def, out);
+                return Ok(());
+            }
+        }
         let mut out = Vec::with_capacity(ncomp as usize);
         for c in 0..ncomp as usize {
             let nsrc = a.srcs.len();
@@ -244,7 +260,8 @@ impl Translator<'_> {
         Ok(Some(r))
     }
 
-    /// Bit reversal and byte or word extraction (a shift left then right).
+    /// Bit reversal and byte or word extraction: one AND or shift when the field touches bit 0
+    /// (unsigned) or bit 31, otherwise a shift left then right.
     fn alu_bits(&mut self, op: AluOp, s: &[Reg]) -> Result<Option<Reg>, CompileError> {
         let name = op.name();
         let arg = |i: usize| alu_arg(op, s, i);
@@ -265,11 +282,28 @@ impl Translator<'_> {
                     AluOp::extract_u16 => (2, false),
                     _ => (2, true),
                 };
-                let shift = 32 - 8 * bytes * (sel.imm as u32 + 1);
-                let t = self.binary(Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
-                let op = if signed { Opcode::Asr } else { Opcode::Shr };
-                let ty = if signed { D } else { UD };
-                self.binary(op, ty, t.retype(ty), Reg::imm(UD, 32 - 8 * bytes), false)
+                let bits = 8 * bytes;
+                let low = bits * sel.imm as u32;
+                if low >= 32 {
+                    return Err(unsupported(format!("{name} selecting past bit 31")));
+                }
+                let (op, ty) = if signed {
+                    (Opcode::Asr, D)
+                } else {
+                    (Opcode::Shr, UD)
+                };
+                if low + bits == 32 {
+                    // The field reaches bit 31: one shift brings it down and extends it.
+                    self.binary(op, ty, x.retype(ty), Reg::imm(UD, low), false)
+                } else if low == 0 && !signed {
+                    // The field starts at bit 0: zero-extending it is a mask.
+                    self.binary(Opcode::And, UD, x, Reg::imm(UD, (1 << bits) - 1), true)
+                } else {
+                    // Shift the field to the top, then back down with the extension.
+                    let shift = 32 - bits - low;
+                    let t = self.binary(Opcode::Shl, UD, x, Reg::imm(UD, shift), false);
+                    self.binary(op, ty, t.retype(ty), Reg::imm(UD, 32 - bits), false)
+                }
             }
             _ => return Ok(None),
         };

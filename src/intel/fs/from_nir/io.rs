@@ -316,15 +316,21 @@ impl Translator<'_> {
 
     /// `discard_if`, `terminate_if` or `demote_if`.
     pub(super) fn emit_discard_if(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        // Live pixels stay live where the condition is false.
-        let c = self.in_grf(self.comp(intrinsic_src(i, 0)?, 0)?.retype(RegType::D));
+        // Live pixels stay live where the condition is false; where it is `inot b` of a
+        // boolean, they stay live where `b` is true, and the NOT is not needed.
+        let cond = intrinsic_src(i, 0)?;
+        let (c, cmod) = match self.inot_of_boolean(cond) {
+            Some(b) => (self.comp(b.ssa, b.swizzle[0] as usize)?, CondMod::Nz),
+            None => (self.comp(cond, 0)?, CondMod::Z),
+        };
+        let c = self.in_grf(c.retype(RegType::D));
         let flag = self.kill_flag();
         let k = self.alu(
             Opcode::Cmp,
             Reg::null(RegType::D),
             vec![c, Reg::imm(RegType::D, 0)],
         );
-        k.cmod = CondMod::Z;
+        k.cmod = cmod;
         k.flag_subnr = flag;
         k.pred = Some(false);
         Ok(())
@@ -578,9 +584,10 @@ impl Translator<'_> {
     pub(super) fn emit_fb_writes(&mut self) {
         let mut targets: Vec<(u32, Vec<Reg>)> =
             self.outputs.iter().map(|(k, v)| (*k, v.clone())).collect();
-        if targets.is_empty() {
-            let regs = (0..4).map(|_| Reg::imm(RegType::UD, 0)).collect();
-            targets.push((0, regs));
+        if targets.is_empty() && self.dual_src.is_none() {
+            // No colour written: the render target gets undefined values, so the payload
+            // is left unwritten (LOAD_PAYLOAD skips undefined sources), as in Mesa.
+            targets.push((0, vec![Reg::BAD; 4]));
         }
         self.facts.num_render_targets = targets.iter().map(|t| t.0 + 1).max().unwrap_or(1);
         if let Some(second) = self.dual_src.clone() {

@@ -33,13 +33,14 @@ use std::collections::BTreeMap;
 use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::DevInfo;
 use crate::nir::{
-    self, AluOp, CfNode, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, JumpKind, SsaId, Stage,
+    self, CfNode, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, JumpKind, SsaId, Stage,
 };
 
 use super::ir::{File, Inst, Op, Program, Reg};
 use super::CompileError;
 
 mod alu;
+mod boolean;
 mod compute;
 mod io;
 mod memory;
@@ -386,18 +387,8 @@ impl<'a> Translator<'a> {
     /// The register an IF tests and whether its predicate is inverted. Booleans are 0 or
     /// ~0, so `inot b` is non-zero exactly where `b` is zero and the IF can test `b` itself.
     fn if_condition(&self, cond: SsaId) -> Result<(Reg, bool), CompileError> {
-        if let Some(nir::Instr {
-            kind: nir::InstrKind::Alu(a),
-            ..
-        }) = self.imp.def_instr(cond)
-        {
-            if a.op == AluOp::inot {
-                if let Some(s) = a.srcs.first() {
-                    if self.def_info(s.ssa).map(|d| d.1) == Ok(1) {
-                        return Ok((self.comp(s.ssa, s.swizzle[0] as usize)?, true));
-                    }
-                }
-            }
+        if let Some(s) = self.inot_of_boolean(cond) {
+            return Ok((self.comp(s.ssa, s.swizzle[0] as usize)?, true));
         }
         Ok((self.comp(cond, 0)?, false))
     }

@@ -16,7 +16,9 @@
 //! The fold is sound when the temporary has exactly this one write and this one read, the
 //! two instructions write the same bytes with the same channels, and nothing between them
 //! (straight-line code) reads or writes the destination, so moving the write of the
-//! destination up to the computing instruction changes no value anyone reads.
+//! destination up to the computing instruction changes no value anyone reads. The computing
+//! instruction may itself read the destination, where it reads exactly the registers it
+//! would write (a loop-carried value updated in place).
 
 use crate::intel::eu::Opcode;
 
@@ -46,6 +48,26 @@ fn part_of_source(def: &Inst, copy: &Inst) -> Option<u32> {
         && g + e <= cg + ce
         && d.offset == s.offset + (g - cg) * s.ty.size();
     ok.then(|| copy.dst.offset + (g - cg) * s.ty.size())
+}
+
+/// Whether every read of VGRF `a` in `def` reads exactly the registers `def` would write at
+/// offset `off` (the same channels, one dword each), so that writing `a` there instead of the
+/// temporary changes nothing `def` reads: each channel (each half of a compressed
+/// instruction) reads its register before writing it. A loop-carried value updated at the
+/// end of the loop body, `mad t, a, b, c; mov a, t`, becomes `mad a, a, b, c`.
+fn reads_only_in_place(def: &Inst, a: u32, off: u32) -> bool {
+    def.src
+        .iter()
+        .filter(|s| s.is_vgrf() && s.nr == a)
+        .all(|s| {
+            s.offset == off
+                && s.stride == 1
+                && s.region.is_none()
+                && s.ty.size() == 4
+                && def.dst.ty.size() == 4
+                && def.dst.stride == 1
+                && matches!(def.op, Op::Alu(_) | Op::Math(_))
+        })
 }
 
 fn references(inst: &Inst, nr: u32) -> bool {
@@ -114,7 +136,7 @@ pub fn fold_copies(prog: &mut Program, into_larger: bool) -> bool {
         for &d in ds {
             let def = &prog.insts[d];
             match part_of_source(def, copy) {
-                Some(off) if !def.src.iter().any(|s| s.is_vgrf() && s.nr == a) => {
+                Some(off) if reads_only_in_place(def, a, off) => {
                     parts.push((d, def.group, off));
                     channels += def.exec_size as u32;
                 }
@@ -317,9 +339,27 @@ mod tests {
     }
 
     #[test]
-    fn source_reading_the_destination_stays() {
-        // add v1, v0, v6; mov v0, v1 would become add v0, v0, v6: left to coalescing.
+    fn source_reading_the_destination_in_place_folds() {
+        // add v1, v0, v6; mov v0, v1  =>  add v0, v0, v6 (each channel reads v0 first).
         let insts = vec![binary(Opcode::Add, f(1), f(0), f(6)), mov(ud(0), ud(1))];
+        let (p, out) = run(insts);
+        assert!(p);
+        assert_eq!(out, vec![binary(Opcode::Add, f(0), f(0), f(6))]);
+    }
+
+    #[test]
+    fn source_reading_the_destination_elsewhere_stays() {
+        // add v1, v0.1, v6; mov v0.0, v1: the add would overwrite what another copy reads
+        // at a different offset, and a scalar read of v0 is another channel's value.
+        let mut shifted = f(0);
+        shifted.offset = 32;
+        let insts = vec![binary(Opcode::Add, f(1), shifted, f(6)), mov(ud(0), ud(1))];
+        let (p, out) = run(insts.clone());
+        assert!(!p);
+        assert_eq!(out, insts);
+        let mut scalar = f(0);
+        scalar.stride = 0;
+        let insts = vec![binary(Opcode::Add, f(1), scalar, f(6)), mov(ud(0), ud(1))];
         let (p, out) = run(insts.clone());
         assert!(!p);
         assert_eq!(out, insts);

@@ -30,14 +30,18 @@
 //! 8. [`sat_prop`]: `mov.sat` of a value read nowhere else saturates the value's writer
 //!    instead, leaving a plain copy for the next round;
 //! 9. [`flags`]: `mov.nz` reloads of a boolean the flag already reflects go;
-//! 10. [`fold_copies`]: a value computed only to be copied a few instructions later is
+//! 10. [`flag_sink`]: a CMP whose result is reloaded into the flag after another flag write
+//!     moves down to the reload, which goes;
+//! 11. [`fold_copies`]: a value computed only to be copied a few instructions later is
 //!     computed into the copy's destination, also when the copy goes into a larger register
 //!     (the copies into phi registers coalescing cannot merge, because those are written in
 //!     every arm);
-//! 11. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
+//! 12. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
 //!     SELs, and arms left empty go;
-//! 12. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
-//! 13. [`rename`]: each later complete definition of a register outside control flow gets a
+//! 13. [`if_convert`]: an IF whose arms hold only a few plain ALU instructions becomes those
+//!     instructions predicated on its flag;
+//! 14. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
+//! 15. [`rename`]: each later complete definition of a register outside control flow gets a
 //!     fresh register, its reads following it;
 //!
 //! and after each round [`compact`] again, for the registers the round left unnamed (it does
@@ -71,8 +75,10 @@ pub mod compute_to_copy;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
+pub mod flag_sink;
 pub mod flags;
 pub mod fold_copies;
+pub mod if_convert;
 pub mod peephole_sel;
 pub mod pred_break;
 pub mod rename;
@@ -164,12 +170,20 @@ pub const ROUND: &[OptPass] = &[
         run: |_, p| flags::remove_redundant_flag_writes(p),
     },
     Pass {
+        name: "sink_comparisons",
+        run: |_, p| flag_sink::sink_comparisons(p),
+    },
+    Pass {
         name: "fold_copies",
         run: |l, p| fold_copies::fold_copies(p, l.into_payloads()),
     },
     Pass {
         name: "peephole_select",
         run: |_, p| peephole_sel::peephole_select(p),
+    },
+    Pass {
+        name: "if_convert",
+        run: |_, p| if_convert::if_convert(p),
     },
     Pass {
         name: "predicated_break",
