@@ -241,11 +241,31 @@ pub fn optimize_with(
     prog: &mut Program,
     level: Level,
 ) -> Result<bool, InvalidIr> {
+    optimize_rounds(runner, prog, level, true)
+}
+
+/// [`optimize`] running every pass of every round, for checking that skipping passes (see
+/// [`optimize_with`]) changes nothing: a pass that breaks the rules skipping rests on shows
+/// up as a difference between the two.
+pub fn optimize_without_skipping(prog: &mut Program, level: Level) -> bool {
+    let mut runner = Runner::quiet(super::validate::validate);
+    optimize_rounds(&mut runner, prog, level, false).unwrap_or(true)
+}
+
+fn optimize_rounds(
+    runner: &mut Runner<Program>,
+    prog: &mut Program,
+    level: Level,
+    skip: bool,
+) -> Result<bool, InvalidIr> {
     if level == Level::None {
         return Ok(false);
     }
     let mut any = runner.run_all(BEFORE_ROUNDS, &level, prog)?;
-    let mut idle = Idle::default();
+    let mut idle = Idle {
+        skip,
+        ..Idle::default()
+    };
     let mut before = Snapshot::default();
     for _ in 0..MAX_ROUNDS {
         before.take(prog);
@@ -358,6 +378,8 @@ impl Snapshot {
 /// skipped as well.
 #[derive(Default)]
 struct Idle {
+    /// Whether passes are skipped at all.
+    skip: bool,
     /// The current program's state number.
     state: u64,
     /// The last state number handed out.
@@ -376,7 +398,7 @@ impl Idle {
         level: &Level,
         prog: &mut Program,
     ) -> Result<bool, InvalidIr> {
-        if self.idle_in[i] == self.state + 1 {
+        if self.skip && self.idle_in[i] == self.state + 1 {
             return Ok(false);
         }
         let progress = runner.run(pass, level, prog)?;
