@@ -344,23 +344,22 @@ pub(super) fn compile_width(
         runner.report();
         return Ok(Outcome::Slower(estimate.throughput));
     }
-    let (native, compacted) = runner.time_step("encode", || {
-        (
-            eu::encode_program(dev, &insts),
-            eu::encode_program_compacted(dev, &insts),
-        )
-    });
-    let native = native.map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
-    let compacted = compacted.map_err(|e| CompileError::Internal(format!("compaction: {e}")))?;
+    // Compaction encodes every instruction natively first (a native form that fails to encode
+    // fails here too), so the uncompacted size needs no second encoding: 16 bytes each.
+    let compacted = runner.time_step("encode", || eu::encode_program_compacted(dev, &insts));
+    let compacted = compacted.map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
     runner.report();
-    let bytes: Vec<u8> = compacted.iter().flat_map(|e| e.bytes().to_vec()).collect();
+    let mut bytes = Vec::with_capacity(compacted.len() * 16);
+    for e in &compacted {
+        bytes.extend_from_slice(e.bytes());
+    }
     let relocs = reloc_offsets(&codegen::reloc_sites(&prog, &start), &compacted)?;
     s.simd = width as u32;
     let regalloc_spilled = spilled.spills > 0 || spilled.fills > 0;
     // As Mesa counts them: NIR scratch writes and reads are spills and fills too.
     s.spills = spilled.spills + facts.scratch_writes;
     s.fills = spilled.fills + facts.scratch_reads;
-    s.bytes_uncompacted = (native.len() * 16) as u32;
+    s.bytes_uncompacted = (insts.len() * 16) as u32;
     s.bytes = bytes.len() as u32;
     Ok(Outcome::Compiled(Box::new(Compiled {
         bytes,
