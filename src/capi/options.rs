@@ -29,8 +29,12 @@ pub struct CompileOptionsC {
     /// A multiple of 4; at least 8.
     pub struct_size: u32,
     /// Intel: the SIMD widths to try as a bit mask, 1 = SIMD8, 2 = SIMD16, 4 = SIMD32; 0 lets
-    /// the backend choose (Mesa's `INTEL_DEBUG=no8,no16,no32` choose the same). Ignored for
-    /// Vivante targets.
+    /// the backend choose (Mesa's `INTEL_DEBUG=no8,no16,no32` choose the same). A width in the
+    /// mask is tried, not promised: SIMD16 and SIMD32 are dropped when they do not fit without
+    /// spilling, and SIMD32 is kept only when its estimated throughput beats the narrower
+    /// programs' (Mesa's `brw_compile_fs` rule); gpucc does not try SIMD32 at all when the SIMD16
+    /// program's busiest execution unit outlasts its thread, where SIMD32 cannot win. The
+    /// program's `simd32_offset` tells which widths were built. Ignored for Vivante targets.
     pub simd_mask: u32,
     /// Intel FS (`brw_wm_prog_key::nr_color_regions`): colour buffers bound, 1-8.
     /// `gl_FragColor` (FRAG_RESULT_COLOR) is written to every region; FRAG_RESULT_DATAi with
