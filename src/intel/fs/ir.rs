@@ -415,6 +415,22 @@ impl Clone for Program {
 }
 
 impl Program {
+    /// How many sources read each VGRF, indexed by VGRF number: the passes that rewrite a
+    /// value's only reader need to know it is the only one.
+    pub fn vgrf_read_counts(&self) -> Vec<u32> {
+        let mut reads = vec![0u32; self.vgrf_sizes.len()];
+        for inst in &self.insts {
+            for s in &inst.src {
+                if s.file == File::Vgrf {
+                    if let Some(n) = reads.get_mut(s.nr as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        reads
+    }
+
     /// Allocates a virtual GRF of `regs` registers.
     pub fn alloc(&mut self, regs: u32) -> u32 {
         self.vgrf_sizes.push(regs.max(1));

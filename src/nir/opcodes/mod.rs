@@ -54,6 +54,15 @@ impl AluOp {
         use AluOp::*;
         matches!(self, vec2 | vec3 | vec4 | vec5 | vec8 | vec16)
     }
+    /// The comparisons that give a 32-bit boolean (0 or ~0): what the backends turn into one
+    /// CMP, and what an `inot` or a flag test can take apart again.
+    pub fn is_comparison32(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            flt32 | fge32 | feq32 | fneu32 | ilt32 | ige32 | ieq32 | ine32 | ult32 | uge32
+        )
+    }
     /// The opcode spelled `name` in NIR text.
     pub fn from_name(name: &str) -> Option<AluOp> {
         ALU_OPS

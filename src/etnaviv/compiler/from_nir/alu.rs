@@ -82,16 +82,7 @@ impl Tr<'_> {
         match a.op {
             AluOp::fneg | AluOp::fabs | AluOp::fsat => self.modified_mov(a, n),
             AluOp::ineg | AluOp::isub => self.int_negate(a, n),
-            AluOp::flt32
-            | AluOp::fge32
-            | AluOp::feq32
-            | AluOp::fneu32
-            | AluOp::ilt32
-            | AluOp::ige32
-            | AluOp::ieq32
-            | AluOp::ine32
-            | AluOp::ult32
-            | AluOp::uge32 => self.compare(a, n),
+            op if op.is_comparison32() => self.compare(a, n),
             AluOp::b2f32 | AluOp::b2i32 => self.bool_to_number(a, n),
             AluOp::ffloor | AluOp::fceil => self.floor_ceil(a, n),
             AluOp::fsign => self.sign(a, n),

@@ -28,16 +28,7 @@ impl Translator<'_> {
         };
         match kind {
             InstrKind::Alu(a) => match a.op {
-                AluOp::flt32
-                | AluOp::fge32
-                | AluOp::feq32
-                | AluOp::fneu32
-                | AluOp::ilt32
-                | AluOp::ige32
-                | AluOp::ieq32
-                | AluOp::ine32
-                | AluOp::ult32
-                | AluOp::uge32 => true,
+                op if op.is_comparison32() => true,
                 AluOp::iand | AluOp::ior | AluOp::ixor | AluOp::inot | AluOp::mov => {
                     depth > 0
                         && !a.srcs.is_empty()

@@ -24,16 +24,7 @@ use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 /// Propagates conditional modifiers as described in the module documentation; returns
 /// whether any test went.
 pub fn cmod_propagation(prog: &mut Program) -> bool {
-    let mut reads = vec![0u32; prog.vgrf_sizes.len()];
-    for inst in &prog.insts {
-        for s in &inst.src {
-            if s.file == File::Vgrf {
-                if let Some(n) = reads.get_mut(s.nr as usize) {
-                    *n += 1;
-                }
-            }
-        }
-    }
+    let reads = prog.vgrf_read_counts();
     let mut removed = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len() {

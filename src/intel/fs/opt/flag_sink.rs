@@ -120,16 +120,7 @@ fn comparison_for(prog: &Program, ip: usize) -> Option<usize> {
 /// Sinks comparisons to their flag reloads as described in the module documentation;
 /// returns whether any reload went.
 pub fn sink_comparisons(prog: &mut Program) -> bool {
-    let mut reads = vec![0u32; prog.vgrf_sizes.len()];
-    for inst in &prog.insts {
-        for s in &inst.src {
-            if s.file == File::Vgrf {
-                if let Some(n) = reads.get_mut(s.nr as usize) {
-                    *n += 1;
-                }
-            }
-        }
-    }
+    let mut reads = prog.vgrf_read_counts();
     let mut progress = false;
     let mut ip = 0;
     while ip < prog.insts.len() {

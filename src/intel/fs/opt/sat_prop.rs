@@ -15,16 +15,7 @@ use crate::intel::fs::ir::{File, Inst, Op, Program};
 
 /// Moves saturation onto the writers of saturated copies; returns whether any moved.
 pub fn saturate_propagation(prog: &mut Program) -> bool {
-    let mut reads = vec![0u32; prog.vgrf_sizes.len()];
-    for inst in &prog.insts {
-        for s in &inst.src {
-            if s.file == File::Vgrf {
-                if let Some(n) = reads.get_mut(s.nr as usize) {
-                    *n += 1;
-                }
-            }
-        }
-    }
+    let reads = prog.vgrf_read_counts();
     let mut progress = false;
     for ip in 0..prog.insts.len() {
         let inst = &prog.insts[ip];

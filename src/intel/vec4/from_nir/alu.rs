@@ -316,16 +316,7 @@ impl Tr<'_> {
                 let d = self.def_dst(a.def, ty)?;
                 self.binary(Opcode::Sel, d, x, y, true).cmod = c;
             }
-            AluOp::flt32
-            | AluOp::fge32
-            | AluOp::feq32
-            | AluOp::fneu32
-            | AluOp::ilt32
-            | AluOp::ige32
-            | AluOp::ieq32
-            | AluOp::ine32
-            | AluOp::ult32
-            | AluOp::uge32 => {
+            op if op.is_comparison32() => {
                 let Some((ty, mut c)) = compare_of(a.op) else {
                     return Err(CompileError::Internal(format!(
                         "{:?} is not a comparison",
