@@ -20,10 +20,14 @@
 //! definition for liveness, rather than a partial one live from the program's start). Mesa's
 //! `opt_peephole_sel` does the MOV-only form of this; arms are limited to [`MAX_ARM`]
 //! instructions in all, because the converted code runs both arms whatever the flag says.
+//!
+//! An IF/ELSE one of whose arms compares and selects on the IF's own flag (a `switch` lowered
+//! to nested IFs) converts in a second form, [`convert_flag_arm`]: that arm first, for every
+//! channel, then the IF's compare again, then the other arm predicated.
 
 use crate::intel::eu::{CondMod, Opcode};
 
-use crate::intel::fs::ir::{File, Inst, Op, Program, REG_SIZE};
+use crate::intel::fs::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 
 /// The most instructions, both arms together, that a converted IF may hold.
 pub const MAX_ARM: usize = 16;
@@ -131,6 +135,11 @@ pub fn if_convert(prog: &mut Program) -> bool {
             }
         }
         let Some(end) = end else {
+            let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+            if convert_flag_arm(prog, ip, all) {
+                *all = accesses(&prog.insts, prog.vgrf_sizes.len());
+                progress = true;
+            }
             ip += 1;
             continue;
         };
@@ -156,10 +165,185 @@ pub fn if_convert(prog: &mut Program) -> bool {
     progress
 }
 
+/// The most instructions, both arms together, of an IF converted with [`convert_flag_arm`].
+const MAX_FLAG_ARMS: usize = 24;
+
+/// The second form: one arm compares and selects on the IF's own flag, the other is plain.
+///
+/// ```text
+/// cmp.z.f0 v9, v1, 0                 cmp.z.f0 v9, v1, 0
+/// (+f0) if                           cmp.z.f0 null, v1, 3
+///       mov v3, v5          =>       (+f0) sel v3, v6, v7
+/// else                               cmp.z.f0 null, v1, 0
+///       cmp.z.f0 null, v1, 3         (+f0) mov v3, v5
+///       (+f0) sel v3, v6, v7
+/// endif
+/// ```
+///
+/// The flag arm runs for every channel, unpredicated; the instruction that set the IF's flag
+/// runs again into a null register, and the plain arm follows predicated on it. That is right
+/// when the flag arm's work is harmless in the plain arm's channels: each register it writes
+/// is its own temporary or is overwritten whole by the plain arm, and the plain arm reads
+/// nothing the flag arm writes. The flag is recomputed from the same sources, so neither arm
+/// nor anything between the compare and the IF may write them, and the flag after the ENDIF
+/// (the compare's everywhere, where the flag arm's channels had the arm's last compare) must
+/// be written again before anything reads it. Mesa keeps such IFs; the conversion trades the
+/// IF, ELSE and ENDIF for one instruction.
+fn convert_flag_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
+    let iff = &prog.insts[ip];
+    let (Some(inv), flag) = (iff.pred, iff.flag_subnr) else {
+        return false;
+    };
+    let (group, exec) = (iff.group, iff.exec_size);
+    let same_channels = |i: &Inst| i.group == group && i.exec_size == exec;
+    // The arms, with no control flow inside.
+    let mut else_at = None;
+    let mut end = None;
+    for (k, inst) in prog.insts[ip + 1..]
+        .iter()
+        .enumerate()
+        .take(MAX_FLAG_ARMS + 2)
+    {
+        match inst.op {
+            Op::Else if else_at.is_none() => else_at = Some(ip + 1 + k),
+            Op::EndIf => {
+                end = Some(ip + 1 + k);
+                break;
+            }
+            op if op.is_flow() => return false,
+            _ => {}
+        }
+    }
+    let (Some(e), Some(end)) = (else_at, end) else {
+        return false;
+    };
+    let flagged = |i: &Inst| i.pred.is_some() || i.cmod != CondMod::None;
+    let flag_arm_inst = |i: &Inst| {
+        matches!(i.op, Op::Alu(_))
+            && !i.we_all
+            && !i.sat
+            && same_channels(i)
+            && matches!(i.dst.file, File::Vgrf | File::Null)
+            && (!flagged(i) || i.flag_subnr == flag)
+    };
+    let (then_arm, else_arm) = (ip + 1..e, e + 1..end);
+    let insts = &prog.insts;
+    let arm_flagged = |r: &std::ops::Range<usize>| insts[r.clone()].iter().any(flagged);
+    let (x, y, y_pred) = match (arm_flagged(&then_arm), arm_flagged(&else_arm)) {
+        (true, false) => (then_arm, else_arm, !inv),
+        (false, true) => (else_arm, then_arm, inv),
+        _ => return false,
+    };
+    if y.is_empty()
+        || x.len() + y.len() > MAX_FLAG_ARMS
+        || !insts[x.clone()].iter().all(flag_arm_inst)
+        || !insts[y.clone()].iter().all(|i| convertible(i, iff))
+    {
+        return false;
+    }
+    // The instruction that set the IF's flag, unpredicated, with nothing between it and the
+    // IF writing its sources or the flag.
+    let Some(p) = (0..ip)
+        .rev()
+        .find(|&k| flagged(&insts[k]) || insts[k].op.is_flow())
+    else {
+        return false;
+    };
+    let producer = &insts[p];
+    if producer.op.is_flow()
+        || producer.pred.is_some()
+        || producer.cmod == CondMod::None
+        || producer.flag_subnr != flag
+        || !flag_arm_inst(producer)
+    {
+        return false;
+    }
+    let n = prog.vgrf_sizes.len();
+    let mut x_writes = vec![false; n];
+    let mut y_reads = vec![false; n];
+    let mut y_whole = vec![false; n];
+    let mut p_reads = vec![false; n];
+    let vgrf = |r: &Reg| (r.file == File::Vgrf).then_some(r.nr as usize);
+    for s in producer.src.iter().filter_map(vgrf) {
+        p_reads[s] = true;
+    }
+    for i in &insts[p + 1..ip] {
+        if vgrf(&i.dst).is_some_and(|d| p_reads[d]) {
+            return false;
+        }
+    }
+    for i in &insts[x.clone()] {
+        if let Some(d) = vgrf(&i.dst) {
+            x_writes[d] = true;
+        }
+    }
+    for i in &insts[y.clone()] {
+        for s in i.src.iter().filter_map(vgrf) {
+            y_reads[s] = true;
+        }
+        if let Some(d) = vgrf(&i.dst) {
+            y_whole[d] |= writes_whole(i, prog.vgrf_sizes[d]);
+        }
+    }
+    let x_local = accesses(&insts[x.clone()], n);
+    for d in (0..n).filter(|&d| x_writes[d]) {
+        let local = x_local[d] == all[d];
+        if y_reads[d] || p_reads[d] || !(local || y_whole[d]) {
+            return false;
+        }
+    }
+    // The flag must be written again after the ENDIF before it is read.
+    // An ENDIF passes every channel on; at an ELSE this code's channels go on after the
+    // matching ENDIF, skipping the other arm (which writes the flag only for its own).
+    let mut rewritten = false;
+    let mut k = end + 1;
+    while let Some(i) = insts.get(k) {
+        match i.op {
+            Op::EndIf => {}
+            Op::Else => {
+                let mut depth = 0;
+                while let Some(j) = insts.get(k + 1) {
+                    k += 1;
+                    match j.op {
+                        Op::If => depth += 1,
+                        Op::EndIf if depth == 0 => break,
+                        Op::EndIf => depth -= 1,
+                        _ => {}
+                    }
+                }
+            }
+            op if op.is_flow() => break,
+            _ if i.op.is_send() || i.pred.is_some_and(|_| i.flag_subnr == flag) => break,
+            _ if i.cmod != CondMod::None
+                && i.flag_subnr == flag
+                && same_channels(i)
+                && !i.we_all =>
+            {
+                rewritten = true;
+                break;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    if !rewritten {
+        return false;
+    }
+    let mut again = prog.insts[p].clone();
+    again.dst = Reg::null(again.dst.ty);
+    predicate_arm(prog, y.clone(), y_pred, flag, all);
+    let mut out: Vec<Inst> = prog.insts[x].to_vec();
+    out.push(again);
+    out.extend(prog.insts[y].iter().cloned());
+    prog.insts.splice(ip..=end, out);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{self, alu, f, flow};
     use super::*;
+    use crate::intel::eu::RegType;
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
         testing::run(if_convert, insts)
@@ -285,5 +469,66 @@ mod tests {
         insts.push(flow(Op::EndIf));
         insts.push(read(3));
         unchanged(insts);
+    }
+
+    /// `cmp.z.f0 dst, a, b`.
+    fn cmp_z(dst: Reg, a: u32, b: u32) -> Inst {
+        let mut c = alu(Opcode::Cmp, dst, vec![f(a), f(b)]);
+        c.cmod = CondMod::Z;
+        c
+    }
+
+    fn sel(d: u32, a: u32, b: u32) -> Inst {
+        pred(alu(Opcode::Sel, f(d), vec![f(a), f(b)]), false, 0)
+    }
+
+    /// The IF of `cmp.z v1, v2` whose ELSE arm selects on its own compare of v1 and v4, with
+    /// `after` following the ENDIF.
+    fn flag_arm_if(then_src: u32, after: Vec<Inst>) -> Vec<Inst> {
+        let mut v = vec![
+            cmp_z(f(9), 1, 2),
+            pred(flow(Op::If), false, 0),
+            alu(Opcode::Mov, f(3), vec![f(then_src)]),
+            flow(Op::Else),
+            cmp_z(Reg::null(RegType::F), 1, 4),
+            sel(3, 6, 7),
+            flow(Op::EndIf),
+        ];
+        v.extend(after);
+        v
+    }
+
+    #[test]
+    fn a_flag_arm_runs_first_and_the_compare_again_predicates_the_plain_arm() {
+        let rewrite = cmp_z(Reg::null(RegType::F), 3, 8);
+        let (p, out) = run(flag_arm_if(5, vec![rewrite.clone(), read(3)]));
+        assert!(p);
+        assert_eq!(
+            out,
+            vec![
+                cmp_z(f(9), 1, 2),
+                cmp_z(Reg::null(RegType::F), 1, 4),
+                sel(3, 6, 7),
+                cmp_z(Reg::null(RegType::F), 1, 2),
+                pred(alu(Opcode::Mov, f(3), vec![f(5)]), false, 0),
+                rewrite,
+                read(3),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_flag_arm_stays_when_the_flag_or_its_writes_are_read() {
+        let rewrite = cmp_z(Reg::null(RegType::F), 3, 8);
+        // The flag is read after the ENDIF (it would hold the first compare everywhere).
+        unchanged(flag_arm_if(5, vec![sel(10, 3, 8), rewrite.clone()]));
+        // No write of the flag follows before the program ends.
+        unchanged(flag_arm_if(5, vec![read(3)]));
+        // The plain arm reads v3, which the flag arm writes: it would see the select.
+        unchanged(flag_arm_if(3, vec![rewrite.clone(), read(3)]));
+        // The compare's source changes before the IF.
+        let mut v = flag_arm_if(5, vec![rewrite, read(3)]);
+        v.insert(1, add(1, 6, 7));
+        unchanged(v);
     }
 }
