@@ -407,28 +407,19 @@ pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
 /// instruction and the instruction's destination interfere, so no part overwrites what a later
 /// part reads.
 pub fn lower_simd_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
-    let early = split_early(devinfo, prog);
-    let mut index = 0;
-    split_wider_than(devinfo, prog, |inst, w| {
-        let keep = !early[index];
-        index += 1;
-        if keep {
-            inst.exec_size
-        } else {
-            w
-        }
-    })
+    let widths = widths_before_allocation(devinfo, prog);
+    split_to(prog, &widths)
 }
 
-/// Which instructions are split before optimization: all that [`lower_simd_width`] cannot
-/// defer, those that read or write a VGRF some narrower instruction already accesses by parts
-/// (the payloads and replies of SIMD32's split messages), so that the value splits into VGRFs
-/// per part (`split_virtual_grfs`) and each can be coalesced with its message, and those
-/// reading their own destination's VGRF at another offset, where an earlier part's write
-/// could land on what a later part still has to read. A copy split for the second reason
-/// passes it on to the other VGRFs it touches, so chains of copies (phi moves into a payload)
-/// split whole.
-fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
+/// The width each instruction is split to before optimization: its own (it stays whole)
+/// unless it is split early. Split early are all that [`lower_simd_width`] cannot defer;
+/// those that read or write a VGRF some narrower instruction already accesses by parts (the
+/// payloads and replies of SIMD32's split messages), so that the value splits into VGRFs per
+/// part (`split_virtual_grfs`) and each can be coalesced with its message; and those reading
+/// their own destination's VGRF at another offset, where an earlier part's write could land
+/// on what a later part still has to read. A copy split for the second reason passes it on
+/// to the other VGRFs it touches, so chains of copies (phi moves into a payload) split whole.
+fn widths_before_allocation(devinfo: &DevInfo, prog: &Program) -> Vec<u8> {
     let vgrf = |r: &Reg| (r.file == File::Vgrf).then_some(r.nr as usize);
     let width = prog
         .insts
@@ -438,15 +429,19 @@ fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
         .max()
         .unwrap_or(8)
         .max(16);
+    let hardware: Vec<u8> = prog
+        .insts
+        .iter()
+        .map(|inst| max_simd_width(devinfo, inst))
+        .collect();
     let mut halved = vec![false; prog.vgrf_sizes.len()];
     let mut early: Vec<bool> = prog
         .insts
         .iter()
-        .map(|inst| {
-            let deferrable = inst.exec_size == width
-                && !inst.op.is_send()
-                && !inst.op.is_flow()
-                && max_simd_width(devinfo, inst) < width;
+        .zip(&hardware)
+        .map(|(inst, &hw)| {
+            let deferrable =
+                inst.exec_size == width && !inst.op.is_send() && !inst.op.is_flow() && hw < width;
             if !deferrable && inst.exec_size < width && !inst.we_all && !inst.op.is_flow() {
                 for r in std::iter::once(&inst.dst).chain(&inst.src) {
                     if let Some(h) = vgrf(r).and_then(|n| halved.get_mut(n)) {
@@ -476,9 +471,13 @@ fn split_early(devinfo: &DevInfo, prog: &Program) -> Vec<bool> {
             }
         }
         if !changed {
-            return early;
+            break;
         }
     }
+    let kept = prog.insts.iter().map(|inst| inst.exec_size);
+    (early.iter().zip(hardware).zip(kept))
+        .map(|((&early, hw), own)| if early { hw } else { own })
+        .collect()
 }
 
 /// A MOV that only copies: no predicate, condition, saturation or source modifier.
@@ -494,7 +493,12 @@ fn is_plain_copy(inst: &Inst) -> bool {
 /// After register allocation: splits what [`lower_simd_width`] kept whole (and anything else
 /// still wider than the hardware allows) into the parts the hardware runs.
 pub fn split_to_hardware_width(devinfo: &DevInfo, prog: &mut Program) -> bool {
-    split_wider_than(devinfo, prog, |_, w| w)
+    let widths: Vec<u8> = prog
+        .insts
+        .iter()
+        .map(|inst| max_simd_width(devinfo, inst))
+        .collect();
+    split_to(prog, &widths)
 }
 
 /// Whether a source reads the destination's VGRF at another offset: there an earlier part's
@@ -508,17 +512,11 @@ fn overlaps_own_source(inst: &Inst) -> bool {
             .any(|s| s.file == File::Vgrf && s.nr == inst.dst.nr && s.offset != inst.dst.offset)
 }
 
-/// Splits every instruction into parts of at most `width(inst, max_simd_width(inst))`
-/// channels.
-fn split_wider_than(
-    devinfo: &DevInfo,
-    prog: &mut Program,
-    mut width: impl FnMut(&Inst, u8) -> u8,
-) -> bool {
+/// Splits each instruction into consecutive parts of its entry in `widths` channels.
+fn split_to(prog: &mut Program, widths: &[u8]) -> bool {
     let mut progress = false;
     let old = std::mem::take(&mut prog.insts);
-    for inst in old {
-        let w = width(&inst, max_simd_width(devinfo, &inst));
+    for (inst, &w) in old.into_iter().zip(widths) {
         if w >= inst.exec_size || inst.op.is_flow() {
             prog.insts.push(inst);
             continue;

@@ -410,6 +410,15 @@ pub struct Program {
 }
 
 impl Program {
+    /// Drops the instructions whose entry in `marked` is set (one entry per instruction).
+    pub fn remove_marked(&mut self, marked: &[bool]) {
+        let mut k = 0;
+        self.insts.retain(|_| {
+            k += 1;
+            !marked[k - 1]
+        });
+    }
+
     /// A fresh virtual register.
     pub fn vgrf(&mut self) -> u32 {
         self.num_vgrfs += 1;

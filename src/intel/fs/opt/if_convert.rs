@@ -136,10 +136,7 @@ pub fn if_convert(prog: &mut Program) -> bool {
         }
         let Some(end) = end else {
             let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
-            if convert_flag_arm(prog, ip, all) {
-                *all = accesses(&prog.insts, prog.vgrf_sizes.len());
-                progress = true;
-            }
+            progress |= convert_flag_arm(prog, ip, all);
             ip += 1;
             continue;
         };
@@ -189,7 +186,9 @@ const MAX_FLAG_ARMS: usize = 24;
 /// (the compare's everywhere, where the flag arm's channels had the arm's last compare) must
 /// be written again before anything reads it. Mesa keeps such IFs; the conversion trades the
 /// IF, ELSE and ENDIF for one instruction.
-fn convert_flag_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
+/// `all` counts each VGRF's accesses in the program; the compare run again adds reads of its
+/// sources, which are counted here (the other instructions only move).
+fn convert_flag_arm(prog: &mut Program, ip: usize, all: &mut [u32]) -> bool {
     let iff = &prog.insts[ip];
     let (Some(inv), flag) = (iff.pred, iff.flag_subnr) else {
         return false;
@@ -332,6 +331,9 @@ fn convert_flag_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
     let mut again = prog.insts[p].clone();
     again.dst = Reg::null(again.dst.ty);
     predicate_arm(prog, y.clone(), y_pred, flag, all);
+    for s in again.src.iter().filter_map(vgrf) {
+        all[s] += 1;
+    }
     let mut out: Vec<Inst> = prog.insts[x].to_vec();
     out.push(again);
     out.extend(prog.insts[y].iter().cloned());

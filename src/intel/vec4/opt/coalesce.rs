@@ -10,7 +10,7 @@
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
-use super::super::ir::{swz_compose, swz_get, File, Op, Program, XYZW};
+use super::super::ir::{swz_compose, swz_get, File, Op, Program};
 
 /// Per-channel operations: channel c of the result depends on channel c of the sources.
 fn per_channel(op: Op) -> bool {
@@ -184,13 +184,8 @@ pub fn coalesce(prog: &mut Program) -> bool {
         progress = true;
     }
     if progress {
-        let mut k = 0;
-        prog.insts.retain(|_| {
-            k += 1;
-            !removed[k - 1]
-        });
+        prog.remove_marked(&removed);
     }
-    let _ = XYZW;
     progress
 }
 

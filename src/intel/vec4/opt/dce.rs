@@ -30,11 +30,7 @@ pub fn dead_code(prog: &mut Program) -> bool {
         })
         .collect();
     let before = prog.insts.len();
-    let mut k = 0;
-    prog.insts.retain(|_| {
-        k += 1;
-        !dead[k - 1]
-    });
+    prog.remove_marked(&dead);
     prog.insts.len() != before
 }
 

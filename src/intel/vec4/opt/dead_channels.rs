@@ -65,11 +65,7 @@ pub fn dead_channels(prog: &mut Program) -> bool {
         }
     }
     if progress {
-        let mut k = 0;
-        prog.insts.retain(|_| {
-            k += 1;
-            !remove[k - 1]
-        });
+        prog.remove_marked(&remove);
     }
     progress
 }
