@@ -276,20 +276,74 @@ fn break_and_else_paths_keep_values_live() {
 
 #[test]
 fn predicated_sel_defines_but_predicated_mov_does_not() {
-    // 0: mov v0 <- 1.0 (full); 1: (+f0) sel v1 <- v0, 2.0; 2: (+f0) mov v2 <- v0; 3: read both.
+    // 0: mov v0 <- 1.0 (full); 1: mov v3 <- 3.0 (full); 2: (+f0) sel v1 <- v0, 2.0;
+    // 3: (+f0) mov v2 <- v0; 4: (+f0) mov v3 <- v0; 5: read v1, v2; 6: read v3.
+    let mut p = Program::default();
+    let v0 = p.alloc(1);
+    let v1 = p.alloc(1);
+    let v2 = p.alloc(1);
+    let v3 = p.alloc(1);
+    let f = |v| Reg::vgrf(v, RegType::F);
+    let pred = |mut i: Inst| {
+        i.pred = Some(false);
+        i
+    };
+    let read = |a, b| {
+        Inst::new(
+            Op::Alu(Opcode::Add),
+            8,
+            Reg::null(RegType::F),
+            vec![f(a), f(b)],
+        )
+    };
+    p.insts = vec![
+        mov(8, f(v0), Reg::imm_f(1.0)),
+        mov(8, f(v3), Reg::imm_f(3.0)),
+        pred(Inst::new(
+            Op::Alu(Opcode::Sel),
+            8,
+            f(v1),
+            vec![f(v0), Reg::imm_f(2.0)],
+        )),
+        pred(mov(8, f(v2), f(v0))),
+        pred(mov(8, f(v3), f(v0))),
+        read(v1, v2),
+        read(v3, v3),
+    ];
+    let live = liveness::compute(&p);
+    // The SEL writes every channel: v1 starts at its definition.
+    assert_eq!(live.vgrf_interval(v1 as usize, 1), Some((2, 5)));
+    // The predicated MOV keeps the old value in the other channels, but v2 has none before
+    // it: it starts there too.
+    assert_eq!(live.vgrf_interval(v2 as usize, 1), Some((3, 5)));
+    // v3's other channels keep the value written at 1.
+    assert_eq!(live.vgrf_interval(v3 as usize, 1), Some((1, 6)));
+}
+
+#[test]
+fn a_first_write_that_is_predicated_starts_the_interval_across_blocks() {
+    // 0: mov v0 (full); 1: if; 2: (+f0) mov v1 <- v0; 3: else; 4: mov v2 <- v0; 5: endif;
+    // 6: (+f0) mov v2 <- v0 (partial); 7: read v1, v2.
+    // v1's first write, inside the THEN arm, is predicated: nothing of v1 exists before it,
+    // so its interval runs from there to the read, not from the program's start. v2 is
+    // written fully in the ELSE arm and partially after: from its first write to the read.
     let mut p = Program::default();
     let v0 = p.alloc(1);
     let v1 = p.alloc(1);
     let v2 = p.alloc(1);
     let f = |v| Reg::vgrf(v, RegType::F);
-    let mut sel = Inst::new(Op::Alu(Opcode::Sel), 8, f(v1), vec![f(v0), Reg::imm_f(2.0)]);
-    sel.pred = Some(false);
-    let mut pmov = mov(8, f(v2), f(v0));
-    pmov.pred = Some(false);
+    let pred = |mut i: Inst| {
+        i.pred = Some(false);
+        i
+    };
     p.insts = vec![
         mov(8, f(v0), Reg::imm_f(1.0)),
-        sel,
-        pmov,
+        pred(Inst::new(Op::If, 8, Reg::BAD, vec![])),
+        pred(mov(8, f(v1), f(v0))),
+        Inst::new(Op::Else, 8, Reg::BAD, vec![]),
+        mov(8, f(v2), f(v0)),
+        Inst::new(Op::EndIf, 8, Reg::BAD, vec![]),
+        pred(mov(8, f(v2), f(v0))),
         Inst::new(
             Op::Alu(Opcode::Add),
             8,
@@ -298,8 +352,22 @@ fn predicated_sel_defines_but_predicated_mov_does_not() {
         ),
     ];
     let live = liveness::compute(&p);
-    // The SEL writes every channel: v1 starts at its definition.
-    assert_eq!(live.vgrf_interval(v1 as usize, 1), Some((1, 3)));
-    // The predicated MOV keeps the old value in other channels: v2 is live from the entry.
-    assert_eq!(live.vgrf_interval(v2 as usize, 1), Some((0, 3)));
+    assert_eq!(live.vgrf_interval(v1 as usize, 1), Some((2, 7)));
+    assert_eq!(live.vgrf_interval(v2 as usize, 1), Some((4, 7)));
+
+    // Inside a loop, a first write that is partial reaches the loop's next iteration: the
+    // value is live from the DO, where the back edge brings it.
+    // 0: do; 1: read v1; 2: (+f0) mov v1 <- v0; 3: while.
+    let mut q = Program::default();
+    let v0 = q.alloc(1);
+    let v1 = q.alloc(1);
+    q.insts = vec![
+        mov(8, f(v0), Reg::imm_f(1.0)),
+        Inst::new(Op::Do, 8, Reg::BAD, vec![]),
+        mov(8, Reg::null(RegType::F), f(v1)),
+        pred(mov(8, f(v1), f(v0))),
+        Inst::new(Op::While, 8, Reg::BAD, vec![]),
+    ];
+    let live = liveness::compute(&q);
+    assert_eq!(live.vgrf_interval(v1 as usize, 1), Some((1, 4)));
 }

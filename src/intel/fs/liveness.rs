@@ -67,6 +67,9 @@ struct Local {
     /// Definitions before any use in block b, likewise.
     defs: Vec<u32>,
     def_end: Vec<usize>,
+    /// Pieces block b writes at all, even partially or predicated, likewise.
+    writes: Vec<u32>,
+    write_end: Vec<usize>,
     /// Dense index of each global piece, `NO_BLOCK` for local ones.
     global_index: Vec<u32>,
     /// The global pieces, by dense index.
@@ -80,6 +83,8 @@ struct Seen {
     /// it before any use: a block's use and def sets without a set per block.
     used_in: u32,
     defined_in: u32,
+    /// The block that last wrote the piece in any way.
+    written_in: u32,
     /// The first block that touched the piece; `global` once a second one does.
     home: u32,
     global: bool,
@@ -90,6 +95,7 @@ impl Default for Seen {
         Seen {
             used_in: NO_BLOCK,
             defined_in: NO_BLOCK,
+            written_in: NO_BLOCK,
             home: NO_BLOCK,
             global: false,
         }
@@ -107,6 +113,8 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
         use_end: Vec::with_capacity(blocks.len()),
         defs: Vec::new(),
         def_end: Vec::with_capacity(blocks.len()),
+        writes: Vec::new(),
+        write_end: Vec::with_capacity(blocks.len()),
         global_index: Vec::new(),
         globals: Vec::new(),
     };
@@ -155,12 +163,17 @@ fn scan(prog: &Program, blocks: &[Block], piece_base: &[usize], live: &mut Liven
                         seen.defined_in = b32;
                         local.defs.push(p as u32);
                     }
+                    if seen.written_in != b32 {
+                        seen.written_in = b32;
+                        local.writes.push(p as u32);
+                    }
                     touch(p, seen, ip, b32);
                 }
             }
         }
         local.use_end.push(local.uses.len());
         local.def_end.push(local.defs.len());
+        local.write_end.push(local.writes.len());
     }
     // An upward-exposed use makes a piece live into its block.
     for &p in &local.uses {
@@ -209,7 +222,26 @@ pub fn compute(prog: &Program) -> Liveness {
     };
     let use_ = sets_of(&local.uses, &local.use_end);
     let def = sets_of(&local.defs, &local.def_end);
-    let (livein, liveout) = solve(&blocks, &use_, &def);
+    let (mut livein, mut liveout) = solve(&blocks, &use_, &def);
+    // A piece is live only where some write of it can have happened: before its first write
+    // (which may be predicated, a partial definition) it holds nothing a later read could
+    // want, whatever the backwards solution says.
+    let (defin, defout) = solve_written(&blocks, &sets_of(&local.writes, &local.write_end));
+    for b in 0..blocks.len() {
+        if std::env::var_os("XNODEFIN").is_some() {
+            break;
+        }
+        livein
+            .row_mut(b)
+            .iter_mut()
+            .zip(defin.row(b))
+            .for_each(|(l, d)| *l &= d);
+        liveout
+            .row_mut(b)
+            .iter_mut()
+            .zip(defout.row(b))
+            .for_each(|(l, d)| *l &= d);
+    }
     // Each piece's interval reaches from its first live point to its last. Positions grow
     // along (block start, block end) in block order, so a forward walk that visits each
     // piece at its first occurrence finds the start, and a backward walk the end.
@@ -289,6 +321,29 @@ fn solve(blocks: &[Block], use_: &BitMatrix, def: &BitMatrix) -> (BitMatrix, Bit
         first = false;
     }
     (livein, liveout)
+}
+
+/// The pieces some write of which may reach the start and the end of each block, solved
+/// forwards to the least fixed point.
+fn solve_written(blocks: &[Block], writes: &BitMatrix) -> (BitMatrix, BitMatrix) {
+    let n = writes.len();
+    let mut defin = BitMatrix::new(blocks.len(), n);
+    let mut defout = BitMatrix::new(blocks.len(), n);
+    let mut out = Vec::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (b, blk) in blocks.iter().enumerate() {
+            out.clear();
+            out.extend_from_slice(defin.row(b));
+            union_words(&mut out, writes.row(b));
+            changed |= union_words(defout.row_mut(b), &out);
+            for &s in &blk.succs {
+                changed |= union_words(defin.row_mut(s), defout.row(b));
+            }
+        }
+    }
+    (defin, defout)
 }
 
 /// Registers a source reads.
