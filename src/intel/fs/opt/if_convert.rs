@@ -24,6 +24,10 @@
 //! An IF/ELSE one of whose arms compares and selects on the IF's own flag (a `switch` lowered
 //! to nested IFs) converts in a second form, [`convert_flag_arm`]: that arm first, for every
 //! channel, then the IF's compare again, then the other arm predicated.
+//!
+//! An IF/ELSE with one short plain arm and another that cannot be converted (control flow,
+//! messages, flag writes) keeps its IF but loses its ELSE in a third form,
+//! [`hoist_plain_arm`]: the plain arm moves ahead of the IF, predicated.
 
 use crate::intel::eu::{CondMod, Opcode};
 
@@ -158,6 +162,13 @@ pub fn if_convert(prog: &mut Program) -> bool {
         }
         prog.insts.remove(ip);
         progress = true;
+    }
+    // The third form, from the end backwards: a conversion changes nothing before its IF.
+    for ip in (0..prog.insts.len()).rev() {
+        if prog.insts[ip].op == Op::If {
+            let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+            progress |= hoist_plain_arm(prog, ip, all);
+        }
     }
     progress
 }
@@ -341,6 +352,105 @@ fn convert_flag_arm(prog: &mut Program, ip: usize, all: &mut [u32]) -> bool {
     true
 }
 
+/// The most instructions of an arm moved ahead of its IF by [`hoist_plain_arm`]: they run
+/// (predicated) even when no channel takes that arm.
+const MAX_HOISTED: usize = 16;
+
+/// The third form: an IF/ELSE one of whose arms is plain and short loses its ELSE; that arm
+/// moves ahead of the IF, predicated on the IF's flag, and the IF keeps the other arm.
+///
+/// ```text
+/// (+f0) if                           (-f0) mov v3, v5
+///       <anything>          =>       (+f0) if
+/// else                                     <anything>
+///       mov v3, v5                   endif
+/// endif
+/// ```
+///
+/// The two arms run in disjoint channels, so which runs first does not matter to a channel
+/// as long as every write is confined to the channels of its instruction: the moved arm may
+/// not read what the other arm writes (it now reads it before; hardware registers count as
+/// one per file), and the other arm may write
+/// what the moved arm writes only with per-channel ALU instructions (a write-mask-all
+/// instruction or a message reply could overwrite the moved arm's channels after it). A THEN
+/// arm moved keeps its place before the ELSE arm, so only the predicate changes. The plain
+/// arm's temporaries run unpredicated, as in the first form. This saves the ELSE where the
+/// other arm holds control flow, messages or flag writes, as in the chains of IFs a `switch`
+/// becomes, whose ELSE arms only copy the case's values; Mesa keeps these ELSEs.
+fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
+    let iff = &prog.insts[ip];
+    let (Some(inv), flag) = (iff.pred, iff.flag_subnr) else {
+        return false;
+    };
+    let mut depth = 0u32;
+    let mut else_at = None;
+    let mut end = None;
+    for (k, inst) in prog.insts.iter().enumerate().skip(ip + 1) {
+        match inst.op {
+            Op::If => depth += 1,
+            Op::Else if depth == 0 => else_at = Some(k),
+            Op::EndIf if depth == 0 => {
+                end = Some(k);
+                break;
+            }
+            Op::EndIf => depth -= 1,
+            _ => {}
+        }
+    }
+    let (Some(e), Some(end)) = (else_at, end) else {
+        return false;
+    };
+    let insts = &prog.insts;
+    let plain = |r: &std::ops::Range<usize>| {
+        !r.is_empty()
+            && r.len() <= MAX_HOISTED
+            && insts[r.clone()].iter().all(|i| convertible(i, iff))
+    };
+    let (then_arm, else_arm) = (ip + 1..e, e + 1..end);
+    if plain(&then_arm) {
+        predicate_arm(prog, then_arm, inv, flag, all);
+        prog.insts[ip].pred = Some(!inv);
+        prog.insts[ip..=e].rotate_left(1);
+        prog.insts.remove(e - 1);
+        return true;
+    }
+    if !plain(&else_arm) {
+        return false;
+    }
+    let n = prog.vgrf_sizes.len();
+    let mut reads = vec![false; n];
+    let mut writes = vec![false; n];
+    // Hardware registers are compared by file: the payload, or message registers.
+    let fixed = |r: &Reg| matches!(r.file, File::Fixed | File::Mrf);
+    let mut reads_fixed = false;
+    for i in &insts[else_arm.clone()] {
+        for s in i.src.iter().filter(|s| s.file == File::Vgrf) {
+            reads[s.nr as usize] = true;
+        }
+        reads_fixed |= i.src.iter().any(fixed);
+        writes[i.dst.nr as usize] = true;
+    }
+    let per_channel = |i: &Inst| {
+        matches!(i.op, Op::Alu(_))
+            && !i.we_all
+            && i.group >= iff.group
+            && i.group + i.exec_size <= iff.group + iff.exec_size
+    };
+    let clash = insts[then_arm].iter().any(|i| {
+        reads_fixed && fixed(&i.dst)
+            || i.dst.file == File::Vgrf
+                && (reads[i.dst.nr as usize] || writes[i.dst.nr as usize] && !per_channel(i))
+    });
+    if clash {
+        return false;
+    }
+    predicate_arm(prog, else_arm.clone(), !inv, flag, all);
+    let moved: Vec<Inst> = prog.insts.drain(else_arm).collect();
+    prog.insts.remove(e);
+    prog.insts.splice(ip..ip, moved);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{self, alu, f, flow};
@@ -519,18 +629,127 @@ mod tests {
         );
     }
 
+    /// Asserts that the flag-arm form leaves the IF of `v` (a [`flag_arm_if`]) in place: only
+    /// the third form applies, moving the plain THEN arm ahead of the IF.
+    fn only_hoisted(v: Vec<Inst>) {
+        let at = v.iter().position(|i| i.op == Op::If).unwrap();
+        let mut want = v.clone();
+        want[at + 1] = pred(want[at + 1].clone(), false, 0);
+        want[at].pred = Some(true);
+        want[at..=at + 2].rotate_left(1);
+        want.remove(at + 1);
+        let (p, out) = run(v);
+        assert!(p);
+        assert_eq!(out, want);
+    }
+
     #[test]
     fn a_flag_arm_stays_when_the_flag_or_its_writes_are_read() {
         let rewrite = cmp_z(Reg::null(RegType::F), 3, 8);
         // The flag is read after the ENDIF (it would hold the first compare everywhere).
-        unchanged(flag_arm_if(5, vec![sel(10, 3, 8), rewrite.clone()]));
+        only_hoisted(flag_arm_if(5, vec![sel(10, 3, 8), rewrite.clone()]));
         // No write of the flag follows before the program ends.
-        unchanged(flag_arm_if(5, vec![read(3)]));
+        only_hoisted(flag_arm_if(5, vec![read(3)]));
         // The plain arm reads v3, which the flag arm writes: it would see the select.
-        unchanged(flag_arm_if(3, vec![rewrite.clone(), read(3)]));
+        only_hoisted(flag_arm_if(3, vec![rewrite.clone(), read(3)]));
         // The compare's source changes before the IF.
         let mut v = flag_arm_if(5, vec![rewrite, read(3)]);
         v.insert(1, add(1, 6, 7));
-        unchanged(v);
+        only_hoisted(v);
+    }
+
+    fn we_all(mut i: Inst) -> Inst {
+        i.we_all = true;
+        i
+    }
+
+    fn mov(d: u32, a: u32) -> Inst {
+        alu(Opcode::Mov, f(d), vec![f(a)])
+    }
+
+    #[test]
+    fn a_plain_else_arm_moves_ahead_of_the_if_and_the_else_goes() {
+        // The THEN arm holds a write-mask-all instruction, so neither other form applies.
+        let (p, out) = run(vec![
+            pred(flow(Op::If), false, 0),
+            we_all(add(4, 1, 2)),
+            add(3, 4, 2),
+            flow(Op::Else),
+            mov(3, 5),
+            flow(Op::EndIf),
+            read(3),
+        ]);
+        assert!(p);
+        assert_eq!(
+            out,
+            vec![
+                pred(mov(3, 5), true, 0),
+                pred(flow(Op::If), false, 0),
+                we_all(add(4, 1, 2)),
+                add(3, 4, 2),
+                flow(Op::EndIf),
+                read(3),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_then_arm_stays_first_and_the_if_takes_the_else_arm() {
+        let (p, out) = run(vec![
+            pred(flow(Op::If), true, 1),
+            mov(3, 5),
+            flow(Op::Else),
+            we_all(add(4, 1, 2)),
+            add(3, 4, 2),
+            flow(Op::EndIf),
+            read(3),
+        ]);
+        assert!(p);
+        assert_eq!(
+            out,
+            vec![
+                pred(mov(3, 5), true, 1),
+                pred(flow(Op::If), false, 1),
+                we_all(add(4, 1, 2)),
+                add(3, 4, 2),
+                flow(Op::EndIf),
+                read(3),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_else_arm_stays_when_the_other_arm_could_disturb_it() {
+        // The THEN arm writes v5, which the ELSE arm reads: moved ahead, it would read v5
+        // before that write.
+        unchanged(vec![
+            pred(flow(Op::If), false, 0),
+            we_all(add(5, 1, 2)),
+            add(3, 5, 2),
+            flow(Op::Else),
+            mov(3, 5),
+            flow(Op::EndIf),
+            read(3),
+        ]);
+        // The THEN arm writes v3 in every channel: after the moved arm, it would overwrite
+        // the ELSE arm's channels.
+        unchanged(vec![
+            pred(flow(Op::If), false, 0),
+            we_all(add(3, 1, 2)),
+            flow(Op::Else),
+            mov(3, 5),
+            flow(Op::EndIf),
+            read(3),
+        ]);
+        // The THEN arm writes a payload register, which the ELSE arm reads.
+        let g = Reg::fixed(2, 0, RegType::F, 1);
+        unchanged(vec![
+            pred(flow(Op::If), false, 0),
+            we_all(alu(Opcode::Mov, g, vec![f(1)])),
+            flow(Op::Else),
+            alu(Opcode::Mov, f(3), vec![g]),
+            flow(Op::EndIf),
+            read(3),
+        ]);
     }
 }

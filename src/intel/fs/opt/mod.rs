@@ -39,7 +39,8 @@
 //! 12. [`peephole_sel`]: IF/ELSE arms that begin with moves into the same registers become
 //!     SELs, and arms left empty go;
 //! 13. [`if_convert`]: an IF whose arms hold only a few plain ALU instructions becomes those
-//!     instructions predicated on its flag;
+//!     instructions predicated on its flag, and one short plain arm of any other IF/ELSE
+//!     moves ahead of the IF, predicated, so that the ELSE goes;
 //! 14. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
 //! 15. [`rename`]: each later complete definition of a register outside control flow gets a
 //!     fresh register, its reads following it;
