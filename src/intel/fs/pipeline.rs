@@ -236,11 +236,20 @@ pub(super) fn compile_width(
     let ra_debug = opts.debug.contains(Flags::RA);
     let lowered = prog;
     let mut fitted = None;
+    // A fit only in the original order or the last-ready pressure order, kept while the next
+    // level tries the two schedules that look at the critical path.
+    let mut weak_fit = None;
     'levels: for (i, &level) in levels.iter().enumerate() {
         let mut p = lowered.clone();
         opt::optimize_with(&mut runner, &mut p, level)?;
         // Mesa's order: each pre-allocation schedule in turn, keeping the first that
-        // allocates without spilling; if none does, spill from the least pressure.
+        // allocates without spilling; if none does, spill from the least pressure. Unlike
+        // Mesa, a fit only in the original order or the last-ready order does not end the
+        // search: the next level's top-down and longest-path schedules come first when one of
+        // them fits. Whether
+        // the top-down schedule fits at all can turn on a register or two; on the corpus the
+        // original order costs a dozen loop-heavy vertex shaders a third more cycles than
+        // the next level's top-down schedule, for a few MOVs.
         let may_spill = width == 8 && i + 1 == levels.len();
         // One allocation attempt of a schedule, timed and, under GPUCC_DEBUG=ra, described.
         let allocate = |runner: &mut Runner<Program>,
@@ -264,6 +273,10 @@ pub(super) fn compile_width(
         let mut p_live: Option<Liveness> = None;
         let mut q = Program::default();
         for mode in sched::PRE_RA_MODES {
+            let weak = matches!(mode, sched::Mode::KeepOrder | sched::Mode::PreLifo);
+            if weak && weak_fit.is_some() {
+                break;
+            }
             q.clone_from(&p);
             if sched::needs_liveness(mode) && p_live.is_none() {
                 p_live = Some(liveness::compute(&p));
@@ -284,6 +297,10 @@ pub(super) fn compile_width(
                 if let Some((alloc, spilled)) =
                     allocate(&mut runner, &mut q, Some(&q_live), mode, false)?
                 {
+                    if weak && i + 1 < levels.len() {
+                        weak_fit = Some((std::mem::take(&mut q), alloc, spilled));
+                        continue 'levels;
+                    }
                     fitted = Some((std::mem::take(&mut q), alloc, spilled));
                     break 'levels;
                 }
@@ -303,7 +320,7 @@ pub(super) fn compile_width(
         // not bring a program back within the register file when no schedule of the fuller
         // optimization came near it (on the corpus, pressures differ by a few GRFs between the
         // levels). A width that may not spill is then given up without the second level.
-        if !within_file && width > 8 {
+        if !within_file && width > 8 || weak_fit.is_some() {
             break;
         }
         if let Some((_, mut q, q_live, mode)) = least {
@@ -315,7 +332,7 @@ pub(super) fn compile_width(
             }
         }
     }
-    let Some((mut prog, alloc, mut spilled)) = fitted else {
+    let Some((mut prog, alloc, mut spilled)) = fitted.or(weak_fit) else {
         runner.report();
         return Ok(Outcome::DoesNotFit);
     };

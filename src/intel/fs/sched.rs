@@ -14,7 +14,9 @@
 //!   ([`Mode::Pre`]), a register-pressure-driven one that otherwise prefers the longest path
 //!   to the end of the block ([`Mode::PreNonLifo`]), the original order ([`Mode::KeepOrder`])
 //!   and a pressure-driven one that otherwise prefers what became ready last
-//!   ([`Mode::PreLifo`]); the pipeline keeps the first that allocates without spilling.
+//!   ([`Mode::PreLifo`]); the pipeline keeps the first that allocates without spilling,
+//!   except that a fit only with the last two first looks for one with the first two at the
+//!   next optimization level.
 //! - After allocation [`Mode::Post`] reorders for latency over the physical registers.
 //!
 //! The latencies are Mesa's measured Gen7 figures (see [`latency`]), not this crate's cycle
