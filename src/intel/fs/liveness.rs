@@ -226,22 +226,12 @@ pub fn compute(prog: &Program) -> Liveness {
     // A piece is live only where some write of it can have happened: before its first write
     // (which may be predicated, a partial definition) it holds nothing a later read could
     // want, whatever the backwards solution says.
-    let (defin, defout) = solve_written(&blocks, &sets_of(&local.writes, &local.write_end));
-    for b in 0..blocks.len() {
-        if std::env::var_os("XNODEFIN").is_some() {
-            break;
-        }
-        livein
-            .row_mut(b)
-            .iter_mut()
-            .zip(defin.row(b))
-            .for_each(|(l, d)| *l &= d);
-        liveout
-            .row_mut(b)
-            .iter_mut()
-            .zip(defout.row(b))
-            .for_each(|(l, d)| *l &= d);
-    }
+    mask_unwritten(
+        &blocks,
+        &sets_of(&local.writes, &local.write_end),
+        &mut livein,
+        &mut liveout,
+    );
     // Each piece's interval reaches from its first live point to its last. Positions grow
     // along (block start, block end) in block order, so a forward walk that visits each
     // piece at its first occurrence finds the start, and a backward walk the end.
@@ -323,27 +313,44 @@ fn solve(blocks: &[Block], use_: &BitMatrix, def: &BitMatrix) -> (BitMatrix, Bit
     (livein, liveout)
 }
 
-/// The pieces some write of which may reach the start and the end of each block, solved
-/// forwards to the least fixed point.
-fn solve_written(blocks: &[Block], writes: &BitMatrix) -> (BitMatrix, BitMatrix) {
+/// Clears from `livein` and `liveout` the pieces no write of which can have happened by
+/// then. Blocks are in program order, so a write reaches a later block's start, and, through
+/// a loop's back edge, every block of the loop; this over-approximates the forward solution
+/// (a THEN arm's write counts at the ELSE arm's start), which leaves every interval as the
+/// exact one would (the write itself already starts the interval there) at the cost of one
+/// pass.
+fn mask_unwritten(
+    blocks: &[Block],
+    writes: &BitMatrix,
+    livein: &mut BitMatrix,
+    liveout: &mut BitMatrix,
+) {
     let n = writes.len();
-    let mut defin = BitMatrix::new(blocks.len(), n);
-    let mut defout = BitMatrix::new(blocks.len(), n);
-    let mut out = Vec::new();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (b, blk) in blocks.iter().enumerate() {
-            out.clear();
-            out.extend_from_slice(defin.row(b));
-            union_words(&mut out, writes.row(b));
-            changed |= union_words(defout.row_mut(b), &out);
-            for &s in &blk.succs {
-                changed |= union_words(defin.row_mut(s), defout.row(b));
+    // The writes of every loop enclosing each block.
+    let mut around = BitMatrix::new(blocks.len(), n);
+    let mut lw = vec![0u64; n.div_ceil(64)];
+    for (w, blk) in blocks.iter().enumerate() {
+        for &h in blk.succs.iter().filter(|&&h| h <= w) {
+            lw.iter_mut().for_each(|x| *x = 0);
+            for k in h..=w {
+                union_words(&mut lw, writes.row(k));
+            }
+            for k in h..=w {
+                union_words(around.row_mut(k), &lw);
             }
         }
     }
-    (defin, defout)
+    let mut before = vec![0u64; n.div_ceil(64)];
+    for b in 0..blocks.len() {
+        let masked = |row: &mut [u64], before: &[u64]| {
+            for ((l, p), a) in row.iter_mut().zip(before).zip(around.row(b)) {
+                *l &= p | a;
+            }
+        };
+        masked(livein.row_mut(b), &before);
+        union_words(&mut before, writes.row(b));
+        masked(liveout.row_mut(b), &before);
+    }
 }
 
 /// Registers a source reads.

@@ -86,25 +86,34 @@ fn predicate_arm(
     flag: u8,
     all: &[u32],
 ) {
-    let local = accesses(&prog.insts[arm.clone()], prog.vgrf_sizes.len());
-    let mut seen = vec![false; prog.vgrf_sizes.len()];
-    let mut temp = vec![false; prog.vgrf_sizes.len()];
-    for ip in arm.clone() {
-        let inst = &prog.insts[ip];
-        for s in &inst.src {
-            if s.file == File::Vgrf {
-                seen[s.nr as usize] = true;
+    // An arm holds a few instructions: its registers are kept in short lists rather than in
+    // tables over every VGRF of the program.
+    let insts = &prog.insts[arm.clone()];
+    let local = |v: u32| {
+        insts
+            .iter()
+            .flat_map(|i| i.src.iter().chain(std::iter::once(&i.dst)))
+            .filter(|r| r.file == File::Vgrf && r.nr == v)
+            .count() as u32
+    };
+    let mut seen: Vec<u32> = Vec::new();
+    let mut temps: Vec<u32> = Vec::new();
+    for inst in insts {
+        for s in inst.src.iter().filter(|s| s.file == File::Vgrf) {
+            if !seen.contains(&s.nr) {
+                seen.push(s.nr);
             }
         }
-        let d = inst.dst.nr as usize;
-        if !seen[d] {
-            seen[d] = true;
-            temp[d] = local[d] == all[d] && writes_whole(inst, prog.vgrf_sizes[d]);
+        let d = inst.dst.nr;
+        if !seen.contains(&d) {
+            seen.push(d);
+            if local(d) == all[d as usize] && writes_whole(inst, prog.vgrf_sizes[d as usize]) {
+                temps.push(d);
+            }
         }
     }
-    for ip in arm {
-        let inst = &mut prog.insts[ip];
-        if !temp[inst.dst.nr as usize] {
+    for inst in &mut prog.insts[arm] {
+        if !temps.contains(&inst.dst.nr) {
             inst.pred = Some(pred);
             inst.flag_subnr = flag;
         }
@@ -164,13 +173,18 @@ pub fn if_convert(prog: &mut Program) -> bool {
         progress = true;
     }
     // The third form, from the end backwards: a conversion changes nothing before its IF.
+    // A dropped ELSE becomes a NOP (the optimizer sees none otherwise), and all go at the
+    // end: removing each at once would move the rest of the program every time.
+    let mut hoisted = false;
     for ip in (0..prog.insts.len()).rev() {
         if prog.insts[ip].op == Op::If {
-            let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
-            progress |= hoist_plain_arm(prog, ip, all);
+            hoisted |= hoist_plain_arm(prog, ip, &mut all);
         }
     }
-    progress
+    if hoisted {
+        prog.insts.retain(|i| i.op != Op::Alu(Opcode::Nop));
+    }
+    progress || hoisted
 }
 
 /// The most instructions, both arms together, of an IF converted with [`convert_flag_arm`].
@@ -352,6 +366,11 @@ fn convert_flag_arm(prog: &mut Program, ip: usize, all: &mut [u32]) -> bool {
     true
 }
 
+/// What a dropped ELSE becomes until [`if_convert`] removes it.
+fn gone() -> Inst {
+    Inst::new(Op::Alu(Opcode::Nop), 1, Reg::BAD, Vec::new())
+}
+
 /// The most instructions of an arm moved ahead of its IF by [`hoist_plain_arm`]: they run
 /// (predicated) even when no channel takes that arm.
 const MAX_HOISTED: usize = 16;
@@ -377,7 +396,7 @@ const MAX_HOISTED: usize = 16;
 /// arm's temporaries run unpredicated, as in the first form. This saves the ELSE where the
 /// other arm holds control flow, messages or flag writes, as in the chains of IFs a `switch`
 /// becomes, whose ELSE arms only copy the case's values; Mesa keeps these ELSEs.
-fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
+fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &mut Option<Vec<u32>>) -> bool {
     let iff = &prog.insts[ip];
     let (Some(inv), flag) = (iff.pred, iff.flag_subnr) else {
         return false;
@@ -408,28 +427,27 @@ fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
     };
     let (then_arm, else_arm) = (ip + 1..e, e + 1..end);
     if plain(&then_arm) {
+        let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
         predicate_arm(prog, then_arm, inv, flag, all);
         prog.insts[ip].pred = Some(!inv);
         prog.insts[ip..=e].rotate_left(1);
-        prog.insts.remove(e - 1);
+        prog.insts[e - 1] = gone();
         return true;
     }
     if !plain(&else_arm) {
         return false;
     }
-    let n = prog.vgrf_sizes.len();
-    let mut reads = vec![false; n];
-    let mut writes = vec![false; n];
     // Hardware registers are compared by file: the payload, or message registers.
     let fixed = |r: &Reg| matches!(r.file, File::Fixed | File::Mrf);
-    let mut reads_fixed = false;
-    for i in &insts[else_arm.clone()] {
-        for s in i.src.iter().filter(|s| s.file == File::Vgrf) {
-            reads[s.nr as usize] = true;
-        }
-        reads_fixed |= i.src.iter().any(fixed);
-        writes[i.dst.nr as usize] = true;
-    }
+    let moved = &insts[else_arm.clone()];
+    let mut reads: Vec<u32> = moved
+        .iter()
+        .flat_map(|i| i.src.iter().filter(|s| s.file == File::Vgrf).map(|s| s.nr))
+        .collect();
+    reads.sort_unstable();
+    reads.dedup();
+    let writes: Vec<u32> = moved.iter().map(|i| i.dst.nr).collect();
+    let reads_fixed = moved.iter().any(|i| i.src.iter().any(fixed));
     let per_channel = |i: &Inst| {
         matches!(i.op, Op::Alu(_))
             && !i.we_all
@@ -439,15 +457,16 @@ fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &[u32]) -> bool {
     let clash = insts[then_arm].iter().any(|i| {
         reads_fixed && fixed(&i.dst)
             || i.dst.file == File::Vgrf
-                && (reads[i.dst.nr as usize] || writes[i.dst.nr as usize] && !per_channel(i))
+                && (reads.binary_search(&i.dst.nr).is_ok()
+                    || !per_channel(i) && writes.contains(&i.dst.nr))
     });
     if clash {
         return false;
     }
+    let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
     predicate_arm(prog, else_arm.clone(), !inv, flag, all);
-    let moved: Vec<Inst> = prog.insts.drain(else_arm).collect();
-    prog.insts.remove(e);
-    prog.insts.splice(ip..ip, moved);
+    prog.insts[ip..end].rotate_right(else_arm.len());
+    prog.insts[end - 1] = gone();
     true
 }
 
@@ -667,89 +686,65 @@ mod tests {
         alu(Opcode::Mov, f(d), vec![f(a)])
     }
 
+    /// `(inv f<flag>) if; then; else; els; endif; read v3`.
+    fn if_else(inv: bool, flag: u8, then: Vec<Inst>, els: Vec<Inst>) -> Vec<Inst> {
+        let mut v = vec![pred(flow(Op::If), inv, flag)];
+        v.extend(then);
+        v.push(flow(Op::Else));
+        v.extend(els);
+        v.extend([flow(Op::EndIf), read(3)]);
+        v
+    }
+
+    /// An arm no other form converts: it holds a write-mask-all instruction.
+    fn busy_arm() -> Vec<Inst> {
+        vec![we_all(add(4, 1, 2)), add(3, 4, 2)]
+    }
+
+    /// `(inv f<flag>) mov v3, v5`, then `(!inv f<flag>) if`, the busy arm and the ENDIF.
+    fn hoisted(inv: bool, flag: u8) -> Vec<Inst> {
+        let mut v = vec![pred(mov(3, 5), inv, flag), pred(flow(Op::If), !inv, flag)];
+        v.extend(busy_arm());
+        v.extend([flow(Op::EndIf), read(3)]);
+        v
+    }
+
     #[test]
     fn a_plain_else_arm_moves_ahead_of_the_if_and_the_else_goes() {
-        // The THEN arm holds a write-mask-all instruction, so neither other form applies.
-        let (p, out) = run(vec![
-            pred(flow(Op::If), false, 0),
-            we_all(add(4, 1, 2)),
-            add(3, 4, 2),
-            flow(Op::Else),
-            mov(3, 5),
-            flow(Op::EndIf),
-            read(3),
-        ]);
+        let (p, out) = run(if_else(false, 0, busy_arm(), vec![mov(3, 5)]));
         assert!(p);
-        assert_eq!(
-            out,
-            vec![
-                pred(mov(3, 5), true, 0),
-                pred(flow(Op::If), false, 0),
-                we_all(add(4, 1, 2)),
-                add(3, 4, 2),
-                flow(Op::EndIf),
-                read(3),
-            ]
-        );
+        assert_eq!(out, hoisted(true, 0));
     }
 
     #[test]
     fn a_plain_then_arm_stays_first_and_the_if_takes_the_else_arm() {
-        let (p, out) = run(vec![
-            pred(flow(Op::If), true, 1),
-            mov(3, 5),
-            flow(Op::Else),
-            we_all(add(4, 1, 2)),
-            add(3, 4, 2),
-            flow(Op::EndIf),
-            read(3),
-        ]);
+        let (p, out) = run(if_else(true, 1, vec![mov(3, 5)], busy_arm()));
         assert!(p);
-        assert_eq!(
-            out,
-            vec![
-                pred(mov(3, 5), true, 1),
-                pred(flow(Op::If), false, 1),
-                we_all(add(4, 1, 2)),
-                add(3, 4, 2),
-                flow(Op::EndIf),
-                read(3),
-            ]
-        );
+        assert_eq!(out, hoisted(true, 1));
     }
 
     #[test]
     fn a_plain_else_arm_stays_when_the_other_arm_could_disturb_it() {
         // The THEN arm writes v5, which the ELSE arm reads: moved ahead, it would read v5
         // before that write.
-        unchanged(vec![
-            pred(flow(Op::If), false, 0),
-            we_all(add(5, 1, 2)),
-            add(3, 5, 2),
-            flow(Op::Else),
-            mov(3, 5),
-            flow(Op::EndIf),
-            read(3),
-        ]);
+        let then = vec![we_all(add(5, 1, 2)), add(3, 5, 2)];
+        unchanged(if_else(false, 0, then, vec![mov(3, 5)]));
         // The THEN arm writes v3 in every channel: after the moved arm, it would overwrite
         // the ELSE arm's channels.
-        unchanged(vec![
-            pred(flow(Op::If), false, 0),
-            we_all(add(3, 1, 2)),
-            flow(Op::Else),
-            mov(3, 5),
-            flow(Op::EndIf),
-            read(3),
-        ]);
+        unchanged(if_else(
+            false,
+            0,
+            vec![we_all(add(3, 1, 2))],
+            vec![mov(3, 5)],
+        ));
         // The THEN arm writes a payload register, which the ELSE arm reads.
         let g = Reg::fixed(2, 0, RegType::F, 1);
-        unchanged(vec![
-            pred(flow(Op::If), false, 0),
-            we_all(alu(Opcode::Mov, g, vec![f(1)])),
-            flow(Op::Else),
-            alu(Opcode::Mov, f(3), vec![g]),
-            flow(Op::EndIf),
-            read(3),
-        ]);
+        let then = vec![we_all(alu(Opcode::Mov, g, vec![f(1)]))];
+        unchanged(if_else(
+            false,
+            0,
+            then,
+            vec![alu(Opcode::Mov, f(3), vec![g])],
+        ));
     }
 }
