@@ -5,7 +5,7 @@
 use crate::compiler::CompileError;
 use crate::intel::eu;
 use crate::intel::DevInfo;
-use crate::util::bitset::BitSet;
+use crate::util::bitset::{union_words, BitMatrix};
 
 /// Per-device flow-control instructions, assembled once and patched with each jump's
 /// distances by the code generators.
@@ -253,18 +253,19 @@ pub fn build_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
     blocks
 }
 
-/// Live-in and live-out sets per block from each block's upward-exposed uses and its
-/// definitions: live-in = use ∪ (live-out − def), solved backwards to a fixed point. Live-out
-/// only grows, so a step ORs the successors' live-in into it and recomputes live-in when it
-/// changed (or on the first visit); no set is allocated inside the loop.
+/// Live-in and live-out sets per block (one matrix row each) from each block's
+/// upward-exposed uses and its definitions: live-in = use ∪ (live-out − def), solved
+/// backwards to the least fixed point. Live-out only grows, so a step ORs the successors'
+/// live-in into it and recomputes live-in when it changed (or on the first visit); no set is
+/// allocated inside the loop.
 pub fn solve_liveness(
     blocks: &[Block],
-    use_: &[BitSet],
-    def: &[BitSet],
-) -> (Vec<BitSet>, Vec<BitSet>) {
-    let n = use_.first().map_or(0, BitSet::len);
-    let mut livein = vec![BitSet::new(n); blocks.len()];
-    let mut liveout = vec![BitSet::new(n); blocks.len()];
+    use_: &BitMatrix,
+    def: &BitMatrix,
+) -> (BitMatrix, BitMatrix) {
+    let n = use_.len();
+    let mut livein = BitMatrix::new(blocks.len(), n);
+    let mut liveout = BitMatrix::new(blocks.len(), n);
     let mut changed = true;
     let mut first = true;
     while changed {
@@ -272,13 +273,19 @@ pub fn solve_liveness(
         for b in (0..blocks.len()).rev() {
             let mut grew = first;
             for &s in &blocks[b].succs {
-                grew |= liveout[b].union_with(&livein[s]);
+                grew |= union_words(liveout.row_mut(b), livein.row(s));
             }
             if grew {
-                let inn = &mut livein[b];
-                inn.assign(&liveout[b]);
-                inn.subtract(&def[b]);
-                inn.union_with(&use_[b]);
+                let out = liveout.row(b);
+                for (((i, o), d), u) in livein
+                    .row_mut(b)
+                    .iter_mut()
+                    .zip(out)
+                    .zip(def.row(b))
+                    .zip(use_.row(b))
+                {
+                    *i = (o & !d) | u;
+                }
                 changed = true;
             }
         }

@@ -1,9 +1,9 @@
-//! Word-level bit rows for the register set.
+//! Word-range operations on bit rows for the register set.
 //!
-//! `util::bitset::BitSet` hides its words; the allocator needs them, because a class usually
-//! occupies a narrow band of register numbers (an Intel class of 8-wide runs lives in three
-//! words out of thirty-one) and every mask operation in the hot loops is restricted to that
-//! band.
+//! The register set keeps its conflict and membership rows in `util::bitset::BitMatrix`; the
+//! allocator works on their words, because a class usually occupies a narrow band of register
+//! numbers (an Intel class of 8-wide runs lives in three words out of thirty-one) and every
+//! mask operation in the hot loops is restricted to that band.
 
 use std::ops::Range;
 
@@ -11,47 +11,6 @@ pub(crate) const WORD_BITS: usize = 64;
 
 pub(crate) fn words_for(bits: usize) -> usize {
     bits.div_ceil(WORD_BITS)
-}
-
-/// `rows` rows of `cols` bits each, stored row-major in one allocation.
-#[derive(Clone, Debug)]
-pub(crate) struct BitMatrix {
-    stride: usize,
-    words: Vec<u64>,
-}
-
-impl BitMatrix {
-    pub(crate) fn new(rows: usize, cols: usize) -> BitMatrix {
-        let stride = words_for(cols);
-        BitMatrix {
-            stride,
-            words: vec![0; rows * stride],
-        }
-    }
-
-    pub(crate) fn row(&self, r: usize) -> &[u64] {
-        &self.words[r * self.stride..(r + 1) * self.stride]
-    }
-
-    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u64] {
-        &mut self.words[r * self.stride..(r + 1) * self.stride]
-    }
-
-    pub(crate) fn set(&mut self, r: usize, c: usize) {
-        self.words[r * self.stride + c / WORD_BITS] |= 1 << (c % WORD_BITS);
-    }
-
-    pub(crate) fn get(&self, r: usize, c: usize) -> bool {
-        self.words[r * self.stride + c / WORD_BITS] >> (c % WORD_BITS) & 1 == 1
-    }
-
-    /// `row(dst) |= row(src)` for two distinct rows.
-    pub(crate) fn or_row_from(&mut self, dst: usize, other: &BitMatrix, src: usize) {
-        let s = other.row(src);
-        for (d, s) in self.row_mut(dst).iter_mut().zip(s) {
-            *d |= s;
-        }
-    }
 }
 
 /// Population count of `a & b` over the word range `words`.
@@ -82,12 +41,13 @@ pub(crate) fn first_set_from(bits: &[u64], from: usize, words: Range<usize>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::util::bitset::BitMatrix;
 
     #[test]
     fn first_set_respects_start_and_word_range() {
         let mut m = BitMatrix::new(1, 200);
         for c in [3, 64, 130, 199] {
-            m.set(0, c);
+            m.insert(0, c);
         }
         let row = m.row(0);
         assert_eq!(first_set_from(row, 0, 0..4), Some(3));

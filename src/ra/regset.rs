@@ -23,7 +23,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::bits::{count_and, words_for, BitMatrix, WORD_BITS};
+use super::bits::{count_and, words_for, WORD_BITS};
+use crate::util::bitset::{union_words, BitMatrix};
 
 /// A register of a [`RegSet`]: a unit, or a run of units.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -271,7 +272,7 @@ impl RegSetBuilder {
         let mut in_run = vec![false; self.units];
         for (r, run) in self.runs.iter().enumerate() {
             for u in run.clone() {
-                cover.set(u as usize, r);
+                cover.insert(u as usize, r);
                 in_run[u as usize] |= r >= self.units;
             }
         }
@@ -306,9 +307,9 @@ impl RegSetBuilder {
                 let named = &explicit[start[p as usize] as usize..start[p as usize + 1] as usize];
                 for &x in std::iter::once(&p).chain(named) {
                     if (x as usize) < units && in_run[x as usize] {
-                        rows.or_row_from(a, &cover, x as usize);
+                        union_words(rows.row_mut(a), cover.row(x as usize));
                     } else {
-                        rows.set(a, x as usize);
+                        rows.insert(a, x as usize);
                     }
                 }
             }
@@ -331,7 +332,7 @@ impl RegSetBuilder {
         let mut members = BitMatrix::new(classes.len(), n);
         for (ci, c) in classes.iter().enumerate() {
             for r in &c.regs {
-                members.set(ci, r.index());
+                members.insert(ci, r.index());
             }
         }
 
@@ -399,12 +400,12 @@ impl RegSet {
     }
 
     pub fn class_contains(&self, c: ClassId, r: RegId) -> bool {
-        r.index() < self.num_regs() && self.members.get(c.index(), r.index())
+        r.index() < self.num_regs() && self.members.contains(c.index(), r.index())
     }
 
     /// Whether `a` and `b` may not be assigned to two interfering nodes.
     pub fn conflicts(&self, a: RegId, b: RegId) -> bool {
-        self.conflicts.get(a.index(), b.index())
+        self.conflicts.contains(a.index(), b.index())
     }
 
     /// Every register conflicting with `r`, including `r`.

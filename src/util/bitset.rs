@@ -109,23 +109,35 @@ impl BitSet {
 
     /// The set bits in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut bits = w;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(wi * 64 + b)
-            })
-        })
+        ones(&self.words)
+    }
+
+    /// `self = ` the bits of `words` (a [`BitMatrix`] row of the same width).
+    pub fn assign_words(&mut self, words: &[u64]) {
+        self.words.copy_from_slice(words);
     }
 }
 
+/// The set bits of `words` (a [`BitSet`]'s storage or a [`BitMatrix`] row), in increasing
+/// order.
+pub fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(wi, &w)| {
+        let mut bits = w;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(wi * 64 + b)
+        })
+    })
+}
+
 /// `rows` bit sets of `len` bits each in one allocation: the per-block sets of a data-flow
-/// problem, which would otherwise cost an allocation per block and set.
-#[derive(Clone, PartialEq, Eq, Default)]
+/// problem, or the allocator's register conflict and class membership rows, which would
+/// otherwise cost an allocation per row.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct BitMatrix {
     words: Vec<u64>,
     /// Words per row.

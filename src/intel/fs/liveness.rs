@@ -12,6 +12,7 @@ use crate::util::bitset::{union_words, union_words_new, BitMatrix};
 
 use crate::intel::eu::Opcode;
 
+use crate::intel::flow::solve_liveness;
 pub use crate::intel::flow::{build_cfg, Block};
 
 use super::ir::{File, Inst, Op, Program, REG_SIZE};
@@ -222,7 +223,7 @@ pub fn compute(prog: &Program) -> Liveness {
     };
     let use_ = sets_of(&local.uses, &local.use_end);
     let def = sets_of(&local.defs, &local.def_end);
-    let (mut livein, mut liveout) = solve(&blocks, &use_, &def);
+    let (mut livein, mut liveout) = solve_liveness(&blocks, &use_, &def);
     // A piece is live only where some write of it can have happened: before its first write
     // (which may be predicated, a partial definition) it holds nothing a later read could
     // want, whatever the backwards solution says.
@@ -276,41 +277,6 @@ pub fn compute(prog: &Program) -> Liveness {
     live.piece_base = piece_base;
     live.blocks = blocks;
     live
-}
-
-/// Live-in and live-out sets per block, solved backwards to the least fixed point (as
-/// [`crate::intel::flow::solve_liveness`], on one matrix per kind of set rather than a set
-/// per block).
-fn solve(blocks: &[Block], use_: &BitMatrix, def: &BitMatrix) -> (BitMatrix, BitMatrix) {
-    let n = use_.len();
-    let mut livein = BitMatrix::new(blocks.len(), n);
-    let mut liveout = BitMatrix::new(blocks.len(), n);
-    let mut changed = true;
-    let mut first = true;
-    while changed {
-        changed = false;
-        for b in (0..blocks.len()).rev() {
-            let mut grew = first;
-            for &s in &blocks[b].succs {
-                grew |= union_words(liveout.row_mut(b), livein.row(s));
-            }
-            if grew {
-                let out = liveout.row(b);
-                for (((i, o), d), u) in livein
-                    .row_mut(b)
-                    .iter_mut()
-                    .zip(out)
-                    .zip(def.row(b))
-                    .zip(use_.row(b))
-                {
-                    *i = (o & !d) | u;
-                }
-                changed = true;
-            }
-        }
-        first = false;
-    }
-    (livein, liveout)
 }
 
 /// Clears from `livein` and `liveout` the pieces no write of which can have happened by

@@ -18,7 +18,7 @@
 //! keeps the one-loop ubershaders within the register file.
 
 use crate::intel::flow::{build_cfg, Block};
-use crate::util::bitset::BitSet;
+use crate::util::bitset::{ones, BitMatrix};
 
 use super::ir::{File, Op, Program};
 use crate::intel::eu::Opcode;
@@ -28,9 +28,9 @@ pub struct Live {
     /// The basic blocks.
     pub blocks: Vec<Block>,
     /// Components live on entry to each block.
-    pub livein: Vec<BitSet>,
+    pub livein: BitMatrix,
     /// Components live on exit from each block.
-    pub liveout: Vec<BitSet>,
+    pub liveout: BitMatrix,
     /// First and last instruction touching each component (`usize::MAX`, 0 when none).
     touched: Vec<(usize, usize)>,
 }
@@ -42,8 +42,8 @@ pub fn solve(prog: &Program) -> Live {
     let n = prog.num_vgrfs as usize * 4;
     let mut start = vec![usize::MAX; n];
     let mut end = vec![0usize; n];
-    let mut use_ = vec![BitSet::new(n); blocks.len()];
-    let mut def = vec![BitSet::new(n); blocks.len()];
+    let mut use_ = BitMatrix::new(blocks.len(), n);
+    let mut def = BitMatrix::new(blocks.len(), n);
     for (b, blk) in blocks.iter().enumerate() {
         for (ip, inst) in insts.iter().enumerate().take(blk.end).skip(blk.start) {
             for (i, s) in inst.src.iter().enumerate() {
@@ -56,8 +56,8 @@ pub fn solve(prog: &Program) -> Live {
                     if p >= n {
                         continue;
                     }
-                    if !def[b].contains(p) {
-                        use_[b].insert(p);
+                    if !def.contains(b, p) {
+                        use_.insert(b, p);
                     }
                     start[p] = start[p].min(ip);
                     end[p] = end[p].max(ip);
@@ -70,8 +70,8 @@ pub fn solve(prog: &Program) -> Live {
                     if p >= n {
                         continue;
                     }
-                    if whole && !use_[b].contains(p) {
-                        def[b].insert(p);
+                    if whole && !use_.contains(b, p) {
+                        def.insert(b, p);
                     }
                     start[p] = start[p].min(ip);
                     end[p] = end[p].max(ip);
@@ -101,11 +101,11 @@ pub fn intervals(prog: &Program) -> Vec<Option<(usize, usize)>> {
     let (mut start, mut end): (Vec<usize>, Vec<usize>) = touched.into_iter().unzip();
     for (b, blk) in blocks.iter().enumerate() {
         let last = blk.end.saturating_sub(1).max(blk.start);
-        for p in livein[b].iter() {
+        for p in ones(livein.row(b)) {
             start[p] = start[p].min(blk.start);
             end[p] = end[p].max(blk.start);
         }
-        for p in liveout[b].iter() {
+        for p in ones(liveout.row(b)) {
             start[p] = start[p].min(last);
             end[p] = end[p].max(last);
         }

@@ -26,7 +26,7 @@ pub fn dead_channels(prog: &mut Program) -> bool {
     let mut progress = false;
     let mut now = BitSet::new(prog.num_vgrfs as usize * 4);
     for (b, blk) in live.blocks.iter().enumerate() {
-        now.assign(&live.liveout[b]);
+        now.assign_words(live.liveout.row(b));
         for ip in (blk.start..blk.end).rev() {
             let inst = &mut prog.insts[ip];
             if inst.dst.file == File::Vgrf && inst.cmod == CondMod::None && shrinkable(inst) {
