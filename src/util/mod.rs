@@ -6,5 +6,6 @@ pub mod groups;
 pub mod rng;
 pub mod source_error;
 pub mod stack;
+pub mod stamps;
 
 pub use source_error::SourceError;

@@ -23,6 +23,7 @@
 //! estimator in `stats`, which other code owns and which counts issue cycles only.
 
 use crate::util::fxhash::FxHashMap as HashMap;
+use crate::util::stamps::Stamps;
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
@@ -171,8 +172,7 @@ pub fn dependencies(devinfo: &DevInfo, prog: &Program, insts: &[Inst]) -> Dag {
 /// kept from run to run: a VGRF's entries belong to the current run when its stamp says so.
 struct Pressure {
     sizes: Vec<u32>,
-    run: u32,
-    stamp: Vec<u32>,
+    stamps: Stamps,
     reads_remaining: Vec<u32>,
     written: Vec<bool>,
     live_in: Vec<bool>,
@@ -196,8 +196,7 @@ impl Pressure {
         let n = prog.vgrf_sizes.len();
         Pressure {
             sizes: prog.vgrf_sizes.clone(),
-            run: 0,
-            stamp: vec![0; n],
+            stamps: Stamps::new(n),
             reads_remaining: vec![0; n],
             written: vec![false; n],
             live_in: vec![false; n],
@@ -217,19 +216,14 @@ impl Pressure {
         srcs: &mut Vec<u32>,
     ) {
         let end = start + insts.len();
-        self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
-            self.stamp.fill(0);
-            self.run = 1;
-        }
+        self.stamps.next_run();
         self.src_start.clear();
         self.src_list.clear();
         let note = |v: u32, p: &mut Pressure| {
             let vi = v as usize;
-            if p.stamp[vi] == p.run {
+            if !p.stamps.mark(vi) {
                 return;
             }
-            p.stamp[vi] = p.run;
             p.reads_remaining[vi] = 0;
             p.written[vi] = false;
             let base = live.piece_base[vi];

@@ -3,6 +3,7 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::Opcode;
+use crate::util::stamps::Stamps;
 
 use super::super::ir::{File, Inst, Op, Program, REG_SIZE};
 use super::super::regalloc;
@@ -142,10 +143,8 @@ const NONE: u32 = u32::MAX;
 /// resets nothing.
 #[derive(Default)]
 pub(super) struct DagScratch {
-    /// The run being built (never 0, which marks an entry no run has touched).
-    run: u32,
-    /// Per resource: the run that last touched it.
-    stamp: Vec<u32>,
+    /// Per resource: whether the run being built has touched it.
+    stamps: Stamps,
     /// Per resource: the last instruction that wrote it, or [`NONE`].
     write: Vec<u32>,
     /// Per resource: the newest entry of its list of readers since that write, or [`NONE`].
@@ -168,16 +167,12 @@ pub(super) struct DagScratch {
 impl DagScratch {
     /// Starts a run of `n` instructions over a resource space of `space` indices.
     fn begin(&mut self, space: usize, n: usize) {
-        if self.stamp.len() < space {
-            self.stamp.resize(space, 0);
+        if self.write.len() < space {
+            self.stamps.grow(space);
             self.write.resize(space, NONE);
             self.reads_head.resize(space, NONE);
         }
-        self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
-            self.stamp.fill(0);
-            self.run = 1;
-        }
+        self.stamps.next_run();
         self.read_pool.clear();
         self.into.clear();
         self.into_start.clear();
@@ -189,8 +184,7 @@ impl DagScratch {
     /// The table index of resource `r`, emptied on its first use in the run.
     fn touch(&mut self, r: u32) -> usize {
         let k = r as usize;
-        if self.stamp[k] != self.run {
-            self.stamp[k] = self.run;
+        if self.stamps.mark(k) {
             self.write[k] = NONE;
             self.reads_head[k] = NONE;
         }
