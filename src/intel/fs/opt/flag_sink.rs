@@ -42,13 +42,7 @@ fn is_reload(inst: &Inst, reads: &[u32]) -> bool {
         && !inst.sat
         && inst.cmod == CondMod::Nz
         && !inst.dst.ty.is_float()
-        && s.file == File::Vgrf
-        && !s.ty.is_float()
-        && s.ty.size() == 4
-        && s.stride == 1
-        && s.region.is_none()
-        && !s.neg
-        && !s.abs
+        && super::flags::is_int_dword(s)
 }
 
 /// Whether `r` names any part of VGRF `nr`.

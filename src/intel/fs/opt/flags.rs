@@ -19,7 +19,9 @@ struct Known {
     value: Reg,
 }
 
-fn is_int_dword(r: &Reg) -> bool {
+/// A whole-register, unmodified 32-bit integer reading of a VGRF: what a boolean's flag
+/// reload reads.
+pub(super) fn is_int_dword(r: &Reg) -> bool {
     r.file == File::Vgrf
         && !r.ty.is_float()
         && r.ty.size() == 4
