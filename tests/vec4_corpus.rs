@@ -18,7 +18,7 @@ fn run(platform: &str) {
         return;
     };
     let mesa = if platform == "ivb" {
-        let Some(m) = common::mesa_vs_counts("ivb", |_| true) else {
+        let Some(m) = common::mesa_vs_stats("ivb", |_| true) else {
             common::missing("corpus/mesa-stats/ivb.csv");
             return;
         };
@@ -79,13 +79,14 @@ fn run(platform: &str) {
             other => failures.push(format!("{name}: {other:?}")),
         }
         let key = name.trim_end_matches(".nir");
-        if let Some(&(n, spills)) = mesa.as_ref().and_then(|m| m.get(key)) {
+        if let Some(m) = mesa.as_ref().and_then(|m| m.get(key)) {
+            let (n, spills) = (m.instructions as u32, m.spills + m.fills);
             let s = &k.simd[0].stats;
             compared += 1;
             ours += s.instructions as u64;
             theirs += n as u64;
             ours_spills += (s.spills + s.fills) as u64;
-            theirs_spills += spills as u64;
+            theirs_spills += spills;
             helped += (s.instructions < n) as usize;
             hurt += (s.instructions > n) as usize;
         }

@@ -15,17 +15,10 @@ fn run(platform: &str) {
     let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
         return;
     };
-    let Some(mesa) = common::mesa_vs_counts(platform, |r| r.simd == 8) else {
+    let Some(mesa) = common::mesa_vs_stats(platform, |r| r.simd == 8) else {
         common::missing(&format!("corpus/mesa-stats/{platform}.csv"));
         return;
     };
-    // Mesa's own cycle estimate of each SIMD8 vertex program, as its statistics state it.
-    let mesa_cycles: std::collections::HashMap<String, u64> = common::mesa_stats(platform)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|r| r.stage == "vs" && r.simd == 8)
-        .map(|r| (r.shader, r.cycles))
-        .collect();
     let ctx = Context::new(DevInfo::from_name(platform).unwrap());
     let files = common::files_with_suffix(&dir, ".vs.nir");
     let (mut compiled, mut maps_equal, mut maps_printed) = (0, 0, 0);
@@ -69,15 +62,16 @@ fn run(platform: &str) {
             other => failures.push(format!("{name}: {other:?}")),
         }
         let key = name.trim_end_matches(".nir");
-        if let Some(&(n, spills)) = mesa.get(key) {
+        if let Some(m) = mesa.get(key) {
+            let (n, spills) = (m.instructions as u32, m.spills + m.fills);
             let s = &k.simd[0].stats;
             compared += 1;
             ours += s.instructions as u64;
             theirs += n as u64;
             ours_spills += (s.spills + s.fills) as u64;
             ours_cycles += s.cycles as u64;
-            theirs_cycles += mesa_cycles.get(key).copied().unwrap_or(0);
-            theirs_spills += spills as u64;
+            theirs_cycles += m.cycles;
+            theirs_spills += spills;
             helped += (s.instructions < n) as usize;
             hurt += (s.instructions > n) as usize;
         }

@@ -207,22 +207,17 @@ pub fn mesa_stats(platform: &str) -> Option<Vec<MesaStats>> {
     )
 }
 
-/// Mesa's vertex-shader (instructions, spills + fills) per shader name, from the rows of
-/// `platform`'s statistics that `keep` selects (a SIMD width, or the vec4 rows).
-pub fn mesa_vs_counts(
+/// Mesa's vertex-shader statistics per shader name, from the rows of `platform`'s statistics
+/// that `keep` selects (a SIMD width, or the vec4 rows).
+pub fn mesa_vs_stats(
     platform: &str,
     keep: impl Fn(&MesaStats) -> bool,
-) -> Option<std::collections::HashMap<String, (u32, u32)>> {
+) -> Option<std::collections::HashMap<String, MesaStats>> {
     let rows = mesa_stats(platform)?;
     Some(
         rows.into_iter()
             .filter(|r| r.stage == "vs" && keep(r))
-            .map(|r| {
-                (
-                    r.shader,
-                    (r.instructions as u32, (r.spills + r.fills) as u32),
-                )
-            })
+            .map(|r| (r.shader.clone(), r))
             .collect(),
     )
 }
