@@ -246,10 +246,9 @@ pub(super) fn compile_width(
         // allocates without spilling; if none does, spill from the least pressure. Unlike
         // Mesa, a fit only in the original order or the last-ready order does not end the
         // search: the next level's top-down and longest-path schedules come first when one of
-        // them fits. Whether
-        // the top-down schedule fits at all can turn on a register or two; on the corpus the
-        // original order costs a dozen loop-heavy vertex shaders a third more cycles than
-        // the next level's top-down schedule, for a few MOVs.
+        // them fits. Whether the top-down schedule fits at all can turn on a register or two;
+        // on the corpus the original order costs a dozen loop-heavy vertex shaders a third
+        // more cycles than the next level's top-down schedule, for a few MOVs.
         let may_spill = width == 8 && i + 1 == levels.len();
         // One allocation attempt of a schedule, timed and, under GPUCC_DEBUG=ra, described.
         let allocate = |runner: &mut Runner<Program>,

@@ -67,6 +67,11 @@ fn accesses(insts: &[Inst], n: usize) -> Vec<u32> {
     count
 }
 
+/// The program's access counts per VGRF, counted on first need.
+fn counts<'a>(all: &'a mut Option<Vec<u32>>, prog: &Program) -> &'a mut Vec<u32> {
+    all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()))
+}
+
 /// Whether `inst` overwrites all of VGRF `inst.dst.nr` (of `size` registers).
 fn writes_whole(inst: &Inst, size: u32) -> bool {
     let d = &inst.dst;
@@ -148,7 +153,7 @@ pub fn if_convert(prog: &mut Program) -> bool {
             }
         }
         let Some(end) = end else {
-            let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+            let all = counts(&mut all, prog);
             progress |= convert_flag_arm(prog, ip, all);
             ip += 1;
             continue;
@@ -159,7 +164,7 @@ pub fn if_convert(prog: &mut Program) -> bool {
             continue;
         }
         let (inv, flag) = (iff.pred.unwrap_or(false), iff.flag_subnr);
-        let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+        let all = counts(&mut all, prog);
         let then_end = else_at.unwrap_or(end);
         predicate_arm(prog, ip + 1..then_end, inv, flag, all);
         if let Some(e) = else_at {
@@ -175,11 +180,11 @@ pub fn if_convert(prog: &mut Program) -> bool {
     // The third form, from the end backwards: a conversion changes nothing before its IF.
     // A dropped ELSE becomes a NOP (the optimizer sees none otherwise), and all go at the
     // end: removing each at once would move the rest of the program every time.
+    // The conversions keep the program's length and move instructions only inside their
+    // own IF, so the ELSEs and ENDIFs of the IFs before it stay where they were found.
     let mut hoisted = false;
-    for ip in (0..prog.insts.len()).rev() {
-        if prog.insts[ip].op == Op::If {
-            hoisted |= hoist_plain_arm(prog, ip, &mut all);
-        }
+    for (ip, e, end) in if_else_endifs(&prog.insts).into_iter().rev() {
+        hoisted |= hoist_plain_arm(prog, ip, e, end, &mut all);
     }
     if hoisted {
         prog.insts.retain(|i| i.op != Op::Alu(Opcode::Nop));
@@ -371,6 +376,30 @@ fn gone() -> Inst {
     Inst::new(Op::Alu(Opcode::Nop), 1, Reg::BAD, Vec::new())
 }
 
+/// The IFs that have an ELSE, with that ELSE and their ENDIF, in program order.
+fn if_else_endifs(insts: &[Inst]) -> Vec<(usize, usize, usize)> {
+    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut found = Vec::new();
+    for (k, inst) in insts.iter().enumerate() {
+        match inst.op {
+            Op::If => open.push((k, None)),
+            Op::Else => {
+                if let Some(top) = open.last_mut() {
+                    top.1 = Some(k);
+                }
+            }
+            Op::EndIf => {
+                if let Some((ip, Some(e))) = open.pop() {
+                    found.push((ip, e, k));
+                }
+            }
+            _ => {}
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
 /// The most instructions of an arm moved ahead of its IF by [`hoist_plain_arm`]: they run
 /// (predicated) even when no channel takes that arm.
 const MAX_HOISTED: usize = 16;
@@ -389,34 +418,22 @@ const MAX_HOISTED: usize = 16;
 /// The two arms run in disjoint channels, so which runs first does not matter to a channel
 /// as long as every write is confined to the channels of its instruction: the moved arm may
 /// not read what the other arm writes (it now reads it before; hardware registers count as
-/// one per file), and the other arm may write
-/// what the moved arm writes only with per-channel ALU instructions (a write-mask-all
-/// instruction or a message reply could overwrite the moved arm's channels after it). A THEN
+/// one per file), and the other arm may write what the moved arm writes only with
+/// per-channel ALU instructions (a write-mask-all instruction or a message reply could
+/// overwrite the moved arm's channels after it). A THEN
 /// arm moved keeps its place before the ELSE arm, so only the predicate changes. The plain
 /// arm's temporaries run unpredicated, as in the first form. This saves the ELSE where the
 /// other arm holds control flow, messages or flag writes, as in the chains of IFs a `switch`
 /// becomes, whose ELSE arms only copy the case's values; Mesa keeps these ELSEs.
-fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &mut Option<Vec<u32>>) -> bool {
+fn hoist_plain_arm(
+    prog: &mut Program,
+    ip: usize,
+    e: usize,
+    end: usize,
+    all: &mut Option<Vec<u32>>,
+) -> bool {
     let iff = &prog.insts[ip];
     let (Some(inv), flag) = (iff.pred, iff.flag_subnr) else {
-        return false;
-    };
-    let mut depth = 0u32;
-    let mut else_at = None;
-    let mut end = None;
-    for (k, inst) in prog.insts.iter().enumerate().skip(ip + 1) {
-        match inst.op {
-            Op::If => depth += 1,
-            Op::Else if depth == 0 => else_at = Some(k),
-            Op::EndIf if depth == 0 => {
-                end = Some(k);
-                break;
-            }
-            Op::EndIf => depth -= 1,
-            _ => {}
-        }
-    }
-    let (Some(e), Some(end)) = (else_at, end) else {
         return false;
     };
     let insts = &prog.insts;
@@ -427,7 +444,7 @@ fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &mut Option<Vec<u32>>) ->
     };
     let (then_arm, else_arm) = (ip + 1..e, e + 1..end);
     if plain(&then_arm) {
-        let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+        let all = counts(all, prog);
         predicate_arm(prog, then_arm, inv, flag, all);
         prog.insts[ip].pred = Some(!inv);
         prog.insts[ip..=e].rotate_left(1);
@@ -463,7 +480,7 @@ fn hoist_plain_arm(prog: &mut Program, ip: usize, all: &mut Option<Vec<u32>>) ->
     if clash {
         return false;
     }
-    let all = all.get_or_insert_with(|| accesses(&prog.insts, prog.vgrf_sizes.len()));
+    let all = counts(all, prog);
     predicate_arm(prog, else_arm.clone(), !inv, flag, all);
     prog.insts[ip..end].rotate_right(else_arm.len());
     prog.insts[end - 1] = gone();
