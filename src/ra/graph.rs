@@ -9,6 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::regset::{ClassId, RegId, RegSet};
+use crate::util::bitset::BitMatrix;
 
 /// A node (a virtual register, a live range) of a [`Graph`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -86,9 +87,8 @@ impl Adjacency {
     /// few words to scan per edge added), else by counting passes over the edges; both give
     /// the same rows.
     fn build(nodes: usize, edges: &[(u32, u32)]) -> Adjacency {
-        let words = nodes.div_ceil(64);
-        if nodes * words <= 4 * edges.len() + 4096 {
-            Self::build_dense(nodes, words, edges)
+        if nodes * nodes.div_ceil(64) <= 4 * edges.len() + 4096 {
+            Self::build_dense(nodes, edges)
         } else {
             Self::build_sparse(nodes, edges)
         }
@@ -96,18 +96,17 @@ impl Adjacency {
 
     /// A bit per node pair: setting two bits per edge removes the duplicates, and reading
     /// each row's bits in order lists its neighbours in increasing order.
-    fn build_dense(nodes: usize, words: usize, edges: &[(u32, u32)]) -> Adjacency {
-        let mut matrix = vec![0u64; nodes * words];
+    fn build_dense(nodes: usize, edges: &[(u32, u32)]) -> Adjacency {
+        let mut matrix = BitMatrix::new(nodes, nodes);
         for &(a, b) in edges {
-            let (a, b) = (a as usize, b as usize);
-            matrix[a * words + b / 64] |= 1 << (b % 64);
-            matrix[b * words + a / 64] |= 1 << (a % 64);
+            matrix.insert(a as usize, b as usize);
+            matrix.insert(b as usize, a as usize);
         }
         let mut start = Vec::with_capacity(nodes + 1);
         let mut list = Vec::with_capacity(2 * edges.len());
-        for row in matrix.chunks_exact(words.max(1)).take(nodes) {
+        for r in 0..nodes {
             start.push(list.len() as u32);
-            for (w, &bits) in row.iter().enumerate() {
+            for (w, &bits) in matrix.row(r).iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     list.push((w * 64) as u32 + bits.trailing_zeros());
@@ -115,7 +114,7 @@ impl Adjacency {
                 }
             }
         }
-        start.resize(nodes + 1, list.len() as u32);
+        start.push(list.len() as u32);
         Adjacency { start, list }
     }
 
@@ -363,7 +362,7 @@ mod tests {
     #[test]
     fn adjacency_is_symmetric_sorted_and_deduplicated() {
         let edges = [(2, 0), (0, 2), (1, 2), (2, 0), (3, 1)];
-        let dense = Adjacency::build_dense(5, 1, &edges);
+        let dense = Adjacency::build_dense(5, &edges);
         let sparse = Adjacency::build_sparse(5, &edges);
         for adj in [dense, sparse] {
             assert_eq!(adj.neighbours(0), &[2]);
@@ -380,19 +379,17 @@ mod tests {
     fn dense_and_sparse_adjacency_agree() {
         let nodes = 200;
         let mut edges = Vec::new();
-        let mut x = 12345u32;
+        // A fixed, varied edge list.
+        let mut rng = crate::util::rng::Rng::new(12345);
         for _ in 0..1500 {
-            // A small linear congruential generator: a fixed, varied edge list.
-            x = x.wrapping_mul(1103515245).wrapping_add(12345);
-            let a = (x >> 8) % nodes;
-            x = x.wrapping_mul(1103515245).wrapping_add(12345);
-            let b = (x >> 8) % nodes;
+            let a = rng.below(nodes as u64) as u32;
+            let b = rng.below(nodes as u64) as u32;
             if a != b && a % 7 != 3 && b % 7 != 3 {
                 edges.push((a, b));
             }
         }
         let n = nodes as usize;
-        let dense = Adjacency::build_dense(n, n.div_ceil(64), &edges);
+        let dense = Adjacency::build_dense(n, &edges);
         let sparse = Adjacency::build_sparse(n, &edges);
         for v in 0..n {
             let mut want: Vec<u32> = edges

@@ -59,27 +59,14 @@ impl BitSet {
     /// `self |= other`; returns whether any bit changed (the step of a data-flow fixed point).
     pub fn union_with(&mut self, other: &BitSet) -> bool {
         debug_assert_eq!(self.len, other.len);
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let n = *a | b;
-            changed |= n != *a;
-            *a = n;
-        }
-        changed
+        union_words(&mut self.words, &other.words)
     }
 
     /// `self |= other`, calling `f` on each bit that was not yet set, in increasing order:
     /// a walk over several sets that visits every bit once, at its first occurrence.
-    pub fn union_with_new(&mut self, other: &BitSet, mut f: impl FnMut(usize)) {
+    pub fn union_with_new(&mut self, other: &BitSet, f: impl FnMut(usize)) {
         debug_assert_eq!(self.len, other.len);
-        for (wi, (a, b)) in self.words.iter_mut().zip(&other.words).enumerate() {
-            let mut new = b & !*a;
-            *a |= b;
-            while new != 0 {
-                f(wi * 64 + new.trailing_zeros() as usize);
-                new &= new - 1;
-            }
-        }
+        union_words_new(&mut self.words, &other.words, f);
     }
 
     /// `self &= !other`.

@@ -3,7 +3,8 @@
 //!
 //! A piece is *defined* in a block when an unpredicated instruction overwrites all of it before
 //! any read; otherwise a read makes it *used* (live in). Block sets are solved backwards to a
-//! fixed point and turned into intervals without holes. Disabled SIMD channels still run every
+//! fixed point, cleared where no write of the piece (even a predicated one) can have happened
+//! yet, and turned into intervals without holes. Disabled SIMD channels still run every
 //! instruction of a loop with their old values in place, so a piece live across a loop's WHILE
 //! is live from the loop's DO onwards (shared/seeds/004); break and continue blocks also fall
 //! through to the next block, because the channels that did not take the jump keep executing.
