@@ -374,6 +374,18 @@ impl Inst {
         }
     }
 
+    /// Whether this is a MOV that only copies: no predicate, condition, saturation or source
+    /// modifier (types and regions are the caller's to check).
+    pub fn is_unmodified_mov(&self) -> bool {
+        self.op == Op::Alu(Opcode::Mov)
+            && self.src.len() == 1
+            && self.pred.is_none()
+            && self.cmod == CondMod::None
+            && !self.sat
+            && !self.src[0].neg
+            && !self.src[0].abs
+    }
+
     /// Whether the destination fully overwrites the registers it touches for every channel
     /// (no predicate, stride 1, register aligned, a whole number of registers).
     pub fn is_full_write(&self) -> bool {

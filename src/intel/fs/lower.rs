@@ -464,7 +464,7 @@ fn widths_before_allocation(devinfo: &DevInfo, prog: &Program) -> Vec<u8> {
             }
             *early = true;
             changed = true;
-            if is_plain_copy(inst) {
+            if inst.is_unmodified_mov() {
                 for n in operands() {
                     halved[n] = true;
                 }
@@ -478,16 +478,6 @@ fn widths_before_allocation(devinfo: &DevInfo, prog: &Program) -> Vec<u8> {
     (early.iter().zip(hardware).zip(kept))
         .map(|((&early, hw), own)| if early { hw } else { own })
         .collect()
-}
-
-/// A MOV that only copies: no predicate, condition, saturation or source modifier.
-fn is_plain_copy(inst: &Inst) -> bool {
-    inst.op == Op::Alu(Opcode::Mov)
-        && inst.pred.is_none()
-        && inst.cmod == CondMod::None
-        && !inst.sat
-        && !inst.src[0].neg
-        && !inst.src[0].abs
 }
 
 /// After register allocation: splits what [`lower_simd_width`] kept whole (and anything else

@@ -19,9 +19,9 @@
 //! Liveness is computed once per call; the registers pieces that took part in a merge are not
 //! considered again until the next call, so stale intervals are never consulted.
 
-use crate::intel::eu::{CondMod, Opcode, RegType};
+use crate::intel::eu::RegType;
 
-use crate::intel::fs::ir::{File, Inst, Op, Program, REG_SIZE};
+use crate::intel::fs::ir::{File, Inst, Program, REG_SIZE};
 use crate::intel::fs::liveness;
 use crate::util::bitset::BitSet;
 use crate::util::groups::Groups;
@@ -39,16 +39,10 @@ pub(super) fn is_vgrf_bit_copy(inst: &Inst) -> bool {
     let (Some(s), d) = (inst.src.first(), &inst.dst) else {
         return false;
     };
-    inst.op == Op::Alu(Opcode::Mov)
-        && inst.src.len() == 1
-        && inst.pred.is_none()
-        && !inst.sat
-        && inst.cmod == CondMod::None
+    inst.is_unmodified_mov()
         && d.file == File::Vgrf
         && s.file == File::Vgrf
         && s.nr != d.nr
-        && !s.neg
-        && !s.abs
         && s.region.is_none()
         && d.region.is_none()
         && s.stride == 1
@@ -226,7 +220,8 @@ fn total_pieces(prog: &Program) -> usize {
 mod tests {
     use super::super::testing::{self, binary, f, mov};
     use super::*;
-    use crate::intel::fs::ir::Reg;
+    use crate::intel::eu::Opcode;
+    use crate::intel::fs::ir::{Op, Reg};
 
     /// A sink keeping registers live (a render-target write reads its sources).
     fn out(regs: &[u32]) -> Inst {
