@@ -5,7 +5,7 @@ mod common;
 
 use common::capi::{compile, last_error};
 use std::ffi::{CStr, CString};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::ptr;
 use std::rc::Rc;
@@ -203,40 +203,22 @@ fn c_program_sees_clean_failures() {
     run_ok(&mut run);
 }
 
-/// The kernel uapi headers the shim is written against (see tests/drm_layout.rs).
-fn uapi_header_dir() -> PathBuf {
-    let has = |d: &Path| ["drm.h", "i915_drm.h"].iter().all(|h| d.join(h).is_file());
-    let mut candidates: Vec<PathBuf> = std::env::var_os("GPUCC_DRM_INCLUDE")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    candidates.push(PathBuf::from("/usr/include/drm"));
-    if let Ok(rd) = std::fs::read_dir("/usr/src") {
-        let mut dirs: Vec<PathBuf> = rd
-            .flatten()
-            .map(|e| e.path().join("include/uapi/drm"))
-            .collect();
-        dirs.sort();
-        candidates.extend(dirs.into_iter().rev());
-    }
-    candidates.push(PathBuf::from("/usr/include/libdrm"));
-    candidates.into_iter().find(|d| has(d)).unwrap_or_else(|| {
-        panic!("kernel DRM uapi headers (drm.h, i915_drm.h) not found; see tests/drm_layout.rs")
-    })
-}
-
 /// The whole C ABI path over real system calls: an LD_PRELOAD shim (tests/c/drm_shim.c)
 /// plays an Ivy Bridge render node, and tests/c/drm_shim_client.c opens it, uploads and
 /// creates a compiler.
 #[test]
 fn c_program_over_the_ioctl_shim() {
+    // The uapi headers the shim is written against (see tests/drm_layout.rs).
+    let Some(uapi) = common::drm_uapi_headers(&["drm.h", "i915_drm.h"]) else {
+        return;
+    };
     let shim = Path::new(env!("CARGO_TARGET_TMPDIR")).join("libgpucc_drm_shim.so");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let status = Command::new(common::cc())
         .args(["-shared", "-fPIC", "-Wall", "-Werror", "-o"])
         .arg(&shim)
         .arg(root.join("tests/c/drm_shim.c"))
-        .arg(format!("-I{}", uapi_header_dir().display()))
+        .arg(format!("-I{}", uapi.display()))
         .arg("-ldl")
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler '{}': {e}", common::cc()));

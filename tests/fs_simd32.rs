@@ -295,13 +295,10 @@ fn simd_mask_of_simd32_alone_builds_only_simd32() {
 /// messages the SIMD32 translation does not split yet): an error that says why.
 #[test]
 fn simd_mask_of_simd32_alone_names_why_it_cannot_be_built() {
-    let text = std::fs::read_to_string(
-        common::shared_path(
-            "corpus/nir/bdw/piglit__glsl-1.30__execution__fs-large-local-array.fs.nir",
-        )
-        .expect("corpus"),
-    )
-    .unwrap();
+    // A private array indexed by a uniform: it lives in scratch (store_scratch/load_scratch).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/nir/scratch_array.fs.nir");
+    let text = std::fs::read_to_string(path).unwrap();
     match compile_masked("bdw", &text, 4) {
         Err((Status::Unsupported, e)) => assert!(e.contains("SIMD32"), "{e}"),
         Err(e) => panic!("{e:?}"),

@@ -61,7 +61,85 @@ pub fn skip(why: &str) {
     use std::io::Write as _;
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("?");
-    let _ = writeln!(std::io::stderr().lock(), "SKIP {test}: {why}");
+    // One write per line: stderr is unbuffered, and libtest writes its own lines to stdout
+    // from other threads, so a line written in pieces comes out interleaved.
+    let _ = std::io::stderr().write_all(format!("SKIP {test}: {why}\n").as_bytes());
+    record_skip(test, why);
+}
+
+/// The folder where the test binaries of one `cargo test` run record their skips: cargo is the
+/// parent of every test binary it runs, so its pid names the run, and every test binary sits
+/// in the profile's `deps/`, so `<profile>/gpucc-skips/<pid>` is one folder for the run (the
+/// library's own unit tests, which cannot see this module, write the same lines there).
+/// `tests/zz_skip_count.rs`, the last binary cargo runs, reads it and prints the total.
+pub fn skip_log_dir(cargo_pid: u32) -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    let profile = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap_or(std::path::Path::new("."));
+    profile.join("gpucc-skips").join(cargo_pid.to_string())
+}
+
+/// Appends one line per skip to this binary's file in [`skip_log_dir`]. Losing the record only
+/// loses the count, never the visible SKIP line, so errors are ignored.
+fn record_skip(test: &str, why: &str) {
+    use std::io::Write as _;
+    let dir = skip_log_dir(std::os::unix::process::parent_id());
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let exe = std::env::current_exe().ok();
+    let bin = exe
+        .as_deref()
+        .and_then(|e| e.file_name())
+        .map_or_else(|| "?".into(), |n| n.to_string_lossy().into_owned());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(format!("{bin}.{}", std::process::id())));
+    if let Ok(mut f) = file {
+        // One write of one line, appended: concurrent tests' lines stay whole.
+        let _ = f.write_all(format!("{test}\t{why}\n").as_bytes());
+    }
+}
+
+/// The directory holding the kernel's DRM uapi headers `needed` (drm.h, i915_drm.h,
+/// etnaviv_drm.h): `$GPUCC_DRM_INCLUDE`, /usr/include/drm, the uapi tree of a kernel header
+/// package under /usr/src (Debian 12's linux-libc-dev lacks i915 and etnaviv), or libdrm's
+/// copy. Absent, the test skips visibly naming the package, and fails instead under
+/// `GPUCC_REQUIRE_DRM_HEADERS=1` (CI installs the headers and sets it).
+pub fn drm_uapi_headers(needed: &[&str]) -> Option<PathBuf> {
+    let has = |d: &std::path::Path| needed.iter().all(|h| d.join(h).is_file());
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(d) = std::env::var_os("GPUCC_DRM_INCLUDE") {
+        candidates.push(PathBuf::from(d));
+    } else {
+        candidates.push(PathBuf::from("/usr/include/drm"));
+        if let Ok(rd) = std::fs::read_dir("/usr/src") {
+            let mut dirs: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path().join("include/uapi/drm"))
+                .collect();
+            dirs.sort();
+            candidates.extend(dirs.into_iter().rev());
+        }
+        candidates.push(PathBuf::from("/usr/include/libdrm"));
+    }
+    if let Some(d) = candidates.into_iter().find(|d| has(d)) {
+        return Some(d);
+    }
+    let why = format!(
+        "kernel DRM uapi headers ({}) not found in /usr/include/drm, /usr/src/*/include/uapi/drm \
+         or /usr/include/libdrm; install them with `apt-get install linux-headers-amd64` \
+         (Debian 12; Ubuntu: linux-libc-dev) or set GPUCC_DRM_INCLUDE to a directory holding them",
+        needed.join(", ")
+    );
+    let required =
+        std::env::var_os("GPUCC_REQUIRE_DRM_HEADERS").is_some_and(|v| !v.is_empty() && v != "0");
+    assert!(!required, "{why}, and GPUCC_REQUIRE_DRM_HEADERS is set");
+    skip(&format!("{why}; DRM header test skipped"));
+    None
 }
 
 /// Every file under `dir` (recursively) whose name ends with `suffix`, sorted.
@@ -116,16 +194,8 @@ pub fn build_c_source(source: &std::path::Path, name: &str) -> PathBuf {
         "{} has no libgpucc.so",
         lib.display()
     );
-    // The library's SONAME is libgpucc.so.<major> (build.rs): the program records that
-    // name, which cargo does not create; link it beside the library as an install would.
-    #[cfg(unix)]
-    {
-        let soname = lib.join(format!("libgpucc.so.{}", env!("CARGO_PKG_VERSION_MAJOR")));
-        if std::fs::symlink_metadata(&soname).is_err() {
-            // Several tests may race to create it; any one of them succeeding is enough.
-            let _ = std::os::unix::fs::symlink("libgpucc.so", &soname);
-        }
-    }
+    // Linked as README tells a user of the cargo build to: -L, -lgpucc and an rpath to the
+    // same directory; cargo's library has no SONAME, so nothing else is needed to start.
     // Tests run in parallel and may build the same program: each build gets its own file.
     static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
