@@ -14,13 +14,9 @@ fn main() {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=CI");
 
-    // The shared library's SONAME carries the major version (libgpucc.so.0), so a driver
-    // linked against it is not loaded with an incompatible major release. Meson installs
-    // the file as libgpucc.so.MAJOR.MINOR.PATCH with the .so.MAJOR and .so links.
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libgpucc.so.{major}");
-    }
+    // No SONAME here: a program linked against cargo's target/release/libgpucc.so records
+    // the file name it was linked with and starts. Meson links the installed library from the
+    // static one and gives it the versioned SONAME libgpucc.so.MAJOR (meson.build).
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");

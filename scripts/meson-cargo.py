@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Builds libgpucc with cargo for Meson and copies the libraries into Meson's build directory.
+"""Builds libgpucc with cargo for Meson and copies its outputs into Meson's build directory.
 
-Meson calls this from a custom_target (see meson.build). Cargo decides what needs rebuilding;
-the target directory is $CARGO_TARGET_DIR when set (so CI can share one build between
-`cargo test --release` and Meson), else a directory inside Meson's build tree.
+Meson calls this from a custom_target (see meson.build) with the cargo target directory it fixed
+at configure time. Cargo decides what needs rebuilding; this script also writes a depfile for
+Ninja from cargo's dep-info, so Ninja calls it again only when a file cargo read has changed.
 """
 
 import argparse
@@ -13,39 +13,82 @@ import subprocess
 import sys
 
 
+def dep_info_paths(path):
+    """The prerequisites listed in one of cargo's `.d` files (make syntax, `\\ ` for spaces)."""
+    deps = []
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return deps
+    for line in text.splitlines():
+        if ": " not in line:
+            continue
+        rest = line.split(": ", 1)[1]
+        word = ""
+        i = 0
+        while i < len(rest):
+            ch = rest[i]
+            if ch == "\\" and i + 1 < len(rest) and rest[i + 1] == " ":
+                word += " "
+                i += 2
+                continue
+            if ch == " ":
+                if word:
+                    deps.append(word)
+                word = ""
+            else:
+                word += ch
+            i += 1
+        if word:
+            deps.append(word)
+    return deps
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cargo", required=True)
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--target-dir", required=True)
+    ap.add_argument("--depfile")
     ap.add_argument("--release", action="store_true")
-    ap.add_argument("outputs", nargs="+", help="library files to produce (basenames decide which)")
+    ap.add_argument("outputs", nargs="+", help="files to produce (basenames decide which)")
     args = ap.parse_args()
 
-    target_dir = os.environ.get("CARGO_TARGET_DIR") or args.target_dir
-    # The library, and the `gpucc` command when an output asks for it.
-    cmd = [args.cargo, "build", "--lib", "--manifest-path", args.manifest, "--target-dir", target_dir]
+    cmd = [args.cargo, "build", "--lib", "--manifest-path", args.manifest,
+           "--target-dir", args.target_dir]
     if args.release:
         cmd.append("--release")
     if any(os.path.basename(o) == "gpucc" for o in args.outputs):
         cmd += ["--bin", "gpucc"]
-    proc = subprocess.run(cmd)
+    # The directory is explicit, so a CARGO_TARGET_DIR of the calling shell must not matter.
+    env = dict(os.environ)
+    env.pop("CARGO_TARGET_DIR", None)
+    proc = subprocess.run(cmd, env=env)
     if proc.returncode != 0:
         return proc.returncode
 
-    profile_dir = os.path.join(target_dir, "release" if args.release else "debug")
+    profile_dir = os.path.join(args.target_dir, "release" if args.release else "debug")
     for out in args.outputs:
-        name = os.path.basename(out)
-        # Cargo names the shared library libgpucc.so; Meson's output carries the version.
-        if name.startswith("libgpucc.so."):
-            name = "libgpucc.so"
-        src = os.path.join(profile_dir, name)
+        src = os.path.join(profile_dir, os.path.basename(out))
         if not os.path.isfile(src):
             print(f"meson-cargo: cargo did not produce {src}", file=sys.stderr)
             return 1
         # Copy only when changed so Meson does not relink dependents needlessly.
         if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
             shutil.copy2(src, out)
+
+    if args.depfile:
+        root = os.path.dirname(os.path.abspath(args.manifest))
+        deps = {os.path.join(root, f) for f in ("Cargo.toml", "Cargo.lock", "build.rs",
+                                                "cbindgen.toml")}
+        for name in ("libgpucc.d", "gpucc.d"):
+            deps.update(dep_info_paths(os.path.join(profile_dir, name)))
+        # Generated files under the target directory are cargo's business, not Ninja's.
+        deps = sorted(d for d in deps if os.path.exists(d)
+                      and not os.path.abspath(d).startswith(os.path.abspath(args.target_dir)))
+        esc = lambda p: p.replace("\\", "\\\\").replace(" ", "\\ ").replace("$", "$$")
+        with open(args.depfile, "w", encoding="utf-8") as f:
+            f.write(esc(args.outputs[0]) + ": " + " \\\n  ".join(esc(d) for d in deps) + "\n")
     return 0
 
 

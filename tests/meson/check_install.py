@@ -91,6 +91,28 @@ def main() -> int:
             check(out.stdout.strip() == args.version,
                   f"pkg-config with PKG_CONFIG_PATH={pcdir} finds gpucc {args.version}")
 
+        # A program linked against the installed shared library, as README's Meson section
+        # links a driver, starts and runs: it finds libgpucc.so.MAJOR through its rpath.
+        cc = shutil.which(os.environ.get("CC", "cc"))
+        if cc and os.path.isfile(lib_real):
+            src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "c", "version.c")
+            exe = os.path.join(dest, "version-installed")
+            build = subprocess.run([cc, "-std=c11", src, f"-I{incdir}",
+                                    f"-I{os.path.dirname(src)}", f"-L{libdir}", "-lgpucc",
+                                    f"-Wl,-rpath,{libdir}", "-o", exe],
+                                   capture_output=True, text=True)
+            check(build.returncode == 0, f"a C program links against {libdir}/libgpucc.so"
+                  + (f": {build.stderr.strip()}" if build.returncode else ""))
+            if build.returncode == 0:
+                run = subprocess.run([exe], capture_output=True, text=True)
+                check(run.returncode == 0, "the program linked against the install starts and "
+                      f"runs (rc {run.returncode}: {run.stderr.strip()})")
+                if args.readelf:
+                    dyn = subprocess.run([args.readelf, "-d", exe], capture_output=True,
+                                         text=True).stdout
+                    check(f"[libgpucc.so.{major}]" in dyn,
+                          f"the program records libgpucc.so.{major}, not the unversioned name")
+
     if failures:
         print(f"check_install: {len(failures)} check(s) failed", file=sys.stderr)
         return 1
