@@ -196,3 +196,69 @@ fn structure_errors() {
         "{e}"
     );
 }
+
+/// Header counts and sizes are 32-bit in NIR: a wider value is an error at its line, not a
+/// value wrapped below the limits checked later (4294967296 once parsed as 0).
+#[test]
+fn header_counts_past_32_bits() {
+    for (from, to, what) in [
+        (
+            "uniforms: 0",
+            "uniforms: 4294967296",
+            "uniform count 4294967296",
+        ),
+        ("inputs: 1", "inputs: 4294967297", "input count 4294967297"),
+        (
+            "outputs: 1",
+            "outputs: 18446744073709551615",
+            "output count",
+        ),
+        (
+            "uniforms: 0",
+            "uniforms: 0\nconstants: 4294967312",
+            "constant data size 4294967312",
+        ),
+        (
+            "uniforms: 0",
+            "uniforms: 0\nscratch: 4294967300",
+            "scratch size 4294967300",
+        ),
+        (
+            "(0 params)",
+            "(4294967296 params)",
+            "parameter count 4294967296",
+        ),
+    ] {
+        let (text, line, _) = mutate(from, to);
+        let e = error(&text);
+        let line = if to.contains('\n') { line + 1 } else { line };
+        assert_eq!(e.line, line, "{to}: {e}");
+        assert!(e.message.contains(what), "{to}: {e}");
+        assert!(
+            e.message.contains("does not fit 32 bits") || e.message.contains("out of range"),
+            "{to}: {e}"
+        );
+    }
+    // The largest 32-bit value still parses (the compiler's own limits judge it later).
+    let (text, _, _) = mutate("inputs: 1", "inputs: 4294967295");
+    assert_eq!(nir::parse(&text).unwrap().info.num_inputs, u32::MAX);
+}
+
+/// Intrinsic indices live in NIR's 32-bit `const_index` slots, printed signed or unsigned.
+#[test]
+fn intrinsic_index_past_32_bits() {
+    let (text, line, _) = mutate("(base=32, component=0", "(base=4294967328, component=0");
+    let e = error(&text);
+    assert_eq!(e.line, line, "{e}");
+    assert!(
+        e.message.contains("`base` index 4294967328 does not fit"),
+        "{e}"
+    );
+    let (text, _, _) = mutate("(base=32, component=0", "(base=-2147483649, component=0");
+    assert!(error(&text).message.contains("does not fit"));
+    // Both ends of the range parse.
+    for v in ["4294967295", "-2147483648"] {
+        let (text, _, _) = mutate("(base=32, component=0", &format!("(base={v}, component=0"));
+        nir::parse(&text).unwrap();
+    }
+}

@@ -100,6 +100,18 @@ impl<'a> Cur<'a> {
             Err(_) => self.err(format!("{what} out of range")),
         }
     }
+    /// A count or size NIR keeps in 32 bits (`shader_info`'s counts and sizes): a wider value
+    /// is an error here, never a silent wrap past the limits checked later.
+    fn uint32(&mut self, what: &str) -> PResult<u32> {
+        self.ws();
+        let col = self.pos;
+        let v = self.uint(what)?;
+        u32::try_from(v).map_err(|_| ParseError {
+            line: self.line,
+            col: col + 1,
+            message: format!("{what} {v} does not fit 32 bits (at most {})", u32::MAX),
+        })
+    }
     fn ssa(&mut self) -> PResult<SsaId> {
         self.ws();
         if !self.rest().starts_with('%') {
@@ -279,7 +291,7 @@ impl<'a> Parser<'a> {
         loop {
             let mut c = self.take_line("header field or `inputs:`")?;
             if c.eat("inputs:") {
-                info.num_inputs = c.uint("input count")? as u32;
+                info.num_inputs = c.uint32("input count")?;
                 break;
             }
             let Some((k, v)) = c.s.split_once(": ") else {
@@ -295,15 +307,19 @@ impl<'a> Parser<'a> {
         }
         let mut c = self.take_line("`outputs:`")?;
         c.expect("outputs:", "after `inputs:`")?;
-        info.num_outputs = c.uint("output count")? as u32;
+        info.num_outputs = c.uint32("output count")?;
         let mut c = self.take_line("`uniforms:`")?;
         c.expect("uniforms:", "after `outputs:`")?;
-        info.num_uniforms = c.uint("uniform count")? as u32;
+        info.num_uniforms = c.uint32("uniform count")?;
         for (key, slot) in [("scratch:", 0), ("constants:", 1)] {
             if self.peek_line().is_some_and(|l| l.starts_with(key)) {
                 let mut c = self.take_line(key)?;
                 c.expect(key, "")?;
-                let v = c.uint("a size")? as u32;
+                let v = c.uint32(if slot == 0 {
+                    "scratch size"
+                } else {
+                    "constant data size"
+                })?;
                 if slot == 0 {
                     info.scratch_size = v;
                 } else {
@@ -369,7 +385,7 @@ impl<'a> Parser<'a> {
             return c.err("expected a function name");
         }
         c.expect("(", "before the parameter count")?;
-        let num_params = c.uint("parameter count")? as u32;
+        let num_params = c.uint32("parameter count")?;
         c.expect("params)", "after the parameter count")?;
         c.ws();
         let inline_hint = c.rest().trim_end().to_string();
@@ -1172,7 +1188,15 @@ fn intrinsic(c: &mut Cur, b: &mut ImplBuilder, def: Option<SsaId>) -> PResult<In
                     )));
                 };
                 match v.parse::<i64>() {
-                    Ok(v) => IndexValue::Int(v),
+                    // NIR keeps every index in a 32-bit `const_index` slot, printed signed
+                    // or unsigned by kind: either reading fits, nothing wider does.
+                    Ok(v) if (i32::MIN as i64..=u32::MAX as i64).contains(&v) => IndexValue::Int(v),
+                    Ok(v) => {
+                        return Err(bad(format!(
+                            "`{}` index {v} does not fit NIR's 32-bit index",
+                            k.name()
+                        )))
+                    }
                     Err(_) => {
                         return Err(bad(format!(
                             "expected an integer for `{}`, found `{v}`",
