@@ -30,11 +30,8 @@ use crate::nir::{self, interp};
 
 use super::{
     close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers, Context,
-    VerifyOutcome, CONSTANT_DATA_ADDRESS,
+    VerifyOutcome, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
 };
-
-/// The undefined-value bits of the second interpreter run (0.25).
-const UNDEFINED_PROBE: u64 = 0x3e80_0000;
 
 /// Vertices per input set (set 1 leaves channels 3–7 of a SIMD8 thread disabled, and ends
 /// with a lone vertex in SIMD4x2).
