@@ -49,7 +49,12 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// The longest text `gpucc_last_error()` returns: messages quote their input (a target name,
+/// a line of NIR), and an input of megabytes must not come back whole.
+const MAX_LAST_ERROR: usize = 4096;
+
 fn set_last_error(message: &str) {
+    let message = crate::util::source_error::bounded(message, MAX_LAST_ERROR);
     // Interior NUL bytes cannot be represented in a C string; show them visibly instead.
     let text = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = text);
