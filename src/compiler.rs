@@ -78,6 +78,9 @@ impl Compiler {
     }
 
     pub fn for_target(target: Target) -> Compiler {
+        // Read GPUCC_DEBUG when a driver creates its compiler, not at its first compile, so
+        // `GPUCC_DEBUG=help` and unknown-flag warnings come out at start-up.
+        let _ = crate::debug::flags();
         let backend = match target {
             Target::Intel(devinfo) => Backend::Intel(Box::new(intel::fs::Context::new(devinfo))),
             Target::Etnaviv(specs) => Backend::Etnaviv(etnaviv::compiler::Context::new(specs)),
@@ -97,6 +100,10 @@ impl Compiler {
         shader: &'a nir::Shader,
         key: &Key,
     ) -> Result<Cow<'a, nir::Shader>, CompileError> {
+        self.target
+            .check_stage(shader.stage())
+            .map_err(CompileError::Unsupported)?;
+        crate::stage_check::check(shader, self.target)?;
         let family = match &self.backend {
             Backend::Intel(_) => KeyFamily::Intel,
             Backend::Etnaviv(_) => KeyFamily::Etnaviv,
@@ -138,6 +145,13 @@ impl Compiler {
     pub fn verify(&self, shader: &nir::Shader, simd: &[u32]) -> VerifyOutcome {
         /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
         const INPUT_SETS: usize = 3;
+        if let Err(why) = self.target.check_stage(shader.stage()) {
+            return VerifyOutcome::Unsupported(why);
+        }
+        if let Err(CompileError::Unsupported(why)) = crate::stage_check::check(shader, self.target)
+        {
+            return VerifyOutcome::Unsupported(why);
+        }
         match &self.backend {
             Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS),
             Backend::Intel(ctx) => {

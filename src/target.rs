@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::etnaviv::specs::Specs;
 use crate::intel::devinfo::DevInfo;
+use crate::nir::types::Stage;
 
 /// Which backend a target belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,6 +92,59 @@ impl Target {
                 format!("Vivante GC{:X} rev {:#x}, {halti}", s.model, s.revision)
             }
         }
+    }
+}
+
+/// The stages gpucc compiles for a target. This is the one table of it: the compiler refuses
+/// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
+/// target table is checked against that listing.
+const INTEL_GEN7_TO_GEN9: &[Stage] = &[Stage::Vertex, Stage::Fragment, Stage::Compute];
+const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
+
+impl Target {
+    /// The shader stages this target compiles; empty for Gen4-Gen6, which have no backend yet.
+    pub fn stages(&self) -> &'static [Stage] {
+        match self {
+            Target::Intel(d) if (70..=90).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(_) => &[],
+            Target::Etnaviv(_) => VIVANTE,
+        }
+    }
+
+    /// Why the target compiles nothing, or `None` when it compiles some stages.
+    pub fn why_no_stages(&self) -> Option<&'static str> {
+        match self {
+            Target::Intel(d) if d.ver < 70 => {
+                Some("Gen4-Gen6 have no backend in gpucc yet (the scalar and vec4 backends start at Gen7)")
+            }
+            _ => None,
+        }
+    }
+
+    /// The stages as `gpucc targets` and README's table print them (`vs fs cs`, or `none`).
+    pub fn stage_list(&self) -> String {
+        let names: Vec<&str> = self.stages().iter().map(|s| s.short_name()).collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(" ")
+        }
+    }
+
+    /// `Ok` when the target compiles `stage`; otherwise the message that refuses it by name.
+    pub fn check_stage(&self, stage: Stage) -> Result<(), String> {
+        if self.stages().contains(&stage) {
+            return Ok(());
+        }
+        Err(match self.why_no_stages() {
+            Some(why) => format!("{} shaders on {}: {why}", stage.mesa_name(), self.name()),
+            None => format!(
+                "{} shaders on {} (it compiles {})",
+                stage.mesa_name(),
+                self.name(),
+                self.stage_list()
+            ),
+        })
     }
 }
 

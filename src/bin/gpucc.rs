@@ -73,6 +73,9 @@ enum Verb {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // GPUCC_DEBUG is read now, whatever the verb, so `GPUCC_DEBUG=help` and the warnings for
+    // unknown flags appear even when nothing gets compiled.
+    let _ = gpucc::debug::flags();
     let result = match cli.verb {
         Verb::Nir(v) => nir::run(v),
         Verb::Compile(a) => compile::compile(a),
@@ -92,7 +95,12 @@ fn main() -> ExitCode {
         }
         Verb::Targets => {
             for t in gpucc::target::all_targets() {
-                cli::out(format_args!("{:8} {}\n", t.name(), t.description()));
+                cli::out(format_args!(
+                    "{:8} {:10} {}\n",
+                    t.name(),
+                    t.stage_list(),
+                    t.description()
+                ));
             }
             Ok(())
         }

@@ -114,6 +114,21 @@ impl Stage {
     pub fn from_mesa_name(name: &str) -> Option<Stage> {
         STAGE_NAMES.iter().find(|(_, n)| *n == name).map(|p| p.0)
     }
+    /// Mesa's short abbreviation (`_mesa_shader_stage_to_abbrev`): vs, tcs, tes, gs, fs, cs,
+    /// task, mesh, kernel; the corpus file suffixes use the same.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vs",
+            Stage::TessCtrl => "tcs",
+            Stage::TessEval => "tes",
+            Stage::Geometry => "gs",
+            Stage::Fragment => "fs",
+            Stage::Compute => "cs",
+            Stage::Task => "task",
+            Stage::Mesh => "mesh",
+            Stage::Kernel => "kernel",
+        }
+    }
     /// Mesa's `gl_shader_stage` number, as printed on the `stage:` line.
     pub fn number(self) -> u32 {
         match self {

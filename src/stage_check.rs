@@ -1,0 +1,176 @@
+//! The checks every shader passes before a backend sees it: what its stage may read, and what
+//! the target family's NIR form may carry.
+//!
+//! A backend translates the intrinsics it knows and assumes the rest of Mesa's contract: a
+//! fragment-only system value in a vertex shader was once read from whichever register the
+//! fragment payload would have had (wrong code, returned with OK), and a `legacy_fneg` on a
+//! register load was once dropped. Mesa's own pipeline never hands such NIR to its backends
+//! (GLSL forbids the first; brw never runs `nir_legacy`, so the second never happens), so
+//! here they are refused by name, with the instruction that carries them, before any backend
+//! runs.
+
+use crate::compiler::CompileError;
+use crate::nir::types::Stage;
+use crate::nir::{InstrKind, Intrinsic, IntrinsicInstr, Shader};
+use crate::target::{Family, Target};
+
+/// The stages that may run `i`, for the intrinsics whose meaning belongs to some stages only
+/// (system values, fragment kills, shared memory); `None` for an intrinsic any stage may run.
+///
+/// The sets follow the GLSL built-ins and Mesa's `gl_system_value` users: fragment inputs of
+/// the rasterizer, vertex-fetch counters, compute dispatch ids.
+pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
+    use Intrinsic::*;
+    const FS: &[Stage] = &[Stage::Fragment];
+    const VS: &[Stage] = &[Stage::Vertex];
+    const CS: &[Stage] = &[Stage::Compute, Stage::Kernel, Stage::Task, Stage::Mesh];
+    Some(match i {
+        LoadFragCoord
+        | LoadFragCoordZw
+        | LoadFrontFace
+        | LoadPointCoord
+        | LoadPointCoordMaybeFlipped
+        | LoadSampleId
+        | LoadSamplePos
+        | LoadSampleMaskIn
+        | LoadHelperInvocation
+        | LoadInterpolatedInput
+        | LoadBarycentricPixel
+        | LoadBarycentricCentroid
+        | LoadBarycentricSample
+        | LoadBarycentricAtOffset
+        | LoadBarycentricAtSample
+        | LoadBarycentricModel
+        | Discard
+        | DiscardIf
+        | Terminate
+        | TerminateIf
+        | Demote
+        | DemoteIf => FS,
+        LoadVertexId | LoadVertexIdZeroBase | LoadInstanceId | LoadBaseVertex | LoadFirstVertex
+        | LoadBaseInstance | LoadDrawId | LoadIsIndexedDraw => VS,
+        LoadLocalInvocationId
+        | LoadLocalInvocationIndex
+        | LoadWorkgroupId
+        | LoadNumWorkgroups
+        | LoadGlobalInvocationId
+        | LoadShared
+        | StoreShared
+        | SharedAtomic => CS,
+        _ => return None,
+    })
+}
+
+/// Where an instruction is, for messages: the form the backends' own errors use.
+fn at(block: u32, instr: usize) -> String {
+    format!("block b{block}, instruction #{instr}")
+}
+
+/// Checks `shader` for `target`: every stage-bound intrinsic in a stage that has it, and, for
+/// Intel, the things brw's NIR never carries. The error is `Unsupported` naming the intrinsic,
+/// the stage or index, and where it is.
+pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
+    let stage = shader.stage();
+    for body in shader.functions.iter().filter_map(|f| f.body.as_ref()) {
+        // Which SSA values are barycentric coordinates (Intel form): they may only be the
+        // first source of load_interpolated_input.
+        let mut barycentric = vec![false; body.defs.len()];
+        for (n, instr) in body.instrs.iter().enumerate() {
+            let InstrKind::Intrinsic(i) = &instr.kind else {
+                continue;
+            };
+            let where_ = || at(instr.block.0, n);
+            if let Some(stages) = intrinsic_stages(i.intrinsic) {
+                if !stages.contains(&stage) {
+                    return Err(CompileError::Unsupported(format!(
+                        "`{}` in a {} shader: it belongs to {} ({})",
+                        i.intrinsic.name(),
+                        stage.mesa_name(),
+                        stage_names(stages),
+                        where_()
+                    )));
+                }
+            }
+            if target.family() == Family::Intel {
+                legacy_modifiers(i)
+                    .map_err(|m| CompileError::Unsupported(format!("{m} ({})", where_())))?;
+                if is_barycentric(i.intrinsic) {
+                    if let Some(d) = i.def {
+                        barycentric[d.0 as usize] = true;
+                    }
+                }
+            }
+        }
+        if target.family() == Family::Intel {
+            barycentric_uses(body, &barycentric)?;
+        }
+    }
+    Ok(())
+}
+
+fn stage_names(stages: &[Stage]) -> String {
+    let names: Vec<&str> = stages.iter().map(|s| s.mesa_name()).collect();
+    names.join(" or ")
+}
+
+/// `nir_legacy` folds fneg/fabs/fsat into register loads and stores for backends that use
+/// source modifiers; brw does not, so a set flag has no meaning it could be given here.
+fn legacy_modifiers(i: &IntrinsicInstr) -> Result<(), String> {
+    use crate::nir::IndexKind;
+    for kind in [
+        IndexKind::LegacyFabs,
+        IndexKind::LegacyFneg,
+        IndexKind::LegacyFsat,
+    ] {
+        if i.int_index(kind).is_some_and(|v| v != 0) {
+            return Err(format!(
+                "`{}` with {}=1: Mesa's brw never receives nir_legacy source modifiers \
+                 (apply the fneg/fabs/fsat as ALU instructions)",
+                i.intrinsic.name(),
+                kind.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn is_barycentric(i: Intrinsic) -> bool {
+    use Intrinsic::*;
+    matches!(
+        i,
+        LoadBarycentricPixel
+            | LoadBarycentricCentroid
+            | LoadBarycentricSample
+            | LoadBarycentricAtOffset
+            | LoadBarycentricAtSample
+            | LoadBarycentricModel
+    )
+}
+
+/// brw keeps a barycentric value as the interpolation setup of `load_interpolated_input`,
+/// not as data: any other use (an ALU source, a store, a phi) is refused.
+fn barycentric_uses(body: &crate::nir::Impl, barycentric: &[bool]) -> Result<(), CompileError> {
+    if !barycentric.contains(&true) {
+        return Ok(());
+    }
+    let is_bary = |s: crate::nir::SsaId| barycentric.get(s.0 as usize).copied().unwrap_or(false);
+    for (n, instr) in body.instrs.iter().enumerate() {
+        let bad = match &instr.kind {
+            InstrKind::Intrinsic(i) => i.srcs.iter().enumerate().any(|(k, &s)| {
+                is_bary(s) && !(i.intrinsic == Intrinsic::LoadInterpolatedInput && k == 0)
+            }),
+            InstrKind::Alu(a) => a.srcs.iter().any(|s| is_bary(s.ssa)),
+            InstrKind::Phi(p) => p.srcs.iter().any(|(_, s)| is_bary(*s)),
+            InstrKind::Tex(t) => t.srcs.iter().any(|(_, s)| is_bary(*s)),
+            _ => false,
+        };
+        if bad {
+            return Err(CompileError::Unsupported(format!(
+                "a load_barycentric_* value used as data ({}): brw takes barycentrics only \
+                 as the first source of load_interpolated_input",
+                at(instr.block.0, n)
+            )));
+        }
+    }
+    Ok(())
+}
