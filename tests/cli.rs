@@ -371,3 +371,26 @@ fn compile_key_flags() {
         "{err}"
     );
 }
+
+/// `--asm --stats`: the listing opens each width with its statistics line, so the statistics
+/// that follow it do not repeat those lines (they once came twice).
+#[test]
+fn asm_and_stats_print_each_statistics_line_once() {
+    let out = gpucc(&[
+        "compile",
+        "--target",
+        "ivb",
+        "examples/intel/gradient.fs.nir",
+        "--asm",
+        "--stats",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for width in ["SIMD8 shader: ", "SIMD16 shader: "] {
+        assert_eq!(
+            stdout.lines().filter(|l| l.starts_with(width)).count(),
+            1,
+            "{width}\n{stdout}"
+        );
+    }
+}

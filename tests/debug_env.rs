@@ -230,3 +230,24 @@ fn each_flag_prints_its_part_on_a_corpus_shader_of_each_backend() {
     check_intel(intel.to_str().unwrap());
     check_etnaviv(etna.to_str().unwrap());
 }
+
+/// `help` and unknown-flag warnings come out whatever the verb, also when nothing compiles
+/// (they once waited for the first compile).
+#[test]
+fn help_prints_without_a_compile() {
+    let run = gpucc("help", &["targets"]);
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.trim_start().starts_with("stats")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("ivb"), "{}", run.stdout);
+    let run = gpucc("bogus", &["targets"]);
+    assert!(
+        run.stderr.contains("unknown flag 'bogus'"),
+        "{}",
+        run.stderr
+    );
+}

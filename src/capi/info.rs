@@ -40,16 +40,20 @@ pub struct BindingC {
 
 /// One pushed dword of an Intel program (an entry of Mesa's `brw_stage_prog_data::param`,
 /// or a dword of a pushed `ubo_ranges` range): the driver stores dword `offset / 4` of
-/// uniform block `block` there. Block 0 is the default uniform block (the uniform storage
-/// `param` indexes: Mesa's param value is `offset / 4`).
+/// uniform block `block` there. `block` is the block operand of the shader's `load_ubo`, as
+/// the NIR gives it. In NIR taken where crocus and iris hand it to brw, that operand is
+/// already the driver's binding-table slot (`crocus_setup_binding_table` rewrote it): their
+/// default uniform block, constant buffer 0, is the first UBO slot, after the render
+/// targets, so a fragment shader with one render target reads its uniforms from block 1.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PushParamC {
     /// Set by the caller: `sizeof(gpucc_push_param)`.
     pub struct_size: u32,
     pub block: u32,
-    /// Byte offset in the block, a multiple of 4 (for block 0, Mesa's `param[i]` is
-    /// `offset / 4`; for a pushed UBO, `ubo_ranges[].start * 32` plus the dword's place).
+    /// Byte offset in the block, a multiple of 4 (for the default uniform block, Mesa's
+    /// `param[i]` is `offset / 4`; for a pushed UBO, `ubo_ranges[].start * 32` plus the
+    /// dword's place).
     pub offset: u32,
 }
 

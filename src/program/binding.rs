@@ -13,7 +13,8 @@ use crate::nir::types::Stage;
 
 /// One pushed dword of an Intel program (an entry of Mesa's `param[]`, or a dword of a
 /// pushed UBO range): the driver stores dword `offset / 4` of uniform block `block` there.
-/// Block 0 is the default uniform block (the uniform storage Mesa's `param` indexes).
+/// `block` is the shader's `load_ubo` block operand as given (in crocus's and iris's final
+/// NIR, already their binding-table slot; see `gpucc_push_param` in the header).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PushParam {
     pub block: u32,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::{CompileOptions, Compiler, Key};
+use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
@@ -103,11 +103,26 @@ pub fn compile(args: CompileArgs) -> Outcome {
     let program = compiler
         .compile(&shader, &options)
         .map_err(|e| input_error(&args.file, format_args!(" {e}")))?;
-    if args.asm {
-        cli::out(program.asm_text());
+    let asm = args.asm.then(|| program.asm_text());
+    if let Some(asm) = &asm {
+        cli::out(asm);
     }
     if args.stats || (!args.asm && args.output.is_none()) {
-        cli::out(program.stats_text());
+        let stats = program.stats_text();
+        match &asm {
+            // The listing already opens each width with its statistics line, as Mesa's does:
+            // print only what follows them (VUE map, input slots, facts).
+            Some(asm) => {
+                let shown: std::collections::HashSet<&str> = asm.lines().collect();
+                let rest: String = stats
+                    .lines()
+                    .filter(|l| !shown.contains(l))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                cli::out(rest);
+            }
+            None => cli::out(stats),
+        }
     }
     if let Some(out) = &args.output {
         write_output(out, &program.bytes)?;
@@ -125,6 +140,8 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         let outcome = match load(file) {
             Ok(shader) => match compiler.keyed(&shader, &key) {
                 Ok(keyed) => compiler.verify(&keyed, &simd),
+                // The line already says UNSUPPORTED: the message alone, not "unsupported: …".
+                Err(CompileError::Unsupported(m)) => VerifyOutcome::Unsupported(m),
                 Err(e) => VerifyOutcome::Unsupported(e.to_string()),
             },
             Err(_) => VerifyOutcome::Error("cannot be read or parsed".into()),
