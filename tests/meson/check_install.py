@@ -5,6 +5,7 @@ gpucc.pc (found by pkg-config through PKG_CONFIG_PATH) and the versioned library
 links."""
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +27,22 @@ def soname(readelf, path):
         if "(SONAME)" in line:
             return line.split("[", 1)[1].rstrip("]")
     return None
+
+
+def sanitize_flags(build_dir):
+    """The -fsanitize= flag of the Meson build in build_dir (b_sanitize), or none."""
+    path = os.path.join(build_dir, "meson-info", "intro-buildoptions.json")
+    try:
+        options = json.load(open(path, encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    for opt in options:
+        if opt.get("name") == "b_sanitize":
+            value = opt.get("value")
+            names = value if isinstance(value, list) else str(value).split(",")
+            names = [n.strip() for n in names if n.strip() and n.strip() != "none"]
+            return [f"-fsanitize={','.join(names)}"] if names else []
+    return []
 
 
 def main() -> int:
@@ -97,7 +114,10 @@ def main() -> int:
         if cc and os.path.isfile(lib_real):
             src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "c", "version.c")
             exe = os.path.join(dest, "version-installed")
-            build = subprocess.run([cc, "-std=c11", src, f"-I{incdir}",
+            # Under -Db_sanitize the library carries the sanitizer runtime's references, so
+            # the program is built with the same flags (as a driver in that build would be).
+            sanitize = sanitize_flags(args.build_dir)
+            build = subprocess.run([cc, "-std=c11", *sanitize, src, f"-I{incdir}",
                                     f"-I{os.path.dirname(src)}", f"-L{libdir}", "-lgpucc",
                                     f"-Wl,-rpath,{libdir}", "-o", exe],
                                    capture_output=True, text=True)
