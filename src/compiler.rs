@@ -161,8 +161,9 @@ impl Compiler {
                     simd
                 };
                 let mut outcome = VerifyOutcome::Pass;
+                let mut memo = intel::fs::SetMemo::default();
                 for (i, &w) in widths.iter().enumerate() {
-                    match intel::fs::verify(ctx, shader, w) {
+                    match intel::fs::verify_with(ctx, shader, w, &mut memo) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

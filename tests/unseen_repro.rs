@@ -349,3 +349,143 @@ fn f7_undefined_outputs_are_not_compared() {
         );
     }
 }
+
+// ---- F1 and F3: verify's cost follows the shader, not the step limit ----
+//
+// A loop bounded by a uniform integer runs for as many iterations as a float's bits say when
+// the check fills the uniforms with floats: every width spent the interpreter's whole step
+// limit on every set before retrying with small integers (7.7 s of CPU on a real glamor
+// shader, F1). An endless loop was tried on 32 input sets (27 s, F3). These tests check the
+// mechanism by its counts, not by timing it: the retry is remembered across widths, and the
+// endless loop gives up after three sets.
+
+const INTEL_FS_UNIFORM_LOOP: &str = "shader: MESA_SHADER_FRAGMENT
+name: uniform-bounded-loop
+inputs: 0
+outputs: 1
+uniforms: 0
+decl_function main (0 params)
+
+impl main {
+    block b0:
+    32     %0 = @decl_reg () (num_components=1, num_array_elems=0, bit_size=32, divergent=0)
+    32     %1 = load_const (0x00000000)
+    32     %2 = load_const (0x00000001)
+    32     %3 = load_const (0x3f800000 = 1.000000)
+    32     %4 = @load_ubo (%2 (0x1), %1 (0x0)) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=4)
+                @store_reg (%1, %0) (base=0, wrmask=x, legacy_fsat=0)
+    loop {
+        block b1:
+        32     %5 = @load_reg (%0) (base=0, legacy_fabs=0, legacy_fneg=0)
+        32     %6 = ige32 %5, %4
+        if %6 {
+            block b2:
+            break
+        } else {
+            block b3:
+        }
+        block b4:
+        32     %7 = iadd %5, %2 (0x1)
+                    @store_reg (%7, %0) (base=0, wrmask=x, legacy_fsat=0)
+    }
+    block b5:
+    32     %8 = @load_reg (%0) (base=0, legacy_fabs=0, legacy_fneg=0)
+    32     %9 = i2f32 %8
+    32x4   %10 = vec4 %9, %3, %3, %3
+                @store_output (%10, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+    block b6:
+}
+";
+
+#[test]
+fn f1_a_uniform_bounded_loop_retries_once_for_every_width() {
+    let shader = parse(INTEL_FS_UNIFORM_LOOP);
+    for target in ["ivb", "bdw"] {
+        let ctx = gpucc::intel::fs::Context::new(gpucc::intel::DevInfo::from_name(target).unwrap());
+        let mut memo = gpucc::intel::fs::SetMemo::default();
+        assert_eq!(
+            gpucc::intel::fs::verify_with(&ctx, &shader, 8, &mut memo),
+            VerifyOutcome::Pass,
+            "{target}"
+        );
+        // Some of the float-filled sets loop for billions of iterations; SIMD8 found them.
+        let retried = memo.small_integer_sets();
+        assert!(retried > 0, "{target}: no set went over to small integers");
+        for simd in [16, 32] {
+            assert_eq!(
+                gpucc::intel::fs::verify_with(&ctx, &shader, simd, &mut memo),
+                VerifyOutcome::Pass,
+                "{target} SIMD{simd}"
+            );
+        }
+        assert_eq!(memo.small_integer_sets(), retried, "{target}");
+    }
+    let Some(shader) = repro("F1-glamor82-hsw.fs.nir") else {
+        return;
+    };
+    assert_eq!(
+        Compiler::new("hsw").unwrap().verify(&shader, &[]),
+        VerifyOutcome::Pass
+    );
+}
+
+const ETNA_FS_ENDLESS: &str = "shader: MESA_SHADER_FRAGMENT
+name: endless
+inputs: 0
+outputs: 1
+uniforms: 1
+decl_var uniform INTERP_MODE_NONE none vec4 step (0, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 0, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    32     %0 = load_const (0x00000000)
+    32     %1 = load_const (0x3f800000 = 1.000000)
+    // succs: b1
+    loop {
+        block b1:  // preds: b0 b4
+        32     %2 = phi b0: %0 (0x0), b4: %5
+        32     %3 = flt32 %2, %0 (0.000000)
+        // succs: b2 b3
+        if %3 {
+            block b2:  // preds: b1
+            break
+            // succs: b5
+        } else {
+            block b3:  // preds: b1
+            // succs: b4
+        }
+        block b4:  // preds: b3
+        32x4   %4 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)
+        32     %6 = fabs %4.x
+        32     %5 = fadd %2, %6
+        // succs: b1
+    }
+    block b5:  // preds: b2
+    32     %7 = deref_var &color (shader_out vec4)
+    32x4   %8 = vec4 %2, %1 (0x3f800000), %1 (0x3f800000), %1 (0x3f800000)
+                @store_deref (%7, %8) (wrmask=xyzw, access=none)
+    // succs: b6
+    block b6:
+}
+";
+
+#[test]
+fn f3_an_endless_loop_stops_after_three_input_sets() {
+    let shader = parse(ETNA_FS_ENDLESS);
+    match Compiler::new("gc7000").unwrap().verify(&shader, &[]) {
+        VerifyOutcome::Unsupported(m) => assert!(
+            m.starts_with("every one of 3 input sets is undefined or endless"),
+            "{m}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let Some(shader) = repro("F3-gc7000-endless-loop-verify.nir") else {
+        return;
+    };
+    assert!(matches!(
+        Compiler::new("gc7000").unwrap().verify(&shader, &[]),
+        VerifyOutcome::Unsupported(_)
+    ));
+}

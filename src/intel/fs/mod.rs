@@ -548,7 +548,7 @@ const SIMD32_UNIT_BOUND_LIMIT: f64 = 1.01;
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.
 pub use crate::verify::VerifyOutcome;
 
-pub use verify::{verify, verify_kernel};
+pub use verify::{verify, verify_kernel, verify_kernel_with, verify_with, SetMemo};
 
 /// Whether a compute shader of `size` invocations per workgroup should be compiled at
 /// `width`, given the widest width already compiled: a wider program is not wanted when the

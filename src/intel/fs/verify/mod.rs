@@ -157,6 +157,7 @@ fn run_compute_set(
     kernel: &Kernel,
     simd: u32,
     set: usize,
+    interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     use super::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
     use crate::intel::sim::payload::CsPayload;
@@ -192,6 +193,7 @@ fn run_compute_set(
         workgroup_id: group,
         workgroup_size: size,
         robust_access: true,
+        step_limit: interp_steps,
         ..Default::default()
     };
     let code = relocated_variant(kernel, variant)?;
@@ -372,9 +374,44 @@ fn close(a: u32, b: u32, inexact: bool) -> bool {
     (a >> 31) == (b >> 31) && ulps <= MATH_ULPS
 }
 
+/// The interpreter's step budget for a set's first run: well above what the corpus's loops
+/// take with small-integer uniforms, far below a loop counted by a float's bits.
+const SHORT_STEP_BUDGET: u64 = 100_000;
+
+/// The budget for the small-integer retry of a set whose short run ran out: the interpreter's
+/// default.
+const FULL_STEP_BUDGET: u64 = 1_000_000;
+
+/// What one width's check learnt about the input sets that the next width can use: which
+/// sets ran into the step limit (a loop bounded by a uniform integer that holds a float's
+/// bits) and so go straight to their small-integer retry. Without it every width of such a
+/// shader spent the interpreter's whole step limit on every set again (seconds of CPU on one
+/// real glamor shader, fuzz-repro/unseen F1).
+#[derive(Clone, Debug, Default)]
+pub struct SetMemo {
+    small_integers: [bool; INPUT_SETS],
+}
+
+impl SetMemo {
+    /// How many input sets have gone over to their small-integer retry.
+    pub fn small_integer_sets(&self) -> usize {
+        self.small_integers.iter().filter(|&&b| b).count()
+    }
+}
+
 /// Compiles `shader` at `simd` and compares the simulator with the interpreter. Verification
 /// is a test: the IR is validated after every pass, in release builds too.
 pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
+    verify_with(ctx, shader, simd, &mut SetMemo::default())
+}
+
+/// [`verify`], sharing what earlier widths learnt about the input sets through `memo`.
+pub fn verify_with(
+    ctx: &Context,
+    shader: &nir::Shader,
+    simd: u32,
+    memo: &mut SetMemo,
+) -> VerifyOutcome {
     let kernel = match ctx.compile(shader, &Options::widths(&[simd]).validating()) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
@@ -387,7 +424,7 @@ pub fn verify(ctx: &Context, shader: &nir::Shader, simd: u32) -> VerifyOutcome {
             "SIMD{simd}: the kernel is SIMD4x2, checked with SIMD8"
         ));
     }
-    verify_kernel(ctx, shader, &kernel, simd)
+    verify_kernel_with(ctx, shader, &kernel, simd, memo)
 }
 
 /// Runs an already compiled `kernel` (its SIMD`simd` variant; a SIMD4x2 kernel's only
@@ -397,6 +434,17 @@ pub fn verify_kernel(
     shader: &nir::Shader,
     kernel: &Kernel,
     simd: u32,
+) -> VerifyOutcome {
+    verify_kernel_with(ctx, shader, kernel, simd, &mut SetMemo::default())
+}
+
+/// [`verify_kernel`] with the input-set facts of earlier widths.
+pub fn verify_kernel_with(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    simd: u32,
+    memo: &mut SetMemo,
 ) -> VerifyOutcome {
     let simd = if kernel.is_simd4x2() {
         crate::intel::kernel::SIMD4X2
@@ -410,20 +458,40 @@ pub fn verify_kernel(
         return VerifyOutcome::Unsupported(why);
     }
     let inexact = uses_inexact_math(shader);
-    let run_one = |set: usize| {
+    let run_with = |set: usize, steps: u64| {
         if kernel.compute.is_some() {
-            run_compute_set(ctx, shader, kernel, simd, set)
+            run_compute_set(ctx, shader, kernel, simd, set, steps)
         } else if kernel.vertex.is_some() {
-            vertex::run_vertex_set(ctx, shader, kernel, set, inexact)
+            vertex::run_vertex_set(ctx, shader, kernel, set, inexact, steps)
         } else {
-            run_set(ctx, shader, kernel, simd, set, inexact)
+            run_set(ctx, shader, kernel, simd, set, inexact, steps)
         }
     };
+    let hit_limit = |run: &Result<Option<VerifyOutcome>, VerifyOutcome>| matches!(run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit"));
+    // A set first runs with a short step budget; a loop that outruns it is usually bounded
+    // by a uniform integer that holds a float's bits, so the set's small-integer twin runs
+    // next, and only that one gets the interpreter's whole budget if it needs it. The cost of
+    // a runaway loop is then the short budget, not the whole one (seconds of CPU on dolphin's
+    // vertex ubershaders).
+    let run_one = |set: usize| {
+        let run = run_with(set, SHORT_STEP_BUDGET);
+        if set >= INPUT_SETS && hit_limit(&run) {
+            return run_with(set, FULL_STEP_BUDGET);
+        }
+        run
+    };
     for set in 0..INPUT_SETS {
-        let mut run = run_one(set);
         // A loop bounded by a uniform integer runs for as many iterations as a float's bits
         // say: the set is run again with small integers in its uniform buffers.
-        if matches!(&run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit")) {
+        let mut run = if memo.small_integers[set] {
+            run_one(set + INPUT_SETS)
+        } else {
+            run_one(set)
+        };
+        if !memo.small_integers[set]
+            && matches!(&run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit"))
+        {
+            memo.small_integers[set] = true;
             run = run_one(set + INPUT_SETS);
         }
         match run {
@@ -497,6 +565,7 @@ fn run_set(
     simd: u32,
     set: usize,
     inexact: bool,
+    interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let n = simd as usize;
     let dev = ctx.devinfo();
@@ -515,6 +584,7 @@ fn run_set(
         constant_data_address: CONSTANT_DATA_ADDRESS,
         robust_access: true,
         frag_coord: Some(frag_coord),
+        step_limit: interp_steps,
         ..Default::default()
     };
     let flat: Vec<&crate::intel::kernel::InputSlot> =

@@ -93,6 +93,7 @@ pub(super) fn run_vertex_set(
     kernel: &Kernel,
     set: usize,
     inexact: bool,
+    interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.vertex.as_ref().expect("checked by the caller");
     let width = if kernel.is_simd4x2() { SIMD4X2 } else { 8 };
@@ -116,6 +117,7 @@ pub(super) fn run_vertex_set(
             .collect(),
         generate_inputs: false,
         draw_parameters: (0..n).map(|v| draw_parameters(set, v)).collect(),
+        step_limit: interp_steps,
         ..Default::default()
     };
     let mut env = env;
