@@ -489,3 +489,69 @@ fn f3_an_endless_loop_stops_after_three_input_sets() {
         VerifyOutcome::Unsupported(_)
     ));
 }
+
+// ---- F5: more pushed uniform data than 32 registers ----
+//
+// Mesa pushes what fits and pulls the rest; gpucc has no pull fallback yet, so past 256
+// dwords the compile is refused by name (README's limits table says so), never miscompiled.
+
+/// A fragment shader summing `n` uniform dwords read at constant offsets of UBO block 1.
+fn uniform_sum(n: usize) -> String {
+    let mut body = String::new();
+    body.push_str(
+        "    32     %0 = load_const (0x00000000)\n    32     %1 = load_const (0x00000001)\n",
+    );
+    let mut next = 2;
+    let mut acc: Option<usize> = None;
+    for i in 0..n {
+        let (off, val) = (next, next + 1);
+        body.push_str(&format!(
+            "    32     %{off} = load_const ({:#010x})\n    32     %{val} = @load_ubo (%1 (0x1), %{off}) (access=none, align_mul=1073741824, align_offset={o}, range_base={o}, range=4)\n",
+            4 * i,
+            o = 4 * i
+        ));
+        next += 2;
+        acc = Some(match acc {
+            None => val,
+            Some(a) => {
+                body.push_str(&format!("    32     %{next} = fadd %{a}, %{val}\n"));
+                next += 1;
+                next - 1
+            }
+        });
+    }
+    let a = acc.unwrap();
+    format!(
+        "shader: MESA_SHADER_FRAGMENT\nname: uniform-sum\ninputs: 0\noutputs: 1\nuniforms: 0\n\
+         decl_function main (0 params)\n\nimpl main {{\n    block b0:\n{body}\
+         \x20   32x4   %{v} = vec4 %{a}, %{a}, %{a}, %{a}\n\
+         \x20               @store_output (%{v}, %0 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+         \x20   block b1:\n}}\n",
+        v = next
+    )
+}
+
+#[test]
+fn f5_pushed_uniforms_past_32_registers_are_refused_by_name() {
+    let fits = parse(&uniform_sum(256));
+    let over = parse(&uniform_sum(257));
+    for target in ["ivb", "bdw"] {
+        assert_eq!(
+            Compiler::new(target).unwrap().verify(&fits, &[8]),
+            VerifyOutcome::Pass,
+            "{target}"
+        );
+        refused(target, &over, &[8], &["pull constants"]);
+    }
+    let (Some(ok), Some(past)) = (
+        repro("F5-uni256-ok.nir"),
+        repro("F5-uni257-unsupported.nir"),
+    ) else {
+        return;
+    };
+    assert_eq!(
+        Compiler::new("bdw").unwrap().verify(&ok, &[8]),
+        VerifyOutcome::Pass
+    );
+    refused("bdw", &past, &[8], &["pull constants"]);
+}
