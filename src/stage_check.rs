@@ -52,6 +52,9 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
         LoadLocalInvocationId
         | LoadLocalInvocationIndex
         | LoadWorkgroupId
+        | LoadWorkgroupIdZeroBase
+        | LoadWorkgroupSize
+        | LoadGlobalInvocationIdZeroBase
         | LoadNumWorkgroups
         | LoadGlobalInvocationId
         | LoadShared

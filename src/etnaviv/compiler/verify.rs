@@ -227,6 +227,7 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             ubos: vec![ubytes.clone()],
             front_face: Some(front.clone()),
             float_uniform_offsets: float_offsets,
+            float_booleans: !specs.has_integers(),
             inputs: inputs.clone(),
             generate_inputs: true,
             // Out-of-bounds reads are undefined in GLSL (the interpreter would read zero, the

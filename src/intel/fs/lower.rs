@@ -560,14 +560,28 @@ pub fn lower_integer_multiplication(devinfo: &DevInfo, prog: &mut Program) -> bo
         let lo = prog.alloc(regs);
         let hi = prog.alloc(regs);
         let (a, b) = (inst.src[0], inst.src[1]);
-        let low_half = Reg {
-            ty: RegType::UW,
-            stride: if b.stride == 0 { 0 } else { b.stride * 2 },
-            ..b
-        };
-        let high_half = Reg {
-            offset: b.offset + 2,
-            ..low_half
+        // The two 16-bit halves of `b`: words of the register, or of the immediate's value
+        // (a register's word view at byte offset 2 means nothing for an immediate, whose
+        // high half once came out equal to its low half).
+        let (low_half, high_half) = if b.file == File::Imm {
+            let v = b.imm as u32;
+            (
+                Reg::imm(RegType::UW, v & 0xffff),
+                Reg::imm(RegType::UW, v >> 16),
+            )
+        } else {
+            let low = Reg {
+                ty: RegType::UW,
+                stride: if b.stride == 0 { 0 } else { b.stride * 2 },
+                ..b
+            };
+            (
+                low,
+                Reg {
+                    offset: b.offset + 2,
+                    ..low
+                },
+            )
         };
         let mk = |op, dst, src: Vec<Reg>| {
             let mut i = inst.clone();

@@ -18,6 +18,10 @@ pub struct Environment {
     pub uniform_unit: u32,
     /// `load_uniform` offsets are floats (Vivante cores without integer support, like GC2000).
     pub float_uniform_offsets: bool,
+    /// Boolean system values wider than one bit are 1.0 / 0.0 floats, as on Vivante cores
+    /// before HALTI2, whose NIR went through `nir_lower_bool_to_float` (a 32-bit
+    /// `load_front_face`); otherwise they are ~0 / 0 integers (`nir_lower_bool_to_int32`).
+    pub float_booleans: bool,
     /// Uniform buffers by block index (`load_ubo`, byte offsets).
     pub ubos: Vec<Vec<u8>>,
     /// Storage buffers by block index; written back into [`RunResult::ssbos`].
@@ -64,6 +68,7 @@ impl Default for Environment {
             uniforms: Vec::new(),
             uniform_unit: 16,
             float_uniform_offsets: false,
+            float_booleans: false,
             ubos: Vec::new(),
             ssbos: Vec::new(),
             shared: Vec::new(),

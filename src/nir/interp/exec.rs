@@ -203,6 +203,20 @@ impl<'a> Machine<'a> {
         })
     }
 
+    /// A boolean system value in the bit size the shader reads it at (see
+    /// [`Environment::float_booleans`]).
+    fn sysval_bool(&self, b: bool, bits: u8) -> u64 {
+        if self.env.float_booleans && bits == 32 {
+            if b {
+                u64::from(1.0f32.to_bits())
+            } else {
+                0
+            }
+        } else {
+            bool_bits(b, bits)
+        }
+    }
+
     fn tick(&mut self) -> R<()> {
         self.steps += 1;
         if self.steps > self.env.step_limit {
@@ -660,17 +674,19 @@ impl<'a> Machine<'a> {
                         .front_face
                         .as_ref()
                         .map_or(true, |v| v.get(lane).copied().unwrap_or(true));
-                    self.set_def(def, lane, &[bool_bits(ff, bits)])?;
+                    self.set_def(def, lane, &[self.sysval_bool(ff, bits)])?;
                 }
             }
             Intrinsic::LoadHelperInvocation => {
                 for lane in lanes {
-                    self.set_def(def, lane, &[bool_bits(false, bits)])?;
+                    self.set_def(def, lane, &[self.sysval_bool(false, bits)])?;
                 }
             }
             Intrinsic::LoadLocalInvocationId
             | Intrinsic::LoadGlobalInvocationId
+            | Intrinsic::LoadGlobalInvocationIdZeroBase
             | Intrinsic::LoadWorkgroupId
+            | Intrinsic::LoadWorkgroupIdZeroBase
             | Intrinsic::LoadNumWorkgroups
             | Intrinsic::LoadWorkgroupSize
             | Intrinsic::LoadLocalInvocationIndex
@@ -696,10 +712,15 @@ impl<'a> Machine<'a> {
                     ];
                     let v: [u64; 3] = match intr {
                         Intrinsic::LoadLocalInvocationId => local,
-                        Intrinsic::LoadGlobalInvocationId => {
+                        // GL dispatches have no base workgroup (Vulkan's vkCmdDispatchBase
+                        // does): the zero-based ids are the ids.
+                        Intrinsic::LoadGlobalInvocationId
+                        | Intrinsic::LoadGlobalInvocationIdZeroBase => {
                             [0, 1, 2].map(|i| wg[i] as u64 * ws[i] as u64 + local[i])
                         }
-                        Intrinsic::LoadWorkgroupId => wg.map(|x| x as u64),
+                        Intrinsic::LoadWorkgroupId | Intrinsic::LoadWorkgroupIdZeroBase => {
+                            wg.map(|x| x as u64)
+                        }
                         Intrinsic::LoadNumWorkgroups => [1; 3],
                         Intrinsic::LoadWorkgroupSize => ws.map(|x| x as u64),
                         Intrinsic::LoadFirstVertex
