@@ -95,7 +95,8 @@ pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
                 }
             }
             if target.family() == Family::Intel {
-                legacy_modifiers(i)
+                io_offset(body, i)
+                    .and_then(|()| legacy_modifiers(i))
                     .map_err(|m| CompileError::Unsupported(format!("{m} ({})", where_())))?;
                 if is_barycentric(i.intrinsic) {
                     if let Some(d) = i.def {
@@ -135,6 +136,30 @@ fn legacy_modifiers(i: &IntrinsicInstr) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An I/O intrinsic's constant slot offset lies within the `range` slots it declares (an
+/// array such as gl_ClipDistance[8] keeps its element offset, `base` + 1 for CLIP_DIST1).
+/// Past the range the slot is one the shader never declared: the backend would write it
+/// where no VUE map or input setup expects it, so it is refused.
+fn io_offset(body: &crate::nir::Impl, i: &IntrinsicInstr) -> Result<(), String> {
+    use crate::nir::IndexKind;
+    let k = match i.intrinsic {
+        Intrinsic::LoadInput => 0,
+        Intrinsic::StoreOutput | Intrinsic::LoadInterpolatedInput => 1,
+        _ => return Ok(()),
+    };
+    let Some(&src) = i.srcs.get(k) else {
+        return Ok(());
+    };
+    let range = i.int_index(IndexKind::Range).unwrap_or(1).max(1) as u64;
+    match body.const_value(src).and_then(|v| v.first().copied()) {
+        Some(v) if v >= range => Err(format!(
+            "`{}` at slot offset {v}, outside the {range} slot(s) it declares",
+            i.intrinsic.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn is_barycentric(i: Intrinsic) -> bool {

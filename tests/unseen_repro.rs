@@ -555,3 +555,49 @@ fn f5_pushed_uniforms_past_32_registers_are_refused_by_name() {
     );
     refused("bdw", &past, &[8], &["pull constants"]);
 }
+
+// ---- From the 10-minute fuzz runs: an I/O slot offset past the declared range ----
+//
+// A mutated load_const turned a vertex input's offset source into 22 for a one-slot input:
+// the backend read element 22 while the interpreter and the VUE map knew slot 0 only. Inside
+// the declared range (gl_ClipDistance's eight slots, element 1) the offset stays valid.
+
+#[test]
+fn io_offsets_past_their_range_are_refused() {
+    let vs = |offset: u32, range: u32| {
+        format!(
+            "shader: MESA_SHADER_VERTEX
+name: io-offset
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_function main (0 params)
+
+impl main {{
+    block b0:
+    32     %0 = load_const (0x00000000)
+    32     %1 = load_const ({offset:#010x})
+    32x4   %2 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_GENERIC0 slots=1)
+                @store_output (%2, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())
+                @store_output (%2, %1) (base=32, range={range}, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots={range}, xfb(), xfb2())
+    block b1:
+}}
+"
+        )
+    };
+    let inside = parse(&vs(1, 2));
+    let past = parse(&vs(22, 2));
+    for target in ["ivb", "bdw", "skl"] {
+        assert_eq!(
+            Compiler::new(target).unwrap().verify(&inside, &[]),
+            VerifyOutcome::Pass,
+            "{target}"
+        );
+        refused(
+            target,
+            &past,
+            &[],
+            &["store_output", "slot offset 22", "instruction #4"],
+        );
+    }
+}
