@@ -96,6 +96,7 @@ pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
             }
             if target.family() == Family::Intel {
                 io_offset(body, i)
+                    .and_then(|()| vs_output_base(stage, i))
                     .and_then(|()| legacy_modifiers(i))
                     .map_err(|m| CompileError::Unsupported(format!("{m} ({})", where_())))?;
                 if is_barycentric(i.intrinsic) {
@@ -157,6 +158,27 @@ fn io_offset(body: &crate::nir::Impl, i: &IntrinsicInstr) -> Result<(), String> 
         Some(v) if v >= range => Err(format!(
             "`{}` at slot offset {v}, outside the {range} slot(s) it declares",
             i.intrinsic.name()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// brw's vertex outputs are lowered with the varying slot as their `base`
+/// (driver_location = location), and the backend writes the VUE slot `base` names. An output
+/// whose `base` and io location disagree would land in a slot the VUE map does not give the
+/// varying the location names.
+fn vs_output_base(stage: Stage, i: &IntrinsicInstr) -> Result<(), String> {
+    use crate::nir::IndexKind;
+    if stage != Stage::Vertex || i.intrinsic != Intrinsic::StoreOutput {
+        return Ok(());
+    }
+    let (Some(base), Some(name)) = (i.int_index(IndexKind::Base), i.io_location()) else {
+        return Ok(());
+    };
+    match crate::nir::slots::slot_number(name) {
+        Some(slot) if i64::from(slot) != base => Err(format!(
+            "`store_output` with base={base} for {name} (slot {slot}): brw's vertex outputs \
+             have the varying slot as their base"
         )),
         _ => Ok(()),
     }

@@ -601,3 +601,30 @@ impl main {{
         );
     }
 }
+
+/// From the same runs: a vertex output whose `base` (mutated from 32 to 22) disagreed with its
+/// io location, VARYING_SLOT_VAR0. The backend wrote slot 22, where the VUE map has nothing.
+#[test]
+fn vertex_output_base_must_be_its_slot() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/intel/transform.vs.nir"),
+    )
+    .unwrap();
+    let bad = parse(&text.replacen(
+        "(base=32, range=1, wrmask=xy",
+        "(base=22, range=1, wrmask=xy",
+        1,
+    ));
+    for target in ["ivb", "bdw"] {
+        refused(
+            target,
+            &bad,
+            &[],
+            &["base=22 for VARYING_SLOT_VAR0 (slot 32)"],
+        );
+        assert_eq!(
+            Compiler::new(target).unwrap().verify(&parse(&text), &[]),
+            VerifyOutcome::Pass
+        );
+    }
+}
