@@ -100,8 +100,8 @@ pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
                     .and_then(|()| legacy_modifiers(i))
                     .map_err(|m| CompileError::Unsupported(format!("{m} ({})", where_())))?;
                 if is_barycentric(i.intrinsic) {
-                    if let Some(d) = i.def {
-                        barycentric[d.0 as usize] = true;
+                    if let Some(seen) = i.def.and_then(|d| barycentric.get_mut(d.0 as usize)) {
+                        *seen = true;
                     }
                 }
             }
