@@ -52,6 +52,10 @@ pub struct FuzzArgs {
     /// List the targets and exit
     #[arg(long)]
     list: bool,
+    /// Write each target's seeds to DIR/<target>/ and exit (a starting corpus for libFuzzer,
+    /// see scripts/fuzz-coverage.sh)
+    #[arg(long, value_name = "DIR")]
+    write_seeds: Option<PathBuf>,
 }
 
 /// What a target's run found.
@@ -173,6 +177,9 @@ pub fn fuzz(args: FuzzArgs) -> Outcome {
         .clone()
         .or_else(|| std::env::var_os("GPUCC_SHARED").map(PathBuf::from))
         .filter(|p| p.is_dir());
+    if let Some(dir) = &args.write_seeds {
+        return write_seeds(dir, &names, shared.as_deref());
+    }
     let limit = Duration::from_millis(args.time_limit_ms.max(1));
     let origin = Instant::now();
     let flight = Arc::new(InFlight {
@@ -208,6 +215,29 @@ pub fn fuzz(args: FuzzArgs) -> Outcome {
     } else {
         Ok(())
     }
+}
+
+fn write_seeds(dir: &Path, names: &[String], shared: Option<&Path>) -> Outcome {
+    for name in names {
+        let Some(target) = targets::build(name, shared) else {
+            return Err(Failure::Usage(format!("cannot build fuzz target {name}")));
+        };
+        let out = dir.join(name);
+        let io = |e: std::io::Error| {
+            eprintln!("gpucc fuzz: {}: {e}", out.display());
+            Failure::Input
+        };
+        std::fs::create_dir_all(&out).map_err(io)?;
+        for (i, seed) in target.seeds.iter().enumerate() {
+            std::fs::write(out.join(format!("seed-{i:04}")), seed).map_err(io)?;
+        }
+        crate::cli::out(format_args!(
+            "{name}: {} seeds in {}\n",
+            target.seeds.len(),
+            out.display()
+        ));
+    }
+    Ok(())
 }
 
 fn run_target(

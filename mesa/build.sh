@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds Mesa 23.3.6 (the Mesa the shared corpus came from) with the drivers gpucc serves:
+# crocus (Gen4-7.5), iris (Gen8+) and etnaviv, plus Mesa's drm-shim so they run without a GPU.
+#
+#   mesa/build.sh [--dir DIR] [--tarball FILE] [--deps] [--jobs N] [--fresh]
+#
+# DIR (default: ../mesa-build beside this checkout, or $GPUCC_MESA_DIR) receives the unpacked
+# source (DIR/src), the Meson build (DIR/build), the install (DIR/prefix) and build.log.
+# It lives outside the repository: a build takes 15-30 minutes on 2 cores and may outlive a
+# session. Rerunning reuses DIR/build (ninja rebuilds what changed); --fresh unpacks again.
+# The patches in mesa/patches/*.patch are applied in name order to a fresh unpack (none yet:
+# the gpucc adapters come with the "inside Mesa" work). --deps installs the Debian packages
+# and Python's mako that the build needs (root, network to the package registries).
+# Never part of .ci/run.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+dir="${GPUCC_MESA_DIR:-$(dirname "$repo")/mesa-build}"
+tarball="$(dirname "$repo")/shared/mesa/mesa-23.3.6.tar.xz"
+deps=0 fresh=0 jobs="$(nproc)"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) dir="$2"; shift 2 ;;
+    --tarball) tarball="$2"; shift 2 ;;
+    --deps) deps=1; shift ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --fresh) fresh=1; shift ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "$0: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$deps" = 1 ]; then
+  apt-get install -y --no-install-recommends meson ninja-build bison flex pkg-config \
+    libdrm-dev libexpat1-dev zlib1g-dev libzstd-dev libglvnd-dev libx11-dev libxext-dev \
+    libxfixes-dev libxcb-glx0-dev libxcb-shm0-dev libx11-xcb-dev libxcb-dri2-0-dev \
+    libxcb-dri3-dev libxcb-present-dev libxshmfence-dev libxxf86vm-dev libxrandr-dev \
+    libelf-dev glslang-tools
+  # python3 may not be Debian's (pyenv here), so Debian's python3-mako is not seen by it.
+  python3 -m pip install --quiet mako
+fi
+
+if [ ! -f "$tarball" ]; then
+  echo "$0: Mesa tarball not found at $tarball (pass --tarball)" >&2
+  exit 1
+fi
+python3 -c 'import mako' 2>/dev/null || { echo "$0: python3 lacks mako (run with --deps)" >&2; exit 1; }
+
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+case "$dir/" in
+  "$repo"/*) echo "$0: $dir is inside the repository; build Mesa outside it" >&2; exit 1 ;;
+esac
+log="$dir/build.log"
+start=$(date +%s)
+
+if [ "$fresh" = 1 ] || [ ! -d "$dir/src" ]; then
+  rm -rf "$dir/src" "$dir/build"
+  mkdir -p "$dir/src"
+  tar -xJf "$tarball" -C "$dir/src" --strip-components=1
+  for p in "$here"/patches/*.patch; do
+    [ -e "$p" ] || continue
+    echo "applying $(basename "$p")" | tee -a "$log"
+    patch -d "$dir/src" -p1 --forward --quiet < "$p"
+  done
+fi
+
+if [ ! -f "$dir/build/build.ninja" ]; then
+  meson setup "$dir/build" "$dir/src" --prefix "$dir/prefix" \
+    -Dgallium-drivers=crocus,iris,etnaviv,swrast -Dvulkan-drivers= -Dllvm=disabled \
+    -Dtools=drm-shim -Dglvnd=true -Dplatforms=x11 -Dbuildtype=release \
+    -Dvalgrind=disabled -Dlibunwind=disabled -Dgles1=disabled 2>&1 | tee -a "$log"
+fi
+if ! ninja -C "$dir/build" -j "$jobs" >> "$log" 2>&1; then
+  tail -n 40 "$log" >&2
+  echo "$0: the Mesa build failed; the whole log is $log" >&2
+  exit 1
+fi
+ninja -C "$dir/build" install > /dev/null
+end=$(date +%s)
+echo "mesa/build.sh: built and installed into $dir/prefix in $((end - start)) s" | tee -a "$log"
