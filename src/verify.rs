@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use crate::nir::interp::{is_inexact, MathError, RunResult};
+use crate::nir::ir::{InstrKind, Shader};
+
 /// What running a compiled shader on the simulator and the NIR on the interpreter showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyOutcome {
@@ -46,4 +49,84 @@ impl fmt::Display for VerifyOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.line("shader"))
     }
+}
+
+/// The reference runs of one input set under each [`MathError::PROBES`] error, made the first
+/// time a mismatch needs them (most checks never do): a component whose value moves out of the
+/// tolerance under a few units of error in the inexact operations is decided by the hardware's
+/// rounding, not by the compiler, so a mismatch on it is not claimed (see
+/// [`crate::nir::interp::math_error`]).
+pub struct MathProbes<'a> {
+    run: Box<dyn Fn(MathError) -> Option<RunResult> + 'a>,
+    runs: Option<Vec<Option<RunResult>>>,
+    /// Whether the shader has an inexact operation at all; without one no probe is run.
+    inexact: bool,
+}
+
+impl<'a> MathProbes<'a> {
+    /// `run` runs the set's reference with the given error; `None` when that run fails (a
+    /// loop that no longer ends, an undefined value): control flow that depends on the
+    /// rounding, so nothing of the set can be judged against it.
+    pub fn new(shader: &Shader, run: impl Fn(MathError) -> Option<RunResult> + 'a) -> Self {
+        MathProbes {
+            run: Box::new(run),
+            runs: None,
+            inexact: has_inexact_math(shader),
+        }
+    }
+
+    fn runs(&mut self) -> &[Option<RunResult>] {
+        let run = &self.run;
+        self.runs
+            .get_or_insert_with(|| MathError::PROBES.iter().map(|&e| run(e)).collect())
+    }
+
+    /// Whether output `slot` component `comp` of invocation `inv`, `expected` in the exact run,
+    /// moves out of tolerance (`close`) under the probes' error.
+    pub fn ill_conditioned(
+        &mut self,
+        inv: usize,
+        slot: u32,
+        comp: usize,
+        expected: u64,
+        close: impl Fn(u64, u64) -> bool,
+    ) -> bool {
+        if !self.inexact {
+            return false;
+        }
+        self.runs().iter().any(|r| {
+            let v = r
+                .as_ref()
+                .and_then(|r| r.invocations.get(inv))
+                .and_then(|i| i.outputs.get(&slot))
+                .and_then(|o| o.comps.get(comp).copied().flatten());
+            v.map_or(true, |v| !close(expected, v))
+        })
+    }
+
+    /// Whether invocation `inv`'s discard, `discarded` in the exact run, changes under the
+    /// probes' error.
+    pub fn discard_ill_conditioned(&mut self, inv: usize, discarded: bool) -> bool {
+        if !self.inexact {
+            return false;
+        }
+        self.runs().iter().any(|r| {
+            r.as_ref()
+                .and_then(|r| r.invocations.get(inv))
+                .map_or(true, |i| i.discarded != discarded)
+        })
+    }
+}
+
+/// Whether any ALU instruction of `shader` is one whose hardware result is inexact.
+pub fn has_inexact_math(shader: &Shader) -> bool {
+    shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|b| {
+            b.instrs
+                .iter()
+                .any(|i| matches!(&i.kind, InstrKind::Alu(a) if is_inexact(a.op)))
+        })
 }

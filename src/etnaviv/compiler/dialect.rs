@@ -190,6 +190,41 @@ pub fn is_two_part(specs: &Specs, imp: &Impl, alu: &AluInstr) -> bool {
         && imp.def(alu.def).is_some_and(|d| d.num_components == 2)
 }
 
+/// The first two-part transcendental (see [`is_two_part`]) whose parts are read other than
+/// through `fmul %t.x, %t.y`, named with its place. Its parts are a mantissa and a power of two
+/// of the hardware's choosing, so no standard meaning can be given to such a read: the
+/// compiled code computes what the hardware does, but the interpreter cannot say what that is.
+pub fn parts_read_alone(specs: &Specs, shader: &Shader) -> Option<String> {
+    let imp = shader.entry()?;
+    for (id, ins) in imp.instrs_in_order() {
+        let paired = match &ins.kind {
+            InstrKind::Alu(a) if a.op == AluOp::fmul && a.srcs.len() == 2 => {
+                let n = imp.def(a.def).map_or(1, |d| d.num_components as usize);
+                a.srcs[0].ssa == a.srcs[1].ssa
+                    && (0..n).all(|c| a.srcs[0].swizzle[c] == 0 && a.srcs[1].swizzle[c] == 1)
+            }
+            _ => false,
+        };
+        if paired {
+            continue;
+        }
+        for s in ins.kind.srcs() {
+            let two_part = matches!(
+                imp.def_instr(s).map(|d| &d.kind),
+                Some(InstrKind::Alu(t)) if is_two_part(specs, imp, t)
+            );
+            if two_part {
+                return Some(format!(
+                    "the two-part result %{} is read other than as `fmul %{0}.x, %{0}.y` \
+                     (instruction #{})",
+                    s.0, id.0
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// `shader` with the hardware-term operations above rewritten to standard NIR: sine and
 /// cosine read their unscaled argument, and each `fmul %t.x, %t.y` of a two-part result
 /// becomes `mov %t.x` (the operation itself then yields its standard value in `.x`); `fmin`

@@ -45,7 +45,7 @@ pub struct Environment {
     /// Per-invocation front-facing flag; defaults to true.
     pub front_face: Option<Vec<bool>>,
     /// The bits every component of an undefined value (`undef`, a register read before any
-    /// write) holds. Running twice with different bits shows which results depend on
+    /// write, an integer division by zero when not 0) holds. Running twice with different bits shows which results depend on
     /// undefined values: the hardware leaves whatever the register held.
     pub undefined_bits: u64,
     /// Per-invocation draw parameters of a vertex shader; when empty, vertex ids are the
@@ -60,6 +60,9 @@ pub struct Environment {
     pub robust_access: bool,
     /// Instructions executed (per lockstep step) before the run is abandoned as looping.
     pub step_limit: u64,
+    /// Error added to every inexact operation (none by default): how a check finds the
+    /// results that the hardware's rounding decides (see [`super::math_error`]).
+    pub math_error: Option<super::MathError>,
 }
 
 impl Default for Environment {
@@ -85,6 +88,7 @@ impl Default for Environment {
             sampler: Box::new(DefaultSampler),
             robust_access: false,
             step_limit: 1_000_000,
+            math_error: None,
         }
     }
 }

@@ -426,6 +426,27 @@ impl<'a> Machine<'a> {
                     _ => self.err(e.to_string()),
                 })?
             };
+            let mut out = out;
+            if is_division(a.op) && self.env.undefined_bits != 0 {
+                // Integer division by zero is undefined in GLSL and NIR; the hardware returns
+                // what its divider does. The result is the undefined value's bits, so the run
+                // with other undefined bits shows what depends on it.
+                let m = super::value::mask(d.bit_size);
+                for (c, v) in out.iter_mut().enumerate().take(nc) {
+                    if srcs[1][c] & m == 0 {
+                        *v = self.env.undefined_bits & m;
+                    }
+                }
+            }
+            if let Some(err) = self.env.math_error {
+                if d.bit_size == 32 && super::is_inexact(a.op) {
+                    for (c, v) in out.iter_mut().enumerate().take(nc) {
+                        let x = [0, 1, 2].map(|i| f32::from_bits(srcs[i][c] as u32));
+                        let site = (u64::from(a.def.0) << 24) ^ ((lane as u64) << 4) ^ c as u64;
+                        *v = u64::from(err.apply(a.op, *v as u32, x, site));
+                    }
+                }
+            }
             self.set(a.def, lane, &out[..nc.max(info.output_size as usize)]);
         }
         Ok(())
@@ -1304,4 +1325,12 @@ fn derivative_axis(op: AluOp) -> Option<Axis> {
         fddy | fddy_fine | fddy_coarse | fddy_must_abs_mali => Some(Axis::Y),
         _ => None,
     }
+}
+
+/// Integer divisions and remainders: their result for a zero divisor is undefined.
+pub fn is_division(op: AluOp) -> bool {
+    matches!(
+        op,
+        AluOp::idiv | AluOp::udiv | AluOp::umod | AluOp::imod | AluOp::irem
+    )
 }

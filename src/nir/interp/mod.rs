@@ -12,11 +12,14 @@ pub mod alu;
 mod cli;
 pub mod env;
 mod exec;
+pub mod math_error;
 pub mod sampler;
 pub mod value;
 
 pub use cli::{format_result, run_cli, CliError};
 pub use env::{DrawParameters, Environment, InvocationResult, OutputSlot, RunResult};
+pub use exec::is_division;
+pub use math_error::{is_inexact, ErrorDirection, MathError};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};
 
 use crate::nir::ir::{BlockId, InstrId, Shader};

@@ -35,6 +35,7 @@ use crate::intel::sim::Thread;
 use crate::nir::{self, interp, AluOp, InstrKind, Intrinsic};
 
 use super::{CompileError, Context, Options, VerifyOutcome};
+use crate::verify::MathProbes;
 
 mod vertex;
 
@@ -323,9 +324,9 @@ fn uses_inexact_math(shader: &nir::Shader) -> bool {
 /// path), and the hardware may hold anything there, so it is not compared.
 pub(super) const UNDEFINED_PROBE: u64 = 0x3e80_0000;
 
-/// Whether `shader` can read a value no instruction wrote: an `undef`, or a NIR register
-/// (whose load may come before every store on some path). Only such shaders need the second
-/// interpreter run of [`UNDEFINED_PROBE`].
+/// Whether `shader` can read a value no instruction wrote: an `undef`, a NIR register
+/// (whose load may come before every store on some path), or an integer division (by zero,
+/// undefined). Only such shaders need the second interpreter run of [`UNDEFINED_PROBE`].
 fn may_read_undefined(shader: &nir::Shader) -> bool {
     shader
         .functions
@@ -335,6 +336,7 @@ fn may_read_undefined(shader: &nir::Shader) -> bool {
             b.instrs.iter().any(|i| match &i.kind {
                 InstrKind::Undef(_) => true,
                 InstrKind::Intrinsic(x) => x.intrinsic == nir::Intrinsic::DeclReg,
+                InstrKind::Alu(a) => interp::is_division(a.op),
                 _ => false,
             })
         })
@@ -701,6 +703,13 @@ fn run_set(
         CONSTANT_DATA_ADDRESS,
         constant_data_mapping(&env.constant_data),
     );
+    env.undefined_bits = 0;
+    let env = std::cell::RefCell::new(env);
+    let mut probes = MathProbes::new(shader, |e| {
+        let mut env = env.borrow_mut();
+        env.math_error = Some(e);
+        interp::run(shader, &env, n).ok()
+    });
     t.set_step_limit(2_000_000);
     let got = t
         .run_binary(&relocated_variant(kernel, variant)?)
@@ -738,7 +747,11 @@ fn run_set(
                         continue;
                     }
                     let g = colors.get(c).map(|v| v[comp].to_bits()).unwrap_or(0);
-                    if !close(bits as u32, g, inexact) {
+                    if !close(bits as u32, g, inexact)
+                        && !probes.ill_conditioned(c, key, comp, bits, |a, b| {
+                            close(a as u32, b as u32, inexact)
+                        })
+                    {
                         return Ok(Some(VerifyOutcome::Fail {
                             invocation: c,
                             output: format!(

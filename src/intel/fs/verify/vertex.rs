@@ -27,6 +27,7 @@ use crate::intel::sim::payload::{Layout, Vec4VsPayload, VsPayload};
 use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
+use crate::verify::MathProbes;
 
 use super::{
     close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers, Context,
@@ -134,12 +135,20 @@ pub(super) fn run_vertex_set(
         .iter()
         .map(|&(b, o)| ubo_dword(set, b, o / 4))
         .collect();
+    env.undefined_bits = 0;
+    let env = std::cell::RefCell::new(env);
+    let mut probes = MathProbes::new(shader, |e| {
+        let mut env = env.borrow_mut();
+        env.math_error = Some(e);
+        interp::run(shader, &env, n).ok()
+    });
+    let constant_data = constant_data(set, kernel.constant_data_size);
     let sim = Simulation {
         ctx,
         kernel,
         variant,
         ubos: &ubos,
-        constant_data: &env.constant_data,
+        constant_data: &constant_data,
     };
     let urb = if kernel.is_simd4x2() {
         let mut urb = BTreeMap::new();
@@ -215,7 +224,11 @@ pub(super) fn run_vertex_set(
                     }));
                 };
                 let got = entry.get(&(4 * slot + d as u32)).copied();
-                if !got.is_some_and(|g| close(want, g, inexact)) {
+                if !got.is_some_and(|g| close(want, g, inexact))
+                    && !probes.ill_conditioned(v, *varying, c, u64::from(want), |a, b| {
+                        close(a as u32, b as u32, inexact)
+                    })
+                {
                     return Ok(Some(VerifyOutcome::Fail {
                         invocation: v,
                         output: format!(
