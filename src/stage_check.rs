@@ -24,6 +24,13 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
     const FS: &[Stage] = &[Stage::Fragment];
     const VS: &[Stage] = &[Stage::Vertex];
     const CS: &[Stage] = &[Stage::Compute, Stage::Kernel, Stage::Task, Stage::Mesh];
+    const GRAPHICS: &[Stage] = &[
+        Stage::Vertex,
+        Stage::TessCtrl,
+        Stage::TessEval,
+        Stage::Geometry,
+        Stage::Fragment,
+    ];
     Some(match i {
         LoadFragCoord
         | LoadFragCoordZw
@@ -60,6 +67,9 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
         | LoadShared
         | StoreShared
         | SharedAtomic => CS,
+        // Varyings and vertex attributes: a compute shader has no pipeline to read them from.
+        LoadInput | LoadPerVertexInput | StoreOutput | StorePerVertexOutput | LoadOutput
+        | LoadPerVertexOutput => GRAPHICS,
         _ => return None,
     })
 }
@@ -77,7 +87,7 @@ pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
     for body in shader.functions.iter().filter_map(|f| f.body.as_ref()) {
         // Which SSA values are barycentric coordinates (Intel form): they may only be the
         // first source of load_interpolated_input.
-        let mut barycentric = vec![false; body.defs.len()];
+        let mut barycentric: Vec<Option<Intrinsic>> = vec![None; body.defs.len()];
         for (n, instr) in body.instrs.iter().enumerate() {
             let InstrKind::Intrinsic(i) = &instr.kind else {
                 continue;
@@ -101,7 +111,20 @@ pub fn check(shader: &Shader, target: Target) -> Result<(), CompileError> {
                     .map_err(|m| CompileError::Unsupported(format!("{m} ({})", where_())))?;
                 if is_barycentric(i.intrinsic) {
                     if let Some(seen) = i.def.and_then(|d| barycentric.get_mut(d.0 as usize)) {
-                        *seen = true;
+                        *seen = Some(i.intrinsic);
+                    }
+                }
+                if i.intrinsic == Intrinsic::LoadInterpolatedInput {
+                    let from = i.srcs.first().and_then(|s| body.def_instr(*s));
+                    let ok = matches!(from.map(|f| &f.kind),
+                        Some(InstrKind::Intrinsic(b)) if is_barycentric(b.intrinsic));
+                    if !ok {
+                        return Err(CompileError::Unsupported(format!(
+                            "`load_interpolated_input` whose barycentric source %{} is not a \
+                             load_barycentric_* value ({})",
+                            i.srcs.first().map_or(0, |s| s.0),
+                            where_()
+                        )));
                     }
                 }
             }
@@ -199,25 +222,31 @@ fn is_barycentric(i: Intrinsic) -> bool {
 
 /// brw keeps a barycentric value as the interpolation setup of `load_interpolated_input`,
 /// not as data: any other use (an ALU source, a store, a phi) is refused.
-fn barycentric_uses(body: &crate::nir::Impl, barycentric: &[bool]) -> Result<(), CompileError> {
-    if !barycentric.contains(&true) {
+fn barycentric_uses(
+    body: &crate::nir::Impl,
+    barycentric: &[Option<Intrinsic>],
+) -> Result<(), CompileError> {
+    if barycentric.iter().all(Option::is_none) {
         return Ok(());
     }
-    let is_bary = |s: crate::nir::SsaId| barycentric.get(s.0 as usize).copied().unwrap_or(false);
+    let bary = |s: crate::nir::SsaId| barycentric.get(s.0 as usize).copied().flatten();
     for (n, instr) in body.instrs.iter().enumerate() {
-        let bad = match &instr.kind {
-            InstrKind::Intrinsic(i) => i.srcs.iter().enumerate().any(|(k, &s)| {
-                is_bary(s) && !(i.intrinsic == Intrinsic::LoadInterpolatedInput && k == 0)
+        let used_as_data = match &instr.kind {
+            InstrKind::Intrinsic(i) => i.srcs.iter().enumerate().find_map(|(k, &s)| {
+                let interpolation = i.intrinsic == Intrinsic::LoadInterpolatedInput && k == 0;
+                bary(s).filter(|_| !interpolation).map(|b| (b, s))
             }),
-            InstrKind::Alu(a) => a.srcs.iter().any(|s| is_bary(s.ssa)),
-            InstrKind::Phi(p) => p.srcs.iter().any(|(_, s)| is_bary(*s)),
-            InstrKind::Tex(t) => t.srcs.iter().any(|(_, s)| is_bary(*s)),
-            _ => false,
+            InstrKind::Alu(a) => a.srcs.iter().find_map(|s| bary(s.ssa).map(|b| (b, s.ssa))),
+            InstrKind::Phi(p) => p.srcs.iter().find_map(|(_, s)| bary(*s).map(|b| (b, *s))),
+            InstrKind::Tex(t) => t.srcs.iter().find_map(|(_, s)| bary(*s).map(|b| (b, *s))),
+            _ => None,
         };
-        if bad {
+        if let Some((b, s)) = used_as_data {
             return Err(CompileError::Unsupported(format!(
-                "a load_barycentric_* value used as data ({}): brw takes barycentrics only \
-                 as the first source of load_interpolated_input",
+                "the `{}` value %{} used as data ({}): brw takes barycentrics only as the \
+                 first source of load_interpolated_input",
+                b.name(),
+                s.0,
                 at(instr.block.0, n)
             )));
         }

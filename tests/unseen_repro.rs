@@ -209,7 +209,10 @@ fn f6_barycentrics_as_data_are_refused() {
                 target,
                 &hand,
                 simd,
-                &["load_barycentric_* value used as data", "instruction #3"],
+                &[
+                    "the `load_barycentric_pixel` value %1 used as data",
+                    "instruction #3",
+                ],
             );
         }
     }

@@ -929,6 +929,67 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
+            Intrinsic::SsboAtomic
+            | Intrinsic::SsboAtomicSwap
+            | Intrinsic::SharedAtomic
+            | Intrinsic::SharedAtomicSwap => {
+                let ssbo = matches!(intr, Intrinsic::SsboAtomic | Intrinsic::SsboAtomicSwap);
+                let swap = matches!(
+                    intr,
+                    Intrinsic::SsboAtomicSwap | Intrinsic::SharedAtomicSwap
+                );
+                let op = match ii.index(IndexKind::AtomicOp) {
+                    Some(IndexValue::Text(t)) => t.strip_prefix("atomic_op=").unwrap_or(t),
+                    _ => return Err(self.err(format!("{} without atomic_op", intr.name()))),
+                };
+                let first = usize::from(ssbo);
+                let base = if ssbo {
+                    0
+                } else {
+                    self.index(ii, IndexKind::Base).max(0) as usize
+                };
+                // Lanes in order, as the data port applies a message's channels.
+                for lane in lanes {
+                    let block = if ssbo {
+                        self.scalar(self.src(ii, 0)?, lane)? as usize
+                    } else {
+                        0
+                    };
+                    let off = self.scalar(self.src(ii, first)?, lane)? as u32 as usize + base;
+                    let data = self.scalar(self.src(ii, first + 1)?, lane)? as u32;
+                    let data2 = if swap {
+                        self.scalar(self.src(ii, first + 2)?, lane)? as u32
+                    } else {
+                        0
+                    };
+                    let what = if ssbo { "SSBO" } else { "shared memory" };
+                    let buf = if ssbo {
+                        match self.ssbos.get_mut(block) {
+                            Some(b) => b,
+                            None => return Err(self.err(format!("SSBO {block} is not bound"))),
+                        }
+                    } else {
+                        &mut self.shared
+                    };
+                    let len = buf.len();
+                    let Some(word) = buf.get_mut(off..off + 4) else {
+                        if self.env.robust_access {
+                            self.set_def(def, lane, &[0])?;
+                            continue;
+                        }
+                        return Err(self.undefined(oob(what, block, off, 4, len)));
+                    };
+                    let old = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                    let Some(new) = atomic(op, swap, old, data, data2) else {
+                        let msg = format!("{} with atomic_op={op}", intr.name());
+                        return Err(self.err(msg));
+                    };
+                    word.copy_from_slice(&new.to_le_bytes());
+                    if ii.def.is_some() {
+                        self.set_def(def, lane, &[u64::from(old)])?;
+                    }
+                }
+            }
             Intrinsic::LoadTextureScale => {
                 for lane in lanes {
                     let t = self.scalar(self.src(ii, 0)?, lane)? as u32;
@@ -1333,4 +1394,46 @@ pub fn is_division(op: AluOp) -> bool {
         op,
         AluOp::idiv | AluOp::udiv | AluOp::umod | AluOp::imod | AluOp::irem
     )
+}
+
+/// The value an atomic leaves in memory: `old` combined with `data` (and `data2`, the
+/// new value of a compare-and-swap whose `data` is the comparison) by NIR's `atomic_op`.
+fn atomic(op: &str, swap: bool, old: u32, data: u32, data2: u32) -> Option<u32> {
+    let f = f32::from_bits;
+    Some(match (op, swap) {
+        ("iadd", false) => old.wrapping_add(data),
+        ("imin", false) => (old as i32).min(data as i32) as u32,
+        ("umin", false) => old.min(data),
+        ("imax", false) => (old as i32).max(data as i32) as u32,
+        ("umax", false) => old.max(data),
+        ("iand", false) => old & data,
+        ("ior", false) => old | data,
+        ("ixor", false) => old ^ data,
+        ("xchg", false) => data,
+        ("cmpxchg", true) => {
+            if old == data {
+                data2
+            } else {
+                old
+            }
+        }
+        ("fadd", false) => (f(old) + f(data)).to_bits(),
+        ("fmin", false) => f(old).min(f(data)).to_bits(),
+        ("fmax", false) => f(old).max(f(data)).to_bits(),
+        ("inc_wrap", false) => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        ("dec_wrap", false) => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        _ => return None,
+    })
 }

@@ -215,7 +215,7 @@ impl Tr<'_> {
     fn load_ubo(&mut self, ii: &IntrinsicInstr) -> R<()> {
         if !self.specs.has_halti2_instructions() {
             return unsupported(format!(
-                "UBO loads on {}, which has no LOAD",
+                "`load_ubo` on {}, which has no LOAD instruction",
                 self.specs.name
             ));
         }
@@ -326,7 +326,7 @@ impl Tr<'_> {
     fn store(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let (var_name, idx) = match self.binding(ii.srcs[0])? {
             Binding::Deref(n, i) => (n.clone(), *i),
-            _ => return unsupported("stores through non-variable derefs"),
+            _ => return unsupported("`store_deref` through a deref that is not a variable"),
         };
         let var = self
             .shader

@@ -288,7 +288,9 @@ impl Translator<'_> {
             n.parse::<u32>()
                 .map_err(|_| unsupported(format!("output {loc}")))?
         } else {
-            return Err(unsupported(format!("fragment output {loc}")));
+            return Err(unsupported(format!(
+                "`store_output` to {loc}, which is not a fragment output"
+            )));
         };
         if !self.outputs.contains_key(&rt) {
             let regs = (0..4).map(|_| self.vgrf(RegType::UD)).collect();

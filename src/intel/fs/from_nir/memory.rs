@@ -215,7 +215,7 @@ impl Translator<'_> {
         }
         let (n, bits) = self.def_info(intrinsic_def(i)?)?;
         let addr = self.comp(intrinsic_src(i, 0)?, 0)?;
-        let out = self.a64_read(addr, n as u32, bits)?;
+        let out = self.a64_read(i.intrinsic.name(), addr, n as u32, bits)?;
         self.set(intrinsic_def(i)?, out);
         Ok(())
     }
@@ -242,22 +242,28 @@ impl Translator<'_> {
     /// (from `u2u64`): A64 untyped surface reads on data cache 1, SIMD8 only as brw sends
     /// them (a SIMD16 thread sends one per half), whose halves are then gathered into
     /// full-width values.
-    fn a64_read(&mut self, addr: Reg, n: u32, bits: u8) -> Result<Vec<Reg>, CompileError> {
+    fn a64_read(
+        &mut self,
+        what: &str,
+        addr: Reg,
+        n: u32,
+        bits: u8,
+    ) -> Result<Vec<Reg>, CompileError> {
         if self.devinfo.ver < 80 {
             return Err(unsupported(format!(
-                "load_global_constant on {} (A64 messages exist from Gen8 on)",
+                "`{what}` on {} (A64 messages exist from Gen8 on)",
                 self.devinfo.name
             )));
         }
         if bits != 32 || !(1..=4).contains(&n) {
             return Err(unsupported(format!(
-                "load_global_constant of {n}x{bits}-bit data (1 to 4 dwords are implemented)"
+                "`{what}` of {n}x{bits}-bit data (1 to 4 dwords are implemented)"
             )));
         }
         if addr.ty != RegType::UQ || addr.file != File::Vgrf {
-            return Err(unsupported(
-                "load_global_constant from an address that is not a zero-extended 32-bit value",
-            ));
+            return Err(unsupported(format!(
+                "`{what}` from an address that is not a zero-extended 32-bit value"
+            )));
         }
         let halves = self.width as u32 / 8;
         let mut parts = Vec::with_capacity(halves as usize);

@@ -580,8 +580,12 @@ fn run_set(
             [x as f32, y as f32, 0.5, 1.0]
         })
         .collect();
+    // SSBOs (GL 4.3 fragment shaders may read and write them) start alike on both sides.
+    let (nssbo, _) = compute_resources(shader)?;
+    let ssbos: Vec<Vec<u8>> = (0..nssbo).map(|b| ssbo_init(set, b)).collect();
     let mut env = interp::Environment {
         ubos: ubos.clone(),
+        ssbos: ssbos.clone(),
         constant_data: constant_data(set, kernel.constant_data_size),
         constant_data_address: CONSTANT_DATA_ADDRESS,
         robust_access: true,
@@ -703,6 +707,10 @@ fn run_set(
         CONSTANT_DATA_ADDRESS,
         constant_data_mapping(&env.constant_data),
     );
+    for (b, bytes) in ssbos.iter().enumerate() {
+        t.shared_mut()
+            .bind_buffer(super::from_nir::SSBO_SURFACE_BASE + b as u32, bytes.clone());
+    }
     env.undefined_bits = 0;
     let env = std::cell::RefCell::new(env);
     let mut probes = MathProbes::new(shader, |e| {
@@ -769,6 +777,27 @@ fn run_set(
                     }
                 }
             }
+        }
+    }
+    // What the pixels wrote to SSBOs, where every pixel ran (the interpreter runs them all;
+    // the hardware drops the writes of pixels the dispatch mask leaves out).
+    let all = ((1u64 << n) - 1) as u32;
+    for (b, want) in expected.ssbos.iter().enumerate().filter(|_| mask == all) {
+        let surface = super::from_nir::SSBO_SURFACE_BASE + b as u32;
+        let Some(now) = t.shared().buffers.get(&surface) else {
+            continue;
+        };
+        if let Some(d) = (0..want.len().min(now.len()) / 4)
+            .find(|d| want[4 * d..4 * d + 4] != now[4 * d..4 * d + 4])
+        {
+            let word =
+                |v: &[u8]| u32::from_le_bytes([v[4 * d], v[4 * d + 1], v[4 * d + 2], v[4 * d + 3]]);
+            return Ok(Some(VerifyOutcome::Fail {
+                invocation: 0,
+                output: format!("SSBO {b} dword {d} (set {set})"),
+                expected: format!("{:#010x}", word(want)),
+                got: format!("{:#010x}", word(now)),
+            }));
         }
     }
     if got.rt_writes.is_empty() {

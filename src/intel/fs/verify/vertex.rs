@@ -96,6 +96,11 @@ pub(super) fn run_vertex_set(
     inexact: bool,
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    if let Some(what) = ssbo_access(shader) {
+        return Err(VerifyOutcome::Unsupported(format!(
+            "`{what}` in a vertex shader: the vertex check binds no SSBOs"
+        )));
+    }
     let info = kernel.vertex.as_ref().expect("checked by the caller");
     let width = if kernel.is_simd4x2() { SIMD4X2 } else { 8 };
     let variant = kernel.variant(width).expect("checked by the caller");
@@ -288,4 +293,25 @@ impl Simulation<'_> {
             .map_err(sim_error)?;
         Ok(t)
     }
+}
+
+/// The first SSBO intrinsic of `shader`, by name.
+fn ssbo_access(shader: &nir::Shader) -> Option<&'static str> {
+    use crate::nir::{InstrKind, Intrinsic};
+    let imp = shader.entry()?;
+    imp.instrs.iter().find_map(|i| match &i.kind {
+        InstrKind::Intrinsic(x)
+            if matches!(
+                x.intrinsic,
+                Intrinsic::LoadSsbo
+                    | Intrinsic::StoreSsbo
+                    | Intrinsic::SsboAtomic
+                    | Intrinsic::SsboAtomicSwap
+                    | Intrinsic::GetSsboSize
+            ) =>
+        {
+            Some(x.intrinsic.name())
+        }
+        _ => None,
+    })
 }
