@@ -133,7 +133,9 @@ impl Compiler {
                 .map(|object| Program::etnaviv(self.target, object)),
         };
         // A shader of the other family's NIR form fails somewhere; say why rather than where.
-        compiled.map_err(|e| crate::form::wrong_form(shader, self.target, e))
+        let program = compiled.map_err(|e| crate::form::wrong_form(shader, self.target, e))?;
+        crate::shader_log::log_stats(&program);
+        Ok(program)
     }
 }
 

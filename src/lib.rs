@@ -18,6 +18,7 @@ pub mod piglit;
 pub mod pipeline;
 pub mod program;
 pub mod ra;
+pub mod shader_log;
 pub mod stage_check;
 pub mod target;
 pub mod util;

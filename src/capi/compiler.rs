@@ -8,6 +8,8 @@ use super::status::{guard, write_out, Error, Status};
 pub struct Compiler {
     pub(crate) inner: crate::compiler::Compiler,
     target_name: CString,
+    /// The driver's log callback (gpucc_compiler_set_log_callback).
+    pub(crate) log: std::sync::RwLock<Option<super::log::Sink>>,
 }
 
 /// Creates a compiler for a target named as on the command line: an Intel platform by Mesa's
@@ -15,8 +17,8 @@ pub struct Compiler {
 /// gc7000). An unknown name gives GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid
 /// names.
 ///
-/// Thread safety: a compiler may be used from any number of threads at once; it is immutable
-/// after creation. Destroy it with gpucc_compiler_destroy once no thread uses it.
+/// Thread safety: a compiler may be used from any number of threads at once; only
+/// gpucc_compiler_set_log_callback changes it (see there). Destroy it with gpucc_compiler_destroy once no thread uses it.
 #[no_mangle]
 pub extern "C" fn gpucc_compiler_create(target: *const c_char, out: *mut *mut Compiler) -> Status {
     guard("gpucc_compiler_create", || {
@@ -34,7 +36,11 @@ pub extern "C" fn gpucc_compiler_create(target: *const c_char, out: *mut *mut Co
         let inner =
             crate::compiler::Compiler::new(name).map_err(|e| Error::invalid(e.to_string()))?;
         let target_name = CString::new(inner.target().name()).unwrap_or_default();
-        let compiler = Compiler { inner, target_name };
+        let compiler = Compiler {
+            inner,
+            target_name,
+            log: std::sync::RwLock::new(None),
+        };
         write_out(out, Box::into_raw(Box::new(compiler)), "out")
     })
 }

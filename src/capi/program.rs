@@ -137,7 +137,9 @@ pub extern "C" fn gpucc_compile(
         // SAFETY: options, when non-NULL, points to a caller-owned struct of `struct_size`
         // bytes (the header's contract).
         let opts = unsafe { read_options(options) }?;
-        let program = compiler.inner.compile(&shader.nir, &opts).map_err(|e| {
+        let sink = *compiler.log.read().unwrap_or_else(|e| e.into_inner());
+        let compiled = super::log::with_sink(sink, || compiler.inner.compile(&shader.nir, &opts));
+        let program = compiled.map_err(|e| {
             let status = match e {
                 CompileError::Unsupported(_) => Status::Unsupported,
                 CompileError::Limit(_) | CompileError::Invalid(_) => Status::InvalidArgument,

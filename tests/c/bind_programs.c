@@ -94,6 +94,43 @@ static const char gc_fs[] =
    "    block b1:\n"
    "}\n";
 
+/* What the log callback received: statistics lines and performance warnings. */
+struct log_record {
+   int calls;
+   int perf;
+   char lines[8][512];
+   void *user_data;
+};
+
+static void
+record_log(void *user_data, gpucc_log_kind kind, const char *message)
+{
+   struct log_record *r = user_data;
+   r->user_data = user_data;
+   if (kind == GPUCC_LOG_KIND_PERF) {
+      r->perf++;
+      return;
+   }
+   if (r->calls < 8)
+      snprintf(r->lines[r->calls], sizeof(r->lines[0]), "%s", message);
+   r->calls++;
+}
+
+/* One of brw_fs_generator's shader-db lines (Mesa 23.3's format string), read back. */
+static int
+read_fs_stats_line(const char *line, unsigned *simd, unsigned *inst, unsigned *loops,
+                   unsigned *cycles, unsigned *spills, unsigned *fills, unsigned *sends)
+{
+   char mode[32];
+   unsigned promoted, before, after;
+   int n = sscanf(line,
+                  "FS SIMD%u shader: %u inst, %u loops, %u cycles, %u:%u spills:fills, %u sends, "
+                  "scheduled with mode %31[^,], Promoted %u constants, compacted %u to %u bytes.",
+                  simd, inst, loops, cycles, spills, fills, sends, mode, &promoted, &before,
+                  &after);
+   return n == 11 && before >= after && after % 8 == 0;
+}
+
 /* "SIMD16 shader: N instructions." of the statistics text, or -1. */
 static long
 stats_instructions(const gpucc_program *p, const char *prefix)
@@ -114,6 +151,9 @@ check_ivb_fs(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("ivb", &compiler), GPUCC_STATUS_OK, "");
+   struct log_record log = {0};
+   CHECK_STATUS(gpucc_compiler_set_log_callback(compiler, record_log, &log), GPUCC_STATUS_OK,
+                "");
    gpucc_program *p = compile_text(compiler, ivb_fs, sizeof(ivb_fs) - 1);
    if (!p) {
       gpucc_compiler_destroy(compiler);
@@ -151,6 +191,25 @@ check_ivb_fs(void)
    CHECK(info.loops == 0 && info.spills == 0 && info.fills == 0);
    CHECK(info.sends == 2);
    CHECK(info.cycles > 0);
+   /* The log got one shader-db line per width, SIMD8 then SIMD16, each with the counts
+    * worked out above, and no performance warning (nothing was dropped or spilled). */
+   CHECK(log.calls == 2 && log.perf == 0 && log.user_data == &log);
+   for (int w = 0; w < 2 && w < log.calls; w++) {
+      unsigned simd, inst, loops, cycles, spills, fills, sends;
+      CHECK(read_fs_stats_line(log.lines[w], &simd, &inst, &loops, &cycles, &spills, &fills,
+                               &sends));
+      CHECK(simd == (w == 0 ? 8u : 16u));
+      CHECK(inst == 12 && loops == 0 && spills == 0 && fills == 0 && sends == 2);
+      if (w == 1)
+         CHECK(cycles == info.cycles); /* the info holds the widest variant's */
+   }
+   /* Without a callback, nothing more is logged. */
+   CHECK_STATUS(gpucc_compiler_set_log_callback(compiler, NULL, NULL), GPUCC_STATUS_OK, "");
+   gpucc_program *again = compile_text(compiler, ivb_fs, sizeof(ivb_fs) - 1);
+   CHECK(log.calls == 2);
+   gpucc_program_destroy(again);
+   CHECK_STATUS(gpucc_compiler_set_log_callback(NULL, record_log, &log),
+                GPUCC_STATUS_INVALID_ARGUMENT, "compiler is NULL");
    CHECK(info.num_relocs == 0 && info.constant_data_size == 0);
    /* Render target 0, texture 1 (at binding-table index 1: the NIR's texture_index is the
     * driver's own index), sampler state 0. The pushed UBO needs no surface. */
@@ -240,7 +299,13 @@ check_gc3000_pair(void)
 {
    gpucc_compiler *compiler = NULL;
    CHECK_STATUS(gpucc_compiler_create("gc3000", &compiler), GPUCC_STATUS_OK, "");
+   struct log_record log = {0};
+   CHECK_STATUS(gpucc_compiler_set_log_callback(compiler, record_log, &log), GPUCC_STATUS_OK,
+                "");
    gpucc_program *vs = compile_text(compiler, gc_vs, sizeof(gc_vs) - 1);
+   /* etnaviv_shader.c's shader-db line for the two-instruction vertex program below. */
+   CHECK(log.calls >= 1 && strcmp(log.lines[0], "VERT shader: 2 instructions, 2 temps, "
+                                                "0 immediates, 0 loops") == 0);
    gpucc_program *fs = compile_text(compiler, gc_fs, sizeof(gc_fs) - 1);
    if (!vs || !fs)
       goto done;

@@ -242,6 +242,7 @@ impl Context {
                 // translation does not do, a payload past the register file) is dropped
                 // like one that does not fit.
                 Err(CompileError::Unsupported(why) | CompileError::Limit(why)) if w == 32 => {
+                    crate::shader_log::perf(format_args!("SIMD32 shader failed to compile: {why}"));
                     simd32_skipped = Some(why);
                     continue;
                 }
@@ -257,6 +258,7 @@ impl Context {
                     Some(c)
                 }
                 pipeline::Outcome::Slower(t) => {
+                    crate::shader_log::perf(format_args!("SIMD32 shader inefficient"));
                     simd32_skipped = Some(format!(
                         "SIMD32 is estimated slower ({t:.4} channels per cycle) than the \
                          narrower programs ({best_throughput:.4})"
@@ -264,6 +266,12 @@ impl Context {
                     continue;
                 }
                 pipeline::Outcome::DoesNotFit => {
+                    if w != 8 {
+                        crate::shader_log::perf(format_args!(
+                            "SIMD{w} shader failed to compile: does not fit in 128 GRFs \
+                             without spilling"
+                        ));
+                    }
                     if w == 16 {
                         simd16_failed = true;
                     } else if w == 32 {
