@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::nir::interp::{is_inexact, MathError, RunResult};
+use crate::nir::interp::{is_inexact, Environment, MathError, RunResult};
 use crate::nir::ir::{InstrKind, Shader};
 
 /// What running a compiled shader on the simulator and the NIR on the interpreter showed.
@@ -73,6 +73,18 @@ impl<'a> MathProbes<'a> {
             runs: None,
             inexact: has_inexact_math(shader),
         }
+    }
+
+    /// Probes that rerun `env`'s reference of `n` invocations (undefined values back to
+    /// their default bits, so only the math error differs from the exact run).
+    pub fn rerunning(shader: &'a Shader, env: Environment, n: usize) -> Self {
+        let env = std::cell::RefCell::new(env);
+        MathProbes::new(shader, move |e| {
+            let mut env = env.borrow_mut();
+            env.undefined_bits = 0;
+            env.math_error = Some(e);
+            crate::nir::interp::run(shader, &env, n).ok()
+        })
     }
 
     fn runs(&mut self) -> &[Option<RunResult>] {

@@ -388,6 +388,17 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// SSBO `block`, or the workgroup's shared memory, for writing.
+    fn buffer_mut(&mut self, ssbo: bool, block: usize) -> R<&mut Vec<u8>> {
+        if !ssbo {
+            return Ok(&mut self.shared);
+        }
+        if block >= self.ssbos.len() {
+            return Err(self.err(format!("SSBO {block} is not bound")));
+        }
+        Ok(&mut self.ssbos[block])
+    }
+
     fn alu(&mut self, a: &AluInstr, mask: &[bool]) -> R<()> {
         let info = a.op.info();
         let d = self.defn(a.def)?;
@@ -900,17 +911,10 @@ impl<'a> Machine<'a> {
                         let vb = (self.defn(val)?.bit_size as usize / 8).max(1);
                         let wrmask = ii.int_index(IndexKind::WriteMask).unwrap_or(0xffff) as u32;
                         let v = self.get(val, lane)?;
-                        let buf = if ssbo {
-                            match self.ssbos.get_mut(block) {
-                                Some(b) => b,
-                                None => return Err(self.err(format!("SSBO {block} is not bound"))),
-                            }
-                        } else {
-                            &mut self.shared
-                        };
+                        let robust = self.env.robust_access;
+                        let buf = self.buffer_mut(ssbo, block)?;
                         let len = buf.len();
-                        if write(buf, off, &v, nc, vb, wrmask).is_none() && !self.env.robust_access
-                        {
+                        if write(buf, off, &v, nc, vb, wrmask).is_none() && !robust {
                             return Err(self.undefined(oob(what, block, off, nc * vb, len)));
                         }
                     } else {
@@ -963,17 +967,11 @@ impl<'a> Machine<'a> {
                         0
                     };
                     let what = if ssbo { "SSBO" } else { "shared memory" };
-                    let buf = if ssbo {
-                        match self.ssbos.get_mut(block) {
-                            Some(b) => b,
-                            None => return Err(self.err(format!("SSBO {block} is not bound"))),
-                        }
-                    } else {
-                        &mut self.shared
-                    };
+                    let robust = self.env.robust_access;
+                    let buf = self.buffer_mut(ssbo, block)?;
                     let len = buf.len();
                     let Some(word) = buf.get_mut(off..off + 4) else {
-                        if self.env.robust_access {
+                        if robust {
                             self.set_def(def, lane, &[0])?;
                             continue;
                         }

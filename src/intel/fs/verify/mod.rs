@@ -289,31 +289,25 @@ fn sim_error(e: crate::intel::sim::SimError) -> VerifyOutcome {
     }
 }
 
+/// Whether outputs get the inexact-math tolerance: hardware math and multiply-adds
+/// ([`interp::is_inexact`]), derivatives, and sampling.
 fn uses_inexact_math(shader: &nir::Shader) -> bool {
     let Some(imp) = shader.entry() else {
         return false;
     };
     imp.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Alu(a) => matches!(
-            a.op,
-            AluOp::frcp
-                | AluOp::frsq
-                | AluOp::fsqrt
-                | AluOp::fexp2
-                | AluOp::flog2
-                | AluOp::fsin
-                | AluOp::fcos
-                | AluOp::fpow
-                | AluOp::ffma
-                | AluOp::flrp
-                | AluOp::fdiv
-                | AluOp::fddx
-                | AluOp::fddy
-                | AluOp::fddx_coarse
-                | AluOp::fddy_coarse
-                | AluOp::fddx_fine
-                | AluOp::fddy_fine
-        ),
+        InstrKind::Alu(a) => {
+            interp::is_inexact(a.op)
+                || matches!(
+                    a.op,
+                    AluOp::fddx
+                        | AluOp::fddy
+                        | AluOp::fddx_coarse
+                        | AluOp::fddy_coarse
+                        | AluOp::fddx_fine
+                        | AluOp::fddy_fine
+                )
+        }
         InstrKind::Tex(_) => true,
         _ => false,
     })
@@ -711,13 +705,7 @@ fn run_set(
         t.shared_mut()
             .bind_buffer(super::from_nir::SSBO_SURFACE_BASE + b as u32, bytes.clone());
     }
-    env.undefined_bits = 0;
-    let env = std::cell::RefCell::new(env);
-    let mut probes = MathProbes::new(shader, |e| {
-        let mut env = env.borrow_mut();
-        env.math_error = Some(e);
-        interp::run(shader, &env, n).ok()
-    });
+    let mut probes = MathProbes::rerunning(shader, env, n);
     t.set_step_limit(2_000_000);
     let got = t
         .run_binary(&relocated_variant(kernel, variant)?)

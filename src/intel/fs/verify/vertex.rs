@@ -140,13 +140,7 @@ pub(super) fn run_vertex_set(
         .iter()
         .map(|&(b, o)| ubo_dword(set, b, o / 4))
         .collect();
-    env.undefined_bits = 0;
-    let env = std::cell::RefCell::new(env);
-    let mut probes = MathProbes::new(shader, |e| {
-        let mut env = env.borrow_mut();
-        env.math_error = Some(e);
-        interp::run(shader, &env, n).ok()
-    });
+    let mut probes = MathProbes::rerunning(shader, env, n);
     let constant_data = constant_data(set, kernel.constant_data_size);
     let sim = Simulation {
         ctx,
