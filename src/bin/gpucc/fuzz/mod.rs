@@ -37,6 +37,9 @@ pub struct FuzzArgs {
     /// Executions per target
     #[arg(long, default_value_t = 1000)]
     execs: u64,
+    /// Stop each target after this many seconds (wall clock), even before `--execs`
+    #[arg(long)]
+    seconds: Option<u64>,
     /// Seed of the mutator (the same seed gives the same inputs)
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -255,7 +258,12 @@ fn run_target(
     let mut tally = Tally::default();
     let mut reported = 0;
     let schedstat = std::fs::File::open(&flight.schedstat).ok();
+    let started = Instant::now();
+    let deadline = args.seconds.map(Duration::from_secs);
     for _ in 0..args.execs {
+        if deadline.is_some_and(|d| started.elapsed() >= d) {
+            break;
+        }
         let input = if target.seeds.is_empty() || rng.below(32) == 0 {
             // Bytes with no seed behind them.
             let n = rng.below(256) as usize;

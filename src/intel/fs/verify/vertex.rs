@@ -96,19 +96,18 @@ pub(super) fn run_vertex_set(
     inexact: bool,
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
-    if let Some(what) = ssbo_access(shader) {
-        return Err(VerifyOutcome::Unsupported(format!(
-            "`{what}` in a vertex shader: the vertex check binds no SSBOs"
-        )));
-    }
     let info = kernel.vertex.as_ref().expect("checked by the caller");
     let width = if kernel.is_simd4x2() { SIMD4X2 } else { 8 };
     let variant = kernel.variant(width).expect("checked by the caller");
     let n = VERTICES[set % VERTICES.len()];
     let elements = elements(info, set, n);
     let ubos = uniform_buffers(kernel, set);
+    // SSBOs start alike on both sides; the threads share them in vertex order.
+    let (nssbo, _) = super::compute_resources(shader)?;
+    let ssbos: Vec<Vec<u8>> = (0..nssbo).map(|b| super::ssbo_init(set, b)).collect();
     let env = interp::Environment {
         ubos: ubos.clone(),
+        ssbos: ssbos.clone(),
         constant_data: constant_data(set, kernel.constant_data_size),
         constant_data_address: CONSTANT_DATA_ADDRESS,
         robust_access: true,
@@ -148,6 +147,7 @@ pub(super) fn run_vertex_set(
         variant,
         ubos: &ubos,
         constant_data: &constant_data,
+        ssbos: std::cell::RefCell::new(ssbos),
     };
     let urb = if kernel.is_simd4x2() {
         let mut urb = BTreeMap::new();
@@ -185,6 +185,25 @@ pub(super) fn run_vertex_set(
             expected: format!("writes to the entries of {n} vertices only"),
             got: format!("a write with handle {h:#x}"),
         }));
+    }
+    for (b, (want, got)) in expected
+        .ssbos
+        .iter()
+        .zip(sim.ssbos.borrow().iter())
+        .enumerate()
+    {
+        let word = |v: &[u8], d: usize| {
+            v.get(4 * d..4 * d + 4)
+                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        if let Some(d) = (0..want.len() / 4).find(|&d| word(want, d) != word(got, d)) {
+            return Ok(Some(VerifyOutcome::Fail {
+                invocation: 0,
+                output: format!("SSBO {b} dword {d} (set {set})"),
+                expected: format!("{:#010x}", word(want, d)),
+                got: format!("{:#010x}", word(got, d)),
+            }));
+        }
     }
     let empty = BTreeMap::new();
     for (v, inv) in expected.invocations.iter().enumerate().take(n) {
@@ -254,6 +273,8 @@ struct Simulation<'a> {
     variant: &'a SimdKernel,
     ubos: &'a [Vec<u8>],
     constant_data: &'a [u8],
+    /// SSBO contents, carried from one thread to the next.
+    ssbos: std::cell::RefCell<Vec<Vec<u8>>>,
 }
 
 impl Simulation<'_> {
@@ -282,30 +303,18 @@ impl Simulation<'_> {
         }
         t.shared_mut()
             .map_global(CONSTANT_DATA_ADDRESS, self.constant_data.to_vec());
+        let base = super::super::from_nir::SSBO_SURFACE_BASE;
+        for (b, bytes) in self.ssbos.borrow().iter().enumerate() {
+            t.shared_mut().bind_buffer(base + b as u32, bytes.clone());
+        }
         t.set_step_limit(2_000_000);
         t.run_binary(&relocated_variant(self.kernel, self.variant)?)
             .map_err(sim_error)?;
+        for (b, bytes) in self.ssbos.borrow_mut().iter_mut().enumerate() {
+            if let Some(now) = t.shared().buffers.get(&(base + b as u32)) {
+                bytes.clone_from(now);
+            }
+        }
         Ok(t)
     }
-}
-
-/// The first SSBO intrinsic of `shader`, by name.
-fn ssbo_access(shader: &nir::Shader) -> Option<&'static str> {
-    use crate::nir::{InstrKind, Intrinsic};
-    let imp = shader.entry()?;
-    imp.instrs.iter().find_map(|i| match &i.kind {
-        InstrKind::Intrinsic(x)
-            if matches!(
-                x.intrinsic,
-                Intrinsic::LoadSsbo
-                    | Intrinsic::StoreSsbo
-                    | Intrinsic::SsboAtomic
-                    | Intrinsic::SsboAtomicSwap
-                    | Intrinsic::GetSsboSize
-            ) =>
-        {
-            Some(x.intrinsic.name())
-        }
-        _ => None,
-    })
 }
