@@ -110,8 +110,8 @@ pub struct Reloc {
 /// GPUCC_STATUS_UNSUPPORTED (the message names the feature), GPUCC_STATUS_INVALID_ARGUMENT
 /// (limits exceeded or a shader the backend cannot accept) or GPUCC_STATUS_INTERNAL. The
 /// limits (README, "Limits on input"): Intel `constants:` at most 1 GiB and `uniforms:` at
-/// most 64 KiB; at most 32 registers of pushed uniform data (no pull fallback yet: more is
-/// GPUCC_STATUS_UNSUPPORTED); a thread payload that leaves the program registers; SIMD8
+/// most 64 KiB (uniform data past the 32 pushed registers is pulled, not refused); a thread
+/// payload that leaves the program registers; SIMD8
 /// spills of at most 4096 registers; a Vivante core's uniform slots and temporaries. Each
 /// failure names its bound; none allocates past it. Before any backend runs, a stage the
 /// target does not compile (`gpucc targets`), a system value of another stage, and on Intel

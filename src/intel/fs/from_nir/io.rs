@@ -12,7 +12,7 @@ use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg, TexKind};
-use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
+use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator, MAX_PUSH_REGS};
 
 /// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
 /// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
@@ -186,8 +186,9 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `load_ubo`: at a constant offset, push-constant slots (numbered in order of first use);
-    /// at a run-time offset, pull-constant messages.
+    /// `load_ubo`: at a constant offset, push-constant slots (numbered in order of first use)
+    /// while the push block has room ([`MAX_PUSH_REGS`]), pull-constant messages past it; at
+    /// a run-time offset, pull-constant messages.
     pub(super) fn emit_load_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let block = self
             .imp
@@ -214,7 +215,7 @@ impl Translator<'_> {
         if bits != 32 || offset % 4 != 0 {
             return Err(unsupported("load_ubo of non-dword data"));
         }
-        let mut out = Vec::new();
+        let mut keys = Vec::with_capacity(n as usize);
         for c in 0..n as u32 {
             let dword = u32::try_from(offset)
                 .ok()
@@ -225,7 +226,20 @@ impl Translator<'_> {
                         4 * c
                     ))
                 })?;
-            let key = (block, dword);
+            keys.push((block, dword));
+        }
+        // Push what fits (in order of first use), pull the rest: a load whose new dwords
+        // would take the push block past MAX_PUSH_REGS reads its bytes with a pull message,
+        // as Mesa pulls what its push ranges leave out.
+        let new = keys
+            .iter()
+            .filter(|k| !self.push_index.contains_key(k))
+            .count();
+        if self.facts.push.len() + new > MAX_PUSH_REGS as usize * 8 {
+            return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
+        }
+        let mut out = Vec::new();
+        for key in keys {
             let next = self.facts.push.len() as u32;
             let slot = *self.push_index.entry(key).or_insert(next);
             if slot == next {

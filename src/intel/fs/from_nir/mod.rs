@@ -98,7 +98,7 @@ pub const KILL_FLAG: u8 = 1;
 /// are f0.1), as Mesa's `sample_mask_flag_subreg` puts it there.
 pub const KILL_FLAG_SIMD32: u8 = 2;
 
-/// The largest push-constant block handled (in registers); more needs pull constants.
+/// The largest push-constant block (in registers), as Mesa's: what does not fit is pulled.
 const MAX_PUSH_REGS: u32 = 32;
 
 struct Translator<'a> {
@@ -215,7 +215,11 @@ pub fn from_nir(
         t.emit_fb_writes();
     }
     if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
-        return Err(unsupported("pull constants (push block over 32 registers)"));
+        // `emit_load_ubo` pulls what does not fit.
+        return Err(CompileError::Internal(format!(
+            "{} pushed dwords, past the {MAX_PUSH_REGS}-register push block",
+            t.facts.push.len()
+        )));
     }
     if width == 32 {
         check_simd32(&t.prog, &t.facts)?;
