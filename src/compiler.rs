@@ -145,15 +145,21 @@ impl Compiler {
     /// shaders are checked at each width of `simd` (default SIMD8, SIMD16 and SIMD32; a width that
     /// would spill is skipped, as the driver would not use it).
     pub fn verify(&self, shader: &nir::Shader, simd: &[u32]) -> VerifyOutcome {
+        self.verify_keyed(shader, &Key::default(), simd)
+    }
+
+    /// [`Compiler::verify`] of `shader` with `key` applied first, as `compile` applies it. The
+    /// stage and form checks run once, in [`Compiler::keyed`]; what they refuse is
+    /// UNSUPPORTED with their message.
+    pub fn verify_keyed(&self, shader: &nir::Shader, key: &Key, simd: &[u32]) -> VerifyOutcome {
         /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
         const INPUT_SETS: usize = 3;
-        if let Err(why) = self.target.check_stage(shader.stage()) {
-            return VerifyOutcome::Unsupported(why);
-        }
-        if let Err(CompileError::Unsupported(why)) = crate::stage_check::check(shader, self.target)
-        {
-            return VerifyOutcome::Unsupported(why);
-        }
+        let keyed = match self.keyed(shader, key) {
+            Ok(k) => k,
+            Err(CompileError::Unsupported(why)) => return VerifyOutcome::Unsupported(why),
+            Err(e) => return VerifyOutcome::Unsupported(e.to_string()),
+        };
+        let shader: &nir::Shader = &keyed;
         match &self.backend {
             Backend::Etnaviv(ctx) => etnaviv::compiler::verify(ctx, shader, INPUT_SETS),
             Backend::Intel(ctx) => {

@@ -57,21 +57,22 @@ impl fmt::Display for VerifyOutcome {
 /// rounding, not by the compiler, so a mismatch on it is not claimed (see
 /// [`crate::nir::interp::math_error`]).
 pub struct MathProbes<'a> {
+    shader: &'a Shader,
     run: Box<dyn Fn(MathError) -> Option<RunResult> + 'a>,
-    runs: Option<Vec<Option<RunResult>>>,
-    /// Whether the shader has an inexact operation at all; without one no probe is run.
-    inexact: bool,
+    /// The probe runs, or `None` inside when the shader has no inexact operation (then no
+    /// probe is run); decided at the first mismatch.
+    runs: Option<Option<Vec<Option<RunResult>>>>,
 }
 
 impl<'a> MathProbes<'a> {
     /// `run` runs the set's reference with the given error; `None` when that run fails (a
     /// loop that no longer ends, an undefined value): control flow that depends on the
     /// rounding, so nothing of the set can be judged against it.
-    pub fn new(shader: &Shader, run: impl Fn(MathError) -> Option<RunResult> + 'a) -> Self {
+    pub fn new(shader: &'a Shader, run: impl Fn(MathError) -> Option<RunResult> + 'a) -> Self {
         MathProbes {
+            shader,
             run: Box::new(run),
             runs: None,
-            inexact: has_inexact_math(shader),
         }
     }
 
@@ -87,10 +88,16 @@ impl<'a> MathProbes<'a> {
         })
     }
 
+    /// The probe runs; empty when the shader has no inexact operation.
     fn runs(&mut self) -> &[Option<RunResult>] {
-        let run = &self.run;
+        let (run, shader) = (&self.run, self.shader);
         self.runs
-            .get_or_insert_with(|| MathError::PROBES.iter().map(|&e| run(e)).collect())
+            .get_or_insert_with(|| {
+                has_inexact_math(shader)
+                    .then(|| MathError::PROBES.iter().map(|&e| run(e)).collect())
+            })
+            .as_deref()
+            .unwrap_or(&[])
     }
 
     /// Whether output `slot` component `comp` of invocation `inv`, `expected` in the exact run,
@@ -103,9 +110,6 @@ impl<'a> MathProbes<'a> {
         expected: u64,
         close: impl Fn(u64, u64) -> bool,
     ) -> bool {
-        if !self.inexact {
-            return false;
-        }
         self.runs().iter().any(|r| {
             let v = r
                 .as_ref()
@@ -119,9 +123,6 @@ impl<'a> MathProbes<'a> {
     /// Whether invocation `inv`'s discard, `discarded` in the exact run, changes under the
     /// probes' error.
     pub fn discard_ill_conditioned(&mut self, inv: usize, discarded: bool) -> bool {
-        if !self.inexact {
-            return false;
-        }
         self.runs().iter().any(|r| {
             r.as_ref()
                 .and_then(|r| r.invocations.get(inv))

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
+use gpucc::compiler::{CompileOptions, Compiler, Key};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
@@ -138,12 +138,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     for file in &args.files {
         let name = file.display().to_string();
         let outcome = match load(file) {
-            Ok(shader) => match compiler.keyed(&shader, &key) {
-                Ok(keyed) => compiler.verify(&keyed, &simd),
-                // The line already says UNSUPPORTED: the message alone, not "unsupported: …".
-                Err(CompileError::Unsupported(m)) => VerifyOutcome::Unsupported(m),
-                Err(e) => VerifyOutcome::Unsupported(e.to_string()),
-            },
+            Ok(shader) => compiler.verify_keyed(&shader, &key, &simd),
             Err(_) => VerifyOutcome::Error("cannot be read or parsed".into()),
         };
         match outcome {
