@@ -244,7 +244,7 @@ fn shared_memory_across_a_barrier() {
     32    %5 = @load_ssbo (%1, %4) (access=none, align_mul=4, align_offset=0)
     32    %6 = iadd %5, %0
     @store_shared (%6, %4) (base=4, wrmask=x, align_mul=4, align_offset=0)
-    @barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, memory_semantics=ACQ|REL, memory_modes=shared)
+    @barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, mem_semantics=ACQ|REL, mem_modes=shared)
     32    %7 = isub %3, %4
     32    %8 = @load_shared (%7) (base=4, align_mul=4, align_offset=0)
     32    %9 = load_const (0x00000100)
@@ -256,6 +256,26 @@ fn shared_memory_across_a_barrier() {
 }
 "#;
     check(&text, size, &[[0, 0, 0], [3, 0, 0]], 1, &[8, 16]);
+}
+
+/// A barrier as Mesa 23.3's nir_print writes it (`mem_semantics=`, `mem_modes=`, shorter than
+/// the index names) and as gpucc's older texts wrote it parse to one shader, printed Mesa's way.
+#[test]
+fn barrier_indices_in_mesa_spelling() {
+    let mesa = "@barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, \
+                mem_semantics=ACQ|REL, mem_modes=shared|ssbo)";
+    let legacy = "@barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, \
+                  memory_semantics=ACQ|REL, memory_modes=shared|ssbo)";
+    let text = |barrier: &str| {
+        header("cs-spelling", [8, 1, 1], 16)
+            + &format!(
+                "impl main {{\n    block b0:  // preds:\n    {barrier}\n    // succs: b1\n    block b1:\n}}\n"
+            )
+    };
+    let a = nir::parse(&text(mesa)).unwrap();
+    let b = nir::parse(&text(legacy)).unwrap();
+    assert_eq!(a, b);
+    assert!(nir::print(&a).contains(mesa), "{}", nir::print(&a));
 }
 
 /// Divergent control flow around SSBO traffic: a loop whose trip count comes from memory.

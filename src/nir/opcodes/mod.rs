@@ -145,6 +145,9 @@ impl IndexKind {
             IndexKind::IoSemantics => "io location=",
             IndexKind::IoXfb => "xfb(",
             IndexKind::IoXfb2 => "xfb2(",
+            // nir_print (Mesa 23.3) shortens these two, unlike their index names.
+            IndexKind::MemorySemantics => "mem_semantics=",
+            IndexKind::MemoryModes => "mem_modes=",
             _ => "",
         }
     }

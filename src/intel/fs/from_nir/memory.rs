@@ -504,7 +504,7 @@ impl Translator<'_> {
     pub(super) fn emit_barrier_fence(&mut self, i: &IntrinsicInstr) {
         let modes = match i.index(IndexKind::MemoryModes) {
             Some(nir::IndexValue::Text(t)) => {
-                MemoryModes::parse(t.strip_prefix("memory_modes=").unwrap_or(t))
+                MemoryModes::parse(t.strip_prefix("mem_modes=").unwrap_or(t))
             }
             _ => MemoryModes::ALL,
         };
