@@ -13,7 +13,8 @@
  *    load_uniform, texture sizes as load_texture_scale.
  * A shader of the other family's form fails with GPUCC_STATUS_UNSUPPORTED and a message such
  * as "this is etnaviv-form NIR (...); target ivb expects NIR as Mesa's brw receives it".
- * There is no builder API yet: a driver passes the nir_print text.
+ * A driver either passes nir_print text (gpucc_shader_from_nir_text) or builds the shader
+ * by walking its nir_shader (gpucc_builder_*): both give the same shader.
  *
  * Linking: pkg-config gpucc after a Meson install (libgpucc.so.0, or libgpucc.a with its
  * private libraries); cargo's own target/release/libgpucc.so links as -L DIR -lgpucc with an
@@ -76,6 +77,25 @@ typedef enum {
    */
   GPUCC_STATUS_INTERNAL = 6,
 } gpucc_status;
+
+/**
+ * `nir_selection_control` of an if.
+ */
+typedef enum {
+  GPUCC_BUILDER_IF_CONTROL_NONE = 0,
+  GPUCC_BUILDER_IF_CONTROL_FLATTEN = 1,
+  GPUCC_BUILDER_IF_CONTROL_DONT_FLATTEN = 2,
+} gpucc_builder_if_control;
+
+/**
+ * `nir_jump_type` as nir_print names it.
+ */
+typedef enum {
+  GPUCC_BUILDER_JUMP_RETURN = 0,
+  GPUCC_BUILDER_JUMP_HALT = 1,
+  GPUCC_BUILDER_JUMP_BREAK = 2,
+  GPUCC_BUILDER_JUMP_CONTINUE = 3,
+} gpucc_builder_jump;
 
 /**
  * The GPU family of a target, for drivers that serve both.
@@ -180,6 +200,12 @@ typedef enum {
 typedef struct gpucc_bo gpucc_bo;
 
 /**
+ * A shader under construction (opaque to C). Created by gpucc_builder_create, turned into a
+ * gpucc_shader by gpucc_builder_finish, destroyed by gpucc_builder_destroy.
+ */
+typedef struct gpucc_builder gpucc_builder;
+
+/**
  * A compiler handle (opaque to C): the compiler and its target name as a C string.
  */
 typedef struct gpucc_compiler gpucc_compiler;
@@ -193,6 +219,245 @@ typedef struct gpucc_device gpucc_device;
  * An imported shader (opaque to C).
  */
 typedef struct gpucc_shader gpucc_shader;
+
+/**
+ * A variable (`nir_variable`).
+ */
+typedef struct {
+  /**
+   * The mode's short name: "shader_in", "shader_out", "uniform", "ubo", "ssbo", "system",
+   * "shared", "global", "push_const", "constant", "image", "shader_temp", "function_temp"
+   * (the last goes to the open function's locals).
+   */
+  const char *mode;
+  /**
+   * `glsl_get_type_name(var->type)` ("vec4", "sampler2D", "vec4[4]", ...).
+   */
+  const char *type_name;
+  const char *name;
+  /**
+   * `data.location` (-1: none).
+   */
+  int32_t location;
+  /**
+   * `data.location_frac`.
+   */
+  uint32_t location_frac;
+  /**
+   * `data.driver_location`, `data.binding`.
+   */
+  uint32_t driver_location;
+  uint32_t binding;
+  /**
+   * `data.interpolation`: INTERP_MODE_NONE 0, SMOOTH 1, FLAT 2, NOPERSPECTIVE 3,
+   * EXPLICIT 4, COLOR 5.
+   */
+  uint32_t interpolation;
+  /**
+   * `data.access`, `gl_access_qualifier` bits.
+   */
+  uint32_t access;
+  /**
+   * `data.precision`: 0 none, 1 highp, 2 mediump, 3 lowp.
+   */
+  uint32_t precision;
+  /**
+   * GPUCC_VAR_* bits.
+   */
+  uint32_t flags;
+  /**
+   * NULL, or `util_format_short_name(data.image.format)` for image variables.
+   */
+  const char *image_format;
+  /**
+   * NULL, or the constant initializer in nir_print's spelling ("{ 0.000000 }").
+   */
+  const char *initializer;
+} gpucc_builder_variable;
+
+/**
+ * A value an instruction defines (Mesa's `nir_def`).
+ */
+typedef struct {
+  /**
+   * `def->index`: the caller's number for the value, below 2^22. Sources name values by
+   * this number; a value may be used before its definition only by a phi.
+   */
+  uint32_t index;
+  /**
+   * `def->num_components`: 1-16.
+   */
+  uint32_t num_components;
+  /**
+   * `def->bit_size`: 1, 8, 16, 32 or 64.
+   */
+  uint32_t bit_size;
+  /**
+   * `def->divergent` (kept only when the header says `divergence_analysis_run: true`).
+   */
+  uint32_t divergent;
+} gpucc_builder_def;
+
+/**
+ * An ALU source (`nir_alu_src`): the value and the component read for each channel.
+ */
+typedef struct {
+  /**
+   * `src.ssa->index`.
+   */
+  uint32_t value;
+  /**
+   * `swizzle[16]`: the component of the value read for channel i.
+   */
+  uint8_t swizzle[16];
+} gpucc_builder_alu_src;
+
+/**
+ * An ALU instruction (`nir_alu_instr`).
+ */
+typedef struct {
+  /**
+   * `nir_op_infos[op].name` ("fadd", "vec4", ...).
+   */
+  const char *op;
+  gpucc_builder_def def;
+  /**
+   * `nir_op_infos[op].num_inputs` sources.
+   */
+  const gpucc_builder_alu_src *srcs;
+  uint32_t num_srcs;
+  /**
+   * GPUCC_ALU_EXACT | GPUCC_ALU_NO_SIGNED_WRAP | GPUCC_ALU_NO_UNSIGNED_WRAP.
+   */
+  uint32_t flags;
+} gpucc_builder_alu;
+
+/**
+ * A phi source: the predecessor block's number and the value from it.
+ */
+typedef struct {
+  /**
+   * `pred->index`.
+   */
+  uint32_t block;
+  uint32_t value;
+} gpucc_builder_phi_src;
+
+/**
+ * One constant index of an intrinsic.
+ */
+typedef struct {
+  /**
+   * `nir_intrinsic_index_names[i]` ("base", "io_semantics", "write_mask", ...).
+   */
+  const char *name;
+  /**
+   * The `const_index` word as Mesa 23.3 packs it (`nir_io_semantics`, `nir_io_xfb`,
+   * `gl_access_qualifier`, `nir_alu_type`, `mesa_scope`, `nir_memory_semantics`,
+   * `nir_variable_mode`, `nir_atomic_op`, or the plain integer). Read when `text` is NULL.
+   */
+  uint32_t value;
+  /**
+   * NULL, or the index in nir_print's spelling ("format=r32_float"): required for the
+   * indices gpucc does not decode from a word (format, image_dim, image_array,
+   * reduction_op, swizzle_mask, rounding_mode, desc_type and vendor indices).
+   */
+  const char *text;
+} gpucc_builder_index;
+
+/**
+ * An intrinsic (`nir_intrinsic_instr`).
+ */
+typedef struct {
+  /**
+   * `nir_intrinsic_infos[op].name` ("load_input", "store_output", ...).
+   */
+  const char *name;
+  /**
+   * 1 when the intrinsic defines `def` (`info->has_dest`), else 0.
+   */
+  uint32_t has_def;
+  gpucc_builder_def def;
+  /**
+   * `src[i].ssa->index` for each of the intrinsic's sources.
+   */
+  const uint32_t *srcs;
+  uint32_t num_srcs;
+  /**
+   * Every index the intrinsic has (`info->num_indices`), in any order.
+   */
+  const gpucc_builder_index *indices;
+  uint32_t num_indices;
+} gpucc_builder_intrinsic;
+
+/**
+ * A texture source (`nir_tex_src`).
+ */
+typedef struct {
+  /**
+   * The source kind as nir_print names it ("coord", "lod", "comparator", ...).
+   */
+  const char *kind;
+  uint32_t value;
+} gpucc_builder_tex_src;
+
+/**
+ * A texture instruction (`nir_tex_instr`).
+ */
+typedef struct {
+  /**
+   * The op as nir_print names it ("tex", "txl", "txf", "txs", "tg4", ...).
+   */
+  const char *op;
+  gpucc_builder_def def;
+  /**
+   * `dest_type`, a `nir_alu_type` (nir_type_float32 = 160, ...).
+   */
+  uint32_t dest_type;
+  const gpucc_builder_tex_src *srcs;
+  uint32_t num_srcs;
+  /**
+   * `texture_index` and `sampler_index` (Intel: binding-table slots after the driver's
+   * rewrite). Read as NIR does: the texture unless a texture_deref source is given (or the
+   * op is txf_ms_fb), the sampler when the op samples and no sampler_deref source is given.
+   */
+  uint32_t texture_index;
+  uint32_t sampler_index;
+  /**
+   * `component`, for tg4.
+   */
+  uint32_t component;
+  /**
+   * `tg4_offsets`.
+   */
+  int8_t tg4_offsets[4][2];
+  /**
+   * GPUCC_TEX_TEXTURE_NON_UNIFORM | GPUCC_TEX_SAMPLER_NON_UNIFORM | GPUCC_TEX_SPARSE.
+   */
+  uint32_t flags;
+} gpucc_builder_tex;
+
+/**
+ * A deref (`nir_deref_instr` of type var or array).
+ */
+typedef struct {
+  gpucc_builder_def def;
+  /**
+   * Non-NULL: a `deref_var` of the variable with this name (declared before).
+   * NULL: a `deref_array` of `parent` indexed by `array_index`.
+   */
+  const char *var_name;
+  uint32_t parent;
+  uint32_t array_index;
+  /**
+   * The deref's modes, `|`-separated short names ("shader_out", "function_temp").
+   */
+  const char *modes;
+  /**
+   * `glsl_get_type_name(deref->type)`.
+   */
+  const char *type_name;
+} gpucc_builder_deref;
 
 /**
  * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8, Gen9). Booleans are 0 or 1.
@@ -857,6 +1122,157 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Starts a shader of `stage` (Mesa's `gl_shader_stage`: MESA_SHADER_VERTEX 0 ... FRAGMENT 4,
+ * COMPUTE 5).
+ *
+ * Thread safety: a builder is used by one thread at a time.
+ */
+gpucc_status gpucc_builder_create(uint32_t stage, gpucc_builder **out);
+
+/**
+ * Destroys a builder (finished or not). NULL is accepted.
+ */
+void gpucc_builder_destroy(gpucc_builder *b);
+
+/**
+ * Sets one shader_info line as nir_print writes it (key "name", value "GLSL3"; key
+ * "inputs_read", value "0,32-33"), in the order nir_print writes them. The fields gpucc
+ * reads are listed in README ("The C builder").
+ */
+gpucc_status gpucc_builder_set_info(gpucc_builder *b, const char *key, const char *value);
+
+/**
+ * Sets `num_inputs`, `num_outputs`, `num_uniforms` and `scratch_size` of the nir_shader.
+ */
+gpucc_status gpucc_builder_set_sizes(gpucc_builder *b,
+                                     uint32_t num_inputs,
+                                     uint32_t num_outputs,
+                                     uint32_t num_uniforms,
+                                     uint32_t scratch_size);
+
+/**
+ * Sets the constant data (`constant_data`, `constant_data_size`): `size` bytes at `data`,
+ * or only the size when `data` is NULL.
+ */
+gpucc_status gpucc_builder_set_constant_data(gpucc_builder *b, const uint8_t *data, uint32_t size);
+
+/**
+ * Declares a variable. Shader variables come before the first function; function_temp
+ * variables after gpucc_builder_begin_function, before its first block.
+ */
+gpucc_status gpucc_builder_add_variable(gpucc_builder *b, const gpucc_builder_variable *var);
+
+/**
+ * Declares a function and, with `has_body` 1, opens its implementation: blocks and
+ * instructions follow until gpucc_builder_end_function. Mesa's final-form shaders have one,
+ * "main".
+ */
+gpucc_status gpucc_builder_begin_function(gpucc_builder *b,
+                                          const char *name,
+                                          uint32_t num_params,
+                                          uint32_t has_body);
+
+/**
+ * Starts block `index` (`block->index` after nir_index_blocks): every control-flow list
+ * starts with a block, and a block follows every if and loop, as in NIR.
+ */
+gpucc_status gpucc_builder_block(gpucc_builder *b, uint32_t index);
+
+/**
+ * Opens `if condition`: its then list follows, starting with a block.
+ */
+gpucc_status gpucc_builder_begin_if(gpucc_builder *b,
+                                    uint32_t condition,
+                                    gpucc_builder_if_control control);
+
+/**
+ * Ends the then list and opens the else list (NIR ifs always have one, maybe one empty
+ * block).
+ */
+gpucc_status gpucc_builder_begin_else(gpucc_builder *b);
+
+/**
+ * Closes the innermost if; a block follows.
+ */
+gpucc_status gpucc_builder_end_if(gpucc_builder *b);
+
+/**
+ * Opens a loop: its body follows, starting with a block.
+ */
+gpucc_status gpucc_builder_begin_loop(gpucc_builder *b);
+
+/**
+ * Ends the loop body and opens its continue construct.
+ */
+gpucc_status gpucc_builder_begin_continue(gpucc_builder *b);
+
+/**
+ * Closes the innermost loop; a block follows.
+ */
+gpucc_status gpucc_builder_end_loop(gpucc_builder *b);
+
+/**
+ * Closes the open function body: `end_block` is the end block's index, `ssa_alloc` Mesa's
+ * `impl->ssa_alloc` (0: one past the largest value index).
+ */
+gpucc_status gpucc_builder_end_function(gpucc_builder *b, uint32_t end_block, uint32_t ssa_alloc);
+
+/**
+ * Appends an ALU instruction to the current block.
+ */
+gpucc_status gpucc_builder_add_alu(gpucc_builder *b, const gpucc_builder_alu *alu);
+
+/**
+ * Appends a `load_const`: `def.num_components` values, each the raw bits of one
+ * component zero-extended to 64 bits (booleans 0 or 1).
+ */
+gpucc_status gpucc_builder_add_load_const(gpucc_builder *b,
+                                          gpucc_builder_def def,
+                                          const uint64_t *values);
+
+/**
+ * Appends an `undef`.
+ */
+gpucc_status gpucc_builder_add_undef(gpucc_builder *b, gpucc_builder_def def);
+
+/**
+ * Appends a phi (phis lead their block). Sources name predecessor blocks by index; both
+ * blocks and values may come later in the walk.
+ */
+gpucc_status gpucc_builder_add_phi(gpucc_builder *b,
+                                   gpucc_builder_def def,
+                                   const gpucc_builder_phi_src *srcs,
+                                   uint32_t num_srcs);
+
+/**
+ * Appends a jump.
+ */
+gpucc_status gpucc_builder_add_jump(gpucc_builder *b, gpucc_builder_jump kind);
+
+/**
+ * Appends an intrinsic. Every index of the intrinsic must be given, by name.
+ */
+gpucc_status gpucc_builder_add_intrinsic(gpucc_builder *b, const gpucc_builder_intrinsic *intr);
+
+/**
+ * Appends a texture instruction.
+ */
+gpucc_status gpucc_builder_add_tex(gpucc_builder *b, const gpucc_builder_tex *tex);
+
+/**
+ * Appends a deref (var or array).
+ */
+gpucc_status gpucc_builder_add_deref(gpucc_builder *b, const gpucc_builder_deref *deref);
+
+/**
+ * Finishes the shader: checks it as gpucc_shader_from_nir_text checks parsed text and hands
+ * it over as a gpucc_shader (compile it, print it, destroy it with gpucc_shader_destroy).
+ * The first error of any earlier call is returned here if the caller did not stop at it.
+ * The builder is spent either way: destroy it.
+ */
+gpucc_status gpucc_builder_finish(gpucc_builder *b, gpucc_shader **out);
 
 /**
  * Creates a compiler for a target named as on the command line: an Intel platform by Mesa's

@@ -49,6 +49,18 @@ fn c_import_print_example() {
 }
 
 #[test]
+fn c_builder_builds_the_examples_without_text() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    run(
+        &common::build_c_program("builder"),
+        &[
+            &root.join("examples/intel/gradient.fs.nir"),
+            &root.join("examples/etnaviv/gradient.fs.nir"),
+        ],
+    );
+}
+
+#[test]
 fn c_import_print_corpus() {
     let Some(dir) = common::shared_path("corpus/nir") else {
         return;

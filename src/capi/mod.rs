@@ -25,6 +25,7 @@
 // `unsafe fn` would change nothing for C callers.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+mod builder;
 mod compiler;
 mod compute_info;
 mod device;
@@ -38,6 +39,7 @@ mod stage_io;
 mod status;
 mod version;
 
+pub use builder::*;
 pub use compiler::*;
 pub use compute_info::*;
 pub use device::*;

@@ -92,6 +92,7 @@ impl Builder {
             num_uniforms: 0,
             scratch_size: 0,
             constant_data_size: 0,
+            constant_data: Vec::new(),
         };
         let shader = Shader {
             info,
@@ -309,7 +310,10 @@ impl Builder {
             IndexKind::IoSemantics => IndexValue::Text("io location=0 slots=1".into()),
             IndexKind::IoXfb => IndexValue::Text("xfb()".into()),
             IndexKind::IoXfb2 => IndexValue::Text("xfb2()".into()),
-            k if is_text_index(k) => IndexValue::Text(format!("{}=0", k.name())),
+            k if is_text_index(k) => match k.printed_prefix() {
+                "" => IndexValue::Text(format!("{}=0", k.name())),
+                p => IndexValue::Text(format!("{p}0")),
+            },
             _ => IndexValue::Int(0),
         }
     }

@@ -70,6 +70,9 @@ pub struct ShaderInfo {
     pub num_uniforms: u32,
     pub scratch_size: u32,
     pub constant_data_size: u32,
+    /// The constant data's bytes, when the shader came with them (the C builder); empty when
+    /// it did not (nir_print writes only the size).
+    pub constant_data: Vec<u8>,
 }
 
 impl ShaderInfo {

@@ -53,17 +53,20 @@
 pub mod builder;
 pub mod cfg;
 pub mod edit;
+pub mod import;
 pub mod interp;
 pub mod ir;
 pub mod opcodes;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod raw_index;
 pub mod slots;
 pub mod types;
 pub mod validate;
 
 pub use builder::Builder;
+pub use import::Import;
 pub use ir::*;
 pub use opcodes::{AluOp, IndexKind, Intrinsic};
 pub use parse::{parse, ParseError};

@@ -18,7 +18,7 @@ pub type ParseError = crate::util::SourceError;
 type PResult<T> = Result<T, ParseError>;
 
 /// Largest SSA id accepted: keeps hostile input from allocating gigabytes.
-const MAX_SSA_ID: u32 = 1 << 22;
+pub(crate) const MAX_SSA_ID: u32 = 1 << 22;
 
 /// Parses one shader in nir_print syntax.
 pub fn parse(text: &str) -> Result<Shader, ParseError> {
@@ -287,6 +287,7 @@ impl<'a> Parser<'a> {
             num_uniforms: 0,
             scratch_size: 0,
             constant_data_size: 0,
+            constant_data: Vec::new(),
         };
         loop {
             let mut c = self.take_line("header field or `inputs:`")?;
@@ -330,7 +331,13 @@ impl<'a> Parser<'a> {
         let mut variables = Vec::new();
         while self.peek_line().is_some_and(|l| l.starts_with("decl_var ")) {
             let c = self.take_line("decl_var")?;
-            variables.push(parse_var(c)?);
+            let mut var = parse_var(c)?;
+            // nir_print leaves the mode empty for both kinds of temporaries; outside a
+            // function it is a shader temporary.
+            if var.mode == VarMode::FunctionTemp {
+                var.mode = VarMode::ShaderTemp;
+            }
+            variables.push(var);
         }
         let mut functions = Vec::new();
         while self
@@ -1172,10 +1179,17 @@ fn intrinsic(c: &mut Cur, b: &mut ImplBuilder, def: Option<SsaId>) -> PResult<In
                     "" => format!("{}=", k.name()),
                     p => p.to_string(),
                 };
+                // gpucc's own texts once spelled these two by their index names; read
+                // them as nir_print's spelling.
+                let legacy = format!("{}=", k.name());
+                let item = match item.strip_prefix(legacy.as_str()) {
+                    Some(rest) if prefix != legacy => format!("{prefix}{rest}"),
+                    _ => item.to_string(),
+                };
                 if !item.starts_with(&prefix) {
                     return Err(bad(format!("expected `{prefix}` index, found `{item}`")));
                 }
-                IndexValue::Text(item.to_string())
+                IndexValue::Text(item)
             }
             k => {
                 let Some(v) = item

@@ -140,6 +140,7 @@ mod tests {
             num_uniforms: 0,
             scratch_size: 0,
             constant_data_size: 0,
+            constant_data: Vec::new(),
         }
     }
 

@@ -1,0 +1,349 @@
+/* The C builder as a driver adapter uses it: the shaders of examples/intel/gradient.fs.nir
+ * (argv[1]) and examples/etnaviv/gradient.fs.nir (argv[2]) built call by call, with Mesa's
+ * own numbers and packed index words, never through text. Each must print exactly as the
+ * text import of its file prints and compile (ivb, gc7000) to the same bytes. Then the
+ * errors: unknown names, missing indices, structure and use errors, each naming the call and
+ * the value, and sticky until the finish. */
+#include "check.h"
+
+/* nir_alu_type values (nir.h): nir_type_float | 32. */
+#define FLOAT32 160u
+/* nir_io_semantics words packed by hand: location | num_slots << 7. VARYING_SLOT_VAR0 is 32,
+ * FRAG_RESULT_COLOR is 2. */
+#define IO_VAR0 (32u | 1u << 7)
+#define IO_COLOR (2u | 1u << 7)
+
+static gpucc_builder_def
+def(uint32_t index, uint32_t comps, uint32_t divergent)
+{
+   gpucc_builder_def d = {index, comps, 32, divergent};
+   return d;
+}
+
+static void
+konst(gpucc_builder *b, uint32_t index, uint64_t bits)
+{
+   CHECK_STATUS(gpucc_builder_add_load_const(b, def(index, 1, 0), &bits), GPUCC_STATUS_OK, "");
+}
+
+static void
+alu(gpucc_builder *b, const char *op, gpucc_builder_def d, const gpucc_builder_alu_src *srcs,
+    uint32_t n)
+{
+   gpucc_builder_alu a = {op, d, srcs, n, 0};
+   CHECK_STATUS(gpucc_builder_add_alu(b, &a), GPUCC_STATUS_OK, "");
+}
+
+static gpucc_builder_alu_src
+src(uint32_t value, uint8_t first)
+{
+   /* Channel 0 reads component `first`; the other channels are identity (they matter only
+    * for wider ops, which these tests do not build). */
+   gpucc_builder_alu_src s = {value, {0}};
+   for (int i = 0; i < 16; i++)
+      s.swizzle[i] = (uint8_t)i;
+   s.swizzle[0] = first;
+   return s;
+}
+
+static void
+intrinsic(gpucc_builder *b, const char *name, int has_def, gpucc_builder_def d,
+          const uint32_t *srcs, uint32_t nsrcs, const gpucc_builder_index *idx, uint32_t nidx)
+{
+   gpucc_builder_intrinsic x = {name, has_def, d, srcs, nsrcs, idx, nidx};
+   CHECK_STATUS(gpucc_builder_add_intrinsic(b, &x), GPUCC_STATUS_OK, "");
+}
+
+static void
+info(gpucc_builder *b, const char *const *kv)
+{
+   for (; kv[0]; kv += 2)
+      CHECK_STATUS(gpucc_builder_set_info(b, kv[0], kv[1]), GPUCC_STATUS_OK, "");
+}
+
+static void
+variable(gpucc_builder *b, const char *mode, const char *type, const char *name, int32_t location,
+         uint32_t driver_location, uint32_t interpolation)
+{
+   gpucc_builder_variable v = {mode, type, name, location, 0, driver_location, 0,
+                               interpolation, 0, 0, 0, NULL, NULL};
+   CHECK_STATUS(gpucc_builder_add_variable(b, &v), GPUCC_STATUS_OK, "");
+}
+
+/* examples/intel/gradient.fs.nir, as brw's final form holds it. */
+static gpucc_shader *
+build_intel(void)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4 /* MESA_SHADER_FRAGMENT */, &b), GPUCC_STATUS_OK, "");
+   static const char *const fields[] = {
+      "name", "gradient", "internal", "false", "stage", "4", "next_stage", "4",
+      "num_ubos", "1", "inputs_read", "32", "outputs_written", "2", "subgroup_size", "1",
+      "divergence_analysis_run", "true", "first_ubo_is_default_ubo", "true", NULL};
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 0, 0), GPUCC_STATUS_OK, "");
+   variable(b, "uniform", "vec4", "tint", 0, 0, 0);
+   variable(b, "shader_in", "vec2", "uv", 32, 32, 1 /* INTERP_MODE_SMOOTH */);
+   variable(b, "shader_out", "vec4", "color", 2, 4, 0);
+   variable(b, "ubo", "vec4[1]", "uniform_0", 0, 0, 0);
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   konst(b, 0, 0);
+   konst(b, 1, 0x3f000000);
+   konst(b, 2, 0x3f800000);
+   gpucc_builder_index bary[] = {{"interp_mode", 1, NULL}};
+   gpucc_builder_def d3 = {3, 2, 32, 1};
+   intrinsic(b, "load_barycentric_pixel", 1, d3, NULL, 0, bary, 1);
+   uint32_t in_srcs[] = {3, 0};
+   gpucc_builder_index in_idx[] = {{"io_semantics", IO_VAR0, NULL},
+                                   {"dest_type", FLOAT32, NULL},
+                                   {"component", 0, NULL},
+                                   {"base", 32, NULL}};
+   gpucc_builder_def d4 = {4, 2, 32, 1};
+   intrinsic(b, "load_interpolated_input", 1, d4, in_srcs, 2, in_idx, 4);
+   gpucc_builder_alu_src lt[] = {src(4, 0), src(1, 0)};
+   alu(b, "flt32", def(5, 1, 1), lt, 2);
+
+   CHECK_STATUS(gpucc_builder_begin_if(b, 5, GPUCC_BUILDER_IF_CONTROL_NONE), GPUCC_STATUS_OK,
+                "");
+   CHECK_STATUS(gpucc_builder_block(b, 1), GPUCC_STATUS_OK, "");
+   gpucc_builder_alu_src add[] = {src(4, 0), src(4, 0)};
+   alu(b, "fadd", def(6, 1, 1), add, 2);
+   CHECK_STATUS(gpucc_builder_begin_else(b), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 2), GPUCC_STATUS_OK, "");
+   konst(b, 7, 1);
+   uint32_t ubo_srcs[] = {7, 0};
+   gpucc_builder_index ubo_idx[] = {{"access", 0, NULL},
+                                    {"align_mul", 1073741824, NULL},
+                                    {"align_offset", 0, NULL},
+                                    {"range_base", 0, NULL},
+                                    {"range", 16, NULL}};
+   intrinsic(b, "load_ubo", 1, def(8, 4, 0), ubo_srcs, 2, ubo_idx, 5);
+   gpucc_builder_alu_src mul[] = {src(4, 1), src(8, 0)};
+   alu(b, "fmul", def(9, 1, 1), mul, 2);
+   CHECK_STATUS(gpucc_builder_end_if(b), GPUCC_STATUS_OK, "");
+
+   CHECK_STATUS(gpucc_builder_block(b, 3), GPUCC_STATUS_OK, "");
+   gpucc_builder_phi_src phi[] = {{1, 6}, {2, 9}};
+   CHECK_STATUS(gpucc_builder_add_phi(b, def(10, 1, 1), phi, 2), GPUCC_STATUS_OK, "");
+   gpucc_builder_alu_src vec[] = {src(10, 0), src(4, 1), src(0, 0), src(2, 0)};
+   alu(b, "vec4", def(11, 4, 1), vec, 4);
+   uint32_t out_srcs[] = {11, 0};
+   gpucc_builder_index out_idx[] = {{"base", 4, NULL},          {"range", 1, NULL},
+                                    {"write_mask", 0xf, NULL},  {"component", 0, NULL},
+                                    {"src_type", FLOAT32, NULL}, {"io_semantics", IO_COLOR, NULL},
+                                    {"io_xfb", 0, NULL},        {"io_xfb2", 0, NULL}};
+   intrinsic(b, "store_output", 0, def(0, 0, 0), out_srcs, 2, out_idx, 8);
+   CHECK_STATUS(gpucc_builder_end_function(b, 4, 12), GPUCC_STATUS_OK, "");
+
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
+   gpucc_builder_destroy(b);
+   return shader;
+}
+
+/* examples/etnaviv/gradient.fs.nir, as etnaviv's form holds it. */
+static gpucc_shader *
+build_etnaviv(void)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   static const char *const fields[] = {"name", "gradient", "internal", "false", "stage", "4",
+                                        "next_stage", "4", "inputs_read", "32",
+                                        "outputs_written", "2", "subgroup_size", "1", NULL};
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 1, 0), GPUCC_STATUS_OK, "");
+   variable(b, "uniform", "vec4", "tint", 0, 0, 0);
+   variable(b, "shader_in", "vec2", "uv", 32, 0, 0);
+   variable(b, "shader_out", "vec4", "color", 2, 0, 0);
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   konst(b, 0, 0);
+   konst(b, 1, 0x3f000000);
+   konst(b, 2, 0x3f800000);
+   uint32_t in_srcs[] = {0};
+   gpucc_builder_index in_idx[] = {{"base", 0, NULL},
+                                   {"range", 1, NULL},
+                                   {"component", 0, NULL},
+                                   {"dest_type", FLOAT32, NULL},
+                                   {"io_semantics", IO_VAR0, NULL}};
+   intrinsic(b, "load_input", 1, def(3, 2, 0), in_srcs, 1, in_idx, 5);
+   gpucc_builder_alu_src lt[] = {src(3, 0), src(1, 0)};
+   alu(b, "flt32", def(4, 1, 0), lt, 2);
+   CHECK_STATUS(gpucc_builder_begin_if(b, 4, GPUCC_BUILDER_IF_CONTROL_NONE), GPUCC_STATUS_OK,
+                "");
+   CHECK_STATUS(gpucc_builder_block(b, 1), GPUCC_STATUS_OK, "");
+   gpucc_builder_alu_src add[] = {src(3, 0), src(3, 0)};
+   alu(b, "fadd", def(5, 1, 0), add, 2);
+   CHECK_STATUS(gpucc_builder_begin_else(b), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 2), GPUCC_STATUS_OK, "");
+   uint32_t uni_srcs[] = {0};
+   gpucc_builder_index uni_idx[] = {
+      {"base", 0, NULL}, {"range", 1, NULL}, {"dest_type", FLOAT32, NULL}};
+   intrinsic(b, "load_uniform", 1, def(6, 4, 0), uni_srcs, 1, uni_idx, 3);
+   gpucc_builder_alu_src mul[] = {src(3, 1), src(6, 0)};
+   alu(b, "fmul", def(7, 1, 0), mul, 2);
+   CHECK_STATUS(gpucc_builder_end_if(b), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 3), GPUCC_STATUS_OK, "");
+   gpucc_builder_phi_src phi[] = {{1, 5}, {2, 7}};
+   CHECK_STATUS(gpucc_builder_add_phi(b, def(8, 1, 0), phi, 2), GPUCC_STATUS_OK, "");
+   gpucc_builder_alu_src vec[] = {src(8, 0), src(3, 1), src(0, 0), src(2, 0)};
+   alu(b, "vec4", def(9, 4, 0), vec, 4);
+   gpucc_builder_deref deref = {def(10, 1, 0), "color", 0, 0, "shader_out", "vec4"};
+   CHECK_STATUS(gpucc_builder_add_deref(b, &deref), GPUCC_STATUS_OK, "");
+   uint32_t st_srcs[] = {10, 9};
+   gpucc_builder_index st_idx[] = {{"write_mask", 0xf, NULL}, {"access", 0, NULL}};
+   intrinsic(b, "store_deref", 0, def(0, 0, 0), st_srcs, 2, st_idx, 2);
+   CHECK_STATUS(gpucc_builder_end_function(b, 4, 11), GPUCC_STATUS_OK, "");
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
+   gpucc_builder_destroy(b);
+   return shader;
+}
+
+/* The built shader prints as the text import of `path` prints and compiles for `target` to
+ * the same bytes. */
+static void
+same_as_text(gpucc_shader *built, const char *path, const char *target)
+{
+   size_t len;
+   char *text = read_file(path, &len);
+   CHECK(text != NULL);
+   if (!text || !built)
+      return;
+   gpucc_shader *parsed = NULL;
+   CHECK_STATUS(gpucc_shader_from_nir_text(text, len, &parsed), GPUCC_STATUS_OK, "");
+   char *a = NULL, *b = NULL;
+   CHECK_STATUS(gpucc_shader_print(parsed, &a), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_print(built, &b), GPUCC_STATUS_OK, "");
+   CHECK(a && b && strcmp(a, b) == 0);
+   if (a && b && strcmp(a, b) != 0)
+      fprintf(stderr, "--- text import:\n%s--- builder:\n%s", a, b);
+
+   gpucc_compiler *compiler = NULL;
+   CHECK_STATUS(gpucc_compiler_create(target, &compiler), GPUCC_STATUS_OK, "");
+   gpucc_program *pa = NULL, *pb = NULL;
+   CHECK_STATUS(gpucc_compile(compiler, parsed, NULL, &pa), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_compile(compiler, built, NULL, &pb), GPUCC_STATUS_OK, "");
+   const uint8_t *ca = NULL, *cb = NULL;
+   size_t sa = 0, sb = 0;
+   if (pa && pb) {
+      CHECK_STATUS(gpucc_program_code(pa, &ca, &sa), GPUCC_STATUS_OK, "");
+      CHECK_STATUS(gpucc_program_code(pb, &cb, &sb), GPUCC_STATUS_OK, "");
+      CHECK(sa > 0 && sa == sb && memcmp(ca, cb, sa) == 0);
+   }
+   gpucc_program_destroy(pa);
+   gpucc_program_destroy(pb);
+   gpucc_compiler_destroy(compiler);
+   gpucc_string_free(a);
+   gpucc_string_free(b);
+   gpucc_shader_destroy(parsed);
+   free(text);
+}
+
+/* A builder holding one block of a fragment shader, ready for instructions. */
+static gpucc_builder *
+started(void)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   return b;
+}
+
+static void
+errors(void)
+{
+   gpucc_shader *shader = NULL;
+
+   CHECK_STATUS(gpucc_builder_create(9, NULL), GPUCC_STATUS_INVALID_ARGUMENT,
+                "9 is no gl_shader_stage");
+
+   /* An unknown op names itself and the call; the error sticks until the finish. */
+   gpucc_builder *b = started();
+   gpucc_builder_alu_src s[] = {src(0, 0)};
+   gpucc_builder_alu bad = {"fbogus", def(1, 1, 0), s, 1, 0};
+   CHECK_STATUS(gpucc_builder_add_alu(b, &bad), GPUCC_STATUS_INVALID_ARGUMENT,
+                "gpucc_builder_add_alu: unknown ALU op `fbogus`");
+   uint64_t zero = 0; /* a good call still reports the first error */
+   CHECK_STATUS(gpucc_builder_add_load_const(b, def(0, 1, 0), &zero),
+                GPUCC_STATUS_INVALID_ARGUMENT, "fbogus");
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_INVALID_ARGUMENT, "fbogus");
+   CHECK(shader == NULL);
+   gpucc_builder_destroy(b);
+
+   /* Every index of the intrinsic must be given. */
+   b = started();
+   konst(b, 0, 0);
+   uint32_t in_srcs[] = {0};
+   gpucc_builder_index partial[] = {{"base", 0, NULL}, {"range", 1, NULL}};
+   gpucc_builder_intrinsic x = {"load_input", 1, def(1, 4, 0), in_srcs, 1, partial, 2};
+   CHECK_STATUS(gpucc_builder_add_intrinsic(b, &x), GPUCC_STATUS_INVALID_ARGUMENT,
+                "load_input: index `component` not given");
+   gpucc_builder_destroy(b);
+
+   /* A word that is no nir_alu_type. */
+   b = started();
+   konst(b, 0, 0);
+   gpucc_builder_index badtype[] = {{"base", 0, NULL},
+                                    {"range", 1, NULL},
+                                    {"component", 0, NULL},
+                                    {"dest_type", 130 | 32, NULL},
+                                    {"io_semantics", IO_VAR0, NULL}};
+   gpucc_builder_intrinsic y = {"load_input", 1, def(1, 4, 0), in_srcs, 1, badtype, 5};
+   CHECK_STATUS(gpucc_builder_add_intrinsic(b, &y), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index `dest_type`: 0xa2 is no nir_alu_type");
+   gpucc_builder_destroy(b);
+
+   /* A value used but never defined, named at the end of the function. */
+   b = started();
+   gpucc_builder_alu_src undef_src[] = {src(7, 0), src(7, 0)};
+   alu(b, "fadd", def(1, 1, 0), undef_src, 2);
+   CHECK_STATUS(gpucc_builder_end_function(b, 1, 0), GPUCC_STATUS_INVALID_ARGUMENT,
+                "uses %7, which nothing defines");
+   gpucc_builder_destroy(b);
+
+   /* Structure: an if must follow a block's instructions, not open a list. */
+   b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_begin_if(b, 0, GPUCC_BUILDER_IF_CONTROL_NONE),
+                GPUCC_STATUS_INVALID_ARGUMENT, "an if must follow a block");
+   gpucc_builder_destroy(b);
+
+   /* A value defined twice. */
+   b = started();
+   konst(b, 0, 0);
+   CHECK_STATUS(gpucc_builder_add_load_const(b, def(0, 1, 0), &zero),
+                GPUCC_STATUS_INVALID_ARGUMENT, "%0 defined twice");
+   gpucc_builder_destroy(b);
+
+   /* A phi naming a block the walk never started. */
+   b = started();
+   konst(b, 0, 0);
+   gpucc_builder_phi_src phi[] = {{5, 0}};
+   CHECK_STATUS(gpucc_builder_add_phi(b, def(1, 1, 0), phi, 1), GPUCC_STATUS_INVALID_ARGUMENT,
+                "phi after a non-phi");
+   gpucc_builder_destroy(b);
+
+   gpucc_builder_destroy(NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc != 3) {
+      fprintf(stderr, "usage: %s INTEL.fs.nir ETNAVIV.fs.nir\n", argv[0]);
+      return 2;
+   }
+   gpucc_shader *intel = build_intel();
+   same_as_text(intel, argv[1], "ivb");
+   gpucc_shader_destroy(intel);
+   gpucc_shader *etna = build_etnaviv();
+   same_as_text(etna, argv[2], "gc7000");
+   gpucc_shader_destroy(etna);
+   errors();
+   return check_report("builder");
+}
