@@ -37,6 +37,25 @@ pub struct CompileOptions {
     pub simd: Vec<u32>,
     /// Per-draw state that changes the code (Mesa's program keys); the default is no key.
     pub key: Key,
+    /// Intel: where surfaces sit and how uniform data is pushed.
+    pub binding: BindingModel,
+}
+
+/// Intel: where a program's surfaces sit in the binding table and how it pushes uniform
+/// data. Vivante programs are the same under both (sampler units and the uniform file are
+/// Mesa's already).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BindingModel {
+    /// gpucc's own layout, for its tools and tests: texture indices are binding-table slots,
+    /// UBO block b is slot 64 + b and SSBO block b slot 128 + b; uniform data is pushed a
+    /// dword at a time in order of first use, up to 32 registers, and pulled past that.
+    #[default]
+    Gpucc,
+    /// Mesa's (crocus, iris): texture, UBO and SSBO indices in the NIR are the final
+    /// binding-table slots the driver assigned (`crocus_setup_binding_table`); uniform data
+    /// is pushed as up to four ranges of 32-byte registers chosen as
+    /// `brw_nir_analyze_ubo_ranges` chooses them, within 64 registers, and pulled outside.
+    Mesa,
 }
 
 /// Why a compile failed.
@@ -125,6 +144,7 @@ impl Compiler {
                 if !options.simd.is_empty() {
                     opts.simd = options.simd.clone();
                 }
+                opts.binding = options.binding;
                 ctx.compile(shader, &opts)
                     .map(|kernel| Program::intel(self.target, shader.stage(), kernel))
             }
@@ -152,9 +172,21 @@ impl Compiler {
     /// stage and form checks run once, in [`Compiler::keyed`]; what they refuse is
     /// UNSUPPORTED with their message.
     pub fn verify_keyed(&self, shader: &nir::Shader, key: &Key, simd: &[u32]) -> VerifyOutcome {
+        let options = CompileOptions {
+            simd: simd.to_vec(),
+            key: key.clone(),
+            binding: BindingModel::Gpucc,
+        };
+        self.verify_options(shader, &options)
+    }
+
+    /// [`Compiler::verify`] of the program `compile` makes with `options`: key, widths (none:
+    /// SIMD8, 16 and 32) and binding model.
+    pub fn verify_options(&self, shader: &nir::Shader, options: &CompileOptions) -> VerifyOutcome {
         /// Input sets per shader for the etnaviv check (Intel's check uses its own three).
         const INPUT_SETS: usize = 3;
-        let keyed = match self.keyed(shader, key) {
+        let simd = &options.simd[..];
+        let keyed = match self.keyed(shader, &options.key) {
             Ok(k) => k,
             Err(CompileError::Unsupported(why)) => return VerifyOutcome::Unsupported(why),
             Err(e) => return VerifyOutcome::Unsupported(e.to_string()),
@@ -171,7 +203,7 @@ impl Compiler {
                 let mut outcome = VerifyOutcome::Pass;
                 let mut memo = intel::fs::SetMemo::default();
                 for (i, &w) in widths.iter().enumerate() {
-                    match intel::fs::verify_with(ctx, shader, w, &mut memo) {
+                    match intel::fs::verify_bound(ctx, shader, w, options.binding, &mut memo) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

@@ -52,7 +52,11 @@ fn parse(text: &str) -> gpucc::nir::Shader {
 }
 
 fn compile(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
-    let options = CompileOptions { simd: vec![8], key };
+    let options = CompileOptions {
+        simd: vec![8],
+        key,
+        ..Default::default()
+    };
     Compiler::new(target)
         .unwrap()
         .compile(&parse(text), &options)

@@ -259,6 +259,8 @@ fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         num_render_targets: 0,
         pull_constant_blocks: ubo_blocks(shader),
         ubo_surface_base: 0,
+        ssbo_surface_base: gpucc::intel::fs::from_nir::SSBO_SURFACE_BASE,
+        ubo_ranges: Vec::new(),
         surfaces: SurfaceUse::default(),
         flags: Flags::default(),
         scratch_size: 0,

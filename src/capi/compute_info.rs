@@ -8,7 +8,7 @@
 
 use super::sized::write_sized;
 use super::status::{guard, Error, Status};
-use crate::intel::fs::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
+use crate::intel::fs::from_nir::SLM_SURFACE;
 use crate::intel::kernel::{ComputeInfo, Kernel};
 use crate::program::{Code, Program};
 
@@ -146,7 +146,7 @@ pub extern "C" fn gpucc_program_cs_info(program: *const Program, info: *mut CsIn
             dispatch_grf_start: variant.dispatch_grf_start,
             grfs: variant.grfs_used,
             scratch_size: variant.scratch_size,
-            ssbo_binding_base: SSBO_SURFACE_BASE,
+            ssbo_binding_base: k.ssbo_surface_base,
             slm_binding: SLM_SURFACE,
         };
         write_sized!(

@@ -254,6 +254,11 @@ pub struct Kernel {
     pub pull_constant_blocks: Vec<u32>,
     /// Binding-table index of UBO block 0 for pull-constant messages.
     pub ubo_surface_base: u32,
+    /// Binding-table index of SSBO block 0 (SSBO block b is at `ssbo_surface_base + b`).
+    pub ssbo_surface_base: u32,
+    /// Mesa's binding model: the pushed UBO ranges (`brw_ubo_range`), whose dwords
+    /// `push_constants` lists in order; empty in gpucc's own model.
+    pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
     /// Textures, samplers and SSBOs the messages address.
     pub surfaces: SurfaceUse,
     /// WM flags.
@@ -351,6 +356,13 @@ impl Kernel {
                 };
                 s.push_str(&format!("  [{i}] {} {mode}\n", inp.location));
             }
+        }
+        // Mesa's binding model: the pushed ranges, as 3DSTATE_CONSTANT_* takes them.
+        for (i, r) in self.ubo_ranges.iter().enumerate() {
+            s.push_str(&format!(
+                "UBO range {i}: block {}, start {}, length {}\n",
+                r.block, r.start, r.length
+            ));
         }
         s
     }

@@ -7,6 +7,7 @@ pub mod flow;
 pub mod fs;
 pub mod kernel;
 pub mod sim;
+pub mod ubo_ranges;
 pub mod vec4;
 pub mod vue;
 

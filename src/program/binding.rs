@@ -233,11 +233,7 @@ impl Program {
                     add(BindingKind::UniformBuffer, b, k.ubo_surface_base + b);
                 }
                 for &b in &k.surfaces.ssbo_blocks {
-                    add(
-                        BindingKind::StorageBuffer,
-                        b,
-                        crate::intel::fs::from_nir::SSBO_SURFACE_BASE + b,
-                    );
+                    add(BindingKind::StorageBuffer, b, k.ssbo_surface_base + b);
                 }
             }
             Code::Etnaviv(o) => {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::{CompileOptions, Compiler, Key};
+use gpucc::compiler::{BindingModel, CompileOptions, Compiler, Key};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
@@ -26,6 +26,10 @@ pub struct CompileArgs {
     /// frag_rb_swap, ...); may be repeated
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
+    /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
+    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges)
+    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
+    binding: String,
     /// Print the program's assembly in Mesa's syntax
     #[arg(long)]
     asm: bool,
@@ -51,6 +55,10 @@ pub struct VerifyArgs {
     /// Compile key field, `name=value`, applied before the check; may be repeated
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
+    /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
+    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges)
+    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
+    binding: String,
 }
 
 #[derive(Args)]
@@ -89,6 +97,13 @@ fn key(args: &[String]) -> Result<Key, Failure> {
     Ok(key)
 }
 
+fn binding(name: &str) -> BindingModel {
+    match name {
+        "mesa" => BindingModel::Mesa,
+        _ => BindingModel::Gpucc,
+    }
+}
+
 fn compiler(name: &str) -> Result<Compiler, Failure> {
     Ok(Compiler::for_target(target(name)?))
 }
@@ -99,6 +114,7 @@ pub fn compile(args: CompileArgs) -> Outcome {
     let options = CompileOptions {
         simd: widths(&args.simd),
         key: key(&args.keys)?,
+        binding: binding(&args.binding),
     };
     let program = compiler
         .compile(&shader, &options)
@@ -132,13 +148,16 @@ pub fn compile(args: CompileArgs) -> Outcome {
 
 pub fn verify(args: VerifyArgs) -> Outcome {
     let compiler = compiler(&args.target)?;
-    let simd = widths(&args.simd);
-    let key = key(&args.keys)?;
+    let options = CompileOptions {
+        simd: widths(&args.simd),
+        key: key(&args.keys)?,
+        binding: binding(&args.binding),
+    };
     let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
     for file in &args.files {
         let name = file.display().to_string();
         let outcome = match load(file) {
-            Ok(shader) => compiler.verify_keyed(&shader, &key, &simd),
+            Ok(shader) => compiler.verify_options(&shader, &options),
             Err(_) => VerifyOutcome::Error("cannot be read or parsed".into()),
         };
         match outcome {

@@ -8,7 +8,6 @@ use super::cmd::{
 };
 use crate::drm::error::{Error, Result};
 use crate::intel::cs_dispatch::{last_thread_mask, threads_per_group};
-use crate::intel::fs::from_nir::SSBO_SURFACE_BASE;
 use crate::intel::kernel::Kernel;
 
 /// Which buffer an address refers to.
@@ -375,7 +374,7 @@ impl ComputeLaunch {
     /// group counts and the uniform data (the bytes of UBO block 0, which its push
     /// constants read) comes from the program, so the driver and the compiler cannot
     /// disagree. The kernel runs at its dispatch width, with its buffers bound where its
-    /// SSBO accesses point (SSBO block i at binding-table entry `SSBO_SURFACE_BASE + i`).
+    /// SSBO accesses point (SSBO block i at binding-table entry `ssbo_surface_base + i`).
     pub fn for_kernel(kernel: &Kernel, uniforms: &[u8], groups: [u32; 3]) -> Result<Self> {
         let (Some(info), Some(push)) = (kernel.compute.as_ref(), kernel.cs_push()) else {
             return Err(Error::Invalid("the program is not a compute kernel".into()));
@@ -402,7 +401,7 @@ impl ComputeLaunch {
             groups,
             shared_memory_bytes: info.shared_size,
             barrier: info.uses_barrier,
-            first_binding: SSBO_SURFACE_BASE,
+            first_binding: kernel.ssbo_surface_base,
         })
     }
 

@@ -68,6 +68,8 @@ pub struct Options {
     pub validate: bool,
     /// Run the [`opt`] passes (off only to measure what they gain).
     pub optimize: bool,
+    /// Where surfaces sit and how uniform data is pushed.
+    pub binding: crate::compiler::BindingModel,
 }
 
 impl Default for Options {
@@ -84,6 +86,7 @@ impl Options {
             debug: debug::flags(),
             validate: debug::validate_by_default(),
             optimize: true,
+            binding: Default::default(),
         }
     }
 
@@ -142,7 +145,14 @@ impl Context {
                     self.devinfo.name
                 ))
             })?;
-            crate::intel::vec4::compile(self.devinfo, flow, &shader, opts.debug, opts.optimize)?
+            crate::intel::vec4::compile(
+                self.devinfo,
+                flow,
+                &shader,
+                opts.debug,
+                opts.optimize,
+                opts.binding,
+            )?
         } else {
             self.compile_prepared(&shader, opts)?
         };
@@ -352,7 +362,9 @@ impl Context {
                 .collect(),
             num_render_targets: facts.num_render_targets,
             pull_constant_blocks: facts.pull_blocks.clone(),
-            ubo_surface_base: from_nir::UBO_SURFACE_BASE,
+            ubo_surface_base: facts.ubo_surface_base,
+            ssbo_surface_base: facts.ssbo_surface_base,
+            ubo_ranges: facts.ubo_ranges.clone(),
             surfaces: facts.surfaces.clone(),
             flags: Flags {
                 uses_kill: facts.uses_kill,
@@ -556,7 +568,7 @@ const SIMD32_UNIT_BOUND_LIMIT: f64 = 1.01;
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.
 pub use crate::verify::VerifyOutcome;
 
-pub use verify::{verify, verify_kernel, verify_kernel_with, verify_with, SetMemo};
+pub use verify::{verify, verify_bound, verify_kernel, verify_kernel_with, verify_with, SetMemo};
 
 /// Whether a compute shader of `size` invocations per workgroup should be compiled at
 /// `width`, given the widest width already compiled: a wider program is not wanted when the

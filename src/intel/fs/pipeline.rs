@@ -120,7 +120,7 @@ pub fn prepare(
     };
     let shader = prepare_nir(shader, Flags::empty());
     let mut runner = Runner::new("", Flags::empty(), Flags::FS, true, validate::validate);
-    let (prog, facts) = from_nir::from_nir(dev, &shader, width)?;
+    let (prog, facts) = from_nir::from_nir(dev, &shader, width, Default::default())?;
     runner.check(TRANSLATE, &prog)?;
     let mut prepared = Prepared {
         prog,
@@ -214,8 +214,9 @@ pub(super) fn compile_width(
         opts.validate,
         validate::validate,
     );
-    let (mut prog, facts) =
-        runner.time_step(TRANSLATE, || from_nir::from_nir(dev, shader, width))?;
+    let (mut prog, facts) = runner.time_step(TRANSLATE, || {
+        from_nir::from_nir(dev, shader, width, opts.binding)
+    })?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     super::check_payload(dev, &facts)?;

@@ -27,7 +27,6 @@ pub mod urb;
 use crate::debug;
 use crate::intel::eu;
 use crate::intel::flow::FlowTemplates;
-use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
 use crate::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SIMD4X2};
 use crate::intel::DevInfo;
 use crate::nir;
@@ -41,8 +40,9 @@ pub const DISPATCH_GRF_START: u32 = 1;
 pub fn lower(
     shader: &nir::Shader,
     optimize: bool,
+    binding: crate::compiler::BindingModel,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
-    let (mut prog, facts) = from_nir::from_nir(shader)?;
+    let (mut prog, facts) = from_nir::from_nir(shader, binding)?;
     urb::emit_vertex(
         &mut prog,
         &facts.vertex.vue_map,
@@ -81,6 +81,7 @@ pub fn compile(
     shader: &nir::Shader,
     flags: debug::Flags,
     optimize: bool,
+    binding: crate::compiler::BindingModel,
 ) -> Result<Kernel, CompileError> {
     if devinfo.ver != 70 && devinfo.ver != 75 {
         return Err(CompileError::Unsupported(format!(
@@ -88,7 +89,7 @@ pub fn compile(
             devinfo.name
         )));
     }
-    let (mut prog, facts) = lower(shader, optimize)?;
+    let (mut prog, facts) = lower(shader, optimize, binding)?;
     if flags.contains(debug::Flags::FS) {
         eprint!("=== vec4 IR\n{prog}");
     }
@@ -177,7 +178,9 @@ pub fn compile(
         inputs: Vec::new(),
         num_render_targets: 0,
         pull_constant_blocks: facts.pull_blocks.clone(),
-        ubo_surface_base: UBO_SURFACE_BASE,
+        ubo_surface_base: facts.ubo_surface_base,
+        ssbo_surface_base: crate::intel::fs::from_nir::SSBO_SURFACE_BASE,
+        ubo_ranges: facts.ubo_ranges.clone(),
         surfaces: facts.surfaces.clone(),
         flags: Flags::default(),
         scratch_size: spilled.scratch_bytes,

@@ -12,7 +12,7 @@ use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg, TexKind};
-use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator, MAX_PUSH_REGS};
+use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
 
 /// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
 /// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
@@ -186,9 +186,10 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `load_ubo`: at a constant offset, push-constant slots (numbered in order of first use)
-    /// while the push block has room ([`MAX_PUSH_REGS`]), pull-constant messages past it; at
-    /// a run-time offset, pull-constant messages.
+    /// `load_ubo`: at a constant offset, push-constant slots: in gpucc's binding model
+    /// numbered in order of first use while the push block has room, in Mesa's those of the
+    /// UBO ranges chosen before translation; pull-constant messages for the rest, and for
+    /// loads at a run-time offset.
     pub(super) fn emit_load_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let block = self
             .imp
@@ -201,7 +202,7 @@ impl Translator<'_> {
         let Some(block) = block else {
             return Err(unsupported("load_ubo with a non-constant block index"));
         };
-        let block = ubo_block(block)?;
+        let block = self.ubo_block(block)?;
         let Some(offset) = offset else {
             // Mesa forms the block intrinsic on Gen9 and later only (earlier block reads
             // have alignment limits and no split sends, says brw_nir.c), so the block
@@ -235,7 +236,9 @@ impl Translator<'_> {
             .iter()
             .filter(|k| !self.push_index.contains_key(k))
             .count();
-        if self.facts.push.len() + new > MAX_PUSH_REGS as usize * 8 {
+        if (self.push_fixed && new > 0)
+            || self.facts.push.len() + new > self.max_push_regs as usize * 8
+        {
             return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
         }
         let mut out = Vec::new();
@@ -424,7 +427,7 @@ impl Translator<'_> {
         if bits != 32 {
             return Err(unsupported("load_ubo of non-dword data"));
         }
-        let surface = UBO_SURFACE_BASE + block;
+        let surface = self.facts.ubo_surface_base + block;
         if !self.facts.pull_blocks.contains(&block) {
             self.facts.pull_blocks.push(block);
         }
@@ -485,10 +488,7 @@ impl Translator<'_> {
                 "load_ubo_uniform_block_intel of {bits}-bit data"
             )));
         }
-        let surface = UBO_SURFACE_BASE + block;
-        if surface > 255 {
-            return Err(unsupported("UBO block index over 191"));
-        }
+        let surface = self.facts.ubo_surface_base + block;
         if !self.facts.pull_blocks.contains(&block) {
             self.facts.pull_blocks.push(block);
         }
@@ -644,15 +644,18 @@ impl Translator<'_> {
     }
 }
 
-/// A constant UBO block index: binding-table entry `UBO_SURFACE_BASE + block`, which must
-/// be one of the 256 a message can name, whether the loads are pushed or pulled (a block of
-/// 0x3f800000 once reached the push layout and made verification allocate 25 GB).
-fn ubo_block(block: u64) -> Result<u32, CompileError> {
-    let last = 255 - UBO_SURFACE_BASE;
-    u32::try_from(block)
-        .ok()
-        .filter(|&b| b <= last)
-        .ok_or_else(|| unsupported(format!("UBO block index {block} over {last}")))
+impl Translator<'_> {
+    /// A constant UBO block index: binding-table entry `ubo_surface_base + block`, which
+    /// must be one a message can name below the SLM and stateless entries (254, 255),
+    /// whether the loads are pushed or pulled (a block of 0x3f800000 once reached the push
+    /// layout and made verification allocate 25 GB).
+    fn ubo_block(&self, block: u64) -> Result<u32, CompileError> {
+        let last = super::SLM_SURFACE - 1 - self.facts.ubo_surface_base;
+        u32::try_from(block)
+            .ok()
+            .filter(|&b| b <= last)
+            .ok_or_else(|| unsupported(format!("UBO block index {block} over {last}")))
+    }
 }
 
 /// The `component` index of an I/O intrinsic, the first channel of its vec4 slot: 0-3. A

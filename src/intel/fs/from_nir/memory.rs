@@ -382,14 +382,15 @@ impl Translator<'_> {
             .const_value(block)
             .and_then(|v| v.first().copied())
             .ok_or_else(|| unsupported("SSBO access with a non-constant block index"))?;
-        if b >= (SLM_SURFACE - SSBO_SURFACE_BASE) as u64 {
+        let base = self.facts.ssbo_surface_base;
+        if b >= (SLM_SURFACE - base) as u64 {
             return Err(unsupported(format!(
                 "SSBO block {b} (at most {})",
-                SLM_SURFACE - SSBO_SURFACE_BASE - 1
+                SLM_SURFACE - base - 1
             )));
         }
         self.facts.surfaces.ssbo_blocks.insert(b as u32);
-        Ok(SSBO_SURFACE_BASE + b as u32)
+        Ok(base + b as u32)
     }
 
     /// Per-channel byte addresses `offset + base` in a register of their own (a message

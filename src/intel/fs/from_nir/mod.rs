@@ -28,6 +28,7 @@
 //! - `compute`: the workgroup size, local and workgroup ids, barriers and the end of a
 //!   compute thread.
 
+use crate::compiler::BindingModel;
 use std::collections::BTreeMap;
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
@@ -70,8 +71,14 @@ pub struct ShaderFacts {
     pub computes_depth: bool,
     /// The shader can discard pixels (live-pixel mask kept in f0.1).
     pub uses_kill: bool,
-    /// UBO blocks read with pull-constant messages (at `UBO_SURFACE_BASE + block`).
+    /// UBO blocks read with pull-constant messages (at `ubo_surface_base + block`).
     pub pull_blocks: Vec<u32>,
+    /// Binding-table slot of UBO block 0 and of SSBO block 0: 64 and 128 in gpucc's own
+    /// binding model, 0 in Mesa's (the NIR's block indices are the slots).
+    pub ubo_surface_base: u32,
+    pub ssbo_surface_base: u32,
+    /// Mesa's binding model: the pushed UBO ranges, whose dwords `push` lists in order.
+    pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
     /// Compute-shader facts (None for other stages).
     pub compute: Option<ComputeFacts>,
     /// Vertex-shader facts (None for other stages).
@@ -98,8 +105,13 @@ pub const KILL_FLAG: u8 = 1;
 /// are f0.1), as Mesa's `sample_mask_flag_subreg` puts it there.
 pub const KILL_FLAG_SIMD32: u8 = 2;
 
-/// The largest push-constant block (in registers), as Mesa's: what does not fit is pulled.
+/// The largest push-constant block (in registers) of gpucc's binding model: what does not
+/// fit is pulled.
 const MAX_PUSH_REGS: u32 = 32;
+
+/// The largest push-constant block of Mesa's binding model (brw's `max_push_length` on
+/// Gen6 and later).
+const MESA_MAX_PUSH_REGS: u32 = 64;
 
 struct Translator<'a> {
     devinfo: &'static DevInfo,
@@ -111,6 +123,11 @@ struct Translator<'a> {
     values: Vec<Option<Vec<Reg>>>,
     facts: ShaderFacts,
     push_index: BTreeMap<(u32, u32), u32>,
+    /// Mesa's binding model: the pushed dwords are fixed by the UBO ranges before
+    /// translation; a load outside them is pulled.
+    push_fixed: bool,
+    /// The push block's size in registers.
+    max_push_regs: u32,
     input_index: BTreeMap<u32, u32>,
     outputs: BTreeMap<u32, Vec<Reg>>,
     /// Vertex-shader outputs by varying slot.
@@ -133,6 +150,7 @@ pub fn from_nir(
     devinfo: &'static DevInfo,
     shader: &nir::Shader,
     width: u8,
+    binding: BindingModel,
 ) -> Result<(Program, ShaderFacts), CompileError> {
     let stage = shader.stage();
     let compute = match stage {
@@ -172,6 +190,8 @@ pub fn from_nir(
         values: vec![None; imp.defs.len()],
         facts: ShaderFacts::default(),
         push_index: BTreeMap::new(),
+        push_fixed: binding == BindingModel::Mesa,
+        max_push_regs: MAX_PUSH_REGS,
         input_index: BTreeMap::new(),
         outputs: BTreeMap::new(),
         vs_outputs: BTreeMap::new(),
@@ -179,6 +199,26 @@ pub fn from_nir(
         depth: None,
         chan_index: None,
     };
+    match binding {
+        BindingModel::Gpucc => {
+            t.facts.ubo_surface_base = UBO_SURFACE_BASE;
+            t.facts.ssbo_surface_base = SSBO_SURFACE_BASE;
+        }
+        BindingModel::Mesa => {
+            t.max_push_regs = MESA_MAX_PUSH_REGS;
+            // Compute programs push their subgroup id besides, as brw's do: one range less.
+            let ranges = if compute { 3 } else { 4 };
+            let ranges = crate::intel::ubo_ranges::choose(shader, ranges, MESA_MAX_PUSH_REGS);
+            for r in &ranges {
+                for dword in 0..r.length * 8 {
+                    let key = (r.block, r.start * 32 + dword * 4);
+                    t.push_index.insert(key, t.facts.push.len() as u32);
+                    t.facts.push.push(key);
+                }
+            }
+            t.facts.ubo_ranges = ranges;
+        }
+    }
     if compute {
         t.facts.compute = Some(compute_facts(shader)?);
         t.facts.payload.num_regs = 1 + 3 * t.per();
@@ -214,11 +254,12 @@ pub fn from_nir(
     } else {
         t.emit_fb_writes();
     }
-    if t.facts.push.len() as u32 > MAX_PUSH_REGS * 8 {
+    if t.facts.push.len() as u32 > t.max_push_regs * 8 {
         // `emit_load_ubo` pulls what does not fit.
         return Err(CompileError::Internal(format!(
-            "{} pushed dwords, past the {MAX_PUSH_REGS}-register push block",
-            t.facts.push.len()
+            "{} pushed dwords, past the {}-register push block",
+            t.facts.push.len(),
+            t.max_push_regs
         )));
     }
     if width == 32 {

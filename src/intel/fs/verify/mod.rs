@@ -29,6 +29,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::compiler::BindingModel;
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::FsPayload;
 use crate::intel::sim::Thread;
@@ -160,7 +161,7 @@ fn run_compute_set(
     set: usize,
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
-    use super::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
+    use super::from_nir::SLM_SURFACE;
     use crate::intel::sim::payload::CsPayload;
     let variant = kernel.variant(simd).expect("checked by the caller");
     let info = kernel.compute.as_ref().expect("checked by the caller");
@@ -237,7 +238,7 @@ fn run_compute_set(
         }
         for (b, bytes) in ssbos.iter().enumerate() {
             t.shared_mut()
-                .bind_buffer(SSBO_SURFACE_BASE + b as u32, bytes.clone());
+                .bind_buffer(kernel.ssbo_surface_base + b as u32, bytes.clone());
         }
         t.shared_mut().bind_buffer(SLM_SURFACE, slm.clone());
         t.shared_mut().map_global(
@@ -247,7 +248,11 @@ fn run_compute_set(
         t.set_step_limit(2_000_000);
         t.run_binary(&code).map_err(sim_error)?;
         for (b, bytes) in ssbos.iter_mut().enumerate() {
-            if let Some(now) = t.shared().buffers.get(&(SSBO_SURFACE_BASE + b as u32)) {
+            if let Some(now) = t
+                .shared()
+                .buffers
+                .get(&(kernel.ssbo_surface_base + b as u32))
+            {
                 bytes.clone_from(now);
             }
         }
@@ -408,7 +413,21 @@ pub fn verify_with(
     simd: u32,
     memo: &mut SetMemo,
 ) -> VerifyOutcome {
-    let kernel = match ctx.compile(shader, &Options::widths(&[simd]).validating()) {
+    verify_bound(ctx, shader, simd, BindingModel::Gpucc, memo)
+}
+
+/// [`verify_with`] of the program compiled for `binding`: the simulator binds its buffers
+/// where that model puts them, and pushes what its ranges push.
+pub fn verify_bound(
+    ctx: &Context,
+    shader: &nir::Shader,
+    simd: u32,
+    binding: BindingModel,
+    memo: &mut SetMemo,
+) -> VerifyOutcome {
+    let mut options = Options::widths(&[simd]).validating();
+    options.binding = binding;
+    let kernel = match ctx.compile(shader, &options) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
         Err(e) => return VerifyOutcome::Error(e.to_string()),
@@ -703,7 +722,7 @@ fn run_set(
     );
     for (b, bytes) in ssbos.iter().enumerate() {
         t.shared_mut()
-            .bind_buffer(super::from_nir::SSBO_SURFACE_BASE + b as u32, bytes.clone());
+            .bind_buffer(kernel.ssbo_surface_base + b as u32, bytes.clone());
     }
     let mut probes = MathProbes::rerunning(shader, env, n);
     t.set_step_limit(2_000_000);
@@ -771,7 +790,7 @@ fn run_set(
     // the hardware drops the writes of pixels the dispatch mask leaves out).
     let all = ((1u64 << n) - 1) as u32;
     for (b, want) in expected.ssbos.iter().enumerate().filter(|_| mask == all) {
-        let surface = super::from_nir::SSBO_SURFACE_BASE + b as u32;
+        let surface = kernel.ssbo_surface_base + b as u32;
         let Some(now) = t.shared().buffers.get(&surface) else {
             continue;
         };

@@ -303,7 +303,7 @@ impl Simulation<'_> {
         }
         t.shared_mut()
             .map_global(CONSTANT_DATA_ADDRESS, self.constant_data.to_vec());
-        let base = super::super::from_nir::SSBO_SURFACE_BASE;
+        let base = self.kernel.ssbo_surface_base;
         for (b, bytes) in self.ssbos.borrow().iter().enumerate() {
             t.shared_mut().bind_buffer(base + b as u32, bytes.clone());
         }

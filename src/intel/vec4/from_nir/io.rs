@@ -6,7 +6,6 @@
 //! URB writes at the end of the thread.
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
-use crate::intel::fs::from_nir::UBO_SURFACE_BASE;
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{Dst, File, Op, Src, XYZW};
@@ -205,8 +204,9 @@ impl Tr<'_> {
         let block = self
             .const_u32(src_at(i, 0)?)
             .ok_or_else(|| unsupported("load_ubo with a non-constant block index"))?;
-        if block > 255 - UBO_SURFACE_BASE {
-            return Err(unsupported(format!("UBO block index {block}")));
+        let last = crate::intel::fs::from_nir::SLM_SURFACE - 1 - self.facts.ubo_surface_base;
+        if block > last {
+            return Err(unsupported(format!("UBO block index {block} over {last}")));
         }
         let def = def_of(i)?;
         let (n, bits) = self.def_info(def)?;
@@ -229,7 +229,7 @@ impl Tr<'_> {
         let next = self.facts.push.len() as u32;
         let slot = match self.push_index.get(&key) {
             Some(&s) => s,
-            None if next >= MAX_PUSH_VEC4S => {
+            None if self.push_fixed || next >= MAX_PUSH_VEC4S => {
                 return self.pull_load(def, block, Src::imm(RegType::UD, offset & !15), first);
             }
             None => {
@@ -271,7 +271,7 @@ impl Tr<'_> {
         let r = self.prog.vgrf();
         self.push(
             Op::PullLoad {
-                surface: UBO_SURFACE_BASE + block,
+                surface: self.facts.ubo_surface_base + block,
             },
             Dst::vgrf(r, RegType::F, 0xf),
             vec![Src::vgrf(msg, RegType::UD)],

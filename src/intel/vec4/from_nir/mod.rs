@@ -14,8 +14,9 @@ mod tex;
 
 use std::collections::BTreeMap;
 
+use crate::compiler::BindingModel;
 use crate::intel::eu::{CondMod, Opcode, RegType};
-use crate::intel::fs::from_nir::vertex_facts;
+use crate::intel::fs::from_nir::{vertex_facts, UBO_SURFACE_BASE};
 use crate::intel::kernel::VertexInfo;
 use crate::nir::{self, AluSrc, BaseType, CfNode, InstrKind, JumpKind, SsaId};
 
@@ -39,8 +40,12 @@ pub struct Facts {
     /// the URB message copies only those, so the last computation of a partly written
     /// output can write the message register itself.
     pub output_masks: BTreeMap<u32, u8>,
-    /// UBO blocks read with pull-constant loads.
+    /// UBO blocks read with pull-constant loads (at `ubo_surface_base + block`).
     pub pull_blocks: Vec<u32>,
+    /// Binding-table slot of UBO block 0: 64 in gpucc's binding model, 0 in Mesa's.
+    pub ubo_surface_base: u32,
+    /// Mesa's binding model: the pushed UBO ranges, whose vec4s `push` lists in order.
+    pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
     /// Textures and samplers the sampler messages address.
     pub surfaces: crate::intel::kernel::SurfaceUse,
 }
@@ -70,6 +75,8 @@ struct Tr<'a> {
     regs: BTreeMap<u32, (u32, u32)>,
     facts: Facts,
     push_index: BTreeMap<(u32, u32), u32>,
+    /// Mesa's binding model: the pushed vec4s are those of the UBO ranges.
+    push_fixed: bool,
     /// Materialized constants.
     consts: BTreeMap<Vec<u32>, u32>,
     /// Control-flow nesting depth (constants built at depth 0 are reused).
@@ -82,8 +89,14 @@ struct Tr<'a> {
     block_uniform_copies: BTreeMap<u32, u32>,
 }
 
+/// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
+const MESA_MAX_PUSH_REGS: u32 = 32;
+
 /// Translates a vertex shader.
-pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> {
+pub fn from_nir(
+    shader: &nir::Shader,
+    binding: BindingModel,
+) -> Result<(Program, Facts), CompileError> {
     let imp = shader
         .entry()
         .ok_or_else(|| invalid("shader has no entry point"))?;
@@ -98,12 +111,27 @@ pub fn from_nir(shader: &nir::Shader) -> Result<(Program, Facts), CompileError> 
             ..Facts::default()
         },
         push_index: BTreeMap::new(),
+        push_fixed: binding == BindingModel::Mesa,
         consts: BTreeMap::new(),
         depth: 0,
         uniform_copies: BTreeMap::new(),
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
     };
+    match binding {
+        BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
+        BindingModel::Mesa => {
+            let ranges = crate::intel::ubo_ranges::choose(shader, 4, MESA_MAX_PUSH_REGS);
+            for r in &ranges {
+                for vec4 in 0..r.length * 2 {
+                    let key = (r.block, r.start * 32 + vec4 * 16);
+                    t.push_index.insert(key, t.facts.push.len() as u32);
+                    t.facts.push.push(key);
+                }
+            }
+            t.facts.ubo_ranges = ranges;
+        }
+    }
     t.emit_list(&imp.body)?;
     Ok((t.prog, t.facts))
 }
@@ -403,7 +431,7 @@ mod const_tests {
             @store_output (%2, %0) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())\n\
             // succs: b1\n    block b1:\n}\n";
         let shader = crate::nir::parse(text).unwrap();
-        let (prog, _) = crate::intel::vec4::lower(&shader, true).unwrap();
+        let (prog, _) = crate::intel::vec4::lower(&shader, true, Default::default()).unwrap();
         let ir = prog.to_string();
         assert!(ir.contains("mov g116.yzwF, 0x30004000VF\n"), "{ir}");
         assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
@@ -430,7 +458,7 @@ mod const_tests {
             @store_output (%3, %0) (base=34, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR2 slots=1, xfb(), xfb2())\n\
             // succs: b4\n    block b4:\n}\n";
         let shader = crate::nir::parse(text).unwrap();
-        let (prog, _) = crate::intel::vec4::lower(&shader, false).unwrap();
+        let (prog, _) = crate::intel::vec4::lower(&shader, false, Default::default()).unwrap();
         let ir = prog.to_string();
         let builds = |s: &str| s.matches("0x3dcccccdUD\n").count();
         let (inside, after) = ir.split_at(ir.find("endif").unwrap());
