@@ -1,11 +1,15 @@
 //! The compile key (crate::key) end to end: each implemented field against an expectation
 //! worked out from Mesa's definition of it, and each unimplemented or misplaced field refused
 //! by name. The NIR fields (flat_shade, frag_rb_swap, sprite_coord_*) twice: on NIR at Mesa's
-//! hand-over point, where Mesa has applied them and gpucc must not apply them again; and with
-//! `apply_nir_keys=1` on NIR cut before Mesa's key lowering, where gpucc applies them.
+//! hand-over point, real corpus NIR included, where Mesa has applied
+//! them and gpucc must not apply them again; and with `apply_nir_keys=1` on NIR cut before
+//! Mesa's key lowering, where gpucc applies them.
+
+mod common;
 
 use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
 use gpucc::etnaviv::compiler::consts::UniformContent;
+use gpucc::etnaviv::shader::ShaderObject;
 use gpucc::etnaviv::sim::Machine;
 use gpucc::etnaviv::specs::Specs;
 use gpucc::program::{Code, Program};
@@ -55,6 +59,14 @@ fn parse(text: &str) -> gpucc::nir::Shader {
 
 fn compile(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
     let options = CompileOptions { simd: vec![8], key };
+    Compiler::new(target)
+        .unwrap()
+        .compile(&parse(text), &options)
+}
+
+/// Compiled at the backend's default widths (Intel: every width that fits).
+fn compile_all_widths(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
+    let options = CompileOptions { simd: vec![], key };
     Compiler::new(target)
         .unwrap()
         .compile(&parse(text), &options)
@@ -195,6 +207,81 @@ fn flat_shade_leaves_colours_the_shader_declared_smooth() {
     }
 }
 
+/// The interpolation Mesa's NIR gives the input variable at `slot`, read from the text
+/// (`decl_var shader_in INTERP_MODE_X ... (SLOT.`).
+fn declared_interpolation(text: &str, slot: &str) -> Option<String> {
+    text.lines()
+        .filter(|l| l.starts_with("decl_var shader_in "))
+        .find(|l| l.contains(&format!("({slot}.")))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .map(str::to_string)
+}
+
+#[test]
+fn flat_shade_on_final_form_corpus_nir_compiles_the_modes_mesa_chose() {
+    // Every ivb and bdw fragment shader of the corpus that reads gl_Color, as crocus and iris
+    // handed it over ("NIR (final form)"): brw_nir_lower_fs_inputs has already decided each
+    // colour's interpolation, so flat_shade=1 must change nothing, and the program must report
+    // the mode the NIR declares.
+    for platform in ["ivb", "bdw"] {
+        let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+            return;
+        };
+        let files: Vec<_> = common::files_with_suffix(&dir, ".fs.nir")
+            .into_iter()
+            .filter(|p| {
+                let t = std::fs::read_to_string(p).unwrap();
+                declared_interpolation(&t, "VARYING_SLOT_COL0").is_some()
+            })
+            .collect();
+        // A real game shader among them (textures, uniforms, gl_Color).
+        assert!(
+            files
+                .iter()
+                .any(|p| p.ends_with("shader-db__warzone2100__4.fs.nir")),
+            "{platform}: {files:?}"
+        );
+        for path in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.display();
+            let plain = compile_all_widths(platform, &text, Key::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let keyed = compile_all_widths(platform, &text, key(&[("flat_shade", "1")]))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(plain.bytes, keyed.bytes, "{name}");
+            assert_eq!(plain, keyed, "{name}: program data");
+            let want_flat =
+                declared_interpolation(&text, "VARYING_SLOT_COL0").unwrap() == "INTERP_MODE_FLAT";
+            let col0: Vec<bool> = intel_inputs(&keyed)
+                .into_iter()
+                .filter(|(l, _)| l == "VARYING_SLOT_COL0")
+                .map(|(_, f)| f)
+                .collect();
+            assert_eq!(col0, [want_flat], "{name}");
+        }
+        // The game shader cut before brw_nir_lower_fs_inputs (gl_Color back to
+        // INTERP_MODE_NONE): refused at the hand-over, flat with apply_nir_keys.
+        let game = std::fs::read_to_string(dir.join("shader-db__warzone2100__4.fs.nir")).unwrap();
+        let early = game.replace(
+            "INTERP_MODE_SMOOTH none vec4 gl_Color",
+            "INTERP_MODE_NONE none vec4 gl_Color",
+        );
+        assert_ne!(early, game);
+        match compile_all_widths(platform, &early, key(&[("flat_shade", "1")])) {
+            Err(CompileError::Invalid(m)) => {
+                assert!(
+                    m.contains("flat_shade=1") && m.contains("VARYING_SLOT_COL0"),
+                    "{m}"
+                )
+            }
+            other => panic!("{platform}: {other:?}"),
+        }
+        let applied = key(&[("flat_shade", "1"), ("apply_nir_keys", "1")]);
+        let p = compile_all_widths(platform, &early, applied).unwrap();
+        assert!(intel_inputs(&p).contains(&("VARYING_SLOT_COL0".to_string(), true)));
+    }
+}
+
 #[test]
 fn nr_color_regions_broadcasts_frag_color_and_drops_unbound_targets() {
     // gl_FragColor goes to every region (Mesa's alloc_frag_output), last write ends the thread.
@@ -246,6 +333,97 @@ fn frag_rb_swap_swaps_red_and_blue_on_the_simulator() {
         m.run_fragment(&obj.insts, [0.0; 4], &[colour]).unwrap();
         let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
         assert_eq!(out, expected, "{fields:?}");
+    }
+}
+
+/// Colour output 0 of an etnaviv fragment program, run once on the simulator: user uniform
+/// component i (`4 * slot + component`) holds `user(i)`, the input at driver location s holds
+/// `input(s)`.
+fn simulate_colour0(
+    core: &str,
+    obj: &ShaderObject,
+    user: impl Fn(u32) -> f32,
+    input: impl Fn(u32) -> [f32; 4],
+) -> [f32; 4] {
+    let mut m = Machine::new(Specs::from_name(core).unwrap());
+    for (slot, contents) in obj.uniforms.iter().enumerate() {
+        let v = contents.map(|c| match c {
+            UniformContent::User(i) => user(i).to_bits(),
+            UniformContent::Const(b) => b,
+            UniformContent::Unused => 0,
+            other => panic!("uniform {other:?} is not modelled by this test"),
+        });
+        m.set_uniform_bits(slot, v);
+    }
+    m.set_temp(0, [0.5, 0.5, 0.5, 1.0]);
+    for io in &obj.inputs {
+        m.set_temp(usize::from(io.reg), input(io.slot));
+    }
+    let outcome = m.run(&obj.insts).unwrap();
+    assert!(!outcome.killed);
+    m.temp(usize::from(obj.ps_color_out_reg.expect("writes colour 0")))
+}
+
+/// Red and blue exchanged.
+fn rb(c: [f32; 4]) -> [f32; 4] {
+    [c[2], c[1], c[0], c[3]]
+}
+
+/// Deterministic, distinct values: user uniform component i, input s.
+fn user_value(i: u32) -> f32 {
+    [0.8, 0.45, 0.1, 0.6, 0.3, 0.7, 2.0, 0.25][i as usize % 8]
+}
+fn input_value(s: u32) -> [f32; 4] {
+    let s = s as f32;
+    [0.15 + 0.1 * s, 0.5, 0.9 - 0.1 * s, 0.35]
+}
+
+#[test]
+fn frag_rb_swap_on_final_form_corpus_nir_is_not_applied_twice() {
+    // A real game shader (sauerbraten's fog: gl_Color mixed with the fog colour by
+    // gl_FogFragCoord) as etnaviv handed it over for gc2000 and gc7000.
+    for core in ["gc2000", "gc7000"] {
+        let Some(path) = common::shared_path(&format!(
+            "corpus/nir/{core}/shader-db__sauerbraten__8.fs.nir"
+        )) else {
+            return;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("gl_FragColor (FRAG_RESULT_COLOR"));
+        let plain = compile(core, &text, Key::default()).unwrap();
+        // At the hand-over: the key is the variant's, the NIR already has (or lacks) the swap.
+        let handover = compile(core, &text, key(&[("frag_rb_swap", "1")])).unwrap();
+        assert_eq!(plain.bytes, handover.bytes, "{core}");
+        assert_eq!(plain, handover, "{core}: program data");
+        // Cut before etna_lower_io: gpucc adds the swap.
+        let applied_key = key(&[("frag_rb_swap", "1"), ("apply_nir_keys", "1")]);
+        let applied = compile(core, &text, applied_key.clone()).unwrap();
+        assert_ne!(plain.bytes, applied.bytes, "{core}");
+        // The simulator, on the same inputs: red and blue of colour 0 exchanged, nothing else.
+        let (Code::Etnaviv(p), Code::Etnaviv(a)) = (&plain.code, &applied.code) else {
+            panic!("not etnaviv programs")
+        };
+        let out_plain = simulate_colour0(core, p, user_value, input_value);
+        let out_applied = simulate_colour0(core, a, user_value, input_value);
+        assert_ne!(
+            out_plain[0], out_plain[2],
+            "{core}: a test that could not see a swap"
+        );
+        assert_eq!(out_applied, rb(out_plain), "{core}");
+        // And the swapped program agrees with the interpreter running the swapped NIR.
+        let c = Compiler::new(core).unwrap();
+        let shader = parse(&text);
+        assert!(
+            matches!(
+                c.verify_keyed(&shader, &applied_key, &[]),
+                VerifyOutcome::Pass
+            ),
+            "{core}"
+        );
+        assert!(matches!(
+            c.verify_keyed(&shader, &key(&[("frag_rb_swap", "1")]), &[]),
+            VerifyOutcome::Pass
+        ));
     }
 }
 
