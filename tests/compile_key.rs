@@ -1,7 +1,7 @@
 //! The compile key (crate::key) end to end: each implemented field against an expectation
 //! worked out from Mesa's definition of it, and each unimplemented or misplaced field refused
 //! by name. The NIR fields (flat_shade, frag_rb_swap, sprite_coord_*) twice: on NIR at Mesa's
-//! hand-over point, real corpus NIR included, where Mesa has applied
+//! hand-over point, real corpus NIR and real Mesa captures included, where Mesa has applied
 //! them and gpucc must not apply them again; and with `apply_nir_keys=1` on NIR cut before
 //! Mesa's key lowering, where gpucc applies them.
 
@@ -422,6 +422,54 @@ fn frag_rb_swap_on_final_form_corpus_nir_is_not_applied_twice() {
         );
         assert!(matches!(
             c.verify_keyed(&shader, &key(&[("frag_rb_swap", "1")]), &[]),
+            VerifyOutcome::Pass
+        ));
+    }
+}
+
+/// A file of tests/data/mesa-etnaviv (real Mesa captures, see its README).
+fn mesa_capture(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/mesa-etnaviv")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn frag_rb_swap_matches_mesas_own_swapped_variant() {
+    // The same shader as Mesa's etnaviv compiler hands it over without and with frag_rb_swap.
+    let unswapped = mesa_capture("ffma.fs.nir");
+    let swapped = mesa_capture("ffma-rb-swap.fs.nir");
+    assert_ne!(unswapped, swapped);
+    let swap = key(&[("frag_rb_swap", "1")]);
+    let applied_key = key(&[("frag_rb_swap", "1"), ("apply_nir_keys", "1")]);
+    let plain = compile("gc2000", &unswapped, Key::default()).unwrap();
+    let mesa_swapped = compile("gc2000", &swapped, swap.clone()).unwrap();
+    let gpucc_swapped = compile("gc2000", &unswapped, applied_key.clone()).unwrap();
+    // The variant's own key with Mesa's swapped NIR changes nothing in gpucc.
+    assert_eq!(
+        mesa_swapped.bytes,
+        compile("gc2000", &swapped, Key::default()).unwrap().bytes
+    );
+    let run = |p: &Program| {
+        let Code::Etnaviv(o) = &p.code else {
+            panic!("not an etnaviv program")
+        };
+        simulate_colour0("gc2000", o, user_value, input_value)
+    };
+    let out_plain = run(&plain);
+    assert_ne!(out_plain[0], out_plain[2]);
+    // Swapped once, whichever of Mesa or gpucc swapped.
+    assert_eq!(run(&mesa_swapped), rb(out_plain));
+    assert_eq!(run(&gpucc_swapped), rb(out_plain));
+    let c = Compiler::new("gc2000").unwrap();
+    for (text, k) in [
+        (&unswapped, Key::default()),
+        (&swapped, swap),
+        (&unswapped, applied_key),
+    ] {
+        assert!(matches!(
+            c.verify_keyed(&parse(text), &k, &[]),
             VerifyOutcome::Pass
         ));
     }
