@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Mesa 23.3.6 (the Mesa the shared corpus came from) with the drivers gpucc serves:
-# crocus (Gen4-7.5), iris (Gen8+) and etnaviv, plus Mesa's drm-shim so they run without a GPU.
+# crocus (Gen4-7.5), iris (Gen8+) and etnaviv, plus Mesa's drm-shim so they run without a GPU
+# and Mesa's etnaviv_compiler tool (TGSI in, one etnaviv variant out; tests/data/mesa-etnaviv).
 #
 #   mesa/build.sh [--dir DIR] [--tarball FILE] [--deps] [--jobs N] [--fresh]
 #
@@ -66,11 +67,16 @@ if [ "$fresh" = 1 ] || [ ! -d "$dir/src" ]; then
   done
 fi
 
+tools=drm-shim,etnaviv
 if [ ! -f "$dir/build/build.ninja" ]; then
   meson setup "$dir/build" "$dir/src" --prefix "$dir/prefix" \
     -Dgallium-drivers=crocus,iris,etnaviv,swrast -Dvulkan-drivers= -Dllvm=disabled \
-    -Dtools=drm-shim -Dglvnd=true -Dplatforms=x11 -Dbuildtype=release \
+    -Dtools="$tools" -Dglvnd=true -Dplatforms=x11 -Dbuildtype=release \
     -Dvalgrind=disabled -Dlibunwind=disabled -Dgles1=disabled 2>&1 | tee -a "$log"
+elif ! meson introspect --buildoptions "$dir/build" 2>/dev/null |
+       python3 -c 'import json,sys; o=json.load(sys.stdin); t=[x["value"] for x in o if x["name"]=="tools"][0]; sys.exit(0 if "etnaviv" in t else 1)'; then
+  # A build configured before the tool was added: adding a tool rebuilds only the tool.
+  meson configure "$dir/build" -Dtools="$tools" 2>&1 | tee -a "$log"
 fi
 if ! ninja -C "$dir/build" -j "$jobs" >> "$log" 2>&1; then
   tail -n 40 "$log" >&2

@@ -6,11 +6,36 @@
 //! field and the value, never silently ignored (a driver that asked for alpha-to-coverage and
 //! got a shader without it would render wrongly with no hint why).
 //!
-//! Implemented: `nr_color_regions`, `flat_shade`, `frag_rb_swap`, `sprite_coord_enable` and
-//! `sprite_coord_yinvert`. The implemented fields are applied to the NIR before the backend sees it
-//! ([`Key::apply`]), the way Mesa applies them in its NIR lowering: the backends need no
-//! knowledge of the key, and `gpucc verify` checks the keyed shader like any other because
-//! the interpreter runs the same rewritten NIR.
+//! Where Mesa 23.3 reads each field, relative to the hand-over point (README, "Getting NIR out
+//! of Mesa": the end of `brw_postprocess_nir` on Intel, just after `etna_lower_io` on etnaviv),
+//! sorts the fields in two kinds:
+//!
+//! - **Backend fields**, read by the backend after the hand-over. `nr_color_regions`
+//!   (`fs_visitor`'s render-target writes) is implemented; `emit_alpha_test` with
+//!   `alpha_test_func` (`fs_visitor::emit_alpha_test`) is refused. gpucc applies a backend
+//!   field in every case.
+//! - **NIR fields**, applied by Mesa's NIR passes before the hand-over: `flat_shade`
+//!   (`brw_nir_lower_fs_inputs` gives each input left INTERP_MODE_NONE a mode: flat for COL0 and
+//!   COL1 under the key, smooth otherwise), `frag_rb_swap` (`etna_lower_io`),
+//!   `sprite_coord_enable` and `sprite_coord_yinvert` (`nir_lower_texcoord_replace`, early in
+//!   `etna_compile_shader`). NIR taken at the hand-over already carries them, so by default
+//!   gpucc does not apply them a second time ([`Key::apply_nir_keys`] false): it checks the
+//!   NIR against them where the NIR shows it (a colour still INTERP_MODE_NONE under
+//!   `flat_shade`, a point-sprite texture coordinate still read under `sprite_coord_enable`)
+//!   and refuses a contradiction by name. With `apply_nir_keys` (NIR cut before Mesa's key
+//!   lowering: gpucc's own tools, hand-written NIR) gpucc applies them as those passes would.
+//!
+//! The fields gpucc refuses are not all backend fields in Mesa: `persample_interp` is read in
+//! NIR (`brw_nir_lower_fs_inputs` makes barycentrics per-sample) and by the backend (dispatch
+//! mode); `alpha_to_coverage` is lowered in NIR on Gen7+ before `brw_postprocess_nir`
+//! (`brw_nir_lower_alpha_to_coverage`, when the shader writes gl_SampleMask) and read by the
+//! backend (alpha replicated to every render target); `nr_userclip_plane_consts` is lowered by
+//! crocus and iris themselves (`nir_lower_clip_vs`) before they call `brw_compile_vs`. Each
+//! is refused whatever `apply_nir_keys` says, until gpucc implements it.
+//!
+//! The fields gpucc applies are applied to the NIR before the backend sees it
+//! ([`Key::apply`]): the backends need no knowledge of the key, and `gpucc verify` checks the
+//! keyed shader like any other because the interpreter runs the same rewritten NIR.
 
 use std::borrow::Cow;
 
@@ -32,7 +57,9 @@ pub struct Key {
     /// writes (gpucc's behaviour without a key).
     pub nr_color_regions: Option<u32>,
     /// Intel FS, `brw_wm_prog_key::flat_shade`: the colour inputs (COL0, COL1, and BFC0,
-    /// BFC1) whose interpolation the shader left unspecified (INTERP_MODE_NONE) are flat.
+    /// BFC1) whose interpolation the shader left unspecified (INTERP_MODE_NONE) are flat. A
+    /// NIR field: Mesa applies it before the hand-over, so gpucc applies it only with
+    /// [`Key::apply_nir_keys`]; without, a colour input still INTERP_MODE_NONE is refused.
     pub flat_shade: bool,
     /// Intel FS, `brw_wm_prog_key::persample_interp`: run per sample. Not implemented.
     pub persample_interp: bool,
@@ -47,16 +74,26 @@ pub struct Key {
     pub nr_userclip_plane_consts: u32,
     /// etnaviv FS, `etna_shader_key::frag_rb_swap`: the render target stores red and blue
     /// swapped (a BGRA format the PE cannot swizzle), so the shader swaps them in colour
-    /// output 0 (FRAG_RESULT_COLOR or FRAG_RESULT_DATA0).
+    /// output 0 (FRAG_RESULT_COLOR or FRAG_RESULT_DATA0). A NIR field (`etna_lower_io`):
+    /// applied only with [`Key::apply_nir_keys`].
     pub frag_rb_swap: bool,
     /// etnaviv FS, `etna_shader_key::sprite_coord_enable`: mask of TEX0..7 varyings that
     /// point sprites replace with the point coordinate: a read of TEXi becomes
     /// (PNTC.x, PNTC.y, 0, 1), PNTC being a new input (VARYING_SLOT_PNTC) the driver feeds
-    /// with the rasterizer's point coordinate (Mesa's `nir_lower_texcoord_replace`).
+    /// with the rasterizer's point coordinate (Mesa's `nir_lower_texcoord_replace`). A NIR
+    /// field: applied only with [`Key::apply_nir_keys`]; without, a read of a TEXi in the
+    /// mask with no read of PNTC is refused.
     pub sprite_coord_enable: u32,
     /// etnaviv FS, `etna_shader_key::sprite_coord_yinvert`: the replaced coordinate's y is
-    /// 1 - y (GL's lower-left point-sprite origin).
+    /// 1 - y (GL's lower-left point-sprite origin). A NIR field, with `sprite_coord_enable`.
     pub sprite_coord_yinvert: bool,
+    /// Where the NIR was taken, which decides what becomes of the NIR fields (`flat_shade`,
+    /// `frag_rb_swap`, `sprite_coord_enable`, `sprite_coord_yinvert`). False (the default):
+    /// at the documented hand-over point, where Mesa has applied them already; gpucc does not
+    /// apply them again and refuses NIR that contradicts them. True: before Mesa's key
+    /// lowering (gpucc's own tools, hand-written NIR); gpucc applies them as Mesa's passes
+    /// would. Backend fields (`nr_color_regions`) are applied either way.
+    pub apply_nir_keys: bool,
 }
 
 /// Which backend family a key is applied for.
@@ -80,18 +117,21 @@ impl Key {
         stage: Stage,
     ) -> Result<Cow<'a, nir::Shader>, CompileError> {
         self.check(family, stage)?;
+        if !self.apply_nir_keys {
+            self.check_handover(shader)?;
+        }
         let mut out = Cow::Borrowed(shader);
-        if self.flat_shade && flat_shade(out.to_mut()) {
+        if self.apply_nir_keys && self.flat_shade && flat_shade(out.to_mut()) {
             // The barycentrics the colours no longer read must not stay in the payload.
             nir::passes::dce::dce(out.to_mut());
         }
         if let Some(n) = self.nr_color_regions {
             color_regions(out.to_mut(), n)?;
         }
-        if self.frag_rb_swap {
+        if self.apply_nir_keys && self.frag_rb_swap {
             rb_swap(out.to_mut());
         }
-        if self.sprite_coord_enable != 0 {
+        if self.apply_nir_keys && self.sprite_coord_enable != 0 {
             sprite_coord(
                 out.to_mut(),
                 self.sprite_coord_enable,
@@ -226,6 +266,40 @@ impl Key {
         Ok(())
     }
 
+    /// The NIR fields at the hand-over point: Mesa has applied them, so the NIR must not
+    /// show the state before them. Refuses, naming the field, the slot and the way out, NIR
+    /// that still has what Mesa's pass for a field set here would have rewritten.
+    fn check_handover(&self, shader: &nir::Shader) -> Result<(), CompileError> {
+        let remedy = |point: &str| {
+            format!(
+                "hand over the NIR where README's \"Getting NIR out of Mesa\" says ({point}), \
+                 or set apply_nir_keys=1 for gpucc to apply the key itself"
+            )
+        };
+        if self.flat_shade {
+            if let Some(slot) = unspecified_colour(shader) {
+                return Err(CompileError::Invalid(format!(
+                    "compile key flat_shade=1: fragment input {slot} has no interpolation mode \
+                     (INTERP_MODE_NONE or interp_mode=0), so this NIR was taken before Mesa's \
+                     brw_nir_lower_fs_inputs, which decides flat shading from the key; {}",
+                    remedy("the end of brw_postprocess_nir")
+                )));
+            }
+        }
+        if self.sprite_coord_enable != 0 {
+            if let Some(slot) = unreplaced_texcoord(shader, self.sprite_coord_enable) {
+                return Err(CompileError::Invalid(format!(
+                    "compile key sprite_coord_enable={:#x}: the shader reads {slot} and not the \
+                     point coordinate (VARYING_SLOT_PNTC), so this NIR was taken before Mesa's \
+                     nir_lower_texcoord_replace; {}",
+                    self.sprite_coord_enable,
+                    remedy("after etna_lower_io in etna_compile_shader")
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Sets one field from its name and value as the command line spells them
     /// (`flat_shade=1`, `sprite_coord_enable=0x3`).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -255,6 +329,7 @@ impl Key {
             "frag_rb_swap" => self.frag_rb_swap = flag()?,
             "sprite_coord_enable" => self.sprite_coord_enable = number,
             "sprite_coord_yinvert" => self.sprite_coord_yinvert = flag()?,
+            "apply_nir_keys" => self.apply_nir_keys = flag()?,
             _ => {
                 return Err(format!(
                     "unknown key {name:?} (known: {})",
@@ -267,7 +342,7 @@ impl Key {
 }
 
 /// The field names [`Key::set`] accepts.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     "nr_color_regions",
     "flat_shade",
     "persample_interp",
@@ -277,6 +352,7 @@ pub const NAMES: [&str; 9] = [
     "frag_rb_swap",
     "sprite_coord_enable",
     "sprite_coord_yinvert",
+    "apply_nir_keys",
 ];
 
 /// The colour slots `flat_shade` affects. Mesa's brw names COL0 and COL1 only (the back
@@ -289,20 +365,67 @@ const COLOR_SLOTS: [&str; 4] = [
     "VARYING_SLOT_BFC1",
 ];
 
-/// `flat_shade`: each `load_interpolated_input` of a colour slot whose interpolation is
-/// unspecified becomes a `load_input` (constant interpolation), and the variable is
-/// declared flat. Unspecified means the variable says INTERP_MODE_NONE or the barycentric
-/// the load uses says `interp_mode=0`: Mesa decides on the variable, before brw gives
-/// INTERP_MODE_NONE its default (smooth), so NIR dumped after that step (as the ivb corpus
-/// is) has no unspecified colours left and is unaffected. Returns whether a load changed.
-fn flat_shade(shader: &mut nir::Shader) -> bool {
-    let unspecified_var = |loc: &str, vars: &[nir::Variable]| {
-        vars.iter().any(|v| {
-            v.mode == nir::VarMode::ShaderIn
-                && v.location == loc
-                && v.interpolation == "INTERP_MODE_NONE"
+/// Whether `vars` declare the input `loc` with INTERP_MODE_NONE.
+fn unspecified_var(loc: &str, vars: &[nir::Variable]) -> bool {
+    vars.iter().any(|v| {
+        v.mode == nir::VarMode::ShaderIn
+            && v.location == loc
+            && v.interpolation == "INTERP_MODE_NONE"
+    })
+}
+
+/// The colour slot `i` reads when it is a `load_interpolated_input` of a colour whose
+/// interpolation is unspecified: the variable says INTERP_MODE_NONE or the barycentric the
+/// load uses says `interp_mode=0`.
+fn unspecified_colour_load(
+    body: &nir::Impl,
+    i: &IntrinsicInstr,
+    vars: &[nir::Variable],
+) -> Option<String> {
+    if i.intrinsic != Intrinsic::LoadInterpolatedInput {
+        return None;
+    }
+    let loc = i.io_location().filter(|l| COLOR_SLOTS.contains(l))?;
+    let bary_none = i
+        .srcs
+        .first()
+        .and_then(|&b| body.def_instr(b))
+        .is_some_and(|b| {
+            matches!(&b.kind, InstrKind::Intrinsic(bi)
+            if bi.int_index(IndexKind::InterpMode) == Some(0))
+        });
+    (bary_none || unspecified_var(loc, vars)).then(|| loc.to_string())
+}
+
+/// The first colour input whose interpolation is unspecified: a colour variable declared
+/// INTERP_MODE_NONE, or a load of a colour through an `interp_mode=0` barycentric. Mesa's
+/// `brw_nir_lower_fs_inputs` gives every input variable a mode, so at the hand-over there is
+/// none.
+fn unspecified_colour(shader: &nir::Shader) -> Option<String> {
+    let vars = &shader.variables;
+    if let Some(v) = vars
+        .iter()
+        .find(|v| COLOR_SLOTS.contains(&v.location.as_str()) && unspecified_var(&v.location, vars))
+    {
+        return Some(v.location.clone());
+    }
+    shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .find_map(|body| {
+            body.instrs_in_order().find_map(|(_, x)| match &x.kind {
+                InstrKind::Intrinsic(i) => unspecified_colour_load(body, i, vars),
+                _ => None,
+            })
         })
-    };
+}
+
+/// `flat_shade`: each `load_interpolated_input` of a colour slot whose interpolation is
+/// unspecified ([`unspecified_colour_load`]) becomes a `load_input` (constant interpolation),
+/// and the variable is declared flat, as Mesa's `brw_nir_lower_fs_inputs` decides before it
+/// gives INTERP_MODE_NONE its default (smooth). Returns whether a load changed.
+fn flat_shade(shader: &mut nir::Shader) -> bool {
     let mut made_flat = Vec::new();
     let vars = shader.variables.clone();
     for f in &mut shader.functions {
@@ -311,26 +434,9 @@ fn flat_shade(shader: &mut nir::Shader) -> bool {
             let InstrKind::Intrinsic(i) = &body.instrs[idx].kind else {
                 continue;
             };
-            if i.intrinsic != Intrinsic::LoadInterpolatedInput {
-                continue;
-            }
-            let Some(loc) = i.io_location().map(str::to_string) else {
+            let Some(loc) = unspecified_colour_load(body, i, &vars) else {
                 continue;
             };
-            if !COLOR_SLOTS.contains(&loc.as_str()) {
-                continue;
-            }
-            let bary_none = i
-                .srcs
-                .first()
-                .and_then(|&b| body.def_instr(b))
-                .is_some_and(|b| {
-                    matches!(&b.kind, InstrKind::Intrinsic(bi)
-                    if bi.int_index(IndexKind::InterpMode) == Some(0))
-                });
-            if !bary_none && !unspecified_var(&loc, &vars) {
-                continue;
-            }
             let Some(offset) = i.srcs.get(1).copied() else {
                 continue;
             };
@@ -517,6 +623,37 @@ fn rb_swap(shader: &mut nir::Shader) {
     }
 }
 
+/// The TEXi slot in `mask` the shader reads while it reads no point coordinate, if any: NIR
+/// on which Mesa's `nir_lower_texcoord_replace` has not run. After it, a read of a TEXi in the
+/// mask is gone (constant index) or kept beside a read of PNTC (an indirect index, selected at
+/// run time).
+fn unreplaced_texcoord(shader: &nir::Shader, mask: u32) -> Option<String> {
+    let reads = |pick: &dyn Fn(&str) -> bool| -> Option<String> {
+        shader
+            .functions
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .flat_map(|b| b.instrs_in_order())
+            .find_map(|(_, x)| match &x.kind {
+                InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadInput => {
+                    i.io_location().filter(|l| pick(l)).map(str::to_string)
+                }
+                _ => None,
+            })
+    };
+    if reads(&|l| l == "VARYING_SLOT_PNTC").is_some() {
+        return None;
+    }
+    reads(&|l| texcoord_in_mask(l, mask))
+}
+
+/// Whether `loc` is a VARYING_SLOT_TEXi with bit i set in `mask`.
+fn texcoord_in_mask(loc: &str, mask: u32) -> bool {
+    loc.strip_prefix("VARYING_SLOT_TEX")
+        .and_then(|n| n.parse::<u32>().ok())
+        .is_some_and(|n| n < 8 && mask & (1 << n) != 0)
+}
+
 /// `sprite_coord_enable`: every `load_input` of a TEXi varying in `mask` becomes a read of
 /// the point coordinate, (PNTC.x, PNTC.y or 1 - PNTC.y, 0, 1), as Mesa's
 /// `nir_lower_texcoord_replace` rewrites glTexCoord for point sprites. The point coordinate
@@ -524,10 +661,7 @@ fn rb_swap(shader: &mut nir::Shader) {
 fn sprite_coord(shader: &mut nir::Shader, mask: u32, yinvert: bool) {
     let replaced = |i: &IntrinsicInstr| {
         i.intrinsic == Intrinsic::LoadInput
-            && i.io_location()
-                .and_then(|l| l.strip_prefix("VARYING_SLOT_TEX"))
-                .and_then(|n| n.parse::<u32>().ok())
-                .is_some_and(|n| n < 8 && mask & (1 << n) != 0)
+            && i.io_location().is_some_and(|l| texcoord_in_mask(l, mask))
     };
     let mut base = shader
         .variables

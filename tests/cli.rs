@@ -309,15 +309,33 @@ fn bench_compile_once_compiles_each_file_once() {
     );
 }
 
-/// `--key name=value`: the Vivante example's colour comes out with red and blue swapped (red,
+/// `--key name=value`: with `apply_nir_keys=1` (the example is hand-written, cut before
+/// Mesa's key lowering) the Vivante example's colour comes out with red and blue swapped (red,
 /// computed in the branches, goes to the output's z rather than x, and blue's constant to
-/// x), an unknown key is a usage error naming it, and a key of the other family is an input
-/// error naming the field.
+/// x); without it `frag_rb_swap=1` is taken as already in the NIR, as at Mesa's hand-over, and
+/// changes nothing. An unknown key is a usage error naming it, a key of the other family is an
+/// input error naming the field, and so is a key the NIR contradicts.
 #[test]
 fn compile_key_flags() {
     let file = "examples/etnaviv/gradient.fs.nir";
     let plain = gpucc(&["compile", "--target", "gc3000", file, "--asm"]);
     assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let handover = gpucc(&[
+        "compile",
+        "--target",
+        "gc3000",
+        file,
+        "--asm",
+        "--key",
+        "frag_rb_swap=1",
+    ]);
+    assert_eq!(
+        handover.status.code(),
+        Some(0),
+        "{}",
+        text(&handover.stderr)
+    );
+    assert_eq!(text(&plain.stdout), text(&handover.stdout));
     let swapped = gpucc(&[
         "compile",
         "--target",
@@ -326,6 +344,8 @@ fn compile_key_flags() {
         "--asm",
         "--key",
         "frag_rb_swap=1",
+        "--key",
+        "apply_nir_keys=1",
     ]);
     assert_eq!(swapped.status.code(), Some(0), "{}", text(&swapped.stderr));
     assert_ne!(text(&plain.stdout), text(&swapped.stdout));
@@ -344,6 +364,8 @@ fn compile_key_flags() {
         file,
         "--key",
         "frag_rb_swap=1",
+        "--key",
+        "apply_nir_keys=1",
     ]);
     assert_eq!(
         verified.status.code(),
@@ -370,7 +392,41 @@ fn compile_key_flags() {
         err.contains("flat_shade=1") && err.contains("Intel key"),
         "{err}"
     );
+
+    // A gl_Color left INTERP_MODE_NONE is NIR from before brw_nir_lower_fs_inputs: with
+    // flat_shade=1 the message names the key, the slot and apply_nir_keys.
+    let early = tmp("early-color.fs.nir", EARLY_COLOR_FS);
+    let early = early.as_str();
+    let refused = gpucc(&["compile", "--target", "ivb", early, "--key", "flat_shade=1"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    for needle in ["flat_shade=1", "VARYING_SLOT_COL0", "apply_nir_keys=1"] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    let applied = gpucc(&[
+        "verify",
+        "--target",
+        "ivb",
+        early,
+        "--key",
+        "flat_shade=1",
+        "--key",
+        "apply_nir_keys=1",
+    ]);
+    assert_eq!(applied.status.code(), Some(0), "{}", text(&applied.stdout));
 }
+
+/// gl_Color copied to gl_FragColor, its interpolation not yet decided (INTERP_MODE_NONE).
+const EARLY_COLOR_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\n\
+uniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n\
+    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=0)\n\
+    con 32    %1 = load_const (0x00000000)\n\
+    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n\
+                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+                   // succs: b1 \n    block b1:\n}\n";
 
 /// `--asm --stats`: the listing opens each width with its statistics line, so the statistics
 /// that follow it do not repeat those lines (they once came twice).

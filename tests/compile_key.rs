@@ -1,9 +1,15 @@
 //! The compile key (crate::key) end to end: each implemented field against an expectation
 //! worked out from Mesa's definition of it, and each unimplemented or misplaced field refused
-//! by name.
+//! by name. The NIR fields (flat_shade, frag_rb_swap, sprite_coord_*) twice: on NIR at Mesa's
+//! hand-over point, real corpus NIR and real Mesa captures included, where Mesa has applied
+//! them and gpucc must not apply them again; and with `apply_nir_keys=1` on NIR cut before
+//! Mesa's key lowering, where gpucc applies them.
+
+mod common;
 
 use gpucc::compiler::{CompileError, CompileOptions, Compiler, Key};
 use gpucc::etnaviv::compiler::consts::UniformContent;
+use gpucc::etnaviv::shader::ShaderObject;
 use gpucc::etnaviv::sim::Machine;
 use gpucc::etnaviv::specs::Specs;
 use gpucc::program::{Code, Program};
@@ -62,6 +68,14 @@ fn compile(target: &str, text: &str, key: Key) -> Result<Program, CompileError> 
         .compile(&parse(text), &options)
 }
 
+/// Compiled at the backend's default widths (Intel: every width that fits).
+fn compile_all_widths(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
+    let options = CompileOptions { simd: vec![], key };
+    Compiler::new(target)
+        .unwrap()
+        .compile(&parse(text), &options)
+}
+
 fn key(fields: &[(&str, &str)]) -> Key {
     let mut k = Key::default();
     for (n, v) in fields {
@@ -97,43 +111,179 @@ fn intel_inputs(p: &Program) -> Vec<(String, bool)> {
     }
 }
 
+/// [`INTEL_COLOR_FS`] as Mesa hands it over with `flat_shade` set: `brw_nir_lower_fs_inputs`
+/// declared gl_Color flat, and `nir_lower_io` then reads a flat input with `load_input` (no
+/// barycentric), the form the corpus has for `flat` inputs (fs-int-interpolation).
+const INTEL_FLAT_COLOR_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\n\
+outputs: 1\nuniforms: 0\n\
+decl_var shader_in INTERP_MODE_FLAT none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n\
+    con 32    %1 = load_const (0x00000000)\n\
+    div 32x4  %2 = @load_input (%1 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n\
+                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
+                   // succs: b1 \n    block b1:\n}\n";
+
+/// The barycentric modes the program's payload holds.
+fn barycentric_modes(p: &Program) -> u8 {
+    match &p.code {
+        Code::Intel(k) => k.flags.barycentric_modes,
+        Code::Etnaviv(_) => panic!("not an Intel program"),
+    }
+}
+
 #[test]
-fn flat_shade_makes_unspecified_colour_inputs_flat() {
+fn flat_shade_before_the_handover_is_applied_only_when_asked() {
+    // No key: the unspecified colour is interpolated (Mesa's default for INTERP_MODE_NONE
+    // without flat_shade is smooth).
     let smooth = compile("ivb", INTEL_COLOR_FS, Key::default()).unwrap();
     assert_eq!(
         intel_inputs(&smooth),
         [("VARYING_SLOT_COL0".to_string(), false)]
     );
-    let flat = compile("ivb", INTEL_COLOR_FS, key(&[("flat_shade", "1")])).unwrap();
+    // flat_shade=1 on NIR whose colour has no mode yet: this is not hand-over NIR (Mesa's
+    // brw_nir_lower_fs_inputs would have given it one), and gpucc does not guess.
+    match compile("ivb", INTEL_COLOR_FS, key(&[("flat_shade", "1")])) {
+        Err(CompileError::Invalid(m)) => {
+            for needle in [
+                "flat_shade=1",
+                "VARYING_SLOT_COL0",
+                "INTERP_MODE_NONE",
+                "apply_nir_keys=1",
+            ] {
+                assert!(m.contains(needle), "{needle}: {m}");
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same with only the barycentric saying interp_mode=0.
+    let bary_only = INTEL_COLOR_FS.replace(
+        "INTERP_MODE_NONE none vec4 gl_Color",
+        "INTERP_MODE_SMOOTH none vec4 gl_Color",
+    );
+    match compile("ivb", &bary_only, key(&[("flat_shade", "1")])) {
+        Err(CompileError::Invalid(m)) => assert!(m.contains("VARYING_SLOT_COL0"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // apply_nir_keys=1: gpucc applies flat_shade as brw_nir_lower_fs_inputs would.
+    let applied = key(&[("flat_shade", "1"), ("apply_nir_keys", "1")]);
+    let flat = compile("ivb", INTEL_COLOR_FS, applied.clone()).unwrap();
     assert_eq!(
         intel_inputs(&flat),
         [("VARYING_SLOT_COL0".to_string(), true)]
     );
     // A flat input needs no barycentric coordinates: the payload holds none (Mesa's
     // barycentric_interp_modes is 0 when every input is flat).
-    match &flat.code {
-        Code::Intel(k) => assert_eq!(k.flags.barycentric_modes, 0),
-        Code::Etnaviv(_) => unreachable!(),
-    }
+    assert_eq!(barycentric_modes(&flat), 0);
+    // What gpucc made of it is what Mesa's own result compiles to: the NIR Mesa hands over
+    // with flat_shade set, compiled at the hand-over with the same key.
+    let mesa_form = compile("ivb", INTEL_FLAT_COLOR_FS, key(&[("flat_shade", "1")])).unwrap();
+    assert_eq!(flat.bytes, mesa_form.bytes);
+    assert_eq!(intel_inputs(&mesa_form), intel_inputs(&flat));
     // The keyed shader still means what the interpreter says it means.
     let c = Compiler::new("ivb").unwrap();
     let shader = parse(INTEL_COLOR_FS);
-    let keyed = c.keyed(&shader, &key(&[("flat_shade", "1")])).unwrap();
+    let keyed = c.keyed(&shader, &applied).unwrap();
     assert!(matches!(c.verify(&keyed, &[8, 16]), VerifyOutcome::Pass));
 }
 
 #[test]
 fn flat_shade_leaves_colours_the_shader_declared_smooth() {
     // `smooth in vec4 gl_Color` (INTERP_MODE_SMOOTH, interp_mode=1) is not the driver's to
-    // change: Mesa's brw applies flat_shade only to INTERP_MODE_NONE.
+    // change: Mesa's brw applies flat_shade only to INTERP_MODE_NONE. At the hand-over this is
+    // also what every colour Mesa left smooth looks like.
     let text = INTEL_COLOR_FS
         .replace(
             "INTERP_MODE_NONE none vec4 gl_Color",
             "INTERP_MODE_SMOOTH none vec4 gl_Color",
         )
         .replace("interp_mode=0", "interp_mode=1");
-    let p = compile("ivb", &text, key(&[("flat_shade", "1")])).unwrap();
-    assert_eq!(intel_inputs(&p), [("VARYING_SLOT_COL0".to_string(), false)]);
+    for fields in [
+        &[("flat_shade", "1")][..],
+        &[("flat_shade", "1"), ("apply_nir_keys", "1")][..],
+    ] {
+        let p = compile("ivb", &text, key(fields)).unwrap();
+        assert_eq!(
+            intel_inputs(&p),
+            [("VARYING_SLOT_COL0".to_string(), false)],
+            "{fields:?}"
+        );
+    }
+}
+
+/// The interpolation Mesa's NIR gives the input variable at `slot`, read from the text
+/// (`decl_var shader_in INTERP_MODE_X ... (SLOT.`).
+fn declared_interpolation(text: &str, slot: &str) -> Option<String> {
+    text.lines()
+        .filter(|l| l.starts_with("decl_var shader_in "))
+        .find(|l| l.contains(&format!("({slot}.")))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .map(str::to_string)
+}
+
+#[test]
+fn flat_shade_on_final_form_corpus_nir_compiles_the_modes_mesa_chose() {
+    // Every ivb and bdw fragment shader of the corpus that reads gl_Color, as crocus and iris
+    // handed it over ("NIR (final form)"): brw_nir_lower_fs_inputs has already decided each
+    // colour's interpolation, so flat_shade=1 must change nothing, and the program must report
+    // the mode the NIR declares.
+    for platform in ["ivb", "bdw"] {
+        let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+            return;
+        };
+        let files: Vec<_> = common::files_with_suffix(&dir, ".fs.nir")
+            .into_iter()
+            .filter(|p| {
+                let t = std::fs::read_to_string(p).unwrap();
+                declared_interpolation(&t, "VARYING_SLOT_COL0").is_some()
+            })
+            .collect();
+        // A real game shader among them (textures, uniforms, gl_Color).
+        assert!(
+            files
+                .iter()
+                .any(|p| p.ends_with("shader-db__warzone2100__4.fs.nir")),
+            "{platform}: {files:?}"
+        );
+        for path in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.display();
+            let plain = compile_all_widths(platform, &text, Key::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let keyed = compile_all_widths(platform, &text, key(&[("flat_shade", "1")]))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(plain.bytes, keyed.bytes, "{name}");
+            assert_eq!(plain, keyed, "{name}: program data");
+            let want_flat =
+                declared_interpolation(&text, "VARYING_SLOT_COL0").unwrap() == "INTERP_MODE_FLAT";
+            let col0: Vec<bool> = intel_inputs(&keyed)
+                .into_iter()
+                .filter(|(l, _)| l == "VARYING_SLOT_COL0")
+                .map(|(_, f)| f)
+                .collect();
+            assert_eq!(col0, [want_flat], "{name}");
+        }
+        // The game shader cut before brw_nir_lower_fs_inputs (gl_Color back to
+        // INTERP_MODE_NONE): refused at the hand-over, flat with apply_nir_keys.
+        let game = std::fs::read_to_string(dir.join("shader-db__warzone2100__4.fs.nir")).unwrap();
+        let early = game.replace(
+            "INTERP_MODE_SMOOTH none vec4 gl_Color",
+            "INTERP_MODE_NONE none vec4 gl_Color",
+        );
+        assert_ne!(early, game);
+        match compile_all_widths(platform, &early, key(&[("flat_shade", "1")])) {
+            Err(CompileError::Invalid(m)) => {
+                assert!(
+                    m.contains("flat_shade=1") && m.contains("VARYING_SLOT_COL0"),
+                    "{m}"
+                )
+            }
+            other => panic!("{platform}: {other:?}"),
+        }
+        let applied = key(&[("flat_shade", "1"), ("apply_nir_keys", "1")]);
+        let p = compile_all_widths(platform, &early, applied).unwrap();
+        assert!(intel_inputs(&p).contains(&("VARYING_SLOT_COL0".to_string(), true)));
+    }
 }
 
 #[test]
@@ -169,23 +319,163 @@ fn nr_color_regions_broadcasts_frag_color_and_drops_unbound_targets() {
 #[test]
 fn frag_rb_swap_swaps_red_and_blue_on_the_simulator() {
     let colour = [0.125f32, 0.25, 0.75, 0.5];
-    for (swap, expected) in [
-        (false, colour),
-        (true, [colour[2], colour[1], colour[0], colour[3]]),
+    let swapped = [colour[2], colour[1], colour[0], colour[3]];
+    for (fields, expected) in [
+        (&[][..], colour),
+        // At the hand-over etna_lower_io has made the swap: gpucc does not make it again.
+        (&[("frag_rb_swap", "1")][..], colour),
+        (
+            &[("frag_rb_swap", "1"), ("apply_nir_keys", "1")][..],
+            swapped,
+        ),
     ] {
-        let k = if swap {
-            key(&[("frag_rb_swap", "1")])
-        } else {
-            Key::default()
-        };
-        let p = compile("gc2000", ETNA_COLOR_FS, k).unwrap();
+        let p = compile("gc2000", ETNA_COLOR_FS, key(fields)).unwrap();
         let Code::Etnaviv(obj) = &p.code else {
             panic!("not an etnaviv program")
         };
         let mut m = Machine::new(Specs::from_name("gc2000").unwrap());
         m.run_fragment(&obj.insts, [0.0; 4], &[colour]).unwrap();
         let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
-        assert_eq!(out, expected, "frag_rb_swap={swap}");
+        assert_eq!(out, expected, "{fields:?}");
+    }
+}
+
+/// Colour output 0 of an etnaviv fragment program, run once on the simulator: user uniform
+/// component i (`4 * slot + component`) holds `user(i)`, the input at driver location s holds
+/// `input(s)`.
+fn simulate_colour0(
+    core: &str,
+    obj: &ShaderObject,
+    user: impl Fn(u32) -> f32,
+    input: impl Fn(u32) -> [f32; 4],
+) -> [f32; 4] {
+    let mut m = Machine::new(Specs::from_name(core).unwrap());
+    for (slot, contents) in obj.uniforms.iter().enumerate() {
+        let v = contents.map(|c| match c {
+            UniformContent::User(i) => user(i).to_bits(),
+            UniformContent::Const(b) => b,
+            UniformContent::Unused => 0,
+            other => panic!("uniform {other:?} is not modelled by this test"),
+        });
+        m.set_uniform_bits(slot, v);
+    }
+    m.set_temp(0, [0.5, 0.5, 0.5, 1.0]);
+    for io in &obj.inputs {
+        m.set_temp(usize::from(io.reg), input(io.slot));
+    }
+    let outcome = m.run(&obj.insts).unwrap();
+    assert!(!outcome.killed);
+    m.temp(usize::from(obj.ps_color_out_reg.expect("writes colour 0")))
+}
+
+/// Red and blue exchanged.
+fn rb(c: [f32; 4]) -> [f32; 4] {
+    [c[2], c[1], c[0], c[3]]
+}
+
+/// Deterministic, distinct values: user uniform component i, input s.
+fn user_value(i: u32) -> f32 {
+    [0.8, 0.45, 0.1, 0.6, 0.3, 0.7, 2.0, 0.25][i as usize % 8]
+}
+fn input_value(s: u32) -> [f32; 4] {
+    let s = s as f32;
+    [0.15 + 0.1 * s, 0.5, 0.9 - 0.1 * s, 0.35]
+}
+
+#[test]
+fn frag_rb_swap_on_final_form_corpus_nir_is_not_applied_twice() {
+    // A real game shader (sauerbraten's fog: gl_Color mixed with the fog colour by
+    // gl_FogFragCoord) as etnaviv handed it over for gc2000 and gc7000.
+    for core in ["gc2000", "gc7000"] {
+        let Some(path) = common::shared_path(&format!(
+            "corpus/nir/{core}/shader-db__sauerbraten__8.fs.nir"
+        )) else {
+            return;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("gl_FragColor (FRAG_RESULT_COLOR"));
+        let plain = compile(core, &text, Key::default()).unwrap();
+        // At the hand-over: the key is the variant's, the NIR already has (or lacks) the swap.
+        let handover = compile(core, &text, key(&[("frag_rb_swap", "1")])).unwrap();
+        assert_eq!(plain.bytes, handover.bytes, "{core}");
+        assert_eq!(plain, handover, "{core}: program data");
+        // Cut before etna_lower_io: gpucc adds the swap.
+        let applied_key = key(&[("frag_rb_swap", "1"), ("apply_nir_keys", "1")]);
+        let applied = compile(core, &text, applied_key.clone()).unwrap();
+        assert_ne!(plain.bytes, applied.bytes, "{core}");
+        // The simulator, on the same inputs: red and blue of colour 0 exchanged, nothing else.
+        let (Code::Etnaviv(p), Code::Etnaviv(a)) = (&plain.code, &applied.code) else {
+            panic!("not etnaviv programs")
+        };
+        let out_plain = simulate_colour0(core, p, user_value, input_value);
+        let out_applied = simulate_colour0(core, a, user_value, input_value);
+        assert_ne!(
+            out_plain[0], out_plain[2],
+            "{core}: a test that could not see a swap"
+        );
+        assert_eq!(out_applied, rb(out_plain), "{core}");
+        // And the swapped program agrees with the interpreter running the swapped NIR.
+        let c = Compiler::new(core).unwrap();
+        let shader = parse(&text);
+        assert!(
+            matches!(
+                c.verify_keyed(&shader, &applied_key, &[]),
+                VerifyOutcome::Pass
+            ),
+            "{core}"
+        );
+        assert!(matches!(
+            c.verify_keyed(&shader, &key(&[("frag_rb_swap", "1")]), &[]),
+            VerifyOutcome::Pass
+        ));
+    }
+}
+
+/// A file of tests/data/mesa-etnaviv (real Mesa captures, see its README).
+fn mesa_capture(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/mesa-etnaviv")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn frag_rb_swap_matches_mesas_own_swapped_variant() {
+    // The same shader as Mesa's etnaviv compiler hands it over without and with frag_rb_swap.
+    let unswapped = mesa_capture("ffma.fs.nir");
+    let swapped = mesa_capture("ffma-rb-swap.fs.nir");
+    assert_ne!(unswapped, swapped);
+    let swap = key(&[("frag_rb_swap", "1")]);
+    let applied_key = key(&[("frag_rb_swap", "1"), ("apply_nir_keys", "1")]);
+    let plain = compile("gc2000", &unswapped, Key::default()).unwrap();
+    let mesa_swapped = compile("gc2000", &swapped, swap.clone()).unwrap();
+    let gpucc_swapped = compile("gc2000", &unswapped, applied_key.clone()).unwrap();
+    // The variant's own key with Mesa's swapped NIR changes nothing in gpucc.
+    assert_eq!(
+        mesa_swapped.bytes,
+        compile("gc2000", &swapped, Key::default()).unwrap().bytes
+    );
+    let run = |p: &Program| {
+        let Code::Etnaviv(o) = &p.code else {
+            panic!("not an etnaviv program")
+        };
+        simulate_colour0("gc2000", o, user_value, input_value)
+    };
+    let out_plain = run(&plain);
+    assert_ne!(out_plain[0], out_plain[2]);
+    // Swapped once, whichever of Mesa or gpucc swapped.
+    assert_eq!(run(&mesa_swapped), rb(out_plain));
+    assert_eq!(run(&gpucc_swapped), rb(out_plain));
+    let c = Compiler::new("gc2000").unwrap();
+    for (text, k) in [
+        (&unswapped, Key::default()),
+        (&swapped, swap),
+        (&unswapped, applied_key),
+    ] {
+        assert!(matches!(
+            c.verify_keyed(&parse(text), &k, &[]),
+            VerifyOutcome::Pass
+        ));
     }
 }
 
@@ -244,9 +534,15 @@ fn unimplemented_and_misplaced_keys_are_refused_by_name() {
         ),
     ];
     for (target, text, fields, needle) in cases {
-        match compile(target, text, key(fields)) {
-            Err(CompileError::Unsupported(m)) => assert!(m.contains(needle), "{m}"),
-            other => panic!("{target} {fields:?}: {other:?}"),
+        // Where the NIR was taken changes nothing here: a key of the other family or an
+        // unimplemented one is refused either way.
+        for apply in ["0", "1"] {
+            let mut fields = fields.to_vec();
+            fields.push(("apply_nir_keys", apply));
+            match compile(target, text, key(&fields)) {
+                Err(CompileError::Unsupported(m)) => assert!(m.contains(needle), "{m}"),
+                other => panic!("{target} {fields:?}: {other:?}"),
+            }
         }
     }
     // Values that are no key at all are invalid, not unsupported.
@@ -272,6 +568,8 @@ fn unimplemented_and_misplaced_keys_are_refused_by_name() {
     }
     let mut k = Key::default();
     assert!(k.set("flat_shade", "2").is_err());
+    assert!(k.set("apply_nir_keys", "2").is_err());
+    assert!(k.set("apply_nir_keys", "1").is_ok() && k.apply_nir_keys);
     assert!(k
         .set("no_such_key", "1")
         .unwrap_err()
@@ -290,6 +588,65 @@ decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
                @store_deref (%2, %1) (wrmask=xyzw, access=none)\n\
                // succs: b1 \n    block b1:\n}\n";
 
+/// [`ETNA_TEXCOORD_FS`] as Mesa hands it over with sprite_coord_enable=0x1:
+/// `nir_lower_texcoord_replace` has replaced the TEX0 read with (PNTC.x, PNTC.y, 0, 1), the
+/// point coordinate a new input after the others; the TEX0 variable is left declared.
+const ETNA_SPRITE_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: sprite\ninputs: 2\n\
+outputs: 1\nuniforms: 0\n\
+decl_var shader_in INTERP_MODE_NONE none vec4 gl_TexCoord0 (VARYING_SLOT_TEX0.xyzw, 0, 0)\n\
+decl_var shader_in INTERP_MODE_NONE none vec2 gl_PointCoord (VARYING_SLOT_PNTC.xy, 1, 0)\n\
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+decl_function main (0 params)\n\nimpl main {\n    block b0:  // preds: \n\
+    32    %0 = load_const (0x00000000)\n\
+    32    %1 = load_const (0x3f800000)\n\
+    32x2  %2 = @load_input (%0 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_PNTC slots=1)\n\
+    32x4  %3 = vec4 %2.x, %2.y, %0 (0x0), %1 (0x3f800000)\n\
+    32    %4 = deref_var &gl_FragColor (shader_out vec4)\n\
+               @store_deref (%4, %3) (wrmask=xyzw, access=none)\n\
+               // succs: b1 \n    block b1:\n}\n";
+
+#[test]
+fn sprite_coord_enable_at_the_handover_is_in_the_nir() {
+    // Mesa's replaced shader with the variant's key: compiled as it is.
+    let plain = compile("gc2000", ETNA_SPRITE_FS, Key::default()).unwrap();
+    let keyed = compile(
+        "gc2000",
+        ETNA_SPRITE_FS,
+        key(&[("sprite_coord_enable", "0x1")]),
+    )
+    .unwrap();
+    assert_eq!(plain, keyed);
+    // The shader before the replacement, with the key at the hand-over: it still reads TEX0
+    // and no point coordinate, which no NIR after nir_lower_texcoord_replace does.
+    match compile(
+        "gc2000",
+        ETNA_TEXCOORD_FS,
+        key(&[("sprite_coord_enable", "0x1")]),
+    ) {
+        Err(CompileError::Invalid(m)) => {
+            for needle in [
+                "sprite_coord_enable=0x1",
+                "VARYING_SLOT_TEX0",
+                "apply_nir_keys=1",
+            ] {
+                assert!(m.contains(needle), "{needle}: {m}");
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    // A mask without the texture coordinate the shader reads is no contradiction.
+    let p = compile(
+        "gc2000",
+        ETNA_TEXCOORD_FS,
+        key(&[("sprite_coord_enable", "0x2")]),
+    )
+    .unwrap();
+    assert_eq!(
+        p,
+        compile("gc2000", ETNA_TEXCOORD_FS, Key::default()).unwrap()
+    );
+}
+
 #[test]
 fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
     let (px, py) = (0.25f32, 0.125f32);
@@ -297,7 +654,7 @@ fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
         (false, [px, py, 0.0, 1.0]),
         (true, [px, 1.0 - py, 0.0, 1.0]),
     ] {
-        let mut fields = vec![("sprite_coord_enable", "0x1")];
+        let mut fields = vec![("sprite_coord_enable", "0x1"), ("apply_nir_keys", "1")];
         if yinvert {
             fields.push(("sprite_coord_yinvert", "1"));
         }
@@ -331,7 +688,7 @@ fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
     let p = compile(
         "gc2000",
         ETNA_TEXCOORD_FS,
-        key(&[("sprite_coord_enable", "0x2")]),
+        key(&[("sprite_coord_enable", "0x2"), ("apply_nir_keys", "1")]),
     )
     .unwrap();
     let Code::Etnaviv(obj) = &p.code else {

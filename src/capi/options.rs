@@ -20,8 +20,15 @@ pub const NO_COLOR_REGIONS: u32 = 0xffff_ffff;
 ///
 /// A key field gpucc does not implement (any value other than 0) makes gpucc_compile
 /// return GPUCC_STATUS_UNSUPPORTED naming the field and value; a key of the other family or
-/// of another stage likewise. The key is applied to the NIR before the backend, as Mesa
-/// applies it in its NIR lowering.
+/// of another stage likewise.
+///
+/// Pass the key of the variant Mesa's driver is compiling, with its NIR taken at the hand-over
+/// point (README, "Getting NIR out of Mesa"). Each key field below says whether Mesa 23.3
+/// reads it in the backend, after that point ("backend field": gpucc applies it), or applies
+/// it in its NIR passes before it ("NIR field": the NIR already carries it, so gpucc does
+/// not apply it again, and refuses with GPUCC_STATUS_INVALID_ARGUMENT, naming the field and the
+/// slot, NIR that shows the key was not applied). `apply_nir_keys` = 1 is for NIR cut before
+/// Mesa's key lowering: gpucc then applies the NIR fields itself, as Mesa's passes would.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompileOptionsC {
@@ -40,37 +47,60 @@ pub struct CompileOptionsC {
     /// `gl_FragColor` (FRAG_RESULT_COLOR) is written to every region; FRAG_RESULT_DATAi with
     /// i >= nr_color_regions is not written. GPUCC_NO_COLOR_REGIONS for Mesa's 0 (no colour
     /// buffer: one write to render target 0, which the driver binds to a null surface).
-    /// 0: not given, one render target per colour output the shader writes.
+    /// 0: not given, one render target per colour output the shader writes. Backend field
+    /// (Mesa's `fs_visitor` writes the render targets): applied.
     pub nr_color_regions: u32,
     /// Intel FS (`brw_wm_prog_key::flat_shade`, GL's glShadeModel(GL_FLAT)): colour inputs
-    /// (COL0, COL1, BFC0, BFC1) whose interpolation the shader leaves unspecified
-    /// (INTERP_MODE_NONE) are flat; gpucc_program_fs_input then reports them flat.
+    /// (COL0, COL1; BFC0, BFC1 too) whose interpolation the shader leaves unspecified
+    /// (INTERP_MODE_NONE) are flat. NIR field: Mesa's `brw_nir_lower_fs_inputs` has already
+    /// given every input a mode at the hand-over (flat for those colours under this key, smooth
+    /// otherwise; a colour the shader declares `smooth` stays smooth), so gpucc compiles the
+    /// modes the NIR has and gpucc_program_fs_input reports them. A colour input still
+    /// INTERP_MODE_NONE (or read through an `interp_mode=0` barycentric) with flat_shade = 1 is
+    /// INVALID_ARGUMENT naming the slot. With `apply_nir_keys` gpucc makes those colours flat.
     pub flat_shade: u32,
-    /// Intel FS (`brw_wm_prog_key::persample_interp`). Not implemented: 1 is UNSUPPORTED.
+    /// Intel FS (`brw_wm_prog_key::persample_interp`): read by Mesa in NIR (per-sample
+    /// barycentrics) and in the backend (dispatch). Not implemented: 1 is UNSUPPORTED.
     pub persample_interp: u32,
-    /// Intel FS (`brw_wm_prog_key::alpha_to_coverage`). Not implemented: 1 is UNSUPPORTED.
+    /// Intel FS (`brw_wm_prog_key::alpha_to_coverage`): Mesa 23.3 lowers it in NIR on Gen7+
+    /// before the hand-over (`brw_nir_lower_alpha_to_coverage`, for shaders writing
+    /// gl_SampleMask) and reads it in the backend (alpha replicated to every render target).
+    /// Not implemented: 1 is UNSUPPORTED.
     pub alpha_to_coverage: u32,
     /// Intel FS (`brw_wm_prog_key::emit_alpha_test`, Gen4/5 MRT alpha test): 1 lowers the
-    /// alpha test into the shader with `alpha_test_func`. Not implemented: 1 is UNSUPPORTED.
+    /// alpha test into the shader with `alpha_test_func`. Backend field
+    /// (`fs_visitor::emit_alpha_test`). Not implemented: 1 is UNSUPPORTED.
     pub emit_alpha_test: u32,
     /// Intel FS (`brw_wm_prog_key::alpha_test_func`): Mesa's `enum compare_func` (0 NEVER ..
     /// 7 ALWAYS), read only with `emit_alpha_test`; must be 0 without it.
     pub alpha_test_func: u32,
     /// Intel VS (`brw_vs_prog_key::nr_userclip_plane_consts`): user clip planes the shader
-    /// computes distances for. Not implemented: a value other than 0 is UNSUPPORTED.
+    /// computes distances for. crocus and iris lower them in NIR (`nir_lower_clip_vs`) before
+    /// calling `brw_compile_vs`. Not implemented: a value other than 0 is UNSUPPORTED.
     pub nr_userclip_plane_consts: u32,
     /// etnaviv FS (`etna_shader_key::frag_rb_swap`): the shader swaps red and blue of colour
-    /// output 0 (the render target has a format the PE stores swapped).
+    /// output 0 (the render target has a format the PE stores swapped). NIR field: Mesa's
+    /// `etna_lower_io` has put the swap into the NIR at the hand-over, so pass the variant's key
+    /// as it is and gpucc does not swap again. With `apply_nir_keys` gpucc adds the swap.
     pub frag_rb_swap: u32,
     /// etnaviv FS (`etna_shader_key::sprite_coord_enable`): mask of the TEX0..7 varyings
     /// point sprites replace with the point coordinate (0-0xff): a read of TEXi becomes
-    /// (PNTC.x, PNTC.y, 0, 1), where PNTC is a new vec2 input (VARYING_SLOT_PNTC) at the first
-    /// free input location, which the driver feeds with the rasterizer's point coordinate
-    /// (Mesa's `nir_lower_texcoord_replace`).
+    /// (PNTC.x, PNTC.y, 0, 1), where PNTC is a vec2 input (VARYING_SLOT_PNTC), which the driver
+    /// feeds with the rasterizer's point coordinate. NIR field: Mesa's
+    /// `nir_lower_texcoord_replace` has done it at the hand-over; a shader that still reads a
+    /// TEXi in the mask and no PNTC is INVALID_ARGUMENT naming the slot. With `apply_nir_keys`
+    /// gpucc does the replacement, PNTC a new input at the first free input location.
     pub sprite_coord_enable: u32,
     /// etnaviv FS (`etna_shader_key::sprite_coord_yinvert`): the replaced y is 1 - PNTC.y.
-    /// Only with `sprite_coord_enable`.
+    /// Only with `sprite_coord_enable`. NIR field, like it.
     pub sprite_coord_yinvert: u32,
+    /// Where the NIR was taken. 0 (the default): at the documented hand-over point, where
+    /// Mesa has applied the NIR fields (`flat_shade`, `frag_rb_swap`, `sprite_coord_enable`,
+    /// `sprite_coord_yinvert`): gpucc does not apply them again. 1: before Mesa's key lowering
+    /// (hand-written NIR, NIR cut early): gpucc applies them as Mesa's passes would. Backend
+    /// fields are applied either way. Added after `sprite_coord_yinvert`: a caller built against
+    /// an older header (a smaller `struct_size`) gets 0.
+    pub apply_nir_keys: u32,
 }
 
 /// Reads the caller's options struct (of any version) into the Rust options.
@@ -163,5 +193,6 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.frag_rb_swap = flag("frag_rb_swap", o.frag_rb_swap)?;
     k.sprite_coord_enable = o.sprite_coord_enable;
     k.sprite_coord_yinvert = flag("sprite_coord_yinvert", o.sprite_coord_yinvert)?;
+    k.apply_nir_keys = flag("apply_nir_keys", o.apply_nir_keys)?;
     Ok(opts)
 }

@@ -1,6 +1,7 @@
 /* The compile key through gpucc_compile_options: struct_size versions (an older, smaller
- * struct; a newer, larger one), flat_shade seen through gpucc_program_fs_input, and keys
- * gpucc does not implement refused by name. */
+ * struct; a newer, larger one), flat_shade seen through gpucc_program_fs_input on NIR at
+ * Mesa's hand-over point (where Mesa has applied it) and with apply_nir_keys (where gpucc
+ * applies it), and keys gpucc does not implement refused by name. */
 #include <stddef.h>
 
 #include "check.h"
@@ -14,6 +15,32 @@ static const char color_fs[] =
    "    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=0)\n"
    "    con 32    %1 = load_const (0x00000000)\n"
    "    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, "
+   "dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n"
+   "                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, "
+   "src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n"
+   "                   // succs: b1 \n    block b1:\n}\n";
+
+/* The same shader as Mesa hands it over: brw_nir_lower_fs_inputs gave gl_Color a mode, smooth
+ * without flat_shade, flat with it (then read with load_input, no barycentric). */
+static const char smooth_fs[] =
+   "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\nuniforms: 0\n"
+   "decl_var shader_in INTERP_MODE_SMOOTH none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n"
+   "decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n"
+   "    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=1)\n"
+   "    con 32    %1 = load_const (0x00000000)\n"
+   "    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, "
+   "dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n"
+   "                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, "
+   "src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n"
+   "                   // succs: b1 \n    block b1:\n}\n";
+static const char flat_fs[] =
+   "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\nuniforms: 0\n"
+   "decl_var shader_in INTERP_MODE_FLAT none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n"
+   "decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n"
+   "    con 32    %1 = load_const (0x00000000)\n"
+   "    div 32x4  %2 = @load_input (%1 (0x0)) (base=1, range=1, component=0, "
    "dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n"
    "                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, "
    "src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n"
@@ -57,8 +84,16 @@ main(void)
    CHECK(p && input0_flat(p) == 0);
    gpucc_program_destroy(p);
 
-   /* flat_shade: the same input is constant-interpolated. */
+   /* flat_shade at the hand-over (apply_nir_keys 0): a colour still INTERP_MODE_NONE means
+    * the NIR was cut before Mesa applied the key; refused naming the key, slot and remedy. */
    gpucc_compile_options o = {.struct_size = sizeof o, .flat_shade = 1};
+   p = compile(ivb, shader, &o, GPUCC_STATUS_INVALID_ARGUMENT, "flat_shade=1");
+   CHECK(p == NULL);
+   CHECK(strstr(gpucc_last_error(), "VARYING_SLOT_COL0"));
+   CHECK(strstr(gpucc_last_error(), "apply_nir_keys=1"));
+
+   /* apply_nir_keys: gpucc applies flat_shade, the same input is constant-interpolated. */
+   o.apply_nir_keys = 1;
    p = compile(ivb, shader, &o, GPUCC_STATUS_OK, "");
    CHECK(p && input0_flat(p) == 1);
    gpucc_program_info info = {.struct_size = sizeof(info)};
@@ -66,6 +101,30 @@ main(void)
    CHECK(p && gpucc_program_get_info(p, &info) == GPUCC_STATUS_OK &&
          info.barycentric_modes == 0);
    gpucc_program_destroy(p);
+   o.apply_nir_keys = 0;
+
+   /* Mesa's hand-over NIR with the driver's key: the modes Mesa chose are reported. */
+   gpucc_shader *smooth = NULL, *flat = NULL;
+   CHECK_STATUS(gpucc_shader_from_nir_text(smooth_fs, strlen(smooth_fs), &smooth),
+                GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_shader_from_nir_text(flat_fs, strlen(flat_fs), &flat), GPUCC_STATUS_OK,
+                "");
+   p = compile(ivb, smooth, &o, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 0);
+   gpucc_program_destroy(p);
+   p = compile(ivb, flat, &o, GPUCC_STATUS_OK, "");
+   CHECK(p && input0_flat(p) == 1);
+   gpucc_program_destroy(p);
+   gpucc_shader_destroy(smooth);
+   gpucc_shader_destroy(flat);
+
+   /* A caller built against the header before apply_nir_keys: its struct ends before the
+    * field, so a 1 in the bytes after it is not read and the key is taken at the hand-over. */
+   gpucc_compile_options prev = {.struct_size = offsetof(gpucc_compile_options, apply_nir_keys),
+                                 .flat_shade = 1,
+                                 .apply_nir_keys = 1};
+   p = compile(ivb, shader, &prev, GPUCC_STATUS_INVALID_ARGUMENT, "flat_shade=1");
+   CHECK(p == NULL);
 
    /* A caller built against the first header: {struct_size, simd_mask} only. The bytes
     * after it (here a flat_shade of 1 in a larger buffer) are not read. */
@@ -84,7 +143,7 @@ main(void)
    struct {
       gpucc_compile_options known;
       uint32_t future[2];
-   } newer = {{.struct_size = sizeof newer, .flat_shade = 1}, {0, 0}};
+   } newer = {{.struct_size = sizeof newer, .flat_shade = 1, .apply_nir_keys = 1}, {0, 0}};
    p = compile(ivb, shader, &newer, GPUCC_STATUS_OK, "");
    CHECK(p && input0_flat(p) == 1);
    gpucc_program_destroy(p);
@@ -101,6 +160,9 @@ main(void)
    /* Booleans are 0 or 1. */
    o.flat_shade = 2;
    compile(ivb, shader, &o, GPUCC_STATUS_INVALID_ARGUMENT, "flat_shade=2");
+   o.flat_shade = 0;
+   o.apply_nir_keys = 2;
+   compile(ivb, shader, &o, GPUCC_STATUS_INVALID_ARGUMENT, "apply_nir_keys=2");
 
    /* Keys gpucc does not implement, or of the other family: UNSUPPORTED naming the field. */
    gpucc_compile_options a2c = {.struct_size = sizeof a2c, .alpha_to_coverage = 1};

@@ -23,7 +23,9 @@ pub struct CompileArgs {
     #[arg(long, value_parser = ["8", "16", "32"])]
     simd: Vec<String>,
     /// Compile key field, `name=value` (see README: nr_color_regions, flat_shade,
-    /// frag_rb_swap, ...); may be repeated
+    /// frag_rb_swap, ...); may be repeated. The NIR fields (flat_shade, frag_rb_swap,
+    /// sprite_coord_*) are taken as applied by Mesa, as NIR at the hand-over point has them;
+    /// `apply_nir_keys=1` makes gpucc apply them (NIR cut before Mesa's key lowering)
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
@@ -52,7 +54,8 @@ pub struct VerifyArgs {
     /// Intel: check only this SIMD width (default: 8, 16 and 32); may be repeated
     #[arg(long, value_parser = ["8", "16", "32"])]
     simd: Vec<String>,
-    /// Compile key field, `name=value`, applied before the check; may be repeated
+    /// Compile key field, `name=value`, applied before the check as `compile` applies it
+    /// (`apply_nir_keys=1` for the NIR fields); may be repeated
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
