@@ -195,6 +195,71 @@ typedef enum {
 } gpucc_stage;
 
 /**
+ * Bits of `gpucc_builder_alu.flags`.
+ */
+typedef enum {
+  /**
+   * `nir_alu_instr::exact`.
+   */
+  GPUCC_ALU_FLAG_EXACT = 1,
+  /**
+   * `nir_alu_instr::no_signed_wrap`.
+   */
+  GPUCC_ALU_FLAG_NO_SIGNED_WRAP = 2,
+  /**
+   * `nir_alu_instr::no_unsigned_wrap`.
+   */
+  GPUCC_ALU_FLAG_NO_UNSIGNED_WRAP = 4,
+} gpucc_alu_flag;
+
+/**
+ * Bits of `gpucc_builder_tex.flags`.
+ */
+typedef enum {
+  /**
+   * `nir_tex_instr::texture_non_uniform`.
+   */
+  GPUCC_TEX_FLAG_TEXTURE_NON_UNIFORM = 1,
+  /**
+   * `nir_tex_instr::sampler_non_uniform`.
+   */
+  GPUCC_TEX_FLAG_SAMPLER_NON_UNIFORM = 2,
+  /**
+   * `nir_tex_instr::is_sparse`.
+   */
+  GPUCC_TEX_FLAG_SPARSE = 4,
+} gpucc_tex_flag;
+
+/**
+ * Bits of `gpucc_builder_variable.flags`: `nir_variable::data`'s qualifier bits.
+ */
+typedef enum {
+  GPUCC_VAR_FLAG_CENTROID = 1,
+  GPUCC_VAR_FLAG_SAMPLE = 2,
+  GPUCC_VAR_FLAG_PATCH = 4,
+  GPUCC_VAR_FLAG_INVARIANT = 8,
+  GPUCC_VAR_FLAG_PER_VIEW = 16,
+  GPUCC_VAR_FLAG_PER_PRIMITIVE = 32,
+  GPUCC_VAR_FLAG_BINDLESS = 64,
+  GPUCC_VAR_FLAG_RAY_QUERY = 128,
+  GPUCC_VAR_FLAG_COMPACT = 256,
+} gpucc_var_flag;
+
+/**
+ * Values of `gpucc_compile_options.binding_model`.
+ */
+typedef enum {
+  /**
+   * gpucc's own binding-table layout and push order.
+   */
+  GPUCC_BINDING_MODEL_GPUCC = 0,
+  /**
+   * Mesa's (crocus, iris): final binding-table slots and UBO ranges.
+   */
+  GPUCC_BINDING_MODEL_MESA = 1,
+} gpucc_binding_model;
+
+/**
  * A buffer object on a device (opaque to C).
  */
 typedef struct gpucc_bo gpucc_bo;
@@ -262,7 +327,7 @@ typedef struct {
    */
   uint32_t precision;
   /**
-   * GPUCC_VAR_* bits.
+   * GPUCC_VAR_FLAG_* bits.
    */
   uint32_t flags;
   /**
@@ -327,7 +392,7 @@ typedef struct {
   const gpucc_builder_alu_src *srcs;
   uint32_t num_srcs;
   /**
-   * GPUCC_ALU_EXACT | GPUCC_ALU_NO_SIGNED_WRAP | GPUCC_ALU_NO_UNSIGNED_WRAP.
+   * GPUCC_ALU_FLAG_* bits.
    */
   uint32_t flags;
 } gpucc_builder_alu;
@@ -432,7 +497,7 @@ typedef struct {
    */
   int8_t tg4_offsets[4][2];
   /**
-   * GPUCC_TEX_TEXTURE_NON_UNIFORM | GPUCC_TEX_SAMPLER_NON_UNIFORM | GPUCC_TEX_SPARSE.
+   * GPUCC_TEX_FLAG_* bits.
    */
   uint32_t flags;
 } gpucc_builder_tex;
@@ -635,6 +700,32 @@ typedef struct {
    */
   uint32_t offset;
 } gpucc_push_param;
+
+/**
+ * One pushed UBO range of an Intel program compiled with GPUCC_BINDING_MODEL_MESA (Mesa's
+ * `brw_ubo_range`): `length` 32-byte registers of UBO `block` from register `start`. The
+ * ranges follow each other in the push-constant data in order (range 0 first), as
+ * 3DSTATE_CONSTANT_* buffers 0-3 take them; their dwords are also the entries of
+ * gpucc_program_push_param.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_ubo_range)`.
+   */
+  uint32_t struct_size;
+  /**
+   * The `load_ubo` block operand: the buffer's binding-table slot in the driver's NIR.
+   */
+  uint32_t block;
+  /**
+   * First 32-byte register of the block pushed (`start`).
+   */
+  uint32_t start;
+  /**
+   * Registers pushed (`length`).
+   */
+  uint32_t length;
+} gpucc_ubo_range;
 
 /**
  * An Intel fragment program's facts for 3DSTATE_WM, 3DSTATE_PS, 3DSTATE_PS_EXTRA and
@@ -936,6 +1027,18 @@ typedef struct {
    * an older header (a smaller `struct_size`) gets 0.
    */
   uint32_t apply_nir_keys;
+  /**
+   * Intel: the binding model, GPUCC_BINDING_MODEL_GPUCC (0, the default) or
+   * GPUCC_BINDING_MODEL_MESA (1), as crocus and iris need it: texture, UBO and SSBO
+   * indices in the NIR are the final binding-table slots the driver assigned
+   * (`crocus_setup_binding_table`; gpucc adds no bases), and uniform data is pushed as up
+   * to four UBO ranges chosen as `brw_nir_analyze_ubo_ranges` chooses them, within 64
+   * registers (32 for Gen7 vertex shaders), with pull loads for every other constant
+   * (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Under 0 gpucc's own layout:
+   * UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first
+   * use. Vivante programs are the same under both. Added after `apply_nir_keys`.
+   */
+  uint32_t binding_model;
 } gpucc_compile_options;
 
 /**
@@ -1039,6 +1142,11 @@ typedef struct {
    * gpucc_program_binding (Mesa's `binding_table` groups).
    */
   uint32_t num_bindings;
+  /**
+   * Intel, Mesa's binding model: pushed UBO ranges, 0-4 (gpucc_program_ubo_range; Mesa's
+   * `ubo_ranges` entries with a length). 0 under gpucc's own binding model.
+   */
+  uint32_t num_ubo_ranges;
 } gpucc_program_info;
 
 /**
@@ -1482,6 +1590,14 @@ gpucc_status gpucc_program_binding(const gpucc_program *program,
 gpucc_status gpucc_program_push_param(const gpucc_program *program,
                                       uint32_t index,
                                       gpucc_push_param *param);
+
+/**
+ * Pushed UBO range `index` (0 .. `num_ubo_ranges` of gpucc_program_info) into `*range`
+ * (its `struct_size` set by the caller).
+ */
+gpucc_status gpucc_program_ubo_range(const gpucc_program *program,
+                                     uint32_t index,
+                                     gpucc_ubo_range *range);
 
 /**
  * Fills `*info` (its `struct_size` set by the caller) with an Intel fragment program's

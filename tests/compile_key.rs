@@ -70,7 +70,10 @@ fn compile(target: &str, text: &str, key: Key) -> Result<Program, CompileError> 
 
 /// Compiled at the backend's default widths (Intel: every width that fits).
 fn compile_all_widths(target: &str, text: &str, key: Key) -> Result<Program, CompileError> {
-    let options = CompileOptions { simd: vec![], key };
+    let options = CompileOptions {
+        key,
+        ..Default::default()
+    };
     Compiler::new(target)
         .unwrap()
         .compile(&parse(text), &options)

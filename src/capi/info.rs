@@ -57,6 +57,24 @@ pub struct PushParamC {
     pub offset: u32,
 }
 
+/// One pushed UBO range of an Intel program compiled with GPUCC_BINDING_MODEL_MESA (Mesa's
+/// `brw_ubo_range`): `length` 32-byte registers of UBO `block` from register `start`. The
+/// ranges follow each other in the push-constant data in order (range 0 first), as
+/// 3DSTATE_CONSTANT_* buffers 0-3 take them; their dwords are also the entries of
+/// gpucc_program_push_param.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UboRangeC {
+    /// Set by the caller: `sizeof(gpucc_ubo_range)`.
+    pub struct_size: u32,
+    /// The `load_ubo` block operand: the buffer's binding-table slot in the driver's NIR.
+    pub block: u32,
+    /// First 32-byte register of the block pushed (`start`).
+    pub start: u32,
+    /// Registers pushed (`length`).
+    pub length: u32,
+}
+
 /// An Intel fragment program's facts for 3DSTATE_WM, 3DSTATE_PS, 3DSTATE_PS_EXTRA and
 /// 3DSTATE_SBE (Mesa's `brw_wm_prog_data`). Booleans are 0 or 1.
 #[repr(C)]
@@ -246,6 +264,28 @@ pub extern "C" fn gpucc_program_push_param(
             offset: q.offset,
         };
         write_sized!(param, value, PushParamC, [struct_size, block, offset])
+    })
+}
+
+/// Pushed UBO range `index` (0 .. `num_ubo_ranges` of gpucc_program_info) into `*range`
+/// (its `struct_size` set by the caller).
+#[no_mangle]
+pub extern "C" fn gpucc_program_ubo_range(
+    program: *const Program,
+    index: u32,
+    range: *mut UboRangeC,
+) -> Status {
+    guard("gpucc_program_ubo_range", || {
+        const ENTRY: &str = "gpucc_program_ubo_range";
+        let p = program_ref(program, ENTRY)?;
+        let r = get(&p.ubo_ranges(), index, ENTRY, "UBO ranges")?;
+        let value = UboRangeC {
+            struct_size: std::mem::size_of::<UboRangeC>() as u32,
+            block: r.block,
+            start: r.start,
+            length: r.length,
+        };
+        write_sized!(range, value, UboRangeC, [struct_size, block, start, length])
     })
 }
 

@@ -8,7 +8,7 @@
 //! library cannot honour is never dropped silently).
 
 use super::status::Error;
-use crate::compiler::CompileOptions;
+use crate::compiler::{BindingModel, CompileOptions};
 
 /// `nr_color_regions` value for Mesa's `nr_color_regions = 0`: no colour buffer is bound
 /// (0 in the field means "not given").
@@ -101,7 +101,30 @@ pub struct CompileOptionsC {
     /// fields are applied either way. Added after `sprite_coord_yinvert`: a caller built against
     /// an older header (a smaller `struct_size`) gets 0.
     pub apply_nir_keys: u32,
+    /// Intel: the binding model, GPUCC_BINDING_MODEL_GPUCC (0, the default) or
+    /// GPUCC_BINDING_MODEL_MESA (1), as crocus and iris need it: texture, UBO and SSBO
+    /// indices in the NIR are the final binding-table slots the driver assigned
+    /// (`crocus_setup_binding_table`; gpucc adds no bases), and uniform data is pushed as up
+    /// to four UBO ranges chosen as `brw_nir_analyze_ubo_ranges` chooses them, within 64
+    /// registers (32 for Gen7 vertex shaders), with pull loads for every other constant
+    /// (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Under 0 gpucc's own layout:
+    /// UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first
+    /// use. Vivante programs are the same under both. Added after `apply_nir_keys`.
+    pub binding_model: u32,
 }
+
+/// Values of `gpucc_compile_options.binding_model`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingModelC {
+    /// gpucc's own binding-table layout and push order.
+    Gpucc = 0,
+    /// Mesa's (crocus, iris): final binding-table slots and UBO ranges.
+    Mesa = 1,
+}
+
+const BINDING_MODEL_GPUCC: u32 = BindingModelC::Gpucc as u32;
+const BINDING_MODEL_MESA: u32 = BindingModelC::Mesa as u32;
 
 /// Reads the caller's options struct (of any version) into the Rust options.
 ///
@@ -194,5 +217,15 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.sprite_coord_enable = o.sprite_coord_enable;
     k.sprite_coord_yinvert = flag("sprite_coord_yinvert", o.sprite_coord_yinvert)?;
     k.apply_nir_keys = flag("apply_nir_keys", o.apply_nir_keys)?;
+    opts.binding = match o.binding_model {
+        BINDING_MODEL_GPUCC => BindingModel::Gpucc,
+        BINDING_MODEL_MESA => BindingModel::Mesa,
+        v => {
+            return Err(Error::invalid(format!(
+                "gpucc_compile: binding_model={v} is neither GPUCC_BINDING_MODEL_GPUCC (0) nor \
+                 GPUCC_BINDING_MODEL_MESA (1)"
+            )))
+        }
+    };
     Ok(opts)
 }

@@ -88,6 +88,9 @@ pub struct ProgramInfo {
     /// Binding-table entries and sampler states the program addresses; see
     /// gpucc_program_binding (Mesa's `binding_table` groups).
     pub num_bindings: u32,
+    /// Intel, Mesa's binding model: pushed UBO ranges, 0-4 (gpucc_program_ubo_range; Mesa's
+    /// `ubo_ranges` entries with a length). 0 under gpucc's own binding model.
+    pub num_ubo_ranges: u32,
 }
 
 /// One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
@@ -214,6 +217,7 @@ pub extern "C" fn gpucc_program_get_info(
                 num_relocs,
                 constant_data_size,
                 num_bindings,
+                num_ubo_ranges,
             ]
         )
     })
@@ -257,6 +261,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         num_relocs: 0,
         constant_data_size: 0,
         num_bindings: p.bindings().len() as u32,
+        num_ubo_ranges: p.ubo_ranges().len() as u32,
     };
     if let Some(widest) = p.stats().last() {
         info.instructions = widest.instructions;

@@ -41,7 +41,12 @@ pub fn choose(shader: &nir::Shader, max_ranges: usize, max_regs: u32) -> Vec<Ubo
             let InstrKind::Intrinsic(i) = &instr.kind else {
                 continue;
             };
-            if i.intrinsic != Intrinsic::LoadUbo {
+            // On Gen9 brw has turned uniform loads into block loads by the hand-over; its
+            // ranges were chosen before, on the same loads.
+            if !matches!(
+                i.intrinsic,
+                Intrinsic::LoadUbo | Intrinsic::LoadUboUniformBlockIntel
+            ) {
                 continue;
             }
             let konst = |n: usize| {

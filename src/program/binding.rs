@@ -211,6 +211,13 @@ impl Program {
         })
     }
 
+    /// The pushed UBO ranges of an Intel program compiled with Mesa's binding model (empty
+    /// otherwise), in push order.
+    pub fn ubo_ranges(&self) -> Vec<crate::intel::ubo_ranges::UboRange> {
+        self.kernel()
+            .map_or_else(Vec::new, |k| k.ubo_ranges.clone())
+    }
+
     /// Every binding-table entry and sampler state the program's messages address, sorted
     /// by kind and index.
     pub fn bindings(&self) -> Vec<Binding> {

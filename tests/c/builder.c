@@ -1,9 +1,11 @@
-/* The C builder as a driver adapter uses it: the shaders of examples/intel/gradient.fs.nir
- * (argv[1]) and examples/etnaviv/gradient.fs.nir (argv[2]) built call by call, with Mesa's
- * own numbers and packed index words, never through text. Each must print exactly as the
- * text import of its file prints and compile (ivb, gc7000) to the same bytes. Then the
- * errors: unknown names, missing indices, structure and use errors, each naming the call and
- * the value, and sticky until the finish. */
+/* The C builder and the driver contract as a driver adapter uses them: the shaders of
+ * examples/intel/gradient.fs.nir (argv[1]) and examples/etnaviv/gradient.fs.nir (argv[2])
+ * built call by call, with Mesa's own numbers and packed index words, never through text.
+ * Each must print exactly as the text import of its file prints and compile (ivb, gc7000) to
+ * the same bytes. Then the errors: unknown names, missing indices, structure and use errors,
+ * each naming the call and the value, and sticky until the finish. Then Intel under Mesa's
+ * binding model, as iris drives it: final binding-table slots, UBO ranges with pull loads
+ * past them, the shader-db line through the log callback; every figure worked by hand. */
 #include "check.h"
 
 /* nir_alu_type values (nir.h): nir_type_float | 32. */
@@ -331,6 +333,274 @@ errors(void)
    gpucc_builder_destroy(NULL);
 }
 
+
+/* ---- The driver contract on Intel, as iris would drive it (Mesa's binding model) ---- */
+
+struct log_record {
+   int calls, perf;
+   char lines[4][512];
+};
+
+static void
+record_log(void *user_data, gpucc_log_kind kind, const char *message)
+{
+   struct log_record *r = user_data;
+   if (kind == GPUCC_LOG_KIND_PERF) {
+      r->perf++;
+      return;
+   }
+   if (r->calls < 4)
+      snprintf(r->lines[r->calls], sizeof(r->lines[0]), "%s", message);
+   r->calls++;
+}
+
+static void
+ubo_load(gpucc_builder *b, uint32_t def_index, uint32_t block_value, uint32_t offset_value)
+{
+   uint32_t srcs[] = {block_value, offset_value};
+   gpucc_builder_index idx[] = {{"access", 0, NULL},
+                                {"align_mul", 16, NULL},
+                                {"align_offset", 0, NULL},
+                                {"range_base", 0, NULL},
+                                {"range", 16, NULL}};
+   intrinsic(b, "load_ubo", 1, def(def_index, 4, 0), srcs, 2, idx, 5);
+}
+
+static void
+store_color(gpucc_builder *b, uint32_t value, uint32_t zero)
+{
+   uint32_t srcs[] = {value, zero};
+   gpucc_builder_index idx[] = {{"base", 4, NULL},          {"range", 1, NULL},
+                                {"write_mask", 0xf, NULL},  {"component", 0, NULL},
+                                {"src_type", FLOAT32, NULL}, {"io_semantics", IO_COLOR, NULL},
+                                {"io_xfb", 0, NULL},        {"io_xfb2", 0, NULL}};
+   intrinsic(b, "store_output", 0, def(0, 0, 0), srcs, 2, idx, 8);
+}
+
+static gpucc_builder_alu_src
+whole(uint32_t value)
+{
+   gpucc_builder_alu_src s = {value, {0}};
+   for (int i = 0; i < 16; i++)
+      s.swizzle[i] = (uint8_t)i;
+   return s;
+}
+
+/* A fragment shader as iris hands it over after crocus_setup_binding_table-style renumbering:
+ * render target 0 at slot 0, its texture at slot 1 (sampler 0), and five UBOs at slots 2-6,
+ * one vec4 read from the start of each. It samples the texture at the varying VAR0 and adds
+ * the five vec4s. */
+static gpucc_shader *
+build_iris_fs(void)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   static const char *const fields[] = {
+      "name", "contract", "internal", "false", "stage", "4", "next_stage", "4",
+      "num_textures", "1", "num_ubos", "5", "inputs_read", "32", "outputs_written", "2",
+      "subgroup_size", "1", "first_ubo_is_default_ubo", "true", NULL};
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 0, 0), GPUCC_STATUS_OK, "");
+   variable(b, "uniform", "sampler2D", "tex", 0, 0, 0);
+   variable(b, "shader_in", "vec2", "uv", 32, 32, 1);
+   variable(b, "shader_out", "vec4", "color", 2, 4, 0);
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   konst(b, 0, 0);
+   for (uint32_t slot = 2; slot <= 6; slot++) {
+      konst(b, slot - 1, slot);          /* %1..%5: the UBO slots */
+      ubo_load(b, slot + 4, slot - 1, 0); /* %6..%10: their first vec4 */
+   }
+   gpucc_builder_index bary[] = {{"interp_mode", 1, NULL}};
+   intrinsic(b, "load_barycentric_pixel", 1, def(11, 2, 0), NULL, 0, bary, 1);
+   uint32_t in_srcs[] = {11, 0};
+   gpucc_builder_index in_idx[] = {{"base", 32, NULL},
+                                   {"component", 0, NULL},
+                                   {"dest_type", FLOAT32, NULL},
+                                   {"io_semantics", IO_VAR0, NULL}};
+   intrinsic(b, "load_interpolated_input", 1, def(12, 2, 0), in_srcs, 2, in_idx, 4);
+   gpucc_builder_tex_src coord[] = {{"coord", 12}};
+   gpucc_builder_tex tex = {"tex", def(13, 4, 0), FLOAT32, coord, 1, 1, 0, 0, {{0}}, 0};
+   CHECK_STATUS(gpucc_builder_add_tex(b, &tex), GPUCC_STATUS_OK, "");
+   uint32_t sum = 6;
+   for (uint32_t v = 7; v <= 10; v++) {
+      gpucc_builder_alu_src add[] = {whole(sum), whole(v)};
+      alu(b, "fadd", def(v + 7, 4, 0), add, 2); /* %14..%17 */
+      sum = v + 7;
+   }
+   gpucc_builder_alu_src last[] = {whole(sum), whole(13)};
+   alu(b, "fadd", def(18, 4, 0), last, 2);
+   store_color(b, 18, 0);
+   CHECK_STATUS(gpucc_builder_end_function(b, 1, 19), GPUCC_STATUS_OK, "");
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
+   gpucc_builder_destroy(b);
+   return shader;
+}
+
+/* A fragment shader reading 70 registers of UBO slot 7 at constant offsets (one vec4 at
+ * the start of each 32-byte register) and adding them up: more than Mesa's 64-register push
+ * block. */
+static gpucc_shader *
+build_big_ubo_fs(void)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   static const char *const fields[] = {"name", "big-ubo", "stage", "4", "next_stage", "4",
+                                        "outputs_written", "2", NULL};
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, 0, 1, 0, 0), GPUCC_STATUS_OK, "");
+   variable(b, "shader_out", "vec4", "color", 2, 4, 0);
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   konst(b, 0, 0);
+   konst(b, 1, 7);
+   uint32_t next = 2, sum = 0;
+   for (uint32_t r = 0; r < 70; r++) {
+      konst(b, next, 32 * r);
+      ubo_load(b, next + 1, 1, next);
+      if (r == 0) {
+         sum = next + 1;
+      } else {
+         gpucc_builder_alu_src add[] = {whole(sum), whole(next + 1)};
+         alu(b, "fadd", def(next + 2, 4, 0), add, 2);
+         sum = next + 2;
+      }
+      next += 3;
+   }
+   store_color(b, sum, 0);
+   CHECK_STATUS(gpucc_builder_end_function(b, 1, next), GPUCC_STATUS_OK, "");
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
+   gpucc_builder_destroy(b);
+   return shader;
+}
+
+static void
+check_binding(const gpucc_program *p, uint32_t i, gpucc_binding_kind kind, uint32_t index,
+              uint32_t slot)
+{
+   gpucc_binding bnd = {.struct_size = sizeof bnd};
+   CHECK_STATUS(gpucc_program_binding(p, i, &bnd), GPUCC_STATUS_OK, "");
+   CHECK(bnd.kind == kind && bnd.index == index && bnd.slot == slot);
+   if (!(bnd.kind == kind && bnd.index == index && bnd.slot == slot))
+      fprintf(stderr, "binding %u: kind %d index %u slot %u\n", i, bnd.kind, bnd.index, bnd.slot);
+}
+
+static void
+check_range(const gpucc_program *p, uint32_t i, uint32_t block, uint32_t start, uint32_t length)
+{
+   gpucc_ubo_range r = {.struct_size = sizeof r};
+   CHECK_STATUS(gpucc_program_ubo_range(p, i, &r), GPUCC_STATUS_OK, "");
+   CHECK(r.block == block && r.start == start && r.length == length);
+}
+
+static void
+check_push(const gpucc_program *p, uint32_t i, uint32_t block, uint32_t offset)
+{
+   gpucc_push_param q = {.struct_size = sizeof q};
+   CHECK_STATUS(gpucc_program_push_param(p, i, &q), GPUCC_STATUS_OK, "");
+   CHECK(q.block == block && q.offset == offset);
+}
+
+static void
+contract_intel(void)
+{
+   gpucc_compiler *bdw = NULL;
+   CHECK_STATUS(gpucc_compiler_create("bdw", &bdw), GPUCC_STATUS_OK, "");
+   struct log_record log = {0};
+   CHECK_STATUS(gpucc_compiler_set_log_callback(bdw, record_log, &log), GPUCC_STATUS_OK, "");
+   gpucc_shader *fs = build_iris_fs();
+   gpucc_compile_options mesa = {.struct_size = sizeof mesa,
+                                 .simd_mask = 1,
+                                 .binding_model = GPUCC_BINDING_MODEL_MESA};
+   gpucc_program *p = NULL;
+   CHECK_STATUS(gpucc_compile(bdw, fs, &mesa, &p), GPUCC_STATUS_OK, "");
+   if (p) {
+      gpucc_program_info info = {.struct_size = sizeof info};
+      CHECK_STATUS(gpucc_program_get_info(p, &info), GPUCC_STATUS_OK, "");
+      /* Five one-register runs score 2 * 1 - 1 each; ties go to the higher block, and four
+       * ranges fit: slots 6, 5, 4, 3 are pushed in that order, slot 2 is pulled. */
+      CHECK(info.num_ubo_ranges == 4);
+      for (uint32_t i = 0; i < 4; i++)
+         check_range(p, i, 6 - i, 0, 1);
+      CHECK(info.uniforms == 32);
+      check_push(p, 0, 6, 0);
+      check_push(p, 7, 6, 28);
+      check_push(p, 8, 5, 0);
+      check_push(p, 31, 3, 28);
+      /* The NIR's indices are the slots: render target 0 at 0, texture 1 at 1, sampler 0,
+       * and the pulled UBO at its own slot 2 (no base added). Sorted by kind. */
+      CHECK(info.num_bindings == 4);
+      check_binding(p, 0, GPUCC_BINDING_KIND_RENDER_TARGET, 0, 0);
+      check_binding(p, 1, GPUCC_BINDING_KIND_TEXTURE, 1, 1);
+      check_binding(p, 2, GPUCC_BINDING_KIND_SAMPLER, 0, 0);
+      check_binding(p, 3, GPUCC_BINDING_KIND_UNIFORM_BUFFER, 2, 2);
+      /* One shader-db line, SIMD8, in Mesa's wording: three sends (the pull load of slot 2,
+       * the texture sample, the render-target write). */
+      CHECK(log.calls == 1);
+      unsigned simd = 0, inst = 0, loops = 0, cycles = 0, spills = 0, fills = 0, sends = 0;
+      char mode[32];
+      unsigned promoted, before, after;
+      int n = sscanf(log.lines[0],
+                     "FS SIMD%u shader: %u inst, %u loops, %u cycles, %u:%u spills:fills, %u "
+                     "sends, scheduled with mode %31[^,], Promoted %u constants, compacted %u "
+                     "to %u bytes.",
+                     &simd, &inst, &loops, &cycles, &spills, &fills, &sends, mode, &promoted,
+                     &before, &after);
+      CHECK(n == 11 && simd == 8 && sends == 3 && loops == 0 && spills == 0);
+      CHECK(inst == info.instructions);
+   }
+   gpucc_program_destroy(p);
+
+   /* The same shader under gpucc's own model: every UBO pushed, no ranges, no UBO bindings. */
+   gpucc_compile_options own = {.struct_size = sizeof own, .simd_mask = 1};
+   p = NULL;
+   CHECK_STATUS(gpucc_compile(bdw, fs, &own, &p), GPUCC_STATUS_OK, "");
+   if (p) {
+      gpucc_program_info info = {.struct_size = sizeof info};
+      CHECK_STATUS(gpucc_program_get_info(p, &info), GPUCC_STATUS_OK, "");
+      CHECK(info.num_ubo_ranges == 0 && info.uniforms == 20 && info.num_bindings == 3);
+   }
+   gpucc_program_destroy(p);
+   gpucc_shader_destroy(fs);
+
+   /* Past the push block: 70 registers of slot 7 read at constant offsets. Mesa's analysis
+    * sees the first 64 (a 64-bit chunk mask): one range of 64 registers, the last 6 loads
+    * pulled from slot 7 itself. On ivb and bdw alike. */
+   gpucc_shader *big = build_big_ubo_fs();
+   const char *targets[] = {"ivb", "bdw"};
+   for (int t = 0; t < 2; t++) {
+      gpucc_compiler *c = NULL;
+      CHECK_STATUS(gpucc_compiler_create(targets[t], &c), GPUCC_STATUS_OK, "");
+      p = NULL;
+      CHECK_STATUS(gpucc_compile(c, big, &mesa, &p), GPUCC_STATUS_OK, "");
+      if (p) {
+         gpucc_program_info info = {.struct_size = sizeof info};
+         CHECK_STATUS(gpucc_program_get_info(p, &info), GPUCC_STATUS_OK, "");
+         CHECK(info.num_ubo_ranges == 1 && info.uniforms == 64 * 8);
+         check_range(p, 0, 7, 0, 64);
+         check_push(p, 511, 7, 64 * 32 - 4);
+         CHECK(info.num_bindings == 2);
+         check_binding(p, 0, GPUCC_BINDING_KIND_RENDER_TARGET, 0, 0);
+         check_binding(p, 1, GPUCC_BINDING_KIND_UNIFORM_BUFFER, 7, 7);
+      }
+      gpucc_program_destroy(p);
+      gpucc_compiler_destroy(c);
+   }
+   gpucc_shader_destroy(big);
+
+   gpucc_compile_options bad = {.struct_size = sizeof bad, .binding_model = 2};
+   gpucc_shader *tiny = NULL;
+   CHECK_STATUS(gpucc_shader_from_nir_text(tiny_shader, strlen(tiny_shader), &tiny),
+                GPUCC_STATUS_OK, "");
+   p = NULL;
+   CHECK_STATUS(gpucc_compile(bdw, tiny, &bad, &p), GPUCC_STATUS_INVALID_ARGUMENT,
+                "binding_model=2");
+   gpucc_shader_destroy(tiny);
+   gpucc_compiler_destroy(bdw);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -345,5 +615,6 @@ main(int argc, char **argv)
    same_as_text(etna, argv[2], "gc7000");
    gpucc_shader_destroy(etna);
    errors();
+   contract_intel();
    return check_report("builder");
 }

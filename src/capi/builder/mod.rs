@@ -60,12 +60,17 @@ pub struct BuilderAluSrc {
     pub swizzle: [u8; 16],
 }
 
-/// `nir_alu_instr::exact`.
-pub const ALU_EXACT: u32 = 1;
-/// `nir_alu_instr::no_signed_wrap`.
-pub const ALU_NO_SIGNED_WRAP: u32 = 2;
-/// `nir_alu_instr::no_unsigned_wrap`.
-pub const ALU_NO_UNSIGNED_WRAP: u32 = 4;
+/// Bits of `gpucc_builder_alu.flags`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluFlag {
+    /// `nir_alu_instr::exact`.
+    Exact = 1,
+    /// `nir_alu_instr::no_signed_wrap`.
+    NoSignedWrap = 2,
+    /// `nir_alu_instr::no_unsigned_wrap`.
+    NoUnsignedWrap = 4,
+}
 
 /// An ALU instruction (`nir_alu_instr`).
 #[repr(C)]
@@ -77,7 +82,7 @@ pub struct BuilderAlu {
     /// `nir_op_infos[op].num_inputs` sources.
     pub srcs: *const BuilderAluSrc,
     pub num_srcs: u32,
-    /// GPUCC_ALU_EXACT | GPUCC_ALU_NO_SIGNED_WRAP | GPUCC_ALU_NO_UNSIGNED_WRAP.
+    /// GPUCC_ALU_FLAG_* bits.
     pub flags: u32,
 }
 
@@ -123,12 +128,17 @@ pub struct BuilderTexSrc {
     pub value: u32,
 }
 
-/// `nir_tex_instr::texture_non_uniform`.
-pub const TEX_TEXTURE_NON_UNIFORM: u32 = 1;
-/// `nir_tex_instr::sampler_non_uniform`.
-pub const TEX_SAMPLER_NON_UNIFORM: u32 = 2;
-/// `nir_tex_instr::is_sparse`.
-pub const TEX_SPARSE: u32 = 4;
+/// Bits of `gpucc_builder_tex.flags`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexFlag {
+    /// `nir_tex_instr::texture_non_uniform`.
+    TextureNonUniform = 1,
+    /// `nir_tex_instr::sampler_non_uniform`.
+    SamplerNonUniform = 2,
+    /// `nir_tex_instr::is_sparse`.
+    Sparse = 4,
+}
 
 /// A texture instruction (`nir_tex_instr`).
 #[repr(C)]
@@ -150,7 +160,7 @@ pub struct BuilderTex {
     pub component: u32,
     /// `tg4_offsets`.
     pub tg4_offsets: [[i8; 2]; 4],
-    /// GPUCC_TEX_TEXTURE_NON_UNIFORM | GPUCC_TEX_SAMPLER_NON_UNIFORM | GPUCC_TEX_SPARSE.
+    /// GPUCC_TEX_FLAG_* bits.
     pub flags: u32,
 }
 
@@ -179,17 +189,36 @@ pub struct BuilderDeref {
     pub type_name: *const c_char,
 }
 
-/// `nir_variable::data.centroid` (and the other qualifier bits below).
-pub const VAR_CENTROID: u32 = 1;
-pub const VAR_SAMPLE: u32 = 2;
-pub const VAR_PATCH: u32 = 4;
-pub const VAR_INVARIANT: u32 = 8;
-pub const VAR_PER_VIEW: u32 = 16;
-pub const VAR_PER_PRIMITIVE: u32 = 32;
-pub const VAR_BINDLESS: u32 = 64;
-pub const VAR_RAY_QUERY: u32 = 128;
-/// `nir_variable::data.compact`.
-pub const VAR_COMPACT: u32 = 256;
+/// Bits of `gpucc_builder_variable.flags`: `nir_variable::data`'s qualifier bits.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarFlag {
+    Centroid = 1,
+    Sample = 2,
+    Patch = 4,
+    Invariant = 8,
+    PerView = 16,
+    PerPrimitive = 32,
+    Bindless = 64,
+    RayQuery = 128,
+    Compact = 256,
+}
+
+const VAR_CENTROID: u32 = VarFlag::Centroid as u32;
+const VAR_SAMPLE: u32 = VarFlag::Sample as u32;
+const VAR_PATCH: u32 = VarFlag::Patch as u32;
+const VAR_INVARIANT: u32 = VarFlag::Invariant as u32;
+const VAR_PER_VIEW: u32 = VarFlag::PerView as u32;
+const VAR_PER_PRIMITIVE: u32 = VarFlag::PerPrimitive as u32;
+const VAR_BINDLESS: u32 = VarFlag::Bindless as u32;
+const VAR_RAY_QUERY: u32 = VarFlag::RayQuery as u32;
+const VAR_COMPACT: u32 = VarFlag::Compact as u32;
+const ALU_EXACT: u32 = AluFlag::Exact as u32;
+const ALU_NO_SIGNED_WRAP: u32 = AluFlag::NoSignedWrap as u32;
+const ALU_NO_UNSIGNED_WRAP: u32 = AluFlag::NoUnsignedWrap as u32;
+const TEX_TEXTURE_NON_UNIFORM: u32 = TexFlag::TextureNonUniform as u32;
+const TEX_SAMPLER_NON_UNIFORM: u32 = TexFlag::SamplerNonUniform as u32;
+const TEX_SPARSE: u32 = TexFlag::Sparse as u32;
 
 /// A variable (`nir_variable`).
 #[repr(C)]
@@ -216,7 +245,7 @@ pub struct BuilderVariable {
     pub access: u32,
     /// `data.precision`: 0 none, 1 highp, 2 mediump, 3 lowp.
     pub precision: u32,
-    /// GPUCC_VAR_* bits.
+    /// GPUCC_VAR_FLAG_* bits.
     pub flags: u32,
     /// NULL, or `util_format_short_name(data.image.format)` for image variables.
     pub image_format: *const c_char,
