@@ -26,6 +26,14 @@ pub struct UboRange {
     pub length: u32,
 }
 
+impl UboRange {
+    /// The (block, byte offset) of each `unit`-byte piece the range pushes, in push order:
+    /// dwords (4) for the scalar backend, vec4s (16) for vec4.
+    pub fn pieces(&self, unit: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.length * 32 / unit).map(move |i| (self.block, self.start * 32 + i * unit))
+    }
+}
+
 /// How many 32-byte chunks of a block the analysis looks at (a 64-bit mask in Mesa).
 const CHUNKS: u64 = 64;
 

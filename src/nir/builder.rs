@@ -85,14 +85,8 @@ impl Builder {
             ("subgroup_size".to_string(), "1".to_string()),
         ];
         let info = ShaderInfo {
-            stage,
             fields,
-            num_inputs: 0,
-            num_outputs: 0,
-            num_uniforms: 0,
-            scratch_size: 0,
-            constant_data_size: 0,
-            constant_data: Vec::new(),
+            ..ShaderInfo::new(stage)
         };
         let shader = Shader {
             info,

@@ -88,16 +88,7 @@ impl Import {
     pub fn new(stage: Stage) -> Import {
         Import {
             shader: Shader {
-                info: ShaderInfo {
-                    stage,
-                    fields: Vec::new(),
-                    num_inputs: 0,
-                    num_outputs: 0,
-                    num_uniforms: 0,
-                    scratch_size: 0,
-                    constant_data_size: 0,
-                    constant_data: Vec::new(),
-                },
+                info: ShaderInfo::new(stage),
                 variables: Vec::new(),
                 functions: Vec::new(),
                 trailer: String::new(),

@@ -76,6 +76,20 @@ pub struct ShaderInfo {
 }
 
 impl ShaderInfo {
+    /// The header of a `stage` shader with no fields, sizes or constant data yet.
+    pub fn new(stage: Stage) -> ShaderInfo {
+        ShaderInfo {
+            stage,
+            fields: Vec::new(),
+            num_inputs: 0,
+            num_outputs: 0,
+            num_uniforms: 0,
+            scratch_size: 0,
+            constant_data_size: 0,
+            constant_data: Vec::new(),
+        }
+    }
+
     pub fn field(&self, key: &str) -> Option<&str> {
         self.fields
             .iter()

@@ -279,16 +279,7 @@ impl<'a> Parser<'a> {
         let Some(stage) = Stage::from_mesa_name(stage_name) else {
             return c.err(format!("unknown shader stage `{stage_name}`"));
         };
-        let mut info = ShaderInfo {
-            stage,
-            fields: Vec::new(),
-            num_inputs: 0,
-            num_outputs: 0,
-            num_uniforms: 0,
-            scratch_size: 0,
-            constant_data_size: 0,
-            constant_data: Vec::new(),
-        };
+        let mut info = ShaderInfo::new(stage);
         loop {
             let mut c = self.take_line("header field or `inputs:`")?;
             if c.eat("inputs:") {

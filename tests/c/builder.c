@@ -72,6 +72,48 @@ variable(gpucc_builder *b, const char *mode, const char *type, const char *name,
    CHECK_STATUS(gpucc_builder_add_variable(b, &v), GPUCC_STATUS_OK, "");
 }
 
+static void
+ubo_load(gpucc_builder *b, uint32_t def_index, uint32_t block_value, uint32_t offset_value)
+{
+   uint32_t srcs[] = {block_value, offset_value};
+   gpucc_builder_index idx[] = {{"access", 0, NULL},
+                                {"align_mul", 16, NULL},
+                                {"align_offset", 0, NULL},
+                                {"range_base", 0, NULL},
+                                {"range", 16, NULL}};
+   intrinsic(b, "load_ubo", 1, def(def_index, 4, 0), srcs, 2, idx, 5);
+}
+
+static void
+store_color(gpucc_builder *b, uint32_t value, uint32_t zero)
+{
+   uint32_t srcs[] = {value, zero};
+   gpucc_builder_index idx[] = {{"base", 4, NULL},          {"range", 1, NULL},
+                                {"write_mask", 0xf, NULL},  {"component", 0, NULL},
+                                {"src_type", FLOAT32, NULL}, {"io_semantics", IO_COLOR, NULL},
+                                {"io_xfb", 0, NULL},        {"io_xfb2", 0, NULL}};
+   intrinsic(b, "store_output", 0, def(0, 0, 0), srcs, 2, idx, 8);
+}
+
+static gpucc_builder_alu_src
+whole(uint32_t value)
+{
+   gpucc_builder_alu_src s = {value, {0}};
+   for (int i = 0; i < 16; i++)
+      s.swizzle[i] = (uint8_t)i;
+   return s;
+}
+
+/* Finishes the builder into a shader (NULL after a failed check). */
+static gpucc_shader *
+finished(gpucc_builder *b)
+{
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
+   gpucc_builder_destroy(b);
+   return shader;
+}
+
 /* examples/intel/gradient.fs.nir, as brw's final form holds it. */
 static gpucc_shader *
 build_intel(void)
@@ -131,18 +173,10 @@ build_intel(void)
    CHECK_STATUS(gpucc_builder_add_phi(b, def(10, 1, 1), phi, 2), GPUCC_STATUS_OK, "");
    gpucc_builder_alu_src vec[] = {src(10, 0), src(4, 1), src(0, 0), src(2, 0)};
    alu(b, "vec4", def(11, 4, 1), vec, 4);
-   uint32_t out_srcs[] = {11, 0};
-   gpucc_builder_index out_idx[] = {{"base", 4, NULL},          {"range", 1, NULL},
-                                    {"write_mask", 0xf, NULL},  {"component", 0, NULL},
-                                    {"src_type", FLOAT32, NULL}, {"io_semantics", IO_COLOR, NULL},
-                                    {"io_xfb", 0, NULL},        {"io_xfb2", 0, NULL}};
-   intrinsic(b, "store_output", 0, def(0, 0, 0), out_srcs, 2, out_idx, 8);
+   store_color(b, 11, 0);
    CHECK_STATUS(gpucc_builder_end_function(b, 4, 12), GPUCC_STATUS_OK, "");
 
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
-   gpucc_builder_destroy(b);
-   return shader;
+   return finished(b);
 }
 
 /* examples/etnaviv/gradient.fs.nir, as etnaviv's form holds it. */
@@ -198,10 +232,7 @@ build_etnaviv(void)
    gpucc_builder_index st_idx[] = {{"write_mask", 0xf, NULL}, {"access", 0, NULL}};
    intrinsic(b, "store_deref", 0, def(0, 0, 0), st_srcs, 2, st_idx, 2);
    CHECK_STATUS(gpucc_builder_end_function(b, 4, 11), GPUCC_STATUS_OK, "");
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
-   gpucc_builder_destroy(b);
-   return shader;
+   return finished(b);
 }
 
 /* The built shader prints as the text import of `path` prints and compiles for `target` to
@@ -354,38 +385,6 @@ record_log(void *user_data, gpucc_log_kind kind, const char *message)
    r->calls++;
 }
 
-static void
-ubo_load(gpucc_builder *b, uint32_t def_index, uint32_t block_value, uint32_t offset_value)
-{
-   uint32_t srcs[] = {block_value, offset_value};
-   gpucc_builder_index idx[] = {{"access", 0, NULL},
-                                {"align_mul", 16, NULL},
-                                {"align_offset", 0, NULL},
-                                {"range_base", 0, NULL},
-                                {"range", 16, NULL}};
-   intrinsic(b, "load_ubo", 1, def(def_index, 4, 0), srcs, 2, idx, 5);
-}
-
-static void
-store_color(gpucc_builder *b, uint32_t value, uint32_t zero)
-{
-   uint32_t srcs[] = {value, zero};
-   gpucc_builder_index idx[] = {{"base", 4, NULL},          {"range", 1, NULL},
-                                {"write_mask", 0xf, NULL},  {"component", 0, NULL},
-                                {"src_type", FLOAT32, NULL}, {"io_semantics", IO_COLOR, NULL},
-                                {"io_xfb", 0, NULL},        {"io_xfb2", 0, NULL}};
-   intrinsic(b, "store_output", 0, def(0, 0, 0), srcs, 2, idx, 8);
-}
-
-static gpucc_builder_alu_src
-whole(uint32_t value)
-{
-   gpucc_builder_alu_src s = {value, {0}};
-   for (int i = 0; i < 16; i++)
-      s.swizzle[i] = (uint8_t)i;
-   return s;
-}
-
 /* A fragment shader as iris hands it over after crocus_setup_binding_table-style renumbering:
  * render target 0 at slot 0, its texture at slot 1 (sampler 0), and five UBOs at slots 2-6,
  * one vec4 read from the start of each. It samples the texture at the varying VAR0 and adds
@@ -432,10 +431,7 @@ build_iris_fs(void)
    alu(b, "fadd", def(18, 4, 0), last, 2);
    store_color(b, 18, 0);
    CHECK_STATUS(gpucc_builder_end_function(b, 1, 19), GPUCC_STATUS_OK, "");
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
-   gpucc_builder_destroy(b);
-   return shader;
+   return finished(b);
 }
 
 /* A fragment shader reading 70 registers of UBO slot 7 at constant offsets (one vec4 at
@@ -470,10 +466,7 @@ build_big_ubo_fs(void)
    }
    store_color(b, sum, 0);
    CHECK_STATUS(gpucc_builder_end_function(b, 1, next), GPUCC_STATUS_OK, "");
-   gpucc_shader *shader = NULL;
-   CHECK_STATUS(gpucc_builder_finish(b, &shader), GPUCC_STATUS_OK, "");
-   gpucc_builder_destroy(b);
-   return shader;
+   return finished(b);
 }
 
 static void

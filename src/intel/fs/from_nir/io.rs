@@ -646,11 +646,11 @@ impl Translator<'_> {
 
 impl Translator<'_> {
     /// A constant UBO block index: binding-table entry `ubo_surface_base + block`, which
-    /// must be one a message can name below the SLM and stateless entries (254, 255),
-    /// whether the loads are pushed or pulled (a block of 0x3f800000 once reached the push
-    /// layout and made verification allocate 25 GB).
+    /// must be one of the 256 a message can name, whether the loads are pushed or pulled (a
+    /// block of 0x3f800000 once reached the push layout and made verification allocate
+    /// 25 GB).
     fn ubo_block(&self, block: u64) -> Result<u32, CompileError> {
-        let last = super::SLM_SURFACE - 1 - self.facts.ubo_surface_base;
+        let last = 255 - self.facts.ubo_surface_base;
         u32::try_from(block)
             .ok()
             .filter(|&b| b <= last)

@@ -209,12 +209,9 @@ pub fn from_nir(
             // Compute programs push their subgroup id besides, as brw's do: one range less.
             let ranges = if compute { 3 } else { 4 };
             let ranges = crate::intel::ubo_ranges::choose(shader, ranges, MESA_MAX_PUSH_REGS);
-            for r in &ranges {
-                for dword in 0..r.length * 8 {
-                    let key = (r.block, r.start * 32 + dword * 4);
-                    t.push_index.insert(key, t.facts.push.len() as u32);
-                    t.facts.push.push(key);
-                }
+            for key in ranges.iter().flat_map(|r| r.pieces(4)) {
+                t.push_index.insert(key, t.facts.push.len() as u32);
+                t.facts.push.push(key);
             }
             t.facts.ubo_ranges = ranges;
         }

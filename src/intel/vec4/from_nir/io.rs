@@ -204,7 +204,7 @@ impl Tr<'_> {
         let block = self
             .const_u32(src_at(i, 0)?)
             .ok_or_else(|| unsupported("load_ubo with a non-constant block index"))?;
-        let last = crate::intel::fs::from_nir::SLM_SURFACE - 1 - self.facts.ubo_surface_base;
+        let last = 255 - self.facts.ubo_surface_base;
         if block > last {
             return Err(unsupported(format!("UBO block index {block} over {last}")));
         }

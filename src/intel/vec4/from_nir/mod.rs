@@ -122,12 +122,9 @@ pub fn from_nir(
         BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
         BindingModel::Mesa => {
             let ranges = crate::intel::ubo_ranges::choose(shader, 4, MESA_MAX_PUSH_REGS);
-            for r in &ranges {
-                for vec4 in 0..r.length * 2 {
-                    let key = (r.block, r.start * 32 + vec4 * 16);
-                    t.push_index.insert(key, t.facts.push.len() as u32);
-                    t.facts.push.push(key);
-                }
+            for key in ranges.iter().flat_map(|r| r.pieces(16)) {
+                t.push_index.insert(key, t.facts.push.len() as u32);
+                t.facts.push.push(key);
             }
             t.facts.ubo_ranges = ranges;
         }

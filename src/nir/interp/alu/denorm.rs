@@ -130,17 +130,11 @@ mod tests {
 
     fn info(fields: &[(&str, &str)]) -> ShaderInfo {
         ShaderInfo {
-            stage: Stage::Fragment,
             fields: fields
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
-            num_inputs: 0,
-            num_outputs: 0,
-            num_uniforms: 0,
-            scratch_size: 0,
-            constant_data_size: 0,
-            constant_data: Vec::new(),
+            ..ShaderInfo::new(Stage::Fragment)
         }
     }
 
