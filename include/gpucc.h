@@ -812,6 +812,32 @@ typedef struct {
    * the inputs' `interp_mode` and the `barycentric_interp_modes` it implies).
    */
   uint64_t noperspective_inputs;
+  /**
+   * The program writes memory: SSBO, image or global stores or atomics
+   * (`has_side_effects`, from NIR's `writes_memory`); the driver keeps it running for
+   * pixels that write no colour (3DSTATE_PS_EXTRA "Pixel Shader Has UAV").
+   */
+  uint32_t has_side_effects;
+  /**
+   * The shader's `early_fragment_tests` layout qualifier (`early_fragment_tests`): the
+   * driver forces early depth/stencil.
+   */
+  uint32_t early_fragment_tests;
+  /**
+   * The program writes stencil (`computed_stencil`): always 0, gpucc refuses a shader
+   * that stores FRAG_RESULT_STENCIL (GPUCC_STATUS_UNSUPPORTED naming it).
+   */
+  uint32_t computed_stencil;
+  /**
+   * The payload holds per-sample position offsets (`uses_pos_offset`): always 0, per-sample
+   * dispatch is not implemented (the `persample_interp` key is refused).
+   */
+  uint32_t uses_pos_offset;
+  /**
+   * The dispatch starts from the vector mask, so helper pixels run for derivatives
+   * (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
+   */
+  uint32_t uses_vmask;
 } gpucc_fs_info;
 
 /**
@@ -1231,6 +1257,21 @@ typedef struct {
    * (`uses_drawid`).
    */
   uint32_t uses_drawid;
+  /**
+   * How threads run (`dispatch_mode`, Mesa's `shader_dispatch_mode`): 2 =
+   * DISPATCH_MODE_4X2_DUAL_OBJECT (Gen7: SIMD4x2, two vertices a thread), 3 =
+   * DISPATCH_MODE_SIMD8 (Gen8+: eight vertices a thread); 3DSTATE_VS takes it.
+   */
+  uint32_t dispatch_mode;
+  /**
+   * `gl_ClipDistance` elements written, bit i = distance i (`clip_distance_mask`; the
+   * clipper's user clip distance enables).
+   */
+  uint32_t clip_distance_mask;
+  /**
+   * `gl_CullDistance` elements, numbered after the clip distances (`cull_distance_mask`).
+   */
+  uint32_t cull_distance_mask;
 } gpucc_vs_info;
 
 /**

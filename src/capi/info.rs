@@ -128,6 +128,22 @@ pub struct FsInfo {
     /// Bit per input slot interpolated without perspective correction (Mesa keeps this in
     /// the inputs' `interp_mode` and the `barycentric_interp_modes` it implies).
     pub noperspective_inputs: u64,
+    /// The program writes memory: SSBO, image or global stores or atomics
+    /// (`has_side_effects`, from NIR's `writes_memory`); the driver keeps it running for
+    /// pixels that write no colour (3DSTATE_PS_EXTRA "Pixel Shader Has UAV").
+    pub has_side_effects: u32,
+    /// The shader's `early_fragment_tests` layout qualifier (`early_fragment_tests`): the
+    /// driver forces early depth/stencil.
+    pub early_fragment_tests: u32,
+    /// The program writes stencil (`computed_stencil`): always 0, gpucc refuses a shader
+    /// that stores FRAG_RESULT_STENCIL (GPUCC_STATUS_UNSUPPORTED naming it).
+    pub computed_stencil: u32,
+    /// The payload holds per-sample position offsets (`uses_pos_offset`): always 0, per-sample
+    /// dispatch is not implemented (the `persample_interp` key is refused).
+    pub uses_pos_offset: u32,
+    /// The dispatch starts from the vector mask, so helper pixels run for derivatives
+    /// (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
+    pub uses_vmask: u32,
 }
 
 /// A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
@@ -327,6 +343,11 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
             num_varying_inputs: f.num_varying_inputs,
             flat_inputs: f.flat_inputs,
             noperspective_inputs: f.noperspective_inputs,
+            has_side_effects: f.has_side_effects as u32,
+            early_fragment_tests: f.early_fragment_tests as u32,
+            computed_stencil: 0,
+            uses_pos_offset: 0,
+            uses_vmask: 1,
         };
         write_sized!(
             info,
@@ -355,6 +376,11 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
                 num_varying_inputs,
                 flat_inputs,
                 noperspective_inputs,
+                has_side_effects,
+                early_fragment_tests,
+                computed_stencil,
+                uses_pos_offset,
+                uses_vmask,
             ]
         )
     })

@@ -47,6 +47,15 @@ pub struct VsInfo {
     /// The draw-id element (x = draw id, y = ~0 for indexed draws) is pushed
     /// (`uses_drawid`).
     pub uses_drawid: u32,
+    /// How threads run (`dispatch_mode`, Mesa's `shader_dispatch_mode`): 2 =
+    /// DISPATCH_MODE_4X2_DUAL_OBJECT (Gen7: SIMD4x2, two vertices a thread), 3 =
+    /// DISPATCH_MODE_SIMD8 (Gen8+: eight vertices a thread); 3DSTATE_VS takes it.
+    pub dispatch_mode: u32,
+    /// `gl_ClipDistance` elements written, bit i = distance i (`clip_distance_mask`; the
+    /// clipper's user clip distance enables).
+    pub clip_distance_mask: u32,
+    /// `gl_CullDistance` elements, numbered after the clip distances (`cull_distance_mask`).
+    pub cull_distance_mask: u32,
 }
 
 /// One input slot of a fragment program, in the order of its attribute setup data
@@ -113,6 +122,9 @@ pub extern "C" fn gpucc_program_vs_info(program: *const Program, info: *mut VsIn
             uses_vertexid: v.uses_vertex_id as u32,
             uses_instanceid: v.uses_instance_id as u32,
             uses_drawid: v.uses_draw_id as u32,
+            dispatch_mode: if k.is_simd4x2() { 2 } else { 3 },
+            clip_distance_mask: u32::from(v.clip_distance_mask),
+            cull_distance_mask: u32::from(v.cull_distance_mask),
         };
         write_sized!(
             info,
@@ -134,6 +146,9 @@ pub extern "C" fn gpucc_program_vs_info(program: *const Program, info: *mut VsIn
                 uses_vertexid,
                 uses_instanceid,
                 uses_drawid,
+                dispatch_mode,
+                clip_distance_mask,
+                cull_distance_mask,
             ]
         )
     })

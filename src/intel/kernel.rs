@@ -152,6 +152,11 @@ pub struct VertexInfo {
     pub uses_draw_id: bool,
     /// Vertex elements pushed (Mesa's `nr_attribute_slots`).
     pub nr_attribute_slots: u32,
+    /// `gl_ClipDistance` elements written, as a mask (`clip_distance_mask`: the low
+    /// `clip_distance_array_size` bits).
+    pub clip_distance_mask: u8,
+    /// `gl_CullDistance` elements written (`cull_distance_mask`: after the clip distances).
+    pub cull_distance_mask: u8,
 }
 
 impl VertexInfo {
@@ -208,6 +213,12 @@ pub struct Flags {
     /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`): the driver
     /// must enable dual-source blending in the blend state.
     pub dual_source_blend: bool,
+    /// The shader writes memory (SSBO, image or global stores and atomics; NIR's
+    /// `writes_memory`, Mesa's `has_side_effects`): the driver must not skip it for pixels
+    /// that write no colour.
+    pub has_side_effects: bool,
+    /// The shader asks for early depth and stencil tests (`early_fragment_tests`).
+    pub early_fragment_tests: bool,
 }
 
 /// Relocation id of the low 32 bits of the constant data's GPU address (Mesa's

@@ -107,6 +107,10 @@ pub struct FragmentInfo {
     pub noperspective_inputs: u64,
     /// Input slots (`num_varying_inputs`).
     pub num_varying_inputs: u32,
+    /// The shader writes memory (`has_side_effects`).
+    pub has_side_effects: bool,
+    /// The shader asks for early fragment tests (`early_fragment_tests`).
+    pub early_fragment_tests: bool,
 }
 
 /// What fills one component of a Vivante program's uniform file (Mesa's
@@ -305,6 +309,8 @@ impl Program {
             flat_inputs: k.flags.flat_inputs,
             noperspective_inputs,
             num_varying_inputs: k.inputs.len() as u32,
+            has_side_effects: k.flags.has_side_effects,
+            early_fragment_tests: k.flags.early_fragment_tests,
         })
     }
 

@@ -260,6 +260,10 @@ check_ivb_fs(void)
    CHECK(fsi.num_varying_inputs == 2);
    CHECK(fsi.flat_inputs == 2); /* slot 1, VAR1 */
    CHECK(fsi.noperspective_inputs == 0);
+   /* No memory writes, no early-tests qualifier, no stencil, no per-sample offsets; the
+    * vector mask, as brw always sets it before XeHP. */
+   CHECK(fsi.has_side_effects == 0 && fsi.early_fragment_tests == 0 &&
+         fsi.computed_stencil == 0 && fsi.uses_pos_offset == 0 && fsi.uses_vmask == 1);
 
    const uint32_t varyings[2] = {VARYING_SLOT_VAR0, VARYING_SLOT_VAR1};
    for (uint32_t i = 0; i < 2; i++) {

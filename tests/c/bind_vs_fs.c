@@ -95,6 +95,8 @@ main(void)
    CHECK(vsi.dispatch_grf_start == 2);
    CHECK(vsi.grfs > 0 && vsi.grfs <= 128);
    CHECK(!vsi.uses_vertexid && !vsi.uses_instanceid && !vsi.uses_drawid);
+   /* skl runs vertex shaders SIMD8 (DISPATCH_MODE_SIMD8 = 3); no clip or cull distances. */
+   CHECK(vsi.dispatch_mode == 3 && vsi.clip_distance_mask == 0 && vsi.cull_distance_mask == 0);
 
    const int32_t expected_map[4] = {VARYING_SLOT_PSIZ, VARYING_SLOT_POS, VARYING_SLOT_VAR0,
                                     VARYING_SLOT_VAR1};

@@ -381,6 +381,8 @@ impl Context {
                 uses_src_depth_w: facts.payload.source_depth.is_some(),
                 flat_inputs,
                 dual_source_blend: facts.dual_source_blend,
+                has_side_effects: writes_memory(shader),
+                early_fragment_tests: shader.info.field("early_fragment_tests") == Some("true"),
             },
             scratch_size,
             compute: facts.compute.as_ref().map(|c| ComputeInfo {
@@ -450,6 +452,25 @@ fn place_spills_after_nir_scratch(
     }
     spilled.scratch_bytes += base;
     Ok(())
+}
+
+/// Whether `shader` writes memory: what NIR's `writes_memory` records (stores and atomics
+/// on SSBOs, images and global memory), which Mesa passes on as `has_side_effects`.
+fn writes_memory(shader: &nir::Shader) -> bool {
+    shader.entry().is_some_and(|imp| {
+        imp.instrs.iter().any(|ins| match &ins.kind {
+            nir::InstrKind::Intrinsic(i) => {
+                let name = i.intrinsic.name();
+                name.starts_with("store_ssbo")
+                    || name.starts_with("ssbo_atomic")
+                    || name.starts_with("store_global")
+                    || name.starts_with("global_atomic")
+                    || (name.contains("image")
+                        && (name.contains("store") || name.contains("atomic")))
+            }
+            _ => false,
+        })
+    })
 }
 
 /// Gives push constants and attribute setup data their payload registers and returns the

@@ -77,6 +77,21 @@ pub fn vertex_facts(shader: &Shader) -> Result<VertexInfo, CompileError> {
         uses_draw_id: has(sysval::DRAW_ID) || has(sysval::IS_INDEXED_DRAW),
         ..VertexInfo::default()
     };
+    // brw_compile_vs's masks: the clip distances first, the cull distances after them.
+    let size = |key: &str| {
+        shader
+            .info
+            .field(key)
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .unwrap_or(0)
+            .min(8)
+    };
+    let (clip, cull) = (
+        size("clip_distance_array_size"),
+        size("cull_distance_array_size"),
+    );
+    f.clip_distance_mask = ((1u32 << clip) - 1) as u8;
+    f.cull_distance_mask = ((((1u32 << cull) - 1) << clip) & 0xff) as u8;
     let mut written = 0u64;
     let mut highest_element = 0;
     for ins in &imp.instrs {
