@@ -941,6 +941,36 @@ typedef struct {
 typedef void (*gpucc_log_callback)(void *user_data, gpucc_log_kind kind, const char *message);
 
 /**
+ * The statistics of one compiled variant (Mesa's `brw_compile_stats` per dispatch width;
+ * the numbers of the shader-db line the log callback receives for it).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_width_stats)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Intel: the dispatch width (8, 16, 32; 4 for SIMD4x2 vertex programs,
+   * `dispatch_width`); Vivante: 0.
+   */
+  uint32_t simd;
+  /**
+   * `instructions`, `loops`, `cycles`, `spills`, `fills`, `sends` (Vivante: instructions
+   * and loops; the rest 0).
+   */
+  uint32_t instructions;
+  uint32_t loops;
+  uint32_t cycles;
+  uint32_t spills;
+  uint32_t fills;
+  uint32_t sends;
+  /**
+   * Intel: GRFs this variant touches (`grf_used`); Vivante: temporaries.
+   */
+  uint32_t registers;
+} gpucc_width_stats;
+
+/**
  * Options and compile key of one compile. Pass NULL for the defaults; otherwise start
  * from a zeroed struct and set `struct_size = sizeof(gpucc_compile_options)`: every field
  * left 0 means "no key" (the code gpucc produces without one). Boolean fields take 0 or 1.
@@ -1173,6 +1203,12 @@ typedef struct {
    * `ubo_ranges` entries with a length). 0 under gpucc's own binding model.
    */
   uint32_t num_ubo_ranges;
+  /**
+   * Compiled variants, each with its own statistics (gpucc_program_width_stats): the
+   * SIMD widths of an Intel program, narrowest first; 1 for a SIMD4x2 vertex program and
+   * for a Vivante program.
+   */
+  uint32_t num_widths;
 } gpucc_program_info;
 
 /**
@@ -1698,6 +1734,14 @@ gpucc_status gpucc_program_etna_output(const gpucc_program *program,
 gpucc_status gpucc_compiler_set_log_callback(gpucc_compiler *compiler,
                                              gpucc_log_callback callback,
                                              void *user_data);
+
+/**
+ * Statistics of variant `index` (0 .. `num_widths` of gpucc_program_info, narrowest first)
+ * into `*stats` (its `struct_size` set by the caller).
+ */
+gpucc_status gpucc_program_width_stats(const gpucc_program *program,
+                                       uint32_t index,
+                                       gpucc_width_stats *stats);
 
 /**
  * Compiles a shader for the compiler's target. `options` may be NULL. On failure returns

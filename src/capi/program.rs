@@ -91,6 +91,83 @@ pub struct ProgramInfo {
     /// Intel, Mesa's binding model: pushed UBO ranges, 0-4 (gpucc_program_ubo_range; Mesa's
     /// `ubo_ranges` entries with a length). 0 under gpucc's own binding model.
     pub num_ubo_ranges: u32,
+    /// Compiled variants, each with its own statistics (gpucc_program_width_stats): the
+    /// SIMD widths of an Intel program, narrowest first; 1 for a SIMD4x2 vertex program and
+    /// for a Vivante program.
+    pub num_widths: u32,
+}
+
+/// The statistics of one compiled variant (Mesa's `brw_compile_stats` per dispatch width;
+/// the numbers of the shader-db line the log callback receives for it).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WidthStats {
+    /// Set by the caller: `sizeof(gpucc_width_stats)`.
+    pub struct_size: u32,
+    /// Intel: the dispatch width (8, 16, 32; 4 for SIMD4x2 vertex programs,
+    /// `dispatch_width`); Vivante: 0.
+    pub simd: u32,
+    /// `instructions`, `loops`, `cycles`, `spills`, `fills`, `sends` (Vivante: instructions
+    /// and loops; the rest 0).
+    pub instructions: u32,
+    pub loops: u32,
+    pub cycles: u32,
+    pub spills: u32,
+    pub fills: u32,
+    pub sends: u32,
+    /// Intel: GRFs this variant touches (`grf_used`); Vivante: temporaries.
+    pub registers: u32,
+}
+
+/// Statistics of variant `index` (0 .. `num_widths` of gpucc_program_info, narrowest first)
+/// into `*stats` (its `struct_size` set by the caller).
+#[no_mangle]
+pub extern "C" fn gpucc_program_width_stats(
+    program: *const Program,
+    index: u32,
+    stats: *mut WidthStats,
+) -> Status {
+    guard("gpucc_program_width_stats", || {
+        const ENTRY: &str = "gpucc_program_width_stats";
+        // SAFETY: a non-NULL program is a live handle from gpucc_compile.
+        let p = unsafe { program.as_ref() }
+            .ok_or_else(|| Error::invalid(format!("{ENTRY}: program is NULL")))?;
+        let rows = p.stats();
+        let row = rows.get(index as usize).ok_or_else(|| {
+            Error::invalid(format!("{ENTRY}: index {index} of {} widths", rows.len()))
+        })?;
+        let loops = match &p.code {
+            Code::Intel(k) => k.simd.get(index as usize).map_or(0, |v| v.stats.loops),
+            Code::Etnaviv(o) => o.num_loops,
+        };
+        let value = WidthStats {
+            struct_size: std::mem::size_of::<WidthStats>() as u32,
+            simd: row.simd.unwrap_or(0),
+            instructions: row.instructions,
+            loops,
+            cycles: row.cycles.unwrap_or(0),
+            spills: row.spills.unwrap_or(0),
+            fills: row.fills.unwrap_or(0),
+            sends: row.sends.unwrap_or(0),
+            registers: row.grfs,
+        };
+        write_sized!(
+            stats,
+            value,
+            WidthStats,
+            [
+                struct_size,
+                simd,
+                instructions,
+                loops,
+                cycles,
+                spills,
+                fills,
+                sends,
+                registers
+            ]
+        )
+    })
 }
 
 /// One relocation of an Intel program (Mesa's `brw_shader_reloc` of type U32): before the
@@ -218,6 +295,7 @@ pub extern "C" fn gpucc_program_get_info(
                 constant_data_size,
                 num_bindings,
                 num_ubo_ranges,
+                num_widths,
             ]
         )
     })
@@ -262,6 +340,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         constant_data_size: 0,
         num_bindings: p.bindings().len() as u32,
         num_ubo_ranges: p.ubo_ranges().len() as u32,
+        num_widths: p.stats().len() as u32,
     };
     if let Some(widest) = p.stats().last() {
         info.instructions = widest.instructions;

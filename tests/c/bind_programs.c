@@ -202,7 +202,16 @@ check_ivb_fs(void)
       CHECK(inst == 12 && loops == 0 && spills == 0 && fills == 0 && sends == 2);
       if (w == 1)
          CHECK(cycles == info.cycles); /* the info holds the widest variant's */
+      /* Each width's own statistics, as its log line has them. */
+      gpucc_width_stats ws = {.struct_size = sizeof ws};
+      CHECK_STATUS(gpucc_program_width_stats(p, (uint32_t)w, &ws), GPUCC_STATUS_OK, "");
+      CHECK(ws.simd == simd && ws.instructions == inst && ws.cycles == cycles &&
+            ws.loops == 0 && ws.spills == 0 && ws.fills == 0 && ws.sends == 2);
    }
+   CHECK(info.num_widths == 2);
+   gpucc_width_stats past = {.struct_size = sizeof past};
+   CHECK_STATUS(gpucc_program_width_stats(p, 2, &past), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index 2 of 2 widths");
    /* Without a callback, nothing more is logged. */
    CHECK_STATUS(gpucc_compiler_set_log_callback(compiler, NULL, NULL), GPUCC_STATUS_OK, "");
    gpucc_program *again = compile_text(compiler, ivb_fs, sizeof(ivb_fs) - 1);
