@@ -1095,6 +1095,32 @@ typedef struct {
    * use. Vivante programs are the same under both. Added after `apply_nir_keys`.
    */
   uint32_t binding_model;
+  /**
+   * Intel FS (`brw_wm_prog_key::clamp_fragment_color`): colour outputs clamped to [0, 1].
+   * Backend field: gpucc saturates the stored colours (Mesa's render-target write does).
+   */
+  uint32_t clamp_fragment_color;
+  /**
+   * Intel VS (`brw_vs_prog_key::clamp_vertex_color`): COL0, COL1, BFC0 and BFC1 clamped to
+   * [0, 1]. Backend field: gpucc saturates them.
+   */
+  uint32_t clamp_vertex_color;
+  /**
+   * Intel FS (`brw_wm_prog_key::force_dual_color_blend`): FRAG_RESULT_DATA1 as the second
+   * blend colour. Not implemented: 1 is UNSUPPORTED.
+   */
+  uint32_t force_dual_color_blend;
+  /**
+   * Intel (`brw_sampler_prog_key_data::gather_channel_quirk_mask`): Gen7 textureGather
+   * format fix-up per texture. Not implemented: a mask other than 0 is UNSUPPORTED.
+   */
+  uint32_t gather_channel_quirk_mask;
+  /**
+   * etnaviv FS (`etna_shader_key::front_ccw`): counter-clockwise front faces. NIR field:
+   * `etna_lower_io` has applied it at the hand-over (pass the variant's key as it is);
+   * with `apply_nir_keys` it is UNSUPPORTED.
+   */
+  uint32_t front_ccw;
 } gpucc_compile_options;
 
 /**

@@ -94,6 +94,24 @@ pub struct Key {
     /// lowering (gpucc's own tools, hand-written NIR); gpucc applies them as Mesa's passes
     /// would. Backend fields (`nr_color_regions`) are applied either way.
     pub apply_nir_keys: bool,
+    /// Intel FS, `brw_wm_prog_key::clamp_fragment_color`: colour outputs are clamped to
+    /// [0, 1] (GL's fragment colour clamping). A backend field in Mesa (the render-target
+    /// write saturates); gpucc saturates the stored colours.
+    pub clamp_fragment_color: bool,
+    /// Intel VS, `brw_vs_prog_key::clamp_vertex_color`: the colour outputs (COL0, COL1,
+    /// BFC0, BFC1) are clamped to [0, 1]. A backend field in Mesa; gpucc saturates them.
+    pub clamp_vertex_color: bool,
+    /// Intel FS, `brw_wm_prog_key::force_dual_color_blend`: FRAG_RESULT_DATA1 is the second
+    /// colour of dual-source blending. Not implemented.
+    pub force_dual_color_blend: bool,
+    /// Intel, `brw_sampler_prog_key_data::gather_channel_quirk_mask`: textures whose
+    /// `textureGather` results Gen7 returns in the wrong format and the shader fixes up. Not
+    /// implemented.
+    pub gather_channel_quirk_mask: u32,
+    /// etnaviv FS, `etna_shader_key::front_ccw`: counter-clockwise faces are front faces.
+    /// A NIR field: `etna_lower_io` has turned `load_front_face` into the comparison it
+    /// implies at the hand-over; with [`Key::apply_nir_keys`] it is not implemented.
+    pub front_ccw: bool,
 }
 
 /// Which backend family a key is applied for.
@@ -127,6 +145,14 @@ impl Key {
         }
         if let Some(n) = self.nr_color_regions {
             color_regions(out.to_mut(), n)?;
+        }
+        if self.clamp_fragment_color {
+            saturate_outputs(out.to_mut(), |slot| {
+                slot == "FRAG_RESULT_COLOR" || slot.starts_with("FRAG_RESULT_DATA")
+            });
+        }
+        if self.clamp_vertex_color {
+            saturate_outputs(out.to_mut(), |slot| COLOR_SLOTS.contains(&slot));
         }
         if self.apply_nir_keys && self.frag_rb_swap {
             rb_swap(out.to_mut());
@@ -243,6 +269,52 @@ impl Key {
                 "user clip planes are not implemented",
             ));
         }
+        if self.clamp_fragment_color {
+            intel_fs("clamp_fragment_color", &1)?;
+        }
+        if self.clamp_vertex_color && (family != Family::Intel || stage != Stage::Vertex) {
+            return Err(unsupported(
+                "clamp_vertex_color",
+                1,
+                "an Intel vertex-shader key (brw_vs_prog_key), not one for this target and \
+                 stage",
+            ));
+        }
+        if self.force_dual_color_blend {
+            intel_fs("force_dual_color_blend", &1)?;
+            return Err(unsupported(
+                "force_dual_color_blend",
+                1,
+                "dual-source blending from FRAG_RESULT_DATA1 is not implemented (a shader \
+                 that declares its second colour with index 1 blends with two sources)",
+            ));
+        }
+        if self.gather_channel_quirk_mask != 0 {
+            let m = format!("{:#x}", self.gather_channel_quirk_mask);
+            if family != Family::Intel {
+                return Err(unsupported(
+                    "gather_channel_quirk_mask",
+                    &m,
+                    "an Intel key (brw_sampler_prog_key_data), not one for this target",
+                ));
+            }
+            return Err(unsupported(
+                "gather_channel_quirk_mask",
+                &m,
+                "the Gen7 textureGather format fix-up is not implemented",
+            ));
+        }
+        if self.front_ccw {
+            etna_fs("front_ccw", &1)?;
+            if self.apply_nir_keys {
+                return Err(unsupported(
+                    "front_ccw",
+                    1,
+                    "applying it to NIR cut before etna_lower_io is not implemented (at the \
+                     hand-over it is already in the NIR)",
+                ));
+            }
+        }
         if self.frag_rb_swap {
             etna_fs("frag_rb_swap", &1)?;
         }
@@ -330,6 +402,11 @@ impl Key {
             "sprite_coord_enable" => self.sprite_coord_enable = number,
             "sprite_coord_yinvert" => self.sprite_coord_yinvert = flag()?,
             "apply_nir_keys" => self.apply_nir_keys = flag()?,
+            "clamp_fragment_color" => self.clamp_fragment_color = flag()?,
+            "clamp_vertex_color" => self.clamp_vertex_color = flag()?,
+            "force_dual_color_blend" => self.force_dual_color_blend = flag()?,
+            "gather_channel_quirk_mask" => self.gather_channel_quirk_mask = number,
+            "front_ccw" => self.front_ccw = flag()?,
             _ => {
                 return Err(format!(
                     "unknown key {name:?} (known: {})",
@@ -342,7 +419,7 @@ impl Key {
 }
 
 /// The field names [`Key::set`] accepts.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 15] = [
     "nr_color_regions",
     "flat_shade",
     "persample_interp",
@@ -353,6 +430,11 @@ pub const NAMES: [&str; 10] = [
     "sprite_coord_enable",
     "sprite_coord_yinvert",
     "apply_nir_keys",
+    "clamp_fragment_color",
+    "clamp_vertex_color",
+    "force_dual_color_blend",
+    "gather_channel_quirk_mask",
+    "front_ccw",
 ];
 
 /// The colour slots `flat_shade` affects. Mesa's brw names COL0 and COL1 only (the back
@@ -556,6 +638,55 @@ fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
         }
     }
     Ok(())
+}
+
+/// `clamp_fragment_color` / `clamp_vertex_color`: every float `store_output` to a slot
+/// `clamped` accepts stores `fsat` of its value, as Mesa's render-target write and VUE
+/// write saturate them.
+fn saturate_outputs(shader: &mut nir::Shader, clamped: impl Fn(&str) -> bool) {
+    for f in &mut shader.functions {
+        let Some(body) = &mut f.body else { continue };
+        let stores: Vec<_> = body
+            .instrs_in_order()
+            .filter_map(|(id, x)| match &x.kind {
+                InstrKind::Intrinsic(i)
+                    if i.intrinsic == Intrinsic::StoreOutput
+                        && i.io_location().is_some_and(&clamped)
+                        && i.type_index(IndexKind::SrcType)
+                            .is_some_and(|t| t.base == nir::BaseType::Float) =>
+                {
+                    Some((id, x.block, *i.srcs.first()?))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, block, value) in stores {
+            let Some(def) = body.def(value).copied() else {
+                continue;
+            };
+            let clamped_value = body.alloc_ssa(def.num_components, def.bit_size);
+            if let Some(Some(d)) = body.defs.get_mut(clamped_value.0 as usize) {
+                d.divergent = def.divergent;
+            }
+            let pos = body.blocks[block.0 as usize]
+                .instrs
+                .iter()
+                .position(|&x| x == id)
+                .unwrap_or(0);
+            let sat = AluInstr {
+                op: AluOp::fsat,
+                def: clamped_value,
+                srcs: vec![AluSrc::new(value)],
+                exact: false,
+                no_signed_wrap: false,
+                no_unsigned_wrap: false,
+            };
+            body.insert_instr(block, pos, InstrKind::Alu(sat));
+            if let InstrKind::Intrinsic(i) = &mut body.instrs[id.0 as usize].kind {
+                i.srcs[0] = clamped_value;
+            }
+        }
+    }
 }
 
 /// `frag_rb_swap`: colour output 0 is stored with red and blue swapped, through a `mov`

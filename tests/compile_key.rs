@@ -700,3 +700,156 @@ fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
     assert_eq!(obj.inputs.len(), 1);
     assert_eq!(obj.inputs[0].slot, 0);
 }
+
+// ---- clamp_fragment_color, clamp_vertex_color and the refused Intel and etnaviv keys ----
+
+/// A shader storing the constant vec4 (2.0, -1.0, 0.5, 1.5) to `slot`, and for a vertex shader
+/// the same value to the position too.
+fn out_of_range(stage: &str, slot: &str, base: u32) -> String {
+    let pos = if stage == "VERTEX" {
+        "    @store_output (%1, %0) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, \
+         io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())\n"
+    } else {
+        ""
+    };
+    format!(
+        "shader: MESA_SHADER_{stage}\nname: clamp\ninputs: 0\noutputs: 2\nuniforms: 0\n\
+         decl_function main (0 params)\n\nimpl main {{\n    block b0:\n\
+         \x20   32     %0 = load_const (0x00000000)\n\
+         \x20   32x4   %1 = load_const (0x40000000, 0xbf800000, 0x3f000000, 0x3fc00000)\n{pos}\
+         \x20   @store_output (%1, %0) (base={base}, range=1, wrmask=xyzw, component=0, \
+         src_type=float32, io location={slot} slots=1, xfb(), xfb2())\n\
+         \x20   block b1:\n}}\n"
+    )
+}
+
+/// The interpreter's value of output `slot` of the keyed shader, as floats.
+fn keyed_output(
+    text: &str,
+    key: &Key,
+    family: gpucc::key::Family,
+    stage: gpucc::nir::Stage,
+    slot: &str,
+) -> [f32; 4] {
+    let shader = parse(text);
+    let keyed = key.apply(&shader, family, stage).unwrap();
+    let env = gpucc::nir::interp::Environment::default();
+    let run = gpucc::nir::interp::run(&keyed, &env, 1).unwrap();
+    let out = run.invocations[0]
+        .outputs
+        .values()
+        .find(|o| o.name == slot)
+        .unwrap_or_else(|| panic!("{slot} not written"));
+    std::array::from_fn(|c| f32::from_bits(out.comps[c].unwrap() as u32))
+}
+
+#[test]
+fn clamp_fragment_color_saturates_the_colour_outputs() {
+    use gpucc::key::Family;
+    use gpucc::nir::Stage;
+    let fs = out_of_range("FRAGMENT", "FRAG_RESULT_COLOR", 4);
+    let clamp = key(&[("clamp_fragment_color", "1")]);
+    assert_eq!(
+        keyed_output(
+            &fs,
+            &clamp,
+            Family::Intel,
+            Stage::Fragment,
+            "FRAG_RESULT_COLOR"
+        ),
+        [1.0, 0.0, 0.5, 1.0]
+    );
+    assert_eq!(
+        keyed_output(
+            &fs,
+            &Key::default(),
+            Family::Intel,
+            Stage::Fragment,
+            "FRAG_RESULT_COLOR"
+        ),
+        [2.0, -1.0, 0.5, 1.5]
+    );
+    for target in ["ivb", "bdw", "skl"] {
+        let c = Compiler::new(target).unwrap();
+        assert_eq!(
+            c.verify_keyed(&parse(&fs), &clamp, &[]),
+            gpucc::verify::VerifyOutcome::Pass,
+            "{target}"
+        );
+        // The saturate costs the program code: the keyed one differs.
+        let plain = compile(target, &fs, Key::default()).unwrap();
+        let keyed = compile(target, &fs, clamp.clone()).unwrap();
+        assert_ne!(plain.bytes, keyed.bytes, "{target}");
+    }
+    // Not for vertex shaders, not for etnaviv.
+    let vs = out_of_range("VERTEX", "VARYING_SLOT_COL0", 1);
+    let e = compile("bdw", &vs, clamp.clone()).unwrap_err();
+    assert!(e.to_string().contains("clamp_fragment_color"), "{e}");
+    let e = compile("gc7000", &fs, clamp).unwrap_err();
+    assert!(e.to_string().contains("clamp_fragment_color"), "{e}");
+}
+
+#[test]
+fn clamp_vertex_color_saturates_colours_not_the_position() {
+    use gpucc::key::Family;
+    use gpucc::nir::Stage;
+    let vs = out_of_range("VERTEX", "VARYING_SLOT_COL0", 1);
+    let clamp = key(&[("clamp_vertex_color", "1")]);
+    assert_eq!(
+        keyed_output(
+            &vs,
+            &clamp,
+            Family::Intel,
+            Stage::Vertex,
+            "VARYING_SLOT_COL0"
+        ),
+        [1.0, 0.0, 0.5, 1.0]
+    );
+    assert_eq!(
+        keyed_output(
+            &vs,
+            &clamp,
+            Family::Intel,
+            Stage::Vertex,
+            "VARYING_SLOT_POS"
+        ),
+        [2.0, -1.0, 0.5, 1.5]
+    );
+    for target in ["ivb", "hsw", "bdw", "skl"] {
+        let c = Compiler::new(target).unwrap();
+        assert_eq!(
+            c.verify_keyed(&parse(&vs), &clamp, &[]),
+            gpucc::verify::VerifyOutcome::Pass,
+            "{target}"
+        );
+    }
+}
+
+#[test]
+fn unimplemented_driver_keys_are_refused_by_name() {
+    let fs = out_of_range("FRAGMENT", "FRAG_RESULT_COLOR", 4);
+    for (fields, target, words) in [
+        (
+            &[("force_dual_color_blend", "1")][..],
+            "bdw",
+            "dual-source blending from FRAG_RESULT_DATA1",
+        ),
+        (
+            &[("gather_channel_quirk_mask", "0x2")][..],
+            "ivb",
+            "textureGather format fix-up",
+        ),
+        (
+            &[("front_ccw", "1"), ("apply_nir_keys", "1")][..],
+            "gc7000",
+            "front_ccw=1",
+        ),
+        (&[("front_ccw", "1")][..], "bdw", "an etnaviv key"),
+    ] {
+        let e = compile(target, &fs, key(fields)).unwrap_err();
+        assert!(
+            matches!(e, CompileError::Unsupported(_)) && e.to_string().contains(words),
+            "{fields:?} on {target}: {e}"
+        );
+    }
+}

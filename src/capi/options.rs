@@ -111,6 +111,22 @@ pub struct CompileOptionsC {
     /// UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first
     /// use. Vivante programs are the same under both. Added after `apply_nir_keys`.
     pub binding_model: u32,
+    /// Intel FS (`brw_wm_prog_key::clamp_fragment_color`): colour outputs clamped to [0, 1].
+    /// Backend field: gpucc saturates the stored colours (Mesa's render-target write does).
+    pub clamp_fragment_color: u32,
+    /// Intel VS (`brw_vs_prog_key::clamp_vertex_color`): COL0, COL1, BFC0 and BFC1 clamped to
+    /// [0, 1]. Backend field: gpucc saturates them.
+    pub clamp_vertex_color: u32,
+    /// Intel FS (`brw_wm_prog_key::force_dual_color_blend`): FRAG_RESULT_DATA1 as the second
+    /// blend colour. Not implemented: 1 is UNSUPPORTED.
+    pub force_dual_color_blend: u32,
+    /// Intel (`brw_sampler_prog_key_data::gather_channel_quirk_mask`): Gen7 textureGather
+    /// format fix-up per texture. Not implemented: a mask other than 0 is UNSUPPORTED.
+    pub gather_channel_quirk_mask: u32,
+    /// etnaviv FS (`etna_shader_key::front_ccw`): counter-clockwise front faces. NIR field:
+    /// `etna_lower_io` has applied it at the hand-over (pass the variant's key as it is);
+    /// with `apply_nir_keys` it is UNSUPPORTED.
+    pub front_ccw: u32,
 }
 
 /// Values of `gpucc_compile_options.binding_model`.
@@ -217,6 +233,11 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.sprite_coord_enable = o.sprite_coord_enable;
     k.sprite_coord_yinvert = flag("sprite_coord_yinvert", o.sprite_coord_yinvert)?;
     k.apply_nir_keys = flag("apply_nir_keys", o.apply_nir_keys)?;
+    k.clamp_fragment_color = flag("clamp_fragment_color", o.clamp_fragment_color)?;
+    k.clamp_vertex_color = flag("clamp_vertex_color", o.clamp_vertex_color)?;
+    k.force_dual_color_blend = flag("force_dual_color_blend", o.force_dual_color_blend)?;
+    k.gather_channel_quirk_mask = o.gather_channel_quirk_mask;
+    k.front_ccw = flag("front_ccw", o.front_ccw)?;
     opts.binding = match o.binding_model {
         BINDING_MODEL_GPUCC => BindingModel::Gpucc,
         BINDING_MODEL_MESA => BindingModel::Mesa,
