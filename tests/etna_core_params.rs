@@ -492,3 +492,49 @@ fn equal_values_share_one_core() {
     // Presets are not in the table and not listed with the custom cores.
     assert_eq!(Specs::names(), vec!["gc400", "gc2000", "gc3000", "gc7000"]);
 }
+
+/// `--target` takes a preset with values changed; the verbs and their output stay as they are.
+#[test]
+fn command_line_core_description() {
+    let dir = std::env::temp_dir().join(format!("gpucc-core-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("chain150.fs.nir");
+    std::fs::write(&file, ffma_chain(150)).unwrap();
+    let run = |target: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpucc"))
+            .args(["compile", "--target", target])
+            .arg(&file)
+            .arg("--stats")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = run("gc2000");
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.starts_with("FRAG shader: 151 instructions"),
+        "{stdout}"
+    );
+    // The same values as gc2000 written as a description: the same output.
+    assert_eq!(run("gc2000:instruction_count=512").1, stdout);
+    let (code, _, stderr) = run("gc2000:instruction_count=128");
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("151 instructions exceed the 128 of gc2000-r5108-23675626's"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run("gc2000:register_max=0");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("register_max is 0"), "{stderr}");
+    let (code, _, stderr) = run("gc2000:minor3=8");
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("'minor3'") && stderr.contains("features4"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
