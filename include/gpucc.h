@@ -664,6 +664,92 @@ typedef struct {
 } gpucc_compute_launch;
 
 /**
+ * A Vivante core as its kernel describes it: each field is the DRM_ETNAVIV_PARAM_GPU_*
+ * parameter of the same name (what `etna_gpu_get_param` returns in Mesa's etnaviv, which keeps
+ * the values in `etna_screen` and `etna_specs`). Fill it from those parameters, or from a
+ * core's entry in the kernel's etnaviv_hwdb.c, and pass it to gpucc_compiler_create_etnaviv.
+ *
+ * Size-prefixed: set `struct_size = sizeof(gpucc_etna_core)`. The fields after `num_constants`
+ * describe the core but change no code gpucc emits; a struct that ends before one of them
+ * (`struct_size` at least 76, the end of `num_constants`, and a multiple of 4) leaves it 0,
+ * "not reported", which is how a caller built against an older header gets fields added
+ * later. A larger struct (a newer header) is accepted when the bytes past this library's
+ * struct are zero.
+ *
+ * Values equal to a preset's, every field, give that preset (gpucc_compiler_target says
+ * "gc2000"); any other values give a custom core named
+ * "gc<model>-r<revision>-<fingerprint>": model and revision in lower-case hex, the fingerprint
+ * eight hex digits of FNV-1a (32-bit) over the 22 value fields as little-endian uint32_t in
+ * declaration order (a struct shorter than this one counting its missing fields as 0). The
+ * name is the same in every process for the same values, and differs when any value does.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_etna_core)` of the header it was built with.
+   */
+  uint32_t struct_size;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_MODEL (chipModel, 0x2000 for GC2000). Mesa's `screen->model`:
+   * decides the uniform split of GC1000 and early GC2000, GC400's lack of vertex samplers,
+   * and whether the shader range registers exist. Not 0.
+   */
+  uint32_t model;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_REVISION (chipRevision, 0x5108). Mesa's `screen->revision`: GC2000
+   * revisions 0x5118 and 0x5140 split their uniforms 256/64.
+   */
+  uint32_t revision;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_FEATURES_0..12: chipFeatures, then chipMinorFeatures0..11 (0 for
+   * words the kernel does not know). Mesa's `screen->features`, read with VIV_FEATURE into
+   * `etna_specs`: `halti` (the HALTI0-5 bits), `has_sin_cos_sqrt`, `has_sign_floor_ceil`,
+   * `has_new_transcendentals`, `has_halti2_instructions`, `has_no_oneconst_limit`, and
+   * `has_icache` (INSTRUCTION_CACHE, or HALTI5). `features[0]` must have PIPE_3D (0x4).
+   */
+  uint32_t features[13];
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_REGISTER_MAX: temporaries per thread. Mesa's
+   * `etna_specs.max_registers`: a shader needing more is refused. gpucc allocates at most 64
+   * (Mesa's ETNA_MAX_TEMPS) whatever the value. Not 0.
+   */
+  uint32_t register_max;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_INSTRUCTION_COUNT: instruction memory. Mesa's
+   * `etna_specs.max_instructions` on cores without an instruction cache: above 256, a
+   * unified window of 256 per stage (states 0xC000/0xD000); otherwise this many (states
+   * 0x4000/0x6000). A longer program is refused there. Not 0.
+   */
+  uint32_t instruction_count;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_NUM_CONSTANTS: uniform vec4 slots. Mesa's
+   * `etna_specs.num_constants`, which `etna_determine_uniform_limits` splits into
+   * `max_vs_uniforms`/`max_ps_uniforms` (320: 256/64; 256 or more: 256/256; less: 168/64).
+   * 0 (an old kernel) is taken as 168, as Mesa does.
+   */
+  uint32_t num_constants;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_NUM_VARYINGS. Mesa's `etna_specs.max_varyings` (at least 16), a
+   * limit Mesa checks when linking; gpucc derives nothing from it.
+   */
+  uint32_t num_varyings;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_THREAD_COUNT. Mesa 23.3 does not keep it; gpucc derives nothing
+   * from it.
+   */
+  uint32_t thread_count;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_SHADER_CORE_COUNT. Mesa's `etna_specs.shader_core_count`, used for
+   * a vertex shader's VS_LOAD_BALANCING state, which gpucc does not compute.
+   */
+  uint32_t shader_core_count;
+  /**
+   * DRM_ETNAVIV_PARAM_GPU_PIXEL_PIPES. Mesa's `etna_specs.pixel_pipes` (resource layout and
+   * resolve); gpucc derives nothing from it.
+   */
+  uint32_t pixel_pipes;
+} gpucc_etna_core;
+
+/**
  * One entry a driver must fill before a draw or dispatch: the `kind` numbered `index` goes
  * at binding-table index `slot` (Intel; for samplers, sampler-state index `slot`), or at
  * texture sampler unit `slot` (Vivante).
@@ -1519,9 +1605,10 @@ gpucc_status gpucc_builder_finish(gpucc_builder *b, gpucc_shader **out);
 
 /**
  * Creates a compiler for a target named as on the command line: an Intel platform by Mesa's
- * short name (brw g4x ilk snb ivb hsw bdw skl) or a Vivante core by model (gc400 gc2000 gc3000
- * gc7000). An unknown name gives GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid
- * names.
+ * short name (brw g4x ilk snb ivb hsw bdw skl) or a Vivante preset by model (gc400 gc2000
+ * gc3000 gc7000). The name of a custom Vivante core (gpucc_compiler_create_etnaviv,
+ * gpucc_device_target) is known too, in the process that made the core. An unknown name gives
+ * GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid names.
  *
  * Thread safety: a compiler may be used from any number of threads at once; only
  * gpucc_compiler_set_log_callback changes it (see there). Destroy it with gpucc_compiler_destroy once no thread uses it.
@@ -1535,8 +1622,11 @@ gpucc_status gpucc_compiler_create(const char *target,
 void gpucc_compiler_destroy(gpucc_compiler *compiler);
 
 /**
- * The target name a compiler was created for (static storage; never NULL). Returns "" for a
- * NULL compiler.
+ * The name of the target a compiler was created for (never NULL; valid while the compiler
+ * lives): the canonical name (an alias given to gpucc_compiler_create, such as "vlv", comes
+ * back as "byt"); for a Vivante core given by its values, the preset's name ("gc2000") when
+ * every value is the preset's, else "gc<model>-r<revision>-<fingerprint>" (see
+ * gpucc_etna_core). Returns "" for a NULL compiler.
  */
 const char *gpucc_compiler_target(const gpucc_compiler *compiler);
 
@@ -1589,14 +1679,17 @@ gpucc_status gpucc_device_open(const char *path, gpucc_device **out);
 void gpucc_device_destroy(gpucc_device *dev);
 
 /**
- * The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
- * gpucc_compiler_create takes. Owned by the device; "" for NULL.
+ * The compiler target for the device's GPU, the name gpucc_compiler_create takes: the
+ * platform on Intel ("ivb"); on Vivante the preset ("gc7000") when every value the kernel
+ * reports is the preset's, else the custom core made from those values
+ * ("gc880-r5124-0123abcd", see gpucc_etna_core). Owned by the device; "" for NULL.
  */
 const char *gpucc_device_target(const gpucc_device *dev);
 
 /**
- * Creates a compiler for the device's target (as gpucc_compiler_create with
- * gpucc_device_target(dev)).
+ * Creates a compiler for the device's target (gpucc_device_target): the Intel platform, or
+ * the Vivante core as the kernel describes it (model, revision, feature words and limits,
+ * as gpucc_compiler_create_etnaviv takes them), so a core without a preset compiles too.
  */
 gpucc_status gpucc_compiler_create_for_device(const gpucc_device *dev, gpucc_compiler **out);
 
@@ -1676,6 +1769,21 @@ gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
                                            const gpucc_compute_launch *launch,
                                            const gpucc_bo *const *buffers,
                                            size_t buffer_count);
+
+/**
+ * Creates a compiler for the Vivante core `core` describes (see gpucc_etna_core): the preset
+ * when every value is a preset's, else a custom core the process keeps once per distinct set
+ * of values (creating compilers for the same values again reuses it).
+ *
+ * Errors: GPUCC_STATUS_INVALID_ARGUMENT for NULL, a `struct_size` this library cannot read,
+ * or a value the compiler cannot target, naming the field ("core->register_max is 0: the core
+ * would have no temporary registers"; model 0, features[0] without PIPE_3D, instruction_count
+ * 0 likewise); GPUCC_STATUS_OUT_OF_MEMORY when the process already describes 1024 distinct
+ * custom cores.
+ *
+ * Thread safety: as gpucc_compiler_create; any thread may call it at any time.
+ */
+gpucc_status gpucc_compiler_create_etnaviv(const gpucc_etna_core *core, gpucc_compiler **out);
 
 /**
  * Binding `index` (0 .. `num_bindings` of gpucc_program_info) into `*binding` (its

@@ -65,7 +65,22 @@ impl Target {
             .ok_or_else(|| UnknownTarget(name.to_string()))
     }
 
-    /// The canonical name (an alias such as `vlv` resolves to the table's `byt`).
+    /// A target name, or a Vivante core written as a preset with some of its values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`, see
+    /// [`crate::etnaviv::params::CoreParams::from_description`]): what `--target` takes. The
+    /// message says what is wrong with the text.
+    pub fn parse(text: &str) -> Result<Target, String> {
+        if !text.contains(':') {
+            return Target::from_name(text).map_err(|e| e.to_string());
+        }
+        let params = crate::etnaviv::params::CoreParams::from_description(text)?;
+        Specs::from_params(&params)
+            .map(Target::Etnaviv)
+            .map_err(|e| format!("target '{text}': {e}"))
+    }
+
+    /// The canonical name (an alias such as `vlv` resolves to the table's `byt`; a Vivante core
+    /// made from its values has the name [`Specs::from_params`] gives it).
     pub fn name(&self) -> &'static str {
         match self {
             Target::Intel(d) => d.name,

@@ -108,6 +108,11 @@ fn c_describes_a_compute_program() {
 }
 
 #[test]
+fn c_compiler_from_a_vivante_cores_values() {
+    run(&common::build_c_program("etna_core"), &[]);
+}
+
+#[test]
 fn c_deep_nesting_on_a_small_thread_stack() {
     run(&common::build_c_program("deep_nesting"), &[]);
 }

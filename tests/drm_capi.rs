@@ -107,20 +107,34 @@ fn null_arguments() {
 
 /// A GC7000 with a softpin range, answering GEM_NEW with handle 9.
 fn gc7000() -> FakeIoctl {
-    let specs = gpucc::etnaviv::specs::Specs::from_name("gc7000")
-        .unwrap()
-        .clone();
+    vivante(
+        gpucc::etnaviv::specs::Specs::from_name("gc7000")
+            .unwrap()
+            .params(),
+    )
+}
+
+/// A Vivante core reporting `core`'s values, with a softpin range, answering GEM_NEW with
+/// handle 9.
+fn vivante(core: gpucc::etnaviv::specs::CoreParams) -> FakeIoctl {
     FakeIoctl::new("etnaviv", move |name, arg| {
         match name {
             "DRM_IOCTL_ETNAVIV_GET_PARAM" => {
                 let mut a = etna::DrmEtnavivParam::from_bytes(arg);
-                a.value = match a.param {
-                    etna::param::GPU_MODEL => 0x7000,
-                    etna::param::GPU_REVISION => 0x6214,
-                    p @ 0x03..=0x0f => u64::from(specs.features[(p - 3) as usize]),
+                a.value = u64::from(match a.param {
+                    etna::param::GPU_MODEL => core.model,
+                    etna::param::GPU_REVISION => core.revision,
+                    p @ 0x03..=0x0f => core.features[(p - 3) as usize],
+                    etna::param::GPU_REGISTER_MAX => core.register_max,
+                    etna::param::GPU_INSTRUCTION_COUNT => core.instruction_count,
+                    etna::param::GPU_NUM_CONSTANTS => core.num_constants,
+                    etna::param::GPU_NUM_VARYINGS => core.num_varyings,
+                    etna::param::GPU_THREAD_COUNT => core.thread_count,
+                    etna::param::GPU_SHADER_CORE_COUNT => core.shader_core_count,
+                    etna::param::GPU_PIXEL_PIPES => core.pixel_pipes,
                     etna::param::SOFTPIN_START_ADDR => 0x1000_0000,
                     _ => 64,
-                };
+                });
                 arg.copy_from_slice(a.as_bytes());
             }
             "DRM_IOCTL_ETNAVIV_GEM_NEW" => {
@@ -180,6 +194,59 @@ fn upload_through_the_abi() {
         "gc7000"
     );
     gpucc_compiler_destroy(compiler);
+    gpucc_device_destroy(dev);
+}
+
+/// A core without a preset behind a device: gpucc_compiler_create_for_device builds the
+/// target from what the kernel reported, gpucc_device_target and gpucc_compiler_target name the
+/// same core, that name resolves in this process, and a program compiled for it uploads to the
+/// device (whose check compares the names).
+#[test]
+fn compiler_for_a_device_without_a_preset() {
+    let mut core = gpucc::etnaviv::specs::Specs::from_name("gc7000")
+        .unwrap()
+        .params();
+    core.model = 0x8000;
+    core.revision = 0x6205;
+    let fake = Rc::new(vivante(core));
+    let inner =
+        gpucc::drm::Device::from_ioctl(Box::new(fake.clone()), Path::new("/dev/dri/renderD128"))
+            .unwrap();
+    let dev = Device::into_handle(inner);
+    let device_target = unsafe { CStr::from_ptr(gpucc_device_target(dev)) }
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(device_target, core.custom_name());
+    assert!(
+        device_target.starts_with("gc8000-r6205-"),
+        "{device_target}"
+    );
+
+    let mut compiler = ptr::null_mut();
+    assert_eq!(
+        gpucc_compiler_create_for_device(dev, &mut compiler),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    let compiler_target = unsafe { CStr::from_ptr(gpucc_compiler_target(compiler)) }
+        .to_str()
+        .unwrap();
+    assert_eq!(compiler_target, device_target);
+    gpucc_compiler_destroy(compiler);
+
+    // gpucc_device_target's name is one gpucc_compiler_create takes (in this process).
+    let program = compile(&device_target, TINY_FS);
+    let mut bo = ptr::null_mut();
+    assert_eq!(
+        gpucc_program_upload(dev, program, &mut bo),
+        Status::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(gpucc_bo_destroy(dev, bo), Status::Ok);
+    gpucc_program_destroy(program);
     gpucc_device_destroy(dev);
 }
 

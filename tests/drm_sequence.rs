@@ -296,25 +296,40 @@ fn gen8_exec_list_is_softpinned() {
     );
 }
 
-/// A fake etnaviv kernel reporting GC7000 r6214 (the feature words of the core table).
+/// A fake etnaviv kernel reporting GC7000 r6214 (every value of the gc7000 preset) as model
+/// `model`.
 fn etnaviv_kernel(model: u64, softpin: Option<u64>) -> FakeIoctl {
-    let gc7000 = Specs::from_name("gc7000").unwrap().clone();
+    etnaviv_kernel_with(model, softpin, |_| None)
+}
+
+/// [`etnaviv_kernel`], answering GET_PARAM `p` with `changed(p)` where that is not None.
+fn etnaviv_kernel_with(
+    model: u64,
+    softpin: Option<u64>,
+    changed: impl Fn(u32) -> Option<u64> + 'static,
+) -> FakeIoctl {
+    let gc7000 = Specs::from_name("gc7000").unwrap().params();
     FakeIoctl::new("etnaviv", move |name, arg| {
         match name {
             "DRM_IOCTL_ETNAVIV_GET_PARAM" => {
                 let mut a = etna::DrmEtnavivParam::from_bytes(arg);
-                a.value = match a.param {
-                    etna::param::GPU_MODEL => model,
-                    etna::param::GPU_REVISION => 0x6214,
-                    p @ 0x03..=0x0f => u64::from(gc7000.features[(p - 0x03) as usize]),
-                    etna::param::GPU_REGISTER_MAX => 64,
-                    etna::param::GPU_INSTRUCTION_COUNT => 512,
-                    etna::param::GPU_NUM_CONSTANTS => 320,
-                    etna::param::SOFTPIN_START_ADDR => match softpin {
+                a.value = match (changed(a.param), a.param) {
+                    (Some(v), _) => v,
+                    (None, etna::param::GPU_MODEL) => model,
+                    (None, etna::param::GPU_REVISION) => 0x6214,
+                    (None, p @ 0x03..=0x0f) => u64::from(gc7000.features[(p - 0x03) as usize]),
+                    (None, etna::param::GPU_REGISTER_MAX) => gc7000.register_max.into(),
+                    (None, etna::param::GPU_INSTRUCTION_COUNT) => gc7000.instruction_count.into(),
+                    (None, etna::param::GPU_NUM_CONSTANTS) => gc7000.num_constants.into(),
+                    (None, etna::param::GPU_NUM_VARYINGS) => gc7000.num_varyings.into(),
+                    (None, etna::param::GPU_THREAD_COUNT) => gc7000.thread_count.into(),
+                    (None, etna::param::GPU_SHADER_CORE_COUNT) => gc7000.shader_core_count.into(),
+                    (None, etna::param::GPU_PIXEL_PIPES) => gc7000.pixel_pipes.into(),
+                    (None, etna::param::SOFTPIN_START_ADDR) => match softpin {
                         Some(a) => a,
                         None => return Err(libc::EINVAL),
                     },
-                    _ => 4,
+                    (None, _) => 4,
                 };
                 arg.copy_from_slice(a.as_bytes());
             }
@@ -439,11 +454,53 @@ fn etnaviv_softpin_submits_without_relocations() {
     );
 }
 
+/// A model gpucc has no preset for is a target all the same, made from what the kernel
+/// reports: named after its values, with the facts its feature words give (GC7000's here).
 #[test]
-fn unknown_vivante_core_is_reported() {
+fn vivante_core_without_a_preset_is_made_from_its_values() {
     let fake = Rc::new(etnaviv_kernel(0x880, None));
-    let e = open(&fake).err().unwrap().to_string();
-    assert!(e.contains("GC880") && e.contains("0x6214"), "{e}");
+    let dev = open(&fake).unwrap();
+    let mut expected = Specs::from_name("gc7000").unwrap().params();
+    expected.model = 0x880;
+    assert!(dev.target().starts_with("gc880-r6214-"), "{}", dev.target());
+    assert_eq!(dev.target(), expected.custom_name());
+    let Gpu::Etnaviv(g) = dev.gpu() else { panic!() };
+    assert_eq!(g.specs().params(), expected);
+    assert_eq!(g.specs().halti(), 5);
+    let gpucc::target::Target::Etnaviv(s) = dev.compiler_target().unwrap() else {
+        panic!()
+    };
+    assert!(std::ptr::eq(s, g.specs()));
+}
+
+/// The kernel's values on a preset model are taken as they are: a GC7000 that reports
+/// another instruction count is not the gc7000 preset.
+#[test]
+fn a_preset_model_with_other_values_is_its_own_core() {
+    let fake = Rc::new(etnaviv_kernel_with(0x7000, None, |p| {
+        (p == etna::param::GPU_NUM_CONSTANTS).then_some(256)
+    }));
+    let dev = open(&fake).unwrap();
+    assert!(
+        dev.target().starts_with("gc7000-r6214-"),
+        "{}",
+        dev.target()
+    );
+}
+
+/// A core the compiler cannot target is refused at identification, naming the value.
+#[test]
+fn untargetable_vivante_core_is_reported() {
+    let fake = Rc::new(etnaviv_kernel_with(0x880, None, |p| {
+        (p == etna::param::GPU_REGISTER_MAX).then_some(0)
+    }));
+    let e = open(&fake).err().unwrap();
+    assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
+    let e = e.to_string();
+    assert!(
+        e.contains("GC880") && e.contains("0x6214") && e.contains("register_max is 0"),
+        "{e}"
+    );
 }
 
 #[test]

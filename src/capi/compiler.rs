@@ -3,6 +3,7 @@
 use std::ffi::{c_char, CStr, CString};
 
 use super::status::{guard, write_out, Error, Status};
+use crate::target::Target;
 
 /// A compiler handle (opaque to C): the compiler and its target name as a C string.
 pub struct Compiler {
@@ -13,9 +14,10 @@ pub struct Compiler {
 }
 
 /// Creates a compiler for a target named as on the command line: an Intel platform by Mesa's
-/// short name (brw g4x ilk snb ivb hsw bdw skl) or a Vivante core by model (gc400 gc2000 gc3000
-/// gc7000). An unknown name gives GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid
-/// names.
+/// short name (brw g4x ilk snb ivb hsw bdw skl) or a Vivante preset by model (gc400 gc2000
+/// gc3000 gc7000). The name of a custom Vivante core (gpucc_compiler_create_etnaviv,
+/// gpucc_device_target) is known too, in the process that made the core. An unknown name gives
+/// GPUCC_STATUS_INVALID_ARGUMENT and a message listing the valid names.
 ///
 /// Thread safety: a compiler may be used from any number of threads at once; only
 /// gpucc_compiler_set_log_callback changes it (see there). Destroy it with gpucc_compiler_destroy once no thread uses it.
@@ -33,16 +35,23 @@ pub extern "C" fn gpucc_compiler_create(target: *const c_char, out: *mut *mut Co
         let name = name
             .to_str()
             .map_err(|_| Error::invalid("gpucc_compiler_create: target name is not UTF-8"))?;
-        let inner =
-            crate::compiler::Compiler::new(name).map_err(|e| Error::invalid(e.to_string()))?;
+        let target = Target::from_name(name).map_err(|e| Error::invalid(e.to_string()))?;
+        write_out(out, Compiler::into_handle(target), "out")
+    })
+}
+
+impl Compiler {
+    /// A new compiler for `target` as a C handle (gpucc_compiler_destroy frees it).
+    pub(crate) fn into_handle(target: Target) -> *mut Compiler {
+        let inner = crate::compiler::Compiler::for_target(target);
         let target_name = CString::new(inner.target().name()).unwrap_or_default();
         let compiler = Compiler {
             inner,
             target_name,
             log: std::sync::RwLock::new(None),
         };
-        write_out(out, Box::into_raw(Box::new(compiler)), "out")
-    })
+        Box::into_raw(Box::new(compiler))
+    }
 }
 
 /// Destroys a compiler. NULL is accepted and ignored.
@@ -58,8 +67,11 @@ pub extern "C" fn gpucc_compiler_destroy(compiler: *mut Compiler) {
     });
 }
 
-/// The target name a compiler was created for (static storage; never NULL). Returns "" for a
-/// NULL compiler.
+/// The name of the target a compiler was created for (never NULL; valid while the compiler
+/// lives): the canonical name (an alias given to gpucc_compiler_create, such as "vlv", comes
+/// back as "byt"); for a Vivante core given by its values, the preset's name ("gc2000") when
+/// every value is the preset's, else "gc<model>-r<revision>-<fingerprint>" (see
+/// gpucc_etna_core). Returns "" for a NULL compiler.
 #[no_mangle]
 pub extern "C" fn gpucc_compiler_target(compiler: *const Compiler) -> *const c_char {
     // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.

@@ -7,8 +7,8 @@
 use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
 
-use super::compiler::{gpucc_compiler_create, Compiler};
-use super::status::{gpucc_last_error, guard, write_out, Error, Status};
+use super::compiler::Compiler;
+use super::status::{guard, write_out, Error, Status};
 use crate::drm;
 
 /// An open render node (opaque to C).
@@ -90,8 +90,10 @@ pub extern "C" fn gpucc_device_destroy(dev: *mut Device) {
     });
 }
 
-/// The compiler target for the device's GPU ("ivb", "gc7000", ...), the name
-/// gpucc_compiler_create takes. Owned by the device; "" for NULL.
+/// The compiler target for the device's GPU, the name gpucc_compiler_create takes: the
+/// platform on Intel ("ivb"); on Vivante the preset ("gc7000") when every value the kernel
+/// reports is the preset's, else the custom core made from those values
+/// ("gc880-r5124-0123abcd", see gpucc_etna_core). Owned by the device; "" for NULL.
 #[no_mangle]
 pub extern "C" fn gpucc_device_target(dev: *const Device) -> *const c_char {
     // SAFETY: a non-NULL device is a live handle from gpucc_device_open.
@@ -101,8 +103,9 @@ pub extern "C" fn gpucc_device_target(dev: *const Device) -> *const c_char {
     }
 }
 
-/// Creates a compiler for the device's target (as gpucc_compiler_create with
-/// gpucc_device_target(dev)).
+/// Creates a compiler for the device's target (gpucc_device_target): the Intel platform, or
+/// the Vivante core as the kernel describes it (model, revision, feature words and limits,
+/// as gpucc_compiler_create_etnaviv takes them), so a core without a preset compiles too.
 #[no_mangle]
 pub extern "C" fn gpucc_compiler_create_for_device(
     dev: *const Device,
@@ -117,17 +120,13 @@ pub extern "C" fn gpucc_compiler_create_for_device(
                 "gpucc_compiler_create_for_device: out is NULL",
             ));
         }
-        match gpucc_compiler_create(d.target.as_ptr(), out) {
-            Status::Ok => Ok(()),
-            status => {
-                // SAFETY: gpucc_last_error never returns NULL and its text stays valid until
-                // the next gpucc call on this thread; it is copied before any such call.
-                let message = unsafe { CStr::from_ptr(gpucc_last_error()) }
-                    .to_string_lossy()
-                    .into_owned();
-                Err(Error::new(status, message))
-            }
-        }
+        let target = d.inner.compiler_target().map_err(|e| {
+            Error::new(
+                Status::Internal,
+                format!("gpucc_compiler_create_for_device: {e}"),
+            )
+        })?;
+        write_out(out, Compiler::into_handle(target), "out")
     })
 }
 

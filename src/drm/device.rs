@@ -7,6 +7,7 @@ use super::etnaviv::Etnaviv;
 use super::i915::I915;
 use super::ioctl::{DriverVersion, FdIoctl, Ioctl};
 use super::node::render_node_paths;
+use crate::target::{Target, UnknownTarget};
 
 /// The environment variable that makes [`Device::open`] without a path open a simulated node.
 pub const SIM_NODE_ENV: &str = "GPUCC_SIM_NODE";
@@ -124,6 +125,15 @@ impl Device {
         match &self.gpu {
             Gpu::I915(g) => g.target(),
             Gpu::Etnaviv(g) => g.target(),
+        }
+    }
+
+    /// The compiler target for this GPU: the i915 platform's, or on etnaviv the core made from
+    /// the values the kernel reported (a preset when they are all a preset's).
+    pub fn compiler_target(&self) -> std::result::Result<Target, UnknownTarget> {
+        match &self.gpu {
+            Gpu::I915(g) => Target::from_name(g.target()),
+            Gpu::Etnaviv(g) => Ok(Target::Etnaviv(g.specs())),
         }
     }
 

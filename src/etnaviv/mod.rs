@@ -2,6 +2,7 @@
 
 pub mod compiler;
 pub mod isa;
+pub mod params;
 pub mod shader;
 pub mod sim;
 pub mod specs;

@@ -10,6 +10,10 @@
 //! Mesa 23.3's drm-shim (`src/etnaviv/drm-shim/etnaviv_noop.c`: GC2000 r5108, GC3000 r5450),
 //! which replays what those cores report. Cores whose kernel interface only exposes the first
 //! eight words leave the later ones zero, as the kernel does.
+//!
+//! The four tables are presets, not the only cores: [`Specs::from_params`] makes a target of any
+//! core from the values its kernel reports (the preset itself when they are equal), see
+//! [`super::params`].
 
 /// Indices into [`Specs::features`].
 pub mod word {
@@ -25,6 +29,8 @@ pub mod word {
 
 /// Feature bits that the shader compiler looks at (rnndb `common.xml`).
 pub mod bit {
+    /// In chipFeatures: the core has a 3D pipe (Mesa's winsys drives only such cores).
+    pub const FEATURES_PIPE_3D: u32 = 0x0000_0004;
     pub const MINOR0_HAS_SIGN_FLOOR_CEIL: u32 = 0x0001_0000;
     pub const MINOR0_HAS_SQRT_TRIG: u32 = 0x0010_0000;
     pub const MINOR1_HALTI0: u32 = 0x0080_0000;
@@ -38,6 +44,9 @@ pub mod bit {
     pub const MINOR8_SH_NO_ONECONST_LIMIT: u32 = 0x0004_0000;
 }
 
+use super::params;
+pub use super::params::{CoreError, CoreParams, MAX_CUSTOM_CORES};
+
 /// Register-file addresses of the uniform banks (rnndb `state.xml`, `state_3d.xml`).
 mod state {
     pub const VS_UNIFORMS: u32 = 0x5000;
@@ -48,10 +57,12 @@ mod state {
 }
 
 /// One GC core as the kernel describes it; every compiler-relevant fact is a method derived
-/// from these raw values, so a new core needs only its kernel-reported numbers.
+/// from these raw values, so a new core needs only its kernel-reported numbers
+/// ([`Specs::from_params`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Specs {
-    /// Target name used on the command line (lower case model name).
+    /// Target name: a preset's lower-case model name (`gc2000`), or for a core built from its
+    /// values the name [`CoreParams::custom_name`] gives it (`gc2000-r5108-1a2b3c4d`).
     pub name: &'static str,
     /// `chipModel`, e.g. 0x3000 for GC3000.
     pub model: u32,
@@ -59,7 +70,8 @@ pub struct Specs {
     pub revision: u32,
     /// `chipFeatures` followed by `chipMinorFeatures0..11`.
     pub features: [u32; 13],
-    /// Temporary registers per thread (`REGISTER_MAX`).
+    /// Temporary registers per thread (`REGISTER_MAX`); the allocator uses at most
+    /// [`MAX_TEMPS`] of them ([`Specs::temp_count`]).
     pub register_max: u32,
     /// Instruction memory size the kernel reports (`INSTRUCTION_COUNT`).
     pub instruction_count: u32,
@@ -67,10 +79,17 @@ pub struct Specs {
     pub num_constants: u32,
     /// Varyings the kernel reports (`NUM_VARYINGS`).
     pub num_varyings: u32,
+    /// Threads the core runs (`THREAD_COUNT`); no compiler fact depends on it.
     pub thread_count: u32,
+    /// Shader cores (`SHADER_CORE_COUNT`); no compiler fact depends on it.
     pub shader_core_count: u32,
+    /// Pixel pipes (`PIXEL_PIPES`); no compiler fact depends on it.
     pub pixel_pipes: u32,
 }
+
+/// The most temporaries any Vivante core has, and the most Mesa's register allocator hands out
+/// whatever `register_max` says (`ETNA_MAX_TEMPS` in etnaviv_compiler.h).
+pub const MAX_TEMPS: u32 = 64;
 
 /// Where the shader instructions of each stage live and how many fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,7 +247,9 @@ static CORES: [Specs; 4] = [
 ];
 
 impl Specs {
-    /// The core named `name` (case-insensitive; "gc7000l" is accepted for gc7000).
+    /// The core named `name` (case-insensitive; "gc7000l" is accepted for gc7000): a preset,
+    /// or a custom core this process has made with [`Specs::from_params`] (its values are not
+    /// in its name, so another process does not know it by name).
     pub fn from_name(name: &str) -> Option<&'static Specs> {
         let lower = name.to_ascii_lowercase();
         let key = if lower == "gc7000l" {
@@ -236,7 +257,48 @@ impl Specs {
         } else {
             lower.as_str()
         };
-        CORES.iter().find(|s| s.name == key)
+        CORES
+            .iter()
+            .find(|s| s.name == key)
+            .or_else(|| params::custom_table().by_name(key))
+    }
+
+    /// The target for a core given by its values (as the kernel reports them): the preset
+    /// whose values are all equal, else the process's one custom core with these values, made
+    /// on first use and named as [`CoreParams::custom_name`] says. Values the compiler cannot
+    /// target are refused naming the field ([`CoreParams::validate`]).
+    pub fn from_params(p: &CoreParams) -> Result<&'static Specs, CoreError> {
+        p.validate()?;
+        if let Some(preset) = CORES.iter().find(|s| s.params() == *p) {
+            return Ok(preset);
+        }
+        params::custom_table().intern(p)
+    }
+
+    /// The raw values of this core.
+    pub fn params(&self) -> CoreParams {
+        CoreParams {
+            model: self.model,
+            revision: self.revision,
+            features: self.features,
+            register_max: self.register_max,
+            instruction_count: self.instruction_count,
+            num_constants: self.num_constants,
+            num_varyings: self.num_varyings,
+            thread_count: self.thread_count,
+            shader_core_count: self.shader_core_count,
+            pixel_pipes: self.pixel_pipes,
+        }
+    }
+
+    /// Whether this is one of the named presets (not a core made from values).
+    pub fn is_preset(&self) -> bool {
+        CORES.iter().any(|s| std::ptr::eq(s, self))
+    }
+
+    /// How many distinct custom cores this process has made so far.
+    pub fn custom_count() -> usize {
+        params::custom_table().len()
     }
 
     /// The core the kernel identifies by model and revision, if gpucc has its table.
@@ -246,12 +308,12 @@ impl Specs {
             .find(|s| s.model == model && s.revision == revision)
     }
 
-    /// Every known target name.
+    /// The preset names (custom cores are not listed).
     pub fn names() -> Vec<&'static str> {
         CORES.iter().map(|s| s.name).collect()
     }
 
-    /// Every known core.
+    /// The presets.
     pub fn all() -> &'static [Specs] {
         &CORES
     }
@@ -312,9 +374,10 @@ impl Specs {
         !self.has(word::MINOR8, bit::MINOR8_SH_NO_ONECONST_LIMIT)
     }
 
-    /// Temporaries the register allocator may use.
+    /// Temporaries the register allocator may use: `register_max`, at most [`MAX_TEMPS`]
+    /// (Mesa allocates from 64 and then refuses a shader needing more than `register_max`).
     pub fn temp_count(&self) -> u32 {
-        self.register_max
+        self.register_max.min(MAX_TEMPS)
     }
 
     /// texldb/texldl take their bias or LOD in coord.w rather than in src1 (pre-HALTI5).

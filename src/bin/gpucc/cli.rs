@@ -44,9 +44,10 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
         })
 }
 
-/// Resolves `--target NAME`; an unknown name is a usage error listing the valid ones.
+/// Resolves `--target NAME` (or a Vivante core description, `gc2000:instruction_count=128`);
+/// an unknown name is a usage error listing the valid ones.
 pub fn target(name: &str) -> Result<gpucc::target::Target, Failure> {
-    gpucc::target::Target::from_name(name).map_err(|e| Failure::Usage(e.to_string()))
+    gpucc::target::Target::parse(name).map_err(Failure::Usage)
 }
 
 /// Reads a whole input file as bytes, printing `file: message` on failure.

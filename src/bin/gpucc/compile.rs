@@ -14,7 +14,8 @@ use crate::nir::load;
 
 #[derive(Args)]
 pub struct CompileArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// Shader in Mesa's nir_print syntax
@@ -45,7 +46,8 @@ pub struct CompileArgs {
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// Shaders in Mesa's nir_print syntax

@@ -11,7 +11,8 @@ use crate::cli::{input_error, read_bytes, read_text, target, write_output, Failu
 
 #[derive(Args)]
 pub struct AsmArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// Assembly in Mesa's syntax
@@ -29,7 +30,8 @@ pub struct AsmArgs {
 
 #[derive(Args)]
 pub struct DisasmArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// Instructions as text (Intel: 16 or 8 hex bytes per line; Vivante: four 8-digit hex words

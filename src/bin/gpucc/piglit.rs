@@ -9,7 +9,8 @@ use crate::cli::{target, Failure, Outcome};
 
 #[derive(Args)]
 pub struct PiglitArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// piglit .shader_test files

@@ -9,7 +9,8 @@ use crate::cli::{input_error, read_text, target, Outcome};
 
 #[derive(Args)]
 pub struct SimArgs {
-    /// Target GPU (see `gpucc targets`)
+    /// Target GPU (see `gpucc targets`), or a Vivante preset with values changed
+    /// (`gc2000:instruction_count=128,features4=0x8`)
     #[arg(long)]
     target: String,
     /// Assembly in Mesa's syntax

@@ -7,7 +7,7 @@ use crate::drm::error::{Error, Result};
 use crate::drm::ioctl::{call, Ioctl};
 use crate::drm::uapi::drm as core;
 use crate::drm::uapi::etnaviv::{self as uapi, param};
-use crate::etnaviv::specs::Specs;
+use crate::etnaviv::specs::{CoreParams, Specs};
 
 pub use cmdstream::CmdStream;
 
@@ -31,10 +31,9 @@ pub struct Params {
 }
 
 impl Params {
-    /// The compiler-facing description of this core, named after the target it maps to.
-    pub fn specs(&self, name: &'static str) -> Specs {
-        Specs {
-            name,
+    /// The values that describe the core to the compiler.
+    pub fn core(&self) -> CoreParams {
+        CoreParams {
             model: self.model,
             revision: self.revision,
             features: self.features,
@@ -71,7 +70,7 @@ pub struct ShaderLoad {
 pub struct Etnaviv {
     io: Box<dyn Ioctl>,
     params: Params,
-    specs: Specs,
+    specs: &'static Specs,
     next_address: u64,
 }
 
@@ -85,25 +84,18 @@ fn get_param(io: &dyn Ioctl, p: u32) -> Result<u64> {
     Ok(arg.value)
 }
 
-/// The target for a core model. Cores are named by model; a model gpucc has no target for is
-/// reported rather than guessed, since its feature words may need different code.
-pub fn target_for_model(model: u32) -> Option<&'static str> {
-    Specs::all()
-        .iter()
-        .find(|s| s.model == model)
-        .map(|s| s.name)
-}
-
 impl Etnaviv {
+    /// Queries the core and makes its target from what the kernel reports
+    /// ([`Specs::from_params`]): a preset when every value equals one, else a custom core. A
+    /// core the compiler cannot target is refused naming the value.
     pub fn identify(io: Box<dyn Ioctl>) -> Result<Etnaviv> {
         let params = Self::query(io.as_ref())?;
-        let name = target_for_model(params.model).ok_or_else(|| {
+        let specs = Specs::from_params(&params.core()).map_err(|e| {
             Error::Unsupported(format!(
-                "no gpucc target for Vivante GC{:x} revision {:#x}",
+                "no gpucc target for Vivante GC{:x} revision {:#x}: {e}",
                 params.model, params.revision
             ))
         })?;
-        let specs = params.specs(name);
         let next_address = params.softpin_start.unwrap_or(0);
         Ok(Etnaviv {
             io,
@@ -148,8 +140,9 @@ impl Etnaviv {
         &self.params
     }
 
-    pub fn specs(&self) -> &Specs {
-        &self.specs
+    /// The core's target (what the compiler for this device compiles for).
+    pub fn specs(&self) -> &'static Specs {
+        self.specs
     }
 
     pub fn target(&self) -> &'static str {
@@ -316,7 +309,7 @@ impl Etnaviv {
     /// window, or (instruction cache cores and programs too large for the window) into a new
     /// buffer that the stream's instruction address refers to as submit buffer 0.
     pub fn load_shader(&mut self, image: &shader::ShaderImage) -> Result<ShaderLoad> {
-        let form = shader::upload_form(&self.specs, image.stage, image.code.len() / 4)?;
+        let form = shader::upload_form(self.specs, image.stage, image.code.len() / 4)?;
         let bo = match form {
             shader::UploadForm::StateWindow { .. } => None,
             _ => {
@@ -326,7 +319,7 @@ impl Etnaviv {
         };
         let mut stream = CmdStream::new();
         let presumed = bo.map_or(0, |b| b.address);
-        shader::emit_shader(&mut stream, &self.specs, image, 0, presumed)?;
+        shader::emit_shader(&mut stream, self.specs, image, 0, presumed)?;
         Ok(ShaderLoad { stream, bo, form })
     }
 
