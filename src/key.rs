@@ -661,31 +661,42 @@ fn saturate_outputs(shader: &mut nir::Shader, clamped: impl Fn(&str) -> bool) {
             })
             .collect();
         for (id, block, value) in stores {
-            let Some(def) = body.def(value).copied() else {
-                continue;
-            };
-            let clamped_value = body.alloc_ssa(def.num_components, def.bit_size);
-            if let Some(Some(d)) = body.defs.get_mut(clamped_value.0 as usize) {
-                d.divergent = def.divergent;
-            }
-            let pos = body.blocks[block.0 as usize]
-                .instrs
-                .iter()
-                .position(|&x| x == id)
-                .unwrap_or(0);
-            let sat = AluInstr {
-                op: AluOp::fsat,
-                def: clamped_value,
-                srcs: vec![AluSrc::new(value)],
-                exact: false,
-                no_signed_wrap: false,
-                no_unsigned_wrap: false,
-            };
-            body.insert_instr(block, pos, InstrKind::Alu(sat));
-            if let InstrKind::Intrinsic(i) = &mut body.instrs[id.0 as usize].kind {
-                i.srcs[0] = clamped_value;
-            }
+            rewrite_stored(body, (id, block, 0), AluOp::fsat, AluSrc::new(value));
         }
+    }
+}
+
+/// Puts `op` of `src` before the store `id` (in `block`) and makes the store's source
+/// `slot` read its result: how the keys change what a shader stores.
+fn rewrite_stored(
+    body: &mut nir::Impl,
+    (id, block, slot): (nir::InstrId, nir::BlockId, usize),
+    op: AluOp,
+    src: AluSrc,
+) {
+    let Some(def) = body.def(src.ssa).copied() else {
+        return;
+    };
+    let result = body.alloc_ssa(def.num_components, def.bit_size);
+    if let Some(Some(d)) = body.defs.get_mut(result.0 as usize) {
+        d.divergent = def.divergent;
+    }
+    let pos = body.blocks[block.0 as usize]
+        .instrs
+        .iter()
+        .position(|&x| x == id)
+        .unwrap_or(0);
+    let alu = AluInstr {
+        op,
+        def: result,
+        srcs: vec![src],
+        exact: false,
+        no_signed_wrap: false,
+        no_unsigned_wrap: false,
+    };
+    body.insert_instr(block, pos, InstrKind::Alu(alu));
+    if let InstrKind::Intrinsic(i) = &mut body.instrs[id.0 as usize].kind {
+        i.srcs[slot] = result;
     }
 }
 
@@ -723,32 +734,9 @@ fn rb_swap(shader: &mut nir::Shader) {
             })
             .collect();
         for (id, block, value) in stores {
-            let Some(def) = body.def(value).copied() else {
-                continue;
-            };
-            if def.num_components < 3 {
-                continue;
-            }
-            let swapped = body.alloc_ssa(def.num_components, def.bit_size);
-            if let Some(Some(d)) = body.defs.get_mut(swapped.0 as usize) {
-                d.divergent = def.divergent;
-            }
-            let pos = body.blocks[block.0 as usize]
-                .instrs
-                .iter()
-                .position(|&x| x == id)
-                .unwrap_or(0);
-            let mov = AluInstr {
-                op: AluOp::mov,
-                def: swapped,
-                srcs: vec![AluSrc::swizzled(value, &[2, 1, 0, 3])],
-                exact: false,
-                no_signed_wrap: false,
-                no_unsigned_wrap: false,
-            };
-            body.insert_instr(block, pos, InstrKind::Alu(mov));
-            if let InstrKind::Intrinsic(i) = &mut body.instrs[id.0 as usize].kind {
-                i.srcs[1] = swapped;
+            if body.def(value).is_some_and(|d| d.num_components >= 3) {
+                let swap = AluSrc::swizzled(value, &[2, 1, 0, 3]);
+                rewrite_stored(body, (id, block, 1), AluOp::mov, swap);
             }
         }
     }
