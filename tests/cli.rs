@@ -417,16 +417,7 @@ fn compile_key_flags() {
 }
 
 /// gl_Color copied to gl_FragColor, its interpolation not yet decided (INTERP_MODE_NONE).
-const EARLY_COLOR_FS: &str = "shader: MESA_SHADER_FRAGMENT\nname: color\ninputs: 1\noutputs: 1\n\
-uniforms: 0\n\
-decl_var shader_in INTERP_MODE_NONE none vec4 gl_Color (VARYING_SLOT_COL0.xyzw, 1, 0)\n\
-decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 4, 0)\n\
-decl_function main (0 params)\n\nimpl main {\n    block b0:      // preds: \n\
-    div 32x2  %0 = @load_barycentric_pixel () (interp_mode=0)\n\
-    con 32    %1 = load_const (0x00000000)\n\
-    div 32x4  %2 = @load_interpolated_input (%0, %1 (0x0)) (base=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n\
-                   @store_output (%2, %1 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())\n\
-                   // succs: b1 \n    block b1:\n}\n";
+const EARLY_COLOR_FS: &str = include_str!("data/nir/color_interp_none.fs.nir");
 
 /// `--asm --stats`: the listing opens each width with its statistics line, so the statistics
 /// that follow it do not repeat those lines (they once came twice).

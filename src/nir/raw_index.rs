@@ -10,7 +10,7 @@
 //! Indices whose packing is not decoded here (format, image dimension, reduction op and the
 //! vendor ones) are given in nir_print's spelling instead; [`raw_supported`] says which.
 
-use super::ir::IndexValue;
+use super::ir::{IndexValue, VarMode};
 use super::opcodes::{IndexKind, Intrinsic};
 use super::slots;
 use super::types::{AluType, BaseType, Stage};
@@ -105,47 +105,21 @@ fn prefix(kind: IndexKind) -> String {
     }
 }
 
-/// Where nir_print looks an I/O location's name up: the variable mode an intrinsic reads or
-/// writes (`get_location_str` in nir_print.c).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum IoMode {
-    In,
-    Out,
-    Other,
-}
-
-fn io_mode(intrinsic: Intrinsic) -> IoMode {
+/// The variable mode nir_print names an I/O intrinsic's location for (`get_location_str`
+/// in nir_print.c); None for the intrinsics it prints the number of.
+fn io_mode(intrinsic: Intrinsic) -> Option<VarMode> {
     match intrinsic.name() {
         "load_input"
         | "load_interpolated_input"
         | "load_per_vertex_input"
         | "load_input_vertex"
-        | "load_coefficients_agx" => IoMode::In,
+        | "load_coefficients_agx" => Some(VarMode::ShaderIn),
         "load_output"
         | "store_output"
         | "store_per_primitive_output"
-        | "store_per_vertex_output" => IoMode::Out,
-        _ => IoMode::Other,
-    }
-}
-
-/// The name nir_print gives location `n` of an I/O intrinsic in `stage`.
-fn location_name(n: u32, stage: Stage, mode: IoMode) -> String {
-    let named = |prefix: &str| {
-        slots::SLOTS
-            .iter()
-            .find(|(name, v)| *v == n && name.starts_with(prefix))
-            .map(|p| p.0.to_string())
-    };
-    let name = match (stage, mode) {
-        (Stage::Vertex, IoMode::In) => named("VERT_ATTRIB_"),
-        (Stage::Fragment, IoMode::Out) => named("FRAG_RESULT_"),
-        (Stage::TessCtrl | Stage::TessEval, _) if n >= 64 + 32 => None,
-        (Stage::Compute | Stage::Kernel, _) => None,
-        (_, IoMode::In | IoMode::Out) => slots::varying_slot_name(n).map(str::to_string),
+        | "store_per_vertex_output" => Some(VarMode::ShaderOut),
         _ => None,
-    };
-    name.unwrap_or_else(|| n.to_string())
+    }
 }
 
 /// Decodes Mesa's word for index `kind` of `intrinsic` in a `stage` shader.
@@ -178,7 +152,7 @@ pub fn from_raw(
             let slots = (raw >> 7) & 0x3f;
             let mut s = format!(
                 "{p}{} slots={slots}",
-                location_name(location, stage, io_mode(intrinsic))
+                slots::location_name(location, stage, io_mode(intrinsic))
             );
             for (bit, name) in IO_FLAGS {
                 if raw & bit != 0 {
@@ -186,7 +160,7 @@ pub fn from_raw(
                     s.push_str(name);
                 }
             }
-            if stage == Stage::Geometry && io_mode(intrinsic) == IoMode::Out {
+            if stage == Stage::Geometry && io_mode(intrinsic) == Some(VarMode::ShaderOut) {
                 let streams = (raw >> 15) & 0xff;
                 s.push_str(" gs_streams(");
                 for (i, c) in ['x', 'y', 'z', 'w'].iter().enumerate() {

@@ -277,6 +277,42 @@ pub fn varying_slot_name(n: u32) -> Option<&'static str> {
         .map(|p| p.0)
 }
 
+/// The name nir_print gives location `location` of a `stage` shader for memory of `mode`
+/// (`get_location_str`): vertex inputs name attributes, fragment outputs results, other
+/// shader inputs and outputs varyings, system values theirs; anything else (and a number
+/// no name has) prints as the number, `~0` for none.
+pub fn location_name(
+    location: u32,
+    stage: super::types::Stage,
+    mode: Option<super::ir::VarMode>,
+) -> String {
+    use super::ir::VarMode::{ShaderIn, ShaderOut, System};
+    use super::types::Stage::*;
+    let named = |prefix: &str| {
+        SLOTS
+            .iter()
+            .find(|(n, v)| *v == location && n.starts_with(prefix))
+            .map(|p| p.0.to_string())
+    };
+    let io = matches!(mode, Some(ShaderIn | ShaderOut));
+    let name = match (stage, mode) {
+        (Vertex, Some(ShaderIn)) => named("VERT_ATTRIB_"),
+        (Fragment, Some(ShaderOut)) => named("FRAG_RESULT_"),
+        // Tessellation patch slots past the varyings have no name there.
+        (TessCtrl | TessEval, _) if location >= 96 => None,
+        (Vertex | TessCtrl | TessEval | Geometry | Task | Mesh | Fragment, _) if io => {
+            varying_slot_name(location).map(str::to_string)
+        }
+        _ => None,
+    };
+    match name {
+        Some(n) => n,
+        None if mode == Some(System) => named("SYSTEM_VALUE_").unwrap_or(location.to_string()),
+        None if location == u32::MAX => "~0".to_string(),
+        None => location.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

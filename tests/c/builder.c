@@ -63,6 +63,18 @@ info(gpucc_builder *b, const char *const *kv)
       CHECK_STATUS(gpucc_builder_set_info(b, kv[0], kv[1]), GPUCC_STATUS_OK, "");
 }
 
+/* A fragment-shader builder (MESA_SHADER_FRAGMENT is 4) with its header lines (key, value
+ * pairs ending in NULL) and nir_shader sizes set. */
+static gpucc_builder *
+fragment(const char *const *fields, uint32_t inputs, uint32_t outputs, uint32_t uniforms)
+{
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, inputs, outputs, uniforms, 0), GPUCC_STATUS_OK, "");
+   return b;
+}
+
 static void
 variable(gpucc_builder *b, const char *mode, const char *type, const char *name, int32_t location,
          uint32_t driver_location, uint32_t interpolation)
@@ -118,14 +130,11 @@ finished(gpucc_builder *b)
 static gpucc_shader *
 build_intel(void)
 {
-   gpucc_builder *b = NULL;
-   CHECK_STATUS(gpucc_builder_create(4 /* MESA_SHADER_FRAGMENT */, &b), GPUCC_STATUS_OK, "");
    static const char *const fields[] = {
       "name", "gradient", "internal", "false", "stage", "4", "next_stage", "4",
       "num_ubos", "1", "inputs_read", "32", "outputs_written", "2", "subgroup_size", "1",
       "divergence_analysis_run", "true", "first_ubo_is_default_ubo", "true", NULL};
-   info(b, fields);
-   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 0, 0), GPUCC_STATUS_OK, "");
+   gpucc_builder *b = fragment(fields, 1, 1, 0);
    variable(b, "uniform", "vec4", "tint", 0, 0, 0);
    variable(b, "shader_in", "vec2", "uv", 32, 32, 1 /* INTERP_MODE_SMOOTH */);
    variable(b, "shader_out", "vec4", "color", 2, 4, 0);
@@ -183,13 +192,10 @@ build_intel(void)
 static gpucc_shader *
 build_etnaviv(void)
 {
-   gpucc_builder *b = NULL;
-   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
    static const char *const fields[] = {"name", "gradient", "internal", "false", "stage", "4",
                                         "next_stage", "4", "inputs_read", "32",
                                         "outputs_written", "2", "subgroup_size", "1", NULL};
-   info(b, fields);
-   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 1, 0), GPUCC_STATUS_OK, "");
+   gpucc_builder *b = fragment(fields, 1, 1, 1);
    variable(b, "uniform", "vec4", "tint", 0, 0, 0);
    variable(b, "shader_in", "vec2", "uv", 32, 0, 0);
    variable(b, "shader_out", "vec4", "color", 2, 0, 0);
@@ -392,14 +398,11 @@ record_log(void *user_data, gpucc_log_kind kind, const char *message)
 static gpucc_shader *
 build_iris_fs(void)
 {
-   gpucc_builder *b = NULL;
-   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
    static const char *const fields[] = {
       "name", "contract", "internal", "false", "stage", "4", "next_stage", "4",
       "num_textures", "1", "num_ubos", "5", "inputs_read", "32", "outputs_written", "2",
       "subgroup_size", "1", "first_ubo_is_default_ubo", "true", NULL};
-   info(b, fields);
-   CHECK_STATUS(gpucc_builder_set_sizes(b, 1, 1, 0, 0), GPUCC_STATUS_OK, "");
+   gpucc_builder *b = fragment(fields, 1, 1, 0);
    variable(b, "uniform", "sampler2D", "tex", 0, 0, 0);
    variable(b, "shader_in", "vec2", "uv", 32, 32, 1);
    variable(b, "shader_out", "vec4", "color", 2, 4, 0);
@@ -440,12 +443,9 @@ build_iris_fs(void)
 static gpucc_shader *
 build_big_ubo_fs(void)
 {
-   gpucc_builder *b = NULL;
-   CHECK_STATUS(gpucc_builder_create(4, &b), GPUCC_STATUS_OK, "");
    static const char *const fields[] = {"name", "big-ubo", "stage", "4", "next_stage", "4",
                                         "outputs_written", "2", NULL};
-   info(b, fields);
-   CHECK_STATUS(gpucc_builder_set_sizes(b, 0, 1, 0, 0), GPUCC_STATUS_OK, "");
+   gpucc_builder *b = fragment(fields, 0, 1, 0);
    variable(b, "shader_out", "vec4", "color", 2, 4, 0);
    CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
    CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");

@@ -542,7 +542,7 @@ fn variable(v: &BuilderVariable, stage: nir::Stage) -> Result<Variable, String> 
         .collect();
     let (location, components) = if mode.has_location() {
         let loc = v.location as u32;
-        let location = location_name(loc, stage, mode);
+        let location = nir::slots::location_name(loc, stage, Some(mode));
         let n = ty.element_components();
         let components =
             if matches!(mode, VarMode::ShaderIn | VarMode::ShaderOut) && (1..16).contains(&n) {
@@ -578,33 +578,6 @@ fn variable(v: &BuilderVariable, stage: nir::Stage) -> Result<Variable, String> 
         compact: v.flags & VAR_COMPACT != 0 && mode.has_location() && mode != VarMode::System,
         initializer: opt_cstr(v.initializer, "initializer")?.map(str::to_string),
     })
-}
-
-/// nir_print's name for a variable's location (`get_location_str`).
-fn location_name(loc: u32, stage: nir::Stage, mode: VarMode) -> String {
-    use nir::Stage::*;
-    let named = |prefix: &str| {
-        nir::slots::SLOTS
-            .iter()
-            .find(|(n, v)| *v == loc && n.starts_with(prefix))
-            .map(|p| p.0.to_string())
-    };
-    let io = matches!(mode, VarMode::ShaderIn | VarMode::ShaderOut);
-    let name = match (stage, mode) {
-        (Vertex, VarMode::ShaderIn) => named("VERT_ATTRIB_"),
-        (Fragment, VarMode::ShaderOut) => named("FRAG_RESULT_"),
-        (TessCtrl | TessEval, _) if loc >= 96 => None,
-        (Vertex | TessCtrl | TessEval | Geometry | Task | Mesh | Fragment, _) if io => {
-            nir::slots::varying_slot_name(loc).map(str::to_string)
-        }
-        _ => None,
-    };
-    match name {
-        Some(n) => n,
-        None if mode == VarMode::System => named("SYSTEM_VALUE_").unwrap_or(loc.to_string()),
-        None if loc == u32::MAX => "~0".to_string(),
-        None => loc.to_string(),
-    }
 }
 
 /// Declares a function and, with `has_body` 1, opens its implementation: blocks and
