@@ -656,10 +656,18 @@ fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
         let Code::Etnaviv(obj) = &p.code else {
             panic!("not an etnaviv program")
         };
-        // TEX0 is no longer read; the point coordinate is the one input, at the first free
-        // driver location (1).
-        assert_eq!(obj.inputs.len(), 1, "{:?}", obj.inputs);
-        assert_eq!(obj.inputs[0].slot, 1);
+        // TEX0 is no longer read but stays declared, so it keeps its entry, as in Mesa's
+        // infile after nir_lower_texcoord_replace (etna_link_shader skips it); the point
+        // coordinate is the new input at the first free driver location (1), register t2.
+        let inputs: Vec<(&str, u32, u8)> = obj
+            .inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.slot, i.reg))
+            .collect();
+        assert_eq!(
+            inputs,
+            [("VARYING_SLOT_TEX0", 0, 1), ("VARYING_SLOT_PNTC", 1, 2)]
+        );
         let mut m = Machine::new(Specs::from_name("gc2000").unwrap());
         // The constants the compiler placed in the uniform file (the driver uploads them).
         for (slot, contents) in obj.uniforms.iter().enumerate() {
@@ -669,7 +677,7 @@ fn sprite_coord_enable_replaces_the_texcoord_with_the_point_coordinate() {
             });
             m.set_uniform_bits(slot, v);
         }
-        m.set_temp(usize::from(obj.inputs[0].reg), [px, py, 0.5, 0.5]);
+        m.set_temp(usize::from(obj.inputs[1].reg), [px, py, 0.5, 0.5]);
         m.run_fragment(&obj.insts, [0.0; 4], &[]).unwrap();
         let out = m.temp(usize::from(obj.ps_color_out_reg.unwrap()));
         assert_eq!(out, expected, "yinvert={yinvert}");

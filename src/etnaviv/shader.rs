@@ -34,8 +34,9 @@ pub struct Stats {
     pub instructions: u32,
     pub temps: u32,
     pub loops: u32,
-    /// Uniform components the compiler filled (constants, texture scales), Mesa's
-    /// "immediates".
+    /// Mesa's "immediates": `uniforms.count`, the components of every uniform slot the
+    /// program's uniform table has (user uniforms, constants and driver values alike; Mesa
+    /// packs scalars into its table, gpucc gives each user uniform slot its four).
     pub immediates: u32,
     /// Uniform slots read, user ones included.
     pub uniforms: u32,
@@ -66,12 +67,7 @@ pub struct ShaderObject {
 
 impl ShaderObject {
     pub fn stats(&self) -> Stats {
-        let immediates = self
-            .uniforms
-            .iter()
-            .flatten()
-            .filter(|c| !matches!(c, UniformContent::User(_) | UniformContent::Unused))
-            .count() as u32;
+        let immediates = self.uniforms.len() as u32 * 4;
         Stats {
             instructions: self.code.len() as u32,
             temps: self.num_temps,

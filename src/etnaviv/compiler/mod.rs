@@ -127,16 +127,7 @@ impl Context {
         }
         let needs_icache = limits?;
         let reg_of = |v: ir::ValueId| alloc.regs[v.index()].map_or(0, |r| r.base);
-        let inputs = lowered
-            .inputs
-            .iter()
-            .map(|i| IoReg {
-                reg: i.reg,
-                slot: i.slot,
-                comps: (1u8 << i.comps.min(4)) - 1,
-                name: i.name.clone(),
-            })
-            .collect();
+        let inputs = infile(shader, &lowered.inputs);
         let outputs: Vec<IoReg> = lowered
             .outputs
             .iter()
@@ -191,4 +182,46 @@ impl Context {
         }
         Ok(object)
     }
+}
+
+/// The input registers as Mesa's etnaviv reports them (`etna_shader_variant::infile`, which
+/// `etna_compile_shader` fills from the shader's input variables before its backend runs): one
+/// per declared `shader_in` variable, in driver-location order, register = driver location
+/// (+1 in a fragment shader, where t0 holds the position), components those of the declared
+/// type. The driver links varyings and vertex elements by these, so a variable the shader no
+/// longer reads keeps its entry and a vec4 read as .xy still counts four components. A shader
+/// that declares no inputs (hand-written NIR) reports what it reads.
+fn infile(shader: &Shader, read: &[from_nir::InputInfo]) -> Vec<IoReg> {
+    use crate::nir::VarMode;
+    let stage = shader.stage();
+    let mut declared: Vec<&crate::nir::Variable> = shader
+        .variables
+        .iter()
+        .filter(|v| v.mode == VarMode::ShaderIn)
+        .collect();
+    if declared.is_empty() {
+        return read
+            .iter()
+            .map(|i| IoReg {
+                reg: i.reg,
+                slot: i.slot,
+                comps: (1u8 << i.comps.min(4)) - 1,
+                name: i.name.clone(),
+            })
+            .collect();
+    }
+    declared.sort_by_key(|v| v.driver_location);
+    let first_reg = u32::from(stage == Stage::Fragment);
+    declared
+        .iter()
+        .map(|v| {
+            let location = v.location_number().unwrap_or(u32::MAX);
+            IoReg {
+                reg: (v.driver_location + first_reg).min(255) as u8,
+                slot: v.driver_location,
+                comps: ((1u32 << v.ty.components().min(4)) - 1) as u8,
+                name: crate::nir::slots::location_name(location, stage, Some(VarMode::ShaderIn)),
+            }
+        })
+        .collect()
 }
