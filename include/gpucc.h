@@ -1014,7 +1014,10 @@ typedef struct {
    */
   uint32_t location;
   /**
-   * Components used, bit 0 = x (`num_components` as a mask).
+   * Components, bit 0 = x (`num_components` as a mask). Inputs: the components of the
+   * variable's declared type, as Mesa's `infile` has them (`etna_link_shader` sizes each
+   * varying by the fragment shader's count). Outputs: the components the program writes
+   * (Mesa's `outfile` has the declared count, which the link does not read).
    */
   uint32_t component_mask;
 } gpucc_etna_io;

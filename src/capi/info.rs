@@ -222,7 +222,10 @@ pub struct EtnaIoC {
     pub slot: i32,
     /// The NIR driver location (`driver_location` of the variable).
     pub location: u32,
-    /// Components used, bit 0 = x (`num_components` as a mask).
+    /// Components, bit 0 = x (`num_components` as a mask). Inputs: the components of the
+    /// variable's declared type, as Mesa's `infile` has them (`etna_link_shader` sizes each
+    /// varying by the fragment shader's count). Outputs: the components the program writes
+    /// (Mesa's `outfile` has the declared count, which the link does not read).
     pub component_mask: u32,
 }
 

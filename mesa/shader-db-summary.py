@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Summarises a shader-db run through a Mesa driver built with gpucc (mesa/shader-db.sh).
+
+Reads OUT/run.log (shader-db's `run` output: one `TEST - MESSAGE` line per debug message the
+driver sent) and OUT/nir (the shaders the driver handed to gpucc). Prints the programs, how
+many gpucc compiled, the fallbacks by reason, the compare-mode differences by class, the
+statistics totals, and checks each program gpucc compiled: `gpucc compile --stats` over the
+dumped hand-over NIR must print the statistics line the driver printed. Exit status 1 when a
+program's line differs or a hand-over cannot be paired with its statistics.
+"""
+
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+
+STATS = re.compile(r"^(\S+) - (\w+) shader: (\d+) instructions, (\d+) temps, "
+                   r"(\d+) immediates, (\d+) loops$")
+HANDOVER = re.compile(r"^(\S+) - (\w+) shader: gpucc hand-over (\S+) \((\w+)\)$")
+FALLBACK = re.compile(r"^(\S+) - (\w+) shader: gpucc fell back to \w+: (.*)$")
+DIFFERS = re.compile(r"^(\S+) - (\w+) shader: gpucc compare: differs; (.*)$")
+
+
+def reason_class(reason):
+    """A fallback reason without its numbers and names, so alike reasons count together."""
+    reason = re.sub(r"`[^`]*`", "`…`", reason)
+    reason = re.sub(r"\b\d+\b", "N", reason)
+    return reason[:140]
+
+
+def diff_class(diff):
+    diff = re.sub(r"-?\b\d+\b", "N", diff)
+    return diff
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpucc", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    nir_dir = os.path.join(args.out, "nir")
+    with open(os.path.join(args.out, "run.log"), errors="replace") as f:
+        lines = f.read().splitlines()
+
+    last_stats = {}
+    programs = []  # (test, stage, stats tuple)
+    handovers = []  # (test, stage, file, backend, stats)
+    fallbacks = collections.Counter()
+    differences = collections.Counter()
+    unpaired = 0
+    for line in lines:
+        m = STATS.match(line)
+        if m:
+            key = (m.group(1), m.group(2))
+            stats = tuple(int(m.group(i)) for i in range(3, 7))
+            programs.append((key, stats))
+            last_stats[key] = stats
+            continue
+        m = HANDOVER.match(line)
+        if m:
+            key = (m.group(1), m.group(2))
+            stats = last_stats.pop(key, None)
+            if stats is None:
+                unpaired += 1
+            handovers.append((key, m.group(3), m.group(4), stats))
+            continue
+        m = FALLBACK.match(line)
+        if m:
+            fallbacks[reason_class(m.group(3))] += 1
+            continue
+        m = DIFFERS.match(line)
+        if m:
+            for d in m.group(3).split("; "):
+                differences[f"{m.group(2)}: {diff_class(d)}"] += 1
+
+    by_gpucc = [h for h in handovers if h[2] == "gpucc"]
+    fell_back = [h for h in handovers if h[2] != "gpucc"]
+    totals = [sum(p[1][i] for p in programs) for i in range(4)]
+    print(f"programs: {len(programs)} (statistics lines); handed to gpucc: {len(handovers)}; "
+          f"compiled by gpucc: {len(by_gpucc)}; fell back: {len(fell_back)}")
+    print(f"totals: {totals[0]} instructions, {totals[1]} temps, {totals[2]} immediates, "
+          f"{totals[3]} loops")
+    for reason, n in fallbacks.most_common():
+        print(f"  fallback x{n}: {reason}")
+    if differences:
+        print(f"compare mode: {sum(differences.values())} differences")
+        for d, n in differences.most_common():
+            print(f"  x{n} {d}")
+
+    target_file = os.path.join(nir_dir, "target.txt")
+    if not by_gpucc:
+        return 0 if not unpaired else 1
+    with open(target_file) as f:
+        target = f.read().strip()
+    mismatches = 0
+    gpucc_totals = [0, 0, 0, 0]
+    for (test, stage), name, _, stats in by_gpucc:
+        path = os.path.join(nir_dir, name)
+        r = subprocess.run([args.gpucc, "compile", "--target", target, path, "--stats"],
+                           capture_output=True, text=True)
+        m = STATS.match(f"x - {r.stdout.strip()}")
+        if r.returncode != 0 or not m:
+            print(f"  {name} ({test} {stage}): gpucc compile failed: {r.stderr.strip()[:200]}")
+            mismatches += 1
+            continue
+        ours = tuple(int(m.group(i)) for i in range(3, 7))
+        gpucc_totals = [a + b for a, b in zip(gpucc_totals, ours)]
+        if stage != m.group(2) or stats != ours:
+            print(f"  {name} ({test}): driver {stage} {stats}, gpucc compile {m.group(2)} {ours}")
+            mismatches += 1
+    driver_totals = [sum(h[3][i] for h in by_gpucc if h[3]) for i in range(4)]
+    print(f"gpucc's programs in the driver: {driver_totals[0]} instructions, {driver_totals[1]} "
+          f"temps, {driver_totals[2]} immediates, {driver_totals[3]} loops")
+    print(f"`gpucc compile --stats` over their hand-over NIR: {gpucc_totals[0]} instructions, "
+          f"{gpucc_totals[1]} temps, {gpucc_totals[2]} immediates, {gpucc_totals[3]} loops")
+    print(f"per-program check: {len(by_gpucc) - mismatches} equal, {mismatches} differ, "
+          f"{unpaired} hand-overs without a statistics line")
+    return 1 if mismatches or unpaired else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

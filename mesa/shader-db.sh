@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Runs shader-db's `run` through a Mesa built by mesa/build.sh (with gpucc), on Mesa's noop
+# drm-shim, and checks what gpucc did inside the driver against gpucc's own command line.
+#
+#   mesa/shader-db.sh --gpu GPU [--mesa DIR] [--run PATH] [--out DIR] [--compare] FILE|DIR...
+#
+# GPU: GC2000, GC3000 or GC7000L (etnaviv's shim picks the core, as ETNA_SHIM_GPU does).
+# FILE|DIR: .shader_test files, or folders of them (e.g. ../shared/corpus/piglit).
+# --mesa DIR: mesa/build.sh's folder (default ../mesa-build beside this checkout, or
+#   $GPUCC_MESA_DIR); Mesa is taken from DIR/prefix.
+# --run PATH: shader-db's `run` (default DIR/shader-db/run). Build it from a shader-db checkout
+#   with `make run` (Debian: apt-get install libepoxy-dev libgbm-dev).
+# --compare: GPUCC_MESA_COMPARE=1, the driver compiles every shader with both backends and
+#   logs each difference in what it binds.
+#
+# Output in DIR (default: a new temporary folder, printed): run.log (run's stdout: one line per
+# statistics or gpucc message), run.err, nir/ (every shader the driver handed to gpucc, as
+# nir_print printed it, and nir/target.txt: the core as gpucc's command line names it), and
+# on stdout the summary: programs, how many gpucc compiled, how many fell back and why, the
+# statistics totals, and the check that `gpucc compile --stats` over each handed-over shader
+# prints the line the driver printed for it. Exit status 1 when that check fails.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+mesa="${GPUCC_MESA_DIR:-$(dirname "$repo")/mesa-build}"
+gpu="" run="" out="" compare=0 inputs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gpu) gpu="$2"; shift 2 ;;
+    --mesa) mesa="$2"; shift 2 ;;
+    --run) run="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --compare) compare=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -*) echo "$0: unknown argument $1" >&2; exit 2 ;;
+    *) inputs+=("$1"); shift ;;
+  esac
+done
+[ -n "$gpu" ] && [ ${#inputs[@]} -gt 0 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+run="${run:-$mesa/shader-db/run}"
+prefix="$mesa/prefix"
+libdir="$prefix/lib/x86_64-linux-gnu"
+[ -x "$run" ] || { echo "$0: shader-db's run not found at $run (see --run)" >&2; exit 1; }
+[ -d "$libdir/dri" ] || { echo "$0: no Mesa install in $prefix (run mesa/build.sh)" >&2; exit 1; }
+gpucc="$repo/target/release/gpucc"
+[ -x "$gpucc" ] || (cd "$repo" && cargo build --release --quiet)
+
+case "$gpu" in
+  GC2000|GC3000|GC7000L)
+    shim="$libdir/libetnaviv_noop_drm_shim.so"
+    driver_env=(ETNA_SHIM_GPU="$gpu" MESA_LOADER_DRIVER_OVERRIDE=etnaviv
+                ETNA_MESA_DEBUG=shaderdb,nocache) ;;
+  *) echo "$0: GPU $gpu: GC2000, GC3000 or GC7000L" >&2; exit 2 ;;
+esac
+
+out="${out:-$(mktemp -d /tmp/gpucc-shader-db.XXXXXX)}"
+rm -rf "$out/nir"
+mkdir -p "$out/nir"
+files=()
+for i in "${inputs[@]}"; do
+  if [ -d "$i" ]; then
+    while IFS= read -r f; do files+=("$f"); done < <(find "$i" -name '*.shader_test' | sort)
+  else
+    files+=("$i")
+  fi
+done
+
+start=$(date +%s)
+env LD_PRELOAD="$shim" LD_LIBRARY_PATH="$libdir" LIBGL_DRIVERS_PATH="$libdir/dri" \
+  GBM_BACKENDS_PATH="$libdir/gbm" \
+  __EGL_VENDOR_LIBRARY_FILENAMES="$prefix/share/glvnd/egl_vendor.d/50_mesa.json" \
+  MESA_SHADER_CACHE_DISABLE=true GPUCC_MESA_DUMP="$out/nir" GPUCC_MESA_COMPARE="$compare" \
+  "${driver_env[@]}" "$run" -j1 "${files[@]}" > "$out/run.log" 2> "$out/run.err" || true
+end=$(date +%s)
+echo "shader-db run on $gpu: ${#files[@]} test files in $((end - start)) s; output in $out"
+
+python3 "$here/shader-db-summary.py" --gpucc "$gpucc" --out "$out"
