@@ -3,7 +3,8 @@
 # mesa/patches add a Meson option (-Dgpucc=enabled, set here) that builds this checkout as
 # Mesa's subproject subprojects/gpucc, and the drivers' adapters that hand shaders to it.
 # Built: crocus (Gen4-7.5), iris (Gen8+) and etnaviv, Mesa's drm-shim so they run without a
-# GPU, and Mesa's etnaviv_compiler tool (TGSI in, one etnaviv variant out).
+# GPU (the Intel noop shim comes with Mesa's Intel tools), and Mesa's etnaviv_compiler tool
+# (TGSI in, one etnaviv variant out).
 #
 #   mesa/build.sh [--dir DIR] [--tarball FILE] [--deps] [--jobs N] [--fresh] [--shader-db SRC]
 #
@@ -80,7 +81,7 @@ fi
 # The subproject is this checkout itself: Mesa's build runs cargo on it.
 ln -sfn "$repo" "$dir/src/subprojects/gpucc"
 
-tools=drm-shim,etnaviv
+tools=drm-shim,etnaviv,intel
 if [ ! -f "$dir/build/build.ninja" ]; then
   meson setup "$dir/build" "$dir/src" --prefix "$dir/prefix" \
     -Dgallium-drivers=crocus,iris,etnaviv,swrast -Dvulkan-drivers= -Dllvm=disabled \
@@ -91,8 +92,8 @@ elif ! meson introspect --buildoptions "$dir/build" 2>/dev/null |
   # A build configured before the gpucc option: enabling it rebuilds the adapters' drivers.
   meson configure "$dir/build" -Dgpucc=enabled 2>&1 | tee -a "$log"
 elif ! meson introspect --buildoptions "$dir/build" 2>/dev/null |
-       python3 -c 'import json,sys; o=json.load(sys.stdin); t=[x["value"] for x in o if x["name"]=="tools"][0]; sys.exit(0 if "etnaviv" in t else 1)'; then
-  # A build configured before the tool was added: adding a tool rebuilds only the tool.
+       python3 -c 'import json,sys; o=json.load(sys.stdin); t=[x["value"] for x in o if x["name"]=="tools"][0]; sys.exit(0 if "etnaviv" in t and "intel" in t else 1)'; then
+  # A build configured before a tool was added: adding a tool builds only the tool.
   meson configure "$dir/build" -Dtools="$tools" 2>&1 | tee -a "$log"
 fi
 if ! ninja -C "$dir/build" -j "$jobs" >> "$log" 2>&1; then

@@ -35,14 +35,117 @@ def diff_class(diff):
     return diff
 
 
+# brw's shader-db line (fs_generator / vec4_generator) and gpucc's command-line statistics.
+INTEL_STATS = re.compile(r"^(\S+) - (FS|VS|CS) (SIMD\d+|vec4) shader: (\d+) inst, (\d+) loops, "
+                         r"(\d+) cycles, (\d+):(\d+) spills:fills, (\d+) sends")
+INTEL_HANDOVER = re.compile(r"^(\S+) - (FS|VS) shader: gpucc hand-over (\S+)$")
+CLI_STATS = re.compile(r"^(SIMD\d+|vec4) shader: (\d+) instructions\. (\d+) loops\. (\d+) cycles\. "
+                       r"(\d+):(\d+) spills:fills, (\d+) sends")
+
+
+def intel(args, lines):
+    """Pairs each hand-over with the statistics lines that follow it for the same test: gpucc's
+    (logged during its compile) or, after a fallback line, brw's."""
+    nir_dir = os.path.join(args.out, "nir")
+    programs = []  # dicts: test, stage, file, fallback, widths [(simd, stats tuple)]
+    other_lines = 0
+    fallbacks = collections.Counter()
+    differences = collections.Counter()
+    current = None
+    for line in lines:
+        m = INTEL_HANDOVER.match(line)
+        if m:
+            current = {"test": m.group(1), "stage": m.group(2), "file": m.group(3),
+                       "fallback": None, "widths": []}
+            programs.append(current)
+            continue
+        m = FALLBACK.match(line)
+        if m:
+            fallbacks[reason_class(m.group(3))] += 1
+            if current and current["test"] == m.group(1):
+                current["fallback"] = m.group(3)
+            continue
+        m = DIFFERS.match(line)
+        if m:
+            for d in m.group(3).split("; "):
+                differences[f"{m.group(2)}: {diff_class(d)}"] += 1
+            continue
+        m = INTEL_STATS.match(line)
+        if m:
+            stats = tuple(int(m.group(i)) for i in range(4, 10))
+            if (current and current["test"] == m.group(1) and current["stage"] == m.group(2)
+                    and m.group(3) not in [w[0] for w in current["widths"]]):
+                current["widths"].append((m.group(3), stats))
+            else:
+                other_lines += 1
+            continue
+    by_gpucc = [p for p in programs if not p["fallback"]]
+    print(f"programs handed to gpucc: {len(programs)}; compiled by gpucc: {len(by_gpucc)}; "
+          f"fell back: {len(programs) - len(by_gpucc)}; statistics lines of programs not "
+          f"handed over (other stages, brw's own in compare mode): {other_lines}")
+    for reason, n in fallbacks.most_common():
+        print(f"  fallback x{n}: {reason}")
+    if differences:
+        print(f"compare mode: {sum(differences.values())} differences")
+        for d, n in differences.most_common():
+            print(f"  x{n} {d}")
+    if not by_gpucc:
+        return 0
+    if args.compare:
+        # brw's own lines follow gpucc's for every program: the pairing cannot tell them apart.
+        print("per-program check: not made in compare mode (run without --compare)")
+        return 0
+    with open(os.path.join(nir_dir, "target.txt")) as f:
+        target = f.read().strip()
+    names = ["inst", "loops", "cycles", "spills", "fills", "sends"]
+    driver = collections.Counter()
+    ours = collections.Counter()
+    mismatches = 0
+    for p in by_gpucc:
+        path = os.path.join(nir_dir, p["file"])
+        keys = []
+        if os.path.exists(path + ".key"):
+            with open(path + ".key") as f:
+                for k in f.read().split():
+                    keys += ["--key", k]
+        r = subprocess.run([args.gpucc, "compile", "--target", target, "--binding", "mesa",
+                            path, "--stats"] + keys, capture_output=True, text=True)
+        cli = []
+        for line in r.stdout.splitlines():
+            m = CLI_STATS.match(line)
+            if m:
+                cli.append((m.group(1), tuple(int(m.group(i)) for i in range(2, 8))))
+        for w, st in p["widths"]:
+            for n, v in zip(names, st):
+                driver[(w, n)] += v
+        for w, st in cli:
+            for n, v in zip(names, st):
+                ours[(w, n)] += v
+        if r.returncode != 0 or cli != p["widths"]:
+            mismatches += 1
+            print(f"  {p['file']} ({p['test']}): driver {p['widths']}, gpucc compile {cli} "
+                  f"{r.stderr.strip()[:160]}")
+    for label, c in (("gpucc's programs in the driver", driver),
+                     ("`gpucc compile --stats` over their hand-over NIR", ours)):
+        widths = sorted({w for w, _ in c}, key=lambda w: (len(w), w))
+        parts = [f"{w}: " + ", ".join(f"{c[(w, n)]} {n}" for n in names) for w in widths]
+        print(f"{label}: " + "; ".join(parts))
+    print(f"per-program check: {len(by_gpucc) - mismatches} equal, {mismatches} differ")
+    return 1 if mismatches else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpucc", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--family", choices=["etnaviv", "intel"], default="etnaviv")
+    ap.add_argument("--compare", action="store_true")
     args = ap.parse_args()
     nir_dir = os.path.join(args.out, "nir")
     with open(os.path.join(args.out, "run.log"), errors="replace") as f:
         lines = f.read().splitlines()
+    if args.family == "intel":
+        return intel(args, lines)
 
     last_stats = {}
     programs = []  # (test, stage, stats tuple)

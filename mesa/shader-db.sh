@@ -4,7 +4,8 @@
 #
 #   mesa/shader-db.sh --gpu GPU [--mesa DIR] [--run PATH] [--out DIR] [--compare] FILE|DIR...
 #
-# GPU: GC2000, GC3000 or GC7000L (etnaviv's shim picks the core, as ETNA_SHIM_GPU does).
+# GPU: GC2000, GC3000 or GC7000L (etnaviv's shim picks the core, as ETNA_SHIM_GPU does), or
+#   ivb, hsw (crocus) and bdw, skl (iris) on Mesa's Intel noop shim (INTEL_STUB_GPU_PLATFORM).
 # FILE|DIR: .shader_test files, or folders of them (e.g. ../shared/corpus/piglit).
 # --mesa DIR: mesa/build.sh's folder (default ../mesa-build beside this checkout, or
 #   $GPUCC_MESA_DIR); Mesa is taken from DIR/prefix.
@@ -49,9 +50,14 @@ gpucc="$repo/target/release/gpucc"
 case "$gpu" in
   GC2000|GC3000|GC7000L)
     shim="$libdir/libetnaviv_noop_drm_shim.so"
+    family=etnaviv
     driver_env=(ETNA_SHIM_GPU="$gpu" MESA_LOADER_DRIVER_OVERRIDE=etnaviv
                 ETNA_MESA_DEBUG=shaderdb,nocache) ;;
-  *) echo "$0: GPU $gpu: GC2000, GC3000 or GC7000L" >&2; exit 2 ;;
+  ivb|hsw|bdw|skl)
+    shim="$libdir/libintel_noop_drm_shim.so"
+    family=intel
+    driver_env=(INTEL_STUB_GPU_PLATFORM="$gpu") ;;
+  *) echo "$0: GPU $gpu: GC2000, GC3000, GC7000L, ivb, hsw, bdw or skl" >&2; exit 2 ;;
 esac
 
 out="${out:-$(mktemp -d /tmp/gpucc-shader-db.XXXXXX)}"
@@ -75,4 +81,6 @@ env LD_PRELOAD="$shim" LD_LIBRARY_PATH="$libdir" LIBGL_DRIVERS_PATH="$libdir/dri
 end=$(date +%s)
 echo "shader-db run on $gpu: ${#files[@]} test files in $((end - start)) s; output in $out"
 
-python3 "$here/shader-db-summary.py" --gpucc "$gpucc" --out "$out"
+summary_args=(--gpucc "$gpucc" --out "$out" --family "$family")
+[ "$compare" = 1 ] && summary_args+=(--compare)
+python3 "$here/shader-db-summary.py" "${summary_args[@]}"
