@@ -116,9 +116,13 @@ pub fn shade(
     for inp in program.fragment_inputs() {
         let name = varying_slot_name(inp.varying)
             .ok_or_else(|| format!("fragment input of unknown varying {}", inp.varying))?;
-        let (vals, provoking) = tri
-            .slot_values(verts, name)
-            .ok_or_else(|| format!("fragment input {name} is not written by the vertex stage"))?;
+        // The layer is in the VUE header, which the vertex stage leaves 0 when it does not
+        // write it; a Gen9 program without inputs gets it as its one (unread) input slot.
+        let (vals, provoking) = match tri.slot_values(verts, name) {
+            Some(v) => v,
+            None if name == "VARYING_SLOT_LAYER" => ([[0; 4]; 3], [0; 4]),
+            None => return Err(format!("fragment input {name} is not written by the vertex stage")),
+        };
         attributes.push([0, 1, 2, 3].map(|c| {
             if inp.flat {
                 [0.0, 0.0, f32::from_bits(provoking[c])]

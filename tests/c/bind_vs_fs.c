@@ -127,8 +127,11 @@ main(void)
          const_interp |= 1u << i;
       CHECK(!in.noperspective);
    }
-   CHECK(source[0] == 1 && source[1] == 0);
-   CHECK(const_interp == 1);
+   /* Attribute setup in varying-slot order, as Mesa's calculate_urb_setup lays it out
+    * (whatever order the shader reads them in): VAR0 (VUE slot 2, source 0) first, then the
+    * flat VAR1 (VUE slot 3, source 1), so the constant-interpolation bit is attribute 1's. */
+   CHECK(source[0] == 0 && source[1] == 1);
+   CHECK(const_interp == 2);
    gpucc_fs_input bad = {.struct_size = sizeof(bad)};
    CHECK_STATUS(gpucc_program_fs_input(fs, 2, &bad), GPUCC_STATUS_INVALID_ARGUMENT,
                 "index 2 of 2 inputs");

@@ -587,6 +587,47 @@ impl Translator<'_> {
             .collect())
     }
 
+    /// Numbers the input slots before translation, in varying-slot order: Mesa's
+    /// `calculate_urb_setup` gives the attribute setup data of the inputs a fragment shader
+    /// reads in slot order, and a driver binding gpucc's program next to Mesa's expectations
+    /// (the SBE, the VUE map it links against) sees the same layout. Numbering on first use
+    /// would follow the shader's code order instead.
+    pub(super) fn number_inputs(&mut self) {
+        let imp = self.imp;
+        let mut loads: Vec<(u32, &IntrinsicInstr, bool)> = imp
+            .blocks
+            .iter()
+            .flat_map(|b| b.instrs.iter().map(|&id| imp.instr(id)))
+            .filter_map(|ins| match &ins.kind {
+                InstrKind::Intrinsic(i) => match i.intrinsic {
+                    Intrinsic::LoadInterpolatedInput => Some((i, false)),
+                    Intrinsic::LoadInput => Some((i, true)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .map(|(i, flat)| (i.int_index(IndexKind::Base).unwrap_or(0) as u32, i, flat))
+            .collect();
+        loads.sort_by_key(|l| l.0);
+        for (base, i, flat) in loads {
+            self.input_slot(base, i, flat);
+        }
+    }
+
+    /// Skylake's pixel shader can hang when dispatched with only the header phases of the
+    /// payload (SKL PRM vol. 16, workaround 0877): a Gen9 fragment program with neither
+    /// inputs nor push constants gets one input slot, the layer, as brw's
+    /// `gfx9_ps_header_only_workaround` gives it. The shader never reads it.
+    pub(super) fn header_only_workaround(&mut self) {
+        if self.devinfo.gen() == 9 && self.facts.inputs.is_empty() && self.facts.push.is_empty()
+        {
+            let layer = nir::slots::slot_number("VARYING_SLOT_LAYER").unwrap_or(22);
+            self.facts
+                .inputs
+                .push((layer, "VARYING_SLOT_LAYER".to_string(), false));
+        }
+    }
+
     fn input_slot(&mut self, base: u32, i: &IntrinsicInstr, flat: bool) -> u32 {
         let next = self.facts.inputs.len() as u32;
         let slot = *self.input_index.entry(base).or_insert(next);

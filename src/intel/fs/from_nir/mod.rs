@@ -225,6 +225,7 @@ pub fn from_nir(
         t.prog.packed_dispatch = true;
     } else {
         t.plan_payload();
+        t.number_inputs();
     }
     if t.facts.uses_kill {
         // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).
@@ -250,6 +251,7 @@ pub fn from_nir(
         t.emit_urb_writes()?;
     } else {
         t.emit_fb_writes();
+        t.header_only_workaround();
     }
     if t.facts.push.len() as u32 > t.max_push_regs * 8 {
         // `emit_load_ubo` pulls what does not fit.
