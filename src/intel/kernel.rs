@@ -398,12 +398,30 @@ impl Kernel {
                 s.push_str(&format!("  [{i}] {} {mode}\n", inp.location));
             }
         }
-        // Mesa's binding model: the pushed ranges, as 3DSTATE_CONSTANT_* takes them.
+        // Mesa's binding model: the pushed ranges, as 3DSTATE_CONSTANT_* takes them (a
+        // compute program's are its first params).
         for (i, r) in self.ubo_ranges.iter().enumerate() {
             s.push_str(&format!(
                 "UBO range {i}: block {}, start {}, length {}\n",
                 r.block, r.start, r.length
             ));
+        }
+        // A compute program's push layout, in `brw_cs_prog_data.push` terms.
+        if let Some(p) = self.cs_push() {
+            s.push_str(&format!(
+                "CS push: {} params, cross-thread {} dwords ({} regs), per-thread {} dwords \
+                 ({} regs, {} of local ids)",
+                p.params,
+                p.cross_thread.dwords,
+                p.cross_thread.regs,
+                p.per_thread.dwords,
+                p.per_thread.regs,
+                p.local_id_regs
+            ));
+            if let Some(i) = p.subgroup_id_param {
+                s.push_str(&format!(", subgroup id param {i}"));
+            }
+            s.push('\n');
         }
         s
     }
