@@ -377,7 +377,9 @@ pub extern "C" fn gpucc_program_cs_curbe_blocks(
             }
             let what = format!("blocks[{i}].data");
             // SAFETY: a non-NULL `data` has `size` readable bytes (the header's contract).
-            data.push((e.block, unsafe { byte_slice(e.data, e.size, ENTRY, &what)? }));
+            data.push((e.block, unsafe {
+                byte_slice(e.data, e.size, ENTRY, &what)?
+            }));
         }
         let curbe = k
             .cs_curbe_with(|i, block, offset| {

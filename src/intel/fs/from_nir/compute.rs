@@ -57,13 +57,17 @@ enum IdOrder {
 }
 
 /// Reads the workgroup and shared-memory sizes of a compute shader's info block
-/// (`workgroup_size: 8, 1, 1`, `shared_size: 64`).
+/// (`workgroup_size: 8, 1, 1`, `shared_size: 64`; Mesa 23.3's nir_print spells them
+/// `workgroup-size` and `shared-size`, which are read too).
 pub(in crate::intel::fs) fn compute_facts(
     shader: &nir::Shader,
 ) -> Result<ComputeFacts, CompileError> {
     let info = &shader.info;
-    let size = info
-        .field("workgroup_size")
+    let field = |key: &str| {
+        info.field(key)
+            .or_else(|| info.field(&key.replace('_', "-")))
+    };
+    let size = field("workgroup_size")
         .ok_or_else(|| unsupported("compute shader without a fixed workgroup_size"))?;
     let dims: Vec<u32> = size
         .split(',')
@@ -82,7 +86,7 @@ pub(in crate::intel::fs) fn compute_facts(
             "workgroup_size {x}x{y}x{z} is outside 1..=1024 invocations"
         )));
     }
-    let shared_size = match info.field("shared_size") {
+    let shared_size = match field("shared_size") {
         Some(s) => s
             .trim()
             .parse::<u32>()
