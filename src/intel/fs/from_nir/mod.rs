@@ -1,7 +1,8 @@
 //! NIR → backend IR for fragment and compute shaders, at one dispatch width.
 //!
 //! Compute threads read their workgroup id from the header (g0) and their local ids from the
-//! payload registers after it; SSBOs and shared memory are untyped surfaces
+//! payload registers after it (gpucc's binding model), or compute them from the pushed
+//! subgroup id and their channel index (Mesa's, `compute`); SSBOs and shared memory are untyped surfaces
 //! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
 //! thread spawner.
 //!
