@@ -243,7 +243,9 @@ impl Kernel {
         let invocations = info.invocations();
         for t in 0..threads {
             let base = cross + block * t as usize;
-            for c in 0..simd * u32::from(push.local_id_regs > 0) {
+            // gpucc's layout: the local ids of the thread's channels.
+            let channels = if push.local_id_regs > 0 { simd } else { 0 };
+            for c in 0..channels {
                 let index = t * simd + c;
                 if index >= invocations {
                     break;
