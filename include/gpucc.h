@@ -112,6 +112,37 @@ typedef enum {
 } gpucc_family;
 
 /**
+ * Values of `gpucc_cs_info.push_layout`.
+ */
+typedef enum {
+  /**
+   * gpucc's own: per-thread local ids, then the uniform dwords; nothing cross-thread.
+   */
+  GPUCC_CS_PUSH_LAYOUT_LOCAL_IDS = 0,
+  /**
+   * Mesa's (`brw_cs_prog_data.push`): uniform params then the subgroup id, split into
+   * cross-thread and per-thread blocks.
+   */
+  GPUCC_CS_PUSH_LAYOUT_MESA = 1,
+} gpucc_cs_push_layout;
+
+/**
+ * What a compute param holds (Mesa's `param[]` entries).
+ */
+typedef enum {
+  /**
+   * Dword `offset / 4` of uniform block `block` (a UBO range's dword, or in gpucc's own
+   * layout a dword of block 0): the driver copies it from the buffer.
+   */
+  GPUCC_CS_PARAM_KIND_UNIFORM = 0,
+  /**
+   * `BRW_PARAM_BUILTIN_SUBGROUP_ID`: the thread's index in its workgroup, which the
+   * driver writes into thread t's copy of the per-thread block as t.
+   */
+  GPUCC_CS_PARAM_KIND_SUBGROUP_ID = 1,
+} gpucc_cs_param_kind;
+
+/**
  * What a binding-table entry or sampler state holds.
  */
 typedef enum {
@@ -254,7 +285,8 @@ typedef enum {
    */
   GPUCC_BINDING_MODEL_GPUCC = 0,
   /**
-   * Mesa's (crocus, iris): final binding-table slots and UBO ranges.
+   * Mesa's (crocus, iris): final binding-table slots, UBO ranges, and Mesa's compute
+   * push layout (subgroup id last; cross-thread, then per-thread).
    */
   GPUCC_BINDING_MODEL_MESA = 1,
 } gpucc_binding_model;
@@ -527,13 +559,32 @@ typedef struct {
 /**
  * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8, Gen9). Booleans are 0 or 1.
  *
- * Each thread's push data (the CURBE block the hardware loads from g1) is its local
- * invocation ids, one register each of x, y and z per 8 channels (invocation index
- * `thread * simd_width + channel`, x fastest), then the `uniform_dwords` pushed uniform
- * dwords, each a dword of UBO block 0. Every thread's block is the same size; the
- * cross-thread block is empty (Mesa pushes uniforms cross-thread on Gen7.5+, but there the
- * per-thread data comes last, and here the local ids come first).
- * gpucc_program_cs_curbe builds the bytes.
+ * The push data (the CURBE) is laid out in one of two ways, `push_layout` says which:
+ *
+ * - GPUCC_CS_PUSH_LAYOUT_LOCAL_IDS (gpucc's own binding model): each thread's block (the
+ *   hardware loads it from g1) is its local invocation ids, one register each of x, y and z
+ *   per 8 channels (invocation index `thread * simd_width + channel`, x fastest), then the
+ *   `uniform_dwords` pushed uniform dwords, each a dword of UBO block 0. Every thread's
+ *   block is the same size; the cross-thread block is empty.
+ * - GPUCC_CS_PUSH_LAYOUT_MESA (GPUCC_BINDING_MODEL_MESA): Mesa's layout before Gen12.5.
+ *   The `num_params` params (`base.param[]`, read with gpucc_program_cs_param) are the
+ *   pushed uniform dwords, whole 32-byte registers of the UBO ranges in range order
+ *   (gpucc_program_ubo_range), then the subgroup id (`BRW_PARAM_BUILTIN_SUBGROUP_ID`) as
+ *   the last param; the shader computes its local ids from the subgroup id and its channel.
+ *   As brw's `cs_fill_push_const_info` splits them: on Gen7 (no cross-thread data) every
+ *   param is per-thread; on Gen7.5 and later the registers before the subgroup id's are the
+ *   cross-thread block and the subgroup id's register is the per-thread block (its one
+ *   dword). The driver fills the CURBE as iris and crocus do
+ *   (`*_fill_cs_push_const_buffer`): the cross-thread block once, then per thread t a copy
+ *   of the per-thread block with the subgroup id set to t. A program that pushes no uniform
+ *   data has exactly the layout stock iris and crocus assert (`nr_params` 1, `param[0]` the
+ *   subgroup id, no cross-thread data, one per-thread dword); one that does is iris's
+ *   "combine subgroup-id with cbuf0" TODO: its uniform registers come before the subgroup
+ *   id (cross-thread from Gen7.5 on) and the driver copies them from the UBOs the params
+ *   name. For compute the ranges are these params, not 3DSTATE_CONSTANT buffers.
+ *
+ * gpucc_program_cs_curbe (uniforms of block 0) and gpucc_program_cs_curbe_blocks (any
+ * blocks) build the bytes of either layout.
  *
  * Mesa fields without a counterpart here: `uses_num_work_groups` (the backend does not
  * implement `load_num_workgroups`, so no surface holds the group counts) and
@@ -580,7 +631,8 @@ typedef struct {
    */
   uint32_t shared_size;
   /**
-   * Dwords of each thread's push block, local ids included (`push.per_thread.dwords`).
+   * Dwords of each thread's push block (`push.per_thread.dwords`): local ids included
+   * in gpucc's layout; in Mesa's the params after the cross-thread ones, subgroup id last.
    */
   uint32_t per_thread_dwords;
   /**
@@ -589,22 +641,25 @@ typedef struct {
    */
   uint32_t per_thread_regs;
   /**
-   * Dwords shared by all threads (`push.cross_thread.dwords`); 0, see above.
+   * Dwords shared by all threads (`push.cross_thread.dwords`): 0 in gpucc's layout and
+   * on Gen7; in Mesa's on Gen7.5+, every whole register of params before the subgroup
+   * id's.
    */
   uint32_t cross_thread_dwords;
   /**
    * Registers shared by all threads (`push.cross_thread.regs`): Cross-Thread Constant
-   * Data Read Length (Gen7.5+); 0.
+   * Data Read Length (Gen7.5+).
    */
   uint32_t cross_thread_regs;
   /**
-   * Registers of local ids at the start of each thread's block, 3 per 8 channels. Mesa
-   * has no counterpart before Gen12.5 (it pushes a subgroup id instead; later hardware
-   * generates the ids, `generate_local_id`).
+   * Registers of local ids at the start of each thread's block, 3 per 8 channels in
+   * gpucc's layout; 0 in Mesa's. Mesa has no counterpart before Gen12.5 (it pushes a
+   * subgroup id instead; later hardware generates the ids, `generate_local_id`).
    */
   uint32_t local_id_regs;
   /**
-   * Uniform dwords after the local ids in each thread's block (`base.nr_params`).
+   * Pushed uniform dwords: after the local ids in each thread's block (gpucc's layout),
+   * or the params before the subgroup id (Mesa's: `base.nr_params - 1`).
    */
   uint32_t uniform_dwords;
   /**
@@ -613,8 +668,8 @@ typedef struct {
    */
   uint32_t curbe_size;
   /**
-   * First GRF after the payload, where the uniforms land (`base.dispatch_grf_start_reg`):
-   * `1 + local_id_regs`.
+   * First GRF after the thread header, where the params land
+   * (`base.dispatch_grf_start_reg`): `1 + local_id_regs` (1 in Mesa's layout).
    */
   uint32_t dispatch_grf_start;
   /**
@@ -635,7 +690,58 @@ typedef struct {
    * special index the data port resolves, not an entry the driver fills.
    */
   uint32_t slm_binding;
+  /**
+   * Which push layout the program uses (see above): GPUCC_CS_PUSH_LAYOUT_MESA when it
+   * was compiled with GPUCC_BINDING_MODEL_MESA. Added after `slm_binding`; a caller built
+   * before it gets the local-ids layout, the only one there was.
+   */
+  gpucc_cs_push_layout push_layout;
+  /**
+   * Params, the entries of gpucc_program_cs_param (`base.nr_params`): the uniform dwords,
+   * plus the subgroup id in Mesa's layout.
+   */
+  uint32_t num_params;
+  /**
+   * Index of the subgroup-id param (`brw_get_subgroup_id_param_index`): `num_params - 1`
+   * in Mesa's layout, -1 in gpucc's (which pushes local ids instead).
+   */
+  int32_t subgroup_id_param;
 } gpucc_cs_info;
+
+/**
+ * One param dword of an Intel compute program (an entry of Mesa's
+ * `brw_stage_prog_data::param`): param i is dword i of the concatenation of the
+ * cross-thread block and a thread's per-thread block (after the local ids in gpucc's
+ * layout).
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_cs_param)`.
+   */
+  uint32_t struct_size;
+  gpucc_cs_param_kind kind;
+  /**
+   * For GPUCC_CS_PARAM_KIND_UNIFORM: the `load_ubo` block operand (in crocus's and
+   * iris's final NIR, the binding-table slot of the buffer); 0 otherwise.
+   */
+  uint32_t block;
+  /**
+   * For GPUCC_CS_PARAM_KIND_UNIFORM: byte offset in the block, a multiple of 4; 0
+   * otherwise.
+   */
+  uint32_t offset;
+} gpucc_cs_param;
+
+/**
+ * The bytes of one uniform block, for gpucc_program_cs_curbe_blocks: `size` bytes at
+ * `data` (NULL when `size` is 0) are UBO `block` (the `block` of the params). This input
+ * struct is not size-prefixed and keeps this layout.
+ */
+typedef struct {
+  uint32_t block;
+  const uint8_t *data;
+  size_t size;
+} gpucc_uniform_block;
 
 /**
  * The per-dispatch part of a compute launch; everything else (kernel offset, SIMD width,
@@ -1179,9 +1285,13 @@ typedef struct {
    * (`crocus_setup_binding_table`; gpucc adds no bases), and uniform data is pushed as up
    * to four UBO ranges chosen as `brw_nir_analyze_ubo_ranges` chooses them, within 64
    * registers (32 for Gen7 vertex shaders), with pull loads for every other constant
-   * (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Under 0 gpucc's own layout:
+   * (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Compute programs push three
+   * ranges at most, within 63 registers, followed by the subgroup id, split into
+   * cross-thread and per-thread data as Mesa splits them, and compute their local ids from
+   * the subgroup id (gpucc_cs_info, GPUCC_CS_PUSH_LAYOUT_MESA). Under 0 gpucc's own layout:
    * UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first
-   * use. Vivante programs are the same under both. Added after `apply_nir_keys`.
+   * use, compute local ids pushed per thread. Vivante programs are the same under both.
+   * Added after `apply_nir_keys`.
    */
   uint32_t binding_model;
   /**
@@ -1254,7 +1364,9 @@ typedef struct {
   uint32_t scratch_size;
   /**
    * Intel: pushed dwords (`nr_params` plus pushed UBO dwords); see
-   * gpucc_program_push_param. Vivante: uniform slots of four components
+   * gpucc_program_push_param. A compute program's push data holds more (local ids, or
+   * the subgroup id in Mesa's layout): gpucc_cs_info and gpucc_program_cs_param describe
+   * all of it. Vivante: uniform slots of four components
    * (`uniforms.count / 4`); see gpucc_program_etna_uniform.
    */
   uint32_t uniforms;
@@ -1645,19 +1757,46 @@ gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family 
 gpucc_status gpucc_program_cs_info(const gpucc_program *program, gpucc_cs_info *info);
 
 /**
+ * Param `index` (0 .. `num_params` of gpucc_cs_info) of a compute program into `*param`
+ * (its `struct_size` set by the caller): a uniform dword (block, offset) or the subgroup id.
+ */
+gpucc_status gpucc_program_cs_param(const gpucc_program *program,
+                                    uint32_t index,
+                                    gpucc_cs_param *param);
+
+/**
  * Writes a compute program's push data for one workgroup (gpucc_cs_info's layout,
- * `curbe_size` bytes) to `out`: each thread's local ids, then the dwords of `uniforms`
- * (the `uniforms_size` bytes of UBO block 0; NULL when 0) that the program pushes. This is
- * what gpucc_device_dispatch_compute loads with MEDIA_CURBE_LOAD.
+ * `curbe_size` bytes) to `out`, taking the pushed uniform dwords from `uniforms` (the
+ * `uniforms_size` bytes of UBO block 0; NULL when 0): in gpucc's layout each thread's local
+ * ids, then the uniform dwords; in Mesa's the cross-thread block, then per thread t its
+ * block with the subgroup id t. This is what gpucc_device_dispatch_compute loads with
+ * MEDIA_CURBE_LOAD. A program whose params read other blocks (Mesa's binding model) takes
+ * gpucc_program_cs_curbe_blocks.
  *
  * Errors (GPUCC_STATUS_INVALID_ARGUMENT): not a compute program; `out_size` smaller than
- * `curbe_size`; a pushed dword past the end of `uniforms`.
+ * `curbe_size`; a pushed dword past the end of `uniforms` or from a block other than 0.
  */
 gpucc_status gpucc_program_cs_curbe(const gpucc_program *program,
                                     const uint8_t *uniforms,
                                     size_t uniforms_size,
                                     uint8_t *out,
                                     size_t out_size);
+
+/**
+ * gpucc_program_cs_curbe with the uniform dwords taken from `num_blocks` blocks
+ * (`blocks` may be NULL when 0): each param of kind GPUCC_CS_PARAM_KIND_UNIFORM reads the
+ * dword at its `offset` in the entry of `blocks` whose `block` is its block. Unused dwords of
+ * a register are 0.
+ *
+ * Errors (GPUCC_STATUS_INVALID_ARGUMENT): not a compute program; `out_size` smaller than
+ * `curbe_size`; a param's block not among `blocks` or given twice, or its dword past the end
+ * of the block's bytes (each names the param, block and offset).
+ */
+gpucc_status gpucc_program_cs_curbe_blocks(const gpucc_program *program,
+                                           const gpucc_uniform_block *blocks,
+                                           size_t num_blocks,
+                                           uint8_t *out,
+                                           size_t out_size);
 
 /**
  * Opens a render node and identifies its GPU. `path` names the node (for example

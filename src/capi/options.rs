@@ -107,9 +107,13 @@ pub struct CompileOptionsC {
     /// (`crocus_setup_binding_table`; gpucc adds no bases), and uniform data is pushed as up
     /// to four UBO ranges chosen as `brw_nir_analyze_ubo_ranges` chooses them, within 64
     /// registers (32 for Gen7 vertex shaders), with pull loads for every other constant
-    /// (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Under 0 gpucc's own layout:
+    /// (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Compute programs push three
+    /// ranges at most, within 63 registers, followed by the subgroup id, split into
+    /// cross-thread and per-thread data as Mesa splits them, and compute their local ids from
+    /// the subgroup id (gpucc_cs_info, GPUCC_CS_PUSH_LAYOUT_MESA). Under 0 gpucc's own layout:
     /// UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first
-    /// use. Vivante programs are the same under both. Added after `apply_nir_keys`.
+    /// use, compute local ids pushed per thread. Vivante programs are the same under both.
+    /// Added after `apply_nir_keys`.
     pub binding_model: u32,
     /// Intel FS (`brw_wm_prog_key::clamp_fragment_color`): colour outputs clamped to [0, 1].
     /// Backend field: gpucc saturates the stored colours (Mesa's render-target write does).
@@ -135,7 +139,8 @@ pub struct CompileOptionsC {
 pub enum BindingModelC {
     /// gpucc's own binding-table layout and push order.
     Gpucc = 0,
-    /// Mesa's (crocus, iris): final binding-table slots and UBO ranges.
+    /// Mesa's (crocus, iris): final binding-table slots, UBO ranges, and Mesa's compute
+    /// push layout (subgroup id last; cross-thread, then per-thread).
     Mesa = 1,
 }
 

@@ -50,7 +50,9 @@ pub struct ProgramInfo {
     /// Intel: scratch bytes per thread (`total_scratch`).
     pub scratch_size: u32,
     /// Intel: pushed dwords (`nr_params` plus pushed UBO dwords); see
-    /// gpucc_program_push_param. Vivante: uniform slots of four components
+    /// gpucc_program_push_param. A compute program's push data holds more (local ids, or
+    /// the subgroup id in Mesa's layout): gpucc_cs_info and gpucc_program_cs_param describe
+    /// all of it. Vivante: uniform slots of four components
     /// (`uniforms.count / 4`); see gpucc_program_etna_uniform.
     pub uniforms: u32,
     /// Inputs read: fragment input slots (`num_varying_inputs`), vertex elements

@@ -130,6 +130,36 @@ pub struct ComputeInfo {
     /// The kernel synchronises its workgroup with gateway barriers: the interface
     /// descriptor must enable the barrier (Mesa's `uses_barrier`).
     pub uses_barrier: bool,
+    /// How the push data (CURBE) is laid out: which binding model the kernel was built for.
+    pub push_layout: CsPushLayout,
+}
+
+/// The two compute push layouts (`intel::cs_dispatch` builds the bytes of each).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CsPushLayout {
+    /// gpucc's own binding model: each thread's block holds its local invocation ids (one
+    /// register each of x, y and z per 8 channels), then the pushed uniform dwords; nothing
+    /// is cross-thread.
+    #[default]
+    LocalIds,
+    /// Mesa's binding model, as brw lays it out before Gen12.5: the params are the pushed
+    /// uniform dwords then the subgroup id (`BRW_PARAM_BUILTIN_SUBGROUP_ID`, last); the
+    /// shader computes its local ids from the subgroup id and its channel. With
+    /// `cross_thread` (Gen7.5 and later) every whole register before the subgroup id's is
+    /// cross-thread data and the subgroup id's register is per-thread; without it (Gen7)
+    /// every param is per-thread (brw's `cs_fill_push_const_info`).
+    SubgroupId { cross_thread: bool },
+}
+
+/// What one dword of a compute kernel's params holds (an entry of Mesa's
+/// `brw_stage_prog_data::param`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsParam {
+    /// Dword `offset / 4` of UBO `block` (the block operand of the shader's `load_ubo`).
+    Uniform { block: u32, offset: u32 },
+    /// The thread's index in its workgroup (`BRW_PARAM_BUILTIN_SUBGROUP_ID`): thread t of a
+    /// workgroup gets t.
+    SubgroupId,
 }
 
 /// What a driver needs to run a vertex shader (Mesa's `brw_vs_prog_data` and
@@ -368,12 +398,30 @@ impl Kernel {
                 s.push_str(&format!("  [{i}] {} {mode}\n", inp.location));
             }
         }
-        // Mesa's binding model: the pushed ranges, as 3DSTATE_CONSTANT_* takes them.
+        // Mesa's binding model: the pushed ranges, as 3DSTATE_CONSTANT_* takes them (a
+        // compute program's are its first params).
         for (i, r) in self.ubo_ranges.iter().enumerate() {
             s.push_str(&format!(
                 "UBO range {i}: block {}, start {}, length {}\n",
                 r.block, r.start, r.length
             ));
+        }
+        // A compute program's push layout, in `brw_cs_prog_data.push` terms.
+        if let Some(p) = self.cs_push() {
+            s.push_str(&format!(
+                "CS push: {} params, cross-thread {} dwords ({} regs), per-thread {} dwords \
+                 ({} regs, {} of local ids)",
+                p.params,
+                p.cross_thread.dwords,
+                p.cross_thread.regs,
+                p.per_thread.dwords,
+                p.per_thread.regs,
+                p.local_id_regs
+            ));
+            if let Some(i) = p.subgroup_id_param {
+                s.push_str(&format!(", subgroup id param {i}"));
+            }
+            s.push('\n');
         }
         s
     }

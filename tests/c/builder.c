@@ -5,7 +5,10 @@
  * the same bytes. Then the errors: unknown names, missing indices, structure and use errors,
  * each naming the call and the value, and sticky until the finish. Then Intel under Mesa's
  * binding model, as iris drives it: final binding-table slots, UBO ranges with pull loads
- * past them, the shader-db line through the log callback; every figure worked by hand. */
+ * past them, the shader-db line through the log callback; every figure worked by hand. Last,
+ * a compute shader under Mesa's binding model on ivb, hsw, bdw and skl: its push layout
+ * (params, cross-thread and per-thread blocks) against hand-worked values, its CURBE built as
+ * iris builds it, and a dispatch on the simulated render node. */
 #include "check.h"
 
 /* nir_alu_type values (nir.h): nir_type_float | 32. */
@@ -594,6 +597,298 @@ contract_intel(void)
    gpucc_compiler_destroy(bdw);
 }
 
+/* ---- A compute shader under Mesa's binding model, as iris or crocus would dispatch it ---- */
+
+/* MESA_SHADER_COMPUTE in gl_shader_stage. */
+#define STAGE_COMPUTE 5u
+
+static void
+ubo_dword(gpucc_builder *b, uint32_t def_index, uint32_t block_value, uint32_t offset_value)
+{
+   uint32_t srcs[] = {block_value, offset_value};
+   gpucc_builder_index idx[] = {{"access", 0, NULL},
+                                {"align_mul", 4, NULL},
+                                {"align_offset", 0, NULL},
+                                {"range_base", 0, NULL},
+                                {"range", 0xffffffffu, NULL}};
+   intrinsic(b, "load_ubo", 1, def(def_index, 1, 0), srcs, 2, idx, 5);
+}
+
+/* An 8x4x1 compute shader as iris lays its binding table out for it: constant buffer 0 (the
+ * uniforms) at slot 0, its one SSBO at slot 1. Invocation g = 32 * workgroup.x + local index
+ * stores g * u[1] + u[3] + u[2] at dword g of the SSBO, reading the uniform dwords at bytes
+ * 4, 12 and 8 of slot 0; without uniforms it stores g. */
+static gpucc_shader *
+build_iris_cs(int with_uniforms)
+{
+   static const char *const fields[] = {
+      "name", "cs-contract", "internal", "false", "workgroup-size", "8, 4, 1",
+      "shared-size", "0", "stage", "5", "next_stage", "5", "num_ubos", "1", "num_ssbos", "1",
+      "subgroup_size", "1", NULL};
+   gpucc_builder *b = NULL;
+   CHECK_STATUS(gpucc_builder_create(STAGE_COMPUTE, &b), GPUCC_STATUS_OK, "");
+   info(b, fields);
+   CHECK_STATUS(gpucc_builder_set_sizes(b, 0, 0, 0, 0), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_begin_function(b, "main", 0, 1), GPUCC_STATUS_OK, "");
+   CHECK_STATUS(gpucc_builder_block(b, 0), GPUCC_STATUS_OK, "");
+   intrinsic(b, "load_local_invocation_index", 1, def(0, 1, 1), NULL, 0, NULL, 0);
+   intrinsic(b, "load_workgroup_id", 1, def(1, 3, 0), NULL, 0, NULL, 0);
+   konst(b, 2, 0);  /* slot 0: constant buffer 0 */
+   konst(b, 3, 1);  /* slot 1: the SSBO */
+   konst(b, 4, 4);
+   konst(b, 5, 12);
+   konst(b, 6, 8);
+   konst(b, 7, 32); /* invocations per workgroup */
+   gpucc_builder_alu_src wg[] = {src(1, 0), src(7, 0)};
+   alu(b, "imul", def(8, 1, 0), wg, 2);
+   gpucc_builder_alu_src global[] = {src(8, 0), src(0, 0)};
+   alu(b, "iadd", def(9, 1, 1), global, 2);
+   gpucc_builder_alu_src addr[] = {src(9, 0), src(4, 0)};
+   alu(b, "imul", def(10, 1, 1), addr, 2);
+   uint32_t value = 9;
+   if (with_uniforms) {
+      ubo_dword(b, 11, 2, 4);  /* u[1] */
+      ubo_dword(b, 12, 2, 5);  /* u[3] */
+      ubo_dword(b, 13, 2, 6);  /* u[2] */
+      gpucc_builder_alu_src mul[] = {src(9, 0), src(11, 0)};
+      alu(b, "imul", def(14, 1, 1), mul, 2);
+      gpucc_builder_alu_src add1[] = {src(14, 0), src(12, 0)};
+      alu(b, "iadd", def(15, 1, 1), add1, 2);
+      gpucc_builder_alu_src add2[] = {src(15, 0), src(13, 0)};
+      alu(b, "iadd", def(16, 1, 1), add2, 2);
+      value = 16;
+   }
+   uint32_t store_srcs[] = {value, 3, 10};
+   gpucc_builder_index store_idx[] = {{"write_mask", 1, NULL},
+                                      {"access", 0, NULL},
+                                      {"align_mul", 4, NULL},
+                                      {"align_offset", 0, NULL}};
+   intrinsic(b, "store_ssbo", 0, def(0, 0, 0), store_srcs, 3, store_idx, 4);
+   CHECK_STATUS(gpucc_builder_end_function(b, 1, 17), GPUCC_STATUS_OK, "");
+   return finished(b);
+}
+
+static uint32_t
+le32(const uint8_t *p)
+{
+   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+   for (int i = 0; i < 4; i++)
+      p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The CURBE of one workgroup built as iris's and crocus's *_fill_cs_push_const_buffer would
+ * build it from the program's params: the cross-thread params once, then per thread t the
+ * per-thread params with the subgroup id set to t. `ubo` is constant buffer 0. */
+static void
+fill_curbe_as_iris(const gpucc_program *p, const gpucc_cs_info *info, const uint8_t *ubo,
+                   size_t ubo_size, uint8_t *curbe)
+{
+   memset(curbe, 0, info->curbe_size);
+   const uint32_t cross_size = 32 * info->cross_thread_regs;
+   const uint32_t per_size = 32 * info->per_thread_regs;
+   for (uint32_t i = 0; i < info->num_params; i++) {
+      gpucc_cs_param q = {.struct_size = sizeof q};
+      CHECK_STATUS(gpucc_program_cs_param(p, i, &q), GPUCC_STATUS_OK, "");
+      uint32_t v = 0;
+      if (q.kind == GPUCC_CS_PARAM_KIND_UNIFORM) {
+         CHECK(q.block == 0 && q.offset + 4 <= ubo_size);
+         if (q.block == 0 && q.offset + 4 <= ubo_size)
+            v = le32(ubo + q.offset);
+      }
+      if (i < info->cross_thread_dwords) {
+         CHECK(q.kind == GPUCC_CS_PARAM_KIND_UNIFORM);
+         put32(curbe + 4 * i, v);
+         continue;
+      }
+      const uint32_t j = i - info->cross_thread_dwords;
+      for (uint32_t t = 0; t < info->threads; t++)
+         put32(curbe + cross_size + t * per_size + 4 * j,
+               q.kind == GPUCC_CS_PARAM_KIND_SUBGROUP_ID ? t : v);
+   }
+}
+
+/* The shader of build_iris_cs on each Gen7-9 platform, compiled under Mesa's binding model,
+ * its push layout checked against values worked out by hand from Mesa's rules, its CURBE
+ * built as iris builds it, and two workgroups dispatched on the simulated render node.
+ *
+ * By hand: 32 invocations need more than one SIMD8 thread, so SIMD16 is compiled and
+ * dispatched (2 threads, the last full). The three uniform loads touch 32-byte chunk 0 of
+ * slot 0 only: one UBO range (slot 0, start 0, length 1), whose 8 dwords are params 0-7 (byte
+ * offsets 0, 4, ..., 28); the subgroup id is param 8, so nr_params = 9. brw's split on
+ * Gen7.5+: cross-thread = 8 * (8 / 8) = 8 dwords (1 register), per-thread = 9 - 8 = 1 dword
+ * (1 register), CURBE = 32 + 2 * 32 = 96 bytes. On Gen7 (no cross-thread data): per-thread =
+ * 9 dwords (2 registers), CURBE = 2 * 64 = 128 bytes. No local-id registers: the params start
+ * at g1. Without uniform loads the only param is the subgroup id: 1 per-thread dword, no
+ * cross-thread data (the layout stock iris and crocus assert). */
+static void
+contract_intel_cs(void)
+{
+   gpucc_shader *cs = build_iris_cs(1);
+   gpucc_shader *plain = build_iris_cs(0);
+   uint8_t ubo[64];
+   for (uint32_t d = 0; d < 16; d++)
+      put32(ubo + 4 * d, 100 + 7 * d);
+   gpucc_compile_options mesa = {.struct_size = sizeof mesa,
+                                 .binding_model = GPUCC_BINDING_MODEL_MESA};
+   const char *targets[] = {"ivb", "hsw", "bdw", "skl"};
+   for (int ti = 0; ti < 4; ti++) {
+      const int gen7 = ti == 0;
+      char node[16];
+      snprintf(node, sizeof node, "sim:%s", targets[ti]);
+      gpucc_device *dev = NULL;
+      CHECK_STATUS(gpucc_device_open(node, &dev), GPUCC_STATUS_OK, "");
+      gpucc_compiler *c = NULL;
+      CHECK_STATUS(gpucc_compiler_create_for_device(dev, &c), GPUCC_STATUS_OK, "");
+      gpucc_program *p = NULL;
+      CHECK_STATUS(gpucc_compile(c, cs, &mesa, &p), GPUCC_STATUS_OK, "");
+      if (!p) {
+         fprintf(stderr, "%s: %s\n", targets[ti], gpucc_last_error());
+         gpucc_compiler_destroy(c);
+         gpucc_device_destroy(dev);
+         continue;
+      }
+      gpucc_cs_info info;
+      memset(&info, 0xab, sizeof info);
+      info.struct_size = sizeof info;
+      CHECK_STATUS(gpucc_program_cs_info(p, &info), GPUCC_STATUS_OK, "");
+      CHECK(info.push_layout == GPUCC_CS_PUSH_LAYOUT_MESA);
+      CHECK(info.simd_width == 16 && info.threads == 2 && info.right_mask == 0xffff);
+      CHECK(info.local_id_regs == 0);
+      CHECK(info.uniform_dwords == 8);
+      CHECK(info.num_params == 9);
+      CHECK(info.subgroup_id_param == 8);
+      CHECK(info.dispatch_grf_start == 1);
+      CHECK(info.ssbo_binding_base == 0);
+      if (gen7) {
+         CHECK(info.cross_thread_dwords == 0 && info.cross_thread_regs == 0);
+         CHECK(info.per_thread_dwords == 9 && info.per_thread_regs == 2);
+         CHECK(info.curbe_size == 128);
+      } else {
+         CHECK(info.cross_thread_dwords == 8 && info.cross_thread_regs == 1);
+         CHECK(info.per_thread_dwords == 1 && info.per_thread_regs == 1);
+         CHECK(info.curbe_size == 96);
+      }
+      gpucc_program_info pi = {.struct_size = sizeof pi};
+      CHECK_STATUS(gpucc_program_get_info(p, &pi), GPUCC_STATUS_OK, "");
+      CHECK(pi.num_ubo_ranges == 1);
+      check_range(p, 0, 0, 0, 1);
+      for (uint32_t i = 0; i < 8; i++) {
+         gpucc_cs_param q = {.struct_size = sizeof q};
+         CHECK_STATUS(gpucc_program_cs_param(p, i, &q), GPUCC_STATUS_OK, "");
+         CHECK(q.kind == GPUCC_CS_PARAM_KIND_UNIFORM && q.block == 0 && q.offset == 4 * i);
+      }
+      gpucc_cs_param sg = {.struct_size = sizeof sg};
+      CHECK_STATUS(gpucc_program_cs_param(p, 8, &sg), GPUCC_STATUS_OK, "");
+      CHECK(sg.kind == GPUCC_CS_PARAM_KIND_SUBGROUP_ID);
+      CHECK_STATUS(gpucc_program_cs_param(p, 9, &sg), GPUCC_STATUS_INVALID_ARGUMENT,
+                   "index 9 of 9 params");
+
+      /* The CURBE as iris fills it, then gpucc's own, which must be the same bytes. */
+      uint8_t iris[128], mine[129], from_block0[128];
+      fill_curbe_as_iris(p, &info, ubo, sizeof ubo, iris);
+      if (gen7) {
+         /* Thread 0: u[0..7], then its subgroup id 0; thread 1 from byte 64. */
+         CHECK(le32(iris + 4) == 107 && le32(iris + 32) == 0);
+         CHECK(le32(iris + 64 + 28) == 149 && le32(iris + 64 + 32) == 1);
+      } else {
+         /* u[0..7] once, then thread 0's register (subgroup id 0), then thread 1's. */
+         CHECK(le32(iris + 4) == 107 && le32(iris + 28) == 149);
+         CHECK(le32(iris + 32) == 0 && le32(iris + 64) == 1);
+      }
+      memset(mine, 0xcd, sizeof mine);
+      gpucc_uniform_block blocks[] = {{0, ubo, sizeof ubo}};
+      CHECK_STATUS(gpucc_program_cs_curbe_blocks(p, blocks, 1, mine, sizeof mine),
+                   GPUCC_STATUS_OK, "");
+      CHECK(memcmp(mine, iris, info.curbe_size) == 0);
+      CHECK(mine[info.curbe_size] == 0xcd);
+      CHECK_STATUS(gpucc_program_cs_curbe(p, ubo, sizeof ubo, from_block0, sizeof from_block0),
+                   GPUCC_STATUS_OK, "");
+      CHECK(memcmp(from_block0, iris, info.curbe_size) == 0);
+      gpucc_uniform_block other[] = {{3, ubo, sizeof ubo}};
+      CHECK_STATUS(gpucc_program_cs_curbe_blocks(p, other, 1, mine, sizeof mine),
+                   GPUCC_STATUS_INVALID_ARGUMENT, "param 0 reads UBO 0, which is not given");
+
+      /* Two workgroups on the simulated render node: the SSBO at slot 1 (buffers[1]; slot 0
+       * is constant buffer 0, pushed, so its buffer is never read), the uniforms pushed from
+       * the launch's bytes of block 0. */
+      gpucc_bo *code = NULL, *unused = NULL, *out = NULL;
+      uint8_t zero[256] = {0};
+      CHECK_STATUS(gpucc_program_upload(dev, p, &code), GPUCC_STATUS_OK, "");
+      CHECK_STATUS(gpucc_device_upload(dev, zero, sizeof zero, &unused), GPUCC_STATUS_OK, "");
+      CHECK_STATUS(gpucc_device_upload(dev, zero, sizeof zero, &out), GPUCC_STATUS_OK, "");
+      gpucc_compute_launch launch;
+      memset(&launch, 0, sizeof launch);
+      launch.struct_size = sizeof launch;
+      launch.groups[0] = 2;
+      launch.groups[1] = 1;
+      launch.groups[2] = 1;
+      launch.uniforms = ubo;
+      launch.uniforms_size = sizeof ubo;
+      const gpucc_bo *buffers[2] = {unused, out};
+      CHECK_STATUS(gpucc_device_dispatch_compute(dev, p, code, &launch, buffers, 2),
+                   GPUCC_STATUS_OK, "");
+      uint8_t result[256];
+      CHECK_STATUS(gpucc_bo_read(dev, out, 0, result, sizeof result), GPUCC_STATUS_OK, "");
+      int wrong = 0;
+      for (uint32_t g = 0; g < 64; g++)
+         wrong += le32(result + 4 * g) != g * 107 + 121 + 114;
+      CHECK(wrong == 0);
+      if (wrong)
+         fprintf(stderr, "%s: %d of 64 invocations stored the wrong value\n", targets[ti],
+                 wrong);
+      gpucc_bo_destroy(dev, out);
+      gpucc_bo_destroy(dev, unused);
+      gpucc_bo_destroy(dev, code);
+      gpucc_program_destroy(p);
+
+      /* No uniform data: the subgroup id alone, one per-thread dword. */
+      p = NULL;
+      CHECK_STATUS(gpucc_compile(c, plain, &mesa, &p), GPUCC_STATUS_OK, "");
+      if (p) {
+         gpucc_cs_info only = {.struct_size = sizeof only};
+         CHECK_STATUS(gpucc_program_cs_info(p, &only), GPUCC_STATUS_OK, "");
+         CHECK(only.num_params == 1 && only.subgroup_id_param == 0 && only.uniform_dwords == 0);
+         CHECK(only.cross_thread_dwords == 0 && only.cross_thread_regs == 0);
+         CHECK(only.per_thread_dwords == 1 && only.per_thread_regs == 1);
+         CHECK(only.curbe_size == 64);
+         gpucc_cs_param q = {.struct_size = sizeof q};
+         CHECK_STATUS(gpucc_program_cs_param(p, 0, &q), GPUCC_STATUS_OK, "");
+         CHECK(q.kind == GPUCC_CS_PARAM_KIND_SUBGROUP_ID);
+         uint8_t curbe[64];
+         CHECK_STATUS(gpucc_program_cs_curbe_blocks(p, NULL, 0, curbe, sizeof curbe),
+                      GPUCC_STATUS_OK, "");
+         CHECK(le32(curbe) == 0 && le32(curbe + 32) == 1);
+      }
+      gpucc_program_destroy(p);
+      gpucc_compiler_destroy(c);
+      gpucc_device_destroy(dev);
+   }
+
+   /* The same shader under gpucc's own model keeps its local-id layout: 3 registers of ids
+    * per 8 channels (6 at SIMD16), then the 3 uniform dwords it reads, in one register. */
+   gpucc_compiler *bdw = NULL;
+   CHECK_STATUS(gpucc_compiler_create("bdw", &bdw), GPUCC_STATUS_OK, "");
+   gpucc_program *own = NULL;
+   CHECK_STATUS(gpucc_compile(bdw, cs, NULL, &own), GPUCC_STATUS_OK, "");
+   if (own) {
+      gpucc_cs_info info = {.struct_size = sizeof info};
+      CHECK_STATUS(gpucc_program_cs_info(own, &info), GPUCC_STATUS_OK, "");
+      CHECK(info.push_layout == GPUCC_CS_PUSH_LAYOUT_LOCAL_IDS);
+      CHECK(info.local_id_regs == 6 && info.uniform_dwords == 3 && info.num_params == 3);
+      CHECK(info.subgroup_id_param == -1);
+      CHECK(info.per_thread_dwords == 51 && info.cross_thread_dwords == 0);
+   }
+   gpucc_program_destroy(own);
+   gpucc_compiler_destroy(bdw);
+   gpucc_shader_destroy(plain);
+   gpucc_shader_destroy(cs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -609,5 +904,6 @@ main(int argc, char **argv)
    gpucc_shader_destroy(etna);
    errors();
    contract_intel();
+   contract_intel_cs();
    return check_report("builder");
 }

@@ -30,7 +30,8 @@ pub struct CompileArgs {
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
-    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges)
+    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges; compute
+    /// push data as Mesa lays it, the subgroup id last, cross-thread then per-thread)
     #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
     binding: String,
     /// Print the program's assembly in Mesa's syntax
@@ -61,7 +62,8 @@ pub struct VerifyArgs {
     #[arg(long = "key", value_name = "NAME=VALUE")]
     keys: Vec<String>,
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
-    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges)
+    /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges; compute
+    /// push data as Mesa lays it, the subgroup id last, cross-thread then per-thread)
     #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
     binding: String,
 }
@@ -102,7 +104,7 @@ fn key(args: &[String]) -> Result<Key, Failure> {
     Ok(key)
 }
 
-fn binding(name: &str) -> BindingModel {
+pub fn binding(name: &str) -> BindingModel {
     match name {
         "mesa" => BindingModel::Mesa,
         _ => BindingModel::Gpucc,

@@ -47,7 +47,9 @@ use std::sync::Arc;
 use crate::debug;
 use crate::intel::eu;
 use crate::intel::flow::FlowTemplates;
-use crate::intel::kernel::{ComputeInfo, Flags, InputSlot, Kernel, Reloc, SimdKernel};
+use crate::intel::kernel::{
+    ComputeInfo, CsPushLayout, Flags, InputSlot, Kernel, Reloc, SimdKernel,
+};
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -390,6 +392,13 @@ impl Context {
                 local_size: c.local_size,
                 shared_size: c.shared_size,
                 uses_barrier: c.uses_barrier,
+                push_layout: match c.subgroup_id_param {
+                    None => CsPushLayout::LocalIds,
+                    // Cross-thread constant data exists from Haswell on.
+                    Some(_) => CsPushLayout::SubgroupId {
+                        cross_thread: dev.ver >= 75,
+                    },
+                },
             }),
             vertex: facts.vertex.clone(),
             relocs,
@@ -479,7 +488,7 @@ fn writes_memory(shader: &nir::Shader) -> bool {
 /// setup (fragment) or the pushed vertex elements (vertex), which [`assign_payload_files`]
 /// lays out in that order.
 fn payload_regs(facts: &from_nir::ShaderFacts) -> u32 {
-    let urb_start = facts.payload.num_regs + (facts.push.len() as u32).div_ceil(8);
+    let urb_start = facts.payload.num_regs + facts.push_dwords().div_ceil(8);
     match &facts.vertex {
         Some(v) => urb_start + 4 * v.nr_attribute_slots,
         None => urb_start + 2 * facts.inputs.len() as u32,
@@ -502,7 +511,7 @@ fn check_payload(dev: &DevInfo, facts: &from_nir::ShaderFacts) -> Result<(), Com
         return Err(CompileError::Limit(format!(
             "the thread payload ({what}, {} push-constant dwords) takes {regs} GRFs, leaving none \
              of the {} for the program",
-            facts.push.len(),
+            facts.push_dwords(),
             dev.grf_count
         )));
     }
@@ -511,7 +520,7 @@ fn check_payload(dev: &DevInfo, facts: &from_nir::ShaderFacts) -> Result<(), Com
 
 fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u32 {
     let curb_start = facts.payload.num_regs;
-    let curb_regs = (facts.push.len() as u32).div_ceil(8);
+    let curb_regs = facts.push_dwords().div_ceil(8);
     let urb_start = curb_start + curb_regs;
     let vertex = facts.vertex.as_ref();
     let fix = |r: &mut Reg| match r.file {

@@ -24,6 +24,12 @@
 //! | g1 … | local invocation ids: per 8 channels one register of x, one of y, one of z (UD) |
 //! | next | push constants, 8 dwords per register (dispatch GRF start) |
 //!
+//! That is gpucc's own binding model. Under Mesa's, a compute thread's payload is g0 and then
+//! its CURBE data as the hardware loads it ([`CsCurbePayload`]): from g1 the cross-thread
+//! block, then the thread's own block, whose last param is its subgroup id (the shader
+//! computes its local ids from it). Both layouts are what `Kernel::cs_curbe_at` builds, and
+//! [`CsCurbePayload`] loads either.
+//!
 //! **Vertex shaders** ([`VsPayload`], Gen8+, SIMD8: one vertex per channel):
 //!
 //! | register | contents |
@@ -182,6 +188,53 @@ impl CsPayload {
         Ok(Layout {
             barycentric: None,
             push_constants: push,
+            attributes: end,
+            end,
+        })
+    }
+}
+
+/// A compute thread as the hardware dispatches it from a CURBE: the header (workgroup id),
+/// then from g1 the bytes the thread reads (the workgroup's cross-thread block followed by the
+/// thread's own block, 32 bytes per register), with the first `channels` channels enabled.
+#[derive(Debug, Clone, Default)]
+pub struct CsCurbePayload {
+    /// Workgroup id.
+    pub workgroup_id: [u32; 3],
+    /// The thread's push data: cross-thread block, then its own block.
+    pub data: Vec<u8>,
+    /// Channels that run (the invocations left in the workgroup, at most the width).
+    pub channels: u32,
+}
+
+impl CsCurbePayload {
+    /// Loads the payload into `t`; the returned layout's `push_constants` is g1 and its
+    /// `end` the first register after the data.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        let simd = t.simd();
+        if self.channels == 0 || self.channels > simd {
+            return Err(SimError::new(format!(
+                "{} channels for SIMD{simd}",
+                self.channels
+            )));
+        }
+        t.set_grf(0, 1, &[self.workgroup_id[0]])?;
+        t.set_grf(0, 6, &[self.workgroup_id[1], self.workgroup_id[2]])?;
+        let words: Vec<u32> = self
+            .data
+            .chunks(4)
+            .map(|b| {
+                let mut w = [0u8; 4];
+                w[..b.len()].copy_from_slice(b);
+                u32::from_le_bytes(w)
+            })
+            .collect();
+        t.set_grf(1, 0, &words)?;
+        t.set_dispatch_mask(u32::MAX >> (32 - self.channels));
+        let end = 1 + regs_for_dwords(words.len());
+        Ok(Layout {
+            barycentric: None,
+            push_constants: 1,
             attributes: end,
             end,
         })

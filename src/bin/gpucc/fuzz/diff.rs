@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::Compiler;
+use gpucc::compiler::{CompileOptions, Compiler};
 use gpucc::nir;
 use gpucc::target::Target;
 use gpucc::util::rng::Rng;
@@ -40,6 +40,10 @@ pub struct FuzzDiffArgs {
     /// Write every failing shader here as <target>-<seed>-<i>.nir
     #[arg(long)]
     save: Option<PathBuf>,
+    /// Intel binding model the shaders are compiled and checked under: `gpucc` or `mesa`
+    /// (as `gpucc verify --binding`)
+    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
+    binding: String,
 }
 
 /// The generator's form for a target and stage.
@@ -82,7 +86,7 @@ pub enum Check {
     Fail(String),
 }
 
-pub fn check(compiler: &Compiler, text: &str) -> Check {
+pub fn check(compiler: &Compiler, options: &CompileOptions, text: &str) -> Check {
     let run = catch_unwind(AssertUnwindSafe(|| {
         let shader = match nir::parse(text) {
             Ok(s) => s,
@@ -91,7 +95,7 @@ pub fn check(compiler: &Compiler, text: &str) -> Check {
         if let Err(e) = nir::validate(&shader) {
             return Check::Fail(format!("generated shader is invalid: {e}"));
         }
-        match compiler.verify(&shader, &[]) {
+        match compiler.verify_options(&shader, options) {
             VerifyOutcome::Pass => Check::Pass,
             VerifyOutcome::Unsupported(w) => Check::Unsupported(w),
             other => Check::Fail(other.line("shader")),
@@ -111,6 +115,10 @@ pub fn fuzz_diff(args: FuzzDiffArgs) -> Outcome {
     let target = crate::cli::target(&args.target)?;
     let kind = kind_for(target, &args.stage).map_err(Failure::Usage)?;
     let compiler = Compiler::for_target(target);
+    let options = CompileOptions {
+        binding: crate::compile::binding(&args.binding),
+        ..Default::default()
+    };
     let range = match args.only {
         Some(i) => i..i + 1,
         None => 0..args.count,
@@ -123,7 +131,7 @@ pub fn fuzz_diff(args: FuzzDiffArgs) -> Outcome {
         if args.only.is_some() {
             crate::cli::out(&text);
         }
-        match check(&compiler, &text) {
+        match check(&compiler, &options, &text) {
             Check::Pass => pass += 1,
             Check::Unsupported(w) => {
                 unsupported += 1;

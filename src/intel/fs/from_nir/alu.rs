@@ -401,7 +401,7 @@ impl Translator<'_> {
     }
 
     /// An extended-math function; its sources must be registers.
-    fn math(&mut self, m: MathFn, ty: RegType, srcs: Vec<Reg>) -> Reg {
+    pub(super) fn math(&mut self, m: MathFn, ty: RegType, srcs: Vec<Reg>) -> Reg {
         let srcs: Vec<Reg> = srcs
             .into_iter()
             .map(|r| self.in_grf(r.retype(ty)))

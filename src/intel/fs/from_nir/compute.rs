@@ -1,12 +1,13 @@
 //! What only compute shaders have: the workgroup size and shared-memory size of the shader
-//! info, local invocation ids (payload registers after the header) and workgroup ids (in the
-//! header, g0), gateway barriers, and the message to the thread spawner that ends the thread.
+//! info, local invocation ids (payload registers after the header in gpucc's binding model,
+//! computed from the pushed subgroup id in Mesa's) and workgroup ids (in the header, g0),
+//! gateway barriers, and the message to the thread spawner that ends the thread.
 
-use crate::intel::eu::types::sfid;
+use crate::intel::eu::types::{sfid, MathFn};
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir::{self, IndexKind, IntrinsicInstr};
+use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr};
 
-use super::super::ir::{Op, Reg};
+use super::super::ir::{File, Op, Reg};
 use super::{intrinsic_def, unsupported, CompileError, Translator};
 
 /// What a compute shader's dispatch needs to know.
@@ -18,16 +19,55 @@ pub struct ComputeFacts {
     pub shared_size: u32,
     /// The shader synchronises its workgroup with gateway barriers.
     pub uses_barrier: bool,
+    /// Mesa's binding model: the push slot of the subgroup id, after the pushed uniform
+    /// dwords (brw's last param); None in gpucc's, whose payload holds the local ids.
+    pub subgroup_id_param: Option<u32>,
+}
+
+/// Each channel's local invocation id (x, y, z) and index, computed once at the top of the
+/// shader (Mesa's binding model).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LocalIds {
+    id: [Reg; 3],
+    index: Reg,
+}
+
+/// Whether the shader reads a value made from the local invocation id or index.
+pub(super) fn reads_local_ids(imp: &nir::Impl) -> bool {
+    imp.instrs.iter().any(|ins| {
+        matches!(&ins.kind, InstrKind::Intrinsic(i) if matches!(i.intrinsic,
+            Intrinsic::LoadLocalInvocationId
+                | Intrinsic::LoadLocalInvocationIndex
+                | Intrinsic::LoadGlobalInvocationId
+                | Intrinsic::LoadGlobalInvocationIdZeroBase))
+    })
+}
+
+/// The order in which brw hands out local ids to the invocations of a workgroup, numbered
+/// `subgroup id × width + channel` (`brw_nir_lower_cs_intrinsics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IdOrder {
+    /// x fastest: shaders without textures and images, and linear derivative groups.
+    XMajor,
+    /// Columns of four rows, x-major over the columns: shaders with textures or images
+    /// whose workgroup is a multiple of 4 high.
+    Block1x4,
+    /// y fastest: other shaders with textures or images.
+    YMajor,
 }
 
 /// Reads the workgroup and shared-memory sizes of a compute shader's info block
-/// (`workgroup_size: 8, 1, 1`, `shared_size: 64`).
+/// (`workgroup_size: 8, 1, 1`, `shared_size: 64`; Mesa 23.3's nir_print spells them
+/// `workgroup-size` and `shared-size`, which are read too).
 pub(in crate::intel::fs) fn compute_facts(
     shader: &nir::Shader,
 ) -> Result<ComputeFacts, CompileError> {
     let info = &shader.info;
-    let size = info
-        .field("workgroup_size")
+    let field = |key: &str| {
+        info.field(key)
+            .or_else(|| info.field(&key.replace('_', "-")))
+    };
+    let size = field("workgroup_size")
         .ok_or_else(|| unsupported("compute shader without a fixed workgroup_size"))?;
     let dims: Vec<u32> = size
         .split(',')
@@ -46,7 +86,7 @@ pub(in crate::intel::fs) fn compute_facts(
             "workgroup_size {x}x{y}x{z} is outside 1..=1024 invocations"
         )));
     }
-    let shared_size = match info.field("shared_size") {
+    let shared_size = match field("shared_size") {
         Some(s) => s
             .trim()
             .parse::<u32>()
@@ -62,6 +102,7 @@ pub(in crate::intel::fs) fn compute_facts(
         local_size: [x, y, z],
         shared_size,
         uses_barrier: false,
+        subgroup_id_param: None,
     })
 }
 
@@ -106,6 +147,10 @@ impl Translator<'_> {
     ) -> Result<(), CompileError> {
         let name = i.intrinsic.name();
         let [sx, sy, sz] = self.compute_only(name)?.local_size;
+        if let Some(ids) = self.local_ids {
+            self.set(intrinsic_def(i)?, vec![ids.index]);
+            return Ok(());
+        }
         let x = self.local_id(0);
         let index = if sy * sz == 1 {
             x
@@ -178,8 +223,12 @@ impl Translator<'_> {
     }
 
     /// Local invocation id component `k`: the payload holds one register per 8 channels for
-    /// each of x, y and z, so wider threads gather their halves into one value.
+    /// each of x, y and z, so wider threads gather their halves into one value. (In Mesa's
+    /// binding model, the value computed at the top of the shader.)
     fn local_id(&mut self, k: u32) -> Reg {
+        if let Some(ids) = self.local_ids {
+            return ids.id[k as usize];
+        }
         let d = self.vgrf(RegType::UD);
         for h in 0..self.width as u32 / 8 {
             let m = self.alu(
@@ -191,6 +240,164 @@ impl Translator<'_> {
             m.group = 8 * h as u8;
         }
         d
+    }
+
+    /// Mesa's binding model: every channel's local invocation id and index, from the
+    /// subgroup id (the pushed param after the uniforms) and the channel index, as
+    /// `brw_nir_lower_cs_intrinsics` and `brw_nir_lower_simd` compute them: the invocation's
+    /// linear number is `subgroup id × width + channel` (just the channel when the workgroup
+    /// fits in one thread), split into x, y and z in the order brw picks from the shader
+    /// info ([`IdOrder`]), and the index is the linear number or, for the orders that are
+    /// not x-major, `x + y × size_x + z × size_x × size_y`.
+    pub(super) fn emit_local_ids_from_subgroup_id(
+        &mut self,
+        shader: &nir::Shader,
+    ) -> Result<LocalIds, CompileError> {
+        use RegType::UD;
+        let facts = self.compute_only("load_local_invocation_id")?;
+        let ([sx, sy, sz], slot) = (facts.local_size, facts.subgroup_id_param);
+        let slot = slot.ok_or_else(|| {
+            CompileError::Internal("local ids from a subgroup id that is not pushed".into())
+        })?;
+        let n = sx * sy * sz;
+        if n == 1 {
+            let zero = Reg::imm(UD, 0);
+            return Ok(LocalIds {
+                id: [zero; 3],
+                index: zero,
+            });
+        }
+        let number = |key: &str| {
+            shader
+                .info
+                .field(key)
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        let order = match number("derivative_group") {
+            // DERIVATIVE_GROUP_NONE
+            0 if number("num_textures") == 0 && number("num_images") == 0 => IdOrder::XMajor,
+            0 if sy % 4 == 0 => IdOrder::Block1x4,
+            0 => IdOrder::YMajor,
+            // DERIVATIVE_GROUP_LINEAR
+            2 => IdOrder::XMajor,
+            g => {
+                return Err(unsupported(format!(
+                    "local ids of derivative group {g} (NV_compute_shader_derivatives quads)"
+                )))
+            }
+        };
+        let chan = match self.chan_index {
+            Some(c) => c,
+            None => self.emit_channel_index(),
+        };
+        let width = self.width as u32;
+        let linear = if n <= width {
+            // brw_nir_lower_simd: the subgroup id of a one-thread workgroup is 0.
+            chan
+        } else {
+            let sgid = Reg {
+                file: File::Uniform,
+                nr: slot,
+                ty: UD,
+                stride: 0,
+                ..Reg::BAD
+            };
+            let first = self.vgrf(UD);
+            self.alu(
+                Opcode::Shl,
+                first,
+                vec![sgid, Reg::imm(UD, width.trailing_zeros())],
+            );
+            let l = self.vgrf(UD);
+            self.alu(Opcode::Add, l, vec![first, chan]);
+            l
+        };
+        let sxy = sx * sy;
+        let (x, y) = match order {
+            IdOrder::XMajor => {
+                let x = self.umod_imm(linear, sx);
+                let row = self.udiv_imm(linear, sx);
+                (x, self.umod_imm(row, sy))
+            }
+            IdOrder::Block1x4 => {
+                // x = (linear / 4) % sx; y = (linear % 4 + (linear / 4 / sx) * 4) % sy
+                let column = self.udiv_imm(linear, 4);
+                let x = self.umod_imm(column, sx);
+                let within = self.umod_imm(linear, 4);
+                let band = self.udiv_imm(column, sx);
+                let top = self.vgrf(UD);
+                self.alu(Opcode::Shl, top, vec![band, Reg::imm(UD, 2)]);
+                let y = self.vgrf(UD);
+                self.alu(Opcode::Add, y, vec![top, within]);
+                (x, self.umod_imm(y, sy))
+            }
+            IdOrder::YMajor => {
+                let y = self.umod_imm(linear, sy);
+                let column = self.udiv_imm(linear, sy);
+                (self.umod_imm(column, sx), y)
+            }
+        };
+        // Every running channel's linear number is below the workgroup size: with one
+        // layer, z is 0.
+        let z = if sz == 1 {
+            Reg::imm(UD, 0)
+        } else {
+            self.udiv_imm(linear, sxy)
+        };
+        let index = if order == IdOrder::XMajor {
+            linear
+        } else {
+            // x + y * sx + z * sx * sy; a component that is an immediate is 0 (a mod by 1,
+            // or z of a one-layer workgroup).
+            let mut sum = x;
+            for (v, k) in [(y, sx), (z, sxy)] {
+                if v.file == File::Imm {
+                    continue;
+                }
+                let scaled = self.vgrf(UD);
+                self.alu(Opcode::Mul, scaled, vec![v, Reg::imm(UD, k)]);
+                let next = self.vgrf(UD);
+                self.alu(Opcode::Add, next, vec![scaled, sum]);
+                sum = next;
+            }
+            sum
+        };
+        Ok(LocalIds {
+            id: [x, y, z],
+            index,
+        })
+    }
+
+    /// `x / d` for a constant `d` ≥ 1 (x below 2^31): a shift for powers of two, else the
+    /// extended-math integer division.
+    fn udiv_imm(&mut self, x: Reg, d: u32) -> Reg {
+        use RegType::{D, UD};
+        if d == 1 {
+            return x;
+        }
+        if d.is_power_of_two() {
+            let q = self.vgrf(UD);
+            self.alu(Opcode::Shr, q, vec![x, Reg::imm(UD, d.trailing_zeros())]);
+            return q;
+        }
+        let q = self.math(MathFn::IntDivQuotient, D, vec![x, Reg::imm(D, d)]);
+        q.retype(UD)
+    }
+
+    /// `x % d` for a constant `d` ≥ 1 (x below 2^31), as [`Self::udiv_imm`].
+    fn umod_imm(&mut self, x: Reg, d: u32) -> Reg {
+        use RegType::{D, UD};
+        if d == 1 {
+            return Reg::imm(UD, 0);
+        }
+        if d.is_power_of_two() {
+            let r = self.vgrf(UD);
+            self.alu(Opcode::And, r, vec![x, Reg::imm(UD, d - 1)]);
+            return r;
+        }
+        let r = self.math(MathFn::IntDivRemainder, D, vec![x, Reg::imm(D, d)]);
+        r.retype(UD)
     }
 
     /// A workgroup barrier: a gateway message carrying the barrier id from the thread header

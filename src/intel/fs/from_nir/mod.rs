@@ -1,7 +1,8 @@
 //! NIR → backend IR for fragment and compute shaders, at one dispatch width.
 //!
 //! Compute threads read their workgroup id from the header (g0) and their local ids from the
-//! payload registers after it; SSBOs and shared memory are untyped surfaces
+//! payload registers after it (gpucc's binding model), or compute them from the pushed
+//! subgroup id and their channel index (Mesa's, `compute`); SSBOs and shared memory are untyped surfaces
 //! ([`SSBO_SURFACE_BASE`] + block, [`SLM_SURFACE`]), and the thread ends with a message to the
 //! thread spawner.
 //!
@@ -97,6 +98,18 @@ pub struct ShaderFacts {
     pub surfaces: crate::intel::kernel::SurfaceUse,
 }
 
+impl ShaderFacts {
+    /// Dwords of push data: the pushed uniform dwords and, in a compute program of Mesa's
+    /// binding model, the subgroup id after them (Mesa's `nr_params`).
+    pub fn push_dwords(&self) -> u32 {
+        let subgroup_id = self
+            .compute
+            .as_ref()
+            .is_some_and(|c| c.subgroup_id_param.is_some());
+        self.push.len() as u32 + u32::from(subgroup_id)
+    }
+}
+
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
 pub const KILL_FLAG: u8 = 1;
 
@@ -138,6 +151,9 @@ struct Translator<'a> {
     /// Each channel's index within the thread (0..width), computed at the top of shaders
     /// that address NIR scratch memory.
     chan_index: Option<Reg>,
+    /// Mesa's binding model: each channel's local invocation id and index, computed at the
+    /// top of compute shaders that read them (from the subgroup id and the channel index).
+    local_ids: Option<compute::LocalIds>,
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -198,6 +214,7 @@ pub fn from_nir(
         dual_src: None,
         depth: None,
         chan_index: None,
+        local_ids: None,
     };
     match binding {
         BindingModel::Gpucc => {
@@ -206,9 +223,15 @@ pub fn from_nir(
         }
         BindingModel::Mesa => {
             t.max_push_regs = MESA_MAX_PUSH_REGS;
-            // Compute programs push their subgroup id besides, as brw's do: one range less.
-            let ranges = if compute { 3 } else { 4 };
-            let ranges = crate::intel::ubo_ranges::choose(shader, ranges, MESA_MAX_PUSH_REGS);
+            // Compute programs push their subgroup id after the ranges, as brw's last param,
+            // in a register of its own: brw's analysis keeps one range less for it
+            // (`uses_regular_uniforms`) and its push limit counts that register.
+            let (ranges, regs) = if compute {
+                (3, MESA_MAX_PUSH_REGS - 1)
+            } else {
+                (4, MESA_MAX_PUSH_REGS)
+            };
+            let ranges = crate::intel::ubo_ranges::choose(shader, ranges, regs);
             for key in ranges.iter().flat_map(|r| r.pieces(4)) {
                 t.push_index.insert(key, t.facts.push.len() as u32);
                 t.facts.push.push(key);
@@ -217,8 +240,16 @@ pub fn from_nir(
         }
     }
     if compute {
-        t.facts.compute = Some(compute_facts(shader)?);
-        t.facts.payload.num_regs = 1 + 3 * t.per();
+        let mut facts = compute_facts(shader)?;
+        if binding == BindingModel::Mesa {
+            // Mesa's layout: g0, then the params (the ranges, then the subgroup id); the
+            // local ids are computed from the subgroup id, not pushed.
+            facts.subgroup_id_param = Some(t.facts.push.len() as u32);
+            t.facts.payload.num_regs = 1;
+        } else {
+            t.facts.payload.num_regs = 1 + 3 * t.per();
+        }
+        t.facts.compute = Some(facts);
     } else if stage == Stage::Vertex {
         t.facts.vertex = Some(vertex_facts(shader)?);
         t.facts.payload.num_regs = VS_PAYLOAD_REGS;
@@ -244,6 +275,14 @@ pub fn from_nir(
         t.facts.scratch_bytes = shader.info.scratch_size.next_multiple_of(4) * width as u32;
         t.chan_index = Some(t.emit_channel_index());
     }
+    if t.facts
+        .compute
+        .as_ref()
+        .is_some_and(|c| c.subgroup_id_param.is_some())
+        && compute::reads_local_ids(imp)
+    {
+        t.local_ids = Some(t.emit_local_ids_from_subgroup_id(shader)?);
+    }
     t.emit_list(&imp.body)?;
     if compute {
         t.emit_cs_terminate();
@@ -253,11 +292,11 @@ pub fn from_nir(
         t.emit_fb_writes();
         t.header_only_workaround();
     }
-    if t.facts.push.len() as u32 > t.max_push_regs * 8 {
+    if t.facts.push_dwords() > t.max_push_regs * 8 {
         // `emit_load_ubo` pulls what does not fit.
         return Err(CompileError::Internal(format!(
             "{} pushed dwords, past the {}-register push block",
-            t.facts.push.len(),
+            t.facts.push_dwords(),
             t.max_push_regs
         )));
     }

@@ -152,7 +152,11 @@ fn compute_resources(shader: &nir::Shader) -> Result<(usize, bool), VerifyOutcom
     Ok((blocks, barrier))
 }
 
-/// One workgroup of a compute shader on both sides; compares every SSBO dword.
+/// One workgroup of a compute shader on both sides; compares every SSBO dword. The
+/// simulator's threads start from the CURBE the program's push layout describes (built by
+/// `Kernel::cs_curbe_at`, as a driver builds it: gpucc's local-id layout or Mesa's
+/// cross-thread/per-thread split with the subgroup id), over the same uniform buffers the
+/// interpreter reads; pulled blocks are bound where the binding model puts them.
 fn run_compute_set(
     ctx: &Context,
     shader: &nir::Shader,
@@ -162,7 +166,7 @@ fn run_compute_set(
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     use super::from_nir::SLM_SURFACE;
-    use crate::intel::sim::payload::CsPayload;
+    use crate::intel::sim::payload::CsCurbePayload;
     let variant = kernel.variant(simd).expect("checked by the caller");
     let info = kernel.compute.as_ref().expect("checked by the caller");
     let size = info.local_size;
@@ -174,22 +178,25 @@ fn run_compute_set(
              simulator runs one thread at a time)"
         )));
     }
-    let group = [[0, 0, 0], [1, 2, 0], [3, 0, 1]][set % 3];
-    let ubo: Vec<u8> = (0..PULL_UBO_BYTES as u32 / 4)
-        .flat_map(|d| ubo_dword(set, 0, d).to_le_bytes())
-        .collect();
-    if kernel.push_constants.iter().any(|&(b, _)| b != 0) || !kernel.pull_constant_blocks.is_empty()
-    {
-        return Err(VerifyOutcome::Unsupported(
-            "compute shader reading UBOs other than pushed block 0".into(),
-        ));
+    // The NIR's block numbers are the slots in Mesa's binding model: a pulled UBO and an
+    // SSBO of the same number would be one surface, which the interpreter cannot model.
+    if let Some(&b) = kernel.pull_constant_blocks.iter().find(|&&b| {
+        let slot = kernel.ubo_surface_base + b;
+        slot >= kernel.ssbo_surface_base && ((slot - kernel.ssbo_surface_base) as usize) < nssbo
+    }) {
+        return Err(VerifyOutcome::Unsupported(format!(
+            "pulled UBO {b} and an SSBO share binding-table slot {}",
+            kernel.ubo_surface_base + b
+        )));
     }
+    let group = [[0, 0, 0], [1, 2, 0], [3, 0, 1]][set % 3];
+    let ubos = uniform_buffers(kernel, set);
     let start: Vec<Vec<u8>> = (0..nssbo).map(|b| ssbo_init(set, b)).collect();
     let shared_bytes = (info.shared_size as usize).max(4);
     let env = interp::Environment {
         ssbos: start.clone(),
         shared: vec![0; shared_bytes],
-        ubos: vec![ubo],
+        ubos: ubos.clone(),
         constant_data: constant_data(set, kernel.constant_data_size),
         constant_data_address: CONSTANT_DATA_ADDRESS,
         workgroup_id: group,
@@ -201,40 +208,46 @@ fn run_compute_set(
     let code = relocated_variant(kernel, variant)?;
     let expected = interp::run(shader, &env, n)
         .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    let push: Vec<u32> = kernel
-        .push_constants
-        .iter()
-        .map(|&(_, o)| ubo_dword(set, 0, o / 4))
-        .collect();
+    let push = kernel.cs_push_at(simd).expect("checked by the caller");
+    // The payload the hardware loads is g0 and the CURBE data; the uniforms start after
+    // the local ids (gpucc's layout) or at g1 (Mesa's).
+    if variant.dispatch_grf_start != 1 + push.local_id_regs {
+        return Err(VerifyOutcome::Fail {
+            invocation: 0,
+            output: "(payload)".into(),
+            expected: format!("dispatch GRF start {}", 1 + push.local_id_regs),
+            got: format!("{}", variant.dispatch_grf_start),
+        });
+    }
+    let curbe = kernel
+        .cs_curbe_at(simd, |_, block, offset| {
+            let bytes = ubos.get(block as usize).map_or(&[][..], |b| &b[..]);
+            let at = offset as usize;
+            Ok(bytes
+                .get(at..at + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+        })
+        .map_err(|e| VerifyOutcome::Error(format!("CURBE: {e}")))?;
+    let cross = push.cross_thread.size as usize;
+    let per = push.per_thread.size as usize;
     let mut ssbos = start;
     let mut slm = vec![0u8; shared_bytes];
-    for first in (0..n).step_by(simd as usize) {
-        let ids: Vec<[u32; 3]> = (first..n.min(first + simd as usize))
-            .map(|l| {
-                let l = l as u32;
-                [
-                    l % size[0],
-                    (l / size[0]) % size[1],
-                    l / (size[0] * size[1]),
-                ]
-            })
-            .collect();
+    for (thread, first) in (0..n).step_by(simd as usize).enumerate() {
+        let mut data = curbe[..cross].to_vec();
+        let own = cross + thread * per;
+        data.extend_from_slice(&curbe[own..own + per]);
         let mut t = Thread::new(ctx.devinfo(), simd)
             .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
-        let layout = CsPayload {
+        CsCurbePayload {
             workgroup_id: group,
-            local_ids: ids,
-            push_constants: push.clone(),
+            data,
+            channels: (n - first).min(simd as usize) as u32,
         }
         .apply(&mut t)
         .map_err(sim_error)?;
-        if layout.push_constants != variant.dispatch_grf_start {
-            return Err(VerifyOutcome::Fail {
-                invocation: first,
-                output: "(payload)".into(),
-                expected: format!("dispatch GRF start {}", layout.push_constants),
-                got: format!("{}", variant.dispatch_grf_start),
-            });
+        for &b in &kernel.pull_constant_blocks {
+            t.shared_mut()
+                .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
         }
         for (b, bytes) in ssbos.iter().enumerate() {
             t.shared_mut()
