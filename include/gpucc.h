@@ -1283,10 +1283,11 @@ typedef struct {
    * GPUCC_BINDING_MODEL_MESA (1), as crocus and iris need it: texture, UBO and SSBO
    * indices in the NIR are the final binding-table slots the driver assigned
    * (`crocus_setup_binding_table`; gpucc adds no bases), and uniform data is pushed as up
-   * to four UBO ranges chosen as `brw_nir_analyze_ubo_ranges` chooses them, within 64
-   * registers (32 for Gen7 vertex shaders), with pull loads for every other constant
-   * (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Compute programs push three
-   * ranges at most, within 63 registers, followed by the subgroup id, split into
+   * to four UBO ranges (three on Gen7, as brw keeps them for crocus's
+   * `constant_buffer_0_is_relative`) chosen as `brw_nir_analyze_ubo_ranges` chooses them,
+   * within 64 registers (32 for Gen7 vertex shaders), with pull loads for every other
+   * constant (gpucc_program_ubo_range reads them: Mesa's `ubo_ranges`). Compute programs
+   * push one range fewer, within 63 registers, followed by the subgroup id, split into
    * cross-thread and per-thread data as Mesa splits them, and compute their local ids from
    * the subgroup id (gpucc_cs_info, GPUCC_CS_PUSH_LAYOUT_MESA). Under 0 gpucc's own layout:
    * UBO block b at slot 64 + b, SSBO block b at 128 + b, dwords pushed in order of first

@@ -37,6 +37,18 @@ impl UboRange {
 /// How many 32-byte chunks of a block the analysis looks at (a 64-bit mask in Mesa).
 const CHUNKS: u64 = 64;
 
+/// How many UBO ranges a program of Mesa's binding model may push on `devinfo`, before the
+/// one compute programs give up for their subgroup id: brw's analysis keeps three where the
+/// driver sets `constant_buffer_0_is_relative` (crocus, which drives Gen7: on Gen7 constant
+/// buffer 0's address is relative to the dynamic state base), four on iris's Gen8+.
+pub fn mesa_max_ranges(devinfo: &crate::intel::DevInfo) -> usize {
+    if devinfo.gen() < 8 {
+        3
+    } else {
+        4
+    }
+}
+
 /// The ranges to push for `shader`, within `max_regs` registers of push block and
 /// `max_ranges` ranges.
 pub fn choose(shader: &nir::Shader, max_ranges: usize, max_regs: u32) -> Vec<UboRange> {

@@ -121,7 +121,11 @@ pub fn shade(
         let (vals, provoking) = match tri.slot_values(verts, name) {
             Some(v) => v,
             None if name == "VARYING_SLOT_LAYER" => ([[0; 4]; 3], [0; 4]),
-            None => return Err(format!("fragment input {name} is not written by the vertex stage")),
+            None => {
+                return Err(format!(
+                    "fragment input {name} is not written by the vertex stage"
+                ))
+            }
         };
         attributes.push([0, 1, 2, 3].map(|c| {
             if inp.flat {

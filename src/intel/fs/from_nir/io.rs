@@ -619,8 +619,7 @@ impl Translator<'_> {
     /// inputs nor push constants gets one input slot, the layer, as brw's
     /// `gfx9_ps_header_only_workaround` gives it. The shader never reads it.
     pub(super) fn header_only_workaround(&mut self) {
-        if self.devinfo.gen() == 9 && self.facts.inputs.is_empty() && self.facts.push.is_empty()
-        {
+        if self.devinfo.gen() == 9 && self.facts.inputs.is_empty() && self.facts.push.is_empty() {
             let layer = nir::slots::slot_number("VARYING_SLOT_LAYER").unwrap_or(22);
             self.facts
                 .inputs

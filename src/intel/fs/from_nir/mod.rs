@@ -227,9 +227,15 @@ pub fn from_nir(
             // in a register of its own: brw's analysis keeps one range less for it
             // (`uses_regular_uniforms`) and its push limit counts that register.
             let (ranges, regs) = if compute {
-                (3, MESA_MAX_PUSH_REGS - 1)
+                (
+                    crate::intel::ubo_ranges::mesa_max_ranges(devinfo) - 1,
+                    MESA_MAX_PUSH_REGS - 1,
+                )
             } else {
-                (4, MESA_MAX_PUSH_REGS)
+                (
+                    crate::intel::ubo_ranges::mesa_max_ranges(devinfo),
+                    MESA_MAX_PUSH_REGS,
+                )
             };
             let ranges = crate::intel::ubo_ranges::choose(shader, ranges, regs);
             for key in ranges.iter().flat_map(|r| r.pieces(4)) {

@@ -121,7 +121,9 @@ pub fn from_nir(
     match binding {
         BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
         BindingModel::Mesa => {
-            let ranges = crate::intel::ubo_ranges::choose(shader, 4, MESA_MAX_PUSH_REGS);
+            // The vec4 backend serves Gen7 only, crocus's GPUs: three ranges, as brw's
+            // analysis keeps them there (see `ubo_ranges::mesa_max_ranges`).
+            let ranges = crate::intel::ubo_ranges::choose(shader, 3, MESA_MAX_PUSH_REGS);
             for key in ranges.iter().flat_map(|r| r.pieces(16)) {
                 t.push_index.insert(key, t.facts.push.len() as u32);
                 t.facts.push.push(key);
