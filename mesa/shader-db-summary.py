@@ -43,6 +43,16 @@ CLI_STATS = re.compile(r"^(SIMD\d+|vec4) shader: (\d+) instructions\. (\d+) loop
                        r"(\d+):(\d+) spills:fills, (\d+) sends")
 
 
+def print_classes(fallbacks, differences):
+    """The fallback reasons and compare-mode differences, each class with its count."""
+    for reason, n in fallbacks.most_common():
+        print(f"  fallback x{n}: {reason}")
+    if differences:
+        print(f"compare mode: {sum(differences.values())} differences")
+        for d, n in differences.most_common():
+            print(f"  x{n} {d}")
+
+
 def intel(args, lines):
     """Pairs each hand-over with the statistics lines that follow it for the same test: gpucc's
     (logged during its compile) or, after a fallback line, brw's."""
@@ -83,12 +93,7 @@ def intel(args, lines):
     print(f"programs handed to gpucc: {len(programs)}; compiled by gpucc: {len(by_gpucc)}; "
           f"fell back: {len(programs) - len(by_gpucc)}; statistics lines of programs not "
           f"handed over (other stages, brw's own in compare mode): {other_lines}")
-    for reason, n in fallbacks.most_common():
-        print(f"  fallback x{n}: {reason}")
-    if differences:
-        print(f"compare mode: {sum(differences.values())} differences")
-        for d, n in differences.most_common():
-            print(f"  x{n} {d}")
+    print_classes(fallbacks, differences)
     if not by_gpucc:
         return 0
     if args.compare:
@@ -185,12 +190,7 @@ def main():
           f"compiled by gpucc: {len(by_gpucc)}; fell back: {len(fell_back)}")
     print(f"totals: {totals[0]} instructions, {totals[1]} temps, {totals[2]} immediates, "
           f"{totals[3]} loops")
-    for reason, n in fallbacks.most_common():
-        print(f"  fallback x{n}: {reason}")
-    if differences:
-        print(f"compare mode: {sum(differences.values())} differences")
-        for d, n in differences.most_common():
-            print(f"  x{n} {d}")
+    print_classes(fallbacks, differences)
 
     target_file = os.path.join(nir_dir, "target.txt")
     if not by_gpucc:

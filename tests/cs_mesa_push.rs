@@ -293,6 +293,17 @@ fn range(block: u32, start: u32, length: u32) -> UboRange {
     }
 }
 
+/// `text` verifies against the interpreter on `target` with `options`.
+fn assert_verifies(target: &str, text: &str, options: &CompileOptions, what: &str) {
+    assert_eq!(
+        Compiler::new(target)
+            .unwrap()
+            .verify_options(&parse(text), options),
+        VerifyOutcome::Pass,
+        "{target} {what}"
+    );
+}
+
 /// brw's split for any param count whose last param is the subgroup id, by hand:
 /// 3 uniform dwords + subgroup id = 4 params, index 3: 8 * (3 / 8) = 0 cross-thread, 4
 /// per-thread dwords (1 register); 9 + 1 = 10 params, index 9: 8 cross-thread dwords (1
@@ -417,13 +428,7 @@ fn compute_keeps_one_range_fewer_and_pulls_the_rest() {
             "hsw" => expect_push(&k, t, 16, 1),
             _ => expect_push(&k, t, 24, 1),
         }
-        assert_eq!(
-            Compiler::new(t)
-                .unwrap()
-                .verify_options(&parse(&text), &mesa()),
-            VerifyOutcome::Pass,
-            "{t}"
-        );
+        assert_verifies(t, &text, &mesa(), "");
     }
 }
 
@@ -444,13 +449,7 @@ fn the_push_block_keeps_a_register_for_the_subgroup_id() {
         } else {
             expect_push(&k, t, 504, 1);
         }
-        assert_eq!(
-            Compiler::new(t)
-                .unwrap()
-                .verify_options(&parse(&text), &mesa()),
-            VerifyOutcome::Pass,
-            "{t}"
-        );
+        assert_verifies(t, &text, &mesa(), "");
     }
 }
 
@@ -601,13 +600,7 @@ fn gpucc_model_keeps_its_local_id_layout() {
             [4, 12, 8].map(|offset| CsParam::Uniform { block: 0, offset }),
             "{t}"
         );
-        assert_eq!(
-            Compiler::new(t)
-                .unwrap()
-                .verify_options(&parse(&text), &CompileOptions::default()),
-            VerifyOutcome::Pass,
-            "{t}"
-        );
+        assert_verifies(t, &text, &CompileOptions::default(), "");
     }
 }
 
