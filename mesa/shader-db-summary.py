@@ -39,7 +39,7 @@ def diff_class(diff):
 INTEL_STATS = re.compile(r"^(\S+) - (FS|VS|CS) (SIMD\d+|vec4) shader: (\d+) inst, (\d+) loops, "
                          r"(\d+) cycles, (\d+):(\d+) spills:fills, (\d+) sends")
 INTEL_HANDOVER = re.compile(r"^(\S+) - (FS|VS) shader: gpucc hand-over (\S+)$")
-CLI_STATS = re.compile(r"^(SIMD\d+|vec4) shader: (\d+) instructions\. (\d+) loops\. (\d+) cycles\. "
+CLI_STATS = re.compile(r"^(?:VS )?(SIMD\d+|vec4) shader: (\d+) instructions\. (\d+) loops\. (\d+) cycles\. "
                        r"(\d+):(\d+) spills:fills, (\d+) sends")
 
 
