@@ -155,37 +155,20 @@ fn barrier_shader() -> String {
 /// offsets `offsets` of UBO `block` (constant offsets) and stores their sum at 4 × its local
 /// index in SSBO 0.
 fn sum_shader(block: u32, offsets: &[u32]) -> String {
-    let mut body = format!(
-        "    32    %0 = @load_local_invocation_index () ()\n\
-         \x20   32    %1 = load_const (0x00000000)\n\
-         \x20   32    %2 = load_const ({block:#010x})\n\
-         \x20   32    %3 = load_const (0x00000004)\n\
-         \x20   32    %4 = imul %0, %3\n"
-    );
-    let mut acc = 0; // the local index to start from
-    let mut next = 5;
-    for &off in offsets {
-        body.push_str(&format!("    32    %{next} = load_const ({off:#010x})\n"));
-        body.push_str(&ubo(next + 1, 2, next));
-        body.push_str(&format!(
-            "    32    %{} = iadd %{acc}, %{}\n",
-            next + 2,
-            next + 1
-        ));
-        acc = next + 2;
-        next += 3;
-    }
-    header("cs-sum", [8, 4, 1], 0)
-        + &format!(
-            "impl main {{\n    block b0:  // preds:\n{body}\
-    @store_ssbo (%{acc}, %1, %4) (wrmask=x, access=none, align_mul=4, align_offset=0)\n\
-    // succs: b1\n    block b1:\n}}\n"
-        )
+    let loads: Vec<(u32, u32)> = offsets.iter().map(|&off| (block, off)).collect();
+    ubo_sum_shader("cs-sum", &loads)
 }
 
 /// The local index and one dword from each of UBOs `blocks` (byte 0 of each), summed into
 /// SSBO 0 at 4 × the local index.
 fn blocks_shader(blocks: &[u32]) -> String {
+    let loads: Vec<(u32, u32)> = blocks.iter().map(|&b| (b, 0)).collect();
+    ubo_sum_shader("cs-blocks", &loads)
+}
+
+/// The local index plus the dword of each (UBO block, byte offset) in `loads`, stored into
+/// SSBO 0 at 4 × the local index.
+fn ubo_sum_shader(name: &str, loads: &[(u32, u32)]) -> String {
     let mut body = String::from(
         "    32    %0 = @load_local_invocation_index () ()\n\
          \x20   32    %1 = load_const (0x00000000)\n\
@@ -193,18 +176,22 @@ fn blocks_shader(blocks: &[u32]) -> String {
          \x20   32    %3 = imul %0, %2\n",
     );
     let (mut acc, mut next) = (0, 4);
-    for &b in blocks {
-        body.push_str(&format!("    32    %{next} = load_const ({b:#010x})\n"));
-        body.push_str(&ubo(next + 1, next, 1));
+    for &(block, off) in loads {
+        body.push_str(&format!("    32    %{next} = load_const ({block:#010x})\n"));
         body.push_str(&format!(
-            "    32    %{} = iadd %{acc}, %{}\n",
-            next + 2,
+            "    32    %{} = load_const ({off:#010x})\n",
             next + 1
         ));
-        acc = next + 2;
-        next += 3;
+        body.push_str(&ubo(next + 2, next, next + 1));
+        body.push_str(&format!(
+            "    32    %{} = iadd %{acc}, %{}\n",
+            next + 3,
+            next + 2
+        ));
+        acc = next + 3;
+        next += 4;
     }
-    header("cs-blocks", [8, 4, 1], 0)
+    header(name, [8, 4, 1], 0)
         + &format!(
             "impl main {{\n    block b0:  // preds:\n{body}\
     @store_ssbo (%{acc}, %1, %3) (wrmask=x, access=none, align_mul=4, align_offset=0)\n\
