@@ -1321,6 +1321,23 @@ typedef struct {
    * with `apply_nir_keys` it is UNSUPPORTED.
    */
   uint32_t front_ccw;
+  /**
+   * Intel, with GPUCC_BINDING_MODEL_MESA: 1 when `ubo_ranges` holds the UBO ranges the
+   * driver chose itself (Mesa: `brw_stage_prog_data.ubo_ranges` as the driver's
+   * `brw_nir_analyze_ubo_ranges` filled it before calling the backend). gpucc then pushes
+   * exactly those, cut to the push limit as brw's backend cuts them, instead of choosing
+   * its own; gpucc_program_ubo_range reports them as cut. iris and crocus analyse no
+   * ranges for compute shaders: pass 1 with all-zero ranges there, and the program pushes
+   * only the subgroup id (the CURBE `iris_fill_cs_push_const_buffer` writes), pulling
+   * every uniform. 0: gpucc chooses by Mesa's rule. Added after `front_ccw`.
+   */
+  uint32_t ubo_ranges_given;
+  /**
+   * With `ubo_ranges_given`: Mesa's four `brw_ubo_range`s in order, each `{block, start,
+   * length}` (the `load_ubo` block operand, first 32-byte register, registers); a range of
+   * length 0 pushes nothing.
+   */
+  uint32_t ubo_ranges[4][3];
 } gpucc_compile_options;
 
 /**

@@ -56,6 +56,23 @@ pub enum BindingModel {
     /// is pushed as up to four ranges of 32-byte registers chosen as
     /// `brw_nir_analyze_ubo_ranges` chooses them, within 64 registers, and pulled outside.
     Mesa,
+    /// Mesa's, pushing the UBO ranges the driver chose itself rather than gpucc's choice.
+    MesaDriverRanges(crate::intel::ubo_ranges::DriverRanges),
+}
+
+impl BindingModel {
+    /// Mesa's binding model, with gpucc's ranges or the driver's.
+    pub fn is_mesa(&self) -> bool {
+        !matches!(self, BindingModel::Gpucc)
+    }
+
+    /// The driver's own UBO ranges, when it gave them.
+    pub fn driver_ranges(&self) -> Option<&crate::intel::ubo_ranges::DriverRanges> {
+        match self {
+            BindingModel::MesaDriverRanges(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// Why a compile failed.

@@ -63,6 +63,8 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
         | LoadWorkgroupSize
         | LoadGlobalInvocationIdZeroBase
         | LoadNumWorkgroups
+        | LoadSubgroupId
+        | LoadNumSubgroups
         | LoadGlobalInvocationId
         | LoadShared
         | StoreShared

@@ -9,6 +9,7 @@
 
 use super::status::Error;
 use crate::compiler::{BindingModel, CompileOptions};
+use crate::intel::ubo_ranges::{DriverRanges, UboRange};
 
 /// `nr_color_regions` value for Mesa's `nr_color_regions = 0`: no colour buffer is bound
 /// (0 in the field means "not given").
@@ -132,6 +133,19 @@ pub struct CompileOptionsC {
     /// `etna_lower_io` has applied it at the hand-over (pass the variant's key as it is);
     /// with `apply_nir_keys` it is UNSUPPORTED.
     pub front_ccw: u32,
+    /// Intel, with GPUCC_BINDING_MODEL_MESA: 1 when `ubo_ranges` holds the UBO ranges the
+    /// driver chose itself (Mesa: `brw_stage_prog_data.ubo_ranges` as the driver's
+    /// `brw_nir_analyze_ubo_ranges` filled it before calling the backend). gpucc then pushes
+    /// exactly those, cut to the push limit as brw's backend cuts them, instead of choosing
+    /// its own; gpucc_program_ubo_range reports them as cut. iris and crocus analyse no
+    /// ranges for compute shaders: pass 1 with all-zero ranges there, and the program pushes
+    /// only the subgroup id (the CURBE `iris_fill_cs_push_const_buffer` writes), pulling
+    /// every uniform. 0: gpucc chooses by Mesa's rule. Added after `front_ccw`.
+    pub ubo_ranges_given: u32,
+    /// With `ubo_ranges_given`: Mesa's four `brw_ubo_range`s in order, each `{block, start,
+    /// length}` (the `load_ubo` block operand, first 32-byte register, registers); a range of
+    /// length 0 pushes nothing.
+    pub ubo_ranges: [[u32; 3]; 4],
 }
 
 /// Values of `gpucc_compile_options.binding_model`.
@@ -244,8 +258,39 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.force_dual_color_blend = flag("force_dual_color_blend", o.force_dual_color_blend)?;
     k.gather_channel_quirk_mask = o.gather_channel_quirk_mask;
     k.front_ccw = flag("front_ccw", o.front_ccw)?;
+    let given = flag("ubo_ranges_given", o.ubo_ranges_given)?;
+    if !given && o.ubo_ranges != [[0; 3]; 4] {
+        return Err(Error::invalid(
+            "gpucc_compile: ubo_ranges set without ubo_ranges_given = 1",
+        ));
+    }
+    if given && o.binding_model != BINDING_MODEL_MESA {
+        return Err(Error::invalid(
+            "gpucc_compile: ubo_ranges_given needs binding_model = GPUCC_BINDING_MODEL_MESA",
+        ));
+    }
+    if let Some((i, r)) = o
+        .ubo_ranges
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r[1].saturating_add(r[2]) > 64)
+    {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: ubo_ranges[{i}] = {{{}, {}, {}}} reaches past register 64 of its \
+             block (brw_ubo_range covers the first 64 32-byte registers)",
+            r[0], r[1], r[2]
+        )));
+    }
     opts.binding = match o.binding_model {
         BINDING_MODEL_GPUCC => BindingModel::Gpucc,
+        BINDING_MODEL_MESA if given => {
+            let ranges = o.ubo_ranges.map(|[block, start, length]| UboRange {
+                block,
+                start,
+                length,
+            });
+            BindingModel::MesaDriverRanges(DriverRanges::from(ranges))
+        }
         BINDING_MODEL_MESA => BindingModel::Mesa,
         v => {
             return Err(Error::invalid(format!(

@@ -15,7 +15,7 @@ use crate::nir::{self, InstrKind, Intrinsic};
 
 /// One pushed range (`brw_ubo_range`): `length` 32-byte registers of block `block` from
 /// register `start`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UboRange {
     /// The `load_ubo` block operand (in crocus's and iris's final NIR, the binding-table
     /// slot of the buffer).
@@ -32,6 +32,62 @@ impl UboRange {
     pub fn pieces(&self, unit: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         (0..self.length * 32 / unit).map(move |i| (self.block, self.start * 32 + i * unit))
     }
+}
+
+/// Ranges the driver chose itself before the hand-over (its own `brw_nir_analyze_ubo_ranges`
+/// into `brw_stage_prog_data.ubo_ranges`; none at all for iris's and crocus's compute
+/// shaders, whose CURBE holds only the subgroup id). A program compiled with them pushes
+/// exactly these, so it binds what the driver has already planned to upload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DriverRanges {
+    ranges: [UboRange; 4],
+    count: u8,
+}
+
+impl DriverRanges {
+    /// The driver's ranges in its order (`ubo_ranges[0..]`), or None past Mesa's four.
+    pub fn new(ranges: &[UboRange]) -> Option<DriverRanges> {
+        let mut out = DriverRanges::default();
+        out.ranges.get_mut(..ranges.len())?.copy_from_slice(ranges);
+        out.count = ranges.len() as u8;
+        Some(out)
+    }
+
+    /// The driver's ranges, in order.
+    pub fn as_slice(&self) -> &[UboRange] {
+        &self.ranges[..self.count as usize]
+    }
+}
+
+/// All four of Mesa's `ubo_ranges` (empty ones push nothing).
+impl From<[UboRange; 4]> for DriverRanges {
+    fn from(ranges: [UboRange; 4]) -> DriverRanges {
+        DriverRanges { ranges, count: 4 }
+    }
+}
+
+/// The ranges a program pushes: the driver's when it gave them, cut to `max_regs` registers
+/// as brw's backend cuts `ubo_ranges` (in order, the last shortened or emptied first; empty
+/// ones are left out), else gpucc's choice by Mesa's rule ([`choose`]).
+pub fn plan(
+    shader: &nir::Shader,
+    driver: Option<&DriverRanges>,
+    max_ranges: usize,
+    max_regs: u32,
+) -> Vec<UboRange> {
+    let Some(driver) = driver else {
+        return choose(shader, max_ranges, max_regs);
+    };
+    let mut used = 0;
+    let mut out = Vec::new();
+    for r in driver.as_slice() {
+        let length = r.length.min(max_regs - used);
+        used += length;
+        if length > 0 {
+            out.push(UboRange { length, ..*r });
+        }
+    }
+    out
 }
 
 /// How many 32-byte chunks of a block the analysis looks at (a 64-bit mask in Mesa).

@@ -865,8 +865,51 @@ contract_intel_cs(void)
          CHECK(le32(curbe) == 0 && le32(curbe + 32) == 1);
       }
       gpucc_program_destroy(p);
+
+      /* As iris and crocus compile compute shaders: they analyse no UBO ranges, so the
+       * driver gives none and the CURBE holds only the subgroup id; the three uniform dwords
+       * are pulled from constant buffer 0 at slot 0. */
+      gpucc_compile_options no_ranges = mesa;
+      no_ranges.ubo_ranges_given = 1;
+      p = NULL;
+      CHECK_STATUS(gpucc_compile(c, cs, &no_ranges, &p), GPUCC_STATUS_OK, "");
+      if (p) {
+         gpucc_cs_info only = {.struct_size = sizeof only};
+         CHECK_STATUS(gpucc_program_cs_info(p, &only), GPUCC_STATUS_OK, "");
+         CHECK(only.num_params == 1 && only.subgroup_id_param == 0 && only.uniform_dwords == 0);
+         CHECK(only.cross_thread_dwords == 0 && only.per_thread_dwords == 1);
+         gpucc_program_info pi2 = {.struct_size = sizeof pi2};
+         CHECK_STATUS(gpucc_program_get_info(p, &pi2), GPUCC_STATUS_OK, "");
+         CHECK(pi2.num_ubo_ranges == 0);
+         /* The uniforms are pulled with sampler messages from slot 0, which the simulated
+          * render node does not model (gpucc's DRM layer binds RAW buffers only), so this
+          * program is run by the Rust tests' simulator (tests/cs_mesa_handover.rs). */
+      }
+      gpucc_program_destroy(p);
       gpucc_compiler_destroy(c);
       gpucc_device_destroy(dev);
+   }
+
+   /* Driver ranges are Mesa's model only, and are given on purpose. */
+   {
+      gpucc_compiler *ivb = NULL;
+      CHECK_STATUS(gpucc_compiler_create("ivb", &ivb), GPUCC_STATUS_OK, "");
+      gpucc_program *none = NULL;
+      gpucc_compile_options stray = mesa;
+      stray.ubo_ranges[1][2] = 2;
+      CHECK_STATUS(gpucc_compile(ivb, cs, &stray, &none), GPUCC_STATUS_INVALID_ARGUMENT,
+                   "ubo_ranges set without ubo_ranges_given");
+      gpucc_compile_options own_model = {.struct_size = sizeof own_model, .ubo_ranges_given = 1};
+      CHECK_STATUS(gpucc_compile(ivb, cs, &own_model, &none), GPUCC_STATUS_INVALID_ARGUMENT,
+                   "ubo_ranges_given needs binding_model");
+      gpucc_compile_options past = mesa;
+      past.ubo_ranges_given = 1;
+      past.ubo_ranges[0][0] = 0;
+      past.ubo_ranges[0][1] = 60;
+      past.ubo_ranges[0][2] = 8;
+      CHECK_STATUS(gpucc_compile(ivb, cs, &past, &none), GPUCC_STATUS_INVALID_ARGUMENT,
+                   "ubo_ranges[0]");
+      gpucc_compiler_destroy(ivb);
    }
 
    /* The same shader under gpucc's own model keeps its local-id layout: 3 registers of ids

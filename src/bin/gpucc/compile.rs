@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use clap::Args;
 use gpucc::compiler::{BindingModel, CompileOptions, Compiler, Key};
+use gpucc::intel::ubo_ranges::{DriverRanges, UboRange};
 use gpucc::program::StatsRow;
 use gpucc::verify::VerifyOutcome;
 
@@ -32,8 +33,11 @@ pub struct CompileArgs {
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
     /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges; compute
     /// push data as Mesa lays it, the subgroup id last, cross-thread then per-thread)
-    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
-    binding: String,
+    /// `mesa:ranges=B/S/L,...` is Mesa's with the UBO ranges the driver chose itself (block,
+    /// start, length in 32-byte registers; `mesa:ranges=` for none, as iris and crocus give
+    /// compute shaders)
+    #[arg(long, value_parser = crate::compile::parse_binding, default_value = "gpucc")]
+    binding: BindingModel,
     /// Print the program's assembly in Mesa's syntax
     #[arg(long)]
     asm: bool,
@@ -64,8 +68,11 @@ pub struct VerifyArgs {
     /// Intel binding model: `gpucc` (its own layout) or `mesa` (the NIR's surface indices
     /// are final binding-table slots; UBO data pushed as Mesa's up-to-four ranges; compute
     /// push data as Mesa lays it, the subgroup id last, cross-thread then per-thread)
-    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
-    binding: String,
+    /// `mesa:ranges=B/S/L,...` is Mesa's with the UBO ranges the driver chose itself (block,
+    /// start, length in 32-byte registers; `mesa:ranges=` for none, as iris and crocus give
+    /// compute shaders)
+    #[arg(long, value_parser = crate::compile::parse_binding, default_value = "gpucc")]
+    binding: BindingModel,
 }
 
 #[derive(Args)]
@@ -104,11 +111,40 @@ fn key(args: &[String]) -> Result<Key, Failure> {
     Ok(key)
 }
 
-pub fn binding(name: &str) -> BindingModel {
-    match name {
-        "mesa" => BindingModel::Mesa,
-        _ => BindingModel::Gpucc,
+/// The `--binding` argument: `gpucc`, `mesa`, or `mesa:ranges=B/S/L,...` (the driver's own
+/// UBO ranges, at most Mesa's four).
+pub fn parse_binding(arg: &str) -> Result<BindingModel, String> {
+    match arg {
+        "gpucc" => return Ok(BindingModel::Gpucc),
+        "mesa" => return Ok(BindingModel::Mesa),
+        _ => {}
     }
+    let list = arg.strip_prefix("mesa:ranges=").ok_or_else(|| {
+        format!("`{arg}` is not gpucc, mesa or mesa:ranges=BLOCK/START/LENGTH,...")
+    })?;
+    let ranges = list
+        .split(',')
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            let n: Vec<u32> = r
+                .split('/')
+                .map(|v| v.parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("UBO range `{r}` is not BLOCK/START/LENGTH"))?;
+            match n[..] {
+                [block, start, length] if start + length <= 64 => Ok(UboRange {
+                    block,
+                    start,
+                    length,
+                }),
+                [_, _, _] => Err(format!("UBO range `{r}` reaches past register 64")),
+                _ => Err(format!("UBO range `{r}` is not BLOCK/START/LENGTH")),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    DriverRanges::new(&ranges)
+        .map(BindingModel::MesaDriverRanges)
+        .ok_or_else(|| format!("{} UBO ranges (Mesa has four)", ranges.len()))
 }
 
 fn compiler(name: &str) -> Result<Compiler, Failure> {
@@ -121,7 +157,7 @@ pub fn compile(args: CompileArgs) -> Outcome {
     let options = CompileOptions {
         simd: widths(&args.simd),
         key: key(&args.keys)?,
-        binding: binding(&args.binding),
+        binding: args.binding,
     };
     let program = compiler
         .compile(&shader, &options)
@@ -158,7 +194,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let options = CompileOptions {
         simd: widths(&args.simd),
         key: key(&args.keys)?,
-        binding: binding(&args.binding),
+        binding: args.binding,
     };
     let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
     for file in &args.files {

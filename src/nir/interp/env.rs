@@ -53,6 +53,11 @@ pub struct Environment {
     pub draw_parameters: Vec<DrawParameters>,
     pub workgroup_id: [u32; 3],
     pub workgroup_size: [u32; 3],
+    /// Channels per hardware thread of the program being checked (0: not known). Intel's
+    /// compute hand-over reads it (`load_simd_width_intel`), with `load_subgroup_id` and
+    /// `load_subgroup_invocation`: invocation `i` runs in subgroup `i / width`, channel
+    /// `i % width`, as a driver dispatches a workgroup's threads.
+    pub simd_width: u32,
     pub sampler: Box<dyn Sampler>,
     /// Out-of-bounds buffer, uniform and register accesses read zero and drop writes (as with
     /// robust buffer access) instead of failing the run. Meant for runs on synthetic data,
@@ -85,6 +90,7 @@ impl Default for Environment {
             undefined_bits: 0,
             workgroup_id: [0; 3],
             workgroup_size: [1; 3],
+            simd_width: 0,
             sampler: Box::new(DefaultSampler),
             robust_access: false,
             step_limit: 1_000_000,

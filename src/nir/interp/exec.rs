@@ -714,6 +714,40 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &[self.sysval_bool(false, bits)])?;
                 }
             }
+            Intrinsic::LoadSubgroupInvocation if self.env.simd_width == 0 => {
+                // Without a thread width, each invocation is its own channel number.
+                for lane in lanes {
+                    self.set_def(def, lane, &[lane as u64])?;
+                }
+            }
+            Intrinsic::LoadSubgroupInvocation
+            | Intrinsic::LoadSubgroupId
+            | Intrinsic::LoadSimdWidthIntel
+            | Intrinsic::LoadNumSubgroups => {
+                let width = self.env.simd_width as u64;
+                if width == 0 {
+                    return Err(self.err(format!(
+                        "`{}` needs the SIMD width of the program being checked",
+                        intr.name()
+                    )));
+                }
+                let n = self
+                    .env
+                    .workgroup_size
+                    .iter()
+                    .map(|&s| s as u64)
+                    .product::<u64>();
+                for lane in lanes {
+                    let l = lane as u64;
+                    let v = match intr {
+                        Intrinsic::LoadSubgroupInvocation => l % width,
+                        Intrinsic::LoadSubgroupId => l / width,
+                        Intrinsic::LoadSimdWidthIntel => width,
+                        _ => n.div_ceil(width),
+                    };
+                    self.set_def(def, lane, &[v])?;
+                }
+            }
             Intrinsic::LoadLocalInvocationId
             | Intrinsic::LoadGlobalInvocationId
             | Intrinsic::LoadGlobalInvocationIdZeroBase
@@ -727,7 +761,6 @@ impl<'a> Machine<'a> {
             | Intrinsic::LoadInstanceId
             | Intrinsic::LoadInvocationId
             | Intrinsic::LoadSampleId
-            | Intrinsic::LoadSubgroupInvocation
             | Intrinsic::LoadFirstVertex
             | Intrinsic::LoadBaseVertex
             | Intrinsic::LoadBaseInstance

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use gpucc::compiler::{CompileOptions, Compiler};
+use gpucc::compiler::{BindingModel, CompileOptions, Compiler};
 use gpucc::nir;
 use gpucc::target::Target;
 use gpucc::util::rng::Rng;
@@ -42,8 +42,11 @@ pub struct FuzzDiffArgs {
     save: Option<PathBuf>,
     /// Intel binding model the shaders are compiled and checked under: `gpucc` or `mesa`
     /// (as `gpucc verify --binding`)
-    #[arg(long, value_parser = ["gpucc", "mesa"], default_value = "gpucc")]
-    binding: String,
+    /// `mesa:ranges=B/S/L,...` is Mesa's with the UBO ranges the driver chose itself (block,
+    /// start, length in 32-byte registers; `mesa:ranges=` for none, as iris and crocus give
+    /// compute shaders)
+    #[arg(long, value_parser = crate::compile::parse_binding, default_value = "gpucc")]
+    binding: BindingModel,
 }
 
 /// The generator's form for a target and stage.
@@ -116,7 +119,7 @@ pub fn fuzz_diff(args: FuzzDiffArgs) -> Outcome {
     let kind = kind_for(target, &args.stage).map_err(Failure::Usage)?;
     let compiler = Compiler::for_target(target);
     let options = CompileOptions {
-        binding: crate::compile::binding(&args.binding),
+        binding: args.binding,
         ..Default::default()
     };
     let range = match args.only {

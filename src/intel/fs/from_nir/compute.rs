@@ -43,6 +43,15 @@ pub(super) fn reads_local_ids(imp: &nir::Impl) -> bool {
     })
 }
 
+/// Whether the shader reads its channel's subgroup invocation (after
+/// `brw_nir_lower_cs_intrinsics`, the local ids are computed from it in the NIR).
+pub(super) fn reads_subgroup_invocation(imp: &nir::Impl) -> bool {
+    imp.instrs.iter().any(|ins| {
+        matches!(&ins.kind, InstrKind::Intrinsic(i)
+            if i.intrinsic == Intrinsic::LoadSubgroupInvocation)
+    })
+}
+
 /// The order in which brw hands out local ids to the invocations of a workgroup, numbered
 /// `subgroup id × width + channel` (`brw_nir_lower_cs_intrinsics`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +199,49 @@ impl Translator<'_> {
             out.push(t);
         }
         self.set(intrinsic_def(i)?, out);
+        Ok(())
+    }
+
+    /// `load_subgroup_id` of NIR that `brw_nir_lower_cs_intrinsics` has lowered (Mesa's
+    /// compute hand-over): the pushed subgroup id param, or 0 where the workgroup fits in one
+    /// thread at this width (as `brw_nir_lower_simd` folds it). gpucc's own layout pushes
+    /// local ids instead, so there is no subgroup id to read.
+    pub(super) fn emit_subgroup_id(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        let name = i.intrinsic.name();
+        let facts = self.compute_only(name)?;
+        let [sx, sy, sz] = facts.local_size;
+        let slot = facts.subgroup_id_param.ok_or_else(|| {
+            unsupported(format!(
+                "`{name}` under gpucc's binding model (its threads get local ids, not a \
+                 subgroup id: compile with Mesa's binding model)"
+            ))
+        })?;
+        let value = if sx * sy * sz <= self.width as u32 {
+            Reg::imm(RegType::UD, 0)
+        } else {
+            Reg {
+                file: File::Uniform,
+                nr: slot,
+                ty: RegType::UD,
+                stride: 0,
+                ..Reg::BAD
+            }
+        };
+        self.set(intrinsic_def(i)?, vec![value]);
+        Ok(())
+    }
+
+    /// `load_subgroup_invocation` of a compute shader (SIMD8 or SIMD16): the channel's index
+    /// in its thread, computed at the top of the shader.
+    pub(super) fn emit_subgroup_invocation(
+        &mut self,
+        i: &IntrinsicInstr,
+    ) -> Result<(), CompileError> {
+        self.compute_only(i.intrinsic.name())?;
+        let chan = self.chan_index.ok_or_else(|| {
+            CompileError::Internal("load_subgroup_invocation without a channel index".into())
+        })?;
+        self.set(intrinsic_def(i)?, vec![chan]);
         Ok(())
     }
 

@@ -206,7 +206,7 @@ pub fn from_nir(
         values: vec![None; imp.defs.len()],
         facts: ShaderFacts::default(),
         push_index: BTreeMap::new(),
-        push_fixed: binding == BindingModel::Mesa,
+        push_fixed: binding.is_mesa(),
         max_push_regs: MAX_PUSH_REGS,
         input_index: BTreeMap::new(),
         outputs: BTreeMap::new(),
@@ -221,7 +221,7 @@ pub fn from_nir(
             t.facts.ubo_surface_base = UBO_SURFACE_BASE;
             t.facts.ssbo_surface_base = SSBO_SURFACE_BASE;
         }
-        BindingModel::Mesa => {
+        BindingModel::Mesa | BindingModel::MesaDriverRanges(_) => {
             t.max_push_regs = MESA_MAX_PUSH_REGS;
             // Compute programs push their subgroup id after the ranges, as brw's last param,
             // in a register of its own: brw's analysis keeps one range less for it
@@ -237,7 +237,8 @@ pub fn from_nir(
                     MESA_MAX_PUSH_REGS,
                 )
             };
-            let ranges = crate::intel::ubo_ranges::choose(shader, ranges, regs);
+            let ranges =
+                crate::intel::ubo_ranges::plan(shader, binding.driver_ranges(), ranges, regs);
             for key in ranges.iter().flat_map(|r| r.pieces(4)) {
                 t.push_index.insert(key, t.facts.push.len() as u32);
                 t.facts.push.push(key);
@@ -247,7 +248,7 @@ pub fn from_nir(
     }
     if compute {
         let mut facts = compute_facts(shader)?;
-        if binding == BindingModel::Mesa {
+        if binding.is_mesa() {
             // Mesa's layout: g0, then the params (the ranges, then the subgroup id); the
             // local ids are computed from the subgroup id, not pushed.
             facts.subgroup_id_param = Some(t.facts.push.len() as u32);
@@ -279,6 +280,9 @@ pub fn from_nir(
         // Scratch memory is laid out one dword per channel (see `emit_scratch`), sized by the
         // NIR's `scratch` bytes per invocation.
         t.facts.scratch_bytes = shader.info.scratch_size.next_multiple_of(4) * width as u32;
+        t.chan_index = Some(t.emit_channel_index());
+    } else if compute && compute::reads_subgroup_invocation(imp) {
+        // At the top: a value made under control flow is not there for later blocks.
         t.chan_index = Some(t.emit_channel_index());
     }
     if t.facts
@@ -573,6 +577,19 @@ impl<'a> Translator<'a> {
             Intrinsic::LoadLocalInvocationIndex => self.emit_local_invocation_index(i),
             Intrinsic::LoadGlobalInvocationId | Intrinsic::LoadGlobalInvocationIdZeroBase => {
                 self.emit_global_invocation_id(i)
+            }
+            Intrinsic::LoadSubgroupId => self.emit_subgroup_id(i),
+            Intrinsic::LoadSubgroupInvocation => self.emit_subgroup_invocation(i),
+            Intrinsic::LoadNumSubgroups => {
+                let [sx, sy, sz] = self.compute_only(i.intrinsic.name())?.local_size;
+                let n = (sx * sy * sz).div_ceil(self.width as u32);
+                self.set(intrinsic_def(i)?, vec![Reg::imm(RegType::UD, n)]);
+                Ok(())
+            }
+            Intrinsic::LoadSimdWidthIntel => {
+                let width = Reg::imm(RegType::UD, self.width as u32);
+                self.set(intrinsic_def(i)?, vec![width]);
+                Ok(())
             }
             Intrinsic::Barrier => self.emit_barrier(i),
             // Memory (memory.rs).

@@ -201,6 +201,7 @@ fn run_compute_set(
         constant_data_address: CONSTANT_DATA_ADDRESS,
         workgroup_id: group,
         workgroup_size: size,
+        simd_width: simd,
         robust_access: true,
         step_limit: interp_steps,
         ..Default::default()

@@ -111,7 +111,7 @@ pub fn from_nir(
             ..Facts::default()
         },
         push_index: BTreeMap::new(),
-        push_fixed: binding == BindingModel::Mesa,
+        push_fixed: binding.is_mesa(),
         consts: BTreeMap::new(),
         depth: 0,
         uniform_copies: BTreeMap::new(),
@@ -120,10 +120,15 @@ pub fn from_nir(
     };
     match binding {
         BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
-        BindingModel::Mesa => {
+        BindingModel::Mesa | BindingModel::MesaDriverRanges(_) => {
             // The vec4 backend serves Gen7 only, crocus's GPUs: three ranges, as brw's
             // analysis keeps them there (see `ubo_ranges::mesa_max_ranges`).
-            let ranges = crate::intel::ubo_ranges::choose(shader, 3, MESA_MAX_PUSH_REGS);
+            let ranges = crate::intel::ubo_ranges::plan(
+                shader,
+                binding.driver_ranges(),
+                3,
+                MESA_MAX_PUSH_REGS,
+            );
             for key in ranges.iter().flat_map(|r| r.pieces(16)) {
                 t.push_index.insert(key, t.facts.push.len() as u32);
                 t.facts.push.push(key);
