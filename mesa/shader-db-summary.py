@@ -38,7 +38,7 @@ def diff_class(diff):
 # brw's shader-db line (fs_generator / vec4_generator) and gpucc's command-line statistics.
 INTEL_STATS = re.compile(r"^(\S+) - (FS|VS|CS) (SIMD\d+|vec4) shader: (\d+) inst, (\d+) loops, "
                          r"(\d+) cycles, (\d+):(\d+) spills:fills, (\d+) sends")
-INTEL_HANDOVER = re.compile(r"^(\S+) - (FS|VS) shader: gpucc hand-over (\S+)$")
+INTEL_HANDOVER = re.compile(r"^(\S+) - (FS|VS|CS) shader: gpucc hand-over (\S+)$")
 CLI_STATS = re.compile(r"^(?:VS )?(SIMD\d+|vec4) shader: (\d+) instructions\. (\d+) loops\. (\d+) cycles\. "
                        r"(\d+):(\d+) spills:fills, (\d+) sends")
 
@@ -113,7 +113,10 @@ def intel(args, lines):
             with open(path + ".key") as f:
                 for k in f.read().split():
                     keys += ["--key", k]
-        r = subprocess.run([args.gpucc, "compile", "--target", target, "--binding", "mesa",
+        # iris and crocus push no UBO ranges for compute shaders: the adapter tells gpucc
+        # the driver's ranges are empty.
+        binding = "mesa:ranges=" if p["stage"] == "CS" else "mesa"
+        r = subprocess.run([args.gpucc, "compile", "--target", target, "--binding", binding,
                             path, "--stats"] + keys, capture_output=True, text=True)
         cli = []
         for line in r.stdout.splitlines():

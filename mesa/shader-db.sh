@@ -14,6 +14,10 @@
 # --compare: GPUCC_MESA_COMPARE=1, the driver compiles every shader with both backends and
 #   logs each difference in what it binds.
 #
+# Each test is run as piglit's shader_runner compiles it: a shader section without its own
+# `#version` gets the test's GLSL requirement as one (mesa/shader-test-versions.py; copies in
+# DIR/tests).
+#
 # Output in DIR (default: a new temporary folder, printed): run.log (run's stdout: one line per
 # statistics or gpucc message), run.err, nir/ (every shader the driver handed to gpucc, as
 # nir_print printed it, and nir/target.txt: the core as gpucc's command line names it), and
@@ -72,12 +76,19 @@ for i in "${inputs[@]}"; do
   fi
 done
 
+# The tests as piglit's shader_runner compiles them: each shader section gets the #version
+# of the test's GLSL requirement unless it starts with its own (shader-db's `run` adds none).
+rm -rf "$out/tests"
+python3 "$here/shader-test-versions.py" "$out/tests" "${files[@]}"
+tests=()
+for f in "${files[@]}"; do tests+=("$out/tests/$(basename "$f")"); done
+
 start=$(date +%s)
 env LD_PRELOAD="$shim" LD_LIBRARY_PATH="$libdir" LIBGL_DRIVERS_PATH="$libdir/dri" \
   GBM_BACKENDS_PATH="$libdir/gbm" \
   __EGL_VENDOR_LIBRARY_FILENAMES="$prefix/share/glvnd/egl_vendor.d/50_mesa.json" \
   MESA_SHADER_CACHE_DISABLE=true GPUCC_MESA_DUMP="$out/nir" GPUCC_MESA_COMPARE="$compare" \
-  "${driver_env[@]}" "$run" -j1 "${files[@]}" > "$out/run.log" 2> "$out/run.err" || true
+  "${driver_env[@]}" "$run" -j1 "${tests[@]}" > "$out/run.log" 2> "$out/run.err" || true
 end=$(date +%s)
 echo "shader-db run on $gpu: ${#files[@]} test files in $((end - start)) s; output in $out"
 

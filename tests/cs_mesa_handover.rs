@@ -301,3 +301,41 @@ fn command_line_takes_driver_ranges() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Each invocation writes its index to shared memory, meets the workgroup at a barrier and
+/// stores its neighbour's value ((index + 1) % size) at 4 × its index of SSBO 0.
+fn barrier_shader(size: u32) -> String {
+    header("cs-barrier", [size, 1, 1], 4 * size)
+        + &format!(
+            "impl main {{\n    block b0:  // preds:\n\
+    32    %0 = @load_local_invocation_index () ()\n\
+    32    %1 = load_const (0x00000000)\n\
+    32    %2 = load_const (0x00000004)\n\
+    32    %3 = load_const (0x00000001)\n\
+    32    %4 = load_const ({:#010x})\n\
+    32    %5 = imul %0, %2\n\
+    @store_shared (%0, %5) (base=0, wrmask=x, align_mul=4, align_offset=0)\n\
+    @barrier () (execution_scope=WORKGROUP, memory_scope=WORKGROUP, memory_semantics=ACQ|REL, memory_modes=shared)\n\
+    32    %6 = iadd %0, %3\n\
+    32    %7 = iand %6, %4\n\
+    32    %8 = imul %7, %2\n\
+    32    %9 = @load_shared (%8) (base=0, align_mul=4, align_offset=0)\n\
+    @store_ssbo (%9, %1, %5) (wrmask=x, access=none, align_mul=4, align_offset=0)\n\
+    // succs: b1\n    block b1:\n}}\n",
+            size - 1
+        )
+}
+
+/// brw emits no gateway barrier where the workgroup fits in one thread (its invocations run
+/// in lockstep) and then does not report `uses_barrier`: an 8-invocation workgroup has none
+/// at SIMD8 or SIMD16, a 32-invocation one keeps it.
+#[test]
+fn one_thread_workgroups_need_no_barrier() {
+    for t in PLATFORMS {
+        let small = compile(t, &barrier_shader(8), &driver(&[]));
+        assert!(!small.compute.as_ref().unwrap().uses_barrier, "{t} 8 invocations");
+        assert_verifies(t, &barrier_shader(8), &driver(&[]), "8 invocations");
+        let large = compile(t, &barrier_shader(32), &driver(&[]));
+        assert!(large.compute.as_ref().unwrap().uses_barrier, "{t} 32 invocations");
+    }
+}

@@ -261,7 +261,14 @@ impl Translator<'_> {
         if scope(IndexKind::MemoryScope, "memory_scope=", false) {
             self.emit_barrier_fence(i);
         }
-        if execution {
+        // A workgroup that fits in one thread runs in lockstep already: brw emits no
+        // barrier for it (and does not report one in `uses_barrier`).
+        let one_thread = self
+            .facts
+            .compute
+            .as_ref()
+            .is_some_and(|c| c.local_size.iter().product::<u32>() <= self.width as u32);
+        if execution && !one_thread {
             self.emit_gateway_barrier()?;
         }
         Ok(())
