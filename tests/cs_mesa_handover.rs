@@ -333,9 +333,15 @@ fn barrier_shader(size: u32) -> String {
 fn one_thread_workgroups_need_no_barrier() {
     for t in PLATFORMS {
         let small = compile(t, &barrier_shader(8), &driver(&[]));
-        assert!(!small.compute.as_ref().unwrap().uses_barrier, "{t} 8 invocations");
+        assert!(
+            !small.compute.as_ref().unwrap().uses_barrier,
+            "{t} 8 invocations"
+        );
         assert_verifies(t, &barrier_shader(8), &driver(&[]), "8 invocations");
         let large = compile(t, &barrier_shader(32), &driver(&[]));
-        assert!(large.compute.as_ref().unwrap().uses_barrier, "{t} 32 invocations");
+        assert!(
+            large.compute.as_ref().unwrap().uses_barrier,
+            "{t} 32 invocations"
+        );
     }
 }
