@@ -11,6 +11,7 @@ program's line differs or a hand-over cannot be paired with its statistics.
 
 import argparse
 import collections
+import csv
 import os
 import re
 import subprocess
@@ -108,14 +109,17 @@ def intel(args, lines):
     mismatches = 0
     for p in by_gpucc:
         path = os.path.join(nir_dir, p["file"])
+        # NAME.key: the key fields (`--key` arguments) and the binding model with the UBO
+        # ranges the driver gave gpucc (`binding=mesa:ranges=...`).
         keys = []
+        binding = "mesa"
         if os.path.exists(path + ".key"):
             with open(path + ".key") as f:
                 for k in f.read().split():
-                    keys += ["--key", k]
-        # iris and crocus push no UBO ranges for compute shaders: the adapter tells gpucc
-        # the driver's ranges are empty.
-        binding = "mesa:ranges=" if p["stage"] == "CS" else "mesa"
+                    if k.startswith("binding="):
+                        binding = k[len("binding="):]
+                    else:
+                        keys += ["--key", k]
         r = subprocess.run([args.gpucc, "compile", "--target", target, "--binding", binding,
                             path, "--stats"] + keys, capture_output=True, text=True)
         cli = []
@@ -139,7 +143,40 @@ def intel(args, lines):
         parts = [f"{w}: " + ", ".join(f"{c[(w, n)]} {n}" for n in names) for w in widths]
         print(f"{label}: " + "; ".join(parts))
     print(f"per-program check: {len(by_gpucc) - mismatches} equal, {mismatches} differ")
-    return 1 if mismatches else 0
+    report_differs = report_totals(args, target, [p["file"] for p in by_gpucc], driver)
+    return 1 if mismatches or report_differs else 0
+
+
+def report_totals(args, target, files, driver):
+    """`gpucc report` over the hand-overs of the programs gpucc compiled (each with its
+    NAME.key): its totals per width must equal the driver's. Returns True when they differ."""
+    nir_dir = os.path.join(args.out, "nir")
+    chosen = os.path.join(args.out, "compiled")
+    if os.path.isdir(chosen):
+        for f in os.listdir(chosen):
+            os.unlink(os.path.join(chosen, f))
+    os.makedirs(chosen, exist_ok=True)
+    for f in set(files):
+        for suffix in ("", ".key"):
+            src = os.path.join(nir_dir, f + suffix)
+            if os.path.exists(src):
+                os.symlink(src, os.path.join(chosen, f + suffix))
+    csv_path = os.path.join(args.out, "report.csv")
+    subprocess.run([args.gpucc, "report", "--target", target, "--binding", "mesa", chosen,
+                    "--csv", csv_path], capture_output=True, text=True)
+    names = ["inst", "cycles", "spills", "fills", "sends"]
+    ours = collections.Counter()
+    with open(csv_path) as f:
+        for row in list(csv.DictReader(f)):
+            w = "vec4" if row["simd"] == "vec4" else f"SIMD{row['simd']}"
+            for n, col in zip(names, ["instructions", "cycles", "spills", "fills", "sends"]):
+                ours[(w, n)] += int(row[col] or 0)
+    widths = sorted({w for w, _ in driver}, key=lambda w: (len(w), w))
+    differs = any(ours[(w, n)] != driver[(w, n)] for w in widths for n in names)
+    parts = [f"{w}: " + ", ".join(f"{ours[(w, n)]} {n}" for n in names) for w in widths]
+    print("`gpucc report` over the same hand-overs: " + "; ".join(parts) +
+          (" (differs from the driver's)" if differs else " (equal to the driver's)"))
+    return differs
 
 
 def main():

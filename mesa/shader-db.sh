@@ -2,7 +2,8 @@
 # Runs shader-db's `run` through a Mesa built by mesa/build.sh (with gpucc), on Mesa's noop
 # drm-shim, and checks what gpucc did inside the driver against gpucc's own command line.
 #
-#   mesa/shader-db.sh --gpu GPU [--mesa DIR] [--run PATH] [--out DIR] [--compare] FILE|DIR...
+#   mesa/shader-db.sh --gpu GPU [--mesa DIR] [--run PATH] [--out DIR] [--compare] [--piglit]
+#                     FILE|DIR...
 #
 # GPU: GC2000, GC3000 or GC7000L (etnaviv's shim picks the core, as ETNA_SHIM_GPU does), or
 #   ivb, hsw (crocus) and bdw, skl (iris) on Mesa's Intel noop shim (INTEL_STUB_GPU_PLATFORM).
@@ -14,9 +15,10 @@
 # --compare: GPUCC_MESA_COMPARE=1, the driver compiles every shader with both backends and
 #   logs each difference in what it binds.
 #
-# Each test is run as piglit's shader_runner compiles it: a shader section without its own
-# `#version` gets the test's GLSL requirement as one (mesa/shader-test-versions.py; copies in
-# DIR/tests).
+# --piglit: the inputs are piglit tests, run as piglit's shader_runner compiles them: a shader
+#   section without its own `#version` gets the test's GLSL requirement as one
+#   (mesa/shader-test-versions.py; copies in DIR/tests). shader-db's own captures are
+#   compiled as they are, as the application compiled them (the default).
 #
 # Output in DIR (default: a new temporary folder, printed): run.log (run's stdout: one line per
 # statistics or gpucc message), run.err, nir/ (every shader the driver handed to gpucc, as
@@ -29,7 +31,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 mesa="${GPUCC_MESA_DIR:-$(dirname "$repo")/mesa-build}"
-gpu="" run="" out="" compare=0 inputs=()
+gpu="" run="" out="" compare=0 piglit=0 inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) gpu="$2"; shift 2 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --run) run="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --compare) compare=1; shift ;;
+    --piglit) piglit=1; shift ;;
     -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     -*) echo "$0: unknown argument $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
@@ -76,12 +79,15 @@ for i in "${inputs[@]}"; do
   fi
 done
 
-# The tests as piglit's shader_runner compiles them: each shader section gets the #version
-# of the test's GLSL requirement unless it starts with its own (shader-db's `run` adds none).
-rm -rf "$out/tests"
-python3 "$here/shader-test-versions.py" "$out/tests" "${files[@]}"
-tests=()
-for f in "${files[@]}"; do tests+=("$out/tests/$(basename "$f")"); done
+# piglit tests as shader_runner compiles them: each shader section gets the #version of the
+# test's GLSL requirement unless it starts with its own (shader-db's `run` adds none).
+tests=("${files[@]}")
+if [ "$piglit" = 1 ]; then
+  rm -rf "$out/tests"
+  python3 "$here/shader-test-versions.py" "$out/tests" "${files[@]}"
+  tests=()
+  for f in "${files[@]}"; do tests+=("$out/tests/$(basename "$f")"); done
+fi
 
 start=$(date +%s)
 env LD_PRELOAD="$shim" LD_LIBRARY_PATH="$libdir" LIBGL_DRIVERS_PATH="$libdir/dri" \

@@ -302,6 +302,45 @@ fn command_line_takes_driver_ranges() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `gpucc report` compiles each shader with the key and binding model of its `NAME.nir.key`
+/// (what a driver's GPUCC_MESA_DUMP writes beside it): the same uniforms shader pushes its
+/// three dwords without a key file (one SSBO write and the thread-end message: 2 sends per
+/// width) and pulls them with `binding=mesa:ranges=` (more sends); a malformed key file is
+/// reported by name and the shader left out.
+#[test]
+fn report_reads_key_files_beside_the_shaders() {
+    let dir = std::env::temp_dir().join(format!("gpucc-cs-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["pushed", "pulled", "broken"] {
+        std::fs::write(dir.join(format!("{name}.nir")), uniforms_shader()).unwrap();
+    }
+    std::fs::write(dir.join("pulled.nir.key"), "binding=mesa:ranges=\n").unwrap();
+    std::fs::write(dir.join("broken.nir.key"), "flat_shade\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpucc"))
+        .args(["report", "--target", "bdw", "--binding", "mesa"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("broken.nir.key: `flat_shade` is not NAME=VALUE"),
+        "{err}"
+    );
+    let sends = |name: &str| -> Vec<u32> {
+        csv.lines()
+            .filter(|l| l.starts_with(&format!("{name},")))
+            .map(|l| l.split(',').nth(7).unwrap().parse().unwrap())
+            .collect()
+    };
+    let (pushed, pulled) = (sends("pushed"), sends("pulled"));
+    assert!(!pushed.is_empty() && pushed.len() == pulled.len(), "{csv}");
+    assert!(pushed.iter().all(|&s| s == 2), "{csv}");
+    assert!(pulled.iter().all(|&s| s > 2), "{csv}");
+    assert!(sends("broken").is_empty(), "{csv}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Each invocation writes its index to shared memory, meets the workgroup at a barrier and
 /// stores its neighbour's value ((index + 1) % size) at 4 × its index of SSBO 0.
 fn barrier_shader(size: u32) -> String {

@@ -90,6 +90,11 @@ pub struct ReportArgs {
     /// Write the CSV here instead of standard output
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Intel binding model of every shader (as `compile --binding`). A `NAME.nir.key` file
+    /// beside a shader (a Mesa driver's GPUCC_MESA_DUMP writes one) gives that shader's key,
+    /// one `NAME=VALUE` a line, and may replace the binding model with `binding=...`
+    #[arg(long, value_parser = crate::compile::parse_binding, default_value = "gpucc")]
+    binding: BindingModel,
     /// Compare two CSV files (Mesa's, then ours) and print totals and helped/hurt counts
     #[arg(long, num_args = 2, value_names = ["MESA_CSV", "OURS_CSV"])]
     compare: Option<Vec<PathBuf>>,
@@ -271,8 +276,16 @@ pub fn report(args: ReportArgs) -> Outcome {
             skipped += 1;
             continue;
         };
+        let options = match sidecar_options(file, args.binding) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{shader_name}: {e}");
+                skipped += 1;
+                continue;
+            }
+        };
         let start = Instant::now();
-        let result = compiler.compile(&shader, &CompileOptions::default());
+        let result = compiler.compile(&shader, &options);
         let micros = start.elapsed().as_micros();
         let program = match result {
             Ok(p) => p,
@@ -285,7 +298,7 @@ pub fn report(args: ReportArgs) -> Outcome {
             }
         };
         compiled += 1;
-        let stage = stage_name(&shader_name);
+        let stage = stage_name(&shader);
         for row in program.stats() {
             csv.push_str(&csv_row(&shader_name, stage, &row, micros));
         }
@@ -306,14 +319,37 @@ pub fn report(args: ReportArgs) -> Outcome {
     }
 }
 
-fn stage_name(shader: &str) -> &'static str {
-    if shader.ends_with(".vs") {
-        "vs"
-    } else if shader.ends_with(".cs") {
-        "cs"
-    } else {
-        "fs"
+fn stage_name(shader: &gpucc::nir::Shader) -> &'static str {
+    match shader.stage() {
+        gpucc::nir::Stage::Vertex => "vs",
+        gpucc::nir::Stage::Compute => "cs",
+        _ => "fs",
     }
+}
+
+/// The options of one shader of a report: `binding` and no key, or what its `FILE.key`
+/// says (key fields `NAME=VALUE`, and `binding=...` for its binding model).
+fn sidecar_options(file: &Path, binding: BindingModel) -> Result<CompileOptions, String> {
+    let mut options = CompileOptions {
+        binding,
+        ..Default::default()
+    };
+    let mut path = file.as_os_str().to_owned();
+    path.push(".key");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(options);
+    };
+    for field in text.split_whitespace() {
+        let (name, value) = field
+            .split_once('=')
+            .ok_or_else(|| format!("{}: `{field}` is not NAME=VALUE", path.to_string_lossy()))?;
+        if name == "binding" {
+            options.binding = parse_binding(value)?;
+        } else {
+            options.key.set(name, value)?;
+        }
+    }
+    Ok(options)
 }
 
 fn csv_row(shader: &str, stage: &str, r: &StatsRow, micros: u128) -> String {
