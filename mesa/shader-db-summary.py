@@ -147,9 +147,9 @@ def intel(args, lines):
     return 1 if mismatches or report_differs else 0
 
 
-def report_totals(args, target, files, driver):
-    """`gpucc report` over the hand-overs of the programs gpucc compiled (each with its
-    NAME.key): its totals per width must equal the driver's. Returns True when they differ."""
+def link_and_report(args, target, files, extra):
+    """Links the given hand-overs (with their NAME.key) into OUT/compiled and runs `gpucc
+    report` over them; returns the CSV's path."""
     nir_dir = os.path.join(args.out, "nir")
     chosen = os.path.join(args.out, "compiled")
     if os.path.isdir(chosen):
@@ -162,8 +162,15 @@ def report_totals(args, target, files, driver):
             if os.path.exists(src):
                 os.symlink(src, os.path.join(chosen, f + suffix))
     csv_path = os.path.join(args.out, "report.csv")
-    subprocess.run([args.gpucc, "report", "--target", target, "--binding", "mesa", chosen,
-                    "--csv", csv_path], capture_output=True, text=True)
+    subprocess.run([args.gpucc, "report", "--target", target] + extra +
+                   [chosen, "--csv", csv_path], capture_output=True, text=True)
+    return csv_path
+
+
+def report_totals(args, target, files, driver):
+    """`gpucc report` over the hand-overs of the programs gpucc compiled (each with its
+    NAME.key): its totals per width must equal the driver's. Returns True when they differ."""
+    csv_path = link_and_report(args, target, files, ["--binding", "mesa"])
     names = ["inst", "cycles", "spills", "fills", "sends"]
     ours = collections.Counter()
     with open(csv_path) as f:
@@ -260,7 +267,16 @@ def main():
           f"{gpucc_totals[1]} temps, {gpucc_totals[2]} immediates, {gpucc_totals[3]} loops")
     print(f"per-program check: {len(by_gpucc) - mismatches} equal, {mismatches} differ, "
           f"{unpaired} hand-overs without a statistics line")
-    return 1 if mismatches or unpaired else 0
+    # `gpucc report` over the same hand-overs: instructions and temps (its grfs column).
+    csv_path = link_and_report(args, target, [name for _, name, _, _ in by_gpucc], [])
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    report = [sum(int(r["instructions"]) for r in rows), sum(int(r["grfs"]) for r in rows)]
+    report_differs = report != driver_totals[:2] or len(rows) != len(by_gpucc)
+    print(f"`gpucc report` over the same hand-overs: {len(rows)} programs, {report[0]} "
+          f"instructions, {report[1]} temps"
+          + (" (differs from the driver's)" if report_differs else " (equal to the driver's)"))
+    return 1 if mismatches or unpaired or report_differs else 0
 
 
 if __name__ == "__main__":
