@@ -11,20 +11,14 @@
 
 mod common;
 
-use common::compute::header;
+use common::compute::{assert_verifies, compile, header, parse, range};
 use gpucc::compiler::{BindingModel, CompileOptions, Compiler};
 use gpucc::intel::cs_dispatch::PushBlock;
-use gpucc::intel::kernel::{CsParam, Kernel};
+use gpucc::intel::kernel::CsParam;
 use gpucc::intel::ubo_ranges::{DriverRanges, UboRange};
-use gpucc::nir::{self, interp};
-use gpucc::program::Code;
-use gpucc::verify::VerifyOutcome;
+use gpucc::nir::interp;
 
 const PLATFORMS: [&str; 4] = ["ivb", "hsw", "bdw", "skl"];
-
-fn parse(text: &str) -> nir::Shader {
-    nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
 
 fn options(binding: BindingModel) -> CompileOptions {
     CompileOptions {
@@ -38,27 +32,6 @@ fn driver(ranges: &[UboRange]) -> CompileOptions {
     options(BindingModel::MesaDriverRanges(
         DriverRanges::new(ranges).unwrap(),
     ))
-}
-
-fn compile(target: &str, text: &str, options: &CompileOptions) -> Kernel {
-    let program = Compiler::new(target)
-        .unwrap()
-        .compile(&parse(text), options)
-        .unwrap_or_else(|e| panic!("{target}: {e}\n{text}"));
-    match program.code {
-        Code::Intel(k) => k,
-        Code::Etnaviv(_) => panic!("not an Intel program"),
-    }
-}
-
-fn assert_verifies(target: &str, text: &str, options: &CompileOptions, what: &str) {
-    assert_eq!(
-        Compiler::new(target)
-            .unwrap()
-            .verify_options(&parse(text), options),
-        VerifyOutcome::Pass,
-        "{target} {what}"
-    );
 }
 
 /// What `brw_nir_lower_cs_intrinsics` leaves of a shader storing, for each invocation of an
@@ -191,14 +164,6 @@ fn uniforms_shader() -> String {
     32    %11 = load_const (0x00000000)\n\
     @store_ssbo (%9, %11, %10) (wrmask=x, access=none, align_mul=4, align_offset=0)\n\
     // succs: b1\n    block b1:\n}\n"
-}
-
-fn range(block: u32, start: u32, length: u32) -> UboRange {
-    UboRange {
-        block,
-        start,
-        length,
-    }
 }
 
 /// With no ranges from the driver every uniform is pulled from the UBO's own slot; with the

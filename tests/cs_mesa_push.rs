@@ -18,13 +18,11 @@ mod common;
 
 use std::process::Command;
 
-use common::compute::{divergent_loop, header};
+use common::compute::{assert_verifies, compile, divergent_loop, header, parse, range};
 use gpucc::compiler::{BindingModel, CompileOptions, Compiler};
 use gpucc::intel::cs_dispatch::PushBlock;
 use gpucc::intel::kernel::{CsParam, CsPushLayout, Kernel};
 use gpucc::intel::ubo_ranges::UboRange;
-use gpucc::nir;
-use gpucc::program::Code;
 use gpucc::verify::VerifyOutcome;
 
 const PLATFORMS: [&str; 4] = ["ivb", "hsw", "bdw", "skl"];
@@ -33,21 +31,6 @@ fn mesa() -> CompileOptions {
     CompileOptions {
         binding: BindingModel::Mesa,
         ..Default::default()
-    }
-}
-
-fn parse(text: &str) -> nir::Shader {
-    nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn compile(target: &str, text: &str, options: &CompileOptions) -> Kernel {
-    let program = Compiler::new(target)
-        .unwrap()
-        .compile(&parse(text), options)
-        .unwrap_or_else(|e| panic!("{target}: {e}\n{text}"));
-    match program.code {
-        Code::Intel(k) => k,
-        Code::Etnaviv(_) => panic!("not an Intel program"),
     }
 }
 
@@ -270,25 +253,6 @@ fn expect_params(k: &Kernel, what: &str, ranges: &[UboRange]) {
         .collect();
     want.push(CsParam::SubgroupId);
     assert_eq!(k.cs_params(), want, "{what}");
-}
-
-fn range(block: u32, start: u32, length: u32) -> UboRange {
-    UboRange {
-        block,
-        start,
-        length,
-    }
-}
-
-/// `text` verifies against the interpreter on `target` with `options`.
-fn assert_verifies(target: &str, text: &str, options: &CompileOptions, what: &str) {
-    assert_eq!(
-        Compiler::new(target)
-            .unwrap()
-            .verify_options(&parse(text), options),
-        VerifyOutcome::Pass,
-        "{target} {what}"
-    );
 }
 
 /// brw's split for any param count whose last param is the subgroup id, by hand:

@@ -1,5 +1,6 @@
 //! Compute shaders more than one test binary runs: the header every hand-written compute
-//! shader starts with, and a loop with divergent, memory-dependent trip counts.
+//! shader starts with, a loop with divergent, memory-dependent trip counts, and the compile
+//! and verify steps the Mesa push-layout tests share.
 
 /// A compute shader's header and `main` declaration: `size` invocations per workgroup and
 /// `shared` bytes of shared memory.
@@ -64,4 +65,50 @@ pub fn divergent_loop(name: &str, size: [u32; 3], out_offset: u32) -> String {
 }}
 "#
         )
+}
+
+/// Parses hand-written NIR, showing the text when it does not parse.
+pub fn parse(text: &str) -> gpucc::nir::Shader {
+    gpucc::nir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The Intel program of `text` for `target` under `options`.
+pub fn compile(
+    target: &str,
+    text: &str,
+    options: &gpucc::compiler::CompileOptions,
+) -> gpucc::intel::kernel::Kernel {
+    let program = gpucc::compiler::Compiler::new(target)
+        .unwrap()
+        .compile(&parse(text), options)
+        .unwrap_or_else(|e| panic!("{target}: {e}\n{text}"));
+    match program.code {
+        gpucc::program::Code::Intel(k) => k,
+        gpucc::program::Code::Etnaviv(_) => panic!("not an Intel program"),
+    }
+}
+
+/// `text` verifies against the interpreter on `target` with `options`.
+pub fn assert_verifies(
+    target: &str,
+    text: &str,
+    options: &gpucc::compiler::CompileOptions,
+    what: &str,
+) {
+    assert_eq!(
+        gpucc::compiler::Compiler::new(target)
+            .unwrap()
+            .verify_options(&parse(text), options),
+        gpucc::verify::VerifyOutcome::Pass,
+        "{target} {what}"
+    );
+}
+
+/// A pushed UBO range (`brw_ubo_range`).
+pub fn range(block: u32, start: u32, length: u32) -> gpucc::intel::ubo_ranges::UboRange {
+    gpucc::intel::ubo_ranges::UboRange {
+        block,
+        start,
+        length,
+    }
 }
