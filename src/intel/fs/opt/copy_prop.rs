@@ -39,7 +39,7 @@ pub fn copy_propagation(prog: &mut Program) -> bool {
         }
         // PLN and LINE read a register pair (or a vec4 of plane coefficients) beyond the
         // region their source names.
-        if matches!(inst.op, Op::Alu(_) | Op::Math(_))
+        if matches!(inst.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
             && !matches!(inst.op, Op::Alu(Opcode::Pln | Opcode::Line))
         {
             for i in 0..inst.src.len() {
@@ -354,6 +354,11 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
         return false;
     }
     let new = compose(c.src, &read);
+    // MULH's MUL reads its second source again as words (Gen8+): plain strided regions
+    // only, and no modifiers (which `takes_mods` already keeps out).
+    if inst.op == Op::MulHigh && new.region.is_some() {
+        return false;
+    }
     if (src_mods || (new.file == File::Imm && (new.neg || new.abs))) && !takes_mods(inst) {
         return false;
     }
@@ -369,6 +374,14 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
                 return false;
             };
             if new.ty.size() != 4 || matches!(inst.op, Op::Math(_)) {
+                return false;
+            }
+            // MULH takes an immediate second source (its MUL reads the low word of it).
+            if inst.op == Op::MulHigh {
+                if i == 1 && inst.src[0].file != File::Imm {
+                    inst.src[1] = new;
+                    return true;
+                }
                 return false;
             }
             let Op::Alu(op) = inst.op else {
