@@ -448,6 +448,27 @@ mod tests {
         testing::run(copy_propagation, insts)
     }
 
+    /// MULH takes a copied register in either source and a copied immediate only as its
+    /// second source (its MUL reads that one again as a word), never a negated copy.
+    #[test]
+    fn mulh_takes_registers_and_a_second_immediate() {
+        let u = |n| Reg::vgrf(n, RegType::UD);
+        let mulh = |d, a, b| Inst::new(Op::MulHigh, 8, d, vec![a, b]);
+        let k = Reg::imm(RegType::UD, 0xcccc_cccd);
+        let (p, out) = run(vec![mov(u(1), k), mulh(u(2), u(0), u(1))]);
+        assert!(p);
+        assert_eq!(out[1], mulh(u(2), u(0), k));
+        let (p, out) = run(vec![mov(u(1), k), mulh(u(2), u(1), u(0))]);
+        assert!(!p);
+        assert_eq!(out[1], mulh(u(2), u(1), u(0)));
+        let (p, out) = run(vec![mov(u(1), u(3)), mulh(u(2), u(1), u(1))]);
+        assert!(p);
+        assert_eq!(out[1], mulh(u(2), u(3), u(3)));
+        let d = |n| Reg::vgrf(n, RegType::D);
+        let (p, _) = run(vec![mov(d(1), d(3).negate()), mulh(d(2), d(0), d(1))]);
+        assert!(!p);
+    }
+
     #[test]
     fn register_copy_is_propagated() {
         // mov v1, v0; add v2, v1, v3  =>  add v2, v0, v3
