@@ -1,6 +1,7 @@
 //! The integer ALU operations of the scalar backend that go beyond one plain instruction:
 //! `umul_high`/`imul_high` (brw's MUL/MACH pair through the accumulator), `udiv`, `umod`,
-//! `idiv`, `irem`, `imod` (the extended-math divider) and `uadd_sat`/`iadd_sat` (ADD.sat).
+//! `idiv`, `irem`, `imod` (the extended-math divider), `uadd_sat`/`iadd_sat` (ADD.sat) and
+//! `usub_sat`/`isub_sat` (short sequences that never negate -2^31).
 //!
 //! Every expected value below is worked out by hand from NIR's definition of the operation
 //! (the comments show the arithmetic). A compute shader picks its operands from those tables
@@ -227,6 +228,23 @@ fn cases() -> Vec<Case> {
             shift: 0,
             // 2^31 clamps to MAX, -2^31-1 to MIN.
             want: [MAX, MIN, neg(1), neg(2), MAX, MIN, MIN, neg(2)],
+        },
+        Case {
+            op: "usub_sat",
+            a: Table([5, 3, 0, 0xffff_ffff, 0x8000_0000, 7, 0, 100]),
+            b: Table([3, 5, 0, 1, 0xffff_ffff, 7, 0xffff_ffff, 0x8000_0000]),
+            shift: 0,
+            // Differences below zero clamp to 0.
+            want: [2, 0, 0, 0xffff_fffe, 0, 0, 0, 0],
+        },
+        Case {
+            op: "isub_sat",
+            a: Table([0, 0, MIN, MAX, neg(1), 5, MIN, 0x4000_0000]),
+            b: Table([neg(2), MIN, 1, neg(1), MAX, 7, MIN, neg(0x4000_0000)]),
+            shift: 0,
+            // 0 - -2^31 = 2^31 and 2^30 + 2^30 clamp to MAX, MIN - 1 to MIN; -1 - MAX is
+            // exactly MIN.
+            want: [2, MAX, MIN, MAX, MIN, neg(2), 0, MAX],
         },
     ]
 }

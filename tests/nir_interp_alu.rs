@@ -253,6 +253,8 @@ const TESTED: &[&str] = &[
     "imul_high",
     "uadd_sat",
     "iadd_sat",
+    "usub_sat",
+    "isub_sat",
 ];
 
 #[test]
@@ -792,7 +794,8 @@ fn division_by_zero_is_zero() {
 }
 
 /// The high half of the 64-bit product, unsigned and signed, and additions clamped to the
-/// type's range (NIR: `umul_high`, `imul_high`, `uadd_sat`, `iadd_sat`).
+/// type's range (NIR: `umul_high`, `imul_high`, `uadd_sat`, `iadd_sat`, `usub_sat`,
+/// `isub_sat`).
 #[test]
 fn high_products_and_saturating_adds() {
     // (2^32-1)^2 = 0xfffffffe_00000001; 2 * (2^32-1) = 0x1_fffffffe; 2^31 * 2^31 = 2^62.
@@ -833,6 +836,19 @@ fn high_products_and_saturating_adds() {
             i(&[1, -1, i32::MIN, 0x4000_0000]),
         ],
         &[0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x7fff_ffff],
+    );
+    check(
+        "usub_sat",
+        32,
+        &[u(&[5, 3, 0xffff_ffff, 0]), u(&[3, 5, 1, 0xffff_ffff])],
+        &[2, 0, 0xffff_fffe, 0],
+    );
+    // 0 - -2^31 = 2^31 clamps to MAX; MIN - 1 to MIN; -1 - MAX is exactly MIN.
+    check(
+        "isub_sat",
+        32,
+        &[i(&[0, 0, i32::MIN, -1]), i(&[-2, i32::MIN, 1, i32::MAX])],
+        &[2, 0x7fff_ffff, 0x8000_0000, 0x8000_0000],
     );
 }
 

@@ -130,6 +130,8 @@ impl Translator<'_> {
             // type's range: unsigned for UD, signed for D.
             AluOp::uadd_sat => self.saturated_add(UD, arg(0)?, arg(1)?),
             AluOp::iadd_sat => self.saturated_add(D, arg(0)?, arg(1)?),
+            AluOp::usub_sat => self.usub_sat(arg(0)?, arg(1)?),
+            AluOp::isub_sat => self.isub_sat(arg(0)?, arg(1)?),
             AluOp::imul_32x16 => {
                 let b = arg(1)?;
                 let lo = if b.file == File::Imm {
@@ -468,6 +470,42 @@ impl Translator<'_> {
         if let Some(add) = self.prog.insts.last_mut() {
             add.sat = true;
         }
+        dst
+    }
+
+    /// `usub_sat`: a - b where a > b, else 0 (brw's form for widths other than 8: CMP.G,
+    /// ADD of the negated subtrahend, SEL of 0 where the compare failed). A saturating ADD
+    /// of a negated source cannot do it, as the hardware negates a source within its own 32
+    /// bits.
+    fn usub_sat(&mut self, a: Reg, b: Reg) -> Reg {
+        let (a, b) = (self.in_grf(ud(a)), ud(b));
+        self.alu(Opcode::Cmp, Reg::null(UD), vec![a, b]).cmod = CondMod::G;
+        let neg_b = if b.file == File::Imm {
+            Reg::imm(UD, (b.imm as u32).wrapping_neg())
+        } else {
+            b.negate()
+        };
+        let diff = self.vgrf(UD);
+        self.alu(Opcode::Add, diff, vec![a, neg_b]);
+        let dst = self.vgrf(UD);
+        self.alu(Opcode::Sel, dst, vec![diff, Reg::imm(UD, 0)]).pred = Some(false);
+        dst
+    }
+
+    /// `isub_sat` in two saturating steps that never negate -2^31 (which the hardware's
+    /// 32-bit source negation would leave as it is): with h = b >> 1 (arithmetic) and
+    /// r = b - h, both of magnitude at most 2^30 and of b's sign, a - b is
+    /// sat(sat(a - h) - r), the first clamp only ever pushing the way the second goes.
+    /// (brw's version of this shifts logically, which for a negative b gives h near 2^31.)
+    fn isub_sat(&mut self, a: Reg, b: Reg) -> Reg {
+        let (a, b) = (self.in_grf(d(a)), self.in_grf(d(b)));
+        let h = self.binary(Opcode::Asr, D, b, Reg::imm(UD, 1), false);
+        let r = self.vgrf(D);
+        self.alu(Opcode::Add, r, vec![b, h.negate()]);
+        let t = self.vgrf(D);
+        self.alu(Opcode::Add, t, vec![a, h.negate()]).sat = true;
+        let dst = self.vgrf(D);
+        self.alu(Opcode::Add, dst, vec![t, r.negate()]).sat = true;
         dst
     }
 
