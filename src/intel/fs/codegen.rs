@@ -454,7 +454,7 @@ fn uniformize(inst: &Inst, ce0: bool) -> Result<Vec<eu::Inst>, CompileError> {
 /// high half twice. The MUL names acc0 explicitly; the MACH reads the accumulator
 /// implicitly, through the accumulator its quarter control selects, which on Ivy Bridge
 /// is the nonexistent integer acc1 for the second quarter: the IR gives Ivy Bridge only
-/// first-quarter MULHs (see `emit_mul_high` in `from_nir`), and this refuses any other.
+/// first-quarter MULHs (see `mul_high` in `from_nir::alu`), and this refuses any other.
 fn mul_high(devinfo: &DevInfo, inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
     let fail = |what: &str| Err(CompileError::Internal(format!("{what}: {inst}")));
     if inst.exec_size > 8 {
