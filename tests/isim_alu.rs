@@ -559,15 +559,28 @@ add(8)          g12<1>D         g2<8,8,1>D      0xfedc3210V     { align1 1Q };
     );
 }
 
+/// MUL into the accumulator then MACH: the 64-bit product's high half, in the form each
+/// generation needs. Gen7's multiplier is 32x16, so the MUL takes a dword src1's low word by
+/// itself; Gen8+ multiplies all 32 bits, so the MUL reads src1 as words at twice the stride
+/// (as brw writes it).
 #[test]
 fn mul_mach_addc_and_accumulator() {
-    let src = "
+    let gen7 = "
 mul(8)          acc0<1>D        g2<8,8,1>D      g3<8,8,1>D      { align1 1Q };
 mach(8)         g10<1>D         g2<8,8,1>D      g3<8,8,1>D      { align1 1Q AccWrEnable };
 addc(8)         g11<1>UD        g4<8,8,1>UD     g5<8,8,1>UD     { align1 1Q AccWrEnable };
 mov(8)          g12<1>UD        acc0<8,8,1>UD                   { align1 1Q };
 ";
-    for p in ["ivb", "bdw"] {
+    let gen8 = gen7.replace(
+        "g3<8,8,1>D      { align1 1Q };",
+        "g3<16,8,2>UW     { align1 1Q };",
+    );
+    for p in BOTH {
+        let src = if p == "ivb" || p == "hsw" {
+            gen7
+        } else {
+            &gen8
+        };
         let (t, _) = run(p, 8, src, |t| {
             t.set_grf(2, 0, &i(&[0x4000_0000, -1, 3, i32::MIN, 0x10000, 7, -3, 1]))
                 .unwrap();
@@ -578,7 +591,7 @@ mov(8)          g12<1>UD        acc0<8,8,1>UD                   { align1 1Q };
             t.set_grf(5, 0, &[1, 1, 0x8000_0000, 0, 5, 6, 7, 8])
                 .unwrap();
         });
-        // High 32 bits of the 64-bit products.
+        // High 32 bits of the 64-bit products: 2^33, -5, 12, 2^62, 2^32, -49, 9, 1.
         assert_eq!(
             t.grf_ud(10).to_vec(),
             i(&[2, -1, 0, 0x4000_0000, 1, -1, 0, 0]),
@@ -588,6 +601,65 @@ mov(8)          g12<1>UD        acc0<8,8,1>UD                   { align1 1Q };
         // The carries.
         assert_eq!(t.grf_ud(12), [1, 0, 1, 0, 0, 0, 0, 0]);
     }
+}
+
+/// The Gen7 form on Gen8+ puts the whole 32x32 product in the accumulator, and MACH adds the
+/// high word's product a second time: 0x10000 * 0x10001 = 0x1_0001_0000 (high half 1)
+/// comes out as (0x1_0001_0000 + 0x10000 * 1 << 16) >> 32 = 2.
+#[test]
+fn gen7_mul_form_on_gen8_counts_the_high_word_twice() {
+    let src = "
+mul(8)          acc0<1>UD       g2<8,8,1>UD     g3<8,8,1>UD     { align1 1Q };
+mach(8)         g10<1>UD        g2<8,8,1>UD     g3<8,8,1>UD     { align1 1Q };
+";
+    for (p, want) in [("ivb", 1), ("hsw", 1), ("bdw", 2), ("skl", 2)] {
+        let (t, _) = run(p, 8, src, |t| {
+            t.set_grf(2, 0, &[0x10000; 8]).unwrap();
+            t.set_grf(3, 0, &[0x10001; 8]).unwrap();
+        });
+        assert_eq!(t.grf_ud(10), [want; 8], "{p}");
+    }
+}
+
+/// MACH builds on the partial product a MUL left in the accumulator: without one (nothing
+/// written, or the accumulator overwritten by a MOV since) there is nothing to build on.
+/// SIMD16 MACH needs more than the 8 full-precision dwords, and an Ivy Bridge MACH with
+/// second-quarter control reads acc1, which holds no integers there (brw computes those
+/// channels at 1Q with WE_all); Haswell's reads acc0.
+#[test]
+fn mach_needs_the_mul_partial_product_in_acc0() {
+    let fails = |p: &str, simd: u32, src: &str, needle: &str| {
+        let d = dev(p);
+        let insts = eu::assemble(d, src).unwrap();
+        let mut t = Thread::new(d, simd).unwrap();
+        let err = t.run(&insts).unwrap_err().to_string();
+        assert!(err.contains(needle), "{p}: {err}");
+    };
+    let mach = "mach(8)         g10<1>UD        g2<8,8,1>UD     g3<8,8,1>UD     { align1 1Q };
+";
+    fails("bdw", 8, mach, "no integer MUL");
+    let overwritten = "
+mul(8)          acc0<1>UD       g2<8,8,1>UD     g3<16,8,2>UW    { align1 1Q };
+mov(8)          acc0<1>UD       g2<8,8,1>UD                     { align1 1Q };
+"
+    .to_string()
+        + mach;
+    fails("skl", 8, &overwritten, "no integer MUL");
+    let wide = "
+mul(16)         acc0<1>UD       g2<8,8,1>UD     g4<8,8,1>UD     { align1 1H };
+mach(16)        g10<1>UD        g2<8,8,1>UD     g4<8,8,1>UD     { align1 1H };
+";
+    fails("hsw", 16, wide, "8 dwords");
+    let second = "
+mul(8)          acc0<1>UD       g2<8,8,1>UD     g3<8,8,1>UD     { align1 2Q };
+mach(8)         g10<1>UD        g2<8,8,1>UD     g3<8,8,1>UD     { align1 2Q };
+";
+    fails("ivb", 16, second, "acc1");
+    let (t, _) = run("hsw", 16, second, |t| {
+        t.set_grf(2, 0, &[0xffff_ffff; 8]).unwrap();
+        t.set_grf(3, 0, &[0xffff_ffff; 8]).unwrap();
+    });
+    assert_eq!(t.grf_ud(10), [0xffff_fffe; 8]);
 }
 
 #[test]

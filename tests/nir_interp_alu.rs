@@ -249,6 +249,12 @@ const TESTED: &[&str] = &[
     "imod",
     "udiv",
     "b2f16",
+    "umul_high",
+    "imul_high",
+    "uadd_sat",
+    "iadd_sat",
+    "usub_sat",
+    "isub_sat",
 ];
 
 #[test]
@@ -784,6 +790,65 @@ fn division_by_zero_is_zero() {
         32,
         &[i(&[-7, 7, 6, 5]), i(&[3, -3, -3, 0])],
         &[2, (-2i32) as u32 as u64, 0, 0],
+    );
+}
+
+/// The high half of the 64-bit product, unsigned and signed, and additions clamped to the
+/// type's range (NIR: `umul_high`, `imul_high`, `uadd_sat`, `iadd_sat`, `usub_sat`,
+/// `isub_sat`).
+#[test]
+fn high_products_and_saturating_adds() {
+    // (2^32-1)^2 = 0xfffffffe_00000001; 2 * (2^32-1) = 0x1_fffffffe; 2^31 * 2^31 = 2^62.
+    check(
+        "umul_high",
+        32,
+        &[
+            u(&[0xffff_ffff, 0xffff_ffff, 0x8000_0000, 0x1_0000]),
+            u(&[0xffff_ffff, 2, 0x8000_0000, 0x1_0000]),
+        ],
+        &[0xffff_fffe, 1, 0x4000_0000, 1],
+    );
+    // x / 5 = umul_high(x, 0xcccccccd) >> 2: 0xcccccccd = (2^34 + 1) / 5, so for 12345 the
+    // product is 2469 * (2^34 + 1) and the high half 2469 * 4.
+    check("umul_high", 32, &[u(&[12345]), u(&[0xcccc_cccd])], &[9876]);
+    // -1 * 1 = -1 (high half all ones); (2^31-1)^2 = 2^62 - 2^32 + 1; -2 * (2^31-1) =
+    // -2^32 + 2, whose floor over 2^32 is -1.
+    check(
+        "imul_high",
+        32,
+        &[i(&[-1, i32::MAX, -2, -1]), i(&[1, i32::MAX, i32::MAX, -1])],
+        &[0xffff_ffff, 0x3fff_ffff, 0xffff_ffff, 0],
+    );
+    check(
+        "uadd_sat",
+        32,
+        &[
+            u(&[0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 5]),
+            u(&[1, 0x8000_0000, 0x7fff_ffff, 0xffff_fffa]),
+        ],
+        &[0xffff_ffff, 0xffff_ffff, 0xffff_fffe, 0xffff_ffff],
+    );
+    check(
+        "iadd_sat",
+        32,
+        &[
+            i(&[i32::MAX, i32::MIN, i32::MAX, 0x4000_0000]),
+            i(&[1, -1, i32::MIN, 0x4000_0000]),
+        ],
+        &[0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x7fff_ffff],
+    );
+    check(
+        "usub_sat",
+        32,
+        &[u(&[5, 3, 0xffff_ffff, 0]), u(&[3, 5, 1, 0xffff_ffff])],
+        &[2, 0, 0xffff_fffe, 0],
+    );
+    // 0 - -2^31 = 2^31 clamps to MAX; MIN - 1 to MIN; -1 - MAX is exactly MIN.
+    check(
+        "isub_sat",
+        32,
+        &[i(&[0, 0, i32::MIN, -1]), i(&[-2, i32::MIN, 1, i32::MAX])],
+        &[2, 0x7fff_ffff, 0x8000_0000, 0x8000_0000],
     );
 }
 

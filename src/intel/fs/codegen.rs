@@ -147,6 +147,10 @@ pub fn generate(
                 out.extend(uniformize(inst, devinfo.ver >= 80 && prog.packed_dispatch)?);
                 continue;
             }
+            Op::MulHigh => {
+                out.extend(mul_high(devinfo, inst)?);
+                continue;
+            }
             Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
                 let (tmpl, jip, uip) = match inst.op {
                     Op::If => (&flow.if_, targets[ip].0, targets[ip].1),
@@ -438,6 +442,78 @@ fn uniformize(inst: &Inst, ce0: bool) -> Result<Vec<eu::Inst>, CompileError> {
         .chain(enabled)
         .chain([first, byte, addr, read])
         .collect())
+}
+
+/// MULH as the hardware computes it: `mul acc0, a, b` leaves the partial product of `a` and
+/// the low 16 bits of `b` in the accumulator at full precision, and `mach dst, a, b` adds
+/// the product of `a` and `b`'s high 16 bits to it and keeps the upper 32 bits.
+///
+/// Gen7 reads a dword `b` as its low word for the accumulator's product by itself. Gen8+
+/// multiplies all 32 bits, so its MUL is told to read the low words only (`b` as UW at twice
+/// the stride, an immediate as a UW immediate of its low half), or the MACH would add the
+/// high half twice. The MUL names acc0 explicitly; the MACH reads the accumulator
+/// implicitly, through the accumulator its quarter control selects, which on Ivy Bridge
+/// is the nonexistent integer acc1 for the second quarter: the IR gives Ivy Bridge only
+/// first-quarter MULHs (see `mul_high` in `from_nir::alu`), and this refuses any other.
+fn mul_high(devinfo: &DevInfo, inst: &Inst) -> Result<Vec<eu::Inst>, CompileError> {
+    let fail = |what: &str| Err(CompileError::Internal(format!("{what}: {inst}")));
+    if inst.exec_size > 8 {
+        return fail("a MULH wider than the accumulator's 8 dwords");
+    }
+    if devinfo.ver == 70 && inst.group >= 8 {
+        return fail("an Ivy Bridge MULH whose MACH would read acc1");
+    }
+    if inst.sat || inst.cmod != eu::CondMod::None {
+        return fail("a MULH with a saturate or conditional modifier");
+    }
+    let (a, b) = match inst.src.as_slice() {
+        [a, b] if a.file != File::Imm && ![a, b].iter().any(|s| s.neg || s.abs) => (a, b),
+        _ => return fail("a MULH with an immediate first source or a source modifier"),
+    };
+    let ty = inst.dst.ty;
+    if !matches!(ty, RegType::D | RegType::UD) || a.ty != ty || b.ty != ty {
+        return fail("a MULH not of D or UD operands");
+    }
+    let mul_b = if devinfo.ver >= 80 {
+        if b.file == File::Imm {
+            Reg::imm(RegType::UW, b.imm as u32 & 0xffff)
+        } else {
+            Reg {
+                ty: RegType::UW,
+                stride: b.stride * 2,
+                ..*b
+            }
+        }
+    } else {
+        *b
+    };
+    let exec = inst.exec_size;
+    let (q, nib) = qtr(inst);
+    let controls = |mut e: eu::Inst| {
+        e.exec_size = exec;
+        e.qtr_ctrl = q;
+        e.nib_ctrl = nib;
+        e.we_all = inst.we_all;
+        e.pred = inst.pred.map(|inv| Predicate {
+            control: 1,
+            inverse: inv,
+        });
+        e.flag_nr = inst.flag_subnr / 2;
+        e.flag_subnr = inst.flag_subnr % 2;
+        e
+    };
+    let mut mul = eu::Inst::new(Opcode::Mul);
+    mul.dst = Dst::reg(
+        RegFile::Arf,
+        eu::types::arf::ACCUMULATOR,
+        (inst.group % 8) * 4,
+        ty,
+    );
+    mul.src = vec![src_of(a, exec, false)?, src_of(&mul_b, exec, false)?];
+    let mut mach = eu::Inst::new(Opcode::Mach);
+    mach.dst = dst_of(&inst.dst)?;
+    mach.src = vec![src_of(a, exec, false)?, src_of(b, exec, false)?];
+    Ok(vec![controls(mul), controls(mach)])
 }
 
 /// The address-register descriptor of an indexed sampler message: the index (a scalar

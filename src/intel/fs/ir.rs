@@ -242,6 +242,15 @@ pub enum Op {
         /// Relocation id (Mesa's `brw_shader_reloc_id`).
         id: u32,
     },
+    /// The high 32 bits of the 64-bit product of `src[0]` and `src[1]` (NIR's `umul_high` when
+    /// the destination is UD, `imul_high` when it is D). It stays one instruction through the
+    /// passes, a pure function of its sources like MATH, and codegen emits it as the
+    /// hardware's pair `mul acc0, a, b` + `mach dst, a, b` (brw's MULH), so that nothing
+    /// between the two can disturb the accumulator and no pass has to know about that
+    /// implicit operand. At most 8 channels at a time: the accumulator holds eight dwords at
+    /// full precision. `src[0]` is a register, `src[1]` a register or an immediate, neither
+    /// with a source modifier.
+    MulHigh,
     /// Fine y derivative: `src[0]` minus `src[1]` read as the lower and upper pixel rows of
     /// each subspan (an align16 ADD with .zwzw / .xyxy swizzles).
     DdyFine,
@@ -517,6 +526,7 @@ impl fmt::Display for Inst {
             )?,
             Op::Send => write!(f, "send.sfid{}.{:#x}", self.sfid, self.desc)?,
             Op::DdyFine => f.write_str("ddy_fine")?,
+            Op::MulHigh => f.write_str("mulh")?,
             Op::Uniformize => f.write_str("uniformize")?,
             Op::MovRelocImm { id } => write!(f, "mov_reloc_imm.id{id}")?,
             Op::If => f.write_str("if")?,

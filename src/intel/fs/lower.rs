@@ -378,6 +378,8 @@ pub fn max_simd_width(devinfo: &DevInfo, inst: &Inst) -> u8 {
         Op::Alu(o) if o.is_three_src() && !devinfo.supports_simd16_3src => width = width.min(8),
         Op::Math(MathFn::IntDivQuotient | MathFn::IntDivRemainder) => width = width.min(8),
         Op::DdyFine => width = width.min(8),
+        // The MUL/MACH pair works on the accumulator, which holds 8 dwords.
+        Op::MulHigh => width = width.min(8),
         Op::Math(_) if devinfo.ver < 70 => width = width.min(8),
         Op::Alu(Opcode::Mul)
             if devinfo.ver < 80

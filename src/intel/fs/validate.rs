@@ -39,6 +39,11 @@ pub fn validate(prog: &Program) -> Result<(), String> {
         if inst.op == Op::Send && (inst.src.is_empty() || inst.mlen == 0) {
             return fail("a send without a payload".into());
         }
+        if inst.op == Op::MulHigh {
+            if let Some(what) = check_mul_high(inst) {
+                return fail(what);
+            }
+        }
         match inst.op {
             Op::If | Op::Do => flow.push((inst.op, false)),
             Op::Else => match flow.last_mut() {
@@ -64,6 +69,21 @@ pub fn validate(prog: &Program) -> Result<(), String> {
         Some((op, _)) => Err(format!("{op:?} never closed")),
         None => Ok(()),
     }
+}
+
+/// What codegen's MUL/MACH pair needs of a MULH: two D or UD sources of the destination's
+/// type, a register first, no source modifier (the MUL rereads the second source as words),
+/// no saturate or condition.
+fn check_mul_high(inst: &Inst) -> Option<String> {
+    use crate::intel::eu::{CondMod, RegType};
+    let ty = inst.dst.ty;
+    let ok = matches!(ty, RegType::D | RegType::UD)
+        && inst.src.len() == 2
+        && inst.src.iter().all(|s| s.ty == ty && !s.neg && !s.abs)
+        && inst.src[0].file != File::Imm
+        && !inst.sat
+        && inst.cmod == CondMod::None;
+    (!ok).then(|| "a MULH other than D or UD registers (an immediate second source)".into())
 }
 
 fn check_dst(prog: &Program, inst: &Inst) -> Option<String> {
@@ -117,6 +137,30 @@ mod tests {
             insts,
             vgrf_sizes: vgrfs.to_vec(),
             ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_mulh_takes_plain_d_or_ud_registers_and_a_second_immediate() {
+        let ud = |n| Reg::vgrf(n, RegType::UD);
+        let mulh = |a: Reg, b: Reg| Inst::new(Op::MulHigh, 8, a.retype(b.ty), vec![a, b]);
+        let ok = [
+            mulh(ud(0), ud(1)),
+            mulh(ud(0), Reg::imm(RegType::UD, 0xcccc_cccd)),
+            mulh(ud(0).retype(RegType::D), ud(1).retype(RegType::D)),
+        ];
+        for inst in ok {
+            assert!(validate(&program(&[1, 1], vec![inst])).is_ok());
+        }
+        let bad = [
+            mulh(Reg::imm(RegType::UD, 5), ud(1)),
+            mulh(ud(0), ud(1).negate()),
+            mulh(ud(0).retype(RegType::F), ud(1).retype(RegType::F)),
+            Inst::new(Op::MulHigh, 8, ud(0), vec![ud(0), ud(1).retype(RegType::D)]),
+        ];
+        for inst in bad {
+            let err = validate(&program(&[1, 1], vec![inst])).unwrap_err();
+            assert!(err.contains("MULH"), "{err}");
         }
     }
 

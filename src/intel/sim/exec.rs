@@ -520,6 +520,7 @@ impl Thread {
                     self.write_raw(acc, 4, carry as u64)?;
                     (Val::Int(v as i128), None)
                 }
+                Mach => (self.mach(inst, i, a, b)?, None),
                 Csel => {
                     let r = alu::compare(inst.cond_mod, c, Val::Float(0.0))
                         .ok_or("csel without a condition")?;
@@ -555,7 +556,14 @@ impl Thread {
                 } else {
                     self.write_dst(loc, inst.dst.ty, result, inst.saturate)?;
                 }
-                if inst.acc_wr && inst.dst.file != RegFile::Arf && !matches!(op, Addc | Subb) {
+                if let Some(e) = self.int_acc_element(inst) {
+                    // An integer MUL into the accumulator keeps its whole product there.
+                    if let Some(slot) = self.acc_full.get_mut(e + i as usize) {
+                        *slot = Some(result.i());
+                    }
+                }
+                if inst.acc_wr && inst.dst.file != RegFile::Arf && !matches!(op, Addc | Subb | Mach)
+                {
                     let acc =
                         Loc::Arf(super::thread::arf_base(0x20) + (i * inst.dst.ty.size()) as usize);
                     self.write_dst(acc, inst.dst.ty, result, inst.saturate)?;
@@ -659,6 +667,15 @@ impl Thread {
             Add if float => r(a.f() + b.f()),
             Add => Val::Int(a.i() + b.i()),
             Mul if float => r(a.f() * b.f()),
+            // Before Gen8 the multiplier is 32x16: into the accumulator only the low word of
+            // a dword src1 takes part, and MACH supplies the high word's product (a GRF
+            // destination still gets the full low 32 bits).
+            Mul if self.devinfo.ver < 80
+                && self.int_acc_element(inst).is_some()
+                && matches!(inst.src[1].ty(), RegType::D | RegType::UD) =>
+            {
+                Val::Int(a.i().wrapping_mul(b.i() & 0xffff))
+            }
             Mul => Val::Int(a.i().wrapping_mul(b.i())),
             Avg => Val::Int((a.i() + b.i() + 1) >> 1),
             Frc | Rndu | Rndd | Rnde | Rndz => r(alu::round_op(inst.opcode, a.f())),
@@ -670,7 +687,7 @@ impl Thread {
                     Val::Int(a.i().wrapping_mul(b.i()).wrapping_add(acc.i()))
                 }
             }
-            Mach => Val::Int(a.i().wrapping_mul(b.i()) >> 32),
+            Mach => return Err("MACH outside its accumulator model".into()),
             Lzd => Val::Int((a.i() as u32).leading_zeros() as i128),
             Fbh => Val::Int(alu::fbh(a.i(), inst.src[0].ty() == RegType::D)),
             Fbl => Val::Int(alu::fbl(a.i())),
@@ -735,6 +752,57 @@ impl Thread {
             }
             op => return Err(format!("unsupported: opcode `{}`", op.name())),
         })
+    }
+
+    /// The first full-precision accumulator dword an integer MUL writes: `None` for any
+    /// other instruction.
+    fn int_acc_element(&self, inst: &Inst) -> Option<usize> {
+        let d = &inst.dst;
+        let acc = d.file == RegFile::Arf && d.nr & 0xf0 == eu::types::arf::ACCUMULATOR;
+        (inst.opcode == Opcode::Mul && acc && !d.ty.is_float() && d.indirect.is_none())
+            .then(|| (d.nr as usize & 1) * 8 + d.subnr as usize / d.ty.size().max(1) as usize)
+    }
+
+    /// MACH, element `i`: adds `a` times the high word of `b` (signed for a D `b`) to the
+    /// partial product an integer MUL left in the accumulator and returns the upper 32 bits
+    /// of the sum; with AccWrEnable the whole sum stays in the accumulator. The accumulator
+    /// is read implicitly, as the quarter control selects it: acc0 for 8 dwords, except on
+    /// Ivy Bridge, where a second-quarter MACH reaches acc1, which holds no integers there
+    /// (undefined; Haswell and later use acc0).
+    fn mach(&mut self, inst: &Inst, i: u32, a: Val, b: Val) -> Result<Val, String> {
+        let ty = inst.dst.ty;
+        if ty.is_float() || ty.size() != 4 {
+            return Err(format!(
+                "unsupported: mach with a {} destination",
+                ty.letters()
+            ));
+        }
+        if inst.exec_size > 8 {
+            return Err(format!(
+                "mach({}): the accumulator holds 8 dwords at full precision",
+                inst.exec_size
+            ));
+        }
+        if self.devinfo.ver == 70 && inst.qtr_ctrl != 0 {
+            return Err(
+                "mach with quarter control past 1Q on Ivy Bridge reads acc1, which holds no \
+                 integers (undefined)"
+                    .into(),
+            );
+        }
+        let e = i as usize;
+        let acc = self.acc_full[e].ok_or_else(|| {
+            format!(
+                "mach reads accumulator dword {e}, which holds no integer MUL's partial product"
+            )
+        })?;
+        let full = acc.wrapping_add(a.i().wrapping_mul(b.i() >> 16) << 16);
+        if inst.acc_wr {
+            let loc = Loc::Arf(super::thread::arf_base(0x20) + e * 4);
+            self.write_raw(loc, 4, full as u32 as u64)?;
+            self.acc_full[e] = Some(full);
+        }
+        Ok(Val::Int(full >> 32))
     }
 
     fn read_acc(&self, inst: &Inst, i: u32) -> Result<Val, String> {

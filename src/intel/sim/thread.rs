@@ -36,7 +36,15 @@ pub struct Thread {
     pub(super) chans: [Chan; 32],
     pub(super) step_limit: u64,
     pub(super) shared: DefaultShared,
+    /// The integer accumulator's dwords at full precision (acc0 elements 0-7, then acc1's):
+    /// an integer MUL into the accumulator keeps the whole product there, beyond the 32 bits
+    /// a read of acc0 returns, and MACH builds on it. Any other write to an element's bytes
+    /// leaves only those bits, and the element has no full-precision value.
+    pub(super) acc_full: [Option<i128>; ACC_DWORDS],
 }
+
+/// Dwords of the integer accumulator kept at full precision: acc0 and acc1.
+pub(super) const ACC_DWORDS: usize = 16;
 
 impl Thread {
     /// A thread of `simd` channels (1–32) on `devinfo`, every register zero and every
@@ -62,6 +70,7 @@ impl Thread {
             chans: [Chan::Off; 32],
             step_limit: 1_000_000,
             shared: DefaultShared::default(),
+            acc_full: [None; ACC_DWORDS],
         };
         t.set_dispatch_mask(if simd == 32 {
             u32::MAX
@@ -279,6 +288,14 @@ impl Thread {
     }
 
     pub(super) fn write_raw(&mut self, loc: Loc, size: usize, v: u64) -> Result<(), String> {
+        if let Loc::Arf(a) = loc {
+            let acc = arf_base(0x20);
+            let first = a.saturating_sub(acc) / 4;
+            let end = (a + size).saturating_sub(acc).div_ceil(4).min(ACC_DWORDS);
+            for e in self.acc_full.get_mut(first..end).into_iter().flatten() {
+                *e = None;
+            }
+        }
         let (mem, at) = match loc {
             Loc::Null => return Ok(()),
             Loc::Grf(a) => (&mut self.grf, a),

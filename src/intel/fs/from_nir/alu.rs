@@ -126,6 +126,12 @@ impl Translator<'_> {
                 self.binary(Opcode::Add, D, d(arg(0)?), neg_b, false)
             }
             AluOp::imul => self.binary(Opcode::Mul, D, d(arg(0)?), d(arg(1)?), true),
+            // The adder's result is wider than 32 bits and .sat clamps it to the destination
+            // type's range: unsigned for UD, signed for D.
+            AluOp::uadd_sat => self.saturated_add(UD, arg(0)?, arg(1)?),
+            AluOp::iadd_sat => self.saturated_add(D, arg(0)?, arg(1)?),
+            AluOp::usub_sat => self.usub_sat(arg(0)?, arg(1)?),
+            AluOp::isub_sat => self.isub_sat(arg(0)?, arg(1)?),
             AluOp::imul_32x16 => {
                 let b = arg(1)?;
                 let lo = if b.file == File::Imm {
@@ -142,6 +148,8 @@ impl Translator<'_> {
                 self.alu(Opcode::Mul, dst, vec![a0, lo]);
                 dst
             }
+            AluOp::umul_high => self.mul_high(UD, arg(0)?, arg(1)?),
+            AluOp::imul_high => self.mul_high(D, arg(0)?, arg(1)?),
             AluOp::iand => self.binary(Opcode::And, UD, ud(arg(0)?), ud(arg(1)?), true),
             AluOp::ior => self.binary(Opcode::Or, UD, ud(arg(0)?), ud(arg(1)?), true),
             AluOp::ixor => self.binary(Opcode::Xor, UD, ud(arg(0)?), ud(arg(1)?), true),
@@ -254,7 +262,14 @@ impl Translator<'_> {
             AluOp::fsin => self.math(MathFn::Sin, F, vec![arg(0)?]),
             AluOp::fcos => self.math(MathFn::Cos, F, vec![arg(0)?]),
             AluOp::fpow => self.math(MathFn::Pow, F, vec![arg(0)?, arg(1)?]),
+            // The divider truncates toward zero and its remainder takes the dividend's sign:
+            // NIR's `idiv` and `irem` as they are (the PRM's sign table), and for unsigned
+            // operands `udiv` and `umod`. SIMD8 only (see `lower::max_simd_width`).
             AluOp::idiv => self.math(MathFn::IntDivQuotient, D, vec![arg(0)?, arg(1)?]),
+            AluOp::udiv => self.math(MathFn::IntDivQuotient, UD, vec![arg(0)?, arg(1)?]),
+            AluOp::umod => self.math(MathFn::IntDivRemainder, UD, vec![arg(0)?, arg(1)?]),
+            AluOp::irem => self.math(MathFn::IntDivRemainder, D, vec![arg(0)?, arg(1)?]),
+            AluOp::imod => self.imod(arg(0)?, arg(1)?),
             _ => return Ok(None),
         };
         Ok(Some(r))
@@ -398,6 +413,118 @@ impl Translator<'_> {
         let i = self.alu(Opcode::Sel, dst, vec![a.retype(ty), b.retype(ty)]);
         i.cmod = cm;
         dst
+    }
+
+    /// `umul_high` (`ty` UD) or `imul_high` (D): one [`Op::MulHigh`], which commutes, so a
+    /// leading immediate changes places (its first source must be a register). On Ivy
+    /// Bridge the MUL/MACH pair of a channel group past the first would have its MACH read
+    /// the nonexistent integer acc1, so, as brw does, each such group of 8 channels is
+    /// computed at group 0 with write-enable-all into a temporary and then moved into place
+    /// under the group's own execution mask.
+    fn mul_high(&mut self, ty: RegType, a: Reg, b: Reg) -> Reg {
+        let (a, b) = if a.file == File::Imm && b.file != File::Imm {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let plain = |t: &mut Self, r: Reg| {
+            let r = r.retype(ty);
+            if r.neg || r.abs {
+                t.unary(Opcode::Mov, ty, r)
+            } else {
+                r
+            }
+        };
+        let a = plain(self, a);
+        let a = self.in_grf(a);
+        let b = plain(self, b);
+        let dst = self.vgrf(ty);
+        if self.devinfo.ver != 70 || self.width <= 8 {
+            self.push(Op::MulHigh, dst, vec![a, b]);
+            return dst;
+        }
+        let part = |r: Reg, ch: u32| match r.file {
+            File::Vgrf | File::Fixed if r.stride != 0 => r.horiz_offset(ch),
+            _ => r,
+        };
+        for g in (0..self.width as u32).step_by(8) {
+            let srcs = vec![part(a, g), part(b, g)];
+            if g == 0 {
+                self.push(Op::MulHigh, dst, srcs).exec_size = 8;
+                continue;
+            }
+            let tmp = Reg::vgrf(self.prog.alloc(1), ty);
+            let m = self.push(Op::MulHigh, tmp, srcs);
+            m.exec_size = 8;
+            m.we_all = true;
+            let mov = self.alu(Opcode::Mov, part(dst, g), vec![tmp]);
+            mov.exec_size = 8;
+            mov.group = g as u8;
+        }
+        dst
+    }
+
+    /// ADD with saturation as `ty`.
+    fn saturated_add(&mut self, ty: RegType, a: Reg, b: Reg) -> Reg {
+        let dst = self.binary(Opcode::Add, ty, a.retype(ty), b.retype(ty), true);
+        if let Some(add) = self.prog.insts.last_mut() {
+            add.sat = true;
+        }
+        dst
+    }
+
+    /// `usub_sat`: a - b where a > b, else 0 (brw's form for widths other than 8: CMP.G,
+    /// ADD of the negated subtrahend, SEL of 0 where the compare failed). A saturating ADD
+    /// of a negated source cannot do it, as the hardware negates a source within its own 32
+    /// bits.
+    fn usub_sat(&mut self, a: Reg, b: Reg) -> Reg {
+        let (a, b) = (self.in_grf(ud(a)), ud(b));
+        self.alu(Opcode::Cmp, Reg::null(UD), vec![a, b]).cmod = CondMod::G;
+        let neg_b = if b.file == File::Imm {
+            Reg::imm(UD, (b.imm as u32).wrapping_neg())
+        } else {
+            b.negate()
+        };
+        let diff = self.vgrf(UD);
+        self.alu(Opcode::Add, diff, vec![a, neg_b]);
+        let dst = self.vgrf(UD);
+        self.alu(Opcode::Sel, dst, vec![diff, Reg::imm(UD, 0)]).pred = Some(false);
+        dst
+    }
+
+    /// `isub_sat` in two saturating steps that never negate -2^31 (which the hardware's
+    /// 32-bit source negation would leave as it is): with h = b >> 1 (arithmetic) and
+    /// r = b - h, both of magnitude at most 2^30 and of b's sign, a - b is
+    /// sat(sat(a - h) - r), the first clamp only ever pushing the way the second goes.
+    /// (brw's version of this shifts logically, which for a negative b gives h near 2^31.)
+    fn isub_sat(&mut self, a: Reg, b: Reg) -> Reg {
+        let (a, b) = (self.in_grf(d(a)), self.in_grf(d(b)));
+        let h = self.binary(Opcode::Asr, D, b, Reg::imm(UD, 1), false);
+        let r = self.vgrf(D);
+        self.alu(Opcode::Add, r, vec![b, h.negate()]);
+        let t = self.vgrf(D);
+        self.alu(Opcode::Add, t, vec![a, h.negate()]).sat = true;
+        let dst = self.vgrf(D);
+        self.alu(Opcode::Add, dst, vec![t, r.negate()]).sat = true;
+        dst
+    }
+
+    /// `imod`, whose result takes the divisor's sign, from the divider's remainder (which
+    /// takes the dividend's) as brw builds it: where the remainder is not zero
+    /// (`mov.nz`; MATH takes no conditional modifier) and the operands' signs differ (their
+    /// XOR is negative: `xor.l` under that predicate, so the other channels keep the false
+    /// flag), the divisor is added to the remainder.
+    fn imod(&mut self, a: Reg, b: Reg) -> Reg {
+        let (a, b) = (d(a), d(b));
+        let rem = self.math(MathFn::IntDivRemainder, D, vec![a, b]);
+        self.alu(Opcode::Mov, Reg::null(D), vec![rem]).cmod = CondMod::Nz;
+        let x = self.in_grf(a);
+        let tmp = self.vgrf(D);
+        let xor = self.alu(Opcode::Xor, tmp, vec![x, b]);
+        xor.pred = Some(false);
+        xor.cmod = CondMod::L;
+        self.alu(Opcode::Add, rem, vec![rem, b]).pred = Some(false);
+        rem
     }
 
     /// An extended-math function; its sources must be registers.

@@ -71,7 +71,7 @@ fn broadcast_bits(inst: &Inst) -> Option<u32> {
 /// left alone).
 fn reads_scalar(inst: &Inst) -> bool {
     match inst.op {
-        Op::Math(_) => true,
+        Op::Math(_) | Op::MulHigh => true,
         Op::Alu(op) => matches!(
             op,
             Opcode::Mov
@@ -110,6 +110,9 @@ fn reads_scalar(inst: &Inst) -> bool {
 /// of a two-source operation whose first is not one (integer multiplies excepted: their
 /// immediate must fit a word).
 fn takes_imm(inst: &Inst, i: usize) -> bool {
+    if inst.op == Op::MulHigh {
+        return i == 1 && inst.src[0].file != File::Imm;
+    }
     let Op::Alu(op) = inst.op else {
         return false;
     };

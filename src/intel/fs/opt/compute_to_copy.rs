@@ -135,7 +135,7 @@ fn writer_of(prog: &Program, ip: usize, removed: &[bool]) -> Option<usize> {
         // SEL writes every channel whatever its predicate says.
         let full = scan.pred.is_none() || scan.op == Op::Alu(Opcode::Sel);
         let ok = full
-            && matches!(scan.op, Op::Alu(_) | Op::Math(_))
+            && matches!(scan.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
             && scan.dst.offset == src.offset
             && scan.dst.stride == 1
             && scan.dst.region.is_none()

@@ -39,7 +39,7 @@ pub fn copy_propagation(prog: &mut Program) -> bool {
         }
         // PLN and LINE read a register pair (or a vec4 of plane coefficients) beyond the
         // region their source names.
-        if matches!(inst.op, Op::Alu(_) | Op::Math(_))
+        if matches!(inst.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
             && !matches!(inst.op, Op::Alu(Opcode::Pln | Opcode::Line))
         {
             for i in 0..inst.src.len() {
@@ -354,6 +354,11 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
         return false;
     }
     let new = compose(c.src, &read);
+    // MULH's MUL reads its second source again as words (Gen8+): plain strided regions
+    // only, and no modifiers (which `takes_mods` already keeps out).
+    if inst.op == Op::MulHigh && new.region.is_some() {
+        return false;
+    }
     if (src_mods || (new.file == File::Imm && (new.neg || new.abs))) && !takes_mods(inst) {
         return false;
     }
@@ -369,6 +374,14 @@ fn try_propagate(inst: &mut Inst, i: usize, c: &Copy) -> bool {
                 return false;
             };
             if new.ty.size() != 4 || matches!(inst.op, Op::Math(_)) {
+                return false;
+            }
+            // MULH takes an immediate second source (its MUL reads the low word of it).
+            if inst.op == Op::MulHigh {
+                if i == 1 && inst.src[0].file != File::Imm {
+                    inst.src[1] = new;
+                    return true;
+                }
                 return false;
             }
             let Op::Alu(op) = inst.op else {
@@ -433,6 +446,27 @@ mod tests {
 
     fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
         testing::run(copy_propagation, insts)
+    }
+
+    /// MULH takes a copied register in either source and a copied immediate only as its
+    /// second source (its MUL reads that one again as a word), never a negated copy.
+    #[test]
+    fn mulh_takes_registers_and_a_second_immediate() {
+        let u = |n| Reg::vgrf(n, RegType::UD);
+        let mulh = |d, a, b| Inst::new(Op::MulHigh, 8, d, vec![a, b]);
+        let k = Reg::imm(RegType::UD, 0xcccc_cccd);
+        let (p, out) = run(vec![mov(u(1), k), mulh(u(2), u(0), u(1))]);
+        assert!(p);
+        assert_eq!(out[1], mulh(u(2), u(0), k));
+        let (p, out) = run(vec![mov(u(1), k), mulh(u(2), u(1), u(0))]);
+        assert!(!p);
+        assert_eq!(out[1], mulh(u(2), u(1), u(0)));
+        let (p, out) = run(vec![mov(u(1), u(3)), mulh(u(2), u(1), u(1))]);
+        assert!(p);
+        assert_eq!(out[1], mulh(u(2), u(3), u(3)));
+        let d = |n| Reg::vgrf(n, RegType::D);
+        let (p, _) = run(vec![mov(d(1), d(3).negate()), mulh(d(2), d(0), d(1))]);
+        assert!(!p);
     }
 
     #[test]

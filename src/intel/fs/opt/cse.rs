@@ -252,7 +252,7 @@ fn is_expression(inst: &Inst) -> bool {
             | Opcode::Lrp => true,
             _ => false,
         },
-        Op::Math(_) | Op::DdyFine => true,
+        Op::Math(_) | Op::DdyFine | Op::MulHigh => true,
         _ => false,
     };
     // A predicated write other than SEL leaves the disabled channels as they were, which a

@@ -37,7 +37,7 @@ fn part_of_source(def: &Inst, copy: &Inst) -> Option<u32> {
     let (d, s) = (&def.dst, &copy.src[0]);
     let (g, e) = (def.group as u32, def.exec_size as u32);
     let (cg, ce) = (copy.group as u32, copy.exec_size as u32);
-    let ok = matches!(def.op, Op::Alu(_) | Op::Math(_))
+    let ok = matches!(def.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
         && (def.pred.is_none() || def.op == Op::Alu(Opcode::Sel))
         && d.file == File::Vgrf
         && d.nr == s.nr
@@ -66,7 +66,7 @@ fn reads_only_in_place(def: &Inst, a: u32, off: u32) -> bool {
                 && s.ty.size() == 4
                 && def.dst.ty.size() == 4
                 && def.dst.stride == 1
-                && matches!(def.op, Op::Alu(_) | Op::Math(_))
+                && matches!(def.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
         })
 }
 
