@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gpucc::piglit::{self, Mode, Outcome};
+use gpucc::piglit::{self, Gap, Mode, Outcome};
 
 /// An Intel-style fragment shader: colour = texture(slot 0, TEX0.xy); texture index 1 is the
 /// binding-table entry after the render target.
@@ -308,6 +308,12 @@ probe rgba 200 200 0 0 0 0
         .replace("probe rgba 200 200 0 0 0 0", "probe rgba 200 200 1 1 1 1");
     let p = write_test("vfan", &fan, FS_WHITE, Some(VS_PASS));
     assert_pass(&run("ivb", &p, Mode::Interpreter));
+    // piglit-vbo also takes the count as a GLSL type (`float/vec2` is `float/2`), the form
+    // most of piglit's generated tests use: the same triangle, the same pixels.
+    let typed = script.replace("piglit_vertex/float/2", "piglit_vertex/float/vec2");
+    let p = write_test("vtyped", &typed, FS_WHITE, Some(VS_PASS));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
 }
 
 /// A command the runner does not model is an error, not a skip: the test fails with the
@@ -320,11 +326,115 @@ fn unmodelled_texture_parameter_fails_as_cannot_run() {
     );
     let p = write_test("lodbias", &script, FS_TEX, None);
     let o = run("ivb", &p, Mode::Interpreter);
-    assert!(
-        matches!(&o, Outcome::Fail { message, .. }
-            if message.starts_with("cannot run: ") && message.contains("texparameter")),
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("texparameter lod_bias".into())),
         "{o}"
     );
+    assert!(
+        o.to_string()
+            .starts_with("FAIL: cannot run: \"texparameter lod_bias\" is not modelled: line 9: "),
+        "{o}"
+    );
+}
+
+/// Every form the runner does not model fails naming the shader_runner command it belongs to
+/// (as piglit's shader_runner.c tells its commands apart), with the word that selects the
+/// form where the command alone does not say it. Each line is put into the RGBW test before
+/// its draw; the expectations are read off shader_runner's command list by hand.
+#[test]
+fn every_unmodelled_form_names_its_shader_runner_command() {
+    let cases = [
+        ("texparameter 2D swizzle_r red", "texparameter swizzle_r"),
+        ("draw rect ortho patch 0 0 4 4", "draw rect ortho patch"),
+        ("draw rect patch -1 -1 2 2", "draw rect patch"),
+        ("draw instanced rect -1 -1 2 2 4", "draw instanced rect"),
+        ("texture rgbw 0 (4, 1) GL_RGBA8", "texture rgbw GL_RGBA8"),
+        ("texture rgbw 2DArray 0 (4, 4, 2)", "texture rgbw 2DArray"),
+        ("texture shadowRect 0 (4, 4)", "texture shadowRect"),
+        ("uniform int tex[1][0] 0", "uniform (array of arrays)"),
+        ("enable GL_DEPTH_TEST", "enable GL_DEPTH_TEST"),
+        ("frustum -1 1 -1 1 1 3", "frustum"),
+        ("shade model flat", "shade model flat"),
+        ("link error", "link error"),
+        ("probe depth 0 0 1", "probe depth"),
+        ("ssbo 0 1024", "ssbo"),
+        ("fb tex 2d 0", "fb tex"),
+        ("vertex attrib color 1 0 0 1", "vertex attrib"),
+        ("not-a-command 1 2", "not-a-command"),
+    ];
+    for (line, class) in cases {
+        let script = RGBW.replace("draw rect tex", &format!("{line}\ndraw rect tex"));
+        let p = write_test("unmodelled", &script, FS_TEX, None);
+        let o = run("ivb", &p, Mode::Interpreter);
+        assert_eq!(o.gap(), Some(&Gap::Command(class.into())), "{line}: {o}");
+    }
+    // Sections and [vertex data] column types are named as shader_runner's sections.
+    let gs = RGBW.replace("[test]", "[geometry shader]\nvoid main() {}\n[test]");
+    let p = write_test("unmodelled", &gs, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("[geometry shader]".into())),
+        "{o}"
+    );
+    let vdata = RGBW.replace(
+        "[test]",
+        "[vertex data]\npiglit_vertex/float/vec2 value0/uint/uvec4\n0 0 1 2 3 4\n[test]",
+    );
+    let p = write_test("unmodelled", &vdata, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("[vertex data] uint/uvec4".into())),
+        "{o}"
+    );
+    // A modelled command with the wrong count of numbers is malformed, not unmodelled.
+    let bad = RGBW.replace("probe rgba 0 249 0 0 1 1", "probe rgba 0 249 0 0");
+    let p = write_test("unmodelled", &bad, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(o.gap(), Some(&Gap::Malformed), "{o}");
+}
+
+/// `link success` checks that the program linked: the NIR Mesa compiled after linking is
+/// there, so the test runs on, with the RGBW probes as before.
+#[test]
+fn link_success_is_the_linked_program() {
+    let script = RGBW.replace("[test]\n", "[test]\nlink success\n");
+    let p = write_test("linked", &script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
+}
+
+/// The command line sums up the tests it could not run per class, most frequent first.
+#[test]
+fn cli_counts_what_it_cannot_run_per_command() {
+    let lod = RGBW.replace(
+        "draw rect tex",
+        "texparameter 2D lod_bias 1.0\ndraw rect tex",
+    );
+    let swz = RGBW.replace(
+        "draw rect tex",
+        "texparameter 2D swizzle_r red\ndraw rect tex",
+    );
+    let paths = [
+        write_test("cli-lod1", &lod, FS_TEX, None),
+        write_test("cli-lod2", &lod, FS_TEX, None),
+        write_test("cli-swz", &swz, FS_TEX, None),
+        write_test("cli-ok", RGBW, FS_TEX, None),
+    ];
+    let (out, counts) = piglit::run_cli("ivb", &paths, None, Mode::Interpreter);
+    let tail: Vec<&str> = out.lines().skip(4).collect();
+    assert_eq!(
+        tail,
+        [
+            "1 passed, 3 failed, 0 skipped",
+            "  2 cannot run: texparameter lod_bias",
+            "  1 cannot run: texparameter swizzle_r",
+        ],
+        "{out}"
+    );
+    assert_eq!(counts.gaps.len(), 2);
 }
 
 /// Without NIR for the test, what counts is why: a GLSL version above what Mesa exposes on the
@@ -347,15 +457,16 @@ fn missing_nir_skips_only_for_an_unmet_glsl_requirement() {
     );
     // ivb offers GLSL 1.30: the same test without its NIR cannot run there.
     let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(o.gap(), Some(&Gap::Data("NIR".into())), "{o}");
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir130.fs.nir")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("missing data (NIR): no nonir130.fs.nir")),
         "{o}"
     );
     let p = write_test("nonir110", &script("1.10"), FS_WHITE, None);
     std::fs::remove_file(p.with_file_name("nonir110.fs.nir")).unwrap();
     let o = run("gc2000", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir110.fs.nir")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("missing data (NIR): no nonir110.fs.nir")),
         "{o}"
     );
 }
@@ -367,15 +478,16 @@ fn runner_errors_are_failures() {
     let p = write_test("badnir", RGBW, "not NIR at all", None);
     let o = run("ivb", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("invalid input: ")),
         "{o}"
     );
+    assert_eq!(o.gap(), Some(&Gap::Malformed));
     // Nothing ran, so the line names no stages.
     assert_eq!(o.to_string(), format!("FAIL: {}", o_message(&o)));
     let p = write_test("badtarget", RGBW, FS_TEX, None);
     let o = run("no-such-gpu", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("invalid input: ")),
         "{o}"
     );
 }
