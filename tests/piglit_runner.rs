@@ -145,6 +145,16 @@ fn rgbw_quadrants_on_the_interpreter_and_the_intel_simulator() {
     assert_pass(&run("bdw", &p, Mode::Simulator));
 }
 
+/// `texture rgbw 1 (8, 8) GL_RGBA8`: the same 0/1 texels as the default GL_RGBA, so the same
+/// quadrant colours at the same pixels.
+#[test]
+fn rgbw_with_the_rgba8_format_is_the_default_texture() {
+    let script = RGBW.replace("texture rgbw 1 (8, 8)", "texture rgbw 1 (8, 8) GL_RGBA8");
+    let p = write_test("rgbw8", &script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
+}
+
 #[test]
 fn a_wrong_expectation_fails_at_its_pixel() {
     // Texel 3 is red, not green: the probe must fail and name the pixel.
@@ -349,7 +359,7 @@ fn every_unmodelled_form_names_its_shader_runner_command() {
         ("draw rect ortho patch 0 0 4 4", "draw rect ortho patch"),
         ("draw rect patch -1 -1 2 2", "draw rect patch"),
         ("draw instanced rect -1 -1 2 2 4", "draw instanced rect"),
-        ("texture rgbw 0 (4, 1) GL_RGBA8", "texture rgbw GL_RGBA8"),
+        ("texture rgbw 0 (4, 1) GL_R32F", "texture rgbw GL_R32F"),
         ("texture rgbw 2DArray 0 (4, 4, 2)", "texture rgbw 2DArray"),
         ("texture shadowRect 0 (4, 4)", "texture shadowRect"),
         ("uniform int tex[1][0] 0", "uniform (array of arrays)"),

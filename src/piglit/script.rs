@@ -356,6 +356,13 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
             kind: TextureKind::Rgbw3d,
         },
         ["texture", "rgbw", unit, r @ ..] => {
+            // `texture rgbw UNIT (W, H) FORMAT`: piglit_rgbw_texture uploads texels of 0 and
+            // 1 per channel, which GL_RGBA8 stores exactly as the default GL_RGBA does (Mesa
+            // picks RGBA8 unorm for both); other formats change what is sampled.
+            let r = match r {
+                [size @ .., "GL_RGBA" | "GL_RGBA8"] => size,
+                r => r,
+            };
             let v = nums(r, 2)?;
             let [w, h] = texture_size(line, [v[0], v[1]])?;
             Command::Texture {
@@ -889,7 +896,7 @@ mod tests {
             ),
             ("texparameter 2D swizzle_r red", "texparameter swizzle_r"),
             ("texture rgbw 1D 0", "texture rgbw 1D"),
-            ("texture rgbw 0 (8, 8) GL_RGBA8", "texture rgbw GL_RGBA8"),
+            ("texture rgbw 0 (8, 8) GL_RG8", "texture rgbw GL_RG8"),
             ("texture rgbw 0 (8, 8)", "texture rgbw"),
             ("uniform dvec4 d 1 2 3 4", "uniform dvec4"),
             ("uniform vec4 s.member 1 2 3 4", "uniform (struct member)"),
@@ -904,7 +911,7 @@ mod tests {
         // A modelled form with numbers missing is malformed; a word the form does not take,
         // or a command the parser does not model, is an unmodelled form.
         assert!(!unmodelled_form("probe rgba 1 2 0 1"));
-        assert!(unmodelled_form("texture rgbw 0 (8, 8) GL_RGBA8"));
+        assert!(unmodelled_form("texture rgbw 0 (8, 8) GL_R32F"));
         assert!(unmodelled_form("draw rect ortho patch 0 0 4 4"));
     }
 
