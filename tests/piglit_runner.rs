@@ -406,6 +406,31 @@ fn every_unmodelled_form_names_its_shader_runner_command() {
     assert_eq!(o.gap(), Some(&Gap::Malformed), "{o}");
 }
 
+/// A 64-bit uniform initializer (as Mesa prints one for `uniform uint64_t v[2] = ...`) is state
+/// no command sets and the runner's default-block model does not take: its own class, not a
+/// malformed input and not a command.
+#[test]
+fn a_64_bit_uniform_initializer_is_named_as_unmodelled_state() {
+    let fs = FS_WHITE.replace(
+        "decl_var shader_out",
+        "decl_var uniform INTERP_MODE_NONE none uint64_t[2] v (0, 0, 0) = { { 0xbaddc0dedeadbeef }, { 0x1 } }\ndecl_var shader_out",
+    );
+    let script = "[require]\nGLSL >= 1.50\n[fragment shader]\nvoid main() {}\n[test]\n\
+                  draw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n";
+    let p = write_test("u64init", script, &fs, None);
+    let o = run("bdw", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Unmodelled("default uniform block".into())),
+        "{o}"
+    );
+    assert!(
+        o.to_string()
+            .starts_with("FAIL: not modelled (default uniform block): "),
+        "{o}"
+    );
+}
+
 /// `link success` checks that the program linked: the NIR Mesa compiled after linking is
 /// there, so the test runs on, with the RGBW probes as before.
 #[test]

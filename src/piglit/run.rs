@@ -60,16 +60,21 @@ pub enum Gap {
     Data(String),
     /// The input is unreadable or malformed: the test file, its NIR, or the target name.
     Malformed,
+    /// State no shader_runner command sets that the runner does not model, by class:
+    /// `default uniform block` (a uniform layout or GLSL initializer in the NIR that the
+    /// runner's default-block model does not take, e.g. a 64-bit initializer).
+    Unmodelled(String),
 }
 
 impl Gap {
     /// The class as counted and printed: `cannot run: <command>`, `missing data: <data>`,
-    /// or `invalid input`.
+    /// `invalid input`, or `not modelled: <state>`.
     pub fn class(&self) -> String {
         match self {
             Gap::Command(c) => format!("cannot run: {c}"),
             Gap::Data(d) => format!("missing data: {d}"),
             Gap::Malformed => "invalid input".to_string(),
+            Gap::Unmodelled(u) => format!("not modelled: {u}"),
         }
     }
 }
@@ -159,6 +164,7 @@ impl Stop {
                     Gap::Command(c) => format!("cannot run: \"{c}\" is not modelled: {s}"),
                     Gap::Data(d) => format!("missing data ({d}): {s}"),
                     Gap::Malformed => format!("invalid input: {s}"),
+                    Gap::Unmodelled(u) => format!("not modelled ({u}): {s}"),
                 },
                 stages,
                 gap: Some(gap),
@@ -388,8 +394,12 @@ fn load_stage(
     };
     let shader = crate::nir::parse(&text)
         .map_err(|e| Stop::malformed(format!("{}: {e}", path.display())))?;
-    let block = Block::new(&shader, native_ints, packed)
-        .map_err(|e| Stop::malformed(format!("{}: {e}", path.display())))?;
+    let block = Block::new(&shader, native_ints, packed).map_err(|e| {
+        Stop::Error(
+            Gap::Unmodelled("default uniform block".into()),
+            format!("{}: {e}", path.display()),
+        )
+    })?;
     Ok(Some(Stage { shader, block }))
 }
 
