@@ -431,6 +431,52 @@ fn a_64_bit_uniform_initializer_is_named_as_unmodelled_state() {
     );
 }
 
+/// colour = the uniform `c` (read from the default uniform block, UBO 1 on Intel).
+const FS_UNIFORM: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 0
+outputs: 1
+uniforms: 0
+decl_var uniform INTERP_MODE_NONE none vec4 c (0, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_var ubo INTERP_MODE_NONE none vec4[1] uniform_0 (0, 0, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32    %0 = load_const (0x00000000)
+    con 32    %1 = load_const (0x00000001)
+    con 32x4  %2 = @load_ubo (%1 (0x1), %0 (0x0)) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=16)
+                   @store_output (%2, %0 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// A uniform has one storage for the whole program: the initializer the vertex shader
+/// declares (`uniform vec4 c = vec4(0.25, 0.5, 0.75, 1.0)`, printed by Mesa in the VS's
+/// decl_var) is what the fragment shader reads although its own declaration has none. The
+/// colours 0.25, 0.5, 0.75 are 64, 128, 191 in RGBA8, within piglit's tolerance of the probe.
+#[test]
+fn an_initializer_in_one_stage_sets_the_uniform_for_both() {
+    let vs = VS_PASS.replace(
+        "decl_var shader_out",
+        "decl_var uniform INTERP_MODE_NONE none vec4 c (0, 0, 0) = { 0.250000, 0.500000, 0.750000, 1.000000 }\ndecl_var shader_out",
+    );
+    let script = "[require]\nGLSL >= 1.20\n[vertex shader]\nvoid main() {}\n\
+                  [fragment shader]\nvoid main() {}\n[test]\ndraw rect -1 -1 2 2\n\
+                  probe all rgba 0.25 0.5 0.75 1.0\n";
+    let p = write_test("shared-init", script, FS_UNIFORM, Some(&vs));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+    // A test's own `uniform` command still wins over the initializer.
+    let set = script
+        .replace("draw rect", "uniform vec4 c 1 0 0 1\ndraw rect")
+        .replace("probe all rgba 0.25 0.5 0.75 1.0", "probe all rgba 1 0 0 1");
+    let p = write_test("shared-init-set", &set, FS_UNIFORM, Some(&vs));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+}
+
 /// `link success` checks that the program linked: the NIR Mesa compiled after linking is
 /// there, so the test runs on, with the RGBW probes as before.
 #[test]

@@ -511,6 +511,16 @@ impl Runner {
         if vs.is_none() && test.has_vertex_shader {
             return Err(no_nir("vs"));
         }
+        if let Some(vs) = vs.as_mut() {
+            let unmodelled =
+                |e: String| Stop::Error(Gap::Unmodelled("default uniform block".into()), e);
+            fs.block
+                .share_initializers(&fs.shader, &vs.shader)
+                .map_err(unmodelled)?;
+            vs.block
+                .share_initializers(&vs.shader, &fs.shader)
+                .map_err(unmodelled)?;
+        }
         let fs_exec = match (mode, target) {
             (Mode::Interpreter, _) => FsExec::Interpreter,
             (Mode::Simulator, Target::Intel(dev)) => {
