@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gpucc::piglit::{self, Mode, Outcome};
+use gpucc::piglit::{self, Gap, Mode, Outcome};
 
 /// An Intel-style fragment shader: colour = texture(slot 0, TEX0.xy); texture index 1 is the
 /// binding-table entry after the render target.
@@ -142,6 +142,16 @@ fn rgbw_quadrants_on_the_interpreter_and_the_intel_simulator() {
     let p = write_test("rgbw", RGBW, FS_TEX, None);
     assert_pass(&run("ivb", &p, Mode::Interpreter));
     assert_pass(&run("ivb", &p, Mode::Simulator));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
+}
+
+/// `texture rgbw 1 (8, 8) GL_RGBA8`: the same 0/1 texels as the default GL_RGBA, so the same
+/// quadrant colours at the same pixels.
+#[test]
+fn rgbw_with_the_rgba8_format_is_the_default_texture() {
+    let script = RGBW.replace("texture rgbw 1 (8, 8)", "texture rgbw 1 (8, 8) GL_RGBA8");
+    let p = write_test("rgbw8", &script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
     assert_pass(&run("bdw", &p, Mode::Simulator));
 }
 
@@ -308,6 +318,12 @@ probe rgba 200 200 0 0 0 0
         .replace("probe rgba 200 200 0 0 0 0", "probe rgba 200 200 1 1 1 1");
     let p = write_test("vfan", &fan, FS_WHITE, Some(VS_PASS));
     assert_pass(&run("ivb", &p, Mode::Interpreter));
+    // piglit-vbo also takes the count as a GLSL type (`float/vec2` is `float/2`), the form
+    // most of piglit's generated tests use: the same triangle, the same pixels.
+    let typed = script.replace("piglit_vertex/float/2", "piglit_vertex/float/vec2");
+    let p = write_test("vtyped", &typed, FS_WHITE, Some(VS_PASS));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
 }
 
 /// A command the runner does not model is an error, not a skip: the test fails with the
@@ -320,11 +336,186 @@ fn unmodelled_texture_parameter_fails_as_cannot_run() {
     );
     let p = write_test("lodbias", &script, FS_TEX, None);
     let o = run("ivb", &p, Mode::Interpreter);
-    assert!(
-        matches!(&o, Outcome::Fail { message, .. }
-            if message.starts_with("cannot run: ") && message.contains("texparameter")),
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("texparameter lod_bias".into())),
         "{o}"
     );
+    assert!(
+        o.to_string()
+            .starts_with("FAIL: cannot run: \"texparameter lod_bias\" is not modelled: line 9: "),
+        "{o}"
+    );
+}
+
+/// Every form the runner does not model fails naming the shader_runner command it belongs to
+/// (as piglit's shader_runner.c tells its commands apart), with the word that selects the
+/// form where the command alone does not say it. Each line is put into the RGBW test before
+/// its draw; the expectations are read off shader_runner's command list by hand.
+#[test]
+fn every_unmodelled_form_names_its_shader_runner_command() {
+    let cases = [
+        ("texparameter 2D swizzle_r red", "texparameter swizzle_r"),
+        ("draw rect ortho patch 0 0 4 4", "draw rect ortho patch"),
+        ("draw rect patch -1 -1 2 2", "draw rect patch"),
+        ("draw instanced rect -1 -1 2 2 4", "draw instanced rect"),
+        ("texture rgbw 0 (4, 1) GL_R32F", "texture rgbw GL_R32F"),
+        ("texture rgbw 2DArray 0 (4, 4, 2)", "texture rgbw 2DArray"),
+        ("texture shadowRect 0 (4, 4)", "texture shadowRect"),
+        ("uniform int tex[1][0] 0", "uniform (array of arrays)"),
+        ("enable GL_DEPTH_TEST", "enable GL_DEPTH_TEST"),
+        ("frustum -1 1 -1 1 1 3", "frustum"),
+        ("shade model flat", "shade model flat"),
+        ("link error", "link error"),
+        ("probe depth 0 0 1", "probe depth"),
+        ("ssbo 0 1024", "ssbo"),
+        ("fb tex 2d 0", "fb tex"),
+        ("vertex attrib color 1 0 0 1", "vertex attrib"),
+        ("not-a-command 1 2", "not-a-command"),
+    ];
+    for (line, class) in cases {
+        let script = RGBW.replace("draw rect tex", &format!("{line}\ndraw rect tex"));
+        let p = write_test("unmodelled", &script, FS_TEX, None);
+        let o = run("ivb", &p, Mode::Interpreter);
+        assert_eq!(o.gap(), Some(&Gap::Command(class.into())), "{line}: {o}");
+    }
+    // Sections and [vertex data] column types are named as shader_runner's sections.
+    let gs = RGBW.replace("[test]", "[geometry shader]\nvoid main() {}\n[test]");
+    let p = write_test("unmodelled", &gs, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("[geometry shader]".into())),
+        "{o}"
+    );
+    let vdata = RGBW.replace(
+        "[test]",
+        "[vertex data]\npiglit_vertex/float/vec2 value0/uint/uvec4\n0 0 1 2 3 4\n[test]",
+    );
+    let p = write_test("unmodelled", &vdata, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Command("[vertex data] uint/uvec4".into())),
+        "{o}"
+    );
+    // A modelled command with the wrong count of numbers is malformed, not unmodelled.
+    let bad = RGBW.replace("probe rgba 0 249 0 0 1 1", "probe rgba 0 249 0 0");
+    let p = write_test("unmodelled", &bad, FS_TEX, None);
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(o.gap(), Some(&Gap::Malformed), "{o}");
+}
+
+/// A 64-bit uniform initializer (as Mesa prints one for `uniform uint64_t v[2] = ...`) is state
+/// no command sets and the runner's default-block model does not take: its own class, not a
+/// malformed input and not a command.
+#[test]
+fn a_64_bit_uniform_initializer_is_named_as_unmodelled_state() {
+    let fs = FS_WHITE.replace(
+        "decl_var shader_out",
+        "decl_var uniform INTERP_MODE_NONE none uint64_t[2] v (0, 0, 0) = { { 0xbaddc0dedeadbeef }, { 0x1 } }\ndecl_var shader_out",
+    );
+    let script = "[require]\nGLSL >= 1.50\n[fragment shader]\nvoid main() {}\n[test]\n\
+                  draw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n";
+    let p = write_test("u64init", script, &fs, None);
+    let o = run("bdw", &p, Mode::Interpreter);
+    assert_eq!(
+        o.gap(),
+        Some(&Gap::Unmodelled("default uniform block".into())),
+        "{o}"
+    );
+    assert!(
+        o.to_string()
+            .starts_with("FAIL: not modelled (default uniform block): "),
+        "{o}"
+    );
+}
+
+/// colour = the uniform `c` (read from the default uniform block, UBO 1 on Intel).
+const FS_UNIFORM: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 0
+outputs: 1
+uniforms: 0
+decl_var uniform INTERP_MODE_NONE none vec4 c (0, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_var ubo INTERP_MODE_NONE none vec4[1] uniform_0 (0, 0, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32    %0 = load_const (0x00000000)
+    con 32    %1 = load_const (0x00000001)
+    con 32x4  %2 = @load_ubo (%1 (0x1), %0 (0x0)) (access=none, align_mul=1073741824, align_offset=0, range_base=0, range=16)
+                   @store_output (%2, %0 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// A uniform has one storage for the whole program: the initializer the vertex shader
+/// declares (`uniform vec4 c = vec4(0.25, 0.5, 0.75, 1.0)`, printed by Mesa in the VS's
+/// decl_var) is what the fragment shader reads although its own declaration has none. The
+/// colours 0.25, 0.5, 0.75 are 64, 128, 191 in RGBA8, within piglit's tolerance of the probe.
+#[test]
+fn an_initializer_in_one_stage_sets_the_uniform_for_both() {
+    let vs = VS_PASS.replace(
+        "decl_var shader_out",
+        "decl_var uniform INTERP_MODE_NONE none vec4 c (0, 0, 0) = { 0.250000, 0.500000, 0.750000, 1.000000 }\ndecl_var shader_out",
+    );
+    let script = "[require]\nGLSL >= 1.20\n[vertex shader]\nvoid main() {}\n\
+                  [fragment shader]\nvoid main() {}\n[test]\ndraw rect -1 -1 2 2\n\
+                  probe all rgba 0.25 0.5 0.75 1.0\n";
+    let p = write_test("shared-init", script, FS_UNIFORM, Some(&vs));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("ivb", &p, Mode::Simulator));
+    // A test's own `uniform` command still wins over the initializer.
+    let set = script
+        .replace("draw rect", "uniform vec4 c 1 0 0 1\ndraw rect")
+        .replace("probe all rgba 0.25 0.5 0.75 1.0", "probe all rgba 1 0 0 1");
+    let p = write_test("shared-init-set", &set, FS_UNIFORM, Some(&vs));
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+}
+
+/// `link success` checks that the program linked: the NIR Mesa compiled after linking is
+/// there, so the test runs on, with the RGBW probes as before.
+#[test]
+fn link_success_is_the_linked_program() {
+    let script = RGBW.replace("[test]\n", "[test]\nlink success\n");
+    let p = write_test("linked", &script, FS_TEX, None);
+    assert_pass(&run("ivb", &p, Mode::Interpreter));
+    assert_pass(&run("bdw", &p, Mode::Simulator));
+}
+
+/// The command line sums up the tests it could not run per class, most frequent first.
+#[test]
+fn cli_counts_what_it_cannot_run_per_command() {
+    let lod = RGBW.replace(
+        "draw rect tex",
+        "texparameter 2D lod_bias 1.0\ndraw rect tex",
+    );
+    let swz = RGBW.replace(
+        "draw rect tex",
+        "texparameter 2D swizzle_r red\ndraw rect tex",
+    );
+    let paths = [
+        write_test("cli-lod1", &lod, FS_TEX, None),
+        write_test("cli-lod2", &lod, FS_TEX, None),
+        write_test("cli-swz", &swz, FS_TEX, None),
+        write_test("cli-ok", RGBW, FS_TEX, None),
+    ];
+    let (out, counts) = piglit::run_cli("ivb", &paths, None, Mode::Interpreter);
+    let tail: Vec<&str> = out.lines().skip(4).collect();
+    assert_eq!(
+        tail,
+        [
+            "1 passed, 3 failed, 0 skipped",
+            "  2 cannot run: texparameter lod_bias",
+            "  1 cannot run: texparameter swizzle_r",
+        ],
+        "{out}"
+    );
+    assert_eq!(counts.gaps.len(), 2);
 }
 
 /// Without NIR for the test, what counts is why: a GLSL version above what Mesa exposes on the
@@ -347,15 +538,16 @@ fn missing_nir_skips_only_for_an_unmet_glsl_requirement() {
     );
     // ivb offers GLSL 1.30: the same test without its NIR cannot run there.
     let o = run("ivb", &p, Mode::Interpreter);
+    assert_eq!(o.gap(), Some(&Gap::Data("NIR".into())), "{o}");
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir130.fs.nir")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("missing data (NIR): no nonir130.fs.nir")),
         "{o}"
     );
     let p = write_test("nonir110", &script("1.10"), FS_WHITE, None);
     std::fs::remove_file(p.with_file_name("nonir110.fs.nir")).unwrap();
     let o = run("gc2000", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: no nonir110.fs.nir")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("missing data (NIR): no nonir110.fs.nir")),
         "{o}"
     );
 }
@@ -367,15 +559,16 @@ fn runner_errors_are_failures() {
     let p = write_test("badnir", RGBW, "not NIR at all", None);
     let o = run("ivb", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("invalid input: ")),
         "{o}"
     );
+    assert_eq!(o.gap(), Some(&Gap::Malformed));
     // Nothing ran, so the line names no stages.
     assert_eq!(o.to_string(), format!("FAIL: {}", o_message(&o)));
     let p = write_test("badtarget", RGBW, FS_TEX, None);
     let o = run("no-such-gpu", &p, Mode::Interpreter);
     assert!(
-        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("cannot run: ")),
+        matches!(&o, Outcome::Fail { message, .. } if message.starts_with("invalid input: ")),
         "{o}"
     );
 }

@@ -1,7 +1,9 @@
 //! piglit's own shader tests (shared/corpus/piglit) run end to end with the NIR Mesa 23.3
 //! produced for each platform (shared/corpus/nir/<platform>), with piglit's expected pixels.
-//! Prints the tally and every FAIL with its cause; the pass/fail/skip counts are held exactly in
-//! tests/expectations/corpus.txt.
+//! Prints the tally and every FAIL with its cause; the pass/fail/skip counts, and the count of
+//! tests the runner could not run per class (the shader_runner command it does not model, or
+//! the data the corpus lacks), are held exactly in tests/expectations/corpus.txt: a test that
+//! becomes unrunnable fails by the name of its class (`gaps_<class>`).
 
 mod common;
 
@@ -61,10 +63,31 @@ fn run_suite(platform: &str, mode: Mode) {
     figs.count("passed", counts.passed);
     figs.count("failed", counts.failed);
     figs.count("skipped", counts.skipped);
+    for l in counts.gap_lines() {
+        println!("{l}");
+    }
+    for (class, n) in &counts.gaps {
+        figs.count(&gap_figure(class), *n);
+    }
     if mode == Mode::Simulator {
         figs.count("passed_with_vs_on_simulator", vs_on_simulator);
     }
     figs.check();
+}
+
+/// The figure name of a class of tests the runner could not run: `gaps_` and the class in
+/// one word (`missing data: constant data` -> `gaps_missing_data_constant_data`).
+fn gap_figure(class: &str) -> String {
+    let word: String = class
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let word = word
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    format!("gaps_{word}")
 }
 
 /// Every ivb test passes on the interpreter too, fs-underflow-mul-compare-zero included since
@@ -126,6 +149,7 @@ fn cli_output_names_each_test_and_sums_up() {
         dir.join("piglit__glsl-1.10__execution__samplers__glsl-fs-shadow2D-09.shader_test"),
     ];
     let (out, counts) = piglit::run_cli("ivb", &paths, Some(&nir_dir), Mode::Interpreter);
+    assert!(counts.gaps.is_empty(), "{out}");
     println!("{out}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");

@@ -18,17 +18,21 @@ pub mod script;
 pub mod texture;
 pub mod uniforms;
 
-pub use run::{run_test, Mode, Outcome};
+pub use run::{run_test, Gap, Mode, Outcome};
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Tallies over several tests.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub passed: usize,
     pub failed: usize,
     pub skipped: usize,
+    /// Of the failures, those the runner could not run, per class ([`Gap::class`]: the
+    /// shader_runner command not modelled, the data missing, or a malformed test).
+    pub gaps: BTreeMap<String, usize>,
 }
 
 impl Counts {
@@ -38,6 +42,19 @@ impl Counts {
             Outcome::Fail { .. } => self.failed += 1,
             Outcome::Skip(_) => self.skipped += 1,
         }
+        if let Some(g) = o.gap() {
+            *self.gaps.entry(g.class()).or_insert(0) += 1;
+        }
+    }
+
+    /// One line per class of [`Counts::gaps`], most frequent first (ties by name):
+    /// `  12 cannot run: texparameter swizzle_r`, `  7 missing data: constant data`.
+    pub fn gap_lines(&self) -> Vec<String> {
+        let mut v: Vec<(&String, &usize)> = self.gaps.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        v.into_iter()
+            .map(|(class, n)| format!("  {n} {class}"))
+            .collect()
     }
 }
 
@@ -53,7 +70,8 @@ pub fn test_name(path: &Path) -> String {
 }
 
 /// `gpucc piglit --target NAME TEST.shader_test... [--nir-dir DIR] [--interp]`: one line
-/// per test and, for several tests, the summary line. NIR files are
+/// per test and, for several tests, the summary line and a count per class of test the
+/// runner could not run ([`Counts::gap_lines`]). NIR files are
 /// `<nir_dir>/<test>.{vs,fs}.nir`; without `nir_dir`, next to the test file.
 pub fn run_cli(
     target: &str,
@@ -78,6 +96,9 @@ pub fn run_cli(
             "{} passed, {} failed, {} skipped",
             counts.passed, counts.failed, counts.skipped
         );
+        for l in counts.gap_lines() {
+            let _ = writeln!(out, "{l}");
+        }
     }
     (out, counts)
 }

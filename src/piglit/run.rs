@@ -36,11 +36,57 @@ pub enum Outcome {
     Pass {
         stages: String,
     },
+    /// Failed: a probe, a stage, or (with `gap`) the runner could not run the test.
     Fail {
         message: String,
         stages: String,
+        gap: Option<Gap>,
     },
     Skip(String),
+}
+
+/// Why the runner could not run a test. Each is a failure (never a skip: a regression that
+/// makes tests unrunnable must not look like fewer tests), and each names its class, so a
+/// count per class says what to model or to capture next.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gap {
+    /// A shader_runner command the runner does not model, as [`script::command_name`]
+    /// names it (`texparameter swizzle_r`, `uniform dvec4`, `draw arrays GL_POINTS`,
+    /// `draw rect ortho patch`), a section (`[geometry shader]`) or a `[vertex data]`
+    /// column type (`[vertex data] uint/uvec4`).
+    Command(String),
+    /// Data the test's inputs lack, by class: `NIR` (no NIR file for a stage Mesa compiles),
+    /// `constant data` (the bytes of a shader's constant data, which nir_print does not print).
+    Data(String),
+    /// The input is unreadable or malformed: the test file, its NIR, or the target name.
+    Malformed,
+    /// State no shader_runner command sets that the runner does not model, by class:
+    /// `default uniform block` (a uniform layout or GLSL initializer in the NIR that the
+    /// runner's default-block model does not take, e.g. a 64-bit initializer).
+    Unmodelled(String),
+}
+
+impl Gap {
+    /// The class as counted and printed: `cannot run: <command>`, `missing data: <data>`,
+    /// `invalid input`, or `not modelled: <state>`.
+    pub fn class(&self) -> String {
+        match self {
+            Gap::Command(c) => format!("cannot run: {c}"),
+            Gap::Data(d) => format!("missing data: {d}"),
+            Gap::Malformed => "invalid input".to_string(),
+            Gap::Unmodelled(u) => format!("not modelled: {u}"),
+        }
+    }
+}
+
+impl Outcome {
+    /// Why the runner could not run the test, if that is why it failed.
+    pub fn gap(&self) -> Option<&Gap> {
+        match self {
+            Outcome::Fail { gap, .. } => gap.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -48,8 +94,12 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::Pass { stages } => write!(f, "PASS ({stages})"),
             // A test that failed before any stage ran has no stages to name.
-            Outcome::Fail { message, stages } if stages.is_empty() => write!(f, "FAIL: {message}"),
-            Outcome::Fail { message, stages } => write!(f, "FAIL: {message} ({stages})"),
+            Outcome::Fail {
+                message, stages, ..
+            } if stages.is_empty() => write!(f, "FAIL: {message}"),
+            Outcome::Fail {
+                message, stages, ..
+            } => write!(f, "FAIL: {message} ({stages})"),
             Outcome::Skip(reason) => write!(f, "SKIP: {reason}"),
         }
     }
@@ -86,20 +136,55 @@ struct Stage {
 enum Stop {
     /// piglit would skip the test: the platform lacks a requirement.
     Skip(String),
-    /// The runner cannot run the test here (counted as a failure: "cannot run: ...").
-    Error(String),
+    /// The runner cannot run the test here (counted as a failure), with why.
+    Error(Gap, String),
     Fail(String),
 }
 
 impl Stop {
+    /// An unmodelled shader_runner command (`command` as [`Gap::Command`] names it).
+    fn command(command: impl Into<String>, detail: impl Into<String>) -> Stop {
+        Stop::Error(Gap::Command(command.into()), detail.into())
+    }
+
+    /// Data the inputs lack (`class` as [`Gap::Data`] names it).
+    fn data(class: &str, detail: impl Into<String>) -> Stop {
+        Stop::Error(Gap::Data(class.to_string()), detail.into())
+    }
+
+    fn malformed(detail: impl Into<String>) -> Stop {
+        Stop::Error(Gap::Malformed, detail.into())
+    }
+
     fn into_outcome(self, stages: String) -> Outcome {
         match self {
             Stop::Skip(s) => Outcome::Skip(s),
-            Stop::Error(s) => Outcome::Fail {
-                message: format!("cannot run: {s}"),
+            Stop::Error(gap, s) => Outcome::Fail {
+                message: match &gap {
+                    Gap::Command(c) => format!("cannot run: \"{c}\" is not modelled: {s}"),
+                    Gap::Data(d) => format!("missing data ({d}): {s}"),
+                    Gap::Malformed => format!("invalid input: {s}"),
+                    Gap::Unmodelled(u) => format!("not modelled ({u}): {s}"),
+                },
                 stages,
+                gap: Some(gap),
             },
-            Stop::Fail(message) => Outcome::Fail { message, stages },
+            Stop::Fail(message) => Outcome::Fail {
+                message,
+                stages,
+                gap: None,
+            },
+        }
+    }
+
+    /// A draw's stop, with the draw command (`draw rect`, `draw arrays`) put before the
+    /// form it could not draw ([`DRAW_FORM_CLIPPING`], [`DRAW_FORM_VARYING`]).
+    fn in_draw(self, command: &str) -> Stop {
+        match self {
+            Stop::Error(Gap::Command(form), s) if form.starts_with('(') => {
+                Stop::Error(Gap::Command(format!("{command} {form}")), s)
+            }
+            other => other,
         }
     }
 
@@ -107,11 +192,18 @@ impl Stop {
     fn map(self, f: impl FnOnce(String) -> String) -> Stop {
         match self {
             Stop::Skip(s) => Stop::Skip(f(s)),
-            Stop::Error(s) => Stop::Error(f(s)),
+            Stop::Error(g, s) => Stop::Error(g, f(s)),
             Stop::Fail(s) => Stop::Fail(f(s)),
         }
     }
 }
+
+/// A draw whose primitive crosses the eye plane: the runner does not clip.
+const DRAW_FORM_CLIPPING: &str = "(clipping)";
+/// A draw whose fragment shader reads a varying the vertex stage does not write: without a
+/// vertex shader, a fixed-function output (`gl_TexCoord[1]`, `gl_FogFragCoord`...) the runner
+/// does not model.
+const DRAW_FORM_VARYING: &str = "(unwritten varying)";
 
 /// The highest GLSL version Mesa 23.3 exposes on `target`, times 100: etnaviv offers OpenGL
 /// 2.1 (GLSL 1.20); crocus on Gen7 and iris offer far more than any corpus test asks for.
@@ -126,19 +218,19 @@ fn max_glsl_version(target: Target) -> u32 {
 pub fn run_test(target: &str, path: &Path, nir_dir: &Path, mode: Mode) -> Outcome {
     let target = match Target::from_name(target) {
         Ok(t) => t,
-        Err(e) => return Stop::Error(e.to_string()).into_outcome(String::new()),
+        Err(e) => return Stop::malformed(e.to_string()).into_outcome(String::new()),
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            return Stop::Error(format!("cannot read {}: {e}", path.display()))
+            return Stop::malformed(format!("cannot read {}: {e}", path.display()))
                 .into_outcome(String::new())
         }
     };
     let test = match script::parse(&text) {
         Ok(t) => t,
         Err(e) => {
-            return Stop::Error(format!("{}: {e}", path.display())).into_outcome(String::new())
+            return Stop::malformed(format!("{}: {e}", path.display())).into_outcome(String::new())
         }
     };
     let name = super::test_name(path);
@@ -300,9 +392,14 @@ fn load_stage(
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
     };
-    let shader =
-        crate::nir::parse(&text).map_err(|e| Stop::Error(format!("{}: {e}", path.display())))?;
-    let block = Block::new(&shader, native_ints, packed).map_err(Stop::Error)?;
+    let shader = crate::nir::parse(&text)
+        .map_err(|e| Stop::malformed(format!("{}: {e}", path.display())))?;
+    let block = Block::new(&shader, native_ints, packed).map_err(|e| {
+        Stop::Error(
+            Gap::Unmodelled("default uniform block".into()),
+            format!("{}: {e}", path.display()),
+        )
+    })?;
     Ok(Some(Stage { shader, block }))
 }
 
@@ -352,14 +449,21 @@ impl Runner {
         min_max: MinMax,
     ) -> Result<Runner, Stop> {
         if let Some(s) = test.unsupported_sections.first() {
-            return Err(Stop::Error(format!("section [{s}]")));
+            return Err(Stop::command(format!("[{s}]"), "a section of its own"));
+        }
+        if let Some(form) = &test.unsupported_vertex_data {
+            let ty = form.split(' ').next().unwrap_or(form);
+            return Err(Stop::command(format!("[vertex data] {ty}"), form.clone()));
         }
         if let Some((line, Command::Unsupported(c))) = test
             .commands
             .iter()
             .find(|(_, c)| matches!(c, Command::Unsupported(_)))
         {
-            return Err(Stop::Error(format!("command at line {line}: {c}")));
+            return Err(Stop::command(
+                script::command_name(c),
+                format!("line {line}: {c}"),
+            ));
         }
         let native_ints = match target {
             Target::Intel(_) => true,
@@ -383,7 +487,7 @@ impl Runner {
             } else if let Some(why) = over_uniform_limit(target, dir, name, stage) {
                 Stop::Skip(format!("{why} ({what})"))
             } else {
-                Stop::Error(what)
+                Stop::data("NIR", what)
             }
         };
         let mut fs =
@@ -392,15 +496,30 @@ impl Runner {
         for stage in std::iter::once(&fs).chain(vs.as_ref()) {
             // nir_print gives only the size of a shader's constant data, not its bytes.
             if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
-                return Err(Stop::Error(format!(
-                    "the {} shader reads {} bytes of constant data the NIR text does not carry",
-                    stage.shader.stage().mesa_name(),
-                    stage.shader.info.constant_data_size
-                )));
+                return Err(Stop::data(
+                    "constant data",
+                    format!(
+                        "the {} shader reads {} bytes of constant data; nir_print prints only \
+                         their size (`constants: {}`), not the bytes",
+                        stage.shader.stage().mesa_name(),
+                        stage.shader.info.constant_data_size,
+                        stage.shader.info.constant_data_size
+                    ),
+                ));
             }
         }
         if vs.is_none() && test.has_vertex_shader {
             return Err(no_nir("vs"));
+        }
+        if let Some(vs) = vs.as_mut() {
+            let unmodelled =
+                |e: String| Stop::Error(Gap::Unmodelled("default uniform block".into()), e);
+            fs.block
+                .share_initializers(&fs.shader, &vs.shader)
+                .map_err(unmodelled)?;
+            vs.block
+                .share_initializers(&vs.shader, &fs.shader)
+                .map_err(unmodelled)?;
         }
         let fs_exec = match (mode, target) {
             (Mode::Interpreter, _) => FsExec::Interpreter,
@@ -538,7 +657,8 @@ impl Runner {
                     .map_err(|e| e.map(at))?,
                 Command::DrawRect { rect, tex } => {
                     let verts = self.rect_vertices(*rect, *tex)?;
-                    self.draw(&verts, &raster::strip_triangles(4))?
+                    self.draw(&verts, &raster::strip_triangles(4))
+                        .map_err(|e| e.in_draw("draw rect").map(at))?
                 }
                 Command::DrawArrays { mode, first, count } => {
                     let verts = self.array_vertices(*first, *count)?;
@@ -546,9 +666,15 @@ impl Runner {
                         "GL_TRIANGLES" => raster::list_triangles(*count),
                         "GL_TRIANGLE_STRIP" => raster::strip_triangles(*count),
                         "GL_TRIANGLE_FAN" => raster::fan_triangles(*count),
-                        other => return Err(Stop::Error(at(format!("draw arrays {other}")))),
+                        other => {
+                            return Err(Stop::command(
+                                format!("draw arrays {other}"),
+                                at(format!("draw arrays {other}")),
+                            ))
+                        }
                     };
-                    self.draw(&verts, &tris)?
+                    self.draw(&verts, &tris)
+                        .map_err(|e| e.in_draw("draw arrays").map(at))?
                 }
                 Command::Texture { unit, kind } => {
                     let t = match *kind {
@@ -569,14 +695,14 @@ impl Runner {
                 }
                 Command::TexParameter { name, value } => {
                     let t = self.textures.get_mut(&self.active_unit).ok_or_else(|| {
-                        Stop::Error(at(format!(
+                        Stop::malformed(at(format!(
                             "texparameter on unit {} without a texture",
                             self.active_unit
                         )))
                     })?;
                     Arc::make_mut(t)
                         .set_parameter(name, value)
-                        .map_err(|e| Stop::Error(at(e)))?;
+                        .map_err(|e| Stop::command(format!("texparameter {name}"), at(e)))?;
                 }
                 Command::ClipPlane(n, p) => self.clip_planes[*n] = *p,
                 Command::ClipEnable(n, on) => self.clip_enabled[*n] = *on,
@@ -588,13 +714,15 @@ impl Runner {
                 Command::Ortho(r) => self.projection = uniforms::ortho(*r),
                 Command::Tolerance(t) => self.tolerance = *t,
                 Command::Color(c) => self.current_color = *c,
-                Command::Hint => {}
+                Command::Hint | Command::LinkSuccess => {}
                 Command::Probe(p) => {
                     if first_failure.is_none() && !p.warn {
                         first_failure = self.probe(p);
                     }
                 }
-                Command::Unsupported(c) => return Err(Stop::Error(at(format!("command {c}")))),
+                Command::Unsupported(c) => {
+                    return Err(Stop::command(script::command_name(c), at(c.clone())))
+                }
             }
         }
         match first_failure {
@@ -615,12 +743,14 @@ impl Runner {
         // Sampler uniforms name the texture unit their slot reads.
         if let Some((_, slot, len)) = self.fs.block.samplers.iter().find(|s| s.0 == name) {
             if index >= *len {
-                return Err(Stop::Error(format!("sampler {name}[{index}] out of range")));
+                return Err(Stop::malformed(format!(
+                    "sampler {name}[{index}] out of range"
+                )));
             }
             let unit = values
                 .first()
                 .and_then(|v| v.parse::<u32>().ok())
-                .ok_or_else(|| Stop::Error(format!("sampler {name}: bad unit {values:?}")))?;
+                .ok_or_else(|| Stop::malformed(format!("sampler {name}: bad unit {values:?}")))?;
             let at = (slot + index) as usize;
             if self.slot_units.len() <= at {
                 self.slot_units.resize(at + 1, 0);
@@ -633,13 +763,16 @@ impl Runner {
         {
             let base = name.split(['[', '.']).next().unwrap_or(name);
             if block.opaque.iter().any(|o| o == base) {
-                return Err(Stop::Error(format!(
-                    "uniform {name} is a struct member, and the NIR text does not name members"
-                )));
+                return Err(Stop::command(
+                    "uniform (struct member)",
+                    format!("uniform {name}: the NIR text does not name struct members"),
+                ));
             }
             if let Some(u) = block.find(name).cloned() {
                 found = true;
-                block.store(&u, index, &values).map_err(Stop::Error)?;
+                block
+                    .store(&u, index, &values)
+                    .map_err(|e| Stop::command(format!("uniform {ty}"), e))?;
             }
         }
         // A uniform the compiler removed from both stages has no storage; samplers are set
@@ -899,7 +1032,13 @@ impl Runner {
                 };
                 for (vin, map) in verts.iter().zip(inputs.iter_mut()) {
                     let val = value(vin).ok_or_else(|| {
-                        Stop::Error(format!("vertex attribute {name} ({location})"))
+                        Stop::command(
+                            "vertex attrib",
+                            format!(
+                                "vertex attribute {name} ({location}) has neither vertex \
+                                 data nor a value the runner models"
+                            ),
+                        )
                     })?;
                     map.insert(r.base + k, val.map(f32::to_bits));
                 }
@@ -911,7 +1050,10 @@ impl Runner {
     /// Rasterizes `tris` (vertex indices and provoking vertex) and shades the needed pixels.
     fn draw(&mut self, verts: &[Vertex], tris: &[([usize; 3], usize)]) -> Result<(), Stop> {
         if verts.iter().any(|v| v.clip[3] <= 0.0) {
-            return Err(Stop::Error("a vertex behind the eye needs clipping".into()));
+            return Err(Stop::command(
+                DRAW_FORM_CLIPPING,
+                "a vertex behind the eye (w <= 0) needs clipping",
+            ));
         }
         let tris = raster::setup(verts, tris, self.size);
         if let FsExec::Intel(dev, kernel) = &self.fs_exec {
@@ -992,7 +1134,7 @@ impl Runner {
             let colors = super::intel::shade(dev, program, tri, verts, &list, &ubo, &textures)
                 .map_err(|e| {
                     if e.contains("not written by the vertex stage") {
-                        Stop::Error(e)
+                        Stop::command(DRAW_FORM_VARYING, e)
                     } else {
                         Stop::Fail(format!("fragment shader on the simulator: {e}"))
                     }
@@ -1058,9 +1200,10 @@ impl Runner {
                     let value = match location.as_str() {
                         "VARYING_SLOT_POS" => tri.frag_coord(x, y, center).map(f32::to_bits),
                         name => tri.varying(verts, name, *mode, x, y).ok_or_else(|| {
-                            Stop::Error(format!(
-                                "fragment input {name} is not written by the vertex stage"
-                            ))
+                            Stop::command(
+                                DRAW_FORM_VARYING,
+                                format!("fragment input {name} is not written by the vertex stage"),
+                            )
                         })?,
                     };
                     env.inputs[q * 4 + i].insert(*slot, value);

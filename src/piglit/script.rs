@@ -20,6 +20,9 @@ pub struct ShaderTest {
     pub glsl_version: u32,
     /// `[vertex data]`: attribute columns and rows.
     pub vertex_data: Option<VertexData>,
+    /// The first `[vertex data]` column whose type the runner does not model (its
+    /// `type/count` form and line), e.g. `uint/uvec4 (line 12)`.
+    pub unsupported_vertex_data: Option<String>,
     /// `[test]` commands with their 1-based line numbers.
     pub commands: Vec<(usize, Command)>,
 }
@@ -104,6 +107,10 @@ pub enum Command {
     Color([f32; 4]),
     /// `hint ...`: an implementation may ignore hints.
     Hint,
+    /// `link success`: shader_runner checks that the program linked. The NIR of its stages
+    /// is what Mesa compiled after linking, so a test that has it has linked; one without it
+    /// stops earlier, as missing data.
+    LinkSuccess,
     Probe(Probe),
     /// A command the runner does not model, as written.
     Unsupported(String),
@@ -162,6 +169,7 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
         unsupported_sections: Vec::new(),
         glsl_version: 110,
         vertex_data: None,
+        unsupported_vertex_data: None,
         commands: Vec::new(),
     };
     let mut version_directive = None;
@@ -214,7 +222,14 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                 }
             }
             "test" => {
-                let cmd = parse_command(line, test.size).map_err(err)?;
+                let cmd = match parse_command(line, test.size) {
+                    Ok(c) => c,
+                    // A form of a command the parser does not take (a format word, a
+                    // command of its own such as `draw rect ortho patch`) is unmodelled,
+                    // not malformed; a modelled form with wrong numbers is malformed.
+                    Err(_) if unmodelled_form(line) => Command::Unsupported(line.to_string()),
+                    Err(e) => return Err(err(e)),
+                };
                 test.commands.push((line_no, cmd));
             }
             "vertex data" => {
@@ -222,18 +237,31 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                     .vertex_data
                     .as_mut()
                     .ok_or_else(|| err("no data".into()))?;
-                if data.columns.is_empty() {
+                if test.unsupported_vertex_data.is_some() {
+                    // The rows of columns the runner does not model are not read.
+                } else if data.columns.is_empty() {
                     for col in line.split_whitespace() {
                         let mut parts = col.split('/');
                         let name = parts.next().unwrap_or("").to_string();
                         let ty = parts.next().unwrap_or("");
-                        let n = parts.next().and_then(|n| n.parse::<usize>().ok());
-                        match (ty, n) {
-                            ("float", Some(n @ 1..=4)) => data.columns.push((name, n)),
+                        let count = parts.next().unwrap_or("");
+                        // piglit-vbo: `name/type/count`, the count a number or a GLSL type
+                        // (`vec3`); a fourth part is a matrix column.
+                        let n = match count {
+                            "float" => Some(1),
+                            "vec2" => Some(2),
+                            "vec3" => Some(3),
+                            "vec4" => Some(4),
+                            n => n.parse::<usize>().ok(),
+                        };
+                        match (ty, n, parts.next()) {
+                            ("float", Some(n @ 1..=4), None) => data.columns.push((name, n)),
                             _ => {
-                                return Err(err(format!(
-                                    "vertex data column {col} is not modelled"
-                                )))
+                                // `type/count`, without a matrix column.
+                                let form = col.split('/').skip(1).take(2).collect::<Vec<_>>();
+                                test.unsupported_vertex_data =
+                                    Some(format!("{} (line {line_no}: {col})", form.join("/")));
+                                break;
                             }
                         }
                     }
@@ -328,6 +356,13 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
             kind: TextureKind::Rgbw3d,
         },
         ["texture", "rgbw", unit, r @ ..] => {
+            // `texture rgbw UNIT (W, H) FORMAT`: piglit_rgbw_texture uploads texels of 0 and
+            // 1 per channel, which GL_RGBA8 stores exactly as the default GL_RGBA does (Mesa
+            // picks RGBA8 unorm for both); other formats change what is sampled.
+            let r = match r {
+                [size @ .., "GL_RGBA" | "GL_RGBA8"] => size,
+                r => r,
+            };
             let v = nums(r, 2)?;
             let [w, h] = texture_size(line, [v[0], v[1]])?;
             Command::Texture {
@@ -389,6 +424,7 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
             Command::Color([v[0], v[1], v[2], v[3]])
         }
         ["hint", ..] => Command::Hint,
+        ["link", "success"] => Command::LinkSuccess,
         ["ortho"] => Command::Ortho([0.0, size[0] as f32, 0.0, size[1] as f32]),
         ["ortho", r @ ..] => {
             let v = nums(r, 4)?;
@@ -407,6 +443,209 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
         ["relative", "probe", rest @ ..] => probe(rest, size, true, false).ok_or_else(bad)?,
         _ => Command::Unsupported(line.to_string()),
     })
+}
+
+/// shader_runner's `[test]` commands, as its dispatcher (`piglit_display` in piglit's
+/// tests/shaders/shader_runner.c) tells them apart: the words each starts with. A line's
+/// command is the longest entry its words begin with ([`command_name`]).
+pub const SHADER_RUNNER_COMMANDS: &[&str] = &[
+    "active shader program",
+    "active uniform",
+    "atomic counter",
+    "atomic counter buffer",
+    "atomic counters",
+    "blend barrier",
+    "blit",
+    "block array index",
+    "block binding",
+    "block matrix stride",
+    "block offset",
+    "block row major",
+    "calllist",
+    "clear",
+    "clear color",
+    "clear depth",
+    "clip plane",
+    "color",
+    "deletelist",
+    "depthfunc",
+    "disable",
+    "draw arrays",
+    "draw arrays instanced",
+    "draw instanced rect",
+    "draw instanced rect ortho",
+    "draw instanced rect ortho patch",
+    "draw rect",
+    "draw rect ortho",
+    "draw rect ortho patch",
+    "draw rect patch",
+    "draw rect tex",
+    "enable",
+    "endlist",
+    "fb",
+    "fbfetch barrier",
+    "frustum",
+    "hint",
+    "image texture",
+    "link error",
+    "link success",
+    "memory barrier",
+    "newlist",
+    "ortho",
+    "parameter",
+    "patch parameter",
+    "polygon mode",
+    "probe all rgb",
+    "probe all rgba",
+    "probe depth",
+    "probe rect rgb",
+    "probe rect rgba",
+    "probe rgb",
+    "probe rgba",
+    "probe ssbo",
+    "probe warn",
+    "probe xfb buffer",
+    "program binary save restore",
+    "provoking vertex",
+    "relative probe",
+    "relative probe rect rgba int",
+    "resident image texture",
+    "resident texture",
+    "shade model flat",
+    "shade model smooth",
+    "ssbo",
+    "subuniform",
+    "texcoord",
+    "texparameter",
+    "texture checkerboard",
+    "texture integer",
+    "texture junk",
+    "texture miptree",
+    "texture quads",
+    "texture rgbw",
+    "texture shadow1D",
+    "texture shadow1DArray",
+    "texture shadow2D",
+    "texture shadow2DArray",
+    "texture shadowRect",
+    "texture storage",
+    "tolerance",
+    "ubo array index",
+    "uniform",
+    "verify program_interface_query",
+    "verify program_query",
+    "verify query_object",
+    "vertex attrib",
+    "viewport indexed",
+    "viewport swizzle",
+    "xfb buffer object",
+    "xfb draw arrays",
+];
+
+/// The shader_runner command a `[test]` line uses, with the words that select the form the
+/// runner does not model where the command alone does not say it: the capability of
+/// `enable`/`disable`, the parameter of `texparameter`, the type of `uniform`, the mode of
+/// `draw arrays`, the target of `texture rgbw` (`texture rgbw 2DArray`) or its format
+/// (`texture rgbw GL_RGBA8`). A line no command starts with is named by its first word.
+pub fn command_name(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(cmd) = SHADER_RUNNER_COMMANDS
+        .iter()
+        .filter(|c| {
+            let cw: Vec<&str> = c.split(' ').collect();
+            words.len() >= cw.len() && words[..cw.len()] == cw[..]
+        })
+        .max_by_key(|c| c.len())
+    else {
+        return words.first().map_or_else(String::new, |w| w.to_string());
+    };
+    let n = cmd.split(' ').count();
+    let rest = &words[n..];
+    let is_number = |w: &&str| {
+        let w = w.trim_matches(['(', ')', ',', ';']);
+        w.is_empty() || w.parse::<f64>().is_ok()
+    };
+    let form = match *cmd {
+        // `uniform TYPE NAME VALUES`: the form of NAME where it is not a plain name or one
+        // array element, else the type.
+        "uniform" => match rest.get(1) {
+            Some(n) if n.contains("][") => Some("(array of arrays)"),
+            Some(n) if n.contains('.') => Some("(struct member)"),
+            _ => rest.first().copied(),
+        },
+        "enable"
+        | "disable"
+        | "draw arrays"
+        | "draw arrays instanced"
+        | "polygon mode"
+        | "provoking vertex"
+        | "fb"
+        | "memory barrier"
+        | "hint" => rest.first().copied(),
+        // `texparameter TARGET NAME VALUE`: the parameter.
+        "texparameter" => rest.get(1).copied(),
+        // A target (`1D`, `2DArray`) or a format after the size.
+        "texture rgbw" => rest.iter().find(|w| !is_number(w)).copied(),
+        _ => None,
+    };
+    match form {
+        Some(f) => format!("{cmd} {f}"),
+        None => cmd.to_string(),
+    }
+}
+
+/// The commands (and forms) [`parse_command`] models, by [`command_name`]'s command.
+const MODELLED: &[&str] = &[
+    "uniform",
+    "draw rect",
+    "draw rect ortho",
+    "draw rect tex",
+    "draw arrays",
+    "texture rgbw",
+    "texture miptree",
+    "texture checkerboard",
+    "texture shadow1D",
+    "texture shadow2D",
+    "texparameter",
+    "clip plane",
+    "enable",
+    "disable",
+    "clear",
+    "clear color",
+    "color",
+    "hint",
+    "link success",
+    "ortho",
+    "tolerance",
+    "probe all rgb",
+    "probe all rgba",
+    "probe rect rgb",
+    "probe rect rgba",
+    "probe rgb",
+    "probe rgba",
+    "probe warn",
+    "relative probe",
+];
+
+/// Whether a `[test]` line [`parse_command`] refused is a form it does not model rather
+/// than a malformed one: its command is not one the parser models, or a word after the
+/// command is not a number (`texture rgbw 0 (4, 1) GL_RGBA8`, `texture rgbw 2DArray 0 ...`).
+fn unmodelled_form(line: &str) -> bool {
+    let name = command_name(line);
+    let command = SHADER_RUNNER_COMMANDS
+        .iter()
+        .filter(|c| name == **c || name.starts_with(&format!("{c} ")))
+        .max_by_key(|c| c.len());
+    let Some(command) = command else {
+        return true;
+    };
+    if !MODELLED.contains(command) {
+        return true;
+    }
+    line.split_whitespace()
+        .skip(command.split(' ').count())
+        .map(|w| w.trim_matches(['(', ')', ',', ';']))
+        .any(|w| !w.is_empty() && w.parse::<f64>().is_err())
 }
 
 /// The largest texture width or height a script may ask for: 16384, the largest
@@ -638,6 +877,42 @@ mod tests {
         // A `#version` directive wins over the requirement.
         let t = parse("[require]\nGLSL >= 1.10\n[fragment shader]\n#version 130\n").unwrap();
         assert_eq!(t.glsl_version, 130);
+    }
+
+    /// Names read off shader_runner.c's dispatcher: the longest command a line starts
+    /// with, plus the word that selects the form where the command alone does not say it.
+    #[test]
+    fn command_names_follow_shader_runner() {
+        for (line, name) in [
+            ("draw rect ortho patch 0 0 4 4", "draw rect ortho patch"),
+            (
+                "draw arrays instanced GL_TRIANGLES 0 3 2",
+                "draw arrays instanced GL_TRIANGLES",
+            ),
+            ("draw arrays GL_POINTS 0 1", "draw arrays GL_POINTS"),
+            (
+                "relative probe rect rgba int (0, 0, 1, 1) (1, 2, 3, 4)",
+                "relative probe rect rgba int",
+            ),
+            ("texparameter 2D swizzle_r red", "texparameter swizzle_r"),
+            ("texture rgbw 1D 0", "texture rgbw 1D"),
+            ("texture rgbw 0 (8, 8) GL_RG8", "texture rgbw GL_RG8"),
+            ("texture rgbw 0 (8, 8)", "texture rgbw"),
+            ("uniform dvec4 d 1 2 3 4", "uniform dvec4"),
+            ("uniform vec4 s.member 1 2 3 4", "uniform (struct member)"),
+            ("uniform int a[1][2] 0", "uniform (array of arrays)"),
+            ("enable GL_DEPTH_TEST", "enable GL_DEPTH_TEST"),
+            ("clear depth 1.0", "clear depth"),
+            ("atomic counter buffer 0 1", "atomic counter buffer"),
+            ("bogus", "bogus"),
+        ] {
+            assert_eq!(command_name(line), name, "{line}");
+        }
+        // A modelled form with numbers missing is malformed; a word the form does not take,
+        // or a command the parser does not model, is an unmodelled form.
+        assert!(!unmodelled_form("probe rgba 1 2 0 1"));
+        assert!(unmodelled_form("texture rgbw 0 (8, 8) GL_R32F"));
+        assert!(unmodelled_form("draw rect ortho patch 0 0 4 4"));
     }
 
     #[test]

@@ -138,6 +138,36 @@ impl Block {
         Ok(block)
     }
 
+    /// Applies the initializers `other` (the program's other stage) declares for uniforms
+    /// this stage declares without one. The linker gives a uniform one storage for the whole
+    /// program, so an initializer written in one stage is the value the other stage reads
+    /// (piglit's `uniform-initializer/*-set-by-other-stage` tests check exactly this).
+    pub fn share_initializers(&mut self, own: &Shader, other: &Shader) -> Result<(), String> {
+        for v in other
+            .variables
+            .iter()
+            .filter(|v| v.mode == VarMode::Uniform)
+        {
+            let Some(init) = &v.initializer else { continue };
+            let declared_here = own
+                .variables
+                .iter()
+                .any(|w| w.mode == VarMode::Uniform && w.name == v.name && w.initializer.is_none());
+            let Some(u) = self.find(&v.name).cloned() else {
+                continue;
+            };
+            if !declared_here {
+                continue;
+            }
+            let values: Vec<&str> = init
+                .split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .collect();
+            self.store(&u, 0, &values)?;
+        }
+        Ok(())
+    }
+
     /// Stores a struct (or array of structs) initializer. nir_print writes each vector or
     /// scalar member as an innermost `{ ... }` group, in declaration order; the layouts place
     /// each such group at the next vec4 slot (unpacked) or the next dword (packed). Integers
