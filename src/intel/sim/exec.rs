@@ -792,8 +792,11 @@ impl Thread {
         }
         let e = i as usize;
         let acc = self.acc_full[e].ok_or_else(|| {
+            // The hardware reads whatever the accumulator holds; the model keeps only the
+            // products integer MULs leave there, so anything else is not modelled.
             format!(
-                "mach reads accumulator dword {e}, which holds no integer MUL's partial product"
+                "unsupported: mach reads accumulator dword {e}, which holds no integer MUL's \
+                 partial product"
             )
         })?;
         let full = acc.wrapping_add(a.i().wrapping_mul(b.i() >> 16) << 16);

@@ -587,6 +587,9 @@ impl<'a> Translator<'a> {
                 Ok(())
             }
             Intrinsic::LoadSimdWidthIntel => {
+                // Only compute hand-overs carry it (brw_nir_lower_cs_intrinsics); the
+                // interpreter knows a width only for compute dispatches.
+                self.compute_only(i.intrinsic.name())?;
                 let width = Reg::imm(RegType::UD, self.width as u32);
                 self.set(intrinsic_def(i)?, vec![width]);
                 Ok(())
