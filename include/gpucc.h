@@ -1129,8 +1129,9 @@ typedef struct {
 } gpucc_etna_io;
 
 /**
- * The driver's log function: `user_data` as given to gpucc_compiler_set_log_callback, the
- * kind, and a NUL-terminated message without a trailing newline, valid during the call only.
+ * The driver's log function: `user_data` is the compile's `gpucc_compile_options.log_data`,
+ * or when that is NULL (or no options are given) the one given to
+ * gpucc_compiler_set_log_callback; then the kind, and a NUL-terminated message without a trailing newline, valid during the call only.
  * Called on the thread that called gpucc_compile, during that call.
  */
 typedef void (*gpucc_log_callback)(void *user_data, gpucc_log_kind kind, const char *message);
@@ -1321,6 +1322,71 @@ typedef struct {
    * with `apply_nir_keys` it is UNSUPPORTED.
    */
   uint32_t front_ccw;
+  /**
+   * Intel FS (`brw_wm_prog_key::color_outputs_valid`): the colour buffers bound, bit i =
+   * render target i. Mesa's backend only copies it to `brw_wm_prog_data::
+   * color_outputs_written`, which no code depends on, so it changes nothing in the
+   * program: accepted whatever its value (`nr_color_regions` is what decides the
+   * render-target writes). Added after `front_ccw`, like every field below.
+   */
+  uint32_t color_outputs_valid;
+  /**
+   * Intel FS (`brw_wm_prog_key::input_slots_valid`): the varyings the previous stage
+   * writes (its VUE map's `slots_valid`, VARYING_SLOT bits). A backend field that matters
+   * only for a fragment program reading more than 16 input attributes: the SBE can
+   * rearrange only 16, so then the attribute setup follows the previous stage's VUE map
+   * (brw's `calculate_urb_setup`), which this field describes, and
+   * gpucc_program_fs_urb_setup reports where each varying lands. With 16 or fewer it
+   * changes nothing. 0: not given; more than 16 inputs then keep gpucc's own layout (the
+   * inputs read, in varying order, as with 16 or fewer), which only a previous stage
+   * writing exactly those varyings in that order can feed: a driver passes the field.
+   */
+  uint64_t input_slots_valid;
+  /**
+   * The `log_data` of this compile (Mesa's `brw_compile_params::log_data`, the first
+   * argument of `brw_shader_debug_log`/`brw_shader_perf_log`): the log callback receives
+   * this pointer as its `user_data` for every message of this compile. NULL: the
+   * `user_data` given to gpucc_compiler_set_log_callback. gpucc never dereferences it.
+   */
+  void *log_data;
+  /**
+   * Intel FS (`brw_wm_prog_key::multisample_fbo`, Mesa's `enum brw_sometimes`): 0 =
+   * BRW_NEVER, 1 = BRW_SOMETIMES, 2 = BRW_ALWAYS, the values crocus and iris put in the
+   * key. At the hand-over Mesa has applied BRW_NEVER (`nir_lower_single_sampled` in
+   * `brw_nir_lower_fs_inputs`); the backend reads the field for per-sample dispatch, the
+   * sample id, interpolateAtSample and framebuffer fetch. gpucc refuses the intrinsics of
+   * the last three by name, so 2 changes nothing for the shaders it compiles, except one
+   * that shades per sample (`uses_sample_shading`, or per-sample barycentrics), which is
+   * UNSUPPORTED under 2 (per-sample dispatch is not implemented). 1 (dynamic MSAA, which
+   * only Vulkan's anv uses) is UNSUPPORTED.
+   */
+  uint32_t multisample_fbo;
+  /**
+   * Intel FS (`brw_wm_prog_key::alpha_test_replicate_alpha`): render-target writes after
+   * the first carry colour output 0's alpha (Mesa's source-0 alpha, for the alpha test
+   * with several colour buffers). A backend field; it changes only writes to render
+   * targets 1 and up, which gpucc does not build with source-0 alpha: 1 is UNSUPPORTED
+   * when the program writes more than render target 0, and changes nothing otherwise.
+   */
+  uint32_t alpha_test_replicate_alpha;
+  /**
+   * Intel (`brw_sampler_prog_key_data::swizzles`): bit i set when texture i's swizzle is
+   * not SWIZZLE_NOOP (EXT_texture_swizzle and DEPTH_TEXTURE_MODE on Gen7, which has no
+   * shader channel select). NIR field: crocus applies the swizzles itself
+   * (`crocus_lower_swizzles`, `nir_lower_tex` with `swizzle_result`) before it calls
+   * `brw_compile_*`, and brw never reads them, so at the hand-over they are in the NIR
+   * and the mask changes nothing. With `apply_nir_keys` a mask other than 0 is
+   * UNSUPPORTED (gpucc does not apply swizzles).
+   */
+  uint32_t tex_swizzle_mask;
+  /**
+   * etnaviv (`etna_shader_key::has_sample_tex_compare`, with `tex_compare_func` and
+   * `tex_swizzle` per texture): shadow comparison and swizzle done in the shader before
+   * HALTI2. NIR field: `etna_nir_lower_texture` (`nir_lower_tex_shadow`) has applied them
+   * at the hand-over, early in `etna_compile_shader`, so 1 changes nothing there. With
+   * `apply_nir_keys` 1 is UNSUPPORTED.
+   */
+  uint32_t sample_tex_compare;
 } gpucc_compile_options;
 
 /**
@@ -1994,8 +2060,9 @@ gpucc_status gpucc_program_etna_output(const gpucc_program *program,
 /**
  * Sets the function that receives a compiler's statistics lines and performance warnings,
  * with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
- * `shader_perf_log`, whose `log_data` is per compile; here it is per compiler, so a driver
- * with several contexts passes its screen). NULL `callback` turns logging off.
+ * `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
+ * `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
+ * that to the callback instead. NULL `callback` turns logging off.
  *
  * Call it before the compiler is shared between threads: setting it while another thread
  * compiles with the same compiler gives that compile the old or the new callback.

@@ -218,8 +218,13 @@ pub extern "C" fn gpucc_compile(
         let shader = shader.ok_or_else(|| Error::invalid("gpucc_compile: shader is NULL"))?;
         // SAFETY: options, when non-NULL, points to a caller-owned struct of `struct_size`
         // bytes (the header's contract).
-        let opts = unsafe { read_options(options) }?;
-        let sink = *compiler.log.read().unwrap_or_else(|e| e.into_inner());
+        let read = unsafe { read_options(options) }?;
+        let sink = compiler
+            .log
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|s| s.with_user_data(read.log_data));
+        let opts = read.options;
         let compiled = super::log::with_sink(sink, || compiler.inner.compile(&shader.nir, &opts));
         let program = compiled.map_err(|e| {
             let status = match e {
