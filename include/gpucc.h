@@ -1503,6 +1503,15 @@ typedef struct {
    * for a Vivante program.
    */
   uint32_t num_widths;
+  /**
+   * Intel: the program wants the ALT floating-point mode (Mesa's
+   * `brw_stage_prog_data::use_alt_mode`; 3DSTATE_VS/PS "Floating Point Mode"). Always 0:
+   * gpucc builds and verifies every program for IEEE mode, as brw itself does (crocus and
+   * iris set Mesa's field afterwards from `nir->info.use_legacy_math_rules`, for ARB
+   * assembly programs, which Mesa 23.3's nir_print does not show; a driver that keeps
+   * doing so runs gpucc's code in a mode it was not checked in). Vivante: 0.
+   */
+  uint32_t use_alt_mode;
 } gpucc_program_info;
 
 /**

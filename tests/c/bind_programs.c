@@ -184,6 +184,8 @@ check_ivb_fs(void)
    CHECK(!info.uses_discard && !info.computes_depth && !info.dual_source_blend);
    CHECK(info.barycentric_modes == 1); /* perspective pixel only */
    CHECK(!info.needs_icache);
+   /* Written (the struct was filled with 0xab): IEEE floating-point mode, as brw builds. */
+   CHECK(info.use_alt_mode == 0);
    /* Per width: 2 PLN (uv), 1 sample, 4 MUL, 4 ADD, 1 render-target write. */
    CHECK(info.instructions == 12);
    CHECK(stats_instructions(p, "SIMD16 shader: ") == 12);
