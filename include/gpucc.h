@@ -1080,6 +1080,16 @@ typedef struct {
    * Fragment: the program can discard pixels (`uses_discard`).
    */
   uint32_t uses_discard;
+  /**
+   * Vertex: the input register the front end fills with the vertex id (component x) and
+   * the instance id (y) when the program reads `load_vertex_id` or `load_instance_id`, -1
+   * otherwise (Mesa's `vs_id_in_reg`): the register after the vertex attributes
+   * (`num_inputs`). The driver adds it to the VS inputs with VS_INPUT_COUNT's ID_ENABLE
+   * and, on HALTI5 cores, sets FE_HALTI5_ID_CONFIG's vertex id to component 4 * reg and
+   * instance id to 4 * reg + 1, as Mesa's `etna_shader_update_vs_inputs` does. Only cores
+   * from HALTI2 on compile those intrinsics.
+   */
+  int32_t vs_id_in_reg;
 } gpucc_etna_info;
 
 /**

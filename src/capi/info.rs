@@ -176,6 +176,14 @@ pub struct EtnaInfo {
     pub needs_icache: u32,
     /// Fragment: the program can discard pixels (`uses_discard`).
     pub uses_discard: u32,
+    /// Vertex: the input register the front end fills with the vertex id (component x) and
+    /// the instance id (y) when the program reads `load_vertex_id` or `load_instance_id`, -1
+    /// otherwise (Mesa's `vs_id_in_reg`): the register after the vertex attributes
+    /// (`num_inputs`). The driver adds it to the VS inputs with VS_INPUT_COUNT's ID_ENABLE
+    /// and, on HALTI5 cores, sets FE_HALTI5_ID_CONFIG's vertex id to component 4 * reg and
+    /// instance id to 4 * reg + 1, as Mesa's `etna_shader_update_vs_inputs` does. Only cores
+    /// from HALTI2 on compile those intrinsics.
+    pub vs_id_in_reg: i32,
 }
 
 /// What fills one component of a Vivante uniform file (Mesa's `etna_uniform_contents`).
@@ -413,6 +421,7 @@ pub extern "C" fn gpucc_program_etna_info(program: *const Program, info: *mut Et
             ps_depth_out_reg: reg(e.ps_depth_out_reg),
             needs_icache: e.needs_icache as u32,
             uses_discard: e.uses_discard as u32,
+            vs_id_in_reg: reg(e.vs_id_in_reg),
         };
         write_sized!(
             info,
@@ -431,6 +440,7 @@ pub extern "C" fn gpucc_program_etna_info(program: *const Program, info: *mut Et
                 ps_depth_out_reg,
                 needs_icache,
                 uses_discard,
+                vs_id_in_reg,
             ]
         )
     })

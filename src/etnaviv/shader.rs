@@ -63,6 +63,9 @@ pub struct ShaderObject {
     pub ps_depth_out_reg: Option<u8>,
     pub uses_discard: bool,
     pub needs_icache: bool,
+    /// Vertex: the input register the front end fills with the vertex id (x) and instance id
+    /// (y), when the program reads them (Mesa's `vs_id_in_reg`).
+    pub vs_id_in_reg: Option<u8>,
 }
 
 impl ShaderObject {

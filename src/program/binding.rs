@@ -164,6 +164,9 @@ pub struct EtnaInfo {
     pub needs_icache: bool,
     /// Fragment: the program can discard pixels.
     pub uses_discard: bool,
+    /// Vertex: the input register the front end fills with the vertex id (x) and instance
+    /// id (y), when the program reads them (`vs_id_in_reg`).
+    pub vs_id_in_reg: Option<u32>,
 }
 
 impl Program {
@@ -377,6 +380,7 @@ impl Program {
             ps_depth_out_reg: reg(o.ps_depth_out_reg),
             needs_icache: o.needs_icache,
             uses_discard: o.uses_discard,
+            vs_id_in_reg: reg(o.vs_id_in_reg),
         })
     }
 }

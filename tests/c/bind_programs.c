@@ -45,6 +45,32 @@ static const char ivb_fs[] =
    "    block b1:\n"
    "}\n";
 
+/* gc_vs's attribute plus the instance id, stored as a float into the varying. */
+static const char gc_ids_vs[] =
+   "shader: MESA_SHADER_VERTEX\n"
+   "name: ids\n"
+   "inputs: 1\n"
+   "outputs: 2\n"
+   "uniforms: 0\n"
+   "decl_var shader_in INTERP_MODE_NONE none vec4 gl_Vertex (VERT_ATTRIB_POS.xyzw, 0, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none float id (VARYING_SLOT_VAR0.x, 1, 0)\n"
+   "decl_function main (0 params)\n"
+   "\n"
+   "impl main {\n"
+   "    block b0:  // preds:\n"
+   "    32    %0 = load_const (0x00000000)\n"
+   "    32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n"
+   "    32    %2 = deref_var &gl_Position (shader_out vec4)\n"
+   "               @store_deref (%2, %1) (wrmask=xyzw, access=none)\n"
+   "    32    %3 = @load_instance_id () ()\n"
+   "    32    %4 = i2f32 %3\n"
+   "    32    %5 = deref_var &id (shader_out float)\n"
+   "               @store_deref (%5, %4) (wrmask=x, access=none)\n"
+   "               // succs: b1\n"
+   "    block b1:\n"
+   "}\n";
+
 static const char gc_vs[] =
    "shader: MESA_SHADER_VERTEX\n"
    "name: vs\n"
@@ -345,6 +371,18 @@ check_gc3000_pair(void)
    CHECK(vi.vs_pointsize_out_reg == -1 && vi.ps_color_out_reg == -1 &&
          vi.ps_depth_out_reg == -1);
    CHECK(vi.needs_icache == 0 && vi.uses_discard == 0);
+   /* No vertex or instance id read: no id register. */
+   CHECK(vi.vs_id_in_reg == -1);
+   /* With the instance id: the register after the one attribute (t0), t1. */
+   gpucc_program *ids = compile_text(compiler, gc_ids_vs, sizeof(gc_ids_vs) - 1);
+   if (ids) {
+      gpucc_etna_info ii;
+      memset(&ii, 0xab, sizeof(ii));
+      ii.struct_size = sizeof(ii);
+      CHECK_STATUS(gpucc_program_etna_info(ids, &ii), GPUCC_STATUS_OK, "");
+      CHECK(ii.num_inputs == 1 && ii.vs_id_in_reg == 1);
+      gpucc_program_destroy(ids);
+   }
 
    gpucc_etna_io io = {.struct_size = sizeof(io)};
    /* Vertex attributes sit in t0, t1, ... in attribute order. */
