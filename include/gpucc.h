@@ -197,6 +197,21 @@ typedef enum {
    * The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
    */
   GPUCC_ETNA_UNIFORM_KIND_UBO_ADDRESS = 5,
+  /**
+   * The width of the texture at sampler unit `value`, an integer: its base level's, or a
+   * buffer texture's element count (`ETNA_UNIFORM_TEXTURE_WIDTH`; read by
+   * `load_texture_size_etna`, which is how etnaviv's NIR asks for textureSize).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_WIDTH = 6,
+  /**
+   * The height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXTURE_HEIGHT`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_HEIGHT = 7,
+  /**
+   * The depth of the texture at sampler unit `value`, or its layer count when it is an
+   * array (cube arrays: layers / 6) (`ETNA_UNIFORM_TEXTURE_DEPTH`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_DEPTH = 8,
 } gpucc_etna_uniform_kind;
 
 /**

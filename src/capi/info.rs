@@ -203,6 +203,15 @@ pub enum EtnaUniformKind {
     TexrectScaleY = 4,
     /// The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
     UboAddress = 5,
+    /// The width of the texture at sampler unit `value`, an integer: its base level's, or a
+    /// buffer texture's element count (`ETNA_UNIFORM_TEXTURE_WIDTH`; read by
+    /// `load_texture_size_etna`, which is how etnaviv's NIR asks for textureSize).
+    TextureWidth = 6,
+    /// The height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXTURE_HEIGHT`).
+    TextureHeight = 7,
+    /// The depth of the texture at sampler unit `value`, or its layer count when it is an
+    /// array (cube arrays: layers / 6) (`ETNA_UNIFORM_TEXTURE_DEPTH`).
+    TextureDepth = 8,
 }
 
 /// One component of a Vivante program's uniform file: component `index % 4` of uniform
@@ -466,6 +475,9 @@ pub extern "C" fn gpucc_program_etna_uniform(
             EtnaUniform::Constant(bits) => (EtnaUniformKind::Constant, bits),
             EtnaUniform::TextureScale { unit, comp: 0 } => (EtnaUniformKind::TexrectScaleX, unit),
             EtnaUniform::TextureScale { unit, .. } => (EtnaUniformKind::TexrectScaleY, unit),
+            EtnaUniform::TextureSize { unit, comp: 0 } => (EtnaUniformKind::TextureWidth, unit),
+            EtnaUniform::TextureSize { unit, comp: 1 } => (EtnaUniformKind::TextureHeight, unit),
+            EtnaUniform::TextureSize { unit, .. } => (EtnaUniformKind::TextureDepth, unit),
             EtnaUniform::UboAddress { block } => (EtnaUniformKind::UboAddress, block),
         };
         let value = EtnaUniformC {

@@ -134,6 +134,13 @@ impl ShaderObject {
                             ["x", "y"][*k as usize & 1]
                         );
                     }
+                    UniformContent::TextureSize { unit, comp: k } => {
+                        let _ = writeln!(
+                            out,
+                            " [{i}].{comp} = texture {unit} size {}",
+                            ["width", "height", "depth"][usize::from(*k).min(2)]
+                        );
+                    }
                     UniformContent::UboAddress(n) => {
                         let _ = writeln!(out, " [{i}].{comp} = UBO {n} address");
                     }

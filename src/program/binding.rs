@@ -127,6 +127,9 @@ pub enum EtnaUniform {
     /// 1 / width (`comp` 0) or 1 / height (`comp` 1) of the texture bound to sampler `unit`
     /// (`ETNA_UNIFORM_TEXRECT_SCALE_X` / `_Y`).
     TextureScale { unit: u32, comp: u32 },
+    /// Width (`comp` 0), height (1) or depth (2) of the texture bound to sampler `unit`, an
+    /// integer (`ETNA_UNIFORM_TEXTURE_WIDTH` / `_HEIGHT` / `_DEPTH`).
+    TextureSize { unit: u32, comp: u32 },
     /// The GPU address of uniform buffer `block` (`ETNA_UNIFORM_UBO0_ADDR + block`).
     UboAddress { block: u32 },
 }
@@ -330,6 +333,10 @@ impl Program {
                     UniformContent::User(index) => EtnaUniform::User { index },
                     UniformContent::Const(bits) => EtnaUniform::Constant(bits),
                     UniformContent::TextureScale { unit, comp } => EtnaUniform::TextureScale {
+                        unit,
+                        comp: u32::from(comp),
+                    },
+                    UniformContent::TextureSize { unit, comp } => EtnaUniform::TextureSize {
                         unit,
                         comp: u32::from(comp),
                     },

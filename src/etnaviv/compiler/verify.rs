@@ -292,6 +292,9 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                             let size = model.size(unit, 0);
                             (1.0 / size[comp as usize & 1] as f32).to_bits()
                         }
+                        UniformContent::TextureSize { unit, comp } => {
+                            model.size(unit, 0)[usize::from(comp).min(2)]
+                        }
                         UniformContent::UboAddress(_) => UBO_ADDRESS,
                         UniformContent::Unused => 0,
                     };

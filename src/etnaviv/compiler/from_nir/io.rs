@@ -74,6 +74,7 @@ impl Tr<'_> {
             Intrinsic::LoadUniform => self.load_uniform(ii),
             Intrinsic::LoadUbo => self.load_ubo(ii),
             Intrinsic::LoadTextureScale => self.load_texture_scale(ii),
+            Intrinsic::LoadTextureSizeEtna => self.load_texture_size(ii),
             Intrinsic::LoadInput => self.load_input(ii),
             Intrinsic::LoadFragCoord | Intrinsic::LoadFrontFace => self.load_payload(ii),
             Intrinsic::LoadVertexId | Intrinsic::LoadInstanceId => self.load_vertex_ids(ii),
@@ -136,6 +137,29 @@ impl Tr<'_> {
         };
         let def = load_def(ii)?;
         let slot = self.uniforms.texture_scale(unit);
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
+        Ok(())
+    }
+
+    /// `load_texture_size_etna`, what `etna_nir_lower_texture` makes of `txs`: the texture's
+    /// width, height and depth, integers in a uniform slot the driver fills (Mesa's
+    /// `ETNA_UNIFORM_TEXTURE_WIDTH`, `_HEIGHT`, `_DEPTH`). A core without integers would read
+    /// the integer bits as floats (Mesa's lowering leaves them integers there too), so it is
+    /// refused.
+    fn load_texture_size(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        if !self.specs.has_integers() {
+            return unsupported(format!(
+                "`load_texture_size_etna` on {}: the texture size uniforms hold integers, and \
+                 this core has no integer operations to read them",
+                self.specs.name
+            ));
+        }
+        let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(u) => u,
+            None => return unsupported("indirect texture size"),
+        };
+        let def = load_def(ii)?;
+        let slot = self.uniforms.texture_size(unit);
         self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
         Ok(())
     }
