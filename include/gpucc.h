@@ -1045,6 +1045,18 @@ typedef struct {
    * (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
    */
   uint32_t uses_vmask;
+  /**
+   * The varyings that have an input slot, bit n = VARYING_SLOT n (Mesa's `inputs`, the
+   * shader's `inputs_read`; on Gen9 a program with no input gets the layer, brw's
+   * header-only workaround). With gpucc_program_fs_urb_setup a driver programs
+   * 3DSTATE_SBE as crocus and iris do from `urb_setup` and `inputs`.
+   */
+  uint64_t inputs_read;
+  /**
+   * Entries of `urb_setup_attribs` (Mesa's `urb_setup_attribs_count`): the varyings with
+   * an input slot, in varying order; see gpucc_program_fs_urb_setup_attrib.
+   */
+  uint32_t urb_setup_attribs_count;
 } gpucc_fs_info;
 
 /**
@@ -1641,7 +1653,10 @@ typedef struct {
 /**
  * One input slot of a fragment program, in the order of its attribute setup data
  * (Mesa's `urb_setup` order): SBE attribute `index` must be fed from the VUE slot holding
- * `varying`.
+ * `varying`. Past 16 inputs (compiled with the key's `input_slots_valid`) the slots are
+ * the previous stage's VUE slots from the first one read on (see gpucc_program_fs_urb_setup),
+ * so a slot can hold a varying the program does not read (`read` 0) or padding (`varying`
+ * 0xffffffff, Mesa's BRW_VARYING_SLOT_PAD).
  */
 typedef struct {
   /**
@@ -1662,6 +1677,11 @@ typedef struct {
    * `INTERP_MODE_NOPERSPECTIVE` of the input).
    */
   uint32_t noperspective;
+  /**
+   * The program reads the slot (Mesa: `urb_setup[varying]` is this slot). 0 only past 16
+   * inputs, for a VUE slot between those read.
+   */
+  uint32_t read;
 } gpucc_fs_input;
 
 #ifdef __cplusplus
@@ -2058,6 +2078,30 @@ gpucc_status gpucc_program_ubo_range(const gpucc_program *program,
  * facts. Another stage or a Vivante program is GPUCC_STATUS_INVALID_ARGUMENT.
  */
 gpucc_status gpucc_program_fs_info(const gpucc_program *program, gpucc_fs_info *info);
+
+/**
+ * The input slot (attribute) of an Intel fragment program that varying `varying`
+ * (a VARYING_SLOT number below 64, Mesa's VARYING_SLOT_MAX) is read from, or -1 when the
+ * program gives it none, into `*slot` (Mesa's `brw_wm_prog_data::urb_setup[varying]`). Up
+ * to 16 inputs the slots are the varyings read, in varying order (the SBE swizzles them
+ * from wherever the previous stage wrote them); past 16, compiled with the key's
+ * `input_slots_valid`, they are the previous stage's VUE map from the first slot brw
+ * requires (`brw_compute_first_urb_slot_required`, which the driver computes as crocus and
+ * iris do) on, so slot i is VUE slot first + i. Another program is
+ * GPUCC_STATUS_INVALID_ARGUMENT, as is a varying of 64 or more.
+ */
+gpucc_status gpucc_program_fs_urb_setup(const gpucc_program *program,
+                                        uint32_t varying,
+                                        int32_t *slot);
+
+/**
+ * Entry `index` (0 .. `urb_setup_attribs_count` of gpucc_fs_info) of an Intel fragment
+ * program's `urb_setup_attribs` into `*varying`: the varyings that have an input slot, in
+ * varying order (Mesa's `brw_wm_prog_data::urb_setup_attribs`).
+ */
+gpucc_status gpucc_program_fs_urb_setup_attrib(const gpucc_program *program,
+                                               uint32_t index,
+                                               uint32_t *varying);
 
 /**
  * Fills `*info` (its `struct_size` set by the caller) with a Vivante program's register

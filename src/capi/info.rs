@@ -144,6 +144,14 @@ pub struct FsInfo {
     /// The dispatch starts from the vector mask, so helper pixels run for derivatives
     /// (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
     pub uses_vmask: u32,
+    /// The varyings that have an input slot, bit n = VARYING_SLOT n (Mesa's `inputs`, the
+    /// shader's `inputs_read`; on Gen9 a program with no input gets the layer, brw's
+    /// header-only workaround). With gpucc_program_fs_urb_setup a driver programs
+    /// 3DSTATE_SBE as crocus and iris do from `urb_setup` and `inputs`.
+    pub inputs_read: u64,
+    /// Entries of `urb_setup_attribs` (Mesa's `urb_setup_attribs_count`): the varyings with
+    /// an input slot, in varying order; see gpucc_program_fs_urb_setup_attrib.
+    pub urb_setup_attribs_count: u32,
 }
 
 /// A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
@@ -368,6 +376,8 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
             computed_stencil: 0,
             uses_pos_offset: 0,
             uses_vmask: 1,
+            inputs_read: urb_setup_attribs(p).iter().fold(0u64, |m, &v| m | 1 << v),
+            urb_setup_attribs_count: urb_setup_attribs(p).len() as u32,
         };
         write_sized!(
             info,
@@ -401,8 +411,70 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
                 computed_stencil,
                 uses_pos_offset,
                 uses_vmask,
+                inputs_read,
+                urb_setup_attribs_count,
             ]
         )
+    })
+}
+
+/// Mesa's `urb_setup_attribs`: the varyings that have an input slot, in varying order.
+fn urb_setup_attribs(p: &Program) -> Vec<u32> {
+    (0u32..)
+        .zip(p.urb_setup())
+        .filter(|&(_, s)| s >= 0)
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// The input slot (attribute) of an Intel fragment program that varying `varying`
+/// (a VARYING_SLOT number below 64, Mesa's VARYING_SLOT_MAX) is read from, or -1 when the
+/// program gives it none, into `*slot` (Mesa's `brw_wm_prog_data::urb_setup[varying]`). Up
+/// to 16 inputs the slots are the varyings read, in varying order (the SBE swizzles them
+/// from wherever the previous stage wrote them); past 16, compiled with the key's
+/// `input_slots_valid`, they are the previous stage's VUE map from the first slot brw
+/// requires (`brw_compute_first_urb_slot_required`, which the driver computes as crocus and
+/// iris do) on, so slot i is VUE slot first + i. Another program is
+/// GPUCC_STATUS_INVALID_ARGUMENT, as is a varying of 64 or more.
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_urb_setup(
+    program: *const Program,
+    varying: u32,
+    slot: *mut i32,
+) -> Status {
+    guard("gpucc_program_fs_urb_setup", || {
+        const ENTRY: &str = "gpucc_program_fs_urb_setup";
+        let p = program_ref(program, ENTRY)?;
+        let setup = p.urb_setup();
+        if setup.is_empty() {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: not an Intel fragment program"
+            )));
+        }
+        let s = get(&setup, varying, ENTRY, "varyings (VARYING_SLOT_MAX)")?;
+        super::status::write_out(slot, s, "slot")
+    })
+}
+
+/// Entry `index` (0 .. `urb_setup_attribs_count` of gpucc_fs_info) of an Intel fragment
+/// program's `urb_setup_attribs` into `*varying`: the varyings that have an input slot, in
+/// varying order (Mesa's `brw_wm_prog_data::urb_setup_attribs`).
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_urb_setup_attrib(
+    program: *const Program,
+    index: u32,
+    varying: *mut u32,
+) -> Status {
+    guard("gpucc_program_fs_urb_setup_attrib", || {
+        const ENTRY: &str = "gpucc_program_fs_urb_setup_attrib";
+        let p = program_ref(program, ENTRY)?;
+        if p.urb_setup().is_empty() {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: not an Intel fragment program"
+            )));
+        }
+        let v = get(&urb_setup_attribs(p), index, ENTRY, "attributes")?;
+        super::status::write_out(varying, v, "varying")
     })
 }
 

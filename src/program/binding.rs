@@ -68,6 +68,9 @@ pub struct FragmentInput {
     pub flat: bool,
     /// Interpolated without perspective correction.
     pub noperspective: bool,
+    /// The program reads it. Past 16 inputs laid out by `input_slots_valid`, a slot can hold
+    /// a varying the program ignores, or padding (`varying` u32::MAX).
+    pub read: bool,
 }
 
 /// Depth output mode (Mesa's `brw_pixel_shader_computed_depth_mode`).
@@ -281,8 +284,28 @@ impl Program {
                 varying: slot_number(&i.location).unwrap_or(i.base),
                 flat: i.flat,
                 noperspective: i.noperspective,
+                read: i.read,
             })
             .collect()
+    }
+
+    /// Mesa's `brw_wm_prog_data::urb_setup`: for each varying below VARYING_SLOT_MAX (64),
+    /// the input slot (attribute) it is read from, -1 when it has none. Empty for programs
+    /// that are not Intel fragment programs.
+    pub fn urb_setup(&self) -> Vec<i32> {
+        if self.kernel().is_none() || self.stage != Stage::Fragment {
+            return Vec::new();
+        }
+        let mut setup = vec![-1; 64];
+        for (slot, i) in self.fragment_inputs().iter().enumerate() {
+            if let Some(s) = setup
+                .get_mut(i.varying as usize)
+                .filter(|s| i.read && **s < 0)
+            {
+                *s = slot as i32;
+            }
+        }
+        setup
     }
 
     /// An Intel fragment program's WM/PS facts; `None` for other stages and for Vivante.

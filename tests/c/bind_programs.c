@@ -306,8 +306,28 @@ check_ivb_fs(void)
    for (uint32_t i = 0; i < 2; i++) {
       gpucc_fs_input in = {.struct_size = sizeof(in)};
       CHECK_STATUS(gpucc_program_fs_input(p, i, &in), GPUCC_STATUS_OK, "");
-      CHECK(in.varying == varyings[i] && in.flat == (i == 1) && in.noperspective == 0);
+      CHECK(in.varying == varyings[i] && in.flat == (i == 1) && in.noperspective == 0 &&
+            in.read == 1);
    }
+   /* Mesa's slot-indexed form: VAR0 in attribute 0, VAR1 in 1, every other varying none. */
+   CHECK(fsi.inputs_read == ((1ull << VARYING_SLOT_VAR0) | (1ull << VARYING_SLOT_VAR1)));
+   CHECK(fsi.urb_setup_attribs_count == 2);
+   for (uint32_t v = 0; v < 64; v++) {
+      int32_t slot = 99;
+      CHECK_STATUS(gpucc_program_fs_urb_setup(p, v, &slot), GPUCC_STATUS_OK, "");
+      CHECK(slot == (v == VARYING_SLOT_VAR0 ? 0 : v == VARYING_SLOT_VAR1 ? 1 : -1));
+   }
+   int32_t past_slot = 0;
+   CHECK_STATUS(gpucc_program_fs_urb_setup(p, 64, &past_slot), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index 64 of 64");
+   for (uint32_t i = 0; i < 2; i++) {
+      uint32_t v = 0;
+      CHECK_STATUS(gpucc_program_fs_urb_setup_attrib(p, i, &v), GPUCC_STATUS_OK, "");
+      CHECK(v == varyings[i]);
+   }
+   uint32_t none = 0;
+   CHECK_STATUS(gpucc_program_fs_urb_setup_attrib(p, 2, &none), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index 2 of 2 attributes");
 
    /* Intel programs have no Vivante facts, fragment programs no vertex facts. */
    gpucc_etna_info ei = {.struct_size = sizeof(ei)};
