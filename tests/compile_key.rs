@@ -1013,3 +1013,40 @@ fn keys_whose_effect_gpucc_lacks_are_refused_by_name() {
         "{e}"
     );
 }
+
+/// The same on real final-form NIR: every tenth ivb, bdw and skl corpus fragment shader, as
+/// crocus and iris handed it over, compiles to the same program under the keys a driver sets
+/// that change nothing at the hand-over (one colour buffer, so alpha_test_replicate_alpha has
+/// no later render target to change; the corpus has no per-sample shading, which
+/// multisample_fbo would change).
+#[test]
+fn no_effect_keys_on_final_form_corpus_nir_change_nothing() {
+    let fields: &[(&str, &str)] = &[
+        ("color_outputs_valid", "0x1"),
+        ("multisample_fbo", "2"),
+        ("alpha_test_replicate_alpha", "1"),
+        ("nr_color_regions", "1"),
+        ("tex_swizzle_mask", "0xffff"),
+        ("input_slots_valid", "0xffffffff00007fff"),
+    ];
+    for platform in ["ivb", "bdw", "skl"] {
+        let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+            return;
+        };
+        let files = common::files_with_suffix(&dir, ".fs.nir");
+        let mut compared = 0;
+        for path in files.iter().step_by(10) {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.display();
+            let Ok(plain) = compile_all_widths(platform, &text, key(&[("nr_color_regions", "1")]))
+            else {
+                continue;
+            };
+            let keyed = compile_all_widths(platform, &text, key(fields))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(plain.bytes, keyed.bytes, "{name}");
+            compared += 1;
+        }
+        assert!(compared > 20, "{platform}: {compared} shaders compared");
+    }
+}
