@@ -33,6 +33,16 @@
 //! crocus and iris themselves (`nir_lower_clip_vs`) before they call `brw_compile_vs`. Each
 //! is refused whatever `apply_nir_keys` says, until gpucc implements it.
 //!
+//! Some fields a driver sets change nothing in the code gpucc builds, and are accepted for
+//! that reason, each checked in Mesa 23.3's source: `color_outputs_valid` (brw only copies it
+//! into `color_outputs_written`), `tex_swizzle_mask` (crocus applies the swizzles in NIR
+//! before calling brw) and etnaviv's `sample_tex_compare` (`etna_nir_lower_texture`, before
+//! the hand-over; both refused with `apply_nir_keys`), `multisample_fbo` = BRW_ALWAYS (its
+//! backend effects are in code gpucc refuses by name, except per-sample shading, which is
+//! refused under it), `alpha_test_replicate_alpha` (it changes only writes to render targets
+//! 1 and up, refused when there are any) and `input_slots_valid` up to 16 inputs (past
+//! them it lays out the inputs, in the backend: [`Key::input_slots_valid`]).
+//!
 //! The fields gpucc applies are applied to the NIR before the backend sees it
 //! ([`Key::apply`]): the backends need no knowledge of the key, and `gpucc verify` checks the
 //! keyed shader like any other because the interpreter runs the same rewritten NIR.
