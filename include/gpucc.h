@@ -197,6 +197,21 @@ typedef enum {
    * The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
    */
   GPUCC_ETNA_UNIFORM_KIND_UBO_ADDRESS = 5,
+  /**
+   * The width of the texture at sampler unit `value`, an integer: its base level's, or a
+   * buffer texture's element count (`ETNA_UNIFORM_TEXTURE_WIDTH`; read by
+   * `load_texture_size_etna`, which is how etnaviv's NIR asks for textureSize).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_WIDTH = 6,
+  /**
+   * The height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXTURE_HEIGHT`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_HEIGHT = 7,
+  /**
+   * The depth of the texture at sampler unit `value`, or its layer count when it is an
+   * array (cube arrays: layers / 6) (`ETNA_UNIFORM_TEXTURE_DEPTH`).
+   */
+  GPUCC_ETNA_UNIFORM_KIND_TEXTURE_DEPTH = 8,
 } gpucc_etna_uniform_kind;
 
 /**
@@ -1030,6 +1045,18 @@ typedef struct {
    * (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
    */
   uint32_t uses_vmask;
+  /**
+   * The varyings that have an input slot, bit n = VARYING_SLOT n (Mesa's `inputs`, the
+   * shader's `inputs_read`; on Gen9 a program with no input gets the layer, brw's
+   * header-only workaround). With gpucc_program_fs_urb_setup a driver programs
+   * 3DSTATE_SBE as crocus and iris do from `urb_setup` and `inputs`.
+   */
+  uint64_t inputs_read;
+  /**
+   * Entries of `urb_setup_attribs` (Mesa's `urb_setup_attribs_count`): the varyings with
+   * an input slot, in varying order; see gpucc_program_fs_urb_setup_attrib.
+   */
+  uint32_t urb_setup_attribs_count;
 } gpucc_fs_info;
 
 /**
@@ -1080,6 +1107,16 @@ typedef struct {
    * Fragment: the program can discard pixels (`uses_discard`).
    */
   uint32_t uses_discard;
+  /**
+   * Vertex: the input register the front end fills with the vertex id (component x) and
+   * the instance id (y) when the program reads `load_vertex_id` or `load_instance_id`, -1
+   * otherwise (Mesa's `vs_id_in_reg`): the register after the vertex attributes
+   * (`num_inputs`). The driver adds it to the VS inputs with VS_INPUT_COUNT's ID_ENABLE
+   * and, on HALTI5 cores, sets FE_HALTI5_ID_CONFIG's vertex id to component 4 * reg and
+   * instance id to 4 * reg + 1, as Mesa's `etna_shader_update_vs_inputs` does. Only cores
+   * from HALTI2 on compile those intrinsics.
+   */
+  int32_t vs_id_in_reg;
 } gpucc_etna_info;
 
 /**
@@ -1129,8 +1166,9 @@ typedef struct {
 } gpucc_etna_io;
 
 /**
- * The driver's log function: `user_data` as given to gpucc_compiler_set_log_callback, the
- * kind, and a NUL-terminated message without a trailing newline, valid during the call only.
+ * The driver's log function: `user_data` is the compile's `gpucc_compile_options.log_data`,
+ * or when that is NULL (or no options are given) the one given to
+ * gpucc_compiler_set_log_callback; then the kind, and a NUL-terminated message without a trailing newline, valid during the call only.
  * Called on the thread that called gpucc_compile, during that call.
  */
 typedef void (*gpucc_log_callback)(void *user_data, gpucc_log_kind kind, const char *message);
@@ -1322,6 +1360,71 @@ typedef struct {
    */
   uint32_t front_ccw;
   /**
+   * Intel FS (`brw_wm_prog_key::color_outputs_valid`): the colour buffers bound, bit i =
+   * render target i. Mesa's backend only copies it to `brw_wm_prog_data::
+   * color_outputs_written`, which no code depends on, so it changes nothing in the
+   * program: accepted whatever its value (`nr_color_regions` is what decides the
+   * render-target writes). Added after `front_ccw`, like every field below.
+   */
+  uint32_t color_outputs_valid;
+  /**
+   * Intel FS (`brw_wm_prog_key::input_slots_valid`): the varyings the previous stage
+   * writes (its VUE map's `slots_valid`, VARYING_SLOT bits). A backend field that matters
+   * only for a fragment program reading more than 16 input attributes: the SBE can
+   * rearrange only 16, so then the attribute setup follows the previous stage's VUE map
+   * (brw's `calculate_urb_setup`), which this field describes, and
+   * gpucc_program_fs_urb_setup reports where each varying lands. With 16 or fewer it
+   * changes nothing. 0: not given; more than 16 inputs then keep gpucc's own layout (the
+   * inputs read, in varying order, as with 16 or fewer), which only a previous stage
+   * writing exactly those varyings in that order can feed: a driver passes the field.
+   */
+  uint64_t input_slots_valid;
+  /**
+   * The `log_data` of this compile (Mesa's `brw_compile_params::log_data`, the first
+   * argument of `brw_shader_debug_log`/`brw_shader_perf_log`): the log callback receives
+   * this pointer as its `user_data` for every message of this compile. NULL: the
+   * `user_data` given to gpucc_compiler_set_log_callback. gpucc never dereferences it.
+   */
+  void *log_data;
+  /**
+   * Intel FS (`brw_wm_prog_key::multisample_fbo`, Mesa's `enum brw_sometimes`): 0 =
+   * BRW_NEVER, 1 = BRW_SOMETIMES, 2 = BRW_ALWAYS, the values crocus and iris put in the
+   * key. At the hand-over Mesa has applied BRW_NEVER (`nir_lower_single_sampled` in
+   * `brw_nir_lower_fs_inputs`); the backend reads the field for per-sample dispatch, the
+   * sample id, interpolateAtSample and framebuffer fetch. gpucc refuses the intrinsics of
+   * the last three by name, so 2 changes nothing for the shaders it compiles, except one
+   * that shades per sample (`uses_sample_shading`, or per-sample barycentrics), which is
+   * UNSUPPORTED under 2 (per-sample dispatch is not implemented). 1 (dynamic MSAA, which
+   * only Vulkan's anv uses) is UNSUPPORTED.
+   */
+  uint32_t multisample_fbo;
+  /**
+   * Intel FS (`brw_wm_prog_key::alpha_test_replicate_alpha`): render-target writes after
+   * the first carry colour output 0's alpha (Mesa's source-0 alpha, for the alpha test
+   * with several colour buffers). A backend field; it changes only writes to render
+   * targets 1 and up, which gpucc does not build with source-0 alpha: 1 is UNSUPPORTED
+   * when the program writes more than render target 0, and changes nothing otherwise.
+   */
+  uint32_t alpha_test_replicate_alpha;
+  /**
+   * Intel (`brw_sampler_prog_key_data::swizzles`): bit i set when texture i's swizzle is
+   * not SWIZZLE_NOOP (EXT_texture_swizzle and DEPTH_TEXTURE_MODE on Gen7, which has no
+   * shader channel select). NIR field: crocus applies the swizzles itself
+   * (`crocus_lower_swizzles`, `nir_lower_tex` with `swizzle_result`) before it calls
+   * `brw_compile_*`, and brw never reads them, so at the hand-over they are in the NIR
+   * and the mask changes nothing. With `apply_nir_keys` a mask other than 0 is
+   * UNSUPPORTED (gpucc does not apply swizzles).
+   */
+  uint32_t tex_swizzle_mask;
+  /**
+   * etnaviv (`etna_shader_key::has_sample_tex_compare`, with `tex_compare_func` and
+   * `tex_swizzle` per texture): shadow comparison and swizzle done in the shader before
+   * HALTI2. NIR field: `etna_nir_lower_texture` (`nir_lower_tex_shadow`) has applied them
+   * at the hand-over, early in `etna_compile_shader`, so 1 changes nothing there. With
+   * `apply_nir_keys` 1 is UNSUPPORTED.
+   */
+  uint32_t sample_tex_compare;
+  /**
    * Intel, with GPUCC_BINDING_MODEL_MESA: 1 when `ubo_ranges` holds the UBO ranges the
    * driver chose itself (Mesa: `brw_stage_prog_data.ubo_ranges` as the driver's
    * `brw_nir_analyze_ubo_ranges` filled it before calling the backend). gpucc then pushes
@@ -1329,7 +1432,7 @@ typedef struct {
    * its own; gpucc_program_ubo_range reports them as cut. iris and crocus analyse no
    * ranges for compute shaders: pass 1 with all-zero ranges there, and the program pushes
    * only the subgroup id (the CURBE `iris_fill_cs_push_const_buffer` writes), pulling
-   * every uniform. 0: gpucc chooses by Mesa's rule. Added after `front_ccw`.
+   * every uniform. 0: gpucc chooses by Mesa's rule. Added after `sample_tex_compare`.
    */
   uint32_t ubo_ranges_given;
   /**
@@ -1454,6 +1557,15 @@ typedef struct {
    * for a Vivante program.
    */
   uint32_t num_widths;
+  /**
+   * Intel: the program wants the ALT floating-point mode (Mesa's
+   * `brw_stage_prog_data::use_alt_mode`; 3DSTATE_VS/PS "Floating Point Mode"). Always 0:
+   * gpucc builds and verifies every program for IEEE mode, as brw itself does (crocus and
+   * iris set Mesa's field afterwards from `nir->info.use_legacy_math_rules`, for ARB
+   * assembly programs, which Mesa 23.3's nir_print does not show; a driver that keeps
+   * doing so runs gpucc's code in a mode it was not checked in). Vivante: 0.
+   */
+  uint32_t use_alt_mode;
 } gpucc_program_info;
 
 /**
@@ -1558,7 +1670,10 @@ typedef struct {
 /**
  * One input slot of a fragment program, in the order of its attribute setup data
  * (Mesa's `urb_setup` order): SBE attribute `index` must be fed from the VUE slot holding
- * `varying`.
+ * `varying`. Past 16 inputs (compiled with the key's `input_slots_valid`) the slots are
+ * the previous stage's VUE slots from the first one read on (see gpucc_program_fs_urb_setup),
+ * so a slot can hold a varying the program does not read (`read` 0) or padding (`varying`
+ * 0xffffffff, Mesa's BRW_VARYING_SLOT_PAD).
  */
 typedef struct {
   /**
@@ -1579,6 +1694,11 @@ typedef struct {
    * `INTERP_MODE_NOPERSPECTIVE` of the input).
    */
   uint32_t noperspective;
+  /**
+   * The program reads the slot (Mesa: `urb_setup[varying]` is this slot). 0 only past 16
+   * inputs, for a VUE slot between those read.
+   */
+  uint32_t read;
 } gpucc_fs_input;
 
 #ifdef __cplusplus
@@ -1977,6 +2097,30 @@ gpucc_status gpucc_program_ubo_range(const gpucc_program *program,
 gpucc_status gpucc_program_fs_info(const gpucc_program *program, gpucc_fs_info *info);
 
 /**
+ * The input slot (attribute) of an Intel fragment program that varying `varying`
+ * (a VARYING_SLOT number below 64, Mesa's VARYING_SLOT_MAX) is read from, or -1 when the
+ * program gives it none, into `*slot` (Mesa's `brw_wm_prog_data::urb_setup[varying]`). Up
+ * to 16 inputs the slots are the varyings read, in varying order (the SBE swizzles them
+ * from wherever the previous stage wrote them); past 16, compiled with the key's
+ * `input_slots_valid`, they are the previous stage's VUE map from the first slot brw
+ * requires (`brw_compute_first_urb_slot_required`, which the driver computes as crocus and
+ * iris do) on, so slot i is VUE slot first + i. Another program is
+ * GPUCC_STATUS_INVALID_ARGUMENT, as is a varying of 64 or more.
+ */
+gpucc_status gpucc_program_fs_urb_setup(const gpucc_program *program,
+                                        uint32_t varying,
+                                        int32_t *slot);
+
+/**
+ * Entry `index` (0 .. `urb_setup_attribs_count` of gpucc_fs_info) of an Intel fragment
+ * program's `urb_setup_attribs` into `*varying`: the varyings that have an input slot, in
+ * varying order (Mesa's `brw_wm_prog_data::urb_setup_attribs`).
+ */
+gpucc_status gpucc_program_fs_urb_setup_attrib(const gpucc_program *program,
+                                               uint32_t index,
+                                               uint32_t *varying);
+
+/**
  * Fills `*info` (its `struct_size` set by the caller) with a Vivante program's register
  * facts. An Intel program is GPUCC_STATUS_INVALID_ARGUMENT.
  */
@@ -2011,8 +2155,9 @@ gpucc_status gpucc_program_etna_output(const gpucc_program *program,
 /**
  * Sets the function that receives a compiler's statistics lines and performance warnings,
  * with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
- * `shader_perf_log`, whose `log_data` is per compile; here it is per compiler, so a driver
- * with several contexts passes its screen). NULL `callback` turns logging off.
+ * `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
+ * `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
+ * that to the callback instead. NULL `callback` turns logging off.
  *
  * Call it before the compiler is shared between threads: setting it while another thread
  * compiles with the same compiler gives that compile the old or the new callback.

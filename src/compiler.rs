@@ -162,6 +162,7 @@ impl Compiler {
                     opts.simd = options.simd.clone();
                 }
                 opts.binding = options.binding;
+                opts.input_slots_valid = options.key.input_slots_valid;
                 ctx.compile(shader, &opts)
                     .map(|kernel| Program::intel(self.target, shader.stage(), kernel))
             }
@@ -220,7 +221,11 @@ impl Compiler {
                 let mut outcome = VerifyOutcome::Pass;
                 let mut memo = intel::fs::SetMemo::default();
                 for (i, &w) in widths.iter().enumerate() {
-                    match intel::fs::verify_bound(ctx, shader, w, options.binding, &mut memo) {
+                    let layout = intel::fs::Layout {
+                        binding: options.binding,
+                        input_slots_valid: options.key.input_slots_valid,
+                    };
+                    match intel::fs::verify_laid_out(ctx, shader, w, layout, &mut memo) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

@@ -6,7 +6,8 @@
 //!   registers (`decl_reg`, `load_reg`, `store_reg`), `fdot*_replicated`.
 //! - etnaviv form (what etnaviv's backend receives): outputs stored through derefs of their
 //!   variables (`deref_var` + `store_deref`), uniforms as `load_uniform`, texture sizes as
-//!   `load_texture_scale`, float comparisons `slt`/`sge`/`seq`/`sne` and `fdot2/3/4`.
+//!   `load_texture_scale` (and `load_texture_size_etna`, etnaviv's own intrinsic for
+//!   `txs`), float comparisons `slt`/`sge`/`seq`/`sne` and `fdot2/3/4`.
 //!
 //! The markers were chosen from the corpus (shared/corpus/nir): each occurs in one family's
 //! dumps and never in the other's. A compile that fails on a shader of the other form gets
@@ -47,6 +48,7 @@ fn etnaviv_intrinsic(i: Intrinsic) -> Option<&'static str> {
         LoadDeref => "load_deref",
         LoadUniform => "load_uniform",
         LoadTextureScale => "load_texture_scale",
+        LoadTextureSizeEtna => "load_texture_size_etna",
         _ => return None,
     })
 }

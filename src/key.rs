@@ -33,6 +33,16 @@
 //! crocus and iris themselves (`nir_lower_clip_vs`) before they call `brw_compile_vs`. Each
 //! is refused whatever `apply_nir_keys` says, until gpucc implements it.
 //!
+//! Some fields a driver sets change nothing in the code gpucc builds, and are accepted for
+//! that reason, each checked in Mesa 23.3's source: `color_outputs_valid` (brw only copies it
+//! into `color_outputs_written`), `tex_swizzle_mask` (crocus applies the swizzles in NIR
+//! before calling brw) and etnaviv's `sample_tex_compare` (`etna_nir_lower_texture`, before
+//! the hand-over; both refused with `apply_nir_keys`), `multisample_fbo` = BRW_ALWAYS (its
+//! backend effects are in code gpucc refuses by name, except per-sample shading, which is
+//! refused under it), `alpha_test_replicate_alpha` (it changes only writes to render targets
+//! 1 and up, refused when there are any) and `input_slots_valid` up to 16 inputs (past
+//! them it lays out the inputs, in the backend: [`Key::input_slots_valid`]).
+//!
 //! The fields gpucc applies are applied to the NIR before the backend sees it
 //! ([`Key::apply`]): the backends need no knowledge of the key, and `gpucc verify` checks the
 //! keyed shader like any other because the interpreter runs the same rewritten NIR.
@@ -112,6 +122,34 @@ pub struct Key {
     /// A NIR field: `etna_lower_io` has turned `load_front_face` into the comparison it
     /// implies at the hand-over; with [`Key::apply_nir_keys`] it is not implemented.
     pub front_ccw: bool,
+    /// Intel FS, `brw_wm_prog_key::color_outputs_valid`: the colour buffers bound (bit i =
+    /// render target i). Mesa's backend only copies it into `color_outputs_written`, which
+    /// no code depends on: accepted, it changes nothing.
+    pub color_outputs_valid: u32,
+    /// Intel FS, `brw_wm_prog_key::input_slots_valid`: the previous stage's VUE map
+    /// `slots_valid`. A backend field read only when the program reads more than 16 input
+    /// attributes: the attribute setup then follows that VUE map (brw's
+    /// `calculate_urb_setup`). None: not given (gpucc's own layout in every case).
+    pub input_slots_valid: Option<u64>,
+    /// Intel FS, `brw_wm_prog_key::multisample_fbo` as Mesa's `enum brw_sometimes`: 0
+    /// NEVER, 1 SOMETIMES, 2 ALWAYS. NEVER is applied in NIR before the hand-over; ALWAYS
+    /// changes the backend's per-sample dispatch, sample id, interpolateAtSample and
+    /// framebuffer fetch. gpucc refuses the intrinsics of the last three by name, so ALWAYS
+    /// is accepted except for a shader that shades per sample; SOMETIMES is refused.
+    pub multisample_fbo: u32,
+    /// Intel FS, `brw_wm_prog_key::alpha_test_replicate_alpha`: render-target writes after
+    /// the first carry colour output 0's alpha. Refused when the program writes a render
+    /// target other than 0 (not implemented); nothing changes otherwise.
+    pub alpha_test_replicate_alpha: bool,
+    /// Intel, `brw_sampler_prog_key_data::swizzles` as a mask of the textures whose swizzle
+    /// is not SWIZZLE_NOOP. A NIR field: crocus applies them (`crocus_lower_swizzles`)
+    /// before `brw_compile_*`; with [`Key::apply_nir_keys`] not implemented.
+    pub tex_swizzle_mask: u32,
+    /// etnaviv, `etna_shader_key::has_sample_tex_compare` (with its per-texture compare
+    /// functions and swizzles, pre-HALTI2 shadow sampling). A NIR field
+    /// (`etna_nir_lower_texture`, before the hand-over); with [`Key::apply_nir_keys`] not
+    /// implemented.
+    pub sample_tex_compare: bool,
 }
 
 /// Which backend family a key is applied for.
@@ -138,6 +176,18 @@ impl Key {
         if !self.apply_nir_keys {
             self.check_handover(shader)?;
         }
+        if self.multisample_fbo == 2 {
+            if let Some(what) = per_sample_shading(shader) {
+                return Err(unsupported(
+                    "multisample_fbo",
+                    2,
+                    &format!(
+                        "the shader shades per sample ({what}), and per-sample dispatch is \
+                         not implemented"
+                    ),
+                ));
+            }
+        }
         let mut out = Cow::Borrowed(shader);
         if self.apply_nir_keys && self.flat_shade && flat_shade(out.to_mut()) {
             // The barycentrics the colours no longer read must not stay in the payload.
@@ -145,6 +195,18 @@ impl Key {
         }
         if let Some(n) = self.nr_color_regions {
             color_regions(out.to_mut(), n)?;
+        }
+        if self.alpha_test_replicate_alpha {
+            if let Some(rt) = later_color_target(&out) {
+                return Err(unsupported(
+                    "alpha_test_replicate_alpha",
+                    1,
+                    &format!(
+                        "the program writes render target {rt}, whose write would carry \
+                         colour output 0's alpha (source-0 alpha), which is not implemented"
+                    ),
+                ));
+            }
         }
         if self.clamp_fragment_color {
             saturate_outputs(out.to_mut(), |slot| {
@@ -315,6 +377,80 @@ impl Key {
                 ));
             }
         }
+        if self.color_outputs_valid != 0 {
+            let m = format!("{:#x}", self.color_outputs_valid);
+            intel_fs("color_outputs_valid", &m)?;
+            if self.color_outputs_valid > 0xff {
+                return Err(CompileError::Invalid(format!(
+                    "compile key color_outputs_valid={m}: a mask of render targets 0-7 (0-0xff)"
+                )));
+            }
+        }
+        if let Some(v) = self.input_slots_valid {
+            intel_fs("input_slots_valid", &format!("{v:#x}"))?;
+        }
+        if self.multisample_fbo != 0 {
+            let v = self.multisample_fbo;
+            intel_fs("multisample_fbo", &v)?;
+            match v {
+                1 => {
+                    return Err(unsupported(
+                        "multisample_fbo",
+                        1,
+                        "BRW_SOMETIMES (dynamic multisampling, decided by a push constant at \
+                         draw time) is not implemented; crocus and iris pass 0 or 2",
+                    ))
+                }
+                2 => {}
+                _ => {
+                    return Err(CompileError::Invalid(format!(
+                        "compile key multisample_fbo={v}: Mesa's enum brw_sometimes is 0 \
+                         (BRW_NEVER), 1 (BRW_SOMETIMES) or 2 (BRW_ALWAYS)"
+                    )))
+                }
+            }
+        }
+        if self.alpha_test_replicate_alpha {
+            intel_fs("alpha_test_replicate_alpha", &1)?;
+        }
+        if self.tex_swizzle_mask != 0 {
+            let m = format!("{:#x}", self.tex_swizzle_mask);
+            if family != Family::Intel {
+                return Err(unsupported(
+                    "tex_swizzle_mask",
+                    &m,
+                    "an Intel key (brw_sampler_prog_key_data::swizzles), not one for this \
+                     target",
+                ));
+            }
+            if self.apply_nir_keys {
+                return Err(unsupported(
+                    "tex_swizzle_mask",
+                    &m,
+                    "applying texture swizzles to NIR cut before crocus_lower_swizzles is not \
+                     implemented (at the hand-over they are already in the NIR)",
+                ));
+            }
+        }
+        if self.sample_tex_compare {
+            if family != Family::Etnaviv {
+                return Err(unsupported(
+                    "sample_tex_compare",
+                    1,
+                    "an etnaviv key (etna_shader_key::has_sample_tex_compare), not one for \
+                     this target",
+                ));
+            }
+            if self.apply_nir_keys {
+                return Err(unsupported(
+                    "sample_tex_compare",
+                    1,
+                    "applying the shadow compare and swizzle to NIR cut before \
+                     etna_nir_lower_texture is not implemented (at the hand-over they are \
+                     already in the NIR)",
+                ));
+            }
+        }
         if self.frag_rb_swap {
             etna_fs("frag_rb_swap", &1)?;
         }
@@ -376,12 +512,18 @@ impl Key {
     /// (`flat_shade=1`, `sprite_coord_enable=0x3`).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let v = value.trim();
-        let number = if let Some(hex) = v.strip_prefix("0x") {
-            u32::from_str_radix(hex, 16)
+        let wide = if let Some(hex) = v.strip_prefix("0x") {
+            u64::from_str_radix(hex, 16)
         } else {
-            v.parse::<u32>()
+            v.parse::<u64>()
         }
         .map_err(|_| format!("key {name}: {value:?} is not a number"))?;
+        if name == "input_slots_valid" {
+            self.input_slots_valid = (wide != 0).then_some(wide);
+            return Ok(());
+        }
+        let number = u32::try_from(wide)
+            .map_err(|_| format!("key {name}: {value:?} does not fit in 32 bits"))?;
         let flag = || match number {
             0 | 1 => Ok(number == 1),
             _ => Err(format!("key {name}: {number} is not 0 or 1")),
@@ -407,6 +549,11 @@ impl Key {
             "force_dual_color_blend" => self.force_dual_color_blend = flag()?,
             "gather_channel_quirk_mask" => self.gather_channel_quirk_mask = number,
             "front_ccw" => self.front_ccw = flag()?,
+            "color_outputs_valid" => self.color_outputs_valid = number,
+            "multisample_fbo" => self.multisample_fbo = number,
+            "alpha_test_replicate_alpha" => self.alpha_test_replicate_alpha = flag()?,
+            "tex_swizzle_mask" => self.tex_swizzle_mask = number,
+            "sample_tex_compare" => self.sample_tex_compare = flag()?,
             _ => {
                 return Err(format!(
                     "unknown key {name:?} (known: {})",
@@ -418,8 +565,45 @@ impl Key {
     }
 }
 
+/// What makes a shader shade per sample, which Mesa's backend dispatches per sample on a
+/// multisampled framebuffer: `uses_sample_shading` in its info, or a per-sample barycentric.
+fn per_sample_shading(shader: &nir::Shader) -> Option<String> {
+    if shader.info.field("uses_sample_shading") == Some("true") {
+        return Some("uses_sample_shading".into());
+    }
+    shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .flat_map(|b| b.instrs.iter())
+        .find_map(|x| match &x.kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadBarycentricSample => {
+                Some(i.intrinsic.name().to_string())
+            }
+            _ => None,
+        })
+}
+
+/// A render target other than 0 that a colour store writes (FRAG_RESULT_DATAi, i >= 1; with
+/// FRAG_RESULT_COLOR, which Mesa writes to every region, only when several regions are
+/// bound, and then `nr_color_regions` has already made it DATAi stores).
+fn later_color_target(shader: &nir::Shader) -> Option<u32> {
+    shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .flat_map(|b| b.instrs_in_order())
+        .find_map(|(_, x)| match &x.kind {
+            InstrKind::Intrinsic(i) => match color_target(i) {
+                Some(Some(rt)) if rt > 0 => Some(rt),
+                _ => None,
+            },
+            _ => None,
+        })
+}
+
 /// The field names [`Key::set`] accepts.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 21] = [
     "nr_color_regions",
     "flat_shade",
     "persample_interp",
@@ -435,6 +619,12 @@ pub const NAMES: [&str; 15] = [
     "force_dual_color_blend",
     "gather_channel_quirk_mask",
     "front_ccw",
+    "color_outputs_valid",
+    "input_slots_valid",
+    "multisample_fbo",
+    "alpha_test_replicate_alpha",
+    "tex_swizzle_mask",
+    "sample_tex_compare",
 ];
 
 /// The colour slots `flat_shade` affects. Mesa's brw names COL0 and COL1 only (the back

@@ -108,6 +108,11 @@ fn c_describes_a_compute_program() {
 }
 
 #[test]
+fn c_log_callback_gets_each_compiles_log_data() {
+    run(&common::build_c_program("log_data"), &[]);
+}
+
+#[test]
 fn c_compiler_from_a_vivante_cores_values() {
     run(&common::build_c_program("etna_core"), &[]);
 }

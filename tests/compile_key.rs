@@ -852,3 +852,201 @@ fn unimplemented_driver_keys_are_refused_by_name() {
         );
     }
 }
+
+/// The keys Mesa has applied in NIR by the hand-over, or whose backend effect the program
+/// cannot show (README's key table): each leaves the program byte for byte as it is without
+/// the key. Mesa's reasons, from brw and etnaviv 23.3: `color_outputs_valid` is only copied
+/// into `color_outputs_written`; `input_slots_valid` is read only past 16 input attributes;
+/// `multisample_fbo=2` changes per-sample dispatch and sample-id, interpolateAtSample and
+/// framebuffer-fetch code, none of which these shaders have; `alpha_test_replicate_alpha`
+/// changes only writes to render targets 1 and up; crocus applies texture swizzles
+/// (`crocus_lower_swizzles`) and etnaviv the pre-HALTI2 shadow compare
+/// (`etna_nir_lower_texture`) before the hand-over.
+#[test]
+fn keys_applied_before_the_handover_or_without_effect_change_nothing() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let intel = [
+        INTEL_COLOR_FS.to_string(),
+        read("examples/intel/gradient.fs.nir"),
+    ];
+    let intel_keys: &[&[(&str, &str)]] = &[
+        &[("color_outputs_valid", "0x1")],
+        &[("color_outputs_valid", "0xff"), ("nr_color_regions", "1")],
+        &[("input_slots_valid", "0x3f0000000f")],
+        &[("multisample_fbo", "2")],
+        &[("alpha_test_replicate_alpha", "1")],
+        &[
+            ("alpha_test_replicate_alpha", "1"),
+            ("nr_color_regions", "1"),
+        ],
+        &[("tex_swizzle_mask", "0x3")],
+    ];
+    for target in ["ivb", "hsw", "bdw", "skl"] {
+        for text in &intel {
+            let plain = compile_all_widths(target, text, Key::default()).unwrap();
+            for fields in intel_keys {
+                let keyed = compile_all_widths(target, text, key(fields))
+                    .unwrap_or_else(|e| panic!("{fields:?} on {target}: {e}"));
+                assert_eq!(keyed.bytes, plain.bytes, "{fields:?} on {target}");
+            }
+        }
+    }
+    let etna = [
+        ETNA_COLOR_FS.to_string(),
+        read("examples/etnaviv/gradient.fs.nir"),
+    ];
+    for target in ["gc3000", "gc7000"] {
+        for text in &etna {
+            let plain = compile(target, text, Key::default()).unwrap();
+            let keyed = compile(target, text, key(&[("sample_tex_compare", "1")])).unwrap();
+            assert_eq!(keyed.bytes, plain.bytes, "sample_tex_compare on {target}");
+        }
+    }
+}
+
+/// Key fields as `--key` spells them.
+type Fields<'a> = &'a [(&'a str, &'a str)];
+
+/// Where those keys would change code gpucc does not build, or were to be applied by gpucc
+/// itself, they are refused by name with the reason.
+#[test]
+fn keys_whose_effect_gpucc_lacks_are_refused_by_name() {
+    // uses_sample_shading in the info: Mesa dispatches it per sample on a multisampled
+    // framebuffer.
+    let sample_shading =
+        INTEL_COLOR_FS.replace("name: color\n", "name: color\nuses_sample_shading: true\n");
+    let sample_bary = INTEL_COLOR_FS.replace(
+        "@load_barycentric_pixel () (interp_mode=0)",
+        "@load_barycentric_sample () (interp_mode=1)",
+    );
+    let fs = out_of_range("FRAGMENT", "FRAG_RESULT_COLOR", 4);
+    let cases: &[(&str, &str, Fields, &str)] = &[
+        (&fs, "bdw", &[("multisample_fbo", "1")], "BRW_SOMETIMES"),
+        (
+            &sample_shading,
+            "ivb",
+            &[("multisample_fbo", "2")],
+            "uses_sample_shading",
+        ),
+        (
+            &sample_bary,
+            "bdw",
+            &[("multisample_fbo", "2")],
+            "load_barycentric_sample",
+        ),
+        (
+            INTEL_MRT_FS,
+            "skl",
+            &[("alpha_test_replicate_alpha", "1")],
+            "writes render target 1",
+        ),
+        (
+            INTEL_MRT_FS,
+            "ivb",
+            &[
+                ("alpha_test_replicate_alpha", "1"),
+                ("nr_color_regions", "2"),
+            ],
+            "source-0 alpha",
+        ),
+        (
+            &fs,
+            "ivb",
+            &[("tex_swizzle_mask", "0x1"), ("apply_nir_keys", "1")],
+            "crocus_lower_swizzles",
+        ),
+        (
+            &fs,
+            "gc7000",
+            &[("tex_swizzle_mask", "0x1")],
+            "an Intel key",
+        ),
+        (
+            ETNA_COLOR_FS,
+            "gc2000",
+            &[("sample_tex_compare", "1"), ("apply_nir_keys", "1")],
+            "etna_nir_lower_texture",
+        ),
+        (&fs, "bdw", &[("sample_tex_compare", "1")], "an etnaviv key"),
+        (
+            ETNA_COLOR_FS,
+            "gc7000",
+            &[("multisample_fbo", "2")],
+            "an Intel key",
+        ),
+        (
+            ETNA_COLOR_FS,
+            "gc7000",
+            &[("color_outputs_valid", "1")],
+            "an Intel key",
+        ),
+    ];
+    for (text, target, fields, words) in cases {
+        let e = compile(target, text, key(fields)).unwrap_err();
+        assert!(
+            matches!(e, CompileError::Unsupported(_)) && e.to_string().contains(words),
+            "{fields:?} on {target}: {e}"
+        );
+    }
+    // The same shaders without the key, or the MRT shader with one region, compile.
+    compile("ivb", &sample_shading, Key::default()).unwrap();
+    compile("bdw", &sample_bary, key(&[("multisample_fbo", "0")])).unwrap();
+    compile(
+        "skl",
+        INTEL_MRT_FS,
+        key(&[
+            ("alpha_test_replicate_alpha", "1"),
+            ("nr_color_regions", "1"),
+        ]),
+    )
+    .unwrap();
+    // Values that are no value of the field.
+    let e = compile("bdw", &fs, key(&[("multisample_fbo", "3")])).unwrap_err();
+    assert!(
+        matches!(e, CompileError::Invalid(_)) && e.to_string().contains("brw_sometimes"),
+        "{e}"
+    );
+    let e = compile("bdw", &fs, key(&[("color_outputs_valid", "0x100")])).unwrap_err();
+    assert!(
+        matches!(e, CompileError::Invalid(_)) && e.to_string().contains("0-0xff"),
+        "{e}"
+    );
+}
+
+/// The same on real final-form NIR: every tenth ivb, bdw and skl corpus fragment shader, as
+/// crocus and iris handed it over, compiles to the same program under the keys a driver sets
+/// that change nothing at the hand-over (one colour buffer, so alpha_test_replicate_alpha has
+/// no later render target to change; the corpus has no per-sample shading, which
+/// multisample_fbo would change).
+#[test]
+fn no_effect_keys_on_final_form_corpus_nir_change_nothing() {
+    let fields: &[(&str, &str)] = &[
+        ("color_outputs_valid", "0x1"),
+        ("multisample_fbo", "2"),
+        ("alpha_test_replicate_alpha", "1"),
+        ("nr_color_regions", "1"),
+        ("tex_swizzle_mask", "0xffff"),
+        ("input_slots_valid", "0xffffffff00007fff"),
+    ];
+    for platform in ["ivb", "bdw", "skl"] {
+        let Some(dir) = common::shared_path(&format!("corpus/nir/{platform}")) else {
+            return;
+        };
+        let files = common::files_with_suffix(&dir, ".fs.nir");
+        let mut compared = 0;
+        for path in files.iter().step_by(10) {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.display();
+            let Ok(plain) = compile_all_widths(platform, &text, key(&[("nr_color_regions", "1")]))
+            else {
+                continue;
+            };
+            let keyed = compile_all_widths(platform, &text, key(fields))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(plain.bytes, keyed.bytes, "{name}");
+            compared += 1;
+        }
+        assert!(compared > 20, "{platform}: {compared} shaders compared");
+    }
+}

@@ -144,6 +144,14 @@ pub struct FsInfo {
     /// The dispatch starts from the vector mask, so helper pixels run for derivatives
     /// (`uses_vmask`; 3DSTATE_PS "Vector Mask Enable"): always 1, as brw before XeHP.
     pub uses_vmask: u32,
+    /// The varyings that have an input slot, bit n = VARYING_SLOT n (Mesa's `inputs`, the
+    /// shader's `inputs_read`; on Gen9 a program with no input gets the layer, brw's
+    /// header-only workaround). With gpucc_program_fs_urb_setup a driver programs
+    /// 3DSTATE_SBE as crocus and iris do from `urb_setup` and `inputs`.
+    pub inputs_read: u64,
+    /// Entries of `urb_setup_attribs` (Mesa's `urb_setup_attribs_count`): the varyings with
+    /// an input slot, in varying order; see gpucc_program_fs_urb_setup_attrib.
+    pub urb_setup_attribs_count: u32,
 }
 
 /// A Vivante program's register facts (Mesa's `etna_shader_variant`). A register field is
@@ -176,6 +184,14 @@ pub struct EtnaInfo {
     pub needs_icache: u32,
     /// Fragment: the program can discard pixels (`uses_discard`).
     pub uses_discard: u32,
+    /// Vertex: the input register the front end fills with the vertex id (component x) and
+    /// the instance id (y) when the program reads `load_vertex_id` or `load_instance_id`, -1
+    /// otherwise (Mesa's `vs_id_in_reg`): the register after the vertex attributes
+    /// (`num_inputs`). The driver adds it to the VS inputs with VS_INPUT_COUNT's ID_ENABLE
+    /// and, on HALTI5 cores, sets FE_HALTI5_ID_CONFIG's vertex id to component 4 * reg and
+    /// instance id to 4 * reg + 1, as Mesa's `etna_shader_update_vs_inputs` does. Only cores
+    /// from HALTI2 on compile those intrinsics.
+    pub vs_id_in_reg: i32,
 }
 
 /// What fills one component of a Vivante uniform file (Mesa's `etna_uniform_contents`).
@@ -195,6 +211,15 @@ pub enum EtnaUniformKind {
     TexrectScaleY = 4,
     /// The GPU address of uniform buffer `value` (`ETNA_UNIFORM_UBO0_ADDR + value`).
     UboAddress = 5,
+    /// The width of the texture at sampler unit `value`, an integer: its base level's, or a
+    /// buffer texture's element count (`ETNA_UNIFORM_TEXTURE_WIDTH`; read by
+    /// `load_texture_size_etna`, which is how etnaviv's NIR asks for textureSize).
+    TextureWidth = 6,
+    /// The height of the texture at sampler unit `value` (`ETNA_UNIFORM_TEXTURE_HEIGHT`).
+    TextureHeight = 7,
+    /// The depth of the texture at sampler unit `value`, or its layer count when it is an
+    /// array (cube arrays: layers / 6) (`ETNA_UNIFORM_TEXTURE_DEPTH`).
+    TextureDepth = 8,
 }
 
 /// One component of a Vivante program's uniform file: component `index % 4` of uniform
@@ -351,6 +376,8 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
             computed_stencil: 0,
             uses_pos_offset: 0,
             uses_vmask: 1,
+            inputs_read: urb_setup_attribs(p).iter().fold(0u64, |m, &v| m | 1 << v),
+            urb_setup_attribs_count: urb_setup_attribs(p).len() as u32,
         };
         write_sized!(
             info,
@@ -384,8 +411,70 @@ pub extern "C" fn gpucc_program_fs_info(program: *const Program, info: *mut FsIn
                 computed_stencil,
                 uses_pos_offset,
                 uses_vmask,
+                inputs_read,
+                urb_setup_attribs_count,
             ]
         )
+    })
+}
+
+/// Mesa's `urb_setup_attribs`: the varyings that have an input slot, in varying order.
+fn urb_setup_attribs(p: &Program) -> Vec<u32> {
+    (0u32..)
+        .zip(p.urb_setup())
+        .filter(|&(_, s)| s >= 0)
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// The input slot (attribute) of an Intel fragment program that varying `varying`
+/// (a VARYING_SLOT number below 64, Mesa's VARYING_SLOT_MAX) is read from, or -1 when the
+/// program gives it none, into `*slot` (Mesa's `brw_wm_prog_data::urb_setup[varying]`). Up
+/// to 16 inputs the slots are the varyings read, in varying order (the SBE swizzles them
+/// from wherever the previous stage wrote them); past 16, compiled with the key's
+/// `input_slots_valid`, they are the previous stage's VUE map from the first slot brw
+/// requires (`brw_compute_first_urb_slot_required`, which the driver computes as crocus and
+/// iris do) on, so slot i is VUE slot first + i. Another program is
+/// GPUCC_STATUS_INVALID_ARGUMENT, as is a varying of 64 or more.
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_urb_setup(
+    program: *const Program,
+    varying: u32,
+    slot: *mut i32,
+) -> Status {
+    guard("gpucc_program_fs_urb_setup", || {
+        const ENTRY: &str = "gpucc_program_fs_urb_setup";
+        let p = program_ref(program, ENTRY)?;
+        let setup = p.urb_setup();
+        if setup.is_empty() {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: not an Intel fragment program"
+            )));
+        }
+        let s = get(&setup, varying, ENTRY, "varyings (VARYING_SLOT_MAX)")?;
+        super::status::write_out(slot, s, "slot")
+    })
+}
+
+/// Entry `index` (0 .. `urb_setup_attribs_count` of gpucc_fs_info) of an Intel fragment
+/// program's `urb_setup_attribs` into `*varying`: the varyings that have an input slot, in
+/// varying order (Mesa's `brw_wm_prog_data::urb_setup_attribs`).
+#[no_mangle]
+pub extern "C" fn gpucc_program_fs_urb_setup_attrib(
+    program: *const Program,
+    index: u32,
+    varying: *mut u32,
+) -> Status {
+    guard("gpucc_program_fs_urb_setup_attrib", || {
+        const ENTRY: &str = "gpucc_program_fs_urb_setup_attrib";
+        let p = program_ref(program, ENTRY)?;
+        if p.urb_setup().is_empty() {
+            return Err(Error::invalid(format!(
+                "{ENTRY}: not an Intel fragment program"
+            )));
+        }
+        let v = get(&urb_setup_attribs(p), index, ENTRY, "attributes")?;
+        super::status::write_out(varying, v, "varying")
     })
 }
 
@@ -413,6 +502,7 @@ pub extern "C" fn gpucc_program_etna_info(program: *const Program, info: *mut Et
             ps_depth_out_reg: reg(e.ps_depth_out_reg),
             needs_icache: e.needs_icache as u32,
             uses_discard: e.uses_discard as u32,
+            vs_id_in_reg: reg(e.vs_id_in_reg),
         };
         write_sized!(
             info,
@@ -431,6 +521,7 @@ pub extern "C" fn gpucc_program_etna_info(program: *const Program, info: *mut Et
                 ps_depth_out_reg,
                 needs_icache,
                 uses_discard,
+                vs_id_in_reg,
             ]
         )
     })
@@ -456,6 +547,9 @@ pub extern "C" fn gpucc_program_etna_uniform(
             EtnaUniform::Constant(bits) => (EtnaUniformKind::Constant, bits),
             EtnaUniform::TextureScale { unit, comp: 0 } => (EtnaUniformKind::TexrectScaleX, unit),
             EtnaUniform::TextureScale { unit, .. } => (EtnaUniformKind::TexrectScaleY, unit),
+            EtnaUniform::TextureSize { unit, comp: 0 } => (EtnaUniformKind::TextureWidth, unit),
+            EtnaUniform::TextureSize { unit, comp: 1 } => (EtnaUniformKind::TextureHeight, unit),
+            EtnaUniform::TextureSize { unit, .. } => (EtnaUniformKind::TextureDepth, unit),
             EtnaUniform::UboAddress { block } => (EtnaUniformKind::UboAddress, block),
         };
         let value = EtnaUniformC {

@@ -26,8 +26,9 @@ pub enum LogKind {
     Perf = 1,
 }
 
-/// The driver's log function: `user_data` as given to gpucc_compiler_set_log_callback, the
-/// kind, and a NUL-terminated message without a trailing newline, valid during the call only.
+/// The driver's log function: `user_data` is the compile's `gpucc_compile_options.log_data`,
+/// or when that is NULL (or no options are given) the one given to
+/// gpucc_compiler_set_log_callback; then the kind, and a NUL-terminated message without a trailing newline, valid during the call only.
 /// Called on the thread that called gpucc_compile, during that call.
 pub type LogCallback =
     Option<unsafe extern "C" fn(user_data: *mut c_void, kind: LogKind, message: *const c_char)>;
@@ -39,9 +40,25 @@ pub(crate) struct Sink {
     user_data: *mut c_void,
 }
 
+impl Sink {
+    /// This sink with a compile's own `log_data` (`gpucc_compile_options.log_data`) in place
+    /// of the compiler's user data, when the compile gives one.
+    pub(crate) fn with_user_data(self, log_data: *mut c_void) -> Sink {
+        if log_data.is_null() {
+            self
+        } else {
+            Sink {
+                user_data: log_data,
+                ..self
+            }
+        }
+    }
+}
+
 // SAFETY: the sink is only called on a thread that runs gpucc_compile with the compiler that
 // holds it; the header tells the driver that its callback runs on whichever thread compiles,
-// with the user data it registered. gpucc never dereferences `user_data`.
+// with the user data it registered or the log_data of the compile. gpucc never dereferences
+// `user_data`.
 unsafe impl Send for Sink {}
 // SAFETY: as above; the sink is copied out, never mutated through a shared reference.
 unsafe impl Sync for Sink {}
@@ -104,8 +121,9 @@ pub(crate) fn with_sink<T>(sink: Option<Sink>, f: impl FnOnce() -> T) -> T {
 
 /// Sets the function that receives a compiler's statistics lines and performance warnings,
 /// with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
-/// `shader_perf_log`, whose `log_data` is per compile; here it is per compiler, so a driver
-/// with several contexts passes its screen). NULL `callback` turns logging off.
+/// `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
+/// `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
+/// that to the callback instead. NULL `callback` turns logging off.
 ///
 /// Call it before the compiler is shared between threads: setting it while another thread
 /// compiles with the same compiler gives that compile the old or the new callback.

@@ -7,6 +7,8 @@
 //! gives a larger struct; the bytes this library does not know must then be zero (a key this
 //! library cannot honour is never dropped silently).
 
+use std::ffi::c_void;
+
 use super::status::Error;
 use crate::compiler::{BindingModel, CompileOptions};
 use crate::intel::ubo_ranges::{DriverRanges, UboRange};
@@ -31,7 +33,7 @@ pub const NO_COLOR_REGIONS: u32 = 0xffff_ffff;
 /// slot, NIR that shows the key was not applied). `apply_nir_keys` = 1 is for NIR cut before
 /// Mesa's key lowering: gpucc then applies the NIR fields itself, as Mesa's passes would.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct CompileOptionsC {
     /// Set by the caller: `sizeof(gpucc_compile_options)` of the header it was built with.
     /// A multiple of 4; at least 8.
@@ -133,6 +135,57 @@ pub struct CompileOptionsC {
     /// `etna_lower_io` has applied it at the hand-over (pass the variant's key as it is);
     /// with `apply_nir_keys` it is UNSUPPORTED.
     pub front_ccw: u32,
+    /// Intel FS (`brw_wm_prog_key::color_outputs_valid`): the colour buffers bound, bit i =
+    /// render target i. Mesa's backend only copies it to `brw_wm_prog_data::
+    /// color_outputs_written`, which no code depends on, so it changes nothing in the
+    /// program: accepted whatever its value (`nr_color_regions` is what decides the
+    /// render-target writes). Added after `front_ccw`, like every field below.
+    pub color_outputs_valid: u32,
+    /// Intel FS (`brw_wm_prog_key::input_slots_valid`): the varyings the previous stage
+    /// writes (its VUE map's `slots_valid`, VARYING_SLOT bits). A backend field that matters
+    /// only for a fragment program reading more than 16 input attributes: the SBE can
+    /// rearrange only 16, so then the attribute setup follows the previous stage's VUE map
+    /// (brw's `calculate_urb_setup`), which this field describes, and
+    /// gpucc_program_fs_urb_setup reports where each varying lands. With 16 or fewer it
+    /// changes nothing. 0: not given; more than 16 inputs then keep gpucc's own layout (the
+    /// inputs read, in varying order, as with 16 or fewer), which only a previous stage
+    /// writing exactly those varyings in that order can feed: a driver passes the field.
+    pub input_slots_valid: u64,
+    /// The `log_data` of this compile (Mesa's `brw_compile_params::log_data`, the first
+    /// argument of `brw_shader_debug_log`/`brw_shader_perf_log`): the log callback receives
+    /// this pointer as its `user_data` for every message of this compile. NULL: the
+    /// `user_data` given to gpucc_compiler_set_log_callback. gpucc never dereferences it.
+    pub log_data: *mut c_void,
+    /// Intel FS (`brw_wm_prog_key::multisample_fbo`, Mesa's `enum brw_sometimes`): 0 =
+    /// BRW_NEVER, 1 = BRW_SOMETIMES, 2 = BRW_ALWAYS, the values crocus and iris put in the
+    /// key. At the hand-over Mesa has applied BRW_NEVER (`nir_lower_single_sampled` in
+    /// `brw_nir_lower_fs_inputs`); the backend reads the field for per-sample dispatch, the
+    /// sample id, interpolateAtSample and framebuffer fetch. gpucc refuses the intrinsics of
+    /// the last three by name, so 2 changes nothing for the shaders it compiles, except one
+    /// that shades per sample (`uses_sample_shading`, or per-sample barycentrics), which is
+    /// UNSUPPORTED under 2 (per-sample dispatch is not implemented). 1 (dynamic MSAA, which
+    /// only Vulkan's anv uses) is UNSUPPORTED.
+    pub multisample_fbo: u32,
+    /// Intel FS (`brw_wm_prog_key::alpha_test_replicate_alpha`): render-target writes after
+    /// the first carry colour output 0's alpha (Mesa's source-0 alpha, for the alpha test
+    /// with several colour buffers). A backend field; it changes only writes to render
+    /// targets 1 and up, which gpucc does not build with source-0 alpha: 1 is UNSUPPORTED
+    /// when the program writes more than render target 0, and changes nothing otherwise.
+    pub alpha_test_replicate_alpha: u32,
+    /// Intel (`brw_sampler_prog_key_data::swizzles`): bit i set when texture i's swizzle is
+    /// not SWIZZLE_NOOP (EXT_texture_swizzle and DEPTH_TEXTURE_MODE on Gen7, which has no
+    /// shader channel select). NIR field: crocus applies the swizzles itself
+    /// (`crocus_lower_swizzles`, `nir_lower_tex` with `swizzle_result`) before it calls
+    /// `brw_compile_*`, and brw never reads them, so at the hand-over they are in the NIR
+    /// and the mask changes nothing. With `apply_nir_keys` a mask other than 0 is
+    /// UNSUPPORTED (gpucc does not apply swizzles).
+    pub tex_swizzle_mask: u32,
+    /// etnaviv (`etna_shader_key::has_sample_tex_compare`, with `tex_compare_func` and
+    /// `tex_swizzle` per texture): shadow comparison and swizzle done in the shader before
+    /// HALTI2. NIR field: `etna_nir_lower_texture` (`nir_lower_tex_shadow`) has applied them
+    /// at the hand-over, early in `etna_compile_shader`, so 1 changes nothing there. With
+    /// `apply_nir_keys` 1 is UNSUPPORTED.
+    pub sample_tex_compare: u32,
     /// Intel, with GPUCC_BINDING_MODEL_MESA: 1 when `ubo_ranges` holds the UBO ranges the
     /// driver chose itself (Mesa: `brw_stage_prog_data.ubo_ranges` as the driver's
     /// `brw_nir_analyze_ubo_ranges` filled it before calling the backend). gpucc then pushes
@@ -140,12 +193,47 @@ pub struct CompileOptionsC {
     /// its own; gpucc_program_ubo_range reports them as cut. iris and crocus analyse no
     /// ranges for compute shaders: pass 1 with all-zero ranges there, and the program pushes
     /// only the subgroup id (the CURBE `iris_fill_cs_push_const_buffer` writes), pulling
-    /// every uniform. 0: gpucc chooses by Mesa's rule. Added after `front_ccw`.
+    /// every uniform. 0: gpucc chooses by Mesa's rule. Added after `sample_tex_compare`.
     pub ubo_ranges_given: u32,
     /// With `ubo_ranges_given`: Mesa's four `brw_ubo_range`s in order, each `{block, start,
     /// length}` (the `load_ubo` block operand, first 32-byte register, registers); a range of
     /// length 0 pushes nothing.
     pub ubo_ranges: [[u32; 3]; 4],
+}
+
+impl Default for CompileOptionsC {
+    fn default() -> CompileOptionsC {
+        CompileOptionsC {
+            struct_size: 0,
+            simd_mask: 0,
+            nr_color_regions: 0,
+            flat_shade: 0,
+            persample_interp: 0,
+            alpha_to_coverage: 0,
+            emit_alpha_test: 0,
+            alpha_test_func: 0,
+            nr_userclip_plane_consts: 0,
+            frag_rb_swap: 0,
+            sprite_coord_enable: 0,
+            sprite_coord_yinvert: 0,
+            apply_nir_keys: 0,
+            binding_model: 0,
+            clamp_fragment_color: 0,
+            clamp_vertex_color: 0,
+            force_dual_color_blend: 0,
+            gather_channel_quirk_mask: 0,
+            front_ccw: 0,
+            color_outputs_valid: 0,
+            input_slots_valid: 0,
+            log_data: std::ptr::null_mut(),
+            multisample_fbo: 0,
+            alpha_test_replicate_alpha: 0,
+            tex_swizzle_mask: 0,
+            sample_tex_compare: 0,
+            ubo_ranges_given: 0,
+            ubo_ranges: [[0; 3]; 4],
+        }
+    }
 }
 
 /// Values of `gpucc_compile_options.binding_model`.
@@ -162,16 +250,24 @@ pub enum BindingModelC {
 const BINDING_MODEL_GPUCC: u32 = BindingModelC::Gpucc as u32;
 const BINDING_MODEL_MESA: u32 = BindingModelC::Mesa as u32;
 
+/// What one compile takes from the caller's options struct.
+pub(crate) struct ReadOptions {
+    pub options: CompileOptions,
+    /// The compile's `log_data`, NULL when not given.
+    pub log_data: *mut c_void,
+}
+
 /// Reads the caller's options struct (of any version) into the Rust options.
 ///
 /// # Safety
 /// `options` is NULL or points to a struct whose first u32 is `struct_size` and which has
 /// `struct_size` readable bytes.
-pub(crate) unsafe fn read_options(
-    options: *const CompileOptionsC,
-) -> Result<CompileOptions, Error> {
+pub(crate) unsafe fn read_options(options: *const CompileOptionsC) -> Result<ReadOptions, Error> {
     if options.is_null() {
-        return Ok(CompileOptions::default());
+        return Ok(ReadOptions {
+            options: CompileOptions::default(),
+            log_data: std::ptr::null_mut(),
+        });
     }
     // SAFETY: non-NULL options start with the caller-set struct_size (the contract above).
     let size = unsafe { options.cast::<u32>().read_unaligned() } as usize;
@@ -193,12 +289,18 @@ pub(crate) unsafe fn read_options(
     }
     let mut c = CompileOptionsC::default();
     let n = size.min(known);
-    // SAFETY: `c` is a plain repr(C) struct of u32 fields, so any bytes are valid for it;
-    // the copy writes its first `n <= size_of` bytes, whole fields since n is a multiple of 4.
+    // SAFETY: `c` is a repr(C) struct of integers and one raw pointer, for which any bytes
+    // are valid values (the pointer is only handed back to the caller's callback, never
+    // dereferenced); the copy writes its first `n <= size_of` bytes. A prefix that ends
+    // inside a wider field (a caller's size that is no version of the struct) leaves that
+    // field's other bytes as the default's zeros.
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), (&mut c as *mut CompileOptionsC).cast(), n)
     };
-    convert(&c)
+    Ok(ReadOptions {
+        options: convert(&c)?,
+        log_data: c.log_data,
+    })
 }
 
 /// The Rust options of a C options struct (its unknown tail already checked).
@@ -258,6 +360,20 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.force_dual_color_blend = flag("force_dual_color_blend", o.force_dual_color_blend)?;
     k.gather_channel_quirk_mask = o.gather_channel_quirk_mask;
     k.front_ccw = flag("front_ccw", o.front_ccw)?;
+    k.color_outputs_valid = o.color_outputs_valid;
+    k.input_slots_valid = (o.input_slots_valid != 0).then_some(o.input_slots_valid);
+    if o.multisample_fbo > 2 {
+        return Err(Error::invalid(format!(
+            "gpucc_compile: key multisample_fbo={} is no enum brw_sometimes (0 BRW_NEVER, 1 \
+             BRW_SOMETIMES, 2 BRW_ALWAYS)",
+            o.multisample_fbo
+        )));
+    }
+    k.multisample_fbo = o.multisample_fbo;
+    k.alpha_test_replicate_alpha =
+        flag("alpha_test_replicate_alpha", o.alpha_test_replicate_alpha)?;
+    k.tex_swizzle_mask = o.tex_swizzle_mask;
+    k.sample_tex_compare = flag("sample_tex_compare", o.sample_tex_compare)?;
     let given = flag("ubo_ranges_given", o.ubo_ranges_given)?;
     if !given && o.ubo_ranges != [[0; 3]; 4] {
         return Err(Error::invalid(

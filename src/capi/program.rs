@@ -97,6 +97,13 @@ pub struct ProgramInfo {
     /// SIMD widths of an Intel program, narrowest first; 1 for a SIMD4x2 vertex program and
     /// for a Vivante program.
     pub num_widths: u32,
+    /// Intel: the program wants the ALT floating-point mode (Mesa's
+    /// `brw_stage_prog_data::use_alt_mode`; 3DSTATE_VS/PS "Floating Point Mode"). Always 0:
+    /// gpucc builds and verifies every program for IEEE mode, as brw itself does (crocus and
+    /// iris set Mesa's field afterwards from `nir->info.use_legacy_math_rules`, for ARB
+    /// assembly programs, which Mesa 23.3's nir_print does not show; a driver that keeps
+    /// doing so runs gpucc's code in a mode it was not checked in). Vivante: 0.
+    pub use_alt_mode: u32,
 }
 
 /// The statistics of one compiled variant (Mesa's `brw_compile_stats` per dispatch width;
@@ -218,8 +225,13 @@ pub extern "C" fn gpucc_compile(
         let shader = shader.ok_or_else(|| Error::invalid("gpucc_compile: shader is NULL"))?;
         // SAFETY: options, when non-NULL, points to a caller-owned struct of `struct_size`
         // bytes (the header's contract).
-        let opts = unsafe { read_options(options) }?;
-        let sink = *compiler.log.read().unwrap_or_else(|e| e.into_inner());
+        let read = unsafe { read_options(options) }?;
+        let sink = compiler
+            .log
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|s| s.with_user_data(read.log_data));
+        let opts = read.options;
         let compiled = super::log::with_sink(sink, || compiler.inner.compile(&shader.nir, &opts));
         let program = compiled.map_err(|e| {
             let status = match e {
@@ -298,6 +310,7 @@ pub extern "C" fn gpucc_program_get_info(
                 num_bindings,
                 num_ubo_ranges,
                 num_widths,
+                use_alt_mode,
             ]
         )
     })
@@ -343,6 +356,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         num_bindings: p.bindings().len() as u32,
         num_ubo_ranges: p.ubo_ranges().len() as u32,
         num_widths: p.stats().len() as u32,
+        use_alt_mode: 0,
     };
     if let Some(widest) = p.stats().last() {
         info.instructions = widest.instructions;

@@ -60,7 +60,10 @@ pub struct VsInfo {
 
 /// One input slot of a fragment program, in the order of its attribute setup data
 /// (Mesa's `urb_setup` order): SBE attribute `index` must be fed from the VUE slot holding
-/// `varying`.
+/// `varying`. Past 16 inputs (compiled with the key's `input_slots_valid`) the slots are
+/// the previous stage's VUE slots from the first one read on (see gpucc_program_fs_urb_setup),
+/// so a slot can hold a varying the program does not read (`read` 0) or padding (`varying`
+/// 0xffffffff, Mesa's BRW_VARYING_SLOT_PAD).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FsInput {
@@ -74,6 +77,9 @@ pub struct FsInput {
     /// Read with non-perspective barycentrics (the WM barycentric modes include them;
     /// `INTERP_MODE_NOPERSPECTIVE` of the input).
     pub noperspective: u32,
+    /// The program reads the slot (Mesa: `urb_setup[varying]` is this slot). 0 only past 16
+    /// inputs, for a VUE slot between those read.
+    pub read: u32,
 }
 
 fn kernel<'a>(program: *const Program, entry: &str) -> Result<&'a Kernel, Error> {
@@ -214,12 +220,13 @@ pub extern "C" fn gpucc_program_fs_input(
             varying,
             flat: i.flat as u32,
             noperspective: i.noperspective as u32,
+            read: i.read as u32,
         };
         write_sized!(
             input,
             value,
             FsInput,
-            [struct_size, varying, flat, noperspective]
+            [struct_size, varying, flat, noperspective, read]
         )
     })
 }

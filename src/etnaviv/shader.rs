@@ -63,6 +63,9 @@ pub struct ShaderObject {
     pub ps_depth_out_reg: Option<u8>,
     pub uses_discard: bool,
     pub needs_icache: bool,
+    /// Vertex: the input register the front end fills with the vertex id (x) and instance id
+    /// (y), when the program reads them (Mesa's `vs_id_in_reg`).
+    pub vs_id_in_reg: Option<u8>,
 }
 
 impl ShaderObject {
@@ -129,6 +132,13 @@ impl ShaderObject {
                             out,
                             " [{i}].{comp} = texture {unit} scale {}",
                             ["x", "y"][*k as usize & 1]
+                        );
+                    }
+                    UniformContent::TextureSize { unit, comp: k } => {
+                        let _ = writeln!(
+                            out,
+                            " [{i}].{comp} = texture {unit} size {}",
+                            ["width", "height", "depth"][usize::from(*k).min(2)]
                         );
                     }
                     UniformContent::UboAddress(n) => {

@@ -100,6 +100,9 @@ pub struct InputSlot {
     pub flat: bool,
     /// Interpolated without perspective correction (`noperspective`).
     pub noperspective: bool,
+    /// The program reads the slot. Past 16 inputs the slots follow the previous stage's VUE
+    /// map and can hold varyings the program ignores, or padding (`base` u32::MAX).
+    pub read: bool,
 }
 
 /// Binding-table entries (and sampler states) a program's messages address, besides render
@@ -390,9 +393,10 @@ impl Kernel {
         } else if self.compute.is_none() && !self.inputs.is_empty() {
             s.push_str(&format!("FS inputs ({} slots)\n", self.inputs.len()));
             for (i, inp) in self.inputs.iter().enumerate() {
-                let mode = match (inp.flat, inp.noperspective) {
-                    (true, _) => "flat",
-                    (false, true) => "noperspective",
+                let mode = match (inp.read, inp.flat, inp.noperspective) {
+                    (false, _, _) => "not read",
+                    (_, true, _) => "flat",
+                    (_, false, true) => "noperspective",
                     _ => "smooth",
                 };
                 s.push_str(&format!("  [{i}] {} {mode}\n", inp.location));

@@ -61,6 +61,9 @@ fn uniform_file(program: &Program, words: &[u32], textures: &Bindings) -> Vec<u3
                 let size = textures.size(unit, 0);
                 (1.0 / size[(comp & 1) as usize].max(1) as f32).to_bits()
             }
+            EtnaUniform::TextureSize { unit, comp } => {
+                textures.size(unit, 0)[(comp as usize).min(2)]
+            }
             EtnaUniform::Unused => 0,
         })
         .collect()

@@ -68,6 +68,9 @@ pub struct FragmentInput {
     pub flat: bool,
     /// Interpolated without perspective correction.
     pub noperspective: bool,
+    /// The program reads it. Past 16 inputs laid out by `input_slots_valid`, a slot can hold
+    /// a varying the program ignores, or padding (`varying` u32::MAX).
+    pub read: bool,
 }
 
 /// Depth output mode (Mesa's `brw_pixel_shader_computed_depth_mode`).
@@ -127,6 +130,9 @@ pub enum EtnaUniform {
     /// 1 / width (`comp` 0) or 1 / height (`comp` 1) of the texture bound to sampler `unit`
     /// (`ETNA_UNIFORM_TEXRECT_SCALE_X` / `_Y`).
     TextureScale { unit: u32, comp: u32 },
+    /// Width (`comp` 0), height (1) or depth (2) of the texture bound to sampler `unit`, an
+    /// integer (`ETNA_UNIFORM_TEXTURE_WIDTH` / `_HEIGHT` / `_DEPTH`).
+    TextureSize { unit: u32, comp: u32 },
     /// The GPU address of uniform buffer `block` (`ETNA_UNIFORM_UBO0_ADDR + block`).
     UboAddress { block: u32 },
 }
@@ -164,6 +170,9 @@ pub struct EtnaInfo {
     pub needs_icache: bool,
     /// Fragment: the program can discard pixels.
     pub uses_discard: bool,
+    /// Vertex: the input register the front end fills with the vertex id (x) and instance
+    /// id (y), when the program reads them (`vs_id_in_reg`).
+    pub vs_id_in_reg: Option<u32>,
 }
 
 impl Program {
@@ -275,8 +284,28 @@ impl Program {
                 varying: slot_number(&i.location).unwrap_or(i.base),
                 flat: i.flat,
                 noperspective: i.noperspective,
+                read: i.read,
             })
             .collect()
+    }
+
+    /// Mesa's `brw_wm_prog_data::urb_setup`: for each varying below VARYING_SLOT_MAX (64),
+    /// the input slot (attribute) it is read from, -1 when it has none. Empty for programs
+    /// that are not Intel fragment programs.
+    pub fn urb_setup(&self) -> Vec<i32> {
+        if self.kernel().is_none() || self.stage != Stage::Fragment {
+            return Vec::new();
+        }
+        let mut setup = vec![-1; 64];
+        for (slot, i) in self.fragment_inputs().iter().enumerate() {
+            if let Some(s) = setup
+                .get_mut(i.varying as usize)
+                .filter(|s| i.read && **s < 0)
+            {
+                *s = slot as i32;
+            }
+        }
+        setup
     }
 
     /// An Intel fragment program's WM/PS facts; `None` for other stages and for Vivante.
@@ -330,6 +359,10 @@ impl Program {
                         unit,
                         comp: u32::from(comp),
                     },
+                    UniformContent::TextureSize { unit, comp } => EtnaUniform::TextureSize {
+                        unit,
+                        comp: u32::from(comp),
+                    },
                     UniformContent::UboAddress(block) => EtnaUniform::UboAddress { block },
                 });
             }
@@ -377,6 +410,7 @@ impl Program {
             ps_depth_out_reg: reg(o.ps_depth_out_reg),
             needs_icache: o.needs_icache,
             uses_discard: o.uses_discard,
+            vs_id_in_reg: reg(o.vs_id_in_reg),
         })
     }
 }

@@ -45,6 +45,32 @@ static const char ivb_fs[] =
    "    block b1:\n"
    "}\n";
 
+/* gc_vs's attribute plus the instance id, stored as a float into the varying. */
+static const char gc_ids_vs[] =
+   "shader: MESA_SHADER_VERTEX\n"
+   "name: ids\n"
+   "inputs: 1\n"
+   "outputs: 2\n"
+   "uniforms: 0\n"
+   "decl_var shader_in INTERP_MODE_NONE none vec4 gl_Vertex (VERT_ATTRIB_POS.xyzw, 0, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)\n"
+   "decl_var shader_out INTERP_MODE_NONE none float id (VARYING_SLOT_VAR0.x, 1, 0)\n"
+   "decl_function main (0 params)\n"
+   "\n"
+   "impl main {\n"
+   "    block b0:  // preds:\n"
+   "    32    %0 = load_const (0x00000000)\n"
+   "    32x4  %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VERT_ATTRIB_POS slots=1)\n"
+   "    32    %2 = deref_var &gl_Position (shader_out vec4)\n"
+   "               @store_deref (%2, %1) (wrmask=xyzw, access=none)\n"
+   "    32    %3 = @load_instance_id () ()\n"
+   "    32    %4 = i2f32 %3\n"
+   "    32    %5 = deref_var &id (shader_out float)\n"
+   "               @store_deref (%5, %4) (wrmask=x, access=none)\n"
+   "               // succs: b1\n"
+   "    block b1:\n"
+   "}\n";
+
 static const char gc_vs[] =
    "shader: MESA_SHADER_VERTEX\n"
    "name: vs\n"
@@ -184,6 +210,8 @@ check_ivb_fs(void)
    CHECK(!info.uses_discard && !info.computes_depth && !info.dual_source_blend);
    CHECK(info.barycentric_modes == 1); /* perspective pixel only */
    CHECK(!info.needs_icache);
+   /* Written (the struct was filled with 0xab): IEEE floating-point mode, as brw builds. */
+   CHECK(info.use_alt_mode == 0);
    /* Per width: 2 PLN (uv), 1 sample, 4 MUL, 4 ADD, 1 render-target write. */
    CHECK(info.instructions == 12);
    CHECK(stats_instructions(p, "SIMD16 shader: ") == 12);
@@ -278,8 +306,28 @@ check_ivb_fs(void)
    for (uint32_t i = 0; i < 2; i++) {
       gpucc_fs_input in = {.struct_size = sizeof(in)};
       CHECK_STATUS(gpucc_program_fs_input(p, i, &in), GPUCC_STATUS_OK, "");
-      CHECK(in.varying == varyings[i] && in.flat == (i == 1) && in.noperspective == 0);
+      CHECK(in.varying == varyings[i] && in.flat == (i == 1) && in.noperspective == 0 &&
+            in.read == 1);
    }
+   /* Mesa's slot-indexed form: VAR0 in attribute 0, VAR1 in 1, every other varying none. */
+   CHECK(fsi.inputs_read == ((1ull << VARYING_SLOT_VAR0) | (1ull << VARYING_SLOT_VAR1)));
+   CHECK(fsi.urb_setup_attribs_count == 2);
+   for (uint32_t v = 0; v < 64; v++) {
+      int32_t slot = 99;
+      CHECK_STATUS(gpucc_program_fs_urb_setup(p, v, &slot), GPUCC_STATUS_OK, "");
+      CHECK(slot == (v == VARYING_SLOT_VAR0 ? 0 : v == VARYING_SLOT_VAR1 ? 1 : -1));
+   }
+   int32_t past_slot = 0;
+   CHECK_STATUS(gpucc_program_fs_urb_setup(p, 64, &past_slot), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index 64 of 64");
+   for (uint32_t i = 0; i < 2; i++) {
+      uint32_t v = 0;
+      CHECK_STATUS(gpucc_program_fs_urb_setup_attrib(p, i, &v), GPUCC_STATUS_OK, "");
+      CHECK(v == varyings[i]);
+   }
+   uint32_t none = 0;
+   CHECK_STATUS(gpucc_program_fs_urb_setup_attrib(p, 2, &none), GPUCC_STATUS_INVALID_ARGUMENT,
+                "index 2 of 2 attributes");
 
    /* Intel programs have no Vivante facts, fragment programs no vertex facts. */
    gpucc_etna_info ei = {.struct_size = sizeof(ei)};
@@ -343,6 +391,18 @@ check_gc3000_pair(void)
    CHECK(vi.vs_pointsize_out_reg == -1 && vi.ps_color_out_reg == -1 &&
          vi.ps_depth_out_reg == -1);
    CHECK(vi.needs_icache == 0 && vi.uses_discard == 0);
+   /* No vertex or instance id read: no id register. */
+   CHECK(vi.vs_id_in_reg == -1);
+   /* With the instance id: the register after the one attribute (t0), t1. */
+   gpucc_program *ids = compile_text(compiler, gc_ids_vs, sizeof(gc_ids_vs) - 1);
+   if (ids) {
+      gpucc_etna_info ii;
+      memset(&ii, 0xab, sizeof(ii));
+      ii.struct_size = sizeof(ii);
+      CHECK_STATUS(gpucc_program_etna_info(ids, &ii), GPUCC_STATUS_OK, "");
+      CHECK(ii.num_inputs == 1 && ii.vs_id_in_reg == 1);
+      gpucc_program_destroy(ids);
+   }
 
    gpucc_etna_io io = {.struct_size = sizeof(io)};
    /* Vertex attributes sit in t0, t1, ... in attribute order. */

@@ -176,6 +176,41 @@ main(void)
    alpha.emit_alpha_test = 1;
    compile(ivb, shader, &alpha, GPUCC_STATUS_UNSUPPORTED, "alpha_test_func=3");
 
+   /* The keys Mesa applies before the hand-over, or whose backend effect this shader
+    * cannot show, leave its code as it is without them (README's key table). */
+   gpucc_program *plain = compile(ivb, shader, NULL, GPUCC_STATUS_OK, "");
+   gpucc_compile_options same = {.struct_size = sizeof same,
+                                 .color_outputs_valid = 0x1,
+                                 .input_slots_valid = (1ull << VARYING_SLOT_COL0) | 1,
+                                 .multisample_fbo = 2, /* BRW_ALWAYS */
+                                 .alpha_test_replicate_alpha = 1,
+                                 .tex_swizzle_mask = 0x3};
+   p = compile(ivb, shader, &same, GPUCC_STATUS_OK, "");
+   const uint8_t *code0 = NULL, *code1 = NULL;
+   size_t size0 = 0, size1 = 0;
+   if (p && plain && gpucc_program_code(plain, &code0, &size0) == GPUCC_STATUS_OK &&
+       gpucc_program_code(p, &code1, &size1) == GPUCC_STATUS_OK)
+      CHECK(size0 == size1 && memcmp(code0, code1, size0) == 0);
+   gpucc_program_destroy(p);
+   gpucc_program_destroy(plain);
+   /* Where they would change code gpucc does not build, or ask gpucc to apply them. */
+   gpucc_compile_options msaa = {.struct_size = sizeof msaa, .multisample_fbo = 1};
+   compile(ivb, shader, &msaa, GPUCC_STATUS_UNSUPPORTED, "BRW_SOMETIMES");
+   msaa.multisample_fbo = 3;
+   compile(ivb, shader, &msaa, GPUCC_STATUS_INVALID_ARGUMENT, "brw_sometimes");
+   gpucc_compile_options rep = {.struct_size = sizeof rep,
+                                .alpha_test_replicate_alpha = 1,
+                                .nr_color_regions = 3};
+   compile(ivb, shader, &rep, GPUCC_STATUS_UNSUPPORTED, "render target 1");
+   gpucc_compile_options swz = {.struct_size = sizeof swz,
+                                .tex_swizzle_mask = 1,
+                                .apply_nir_keys = 1};
+   compile(ivb, shader, &swz, GPUCC_STATUS_UNSUPPORTED, "tex_swizzle_mask=0x1");
+   gpucc_compile_options shadow = {.struct_size = sizeof shadow, .sample_tex_compare = 1};
+   compile(ivb, shader, &shadow, GPUCC_STATUS_UNSUPPORTED, "an etnaviv key");
+   gpucc_compile_options cov = {.struct_size = sizeof cov, .color_outputs_valid = 0x100};
+   compile(ivb, shader, &cov, GPUCC_STATUS_INVALID_ARGUMENT, "0-0xff");
+
    /* nr_color_regions: three regions get gl_FragColor each; none still ends the thread
     * with one write to render target 0. */
    gpucc_compile_options mrt = {.struct_size = sizeof mrt, .simd_mask = 1, .nr_color_regions = 3};

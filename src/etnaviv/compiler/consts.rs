@@ -29,6 +29,14 @@ pub enum UniformContent {
         unit: u32,
         comp: u8,
     },
+    /// Width (component 0), height (1) or depth (2) of the texture at a unit, as an integer
+    /// (Mesa's `ETNA_UNIFORM_TEXTURE_WIDTH`/`_HEIGHT`/`_DEPTH`, read by
+    /// `load_texture_size_etna`: the base level of the view; the depth is the layer count of
+    /// an array texture).
+    TextureSize {
+        unit: u32,
+        comp: u8,
+    },
     /// The GPU address of uniform buffer `n`, which LOAD adds to its byte offset (Mesa's
     /// `ETNA_UNIFORM_UBO0_ADDR + n`; buffer 0 is the default uniform block).
     UboAddress(u32),
@@ -65,6 +73,21 @@ impl Uniforms {
             UniformContent::TextureScale { unit, comp: 0 },
             UniformContent::TextureScale { unit, comp: 1 },
             UniformContent::Unused,
+            UniformContent::Unused,
+        ];
+        if let Some(i) = self.slots.iter().position(|s| *s == want) {
+            return i as u32;
+        }
+        self.slots.push(want);
+        self.slots.len() as u32 - 1
+    }
+
+    /// A slot holding (width, height, depth) of the texture at `unit` in x, y, z.
+    pub fn texture_size(&mut self, unit: u32) -> u32 {
+        let want = [
+            UniformContent::TextureSize { unit, comp: 0 },
+            UniformContent::TextureSize { unit, comp: 1 },
+            UniformContent::TextureSize { unit, comp: 2 },
             UniformContent::Unused,
         ];
         if let Some(i) = self.slots.iter().position(|s| *s == want) {

@@ -173,6 +173,7 @@ impl Context {
                 .collect(),
             uses_discard: lowered.uses_discard,
             needs_icache,
+            vs_id_in_reg: lowered.vs_id_reg,
         };
         if opts.debug.contains(debug::Flags::ASM) {
             eprint!("=== {} assembly\n{}", self.specs.name, object.asm_text());

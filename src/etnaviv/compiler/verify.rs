@@ -226,10 +226,26 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             .flat_map(|w| w.to_le_bytes())
             .collect();
         let front: Vec<bool> = (0..INVOCATIONS).map(|i| (i + set) % 2 == 0).collect();
+        // Vertex shaders: each invocation a vertex of a draw starting at a first vertex other
+        // than 0, instances of three vertices, so that the vertex id (first vertex plus the
+        // index) and the instance id differ per invocation and per set.
+        let draws: Vec<interp::DrawParameters> = if fragment {
+            Vec::new()
+        } else {
+            (0..INVOCATIONS)
+                .map(|i| interp::DrawParameters {
+                    first_vertex: 5 + set as u32,
+                    vertex_id_zero_base: i as u32,
+                    instance_id: (i / 3 + set) as u32,
+                    ..Default::default()
+                })
+                .collect()
+        };
         let make_env = |math_error| Environment {
             uniforms: ubytes.clone(),
             ubos: vec![ubytes.clone()],
             front_face: Some(front.clone()),
+            draw_parameters: draws.clone(),
             float_uniform_offsets: float_offsets,
             float_booleans: !specs.has_integers(),
             inputs: inputs.clone(),
@@ -276,6 +292,9 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                             let size = model.size(unit, 0);
                             (1.0 / size[comp as usize & 1] as f32).to_bits()
                         }
+                        UniformContent::TextureSize { unit, comp } => {
+                            model.size(unit, 0)[usize::from(comp).min(2)]
+                        }
                         UniformContent::UboAddress(_) => UBO_ADDRESS,
                         UniformContent::Unused => 0,
                     };
@@ -286,6 +305,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             m.memory.extend_from_slice(&ubytes);
             for io in &obj.inputs {
                 m.set_temp_bits(usize::from(io.reg), inputs[inv][&io.slot]);
+            }
+            if let (Some(reg), Some(d)) = (obj.vs_id_in_reg, draws.get(inv)) {
+                let vertex_id = d.first_vertex.wrapping_add(d.vertex_id_zero_base);
+                m.set_temp_bits(usize::from(reg), [vertex_id, d.instance_id, 0, 0]);
             }
             if fragment {
                 let (x, y) = pixel(inv);

@@ -72,6 +72,9 @@ pub struct Options {
     pub optimize: bool,
     /// Where surfaces sit and how uniform data is pushed.
     pub binding: crate::compiler::BindingModel,
+    /// Fragment: the previous stage's VUE map `slots_valid` (the key's `input_slots_valid`),
+    /// which lays out more than 16 inputs as brw's `calculate_urb_setup` does.
+    pub input_slots_valid: Option<u64>,
 }
 
 impl Default for Options {
@@ -89,6 +92,7 @@ impl Options {
             validate: debug::validate_by_default(),
             optimize: true,
             binding: Default::default(),
+            input_slots_valid: None,
         }
     }
 
@@ -355,11 +359,13 @@ impl Context {
             inputs: facts
                 .inputs
                 .iter()
-                .map(|(b, l, f)| InputSlot {
+                .enumerate()
+                .map(|(i, (b, l, f))| InputSlot {
                     base: *b,
                     location: l.clone(),
                     flat: *f,
                     noperspective: facts.noperspective_inputs.contains(b),
+                    read: !facts.unread_inputs.contains(&i),
                 })
                 .collect(),
             num_render_targets: facts.num_render_targets,
@@ -598,7 +604,10 @@ const SIMD32_UNIT_BOUND_LIMIT: f64 = 1.01;
 /// The verdict of running a compiled shader against the interpreter, shared with etnaviv.
 pub use crate::verify::VerifyOutcome;
 
-pub use verify::{verify, verify_bound, verify_kernel, verify_kernel_with, verify_with, SetMemo};
+pub use verify::{
+    verify, verify_bound, verify_kernel, verify_kernel_with, verify_laid_out, verify_with, Layout,
+    SetMemo,
+};
 
 /// Whether a compute shader of `size` invocations per workgroup should be compiled at
 /// `width`, given the widest width already compiled: a wider program is not wanted when the

@@ -120,7 +120,7 @@ pub fn prepare(
     };
     let shader = prepare_nir(shader, Flags::empty());
     let mut runner = Runner::new("", Flags::empty(), Flags::FS, true, validate::validate);
-    let (prog, facts) = from_nir::from_nir(dev, &shader, width, Default::default())?;
+    let (prog, facts) = from_nir::from_nir(dev, &shader, width, Default::default(), None)?;
     runner.check(TRANSLATE, &prog)?;
     let mut prepared = Prepared {
         prog,
@@ -215,7 +215,7 @@ pub(super) fn compile_width(
         validate::validate,
     );
     let (mut prog, facts) = runner.time_step(TRANSLATE, || {
-        from_nir::from_nir(dev, shader, width, opts.binding)
+        from_nir::from_nir(dev, shader, width, opts.binding, opts.input_slots_valid)
     })?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;

@@ -1032,6 +1032,13 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &v)?;
                 }
             }
+            Intrinsic::LoadTextureSizeEtna => {
+                for lane in lanes {
+                    let t = self.scalar(self.src(ii, 0)?, lane)? as u32;
+                    let s = self.env.sampler.size(t, 0);
+                    self.set_def(def, lane, &s.map(u64::from))?;
+                }
+            }
             Intrinsic::Discard
             | Intrinsic::Terminate
             | Intrinsic::Demote

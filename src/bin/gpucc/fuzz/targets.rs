@@ -581,6 +581,20 @@ fn describe(program: *const gpucc::program::Program) -> Option<Verdict> {
         capi::gpucc_program_fs_info(program, &mut fs),
         "fs_info",
     ));
+    for v in 0..=64 {
+        let mut slot = 0i32;
+        verdict = verdict.or(internal(
+            capi::gpucc_program_fs_urb_setup(program, v, &mut slot),
+            "fs_urb_setup",
+        ));
+    }
+    for i in 0..=fs.urb_setup_attribs_count.min(64) {
+        let mut varying = 0u32;
+        verdict = verdict.or(internal(
+            capi::gpucc_program_fs_urb_setup_attrib(program, i, &mut varying),
+            "fs_urb_setup_attrib",
+        ));
+    }
     let mut vs = sized!(capi::VsInfo);
     verdict = verdict.or(internal(
         capi::gpucc_program_vs_info(program, &mut vs),

@@ -8,7 +8,9 @@ use crate::etnaviv::compiler::consts::UniformContent;
 use crate::etnaviv::compiler::ir::{Instr, Operand, OperandKind, Shape, Value, ValueId, ValueKind};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
-use crate::nir::ir::{DerefInstr, DerefKind, IndexValue, IntrinsicInstr, SsaId, VarMode};
+use crate::nir::ir::{
+    DerefInstr, DerefKind, IndexValue, InstrKind, IntrinsicInstr, SsaId, VarMode,
+};
 use crate::nir::opcodes::{IndexKind, Intrinsic};
 use crate::nir::types::{BaseType, Stage};
 
@@ -72,8 +74,10 @@ impl Tr<'_> {
             Intrinsic::LoadUniform => self.load_uniform(ii),
             Intrinsic::LoadUbo => self.load_ubo(ii),
             Intrinsic::LoadTextureScale => self.load_texture_scale(ii),
+            Intrinsic::LoadTextureSizeEtna => self.load_texture_size(ii),
             Intrinsic::LoadInput => self.load_input(ii),
             Intrinsic::LoadFragCoord | Intrinsic::LoadFrontFace => self.load_payload(ii),
+            Intrinsic::LoadVertexId | Intrinsic::LoadInstanceId => self.load_vertex_ids(ii),
             Intrinsic::StoreDeref => self.store(ii),
             Intrinsic::Discard
             | Intrinsic::Terminate
@@ -137,6 +141,29 @@ impl Tr<'_> {
         Ok(())
     }
 
+    /// `load_texture_size_etna`, what `etna_nir_lower_texture` makes of `txs`: the texture's
+    /// width, height and depth, integers in a uniform slot the driver fills (Mesa's
+    /// `ETNA_UNIFORM_TEXTURE_WIDTH`, `_HEIGHT`, `_DEPTH`). A core without integers would read
+    /// the integer bits as floats (Mesa's lowering leaves them integers there too), so it is
+    /// refused.
+    fn load_texture_size(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        if !self.specs.has_integers() {
+            return unsupported(format!(
+                "`load_texture_size_etna` on {}: the texture size uniforms hold integers, and \
+                 this core has no integer operations to read them",
+                self.specs.name
+            ));
+        }
+        let unit = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
+            Some(u) => u,
+            None => return unsupported("indirect texture size"),
+        };
+        let def = load_def(ii)?;
+        let slot = self.uniforms.texture_size(unit);
+        self.bind[def.0 as usize] = Some(Binding::plain(OperandKind::Uniform(slot)));
+        Ok(())
+    }
+
     /// An input binds the components of its slot's register (see [`Tr::input`]).
     fn load_input(&mut self, ii: &IntrinsicInstr) -> R<()> {
         let off = match ii.srcs.first().and_then(|&s| self.const_src(s)) {
@@ -187,6 +214,81 @@ impl Tr<'_> {
         };
         self.bind[def.0 as usize] = Some(b);
         Ok(())
+    }
+
+    /// `load_vertex_id` and `load_instance_id`: components x and y of the input register
+    /// after the vertex attributes, which the front end fills when the driver enables it, as
+    /// Mesa's etnaviv does (`vs_id_in_reg` = `infile.num_reg`; the driver sets
+    /// VS_INPUT_COUNT's ID_ENABLE and, on HALTI5 cores, FE_HALTI5_ID_CONFIG with the vertex
+    /// id at component 4 * reg and the instance id at 4 * reg + 1). x holds gl_VertexID as
+    /// `load_vertex_id` means it (the index of the vertex fetched). Mesa's etnaviv exposes
+    /// the ids from HALTI2 on (PIPE_CAP_VS_INSTANCEID); older cores are refused.
+    fn load_vertex_ids(&mut self, ii: &IntrinsicInstr) -> R<()> {
+        if self.stage != Stage::Vertex {
+            return unsupported(format!("`{}` outside a vertex shader", ii.intrinsic.name()));
+        }
+        if self.specs.halti() < 2 {
+            return unsupported(format!(
+                "`{}` on {} (HALTI{}): Mesa's etnaviv gives vertex shaders the vertex and \
+                 instance id register from HALTI2 on (PIPE_CAP_VS_INSTANCEID)",
+                ii.intrinsic.name(),
+                self.specs.name,
+                self.specs.halti()
+            ));
+        }
+        let reg = match self.vs_id_reg {
+            Some(r) => r,
+            None => {
+                let reg = self.attribute_registers();
+                if reg >= self.specs.temp_count() {
+                    return Err(CompileError::Limit(format!(
+                        "the vertex id register t{reg} (after the attributes) is past the {} \
+                         registers of {}",
+                        self.specs.temp_count(),
+                        self.specs.name
+                    )));
+                }
+                self.vs_id_reg = Some(reg as u8);
+                reg as u8
+            }
+        };
+        let kind = ValueKind::Input { reg };
+        let v = match self.p.values.iter().position(|v| v.kind == kind) {
+            Some(i) => ValueId(i as u32),
+            None => self.p.new_value(4, kind),
+        };
+        let comp = u8::from(ii.intrinsic == Intrinsic::LoadInstanceId);
+        let def = load_def(ii)?;
+        self.bind[def.0 as usize] = Some(Binding::value(v, comp));
+        Ok(())
+    }
+
+    /// The vertex attribute registers, Mesa's `infile.num_reg`: one per declared input
+    /// variable, up to the highest driver location; without declarations (hand-written NIR),
+    /// up to the highest input slot read.
+    fn attribute_registers(&self) -> u32 {
+        let declared = self
+            .shader
+            .variables
+            .iter()
+            .filter(|v| v.mode == VarMode::ShaderIn)
+            .map(|v| v.driver_location.saturating_add(1))
+            .max();
+        declared.unwrap_or_else(|| {
+            self.imp
+                .instrs
+                .iter()
+                .filter_map(|x| match &x.kind {
+                    InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadInput => {
+                        let base = i.int_index(IndexKind::Base).unwrap_or(0).max(0);
+                        let off = i.srcs.first().and_then(|&s| self.const_src(s)).unwrap_or(0);
+                        u32::try_from(base.saturating_add(i64::from(off)).saturating_add(1)).ok()
+                    }
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+        })
     }
 
     /// Discards: TEXKILL, unconditional or on a boolean.

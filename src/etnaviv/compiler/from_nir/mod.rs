@@ -115,6 +115,9 @@ pub struct Lowered {
     pub uses_discard: bool,
     /// (hardware unit, coordinate components, NIR texture index) per sampler used.
     pub textures: Vec<(u32, u8, u32)>,
+    /// Vertex: the input register holding the vertex id (x) and instance id (y), when the
+    /// shader reads one (Mesa's `vs_id_in_reg`).
+    pub vs_id_reg: Option<u8>,
 }
 
 type R<T> = Result<T, CompileError>;
@@ -147,6 +150,8 @@ struct Tr<'a> {
     textures: Vec<(u32, u8, u32)>,
     /// Booleans are integers 0/~0 (cores with integers) rather than floats 1.0/0.0.
     int_bools: bool,
+    /// The vertex-id register, once a vertex or instance id is read.
+    vs_id_reg: Option<u8>,
 }
 
 /// Lowers `shader` for `specs`.
@@ -176,6 +181,7 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         uses_discard: false,
         textures: Vec::new(),
         int_bools: specs.has_integers(),
+        vs_id_reg: None,
     };
     t.prepare_phis()?;
     t.count_uses();
@@ -187,6 +193,7 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
         outputs: t.outputs,
         uses_discard: t.uses_discard,
         textures: t.textures,
+        vs_id_reg: t.vs_id_reg,
     })
 }
 

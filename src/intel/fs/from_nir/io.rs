@@ -9,6 +9,9 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
+use crate::intel::vue::{
+    VueMap, VARYING_SLOT_LAYER, VARYING_SLOT_POS, VARYING_SLOT_PSIZ, VARYING_SLOT_VIEWPORT,
+};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg, TexKind};
@@ -592,7 +595,13 @@ impl Translator<'_> {
     /// reads in slot order, and a driver binding gpucc's program next to Mesa's expectations
     /// (the SBE, the VUE map it links against) sees the same layout. Numbering on first use
     /// would follow the shader's code order instead.
-    pub(super) fn number_inputs(&mut self) {
+    ///
+    /// Past 16 inputs, with the previous stage's `slots_valid` and SSO flag in `prev`, the
+    /// slots are those of its VUE map from the first one brw requires
+    /// (`brw_compute_first_urb_slot_required`) to its end, as `calculate_urb_setup` lays
+    /// them out when the SBE cannot rearrange them: the driver then feeds attribute i from
+    /// VUE slot first + i.
+    pub(super) fn number_inputs(&mut self, prev: Option<(u64, bool)>) -> Result<(), CompileError> {
         let imp = self.imp;
         let mut loads: Vec<(u32, &IntrinsicInstr, bool)> = imp
             .blocks
@@ -609,9 +618,87 @@ impl Translator<'_> {
             .map(|(i, flat)| (i.int_index(IndexKind::Base).unwrap_or(0) as u32, i, flat))
             .collect();
         loads.sort_by_key(|l| l.0);
-        for (base, i, flat) in loads {
-            self.input_slot(base, i, flat);
+        // The attributes the SBE must provide, as brw counts them: the header varyings
+        // share one (Mesa's `unique_fs_attrs`).
+        let read: u64 = loads
+            .iter()
+            .filter(|l| l.0 < 64)
+            .fold(0, |m, l| m | 1u64 << l.0)
+            & FS_VARYING_INPUT_MASK;
+        let mut unique = read;
+        if unique & VUE_HEADER_BITS != 0 {
+            unique = (unique & !VUE_HEADER_BITS) | 1 << VARYING_SLOT_PSIZ;
         }
+        match prev {
+            Some((valid, separate)) if unique.count_ones() > 16 => {
+                self.number_inputs_by_vue_map(&loads, read, valid, separate)?
+            }
+            _ => {
+                for (base, i, flat) in loads {
+                    self.input_slot(base, i, flat);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The layout past 16 inputs (see [`Translator::number_inputs`]).
+    fn number_inputs_by_vue_map(
+        &mut self,
+        loads: &[(u32, &IntrinsicInstr, bool)],
+        read: u64,
+        valid: u64,
+        separate: bool,
+    ) -> Result<(), CompileError> {
+        let vue = VueMap::new(valid, separate);
+        if let Some(h) = [VARYING_SLOT_LAYER, VARYING_SLOT_VIEWPORT]
+            .into_iter()
+            .find(|h| read & 1 << h != 0)
+        {
+            return Err(unsupported(format!(
+                "reading {} (a VUE header field) in a fragment shader with more than 16 inputs, \
+                 laid out by input_slots_valid",
+                varying_name(h)
+            )));
+        }
+        // brw_compute_first_urb_slot_required: the pair of slots holding the first varying
+        // read (POS, varying 0, never counts).
+        let first = vue
+            .slots
+            .iter()
+            .position(|s| s.is_some_and(|v| v > 0 && v < 64 && read & 1 << v != 0))
+            .map_or(0, |i| i & !1);
+        for v in (0..64).filter(|v| read & 1 << v != 0) {
+            if !vue.slot_of(v).is_some_and(|s| s as usize >= first) {
+                return Err(CompileError::Invalid(format!(
+                    "compile key input_slots_valid={valid:#x}: the shader reads {}, which the \
+                     previous stage does not write",
+                    varying_name(v)
+                )));
+            }
+        }
+        for (k, slot) in vue.slots.iter().enumerate().skip(first) {
+            let index = (k - first) as u32;
+            let load = slot.and_then(|v| loads.iter().find(|l| l.0 == v));
+            match (slot, load) {
+                (Some(v), Some(&(base, i, flat))) if read & 1 << v != 0 => {
+                    self.input_index.insert(base, index);
+                    let loc = i.io_location().unwrap_or("").to_string();
+                    self.facts.inputs.push((base, loc, flat));
+                }
+                (Some(v), _) => {
+                    self.facts.unread_inputs.push(index as usize);
+                    self.facts.inputs.push((*v, varying_name(*v), false));
+                }
+                (None, _) => {
+                    self.facts.unread_inputs.push(index as usize);
+                    self.facts
+                        .inputs
+                        .push((u32::MAX, "BRW_VARYING_SLOT_PAD".to_string(), false));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Skylake's pixel shader can hang when dispatched with only the header phases of the
@@ -696,6 +783,22 @@ impl Translator<'_> {
             .filter(|&b| b <= last)
             .ok_or_else(|| unsupported(format!("UBO block index {block} over {last}")))
     }
+}
+
+/// Mesa's `BRW_FS_VARYING_INPUT_MASK`: every varying but the position and the facing, which
+/// come in the payload rather than through attribute setup.
+const FS_VARYING_INPUT_MASK: u64 = !(1 << VARYING_SLOT_POS | 1 << VARYING_SLOT_FACE);
+/// `VARYING_SLOT_FACE`.
+const VARYING_SLOT_FACE: u32 = 24;
+/// The varyings of the VUE header slot (point size, layer, viewport).
+const VUE_HEADER_BITS: u64 =
+    1 << VARYING_SLOT_PSIZ | 1 << VARYING_SLOT_LAYER | 1 << VARYING_SLOT_VIEWPORT;
+
+/// A varying's name as NIR prints it.
+fn varying_name(v: u32) -> String {
+    crate::nir::slots::varying_slot_name(v)
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("VARYING_SLOT_{v}"))
 }
 
 /// The `component` index of an I/O intrinsic, the first channel of its vec4 slot: 0-3. A

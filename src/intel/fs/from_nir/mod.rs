@@ -64,6 +64,11 @@ pub struct ShaderFacts {
     pub push: Vec<(u32, u32)>,
     /// Input slots in setup order: (NIR base, io location name, flat).
     pub inputs: Vec<(u32, String, bool)>,
+    /// Input slots the shader does not read: past 16 inputs the attribute setup follows the
+    /// previous stage's VUE map (brw's `calculate_urb_setup`), whose slots between the first
+    /// and last read can hold varyings the shader ignores (base = that varying) and padding
+    /// (base = `u32::MAX`, location `BRW_VARYING_SLOT_PAD`).
+    pub unread_inputs: Vec<usize>,
     /// NIR bases of the inputs interpolated without perspective correction.
     pub noperspective_inputs: Vec<u32>,
     /// Render targets written.
@@ -167,6 +172,7 @@ pub fn from_nir(
     shader: &nir::Shader,
     width: u8,
     binding: BindingModel,
+    input_slots_valid: Option<u64>,
 ) -> Result<(Program, ShaderFacts), CompileError> {
     let stage = shader.stage();
     let compute = match stage {
@@ -263,7 +269,8 @@ pub fn from_nir(
         t.prog.packed_dispatch = true;
     } else {
         t.plan_payload();
-        t.number_inputs();
+        let separate = shader.info.field("separate_shader") == Some("true");
+        t.number_inputs(input_slots_valid.map(|v| (v, separate)))?;
     }
     if t.facts.uses_kill {
         // f0.1 holds the live pixels: every dispatched channel starts live (g0 == g0).

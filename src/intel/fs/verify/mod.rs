@@ -439,8 +439,32 @@ pub fn verify_bound(
     binding: BindingModel,
     memo: &mut SetMemo,
 ) -> VerifyOutcome {
+    let layout = Layout {
+        binding,
+        input_slots_valid: None,
+    };
+    verify_laid_out(ctx, shader, simd, layout, memo)
+}
+
+/// Where a program's bindings and inputs go: the binding model, and the previous stage's
+/// varyings that lay out more than 16 fragment inputs (the key's `input_slots_valid`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Layout {
+    pub binding: BindingModel,
+    pub input_slots_valid: Option<u64>,
+}
+
+/// [`verify_bound`] with the fragment inputs laid out by `layout.input_slots_valid` too.
+pub fn verify_laid_out(
+    ctx: &Context,
+    shader: &nir::Shader,
+    simd: u32,
+    layout: Layout,
+    memo: &mut SetMemo,
+) -> VerifyOutcome {
     let mut options = Options::widths(&[simd]).validating();
-    options.binding = binding;
+    options.binding = layout.binding;
+    options.input_slots_valid = layout.input_slots_valid;
     let kernel = match ctx.compile(shader, &options) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),
