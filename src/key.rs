@@ -380,11 +380,11 @@ impl Key {
         if self.color_outputs_valid != 0 {
             let m = format!("{:#x}", self.color_outputs_valid);
             intel_fs("color_outputs_valid", &m)?;
-            if self.color_outputs_valid > 0xff {
-                return Err(CompileError::Invalid(format!(
-                    "compile key color_outputs_valid={m}: a mask of render targets 0-7 (0-0xff)"
-                )));
-            }
+            eight_bit_mask(
+                "color_outputs_valid",
+                self.color_outputs_valid,
+                "render targets 0-7",
+            )?;
         }
         if let Some(v) = self.input_slots_valid {
             intel_fs("input_slots_valid", &format!("{v:#x}"))?;
@@ -457,11 +457,11 @@ impl Key {
         if self.sprite_coord_enable != 0 {
             let m = format!("{:#x}", self.sprite_coord_enable);
             etna_fs("sprite_coord_enable", &m)?;
-            if self.sprite_coord_enable > 0xff {
-                return Err(CompileError::Invalid(format!(
-                    "compile key sprite_coord_enable={m}: a mask of TEX0..TEX7 (0-0xff)"
-                )));
-            }
+            eight_bit_mask(
+                "sprite_coord_enable",
+                self.sprite_coord_enable,
+                "TEX0..TEX7",
+            )?;
         }
         if self.sprite_coord_yinvert {
             etna_fs("sprite_coord_yinvert", &1)?;
@@ -1121,4 +1121,14 @@ fn sprite_coord(shader: &mut nir::Shader, mask: u32, yinvert: bool) {
             initializer: None,
         });
     }
+}
+
+/// A key field that is a mask of eight things (`what`): bits past 7 are an error naming it.
+fn eight_bit_mask(name: &str, value: u32, what: &str) -> Result<(), CompileError> {
+    if value > 0xff {
+        return Err(CompileError::Invalid(format!(
+            "compile key {name}={value:#x}: a mask of {what} (0-0xff)"
+        )));
+    }
+    Ok(())
 }
