@@ -32,24 +32,30 @@ pub(super) struct LocalIds {
     index: Reg,
 }
 
+/// Whether the shader reads any of `intrinsics`.
+fn reads_any(imp: &nir::Impl, intrinsics: &[Intrinsic]) -> bool {
+    imp.instrs.iter().any(
+        |ins| matches!(&ins.kind, InstrKind::Intrinsic(i) if intrinsics.contains(&i.intrinsic)),
+    )
+}
+
 /// Whether the shader reads a value made from the local invocation id or index.
 pub(super) fn reads_local_ids(imp: &nir::Impl) -> bool {
-    imp.instrs.iter().any(|ins| {
-        matches!(&ins.kind, InstrKind::Intrinsic(i) if matches!(i.intrinsic,
-            Intrinsic::LoadLocalInvocationId
-                | Intrinsic::LoadLocalInvocationIndex
-                | Intrinsic::LoadGlobalInvocationId
-                | Intrinsic::LoadGlobalInvocationIdZeroBase))
-    })
+    reads_any(
+        imp,
+        &[
+            Intrinsic::LoadLocalInvocationId,
+            Intrinsic::LoadLocalInvocationIndex,
+            Intrinsic::LoadGlobalInvocationId,
+            Intrinsic::LoadGlobalInvocationIdZeroBase,
+        ],
+    )
 }
 
 /// Whether the shader reads its channel's subgroup invocation (after
 /// `brw_nir_lower_cs_intrinsics`, the local ids are computed from it in the NIR).
 pub(super) fn reads_subgroup_invocation(imp: &nir::Impl) -> bool {
-    imp.instrs.iter().any(|ins| {
-        matches!(&ins.kind, InstrKind::Intrinsic(i)
-            if i.intrinsic == Intrinsic::LoadSubgroupInvocation)
-    })
+    reads_any(imp, &[Intrinsic::LoadSubgroupInvocation])
 }
 
 /// The order in which brw hands out local ids to the invocations of a workgroup, numbered
@@ -209,14 +215,13 @@ impl Translator<'_> {
     pub(super) fn emit_subgroup_id(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let name = i.intrinsic.name();
         let facts = self.compute_only(name)?;
-        let [sx, sy, sz] = facts.local_size;
         let slot = facts.subgroup_id_param.ok_or_else(|| {
             unsupported(format!(
                 "`{name}` under gpucc's binding model (its threads get local ids, not a \
                  subgroup id: compile with Mesa's binding model)"
             ))
         })?;
-        let value = if sx * sy * sz <= self.width as u32 {
+        let value = if self.one_thread_workgroup() {
             Reg::imm(RegType::UD, 0)
         } else {
             Reg {
@@ -263,15 +268,19 @@ impl Translator<'_> {
         }
         // A workgroup that fits in one thread runs in lockstep already: brw emits no
         // barrier for it (and does not report one in `uses_barrier`).
-        let one_thread = self
-            .facts
-            .compute
-            .as_ref()
-            .is_some_and(|c| c.local_size.iter().product::<u32>() <= self.width as u32);
-        if execution && !one_thread {
+        if execution && !self.one_thread_workgroup() {
             self.emit_gateway_barrier()?;
         }
         Ok(())
+    }
+
+    /// A compute workgroup that one thread of this width runs whole (its invocations in
+    /// lockstep; subgroup id 0).
+    fn one_thread_workgroup(&self) -> bool {
+        self.facts
+            .compute
+            .as_ref()
+            .is_some_and(|c| c.local_size.iter().product::<u32>() <= self.width as u32)
     }
 
     pub(super) fn compute_only(&self, what: &str) -> Result<&ComputeFacts, CompileError> {
@@ -351,7 +360,7 @@ impl Translator<'_> {
             None => self.emit_channel_index(),
         };
         let width = self.width as u32;
-        let linear = if n <= width {
+        let linear = if self.one_thread_workgroup() {
             // brw_nir_lower_simd: the subgroup id of a one-thread workgroup is 0.
             chan
         } else {
