@@ -37,6 +37,11 @@ fn c_errors() {
 }
 
 #[test]
+fn c_calls_from_an_atexit_handler_return_their_status() {
+    run(&common::build_c_program("atexit"), &[]);
+}
+
+#[test]
 fn c_panic_becomes_internal_status() {
     run(&common::build_c_program("panic"), &[]);
 }

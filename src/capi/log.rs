@@ -73,7 +73,8 @@ struct CallbackLogger;
 
 impl log::Log for CallbackLogger {
     fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
-        metadata.target().starts_with("gpucc::") && CURRENT.with(|c| c.get().is_some())
+        metadata.target().starts_with("gpucc::")
+            && CURRENT.try_with(|c| c.get().is_some()).unwrap_or(false)
     }
 
     fn log(&self, record: &log::Record<'_>) {
@@ -89,7 +90,7 @@ impl log::Log for CallbackLogger {
         let Ok(text) = CString::new(text) else {
             return;
         };
-        if let Some(sink) = CURRENT.with(|c| c.get()) {
+        if let Ok(Some(sink)) = CURRENT.try_with(|c| c.get()) {
             // SAFETY: the driver registered this function for this compiler and promised it
             // can be called with its user data and a NUL-terminated string valid for the call.
             unsafe { (sink.callback)(sink.user_data, kind, text.as_ptr()) };

@@ -57,7 +57,10 @@ fn set_last_error(message: &str) {
     let message = crate::util::source_error::bounded(message, MAX_LAST_ERROR);
     // Interior NUL bytes cannot be represented in a C string; show them visibly instead.
     let text = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+    // During thread teardown (a call from an atexit handler, after the main thread's
+    // thread-locals are gone) the text cannot be kept; the status still reaches the caller,
+    // and a panic here would abort the process from inside the C ABI.
+    let _ = LAST_ERROR.try_with(|e| *e.borrow_mut() = text);
 }
 
 /// Runs an entry point's body: catches panics, records the error text, returns the status.
