@@ -328,6 +328,12 @@ typedef struct gpucc_compiler gpucc_compiler;
 typedef struct gpucc_device gpucc_device;
 
 /**
+ * A simulated Vivante GPU (opaque). Not thread-safe: one thread submits at a time (the shim
+ * serialises its ioctls).
+ */
+typedef struct gpucc_etna_gpu gpucc_etna_gpu;
+
+/**
  * An imported shader (opaque to C).
  */
 typedef struct gpucc_shader gpucc_shader;
@@ -869,6 +875,40 @@ typedef struct {
    */
   uint32_t pixel_pipes;
 } gpucc_etna_core;
+
+/**
+ * A buffer of a submission, as the kernel would map it for the core.
+ */
+typedef struct {
+  /**
+   * The buffer's GPU address: the softpin address the driver chose (the submit bo's
+   * `presumed` with ETNA_SUBMIT_SOFTPIN), or the address the shim gave it.
+   */
+  uint64_t address;
+  /**
+   * The shim's CPU mapping of the whole buffer, readable and writable for the call.
+   */
+  uint8_t *map;
+  uint64_t size;
+} gpucc_etna_gpu_bo;
+
+/**
+ * A relocation: `drm_etnaviv_gem_submit_reloc` without its flags.
+ */
+typedef struct {
+  /**
+   * Byte offset in the stream of the dword that receives the address.
+   */
+  uint32_t submit_offset;
+  /**
+   * Index in the submission's buffers.
+   */
+  uint32_t bo_index;
+  /**
+   * Added to that buffer's address.
+   */
+  uint64_t bo_offset;
+} gpucc_etna_gpu_reloc;
 
 /**
  * One entry a driver must fill before a draw or dispatch: the `kind` numbered `index` goes
@@ -2064,6 +2104,43 @@ gpucc_status gpucc_device_dispatch_compute(gpucc_device *dev,
  * Thread safety: as gpucc_compiler_create; any thread may call it at any time.
  */
 gpucc_status gpucc_compiler_create_etnaviv(const gpucc_etna_core *core, gpucc_compiler **out);
+
+/**
+ * Creates a GPU that plays the core `core` describes (the same values the compiler takes,
+ * see gpucc_compiler_create_etnaviv). Destroy with gpucc_etna_gpu_destroy.
+ */
+gpucc_status gpucc_etna_gpu_create(const gpucc_etna_core *core, gpucc_etna_gpu **out);
+
+/**
+ * Executes one submission synchronously: applies the relocations to a copy of the stream and
+ * runs it to its end. `stream` holds `stream_size` bytes (a multiple of 4); `bos` and
+ * `relocs` are the submission's arrays. Each buffer's `map` must stay valid for the call and
+ * buffers must not overlap in GPU addresses (or in memory).
+ *
+ * Errors: GPUCC_STATUS_INVALID_ARGUMENT for NULL arrays with a non-zero count, a stream size
+ * that is not a multiple of 4, a relocation naming a missing buffer or an address that does
+ * not fit 32 bits; GPUCC_STATUS_UNSUPPORTED when the stream uses a command or state
+ * combination the model does not execute, or an engine faults (the message says which and
+ * where). Every failure is also kept in the report (gpucc_etna_gpu_report).
+ */
+gpucc_status gpucc_etna_gpu_submit(gpucc_etna_gpu *gpu,
+                                   const uint32_t *stream,
+                                   size_t stream_size,
+                                   const gpucc_etna_gpu_bo *bos,
+                                   size_t nr_bos,
+                                   const gpucc_etna_gpu_reloc *relocs,
+                                   size_t nr_relocs);
+
+/**
+ * The run so far as text: submissions, draws, errors, and every command and state the
+ * model met without interpreting, by address. Free with gpucc_string_free.
+ */
+gpucc_status gpucc_etna_gpu_report(const gpucc_etna_gpu *gpu, char **out);
+
+/**
+ * Destroys a GPU. NULL is accepted and ignored.
+ */
+void gpucc_etna_gpu_destroy(gpucc_etna_gpu *gpu);
 
 /**
  * Binding `index` (0 .. `num_bindings` of gpucc_program_info) into `*binding` (its

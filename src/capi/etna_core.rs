@@ -97,18 +97,30 @@ pub extern "C" fn gpucc_compiler_create_etnaviv(
         }
         // SAFETY: `core` is NULL or, per the header, a struct whose first u32 is
         // `struct_size` with `struct_size` readable bytes.
-        let params = unsafe { read_core(core) }?;
-        let specs = Specs::from_params(&params).map_err(|e| core_error(&e))?;
+        let specs = unsafe { specs_for(ENTRY, core) }?;
         write_out(out, Compiler::into_handle(Target::Etnaviv(specs)), "out")
     })
 }
 
+/// The specs of the core a caller's struct describes, for the entry point `entry`.
+///
+/// # Safety
+/// As [`read_core`].
+pub(super) unsafe fn specs_for(
+    entry: &str,
+    core: *const EtnaCore,
+) -> Result<&'static Specs, Error> {
+    // SAFETY: passed on from this function's contract.
+    let params = unsafe { read_core(entry, core) }?;
+    Specs::from_params(&params).map_err(|e| core_error(entry, &e))
+}
+
 /// The status and message of a refused core.
-fn core_error(e: &CoreError) -> Error {
+fn core_error(entry: &str, e: &CoreError) -> Error {
     match e {
-        CoreError::Invalid { .. } => Error::invalid(format!("{ENTRY}: core->{e}")),
-        CoreError::TableFull => Error::new(Status::OutOfMemory, format!("{ENTRY}: {e}")),
-        CoreError::NameClash(_) => Error::new(Status::Internal, format!("{ENTRY}: {e}")),
+        CoreError::Invalid { .. } => Error::invalid(format!("{entry}: core->{e}")),
+        CoreError::TableFull => Error::new(Status::OutOfMemory, format!("{entry}: {e}")),
+        CoreError::NameClash(_) => Error::new(Status::Internal, format!("{entry}: {e}")),
     }
 }
 
@@ -117,16 +129,16 @@ fn core_error(e: &CoreError) -> Error {
 /// # Safety
 /// `core` is NULL or points to a struct whose first u32 is `struct_size` and which has
 /// `struct_size` readable bytes.
-unsafe fn read_core(core: *const EtnaCore) -> Result<CoreParams, Error> {
+unsafe fn read_core(entry: &str, core: *const EtnaCore) -> Result<CoreParams, Error> {
     if core.is_null() {
-        return Err(Error::invalid(format!("{ENTRY}: core is NULL")));
+        return Err(Error::invalid(format!("{entry}: core is NULL")));
     }
     // SAFETY: a non-NULL core starts with the caller-set struct_size (the contract above).
     let size = unsafe { core.cast::<u32>().read_unaligned() } as usize;
     let known = std::mem::size_of::<EtnaCore>();
     if size < MIN_SIZE || size % 4 != 0 {
         return Err(Error::invalid(format!(
-            "{ENTRY}: core->struct_size {size} is not the size of a gpucc_etna_core (a multiple \
+            "{entry}: core->struct_size {size} is not the size of a gpucc_etna_core (a multiple \
              of 4, at least {MIN_SIZE} to hold model through num_constants; this library's is \
              {known})"
         )));
@@ -135,7 +147,7 @@ unsafe fn read_core(core: *const EtnaCore) -> Result<CoreParams, Error> {
     let bytes = unsafe { std::slice::from_raw_parts(core.cast::<u8>(), size) };
     if let Some(at) = bytes.iter().skip(known).position(|&b| b != 0) {
         return Err(Error::invalid(format!(
-            "{ENTRY}: core->struct_size {size} is larger than this library's {known} and byte \
+            "{entry}: core->struct_size {size} is larger than this library's {known} and byte \
              {} beyond it is not zero (a field this library does not know)",
             known + at
         )));

@@ -30,6 +30,7 @@ mod compiler;
 mod compute_info;
 mod device;
 mod etna_core;
+mod etna_gpu;
 mod info;
 mod log;
 mod options;

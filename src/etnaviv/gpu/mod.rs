@@ -1,0 +1,191 @@
+//! A simulated Vivante GPU: the 3D pipeline around the ISA simulator, driven by the command
+//! streams Mesa's etnaviv driver submits.
+//!
+//! gpucc's own piglit runner shows the compiler agrees with its simulators; it cannot show that
+//! a real driver, running a real test binary, gets the right pixels. This model executes what
+//! the driver actually sends (through the executing drm-shim in the Mesa patch series, or a
+//! stream built by hand in a test): the front end ([`front`]) writes states and starts draws
+//! and engines, and the engines read their states from [`states::States`] and the buffers
+//! through [`memory::Memory`].
+//!
+//! What the CPU never sees is free to differ from silicon as long as every engine agrees (the
+//! inside of a supertile, the tile-status encoding); what the CPU writes or reads (linear and
+//! 4×4-tiled buffers, vertex and index data, shader and uniform uploads) follows the layouts the
+//! driver uses. State the model does not interpret and commands it does not know are counted and
+//! reported by address ([`Report`]), never ignored silently.
+
+pub mod front;
+pub mod memory;
+pub mod states;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::etnaviv::specs::Specs;
+use memory::{Fault, Memory};
+use states::States;
+
+/// A draw as the front end decoded it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// PRIMITIVE_TYPE_* (1 points .. 8 quads).
+    pub primitive: u32,
+    /// First vertex, or first index for indexed draws.
+    pub start: u32,
+    /// Primitive count (DRAW_PRIMITIVES and DRAW_INDEXED_PRIMITIVES).
+    pub primitives: Option<u32>,
+    /// Vertex count (DRAW_INSTANCED).
+    pub vertices: Option<u32>,
+    pub indexed: bool,
+    /// Added to every index (DRAW_INDEXED_PRIMITIVES).
+    pub index_offset: u32,
+    pub instances: u32,
+}
+
+/// Why a submission stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GpuError {
+    /// The stream itself is malformed or uses a command the model does not know.
+    Stream { offset: usize, message: String },
+    /// An engine touched memory outside the submission's buffers.
+    Fault(Fault),
+    /// An engine met a state combination it does not model.
+    Unmodelled(String),
+}
+
+impl GpuError {
+    pub fn stream(offset: usize, message: impl Into<String>) -> GpuError {
+        GpuError::Stream {
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Fault> for GpuError {
+    fn from(f: Fault) -> GpuError {
+        GpuError::Fault(f)
+    }
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            GpuError::Stream { offset, message } => {
+                write!(f, "command stream offset 0x{offset:x}: {message}")
+            }
+            GpuError::Fault(fault) => fault.fmt(f),
+            GpuError::Unmodelled(what) => write!(f, "not modelled: {what}"),
+        }
+    }
+}
+
+/// What a run did and what it met that the model does not interpret.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub submits: u32,
+    pub draws: u32,
+    /// Commands by opcode that were skipped or refused.
+    pub unknown_commands: BTreeMap<u32, u32>,
+    /// Features a draw or engine met and did not model, by name, with counts.
+    pub unmodelled: BTreeMap<String, u32>,
+    /// Errors that ended submissions, in order (the first few).
+    pub errors: Vec<String>,
+}
+
+/// The simulated core.
+pub struct Gpu {
+    pub specs: &'static Specs,
+    pub states: States,
+    pub report: Report,
+}
+
+impl Gpu {
+    pub fn new(specs: &'static Specs) -> Gpu {
+        Gpu {
+            specs,
+            states: States::default(),
+            report: Report::default(),
+        }
+    }
+
+    /// One GEM_SUBMIT: applies the relocations to a copy of the stream and executes it.
+    /// A failure is also recorded in the report, since the driver that submitted cannot see it.
+    pub fn submit(
+        &mut self,
+        mem: &mut dyn Memory,
+        stream: &[u32],
+        relocs: &[(usize, u32)],
+    ) -> Result<(), GpuError> {
+        self.report.submits += 1;
+        let mut words = stream.to_vec();
+        for &(dword, address) in relocs {
+            match words.get_mut(dword) {
+                Some(w) => *w = address,
+                None => {
+                    let e = GpuError::stream(dword * 4, "relocation past the end of the stream");
+                    self.note_error(&e);
+                    return Err(e);
+                }
+            }
+        }
+        let r = self.execute(mem, &words);
+        if let Err(e) = &r {
+            self.note_error(e);
+        }
+        r
+    }
+
+    fn note_error(&mut self, e: &GpuError) {
+        if self.report.errors.len() < 16 {
+            self.report
+                .errors
+                .push(format!("submit {}: {e}", self.report.submits));
+        }
+    }
+
+    /// Counts something a draw or engine did not model.
+    pub fn unmodelled(&mut self, what: impl Into<String>) {
+        *self.report.unmodelled.entry(what.into()).or_default() += 1;
+    }
+
+    /// Stores a state and starts the engine it kicks, if any.
+    pub(crate) fn load_state(
+        &mut self,
+        _mem: &mut dyn Memory,
+        address: u32,
+        value: u32,
+    ) -> Result<(), GpuError> {
+        self.states.set(address, value);
+        Ok(())
+    }
+
+    pub(crate) fn draw(&mut self, _mem: &mut dyn Memory, draw: &Draw) -> Result<(), GpuError> {
+        self.report.draws += 1;
+        self.unmodelled(format!("draw of primitive type {}", draw.primitive));
+        Ok(())
+    }
+
+    /// The run's report as text: counts, then every unmodelled state by address.
+    pub fn report_text(&self) -> String {
+        use std::fmt::Write;
+        let r = &self.report;
+        let mut s = format!(
+            "etnaviv gpu ({}): {} submits, {} draws\n",
+            self.specs.name, r.submits, r.draws
+        );
+        for e in &r.errors {
+            let _ = writeln!(s, "error: {e}");
+        }
+        for (op, n) in &r.unknown_commands {
+            let _ = writeln!(s, "command not modelled: opcode {op} x{n}");
+        }
+        for (what, n) in &r.unmodelled {
+            let _ = writeln!(s, "not modelled: {what} x{n}");
+        }
+        for (a, n) in self.states.unmodelled_writes(states::MODELLED) {
+            let _ = writeln!(s, "state not modelled: 0x{a:05x} written x{n}");
+        }
+        s
+    }
+}
