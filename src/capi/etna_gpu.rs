@@ -11,6 +11,7 @@ use std::ffi::c_char;
 use super::etna_core::{specs_for, EtnaCore};
 use super::shader::into_c_string;
 use super::status::{guard, write_out, Error, Status};
+use crate::etnaviv::gpu::capture::Capture;
 use crate::etnaviv::gpu::memory::{Fault, Memory};
 use crate::etnaviv::gpu::Gpu;
 
@@ -165,10 +166,49 @@ pub extern "C" fn gpucc_etna_gpu_submit(
         let mut sorted: Vec<&EtnaGpuBo> = bos.iter().collect();
         sorted.sort_by_key(|b| b.address);
         let mut mem = Mapped { bos: sorted };
+        if let Some(dir) = std::env::var_os("GPUCC_ETNA_GPU_CAPTURE") {
+            capture(
+                &gpu.0,
+                std::path::Path::new(&dir),
+                stream,
+                &patched,
+                bos,
+                &mem,
+            );
+        }
         gpu.0
             .submit(&mut mem, stream, &patched)
             .map_err(|e| Error::new(Status::Unsupported, format!("{ENTRY}: {e}")))
     })
+}
+
+/// Saves a submission (see crate::etnaviv::gpu::capture); a failure to write is reported on
+/// stderr and does not stop the submission.
+fn capture(
+    gpu: &Gpu,
+    dir: &std::path::Path,
+    stream: &[u32],
+    relocs: &[(usize, u32)],
+    bos: &[EtnaGpuBo],
+    mem: &Mapped,
+) {
+    let mut words = stream.to_vec();
+    for &(dword, address) in relocs {
+        if let Some(w) = words.get_mut(dword) {
+            *w = address;
+        }
+    }
+    let buffers: Vec<(u32, usize)> = bos
+        .iter()
+        .map(|b| (b.address as u32, b.size as usize))
+        .collect();
+    let c = Capture::take(&words, mem, &buffers);
+    let path = dir.join(format!("submit-{:05}.bin", gpu.report.submits));
+    let written =
+        std::fs::File::create(&path).and_then(|f| c.write_to(&mut std::io::BufWriter::new(f)));
+    if let Err(e) = written {
+        eprintln!("gpucc: cannot write {}: {e}", path.display());
+    }
 }
 
 /// A slice from a C array, NULL allowed only for an empty one.

@@ -11,8 +11,15 @@
 //! WAIT (7), SEM via the GL_SEMAPHORE_TOKEN state and CHIP_SELECT (13) only order work, which a
 //! model that runs each command to completion already does. END (2) stops the stream.
 
+use std::ops::Range;
+
 use super::memory::Memory;
 use super::{Draw, Gpu, GpuError};
+
+/// States the front end interprets: the synchronisation states are no-ops for a model that
+/// executes each command before the next (GL_SEMAPHORE_TOKEN, GL_FLUSH_CACHE, GL_FLUSH_MMU,
+/// GL_STALL_TOKEN) and the pipe select (only the 3D pipe is modelled).
+pub const STATES: &[Range<u32>] = &[0x3800..0x3814, 0x3c00..0x3c04];
 
 pub const OP_LOAD_STATE: u32 = 1;
 pub const OP_END: u32 = 2;

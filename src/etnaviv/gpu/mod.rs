@@ -14,9 +14,16 @@
 //! driver uses. State the model does not interpret and commands it does not know are counted and
 //! reported by address ([`Report`]), never ignored silently.
 
+pub mod blt;
+pub mod capture;
+pub mod draw;
 pub mod front;
+pub mod layout;
 pub mod memory;
+pub mod pe;
+pub mod resolve;
 pub mod states;
+pub mod texture;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -93,6 +100,19 @@ pub struct Report {
     pub errors: Vec<String>,
 }
 
+/// Every state range some engine interprets.
+pub fn modelled_states() -> Vec<std::ops::Range<u32>> {
+    [
+        front::STATES,
+        draw::STATES,
+        pe::STATES,
+        resolve::STATES,
+        blt::STATES,
+        texture::STATES,
+    ]
+    .concat()
+}
+
 /// The simulated core.
 pub struct Gpu {
     pub specs: &'static Specs,
@@ -152,18 +172,16 @@ impl Gpu {
     /// Stores a state and starts the engine it kicks, if any.
     pub(crate) fn load_state(
         &mut self,
-        _mem: &mut dyn Memory,
+        mem: &mut dyn Memory,
         address: u32,
         value: u32,
     ) -> Result<(), GpuError> {
         self.states.set(address, value);
-        Ok(())
-    }
-
-    pub(crate) fn draw(&mut self, _mem: &mut dyn Memory, draw: &Draw) -> Result<(), GpuError> {
-        self.report.draws += 1;
-        self.unmodelled(format!("draw of primitive type {}", draw.primitive));
-        Ok(())
+        match address {
+            resolve::RS_KICKER => self.resolve(mem),
+            blt::BLT_COMMAND => self.blt(mem, value),
+            _ => Ok(()),
+        }
     }
 
     /// The run's report as text: counts, then every unmodelled state by address.
@@ -183,7 +201,7 @@ impl Gpu {
         for (what, n) in &r.unmodelled {
             let _ = writeln!(s, "not modelled: {what} x{n}");
         }
-        for (a, n) in self.states.unmodelled_writes(states::MODELLED) {
+        for (a, n) in self.states.unmodelled_writes(&modelled_states()) {
             let _ = writeln!(s, "state not modelled: 0x{a:05x} written x{n}");
         }
         s
