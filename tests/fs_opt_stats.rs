@@ -18,18 +18,32 @@ use gpucc::intel::fs::{Context, Options};
 use gpucc::intel::DevInfo;
 
 /// Mesa's instruction and cycle counts per (shader name, SIMD width) for fragment shaders.
+/// `None` (after the visible skip, or a failure under `GPUCC_REQUIRE_SHARED`) when the file is
+/// absent; a file that is there but lacks a column this test reads fails the test, since the
+/// figures would silently stop being compared.
 fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), (u32, u32)>> {
     let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Some(parse_mesa_counts(&path.display().to_string(), &text))
+}
+
+/// The fragment rows of a mesa-stats CSV; panics naming a missing column.
+fn parse_mesa_counts(path: &str, text: &str) -> HashMap<(String, u32), (u32, u32)> {
     let mut lines = text.lines();
-    let header: Vec<&str> = lines.next()?.split(',').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n);
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |n: &str| {
+        header
+            .iter()
+            .position(|h| *h == n)
+            .unwrap_or_else(|| panic!("{path}: no column {n:?} in {header:?}"))
+    };
     let (c_name, c_stage, c_simd, c_inst, c_cycles) = (
-        col("shader")?,
-        col("stage")?,
-        col("simd")?,
-        col("instructions")?,
-        col("cycles")?,
+        col("shader"),
+        col("stage"),
+        col("simd"),
+        col("instructions"),
+        col("cycles"),
     );
     let mut out = HashMap::new();
     for l in lines {
@@ -46,7 +60,22 @@ fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), (u32, u32)>> {
         };
         out.insert((f[c_name].to_string(), simd), (n, c));
     }
-    Some(out)
+    out
+}
+
+#[test]
+fn mesa_counts_read_the_fragment_rows() {
+    let csv = "shader,stage,simd,instructions,cycles\na.fs,fs,8,10,100\na.vs,vs,8,5,50\n";
+    let counts = parse_mesa_counts("t.csv", csv);
+    assert_eq!(counts.len(), 1);
+    assert_eq!(counts[&("a.fs".to_string(), 8)], (10, 100));
+}
+
+/// A CSV without a column the figures need fails rather than comparing nothing.
+#[test]
+#[should_panic(expected = "t.csv: no column \"cycles\"")]
+fn a_missing_mesa_stats_column_fails() {
+    parse_mesa_counts("t.csv", "shader,stage,simd,instructions\na.fs,fs,8,10\n");
 }
 
 #[derive(Default)]
