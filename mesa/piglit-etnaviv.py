@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Runs piglit shader tests through Mesa's etnaviv driver on gpucc's simulated Vivante GPU.
+
+Each test is Debian's piglit `shader_runner` run against a Mesa build made by mesa/build.sh
+(with -Dgpucc=enabled, which also builds the executing drm-shim
+libetnaviv_gpucc_drm_shim.so). The shim executes every submission on gpucc's GPU model, so the
+probes read what the simulated GPU drew.
+
+The outcome of each test is compared with what Mesa's CI recorded on real hardware: a test
+listed in Mesa 23.3.6's src/etnaviv/ci/etnaviv-<gpu>-fails.txt failed there (Fail, Crash or
+Timeout), one listed in -flakes.txt was unreliable, one matching -skips.txt was not run; any
+other test passed on the hardware. Writes DIR/results.csv (one row per test) and
+DIR/summary.md (counts and every disagreement), and prints the summary.
+
+    mesa/piglit-etnaviv.py --mesa /work/mesa-build --gpu GC2000 --compiler mesa \
+        --out /tmp/piglit-gc2000 [--jobs 2] [--timeout 120] TEST_OR_DIR...
+
+A TEST_OR_DIR is a .shader_test file or a directory searched for them. Names follow piglit's
+(`spec@glsl-1.10@execution@...`): the path after `tests/` or `generated_tests/`, or for the
+shared corpus's `piglit__a__b.shader_test` files, `spec@a@b`.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import os
+import re
+import subprocess
+import sys
+import time
+
+PIGLIT = "/usr/lib/x86_64-linux-gnu/piglit"
+CI_NAME = {"GC2000": "gc2000", "GC3000": None, "GC7000L": "gc7000"}
+
+
+def piglit_name(path):
+    path = os.path.abspath(path)
+    base = os.path.basename(path)
+    if base.startswith("piglit__"):
+        return "spec@" + base[len("piglit__"):-len(".shader_test")].replace("__", "@")
+    for root in ("/generated_tests/", "/tests/"):
+        if root in path:
+            rel = path.split(root, 1)[1]
+            return rel[: -len(".shader_test")].replace("/", "@")
+    return base[: -len(".shader_test")]
+
+
+def collect(inputs):
+    files = []
+    for i in inputs:
+        if os.path.isdir(i):
+            for d, _, names in os.walk(i):
+                files += [os.path.join(d, n) for n in names if n.endswith(".shader_test")]
+        else:
+            files.append(i)
+    return sorted(set(files))
+
+
+def load_expectations(mesa_src, gpu):
+    """(fails: name -> status, flakes: set, skips: [regex]) of Mesa's CI for this GPU."""
+    ci = CI_NAME.get(gpu)
+    fails, flakes, skips = {}, set(), []
+    if not ci:
+        return None
+    d = os.path.join(mesa_src, "src/etnaviv/ci")
+
+    def lines(name):
+        p = os.path.join(d, f"etnaviv-{ci}-{name}.txt")
+        if not os.path.exists(p):
+            return []
+        with open(p) as f:
+            return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+
+    for l in lines("fails"):
+        if "," in l:
+            name, status = l.rsplit(",", 1)
+            fails[name] = status
+    flakes = set(lines("flakes"))
+    skips = [re.compile(l) for l in lines("skips")]
+    return fails, flakes, skips
+
+
+def environment(mesa, gpu, compiler, report):
+    prefix = os.path.join(mesa, "prefix")
+    libdir = os.path.join(prefix, "lib", "x86_64-linux-gnu")
+    shim = os.path.join(libdir, "libetnaviv_gpucc_drm_shim.so")
+    if not os.path.exists(shim):
+        sys.exit(f"{shim} is missing: build Mesa with mesa/build.sh (gpucc enabled, drm-shim tools)")
+    env = dict(os.environ)
+    env.update(
+        LD_PRELOAD=shim,
+        LD_LIBRARY_PATH=libdir,
+        LIBGL_DRIVERS_PATH=os.path.join(libdir, "dri"),
+        __EGL_VENDOR_LIBRARY_FILENAMES=os.path.join(prefix, "share/glvnd/egl_vendor.d/50_mesa.json"),
+        MESA_SHADER_CACHE_DISABLE="true",
+        MESA_LOADER_DRIVER_OVERRIDE="etnaviv",
+        ETNA_SHIM_GPU=gpu,
+        EGL_PLATFORM="surfaceless",
+        PIGLIT_PLATFORM="surfaceless_egl",
+        GPUCC_MESA="off" if compiler == "mesa" else "on",
+        ETNA_SHIM_REPORT=report,
+    )
+    return env
+
+
+def run_one(args, env, path, report_dir):
+    name = piglit_name(path)
+    report = os.path.join(report_dir, name + ".report")
+    env = dict(env, ETNA_SHIM_REPORT=report)
+    if os.path.exists(report):
+        os.remove(report)
+    start = time.time()
+    try:
+        p = subprocess.run(
+            [os.path.join(PIGLIT, "bin", "shader_runner"), path, "-auto", "-fbo"],
+            env=env, capture_output=True, text=True, timeout=args.timeout,
+        )
+        out = p.stdout + p.stderr
+        m = re.search(r'PIGLIT: \{"result": "(\w+)"', out)
+        result = m.group(1) if m else ("crash" if p.returncode else "no result")
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        result = "timeout"
+    seconds = time.time() - start
+    with open(os.path.join(report_dir, name + ".log"), "w") as f:
+        f.write(out)
+    # What the GPU model met and did not interpret, as the shim wrote it at exit.
+    unmodelled = []
+    if os.path.exists(report):
+        with open(report) as f:
+            for l in f:
+                if l.startswith(("error:", "not modelled:", "command not modelled:")):
+                    unmodelled.append(l.strip())
+    return name, result, seconds, unmodelled
+
+
+def hardware(name, expectations):
+    if expectations is None:
+        return "unknown"
+    fails, flakes, skips = expectations
+    if any(r.search(name) for r in skips):
+        return "skip"
+    if name in flakes:
+        return "flake"
+    if name in fails:
+        return "fail"
+    return "pass"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mesa", required=True, help="Mesa build directory of mesa/build.sh")
+    ap.add_argument("--gpu", required=True, choices=sorted(CI_NAME))
+    ap.add_argument("--compiler", choices=["mesa", "gpucc"], default="mesa")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("inputs", nargs="+")
+    args = ap.parse_args()
+
+    files = collect(args.inputs)
+    os.makedirs(args.out, exist_ok=True)
+    logs = os.path.join(args.out, "logs")
+    os.makedirs(logs, exist_ok=True)
+    mesa_src = os.path.join(args.mesa, "src")
+    expectations = load_expectations(mesa_src, args.gpu)
+    env = environment(args.mesa, args.gpu, args.compiler, "")
+
+    rows = []
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for name, result, seconds, unmodelled in pool.map(lambda p: run_one(args, env, p, logs), files):
+            rows.append((name, result, hardware(name, expectations), seconds, unmodelled))
+    elapsed = time.time() - start
+
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["test", "simulated", "hardware", "seconds", "unmodelled"])
+        for name, result, hw, seconds, un in rows:
+            w.writerow([name, result, hw, f"{seconds:.1f}", " | ".join(un)])
+
+    def simulated_pass(r):
+        return r == "pass"
+
+    compared = [r for r in rows if r[2] in ("pass", "fail")]
+    agree = [r for r in compared if simulated_pass(r[1]) == (r[2] == "pass")]
+    lines = [
+        f"# piglit on the simulated {args.gpu}, {args.compiler}'s compiler",
+        "",
+        f"{len(rows)} tests in {elapsed:.0f} s ({args.jobs} jobs).",
+        "",
+        "| simulated | count |",
+        "|---|---|",
+    ]
+    for res in sorted({r[1] for r in rows}):
+        lines.append(f"| {res} | {sum(1 for r in rows if r[1] == res)} |")
+    if expectations is not None:
+        lines += [
+            "",
+            f"Against Mesa CI's results on a real {args.gpu}: {len(compared)} tests have a hardware "
+            f"result (skipped {sum(1 for r in rows if r[2] == 'skip')}, flaky "
+            f"{sum(1 for r in rows if r[2] == 'flake')}); the simulation agrees on "
+            f"{len(agree)} ({100.0 * len(agree) / max(1, len(compared)):.1f}%).",
+            "",
+            "| disagreement | test | what the model reported |",
+            "|---|---|---|",
+        ]
+        for name, result, hw, _, un in rows:
+            if hw in ("pass", "fail") and simulated_pass(result) != (hw == "pass"):
+                lines.append(f"| simulated {result}, hardware {hw} | {name} | {'; '.join(un[:3])} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
