@@ -123,13 +123,13 @@ fn bdw_simulator() {
 }
 
 #[test]
-#[ignore = "slow on 2 cores: run with --ignored"]
+#[cfg_attr(debug_assertions, ignore = "slow in a debug build: run with --release")]
 fn gc7000_interpreter() {
     run_suite("gc7000", Mode::Interpreter);
 }
 
 #[test]
-#[ignore = "slow on 2 cores: run with --ignored"]
+#[cfg_attr(debug_assertions, ignore = "slow in a debug build: run with --release")]
 fn bdw_interpreter() {
     run_suite("bdw", Mode::Interpreter);
 }
@@ -173,7 +173,7 @@ fn gc2000_simulator() {
 }
 
 #[test]
-#[ignore = "slow on 2 cores: run with --ignored"]
+#[cfg_attr(debug_assertions, ignore = "slow in a debug build: run with --release")]
 fn gc7000_simulator() {
     run_suite("gc7000", Mode::Simulator);
 }
