@@ -13,6 +13,39 @@ mod common;
 
 use std::collections::BTreeMap;
 
+/// With `GPUCC_CHECK_FIGURES=1` (set by `.ci/run` for its whole-suite release run): every
+/// group of figures in tests/expectations/corpus.txt was compared by some test of this run.
+/// A test that stops producing a group (renamed, removed, ignored) otherwise leaves its
+/// figures in the file with nothing holding them.
+#[test]
+fn every_expected_figure_was_compared() {
+    if std::env::var("GPUCC_CHECK_FIGURES").as_deref() != Ok("1") {
+        return;
+    }
+    let cargo = std::os::unix::process::parent_id();
+    let dir = common::expect::owner_log_dir(cargo);
+    let mut seen = std::collections::BTreeSet::new();
+    if let Ok(rd) = std::fs::read_dir(&dir) {
+        for e in rd.flatten() {
+            for line in std::fs::read_to_string(e.path())
+                .unwrap_or_default()
+                .lines()
+            {
+                seen.insert(line.to_string());
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let expected = common::expect::owners(&common::expect::read(&common::expect::path()));
+    let missing: Vec<&String> = expected.difference(&seen).collect();
+    assert!(
+        missing.is_empty(),
+        "{} group(s) of figures in tests/expectations/corpus.txt were not compared by any test \
+         of this run: {missing:?}",
+        missing.len()
+    );
+}
+
 #[test]
 fn count_of_skipped_tests() {
     let cargo = std::os::unix::process::parent_id();
