@@ -131,6 +131,40 @@ impl<'a> MathProbes<'a> {
     }
 }
 
+/// Whether a compiled shader's float outputs may differ from the interpreter's by rounding, so
+/// verification compares them within a tolerance: hardware math and multiply-adds
+/// ([`is_inexact`]), dot products (one hardware instruction on Vivante, whose accumulation
+/// order and intermediate rounding are the core's; Intel's NIR has them lowered already),
+/// derivatives, and texture sampling (filtering and coordinate arithmetic in the sampler).
+/// Every other shader's outputs must match the interpreter bit for bit.
+pub fn uses_inexact_math(shader: &Shader) -> bool {
+    use crate::nir::opcodes::AluOp;
+    shader
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|b| {
+            b.instrs.iter().any(|i| match &i.kind {
+                InstrKind::Alu(a) => {
+                    is_inexact(a.op)
+                        || a.op.name().starts_with("fdot")
+                        || a.op == AluOp::fdph
+                        || matches!(
+                            a.op,
+                            AluOp::fddx
+                                | AluOp::fddy
+                                | AluOp::fddx_coarse
+                                | AluOp::fddy_coarse
+                                | AluOp::fddx_fine
+                                | AluOp::fddy_fine
+                        )
+                }
+                InstrKind::Tex(_) => true,
+                _ => false,
+            })
+        })
+}
+
 /// Whether any ALU instruction of `shader` is one whose hardware result is inexact.
 pub fn has_inexact_math(shader: &Shader) -> bool {
     shader

@@ -8,13 +8,14 @@
 //! interpreter wrote must match the register the shader object names for that output. The
 //! default uniform block is also uniform buffer 0, in simulator memory at [`UBO_ADDRESS`].
 //!
-//! Floats compare within a tolerance because the hardware's transcendentals (RCP, RSQ, EXP,
-//! LOG, SIN, COS, SQRT) are not correctly rounded and the simulator computes them in single
-//! precision while the interpreter uses double: values match when they are bit-identical,
-//! both NaN, or within `2^-9` relative or `1e-5` absolute. The relative bound is wide
-//! because `pow` becomes EXP(LOG(x) · y), which multiplies LOG's error by `y · log2 x`
-//! (exponents above 100 occur in the corpus' specular terms). Integer outputs (non-float
-//! bit patterns) still compare essentially exactly.
+//! Outputs must be bit-identical (or both NaN) unless the shader uses inexact math
+//! ([`crate::verify::uses_inexact_math`]: transcendentals, multiply-adds, derivatives,
+//! sampling). Those shaders' floats compare within a tolerance because the hardware's
+//! transcendentals (RCP, RSQ, EXP, LOG, SIN, COS, SQRT) are not correctly rounded and the
+//! simulator computes them in single precision while the interpreter uses double: values match
+//! when they are bit-identical, both NaN, or within `2^-9` relative or `1e-5` absolute. The
+//! relative bound is wide because `pow` becomes EXP(LOG(x) · y), which multiplies LOG's error
+//! by `y · log2 x` (exponents above 100 occur in the corpus' specular terms).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -39,8 +40,9 @@ pub const UBO_ADDRESS: u32 = 0x100;
 use crate::verify::MathProbes;
 pub use crate::verify::VerifyOutcome;
 
-/// Whether two output components agree (see the module documentation).
-pub fn close_enough(expected: u32, got: u32) -> bool {
+/// Whether two output components agree (see the module documentation); `inexact` is
+/// [`crate::verify::uses_inexact_math`] of the shader.
+pub fn close_enough(expected: u32, got: u32, inexact: bool) -> bool {
     if expected == got {
         return true;
     }
@@ -48,7 +50,7 @@ pub fn close_enough(expected: u32, got: u32) -> bool {
     if a.is_nan() && b.is_nan() {
         return true;
     }
-    if !a.is_finite() || !b.is_finite() {
+    if !inexact || !a.is_finite() || !b.is_finite() {
         return false;
     }
     let diff = (a - b).abs();
@@ -163,6 +165,8 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
         return VerifyOutcome::Unsupported(what);
     }
     let standard = super::dialect::to_standard(specs, shader);
+    let inexact =
+        crate::verify::uses_inexact_math(shader) || crate::verify::uses_inexact_math(&standard);
     let mut checked = 0;
     let mut endless = 0;
     for set in 0..input_sets + EXTRA_SETS {
@@ -367,9 +371,9 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
                 let got = m.temp_bits(usize::from(io.reg));
                 for c in 0..4 {
                     let Some(e) = out.comps[c] else { continue };
-                    if !close_enough(e as u32, got[c])
+                    if !close_enough(e as u32, got[c], inexact)
                         && !probes.ill_conditioned(inv, *slot, c, e, |a, b| {
-                            close_enough(a as u32, b as u32)
+                            close_enough(a as u32, b as u32, inexact)
                         })
                     {
                         let show = |b: u32| format!("{} (0x{b:08x})", f32::from_bits(b));
@@ -433,4 +437,43 @@ impl Sampler for UnitSampler {
 /// A float in [0.1, 2.0) with a random mantissa.
 fn random_float(rng: &mut Rng) -> f32 {
     0.1 + rng.below(1_000_000) as f32 * (1.9 / 1_000_000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::close_enough;
+    use crate::verify::uses_inexact_math;
+
+    const FS_HEAD: &str = "shader: MESA_SHADER_FRAGMENT\ninputs: 1\noutputs: 1\nuniforms: 0\n\
+        decl_var shader_out INTERP_MODE_NONE none vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+        decl_function main (0 params)\n\n\
+        impl main {\n    block b0:\n\
+        32     %0 = load_const (0x00000000)\n\
+        32x4   %1 = @load_input (%0 (0x0)) (base=0, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_COL0 slots=1)\n";
+
+    fn shader(op: &str) -> crate::nir::ir::Shader {
+        let text = format!(
+            "{FS_HEAD}        32     %2 = {op}\n\
+             32     %3 = deref_var &gl_FragColor (shader_out vec4)\n\
+             32x4   %4 = vec4 %2, %2, %2, %2\n\
+             @store_deref (%3, %4) (wrmask=xyzw, access=none)\n    block b1:\n}}\n"
+        );
+        crate::nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    /// A shader of exact operations only must match the interpreter bit for bit: the one-ulp
+    /// difference a dot product may show is accepted only where the shader has inexact math.
+    /// (Before, every float output of every shader got a 2^-9 relative tolerance.)
+    #[test]
+    fn only_inexact_shaders_get_a_tolerance() {
+        let (want, got) = (0x3f9e_6667, 0x3f9e_6666); // 1.2375001 and 1.2375
+        assert!(!close_enough(want, got, false));
+        assert!(close_enough(want, got, true));
+        assert!(close_enough(want, want, false));
+        assert!(close_enough(f32::NAN.to_bits(), 0x7fc0_0001, false));
+        assert!(!uses_inexact_math(&shader("fadd %1.x, %1.y")));
+        assert!(!uses_inexact_math(&shader("fmul %1.x, %1.y")));
+        assert!(uses_inexact_math(&shader("fdot4 %1, %1")));
+        assert!(uses_inexact_math(&shader("ffma %1.x, %1.y, %1.z")));
+    }
 }

@@ -33,7 +33,7 @@ use crate::compiler::BindingModel;
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::FsPayload;
 use crate::intel::sim::Thread;
-use crate::nir::{self, interp, AluOp, InstrKind, Intrinsic};
+use crate::nir::{self, interp, InstrKind, Intrinsic};
 
 use super::{CompileError, Context, Options, VerifyOutcome};
 use crate::verify::MathProbes;
@@ -308,30 +308,6 @@ fn sim_error(e: crate::intel::sim::SimError) -> VerifyOutcome {
     }
 }
 
-/// Whether outputs get the inexact-math tolerance: hardware math and multiply-adds
-/// ([`interp::is_inexact`]), derivatives, and sampling.
-fn uses_inexact_math(shader: &nir::Shader) -> bool {
-    let Some(imp) = shader.entry() else {
-        return false;
-    };
-    imp.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Alu(a) => {
-            interp::is_inexact(a.op)
-                || matches!(
-                    a.op,
-                    AluOp::fddx
-                        | AluOp::fddy
-                        | AluOp::fddx_coarse
-                        | AluOp::fddy_coarse
-                        | AluOp::fddx_fine
-                        | AluOp::fddy_fine
-                )
-        }
-        InstrKind::Tex(_) => true,
-        _ => false,
-    })
-}
-
 /// The undefined-value bits of the second interpreter run (0.25): an output that changes
 /// with them depends on a value no path defined (a register read before any write on some
 /// path), and the hardware may hold anything there, so it is not compared.
@@ -510,7 +486,7 @@ pub fn verify_kernel_with(
     if let Some(why) = too_large_to_check(kernel) {
         return VerifyOutcome::Unsupported(why);
     }
-    let inexact = uses_inexact_math(shader);
+    let inexact = crate::verify::uses_inexact_math(shader);
     let run_with = |set: usize, steps: u64| {
         if kernel.compute.is_some() {
             run_compute_set(ctx, shader, kernel, simd, set, steps)
