@@ -74,7 +74,7 @@ mod tests {
         s.set(0x1234 << 2, 7);
         s.set(0x1234 << 2, 8);
         assert_eq!(s.get(0x1234 << 2), 8);
-        let un = s.unmodelled_writes(&[0x3800..0x3814]);
+        let un = s.unmodelled_writes(&[0x3800..0x3814, 0x3c00..0x3c04]);
         assert_eq!(un.into_iter().collect::<Vec<_>>(), vec![(0x48d0, 2)]);
     }
 }
