@@ -23,8 +23,7 @@ use gpucc::intel::DevInfo;
 /// figures would silently stop being compared.
 fn mesa_counts(platform: &str) -> Option<HashMap<(String, u32), (u32, u32)>> {
     let path = common::shared_path(&format!("corpus/mesa-stats/{platform}.csv"))?;
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(parse_mesa_counts(&path.display().to_string(), &text))
 }
 
