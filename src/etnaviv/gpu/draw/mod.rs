@@ -406,15 +406,17 @@ impl Gpu {
         }
     }
 
-    /// The pixels the scissor and the clip rectangle leave: a pixel's sample point must be
-    /// inside [left, right) × [top, bottom) of the scissor, and its far corner (x + 1, y + 1)
+    /// The pixels the scissor and the clip rectangle leave: a pixel's centre must be inside
+    /// [left, right) × [top, bottom) of the scissor, and its far corner (x + 1, y + 1)
     /// at most SE_CLIP_RIGHT/BOTTOM. (The driver adds a margin just above zero to the
     /// scissor's right and bottom and just below one to the clip rectangle's, which makes
     /// both end at the same pixel.)
     fn bounds(&self) -> Bounds {
         let s = &self.states;
-        let f = |i: usize| f64::from(s.at(reg::SE_SCISSOR_LEFT, i) as i32) / 65536.0;
-        let c = |i: usize| f64::from(s.at(reg::SE_CLIP_RIGHT, i) as i32) / 65536.0;
+        // The driver loads these 16.16 values with LOAD_STATE's FIXP flag, which the front
+        // end turns into floats.
+        let f = |i: usize| f64::from(f32::from_bits(s.at(reg::SE_SCISSOR_LEFT, i)));
+        let c = |i: usize| f64::from(f32::from_bits(s.at(reg::SE_CLIP_RIGHT, i)));
         let max = 8192;
         Bounds {
             x0: ((f(0) - 0.5).ceil() as i64).clamp(0, max),

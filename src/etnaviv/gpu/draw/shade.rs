@@ -6,9 +6,12 @@
 //! t(i + 1) with PS_INPUT_COUNT = varyings + 1; the front-facing value in i0 is 1.0 for
 //! triangles the core calls clockwise and 0.0 otherwise (the driver's NIR compares it with 0,
 //! inverted when counter-clockwise faces are front). The colour is the temporary PS_OUTPUT_REG
-//! names (bits 7:0); the driver keeps t0 for the position and has a depth output written to
-//! t0.z, so the depth the shader leaves in t0.z is the fragment's depth. PS_CONTROL bit 1
-//! (SATURATE_RT0) clamps the colour to [0, 1], which the driver sets for UNORM targets.
+//! names (bits 7:0). A depth output is written to t0.z (Mesa asserts its register is t0);
+//! no state says whether the shader writes one, and a compiler may reuse t0 once the
+//! position is read, so the model takes the depth from t0.z only when the program writes
+//! t0.z and the colour is elsewhere, and otherwise keeps the rasterizer's depth — a choice
+//! the report names when it is made. PS_CONTROL bit 1 (SATURATE_RT0) clamps the colour to
+//! [0, 1], which the driver sets for UNORM targets.
 
 use crate::etnaviv::isa::Inst;
 use crate::etnaviv::sim::{run_quad, Machine};
@@ -38,6 +41,7 @@ pub struct FragmentStage {
     comps: Vec<usize>,
     point_coord: PointCoordMap,
     saturate: bool,
+    depth_from_t0: bool,
 }
 
 impl Gpu {
@@ -56,6 +60,14 @@ impl Gpu {
         if control & 1 != 0 {
             self.unmodelled("PS_CONTROL bypass");
         }
+        let color_reg = (self.states.get(reg::PS_OUTPUT_REG) & 0xff) as usize;
+        let writes_t0z = insts
+            .iter()
+            .any(|i| i.dst.use_ && i.dst.reg == 0 && i.dst.mask & 4 != 0);
+        let depth_from_t0 = writes_t0z && color_reg != 0;
+        if depth_from_t0 {
+            self.unmodelled("fragment depth taken from the shader's t0.z");
+        }
         let quad = (0..4)
             .map(|_| {
                 let mut m = Machine::new(self.specs);
@@ -69,10 +81,11 @@ impl Gpu {
         Ok(FragmentStage {
             insts,
             quad,
-            color_reg: (self.states.get(reg::PS_OUTPUT_REG) & 0xff) as usize,
+            color_reg,
             comps,
             point_coord,
             saturate: control & 2 != 0,
+            depth_from_t0,
         })
     }
 }
@@ -124,10 +137,12 @@ impl FragmentStage {
                     if f > 0.0 { f.min(1.0) } else { 0.0 }.to_bits()
                 });
             }
-            out[i] = Some(Shaded {
-                color,
-                z: f32::from_bits(m.temps[0][2]),
-            });
+            let z = if self.depth_from_t0 {
+                f32::from_bits(m.temps[0][2])
+            } else {
+                pixels[i].position[2]
+            };
+            out[i] = Some(Shaded { color, z });
         }
         Ok(out)
     }
