@@ -21,6 +21,7 @@ pub mod vertex;
 #[cfg(test)]
 mod tests;
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -252,12 +253,14 @@ impl Gpu {
                 let mut verts = Vec::with_capacity(3);
                 for &p in prim.verts() {
                     let (index, id) = sequence[p].expect("primitives hold no restart");
-                    if !cache.contains_key(&index) {
-                        let v = vs.shade(mem, index, id, instance)?;
-                        let cv = self.clip_vertex(&v, &varyings)?;
-                        cache.insert(index, cv);
-                    }
-                    verts.push(cache[&index].clone());
+                    let cv = match cache.entry(index) {
+                        Entry::Occupied(e) => e.get().clone(),
+                        Entry::Vacant(e) => {
+                            let v = vs.shade(mem, index, id, instance)?;
+                            e.insert(self.clip_vertex(&v, &varyings)?).clone()
+                        }
+                    };
+                    verts.push(cv);
                 }
                 let (pindex, _) = sequence[prim.provoking].expect("no restart");
                 let provoking = cache[&pindex].vars.clone();
@@ -317,7 +320,7 @@ impl Gpu {
         let specials = s.get(reg::GL_HALTI5_SH_SPECIALS);
         let mut k = 0;
         for (v, n) in comps.iter().enumerate() {
-            for c in 0..(*n).min(4) {
+            for slot in point_coord[v].iter_mut().take(*n) {
                 let which = if halti5 {
                     let at = ((specials >> 8) & 0x7f) as usize;
                     (at != 0x7f && (k == at || k == at + 1)).then(|| (k - at) as u8)
@@ -328,7 +331,7 @@ impl Gpu {
                         _ => None,
                     }
                 };
-                point_coord[v][c] = which;
+                *slot = which;
                 k += 1;
             }
         }

@@ -50,6 +50,9 @@ use crate::drm::etnaviv::shader::{emit_shader, ShaderImage, Stage};
 use crate::drm::etnaviv::CmdStream;
 use crate::etnaviv::isa;
 
+/// Each drawn pixel's colours, one per fragment.
+type Pixels = BTreeMap<(u32, u32), Vec<[f32; 4]>>;
+
 /// Where the hand-built scenes put their buffers.
 const VERTEX_BUFFER: u32 = 0x1000_0000;
 const INDEX_BUFFER: u32 = 0x1001_0000;
@@ -100,7 +103,7 @@ impl Scene {
 
     /// Runs a draw of `primitive` over `count` vertices (or indices), returning the
     /// fragments by pixel with their colour and the report's unmodelled features.
-    fn run(&self, primitive: u32, count: u32) -> (BTreeMap<(u32, u32), Vec<[f32; 4]>>, Gpu) {
+    fn run(&self, primitive: u32, count: u32) -> (Pixels, Gpu) {
         let specs = Specs::from_name(self.core).unwrap();
         let halti = specs.halti();
         let mut mem = Buffers::new();
@@ -220,7 +223,7 @@ impl Scene {
         let mut gpu = Gpu::new(specs);
         gpu.fragment_log = Some(Vec::new());
         gpu.execute(&mut mem, &words).unwrap();
-        let mut by_pixel: BTreeMap<(u32, u32), Vec<[f32; 4]>> = BTreeMap::new();
+        let mut by_pixel = Pixels::new();
         for f in gpu.fragment_log.take().unwrap() {
             let Fragment { x, y, colors, .. } = f;
             by_pixel

@@ -154,11 +154,7 @@ impl VertexStage {
         m.address = [0; 4];
         for (e, &r) in self.elements.iter().zip(&self.input_regs) {
             let stream = &self.streams[e.stream];
-            let at = if stream.divisor == 0 {
-                index
-            } else {
-                instance / stream.divisor
-            };
+            let at = instance.checked_div(stream.divisor).unwrap_or(index);
             let v = fetch_element(mem, e, stream, at)?;
             if let Some(t) = m.temps.get_mut(r) {
                 *t = v;
