@@ -118,6 +118,9 @@ pub struct Gpu {
     pub specs: &'static Specs,
     pub states: States,
     pub report: Report,
+    /// When set, every fragment a draw hands the pixel engine is also recorded here (tests
+    /// and tools look at what the rasterizer produced without depending on the pixels).
+    pub fragment_log: Option<Vec<draw::Fragment>>,
 }
 
 impl Gpu {
@@ -126,6 +129,7 @@ impl Gpu {
             specs,
             states: States::default(),
             report: Report::default(),
+            fragment_log: None,
         }
     }
 
@@ -176,7 +180,7 @@ impl Gpu {
         address: u32,
         value: u32,
     ) -> Result<(), GpuError> {
-        self.states.set(address, value);
+        self.states.set(draw::canonical_state(address), value);
         match address {
             resolve::RS_KICKER => self.resolve(mem),
             blt::BLT_COMMAND => self.blt(mem, value),
