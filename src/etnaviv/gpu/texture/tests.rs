@@ -442,3 +442,45 @@ fn a_3d_texture_reads_its_slices() {
         .unwrap();
     assert_eq!((v[0] * 255.0).round(), 112.0);
 }
+
+#[test]
+fn srgb_textures_are_linearised() {
+    // One 4×4 tile of A8B8G8R8 (0x80, 0x80, 0x80, 0x80) with LOG_SIZE SRGB (bit 31): R, G, B
+    // go through the sRGB curve, ((128/255 + 0.055) / 1.055)^2.4 = 0.21586; alpha stays
+    // 128/255.
+    let mut g = gpu("gc2000");
+    let mut mem = Buffers::new();
+    mem.map(TEX, vec![0x80; 64]);
+    te_sampler(&mut g, 0, NEAREST, (4, 4), 0, &[TEX]);
+    g.states.set(0x2080, 1 << 31);
+    let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
+    let v = unit.sample(&req("tex", 0, &[0.5, 0.5])).unwrap();
+    for c in &v[..3] {
+        assert!((c - 0.21586).abs() < 1e-4, "{v:?}");
+    }
+    assert_eq!(v[3], 128.0 / 255.0);
+}
+
+#[test]
+fn integer_textures_are_not_filtered() {
+    // GC3000, EXT A8B8G8R8I (CONFIG0 FORMAT 0, CONFIG1 FORMAT_EXT 0x17), one 4×4 tile with
+    // texel (x, y) = (10x, 10y, 7, 200), LINEAR min and mag programmed. u·4 = 2.0 would blend
+    // texels 1 and 2 half and half; an integer texture reads texel 2 alone: (20, 10, 7, 200).
+    let mut g = gpu("gc3000");
+    let mut mem = Buffers::new();
+    let mut tile = Vec::new();
+    for y in 0..4u8 {
+        for x in 0..4u8 {
+            tile.extend([10 * x, 10 * y, 7, 200]);
+        }
+    }
+    mem.map(TEX, tile);
+    g.states.set(0x10000, 2 | LINEAR);
+    g.states.set(0x10080, 4 | (4 << 16));
+    g.states.set(0x10380, 0x17 | 0x0032_1000);
+    g.states.set(0x10800, TEX);
+    let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
+    let mut r = req("tex", 0, &[2.0 / 4.0, 1.5 / 4.0]);
+    r.integer = true;
+    assert_eq!(unit.sample(&r).unwrap(), [20.0, 10.0, 7.0, 200.0]);
+}
