@@ -484,3 +484,33 @@ fn integer_textures_are_not_filtered() {
     r.integer = true;
     assert_eq!(unit.sample(&r).unwrap(), [20.0, 10.0, 7.0, 200.0]);
 }
+
+#[test]
+fn descriptor_lod_clamps_and_bias_are_8_8_fixed_point() {
+    // The red/green/blue miptree (tiled, HALIGN FOUR) through a GC7000 descriptor: MIP
+    // nearest (1 at bit 11), SAMP_LOD_MINMAX MAX 2.0 (0x200), SAMP_LOD_BIAS 1.0 (0x100) with
+    // ENABLE (bit 16). One texel per pixel: λ = 0 + 1 → green; two: λ = 1 + 1 → blue; eight:
+    // 3 + 1, clamped to 2 → blue.
+    let mut g = gpu("gc7000");
+    let mut mem = Buffers::new();
+    let addrs = miptree(&mut mem);
+    let mut desc = descriptor((8, 8), &addrs, 0, 2);
+    // HALIGN FOUR instead of supertiled.
+    desc[0x4c..0x50].copy_from_slice(&0x0032_1000u32.to_le_bytes());
+    mem.map(TEX + 0x8000, desc);
+    g.states.set(0x15c00, TEX + 0x8000);
+    g.states
+        .set(0x16c00, 2 | (2 << 3) | (1 << 9) | (1 << 11) | (1 << 13));
+    g.states.set(0x17000, 0x200);
+    g.states.set(0x17200, 0x100 | (1 << 16));
+    let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
+    let at = |d: f64| {
+        let mut r = req("tex", 0, &[0.5, 0.5]);
+        r.ddx = vec![d / 8.0, 0.0];
+        r.ddy = vec![0.0, d / 8.0];
+        unit.sample(&r).unwrap()
+    };
+    assert_eq!(at(1.0), [0.0, 1.0, 0.0, 1.0]);
+    assert_eq!(at(2.0), [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(at(8.0), [0.0, 0.0, 1.0, 1.0]);
+}
