@@ -678,6 +678,54 @@ fn derivatives_over_a_quad() {
     }
 }
 
+/// A sampler that returns the request's first two coordinate derivatives as (ddx.x, ddx.y,
+/// ddy.x, ddy.y), or -1 in all four when the request carries none.
+struct EchoDerivatives;
+
+impl gpucc::nir::interp::Sampler for EchoDerivatives {
+    fn sample(&self, req: &gpucc::nir::interp::sampler::TexRequest) -> Result<[f64; 4], String> {
+        if req.ddx.is_empty() {
+            return Ok([-1.0; 4]);
+        }
+        Ok([req.ddx[0], req.ddx[1], req.ddy[0], req.ddy[1]])
+    }
+    fn size(&self, _: u32, _: u32) -> [u32; 3] {
+        [1; 3]
+    }
+    fn levels(&self, _: u32) -> u32 {
+        1
+    }
+}
+
+#[test]
+fn implicit_lod_texture_reads_see_the_quad_derivatives() {
+    // t1 = (i, i², 10·i, 0) as in derivatives_over_a_quad: the coordinate differences are the
+    // DSX/DSY values worked out there. TEXLD and TEXLDB get them; TEXLDL (explicit LOD) and a
+    // lone invocation get none.
+    let p = program(
+        "gc3000",
+        "texld t2, tex0.xyzw, t1.xyzw, void, void
+         texldb t3, tex0.xyzw, t1.xyzw, void, void
+         texldl t4, tex0.xyzw, t1.xyzw, void, void",
+    );
+    let mut quad = quad_with_values("gc3000");
+    for m in &mut quad {
+        m.set_sampler(Box::new(EchoDerivatives));
+    }
+    let out = run_quad(&mut quad, &p).unwrap();
+    assert!(out.iter().all(|o| o.steps == 3), "{out:?}");
+    // Pixel 0: ddx = (1, 1), ddy = (2, 4). Pixel 3: ddx = (1, 5) (row 1), ddy = (2, 8).
+    assert_eq!(quad[0].temp(2), [1.0, 1.0, 2.0, 4.0]);
+    assert_eq!(quad[0].temp(3), [1.0, 1.0, 2.0, 4.0]);
+    assert_eq!(quad[3].temp(2), [1.0, 5.0, 2.0, 8.0]);
+    assert_eq!(quad[0].temp(4), [-1.0; 4]);
+    let mut lone = Machine::new(specs("gc3000"));
+    lone.set_sampler(Box::new(EchoDerivatives));
+    lone.set_temp(1, [3.0, 9.0, 30.0, 0.0]);
+    lone.run(&p).unwrap();
+    assert_eq!(lone.temp(2), [-1.0; 4]);
+}
+
 #[test]
 fn a_killed_neighbour_leaves_a_zero_derivative() {
     // Pixel 3 (t1.x = 3 > 2.5) is discarded before the DSX; pixel 2 then differences

@@ -27,6 +27,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+pub use crate::nir::interp::filtering::CompareFunc;
+use crate::nir::interp::filtering::{self, lod_from_gradients};
 use crate::nir::interp::{Sampler, TexRequest};
 
 /// GL_NEAREST or GL_LINEAR, for texels within a level or between levels.
@@ -40,48 +42,6 @@ pub enum Filter {
 pub enum Wrap {
     ClampToEdge,
     ClampToBorder,
-}
-
-/// GL_TEXTURE_COMPARE_FUNC: the result is 1 when `reference OP texel` holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareFunc {
-    Never,
-    Less,
-    Equal,
-    LessEqual,
-    Greater,
-    NotEqual,
-    GreaterEqual,
-    Always,
-}
-
-impl CompareFunc {
-    fn test(self, reference: f64, texel: f64) -> bool {
-        match self {
-            CompareFunc::Never => false,
-            CompareFunc::Less => reference < texel,
-            CompareFunc::Equal => reference == texel,
-            CompareFunc::LessEqual => reference <= texel,
-            CompareFunc::Greater => reference > texel,
-            CompareFunc::NotEqual => reference != texel,
-            CompareFunc::GreaterEqual => reference >= texel,
-            CompareFunc::Always => true,
-        }
-    }
-
-    fn from_name(name: &str) -> Option<CompareFunc> {
-        Some(match name {
-            "never" => CompareFunc::Never,
-            "less" => CompareFunc::Less,
-            "equal" => CompareFunc::Equal,
-            "lequal" => CompareFunc::LessEqual,
-            "greater" => CompareFunc::Greater,
-            "notequal" => CompareFunc::NotEqual,
-            "gequal" => CompareFunc::GreaterEqual,
-            "always" => CompareFunc::Always,
-            _ => return None,
-        })
-    }
 }
 
 /// GL_DEPTH_TEXTURE_MODE: how a depth value (or comparison result) fills RGBA.
@@ -276,19 +236,10 @@ impl Texture {
         (self.mip.is_some() && self.levels.len() > 1) || self.min != self.mag
     }
 
-    /// The level of detail from the gradients of `txd`: log2 of the longer scaled
-    /// derivative vector (GL's ρ, without the optional approximations).
+    /// The level of detail from the gradients of `txd`, against the base level.
     fn lod_from_gradients(&self, ddx: &[f64], ddy: &[f64]) -> f64 {
         let size = self.levels.first().map_or([1, 1, 1], |l| l.size);
-        let len = |d: &[f64]| {
-            d.iter()
-                .take(self.dims)
-                .enumerate()
-                .map(|(i, v)| (v * f64::from(size[i])).powi(2))
-                .sum::<f64>()
-                .sqrt()
-        };
-        len(ddx).max(len(ddy)).log2()
+        lod_from_gradients(ddx, ddy, size, self.dims)
     }
 
     /// The filtered texel at level of detail `lod` (before comparison swizzles).
@@ -300,22 +251,11 @@ impl Texture {
         match self.mip {
             None => self.sample_level(0, self.min, coord, reference),
             Some(Filter::Nearest) => {
-                // GL: level ceil(λ + 0.5) − 1 for λ > 0.5, else the base level.
-                let d = if lod <= 0.5 {
-                    0
-                } else {
-                    ((lod + 0.5).ceil() as usize).saturating_sub(1)
-                };
+                let d = filtering::nearest_mip_level(lod);
                 self.sample_level(d.min(last), self.min, coord, reference)
             }
             Some(Filter::Linear) => {
-                let d1 = (lod.floor() as usize).min(last);
-                let d2 = (d1 + 1).min(last);
-                let frac = if lod.floor() as usize >= last {
-                    0.0
-                } else {
-                    lod.fract()
-                };
+                let (d1, d2, frac) = filtering::linear_mip_levels(lod, last);
                 let a = self.sample_level(d1, self.min, coord, reference);
                 let b = self.sample_level(d2, self.min, coord, reference);
                 [0, 1, 2, 3].map(|c| a[c] * (1.0 - frac) + b[c] * frac)
@@ -341,13 +281,8 @@ impl Texture {
             let u = coord.get(d).copied().unwrap_or(0.0);
             let u = if u.is_finite() { u * n } else { 0.0 };
             taps.push(match filter {
-                Filter::Nearest => vec![(u.floor() as i64, 1.0)],
-                Filter::Linear => {
-                    let s = u - 0.5;
-                    let i = s.floor();
-                    let a = s - i;
-                    vec![(i as i64, 1.0 - a), (i as i64 + 1, a)]
-                }
+                Filter::Nearest => vec![(filtering::nearest_tap(u), 1.0)],
+                Filter::Linear => filtering::linear_taps(u).to_vec(),
             });
         }
         let mut out = [0.0; 4];

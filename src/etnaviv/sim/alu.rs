@@ -22,7 +22,8 @@
 //!   (group 3) reads uniform 128 + reg, as Mesa 23.3's disassembler numbers it; `.pack`, `.hp` and the thread selectors do not
 //!   change results.
 //! - DSX/DSY give 0 when one invocation runs alone; [`super::run_quad`] computes them from
-//!   the quad's neighbours.
+//!   the quad's neighbours. TEXLD and TEXLDB get the quad's coordinate differences the same way (`TexRequest::ddx`
+//!   and `ddy`); alone, or for other texture instructions, those are empty.
 //! - Single-precision denormals are flushed to a zero of the same sign: every float-typed
 //!   instruction that computes (arithmetic, transcendentals, comparisons, SELECT/SET/CMP,
 //!   branch and kill conditions, MOVAR, F2I, DSX/DSY) reads denormal operands as zero and
@@ -412,6 +413,13 @@ fn texture(m: &mut Machine, inst: &Inst) -> Result<[u32; 4], String> {
     };
     let comparator =
         (inst.opcode == Opcode::Texld && inst.src[2].use_).then(|| f64::from(f(s2[0])));
+    // Set by run_quad for implicit-LOD instructions only; taken so it never outlives one.
+    let (ddx, ddy) = match m.quad_tex_derivatives.take() {
+        Some((x, y)) if matches!(inst.opcode, Opcode::Texld | Opcode::Texldb) => {
+            (x[..dims].to_vec(), y[..dims].to_vec())
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
     let req = TexRequest {
         op,
         texture: unit,
@@ -422,8 +430,8 @@ fn texture(m: &mut Machine, inst: &Inst) -> Result<[u32; 4], String> {
         comparator,
         offset: Vec::new(),
         integer: !inst.ty.is_float(),
-        ddx: Vec::new(),
-        ddy: Vec::new(),
+        ddx,
+        ddy,
     };
     let colour = m.sampler().sample(&req)?;
     let bits = |v: f64| {

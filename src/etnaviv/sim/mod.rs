@@ -76,6 +76,10 @@ pub struct Machine {
     /// tests) needs.
     pub robust_reads: bool,
     sampler: Box<dyn Sampler>,
+    /// The quad's coordinate differences (right minus left, upper minus lower) for the
+    /// implicit-LOD texture instruction about to execute; set by [`run_quad`] and taken by that
+    /// instruction, so a lone invocation samples with none (the sampler then uses LOD 0).
+    pub(crate) quad_tex_derivatives: Option<([f64; 4], [f64; 4])>,
 }
 
 /// Maximum CALL nesting.
@@ -102,6 +106,7 @@ impl Machine {
             texture_dims: vec![2; 32],
             robust_reads: false,
             sampler: Box::new(DefaultSampler),
+            quad_tex_derivatives: None,
         }
     }
 
@@ -260,6 +265,12 @@ fn is_derivative(op: Opcode) -> bool {
     matches!(op, Opcode::Dsx | Opcode::Dsy)
 }
 
+/// Texture instructions whose level of detail comes from the quad's derivatives (TEXLD, and
+/// TEXLDB which adds a bias to it); TEXLDL, TEXLDD and TXF carry their own.
+fn is_implicit_lod(op: Opcode) -> bool {
+    matches!(op, Opcode::Texld | Opcode::Texldb)
+}
+
 /// Runs a 2×2 quad of fragment invocations: `quad[i]` is the pixel at (i & 1, i >> 1) of the
 /// quad, y growing with the fragment position's y. Each invocation runs on its own until it
 /// reaches a DSX or DSY; when every live one has, each gets its row's (DSX) or column's (DSY)
@@ -267,6 +278,10 @@ fn is_derivative(op: Opcode) -> bool {
 /// interpreter's `fddx`/`fddy`). A neighbour that has ended, or waits at another instruction
 /// (derivatives in divergent control flow are undefined in GLSL), contributes the
 /// invocation's own value, which gives 0.
+///
+/// Implicit-LOD texture instructions (TEXLD, TEXLDB) meet the same way: each invocation gets
+/// the row and column differences of its coordinate source, computed like DSX and DSY, in
+/// `TexRequest::ddx`/`ddy`, from which a sampler derives the level of detail.
 pub fn run_quad(quad: &mut [Machine], program: &[Inst]) -> Result<Vec<Outcome>, SimError> {
     if quad.len() != 4 {
         return Err(SimError {
@@ -282,7 +297,7 @@ pub fn run_quad(quad: &mut [Machine], program: &[Inst]) -> Result<Vec<Outcome>, 
                 let t = &mut threads[i];
                 if program
                     .get(t.pc)
-                    .is_some_and(|ins| is_derivative(ins.opcode))
+                    .is_some_and(|ins| is_derivative(ins.opcode) || is_implicit_lod(ins.opcode))
                 {
                     break;
                 }
@@ -310,6 +325,15 @@ pub fn run_quad(quad: &mut [Machine], program: &[Inst]) -> Result<Vec<Outcome>, 
             };
             let own = values[i].map_or([0; 4], |v| v.1);
             let at = |l: usize| values[l].filter(|v| v.0 == pc).map_or(own, |v| v.1);
+            if is_implicit_lod(inst.opcode) {
+                let diff = |lo: usize, hi: usize| {
+                    let (a, b) = (at(lo), at(hi));
+                    [0, 1, 2, 3].map(|c| f64::from(f32::from_bits(b[c]) - f32::from_bits(a[c])))
+                };
+                quad[i].quad_tex_derivatives = Some((diff(i & !1, i | 1), diff(i & !2, i | 2)));
+                done[i] = quad[i].step(program, &mut threads[i])?;
+                continue;
+            }
             let (a, b) = (at(lo), at(hi));
             let d = [0, 1, 2, 3].map(|c| (f32::from_bits(b[c]) - f32::from_bits(a[c])).to_bits());
             threads[i].count(quad[i].max_steps)?;

@@ -12,6 +12,7 @@ pub mod alu;
 mod cli;
 pub mod env;
 mod exec;
+pub mod filtering;
 pub mod math_error;
 pub mod sampler;
 pub mod value;
