@@ -13,6 +13,7 @@
 //! the report names when it is made. PS_CONTROL bit 1 (SATURATE_RT0) clamps the colour to
 //! [0, 1], which the driver sets for UNORM targets.
 
+use crate::etnaviv::gpu::texture::{Stage as TextureStage, TextureUnit};
 use crate::etnaviv::isa::Inst;
 use crate::etnaviv::sim::{run_quad, Machine};
 
@@ -68,6 +69,7 @@ impl Gpu {
         if depth_from_t0 {
             self.unmodelled("fragment depth taken from the shader's t0.z");
         }
+        let textures = self.texture_unit(mem, TextureStage::Fragment)?;
         let quad = (0..4)
             .map(|_| {
                 let mut m = Machine::new(self.specs);
@@ -75,6 +77,7 @@ impl Gpu {
                 for (slot, u) in m.uniforms.iter_mut().zip(&uniforms) {
                     *slot = *u;
                 }
+                install_textures(&mut m, &textures);
                 m
             })
             .collect();
@@ -146,4 +149,16 @@ impl FragmentStage {
         }
         Ok(out)
     }
+}
+
+/// Gives a machine the samplers the draw bound: the texture unit answers its texture
+/// instructions, and each enabled sampler's dimensionality decides how many coordinate
+/// components the instructions pass.
+pub(super) fn install_textures(m: &mut Machine, textures: &TextureUnit) {
+    for unit in textures.units() {
+        if let Some(d) = m.texture_dims.get_mut(unit as usize) {
+            *d = textures.dims(unit) as usize;
+        }
+    }
+    m.set_sampler(Box::new(textures.clone()));
 }

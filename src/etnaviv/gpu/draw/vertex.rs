@@ -122,6 +122,8 @@ impl Gpu {
         for (slot, u) in machine.uniforms.iter_mut().zip(uniforms) {
             *slot = u;
         }
+        let textures = self.texture_unit(mem, crate::etnaviv::gpu::texture::Stage::Vertex)?;
+        super::shade::install_textures(&mut machine, &textures);
         Ok(VertexStage {
             insts,
             machine,

@@ -153,19 +153,6 @@ impl Gpu {
             Stage::Vertex => limits.vertex_offset..limits.vertex_offset + limits.vertex_count,
         };
         let halti = self.specs.halti();
-        if halti >= 5 {
-            let (ps, vs) = (
-                self.states.get(PS_SAMPLER_BASE),
-                self.states.get(VS_SAMPLER_BASE),
-            );
-            let bad = match stage {
-                Stage::Fragment => (ps != 0).then_some(("PS_SAMPLER_BASE", ps)),
-                Stage::Vertex => (vs != 0x20).then_some(("VS_SAMPLER_BASE", vs)),
-            };
-            if let Some((name, v)) = bad {
-                return Err(GpuError::Unmodelled(format!("{name} 0x{v:x}")));
-            }
-        }
         let mut views = BTreeMap::new();
         for i in range {
             let spec = if halti >= 5 {
@@ -180,6 +167,21 @@ impl Gpu {
                 ));
             }
             views.insert(i, Arc::new(View::load(spec, mem)?));
+        }
+        // The sampler base only matters to a stage that samples: Mesa leaves it unset until
+        // a draw binds a texture.
+        if halti >= 5 && !views.is_empty() {
+            let (ps, vs) = (
+                self.states.get(PS_SAMPLER_BASE),
+                self.states.get(VS_SAMPLER_BASE),
+            );
+            let bad = match stage {
+                Stage::Fragment => (ps != 0).then_some(("PS_SAMPLER_BASE", ps)),
+                Stage::Vertex => (vs != 0x20).then_some(("VS_SAMPLER_BASE", vs)),
+            };
+            if let Some((name, v)) = bad {
+                return Err(GpuError::Unmodelled(format!("{name} 0x{v:x}")));
+            }
         }
         Ok(TextureUnit { views })
     }

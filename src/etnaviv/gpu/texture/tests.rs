@@ -370,9 +370,12 @@ fn gc7000_descriptors_with_a_base_level() {
         unorm(pattern(2, 1))
     );
     assert_eq!(unit.size(0, 0), [4, 4, 1]);
-    // A sampler-base value other than Mesa's is refused.
+    // A sampler-base value other than Mesa's is refused where the stage samples (the vertex
+    // stage has no enabled sampler here, so its base does not matter).
     g.states.set(0x08a8, 0x10);
-    assert!(g.texture_unit(&mem, Stage::Vertex).is_err());
+    assert!(g.texture_unit(&mem, Stage::Vertex).is_ok());
+    g.states.set(0x1058, 0x10);
+    assert!(g.texture_unit(&mem, Stage::Fragment).is_err());
 }
 
 #[test]
