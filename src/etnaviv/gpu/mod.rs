@@ -183,6 +183,7 @@ impl Gpu {
         self.states.set(draw::canonical_state(address), value);
         match address {
             resolve::RS_KICKER => self.resolve(mem),
+            resolve::RS_KICKER_INPLACE => self.resolve_in_place(mem, value),
             blt::BLT_COMMAND => self.blt(mem, value),
             _ => Ok(()),
         }
