@@ -180,9 +180,7 @@ impl Gpu {
         ))
     }
 
-    /// Runs one fragment through the pixel engine. The draw path calls this; until that lands
-    /// on this branch only the tests do, hence the allowance.
-    #[allow(dead_code)]
+    /// Runs one fragment through the pixel engine (the draw path hands each one here).
     pub(crate) fn pe_fragment(
         &mut self,
         mem: &mut dyn Memory,

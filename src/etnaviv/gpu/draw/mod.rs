@@ -33,10 +33,7 @@ use raster::{Bounds, Line, PixelInputs, Point, Shape, Triangle, Viewport, WinVer
 use shade::{FragmentStage, PointCoordMap};
 use vertex::ShadedVertex;
 
-// Until the pixel engine's `Fragment` and `Gpu::pe_fragment` land in pe.rs, a stand-in with
-// the agreed interface lives here; switching over is deleting `pe_stub` and this line.
-mod pe_stub;
-pub use pe_stub::Fragment;
+pub use super::pe::Fragment;
 
 /// State addresses (bytes) the draw path reads.
 pub mod reg {
