@@ -1,17 +1,12 @@
 //! Where texel (x, y) of one image (a level's slice, face or layer) lives, for the layouts the
 //! texture unit reads: linear rows, 4×4 tiles and 64×64 supertiles.
 //!
-//! Everything goes through [`texel_offset`], so the pixel engine's shared address math
-//! (`super::super::layout`) can replace it in one place.
-//!
-//! - Linear: rows of `stride` bytes.
-//! - Tiled: what the CPU writes (Mesa's etnaviv_tiling.c), so it must match exactly: 4×4 tiles
-//!   of 16 consecutive texels, row-major inside the tile; tiles left to right, a row of tiles
-//!   taking four texel rows' worth of bytes (`4 × stride`).
-//! - Supertiled: 64×64 supertiles, row-major, each `64 × 64` texels of consecutive memory.
-//!   Only the GPU reads and writes these (resolve, BLT, pixel engine, texture unit), so the
-//!   order of the 4×4 tiles inside a supertile is the model's: the tile's x and y bits
-//!   interleaved, x lowest (a Morton order), texels inside a tile as in the tiled layout.
+//! The address math is the pixel engine's and resolve engines' ([`crate::etnaviv::gpu::layout`]),
+//! so a surface the GPU rendered reads back through the texture unit as it was written:
+//! linear rows, 4×4 tiles exactly as the CPU writes them, and 64×64 supertiles in the one
+//! arrangement every engine of the model uses.
+
+use crate::etnaviv::gpu::layout::{Surface, Tiling};
 
 /// A surface layout the texture unit reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,23 +31,12 @@ impl Layout {
 /// Byte offset of texel (x, y) from the start of its image. `stride` is the byte distance
 /// between texel rows (for tiled layouts: the padded width times the texel size).
 pub fn texel_offset(layout: Layout, x: u32, y: u32, bytes: u32, stride: u32) -> usize {
-    let (x, y, bytes, stride) = (x as usize, y as usize, bytes as usize, stride as usize);
-    match layout {
-        Layout::Linear => y * stride + x * bytes,
-        Layout::Tiled => {
-            (y / 4) * 4 * stride + (x / 4) * 16 * bytes + ((y % 4) * 4 + x % 4) * bytes
-        }
-        Layout::SuperTiled => {
-            let supertile = (y / 64) * 64 * stride + (x / 64) * 64 * 64 * bytes;
-            let (tx, ty) = ((x % 64) / 4, (y % 64) / 4);
-            let mut tile = 0;
-            for bit in 0..4 {
-                tile |= ((tx >> bit) & 1) << (2 * bit);
-                tile |= ((ty >> bit) & 1) << (2 * bit + 1);
-            }
-            supertile + tile * 16 * bytes + ((y % 4) * 4 + x % 4) * bytes
-        }
-    }
+    let tiling = match layout {
+        Layout::Linear => Tiling::Linear,
+        Layout::Tiled => Tiling::Tiled,
+        Layout::SuperTiled => Tiling::Super,
+    };
+    Surface::new(0, stride, bytes, tiling).address(x, y) as usize
 }
 
 #[cfg(test)]
