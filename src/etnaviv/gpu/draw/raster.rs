@@ -125,10 +125,15 @@ impl Triangle {
         })
     }
 
-    /// Clockwise in window coordinates with y up, GL's sense of the word (the driver asks
-    /// the core to cull "CW" triangles when counter-clockwise ones are front faces).
+    /// Clockwise as the core means it: on the surface as it lies in memory, rows going
+    /// down. Window y here is the memory row (the driver's viewport maps GL's y up onto rows
+    /// for framebuffer objects), so a triangle counter-clockwise in GL's y-up sense is
+    /// clockwise to the core. The state tracker accounts for this by flipping the front face
+    /// for such framebuffers, so the face bit the shader reads (1 for the core's clockwise)
+    /// and the cull modes both use this sense. Real GC2000 runs of piglit's
+    /// fs-frontfacing-ternary tests pass only with it.
     pub fn clockwise(&self) -> bool {
-        self.area < 0.0
+        self.area > 0.0
     }
 
     /// Polygon offset: `factor` × the larger depth slope + `units`.
