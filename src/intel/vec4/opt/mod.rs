@@ -1,13 +1,13 @@
 //! The vec4 optimization passes, each a function over the [`Program`] returning whether it
 //! made progress, run to a fixed point by [`optimize`].
 
+pub mod cmod_prop;
 pub mod coalesce;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
 pub mod dead_channels;
 pub mod dead_flow;
-pub mod flags;
 
 use super::ir::Program;
 
@@ -15,13 +15,13 @@ use super::ir::Program;
 pub fn optimize(prog: &mut Program) {
     for _ in 0..16 {
         let mut progress = false;
-        progress |= copy_prop::copy_propagate(prog);
+        progress |= copy_prop::copy_propagation(prog);
         progress |= cse::cse(prog);
-        progress |= dce::dead_code(prog);
+        progress |= dce::dead_code_eliminate(prog);
         progress |= dead_channels::dead_channels(prog);
-        progress |= coalesce::coalesce(prog);
-        progress |= flags::propagate_cmod(prog);
-        progress |= dead_flow::dead_flow(prog);
+        progress |= coalesce::register_coalesce(prog);
+        progress |= cmod_prop::cmod_propagation(prog);
+        progress |= dead_flow::dead_control_flow_eliminate(prog);
         if !progress {
             break;
         }
