@@ -23,6 +23,7 @@ pub mod opt;
 pub mod regalloc;
 pub mod spill;
 pub mod urb;
+pub mod validate;
 
 use crate::debug;
 use crate::intel::eu;
