@@ -15,6 +15,7 @@
 //! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the shared `vertex_facts`) and one
 //! variant whose width is [`SIMD4X2`].
 
+pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
@@ -109,7 +110,7 @@ pub fn compile(
             )
         })?;
     let layout = codegen::Layout { attr_base };
-    let gen = codegen::generate(devinfo, flow, &prog, &alloc, &layout)?;
+    let gen = codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)?;
     let errors = eu::validate::validate(devinfo, &gen.insts);
     if let Some(e) = errors.first() {
         return Err(CompileError::Internal(format!(
@@ -122,7 +123,7 @@ pub fn compile(
     let used_vgrfs = liveness::intervals(&prog);
     let top_vgrf = used_vgrfs
         .iter()
-        .zip(&alloc)
+        .zip(&alloc.regs)
         .filter(|(iv, _)| iv.is_some())
         .map(|(_, &r)| r + 1)
         .max()
