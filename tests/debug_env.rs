@@ -48,6 +48,8 @@ fn compile(debug: &str, target: &str, file: &str) -> Run {
 }
 
 const INTEL_EXAMPLE: &str = "examples/intel/gradient.fs.nir";
+/// A vertex shader, which Gen7 compiles with the vec4 backend.
+const VEC4_EXAMPLE: &str = "examples/intel/transform.vs.nir";
 const ETNA_EXAMPLE: &str = "examples/etnaviv/gradient.fs.nir";
 
 #[test]
@@ -170,6 +172,48 @@ fn check_intel(file: &str) {
     );
 }
 
+/// The vec4 backend (an ivb vertex shader) prints what the scalar backend prints: its IR
+/// under `fs` after translation and each pass that changed it, a time per pass under the
+/// names the scalar backend uses for the same passes, the allocation under `ra`, and the
+/// number of validated steps.
+fn check_vec4(file: &str) {
+    let passes = [
+        "from_nir",
+        "emit_vertex",
+        "copy_propagation",
+        "dead_code_eliminate",
+        "register_coalesce",
+        "cmod_propagation",
+        "register_allocation",
+        "codegen",
+        "encode",
+    ];
+    let steps = check_common("ivb", file, &passes, "vec4");
+    assert!(
+        steps > 2 + 7,
+        "translation, the URB writes and a round of seven passes are validated, not {steps}"
+    );
+
+    let fs = compile("fs", "ivb", file).stderr;
+    for step in ["=== vec4 after from_nir\n", "=== vec4 after emit_vertex\n"] {
+        assert!(fs.contains(step), "GPUCC_DEBUG=fs lacks '{step}':\n{fs}");
+    }
+    assert!(fs.contains("urb_write("), "{fs}");
+    assert!(!fs.contains("=== NIR"), "fs prints only the backend IR");
+
+    let ra = compile("ra", "ivb", file).stderr;
+    assert!(
+        ra.contains("=== vec4 register allocation")
+            && ra.contains("virtual registers")
+            && ra.contains("interference graph")
+            && ra.contains("spills:fills")
+            && ra.contains("=== vec4 registers: "),
+        "{ra}"
+    );
+    let ra = compile("ra,spill_vec4", "ivb", file).stderr;
+    assert!(ra.contains("allocatable g"), "{ra}");
+}
+
 fn check_etnaviv(file: &str) {
     let passes = ["from_nir", "register_allocation", "emit"];
     let steps = check_common("gc7000", file, &passes, "gc7000");
@@ -211,6 +255,30 @@ fn validated_steps(out: &str, label: &str) -> usize {
 fn each_flag_prints_its_part_on_the_intel_example() {
     check_intel(INTEL_EXAMPLE);
     assert_eq!(compile("etna", "bdw", INTEL_EXAMPLE).stderr, "");
+}
+
+#[test]
+fn each_flag_prints_its_part_on_the_vec4_example() {
+    check_vec4(VEC4_EXAMPLE);
+    assert_eq!(compile("etna", "ivb", VEC4_EXAMPLE).stderr, "");
+}
+
+/// A vertex shader that spills in the eight registers `spill_vec4` leaves: `fs` shows the
+/// spill code, `ra` which registers went to scratch.
+#[test]
+fn a_spilling_vec4_shader_shows_its_spills() {
+    let Some(nir) = common::shared_path("corpus/nir/ivb") else {
+        return;
+    };
+    let file = nir.join("shader-db__tesseract__339.vs.nir");
+    let file = file.to_str().unwrap();
+    check_vec4(file);
+    let out = compile("spill_vec4,ra,fs", "ivb", file).stderr;
+    assert!(
+        out.contains("=== vec4 after spill_reg\n") && out.contains("scratch_write("),
+        "{out}"
+    );
+    assert!(out.contains("=== vec4 spilled to scratch: v"), "{out}");
 }
 
 #[test]

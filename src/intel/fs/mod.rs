@@ -151,14 +151,7 @@ impl Context {
                     self.devinfo.name
                 ))
             })?;
-            crate::intel::vec4::compile(
-                self.devinfo,
-                flow,
-                &shader,
-                opts.debug,
-                opts.optimize,
-                opts.binding,
-            )?
+            crate::intel::vec4::compile(self.devinfo, flow, &shader, opts)?
         } else {
             self.compile_prepared(&shader, opts)?
         };

@@ -2,19 +2,25 @@
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
-//! The pipeline ([`compile`]):
+//! The pipeline ([`compile`]), run step by step through a [`Runner`] as the scalar backend's
+//! is, so that `GPUCC_DEBUG=fs` prints the IR after every step that changed it, `time` times
+//! each step and the [`validate`] checks run after each:
 //!
-//! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`];
-//! 2. [`urb`] appends the VUE's URB writes;
-//! 3. [`opt`] removes copies, repeated expressions and dead code;
+//! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`] ([`TRANSLATE`]);
+//! 2. [`urb`] appends the VUE's URB writes ([`EMIT_VERTEX`]);
+//! 3. [`opt`] removes copies, repeated expressions and dead code (the passes of
+//!    [`opt::ROUND`], to a fixed point);
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
-//!    constants two vec4s per register from g1, one register per vertex element);
+//!    constants two vec4s per register from g1, one register per vertex element), with
+//!    [`spill`] sending registers to scratch when they do not fit ([`REGISTER_ALLOCATION`]);
+//!    every allocation is checked by `ra::check` and [`alloc_check`];
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].
 //!
 //! The program object is the same [`Kernel`] the scalar backend returns, with the same
 //! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the shared `vertex_facts`) and one
 //! variant whose width is [`SIMD4X2`].
 
+pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
 pub mod ir;
@@ -23,18 +29,32 @@ pub mod opt;
 pub mod regalloc;
 pub mod spill;
 pub mod urb;
+pub mod validate;
 
 use crate::debug;
 use crate::intel::eu;
 use crate::intel::flow::FlowTemplates;
+use crate::intel::fs::Options;
 use crate::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SIMD4X2};
 use crate::intel::DevInfo;
 use crate::nir;
+use crate::pipeline::Runner;
 
 pub use crate::compiler::CompileError;
 
 /// Registers before the push constants: g0 (the thread header).
 pub const DISPATCH_GRF_START: u32 = 1;
+
+/// The label of the backend's dumps, timings and validation line.
+pub const LABEL: &str = "vec4";
+/// The step that translates NIR into the vec4 IR.
+pub const TRANSLATE: &str = "from_nir";
+/// The step that appends the URB writes of the VUE.
+pub const EMIT_VERTEX: &str = "emit_vertex";
+/// Register allocation, spilling included (the scalar backend's name for its step).
+pub const REGISTER_ALLOCATION: &str = "register_allocation";
+/// The IR once spilling has added its scratch reads and writes.
+pub const SPILL: &str = "spill_reg";
 
 /// The program after translation, URB writes and optimization, before allocation.
 pub fn lower(
@@ -42,15 +62,35 @@ pub fn lower(
     optimize: bool,
     binding: crate::compiler::BindingModel,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
-    let (mut prog, facts) = from_nir::from_nir(shader, binding)?;
-    urb::emit_vertex(
-        &mut prog,
-        &facts.vertex.vue_map,
-        &facts.outputs,
-        &facts.output_masks,
-    );
+    lower_with(
+        &mut Runner::quiet(validate::validate),
+        shader,
+        optimize,
+        binding,
+    )
+}
+
+/// [`lower`] through `runner`, which prints, times and validates each step as asked.
+fn lower_with(
+    runner: &mut Runner<ir::Program>,
+    shader: &nir::Shader,
+    optimize: bool,
+    binding: crate::compiler::BindingModel,
+) -> Result<(ir::Program, from_nir::Facts), CompileError> {
+    let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(shader, binding))?;
+    runner.show(TRANSLATE, &prog);
+    runner.check(TRANSLATE, &prog)?;
+    runner.step(EMIT_VERTEX, &mut prog, |p| {
+        urb::emit_vertex(
+            p,
+            &facts.vertex.vue_map,
+            &facts.outputs,
+            &facts.output_masks,
+        );
+        true
+    })?;
     if optimize {
-        opt::optimize(&mut prog);
+        opt::optimize_with(runner, &mut prog)?;
     }
     Ok((prog, facts))
 }
@@ -74,14 +114,13 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
         .sum()
 }
 
-/// Compiles a Gen7 vertex shader.
+/// Compiles a Gen7 vertex shader with the scalar backend's options (what to print, whether
+/// to validate and optimize, the binding model; the widths do not apply).
 pub fn compile(
     devinfo: &'static DevInfo,
     flow: &FlowTemplates,
     shader: &nir::Shader,
-    flags: debug::Flags,
-    optimize: bool,
-    binding: crate::compiler::BindingModel,
+    opts: &Options,
 ) -> Result<Kernel, CompileError> {
     if devinfo.ver != 70 && devinfo.ver != 75 {
         return Err(CompileError::Unsupported(format!(
@@ -89,10 +128,15 @@ pub fn compile(
             devinfo.name
         )));
     }
-    let (mut prog, facts) = lower(shader, optimize, binding)?;
-    if flags.contains(debug::Flags::FS) {
-        eprint!("=== vec4 IR\n{prog}");
-    }
+    let flags = opts.debug;
+    let mut runner = Runner::new(
+        LABEL,
+        flags,
+        debug::Flags::FS,
+        opts.validate,
+        validate::validate,
+    );
+    let (mut prog, facts) = lower_with(&mut runner, shader, opts.optimize, opts.binding)?;
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
     let attr_base = DISPATCH_GRF_START + curb_regs;
     let first_free = attr_base + facts.vertex.nr_attribute_slots;
@@ -101,27 +145,40 @@ pub fn compile(
     } else {
         urb::MSG_BASE
     };
-    let (alloc, spilled) =
-        spill::allocate_spilling(&mut prog, first_free, limit)?.ok_or_else(|| {
+    let virtual_regs = prog.num_vgrfs;
+    let (alloc, spilled) = runner
+        .time_step(REGISTER_ALLOCATION, || {
+            spill::allocate_spilling(&mut prog, first_free, limit)
+        })?
+        .ok_or_else(|| {
             CompileError::Unsupported(
                 "vec4 register allocation (does not fit even with spilling)".into(),
             )
         })?;
+    if !spilled.spilled.is_empty() {
+        runner.show(SPILL, &prog);
+        runner.check(SPILL, &prog)?;
+    }
     let layout = codegen::Layout { attr_base };
-    let gen = codegen::generate(devinfo, flow, &prog, &alloc, &layout)?;
+    let gen = runner.time_step("codegen", || {
+        codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)
+    })?;
     let errors = eu::validate::validate(devinfo, &gen.insts);
     if let Some(e) = errors.first() {
         return Err(CompileError::Internal(format!(
             "vec4 code fails EU validation: {e}"
         )));
     }
-    let encoded = eu::encode_program_compacted(devinfo, &gen.insts)
+    let encoded = runner
+        .time_step("encode", || {
+            eu::encode_program_compacted(devinfo, &gen.insts)
+        })
         .map_err(|e| CompileError::Internal(format!("vec4 encoding: {e}")))?;
     let code: Vec<u8> = encoded.iter().flat_map(|e| e.bytes().to_vec()).collect();
     let used_vgrfs = liveness::intervals(&prog);
     let top_vgrf = used_vgrfs
         .iter()
-        .zip(&alloc)
+        .zip(&alloc.regs)
         .filter(|(iv, _)| iv.is_some())
         .map(|(_, &r)| r + 1)
         .max()
@@ -141,6 +198,21 @@ pub fn compile(
         top_msg
     };
     let grfs_used = top_vgrf.max(top_msg).max(first_free);
+    if flags.contains(debug::Flags::RA) {
+        report_allocation(&RaReport {
+            prog: &prog,
+            virtual_regs,
+            live: &used_vgrfs,
+            push_regs: curb_regs,
+            attr_regs: facts.vertex.nr_attribute_slots,
+            first_free,
+            limit,
+            alloc: &alloc,
+            spilled: &spilled,
+            grfs_used,
+        });
+    }
+    runner.report();
     let stats = Stats {
         simd: SIMD4X2,
         instructions: gen.insts.len() as u32,
@@ -190,4 +262,79 @@ pub fn compile(
         constant_data_size: shader.info.constant_data_size,
     };
     Ok(kernel)
+}
+
+/// What `GPUCC_DEBUG=ra` reports of a vec4 allocation.
+struct RaReport<'a> {
+    /// The program as allocated (spill code included).
+    prog: &'a ir::Program,
+    /// Virtual registers before spilling added its temporaries.
+    virtual_regs: u32,
+    /// Each register's live interval.
+    live: &'a [Option<(usize, usize)>],
+    /// Payload registers of push constants and of vertex elements.
+    push_regs: u32,
+    attr_regs: u32,
+    /// The allocatable range.
+    first_free: u32,
+    limit: u32,
+    alloc: &'a regalloc::Allocation,
+    spilled: &'a spill::SpillStats,
+    grfs_used: u32,
+}
+
+/// `GPUCC_DEBUG=ra`: the register file as the allocator saw it (payload, allocatable range,
+/// interference graph), what it cost (GRFs, spills and fills, scratch), and where each live
+/// register went — the scalar backend's report, with the placement added because one GRF per
+/// register makes it short enough to read.
+fn report_allocation(r: &RaReport) {
+    let live = r.live.iter().filter(|iv| iv.is_some()).count();
+    let temps = r.prog.num_vgrfs - r.virtual_regs;
+    let spill_temps = if temps > 0 {
+        format!(" and {temps} spill temporaries")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "=== {LABEL} register allocation: {} virtual registers{spill_temps}, {live} live; \
+         payload g0..g{} (g0, {} push-constant and {} vertex-element registers); allocatable \
+         g{}..g{}; interference graph {} nodes, {} edges; {} GRFs used; {}:{} spills:fills, {} \
+         scratch bytes",
+        r.virtual_regs,
+        r.first_free.saturating_sub(1),
+        r.push_regs,
+        r.attr_regs,
+        r.first_free,
+        r.limit.saturating_sub(1),
+        r.alloc.graph_nodes,
+        r.alloc.graph_edges,
+        r.grfs_used,
+        r.spilled.spills,
+        r.spilled.fills,
+        r.spilled.scratch_bytes
+    );
+    let placed: Vec<String> = r
+        .live
+        .iter()
+        .zip(&r.alloc.regs)
+        .enumerate()
+        .filter(|(_, (iv, _))| iv.is_some())
+        .map(|(v, (_, g))| format!("v{v}:g{g}"))
+        .collect();
+    let placed = if placed.is_empty() {
+        "(none live)".to_string()
+    } else {
+        placed.join(" ")
+    };
+    eprintln!("=== {LABEL} registers: {placed}");
+    if !r.spilled.spilled.is_empty() {
+        let slots: Vec<String> = r
+            .spilled
+            .spilled
+            .iter()
+            .enumerate()
+            .map(|(slot, v)| format!("v{v}:slot{slot}"))
+            .collect();
+        eprintln!("=== {LABEL} spilled to scratch: {}", slots.join(" "));
+    }
 }

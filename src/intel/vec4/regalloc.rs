@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::ra::{ClassId, Graph, RegSet, RegSetBuilder};
+use crate::ra::{ClassId, Graph, NodeId, RegSet, RegSetBuilder};
 
 use super::ir::Program;
 use super::liveness;
@@ -24,13 +24,26 @@ fn reg_set() -> &'static (Arc<RegSet>, ClassId) {
     })
 }
 
+/// Every virtual register's GRF, and the size of the interference graph that placed them
+/// (for `GPUCC_DEBUG=ra`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allocation {
+    /// GRF of each virtual register (registers never live get one too, unused).
+    pub regs: Vec<u32>,
+    /// Nodes of the interference graph: one per virtual register, one per GRF outside the
+    /// allocatable range.
+    pub graph_nodes: usize,
+    /// Interference edges added.
+    pub graph_edges: usize,
+}
+
 /// Assigns a GRF in `first_free..limit` to every virtual register; `None` when they do not
 /// fit.
 pub fn allocate(
     prog: &Program,
     first_free: u32,
     limit: u32,
-) -> Result<Option<Vec<u32>>, CompileError> {
+) -> Result<Option<Allocation>, CompileError> {
     Ok(match allocate_with(prog, first_free, limit, None)? {
         Outcome::Done(a) => Some(a),
         Outcome::Spill(_) | Outcome::NoFit => None,
@@ -41,25 +54,28 @@ pub fn allocate(
 #[derive(Debug)]
 pub enum Outcome {
     /// Every virtual register's GRF.
-    Done(Vec<u32>),
+    Done(Allocation),
     /// The program does not fit; spilling this virtual register helps most per unit of cost.
     Spill(u32),
     /// The program does not fit and nothing may be spilled.
     NoFit,
 }
 
-/// [`allocate`] with spill costs per virtual register (no positive cost: never spilled).
-pub fn allocate_with(
+/// The interference graph of `prog` for registers `first_free..limit`: node `v` is virtual
+/// register `v` (the returned nodes, in order), and every GRF outside the range is taken by
+/// a pre-coloured blocker that interferes with every live register. Two registers interfere
+/// when their live intervals overlap.
+pub fn build_graph(
     prog: &Program,
+    iv: &[Option<(usize, usize)>],
     first_free: u32,
     limit: u32,
-    costs: Option<&[f32]>,
-) -> Result<Outcome, CompileError> {
-    let iv = liveness::intervals(prog);
+) -> (Graph, Vec<NodeId>) {
     let (set, class) = reg_set();
     let class = *class;
     let mut g = Graph::new(set);
     let nodes: Vec<_> = iv.iter().map(|_| g.add_node(class)).collect();
+    debug_assert_eq!(nodes.len(), prog.num_vgrfs as usize);
     // Registers outside the allocatable range are taken by precoloured blockers.
     let blockers: Vec<_> = (0..128u32)
         .filter(|r| *r < first_free || *r >= limit)
@@ -86,18 +102,47 @@ pub fn allocate_with(
             g.add_edge(nodes[v], bl);
         }
     }
+    (g, nodes)
+}
+
+/// [`allocate`] with spill costs per virtual register (no positive cost: never spilled).
+///
+/// Every allocation found is checked twice before it is returned, as the scalar backend's
+/// are: [`ra::check`](crate::ra::check) verifies the colouring of the graph, and
+/// [`alloc_check`](super::alloc_check) verifies, from the live intervals and not the graph,
+/// that registers live at once got different GRFs inside the range.
+pub fn allocate_with(
+    prog: &Program,
+    first_free: u32,
+    limit: u32,
+    costs: Option<&[f32]>,
+) -> Result<Outcome, CompileError> {
+    let iv = liveness::intervals(prog);
+    let (mut g, nodes) = build_graph(prog, &iv, first_free, limit);
+    let (set, _) = reg_set();
     if let Some(costs) = costs {
         for (&n, &c) in nodes.iter().zip(costs) {
             g.set_spill_cost(n, c);
         }
     }
     match g.allocate() {
-        Ok(a) => Ok(Outcome::Done(
-            nodes
+        Ok(a) => {
+            crate::ra::check(&g, &a).map_err(|e| {
+                CompileError::Internal(format!("vec4 register allocation check failed: {e}"))
+            })?;
+            let regs: Vec<u32> = nodes
                 .iter()
                 .map(|&n| set.units_of(a.reg(n)).start as u32)
-                .collect(),
-        )),
+                .collect();
+            super::alloc_check::check(&iv, &regs, first_free, limit).map_err(|e| {
+                CompileError::Internal(format!("vec4 register allocation check failed: {e}"))
+            })?;
+            Ok(Outcome::Done(Allocation {
+                regs,
+                graph_nodes: g.num_nodes(),
+                graph_edges: g.num_edges_added(),
+            }))
+        }
         Err(crate::ra::AllocError::Spill(c)) if costs.is_some() => Ok(nodes
             .iter()
             .position(|&n| n == c.candidate)
@@ -140,8 +185,57 @@ mod tests {
         assert_eq!(iv[2], Some((0, 5)));
         assert_eq!(iv[3], Some((1, 6)));
         // Everything fits in four registers from g10, and v0 and v2 never share one.
-        let a = allocate(&prog, 10, 14).unwrap().unwrap();
+        let a = allocate(&prog, 10, 14).unwrap().unwrap().regs;
         assert_ne!(a[0], a[2]);
         assert!(a.iter().take(4).all(|r| (10..14).contains(r)));
+    }
+
+    /// A wrong allocation of the loop program above: v0 and v2 are live together around
+    /// the loop; giving them one GRF is rejected by the graph colouring check and by the
+    /// interval check alike, and a register outside the range by both too.
+    #[test]
+    fn a_wrong_allocation_is_rejected_by_both_checks() {
+        let mov = |d: u32, s: Src| Inst::new(Op::Alu(Opcode::Mov), Dst::vgrf(d, F, 0xf), vec![s]);
+        let flow = |op| Inst::new(op, Dst::null(F), vec![]);
+        let prog = Program {
+            insts: vec![
+                mov(0, Src::imm_f(1.0)),
+                flow(Op::Do),
+                mov(1, Src::vgrf(0, F)),
+                mov(3, Src::vgrf(2, F)),
+                mov(2, Src::vgrf(1, F)),
+                flow(Op::While),
+                mov(4, Src::vgrf(3, F)),
+            ],
+            num_vgrfs: 5,
+        };
+        let iv = liveness::intervals(&prog);
+        let (g, nodes) = build_graph(&prog, &iv, 10, 14);
+        let good = g.clone().allocate().unwrap();
+        crate::ra::check(&g, &good).unwrap();
+        let regs: Vec<u32> = allocate(&prog, 10, 14).unwrap().unwrap().regs;
+        super::super::alloc_check::check(&iv, &regs, 10, 14).unwrap();
+
+        // v2 moved onto v0's register.
+        let mut wrong = good.regs().to_vec();
+        wrong[nodes[2].index()] = wrong[nodes[0].index()];
+        let err = crate::ra::check(&g, &crate::ra::Assignment::from_regs(wrong)).unwrap_err();
+        assert!(
+            matches!(err, crate::ra::CheckError::Conflict { .. }),
+            "{err}"
+        );
+        let mut shared = regs.clone();
+        shared[2] = shared[0];
+        let err = super::super::alloc_check::check(&iv, &shared, 10, 14).unwrap_err();
+        assert!(err.to_string().contains("share g"), "{err}");
+
+        // v1 placed in g3, below the allocatable range (a payload register).
+        let (set, class) = reg_set();
+        let mut low = good.regs().to_vec();
+        low[nodes[1].index()] = set.class_regs(*class)[3];
+        assert!(crate::ra::check(&g, &crate::ra::Assignment::from_regs(low)).is_err());
+        let mut out = regs;
+        out[1] = 3;
+        assert!(super::super::alloc_check::check(&iv, &out, 10, 14).is_err());
     }
 }

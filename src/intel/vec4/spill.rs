@@ -10,12 +10,12 @@
 //! register. The temporaries live from one instruction to the next and are never spilled.
 
 use super::ir::{Dst, File, Inst, Op, Program, Src, SCRATCH_MSG};
-use super::regalloc::{allocate, allocate_with, Outcome};
+use super::regalloc::{allocate, allocate_with, Allocation, Outcome};
 use super::CompileError;
 use crate::intel::eu::{Opcode, RegType};
 
 /// What spilling added.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SpillStats {
     /// Scratch writes.
     pub spills: u32,
@@ -23,6 +23,9 @@ pub struct SpillStats {
     pub fills: u32,
     /// Scratch bytes per thread (32 per spilled register: an OWord for each vertex).
     pub scratch_bytes: u32,
+    /// The virtual registers sent to scratch, in the order chosen (the register in slot
+    /// `k` is the `k`th), for `GPUCC_DEBUG=ra`.
+    pub spilled: Vec<u32>,
 }
 
 /// Allocates `prog` in `first_free..limit`, spilling (which keeps [`SCRATCH_MSG`] and up for
@@ -32,7 +35,7 @@ pub fn allocate_spilling(
     prog: &mut Program,
     first_free: u32,
     limit: u32,
-) -> Result<Option<(Vec<u32>, SpillStats)>, CompileError> {
+) -> Result<Option<(Allocation, SpillStats)>, CompileError> {
     if let Some(a) = allocate(prog, first_free, limit)? {
         return Ok(Some((a, SpillStats::default())));
     }
@@ -53,6 +56,7 @@ pub fn allocate_spilling(
             Outcome::Spill(v) => {
                 let slot = stats.scratch_bytes / 32;
                 stats.scratch_bytes += 32;
+                stats.spilled.push(v);
                 spill_reg(prog, v, slot, &mut temps, &mut stats);
             }
         }

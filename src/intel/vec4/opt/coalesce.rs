@@ -86,7 +86,7 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
 }
 
 /// Coalesces copies into their definitions; true on progress.
-pub fn coalesce(prog: &mut Program) -> bool {
+pub fn register_coalesce(prog: &mut Program) -> bool {
     let n = prog.num_vgrfs as usize;
     let mut writes = vec![0u32; n];
     let mut uses = vec![0u32; n];
@@ -221,7 +221,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(coalesce(&mut p));
+        assert!(register_coalesce(&mut p));
         assert_eq!(p.to_string(), "dp3 g116.zF, attr0F, attr1F\n");
     }
 
@@ -246,7 +246,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(coalesce(&mut p));
+        assert!(register_coalesce(&mut p));
         assert_eq!(p.to_string(), "mul v0.yF, attr0.xxxxF, attr1.xxxxF\n");
     }
 
@@ -268,7 +268,7 @@ mod tests {
             ],
             num_vgrfs: 1,
         };
-        assert!(coalesce(&mut p));
+        assert!(register_coalesce(&mut p));
         assert_eq!(
             p.to_string(),
             "mov g116.xzwUD, 0x0UD\nmov g116.yUD, 0x3f800000UD\n"
@@ -296,7 +296,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(coalesce(&mut p));
+        assert!(register_coalesce(&mut p));
         assert_eq!(p.to_string(), "mov v0.zwF, 0x30000000VF\n");
     }
 
@@ -314,7 +314,7 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(!coalesce(&mut p));
+        assert!(!register_coalesce(&mut p));
     }
 
     #[test]
@@ -332,6 +332,6 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(!coalesce(&mut p));
+        assert!(!register_coalesce(&mut p));
     }
 }

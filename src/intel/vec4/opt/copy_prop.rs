@@ -52,7 +52,7 @@ fn takes_modifiers(op: Op) -> bool {
 }
 
 /// Propagates copies; true when a source changed.
-pub fn copy_propagate(prog: &mut Program) -> bool {
+pub fn copy_propagation(prog: &mut Program) -> bool {
     let n = prog.num_vgrfs as usize;
     let mut writes = vec![0u32; n];
     let mut def_at = vec![usize::MAX; n];
@@ -188,7 +188,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(copy_propagate(&mut p));
+        assert!(copy_propagation(&mut p));
         assert_eq!(p.insts[1].to_string(), "add v1F, attr0.yyzzF, 0x3f800000F");
     }
 
@@ -210,7 +210,7 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(copy_propagate(&mut p));
+        assert!(copy_propagation(&mut p));
         assert_eq!(p.insts[1].to_string(), "add v1UD, v0UD, 0x7UD");
         assert_eq!(p.insts[2].to_string(), "mad v2F, v0F, v1F, v1F");
     }
@@ -234,7 +234,7 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(!copy_propagate(&mut p));
+        assert!(!copy_propagation(&mut p));
         assert_eq!(p.insts[3].to_string(), "add v2UD, v1UD, v0UD");
     }
 
@@ -251,7 +251,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(!copy_propagate(&mut p));
+        assert!(!copy_propagation(&mut p));
     }
 
     #[test]
@@ -274,7 +274,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(!copy_propagate(&mut p));
+        assert!(!copy_propagation(&mut p));
     }
 
     #[test]
@@ -308,7 +308,7 @@ mod tests {
             ],
             num_vgrfs: 4,
         };
-        assert!(copy_propagate(&mut p));
+        assert!(copy_propagation(&mut p));
         assert_eq!(p.insts[1].to_string(), "add v1F, attr0F, -attr0F");
         assert_eq!(p.insts[2].to_string(), "mul v2F, |attr0F|, 0x40000000F");
         assert_eq!(p.insts[3].to_string(), "and v3UD, v0UD, 0x1UD");
@@ -330,6 +330,6 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(!copy_propagate(&mut p));
+        assert!(!copy_propagation(&mut p));
     }
 }

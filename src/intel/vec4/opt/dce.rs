@@ -6,7 +6,7 @@ use crate::intel::eu::CondMod;
 use super::super::ir::{File, Program};
 
 /// Removes writes of registers never read; true when something was removed.
-pub fn dead_code(prog: &mut Program) -> bool {
+pub fn dead_code_eliminate(prog: &mut Program) -> bool {
     let mut read = vec![false; prog.num_vgrfs as usize];
     for i in &prog.insts {
         for s in &i.src {
@@ -73,9 +73,9 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(dead_code(&mut p));
-        assert!(dead_code(&mut p));
-        assert!(!dead_code(&mut p));
+        assert!(dead_code_eliminate(&mut p));
+        assert!(dead_code_eliminate(&mut p));
+        assert!(!dead_code_eliminate(&mut p));
         assert_eq!(p.to_string(), "mov v2F, 0x40000000F\nmov g114F, v2F\n");
     }
 
@@ -104,7 +104,7 @@ mod tests {
             insts: vec![cmp(0, CondMod::L), cmp(u32::MAX, CondMod::L), sel],
             num_vgrfs: 1,
         };
-        assert!(dead_code(&mut p));
+        assert!(dead_code_eliminate(&mut p));
         assert_eq!(p.insts.len(), 2);
         assert_eq!(p.insts[0].dst.file, File::Null);
     }
@@ -127,6 +127,6 @@ mod tests {
             insts: vec![cmp, sel],
             num_vgrfs: 1,
         };
-        assert!(!dead_code(&mut p));
+        assert!(!dead_code_eliminate(&mut p));
     }
 }

@@ -6,7 +6,7 @@
 use super::super::ir::{Op, Program};
 
 /// Removes empty `else` branches and empty `if` blocks; true on progress.
-pub fn dead_flow(prog: &mut Program) -> bool {
+pub fn dead_control_flow_eliminate(prog: &mut Program) -> bool {
     let mut remove = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len().saturating_sub(1) {
@@ -62,7 +62,7 @@ mod tests {
             ],
             num_vgrfs: 1,
         };
-        assert!(dead_flow(&mut p));
+        assert!(dead_control_flow_eliminate(&mut p));
         let ops: Vec<Op> = p.insts.iter().map(|i| i.op).collect();
         assert_eq!(
             ops,

@@ -116,7 +116,7 @@ fn takes_cmod(op: Op) -> bool {
 
 /// Moves flag tests into the instruction computing the tested value, or drops them when that
 /// instruction already set the same flag; true on progress.
-pub fn propagate_cmod(prog: &mut Program) -> bool {
+pub fn cmod_propagation(prog: &mut Program) -> bool {
     let mut remove = vec![false; prog.insts.len()];
     let mut progress = false;
     for ip in 0..prog.insts.len() {
@@ -257,7 +257,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(propagate_cmod(&mut p));
+        assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].cmod, CondMod::Nz);
     }
@@ -283,7 +283,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(propagate_cmod(&mut p));
+        assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].op, Op::Alu(Opcode::Dp3));
         assert_eq!(p.insts[0].cmod, CondMod::Ge);
@@ -315,7 +315,7 @@ mod tests {
             ],
             num_vgrfs: 3,
         };
-        assert!(!propagate_cmod(&mut p));
+        assert!(!cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
     }
 
@@ -341,7 +341,7 @@ mod tests {
             ],
             num_vgrfs: 2,
         };
-        assert!(!propagate_cmod(&mut p));
+        assert!(!cmod_propagation(&mut p));
     }
 
     #[test]
@@ -379,7 +379,7 @@ mod tests {
             ],
             num_vgrfs: 5,
         };
-        assert!(propagate_cmod(&mut p));
+        assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 6);
         assert_eq!(
             p.insts
