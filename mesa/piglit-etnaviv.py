@@ -15,7 +15,11 @@ since the driver and the values the kernel reports are the same). Writes DIR/res
 DIR/summary.md (counts and every disagreement), and prints the summary.
 
     mesa/piglit-etnaviv.py --mesa /work/mesa-build --gpu GC2000 --compiler mesa \
-        --out /tmp/piglit-gc2000 [--jobs 2] [--timeout 120] TEST_OR_DIR...
+        --out /tmp/piglit-gc2000 [--jobs 2] [--timeout 120] [--baseline DIR] TEST_OR_DIR...
+
+`--baseline DIR` names an earlier run (its results.csv), typically the same tests with the
+other compiler: the summary then lists every test that succeeded there and not here, and the
+reverse.
 
 A TEST_OR_DIR is a .shader_test file or a directory searched for them. Names follow piglit's
 (`spec@glsl-1.10@execution@...`): the path after `tests/` or `generated_tests/`, or for the
@@ -32,7 +36,9 @@ import sys
 import time
 
 PIGLIT = "/usr/lib/x86_64-linux-gnu/piglit"
-CI_NAME = {"GC2000": "gc2000", "GC3000": None, "GC7000L": "gc7000"}
+# Mesa's CI ran piglit on a real GC2000 only (its GC7000 job runs dEQP, so the gc7000 lists
+# say nothing about piglit); the other cores' runs have no hardware oracle.
+CI_NAME = {"GC2000": "gc2000", "GC3000": None, "GC7000L": None}
 
 
 def piglit_name(path):
@@ -157,6 +163,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("--baseline", help="an earlier run's output directory to compare with")
     ap.add_argument("inputs", nargs="+")
     args = ap.parse_args()
 
@@ -210,6 +217,22 @@ def main():
         for name, result, hw, _, un in rows:
             if hw in ("pass", "fail") and simulated_pass(result) != (hw == "pass"):
                 lines.append(f"| simulated {result}, hardware {hw} | {name} | {'; '.join(un[:3])} |")
+    if args.baseline:
+        with open(os.path.join(args.baseline, "results.csv")) as f:
+            base = {row["test"]: row["simulated"] for row in csv.DictReader(f)}
+        now = {r[0]: r[1] for r in rows}
+        lost = sorted(t for t in now if t in base and simulated_pass(base[t]) and not simulated_pass(now[t]))
+        gained = sorted(t for t in now if t in base and not simulated_pass(base[t]) and simulated_pass(now[t]))
+        lines += [
+            "",
+            f"Against the baseline run {args.baseline}: {len(lost)} tests succeeded there and "
+            f"not here, {len(gained)} the reverse.",
+            "",
+            "| change | test | here | there |",
+            "|---|---|---|---|",
+        ]
+        lines += [f"| lost | {t} | {now[t]} | {base[t]} |" for t in lost]
+        lines += [f"| gained | {t} | {now[t]} | {base[t]} |" for t in gained]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(text)

@@ -478,6 +478,29 @@ fn load_and_store_bytes() {
     assert!(m.run(&bad).is_err());
 }
 
+/// LOAD reaches buffers at their GPU addresses through the read-only regions (what the
+/// simulated GPU gives a draw's shaders); an address between regions is outside memory.
+#[test]
+fn loads_read_regions_at_their_gpu_addresses() {
+    let mut m = Machine::new(specs("gc7000"));
+    let words = |ws: &[u32]| ws.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    m.regions = std::sync::Arc::new(vec![
+        (0x0040_0000, words(&[1, 2, 3, 4])),
+        (0xfff0_0000, words(&[10, 20, 30, 40, 50])),
+    ]);
+    m.set_uniform_bits(0, [0xfff0_0000, 0x0040_0000, 0x0050_0000, 0]);
+    let p = program(
+        "gc7000",
+        "load.u32 t2.xyz_, u0.xxxx, 4:s20, void
+         load.u32 t3.x___, u0.yyyy, 12:s20, void",
+    );
+    m.run(&p).unwrap();
+    assert_eq!(m.temp_bits(2)[..3], [20, 30, 40]);
+    assert_eq!(m.temp_bits(3)[0], 4);
+    let between = program("gc7000", "load.u32 t2.x___, u0.zzzz, 0:s20, void");
+    assert!(m.run(&between).is_err());
+}
+
 #[test]
 fn fragment_and_vertex_inputs() {
     let p = program("gc3000", "add t5, t0.xyzw, void, t1.xyzw");

@@ -90,6 +90,14 @@ impl Mapped<'_> {
 }
 
 impl Memory for Mapped<'_> {
+    fn buffers(&self) -> Vec<(u32, usize)> {
+        // Addresses past 32 bits cannot be reached by the core's 32-bit addresses.
+        self.bos
+            .iter()
+            .filter_map(|b| Some((u32::try_from(b.address).ok()?, b.size as usize)))
+            .collect()
+    }
+
     fn read(&self, address: u32, out: &mut [u8]) -> Result<(), Fault> {
         let p = self.find(address, out.len(), false)?;
         // SAFETY: `find` checked that `out.len()` bytes at `p` lie inside one buffer the caller

@@ -40,6 +40,20 @@ pub trait Memory {
     fn write_u32(&mut self, address: u32, value: u32) -> Result<(), Fault> {
         self.write(address, &value.to_le_bytes())
     }
+
+    /// Every buffer as (GPU address, size), sorted by address: what a shader's LOAD can reach.
+    fn buffers(&self) -> Vec<(u32, usize)>;
+
+    /// A copy of every buffer, for shaders that LOAD through addresses in their uniforms.
+    fn snapshot(&self) -> Vec<(u64, Vec<u8>)> {
+        self.buffers()
+            .into_iter()
+            .filter_map(|(a, size)| {
+                let mut d = vec![0; size];
+                self.read(a, &mut d).ok().map(|_| (u64::from(a), d))
+            })
+            .collect()
+    }
 }
 
 /// Buffers owned by the model: what tests and the command line use.
@@ -90,6 +104,10 @@ impl Buffers {
 }
 
 impl Memory for Buffers {
+    fn buffers(&self) -> Vec<(u32, usize)> {
+        self.bufs.iter().map(|(a, d)| (*a, d.len())).collect()
+    }
+
     fn read(&self, address: u32, out: &mut [u8]) -> Result<(), Fault> {
         let fault = Fault {
             address,

@@ -63,8 +63,13 @@ pub struct Machine {
     pub internal: Vec<[u32; 4]>,
     /// The address register `a` (integer components).
     pub address: [i32; 4],
-    /// Byte-addressed memory for LOAD/STORE.
+    /// Byte-addressed memory for LOAD/STORE, from address 0.
     pub memory: Vec<u8>,
+    /// Read-only memory beyond `memory`: buffers at their GPU addresses, sorted by address
+    /// (the simulated GPU gives a draw's shaders a snapshot of the submission's buffers, which
+    /// a shader reaches through addresses the driver put in its uniforms). Shared by the
+    /// machines of one draw.
+    pub regions: std::sync::Arc<Vec<(u64, Vec<u8>)>>,
     /// Instructions after which a run gives up (guards against endless loops).
     pub max_steps: usize,
     /// Coordinates each texture unit takes (1–3; cube maps and arrays use 3).
@@ -102,6 +107,7 @@ impl Machine {
             internal: vec![[0; 4]; INTERNAL_COUNT],
             address: [0; 4],
             memory: Vec::new(),
+            regions: Default::default(),
             max_steps: 1_000_000,
             texture_dims: vec![2; 32],
             robust_reads: false,

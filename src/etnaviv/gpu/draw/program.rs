@@ -116,11 +116,10 @@ impl Gpu {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        if insts
-            .iter()
-            .any(|i| matches!(i.opcode, Opcode::Load | Opcode::Store))
-        {
-            self.unmodelled(format!("{} memory access (LOAD/STORE)", stage.name()));
+        if insts.iter().any(|i| i.opcode == Opcode::Store) {
+            // Stores from GLSL ES 3.1's buffers and images; the draw's snapshot of memory is
+            // read-only.
+            self.unmodelled(format!("{} memory store (STORE)", stage.name()));
         }
         Ok(insts)
     }
@@ -154,5 +153,19 @@ impl Gpu {
                 [s.get(a), s.get(a + 4), s.get(a + 8), s.get(a + 12)]
             })
             .collect()
+    }
+}
+
+/// The memory a draw's shaders LOAD from, when `insts` has a LOAD: a read-only snapshot of
+/// every buffer of the submission at its GPU address (uniform buffers, constant arrays the
+/// driver placed in memory), shared by all machines of the draw.
+pub(super) fn load_regions(
+    insts: &[Inst],
+    mem: &dyn Memory,
+) -> std::sync::Arc<Vec<(u64, Vec<u8>)>> {
+    if insts.iter().any(|i| i.opcode == Opcode::Load) {
+        std::sync::Arc::new(mem.snapshot())
+    } else {
+        Default::default()
     }
 }

@@ -70,9 +70,11 @@ impl Gpu {
             self.unmodelled("fragment depth taken from the shader's t0.z");
         }
         let textures = self.texture_unit(mem, TextureStage::Fragment)?;
+        let regions = super::program::load_regions(&insts, mem);
         let quad = (0..4)
             .map(|_| {
                 let mut m = Machine::new(self.specs);
+                m.regions = regions.clone();
                 m.robust_reads = true;
                 for (slot, u) in m.uniforms.iter_mut().zip(&uniforms) {
                     *slot = *u;

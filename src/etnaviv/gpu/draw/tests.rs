@@ -331,7 +331,10 @@ fn culling_drops_clockwise_triangles_and_uniforms_reach_the_fragment_shader() {
         s.pa_config |= 0x100;
         let (pixels, _) = s.run(4, 6);
         assert_eq!(pixels.len(), 10, "{core}");
-        assert!(pixels.keys().all(|&(x, y)| x + y >= 11), "{core}: {pixels:?}");
+        assert!(
+            pixels.keys().all(|&(x, y)| x + y >= 11),
+            "{core}: {pixels:?}"
+        );
         assert!(pixels.values().all(|c| c == &vec![[0.25, 0.5, 0.75, 1.0]]));
     }
 }

@@ -116,6 +116,7 @@ impl Gpu {
             outputs,
         );
         let mut machine = Machine::new(self.specs);
+        machine.regions = super::program::load_regions(&insts, mem);
         // What the hardware reads out of range is undefined; zero keeps a stray read from
         // stopping the draw.
         machine.robust_reads = true;
