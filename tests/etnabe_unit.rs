@@ -522,3 +522,36 @@ fn copies_onto_the_same_register_are_not_emitted() {
     );
     assert_eq!(verify(&c, &s, 3), VerifyOutcome::Pass);
 }
+
+/// An application slot read after a UBO load must not take the slot the UBO's address was
+/// given: with the default uniform block read through `load_ubo` (HALTI2+), the application's
+/// slots are reserved before translation places the address. Here slot 1 is read after the
+/// load; the address used to land in slot 1 and be overwritten by it, so LOAD read from the
+/// uniform's value as an address (found by piglit's fs-uniform-array tests on a simulated
+/// GC7000L through Mesa's etnaviv driver).
+#[test]
+fn a_later_application_slot_keeps_clear_of_the_ubo_address() {
+    let s = fs(
+        2,
+        "",
+        "\x20   32    %0 = load_const (0x00000000)\n\
+         \x20   32    %1 = @load_uniform (%0 (0x0)) (base=0, range=1, dest_type=float32)\n\
+         \x20   32    %2 = f2i32 %1\n\
+         \x20   32    %3 = load_const (0x00000010)\n\
+         \x20   32    %4 = imul %2, %3 (0x10)\n\
+         \x20   32x2  %5 = @load_ubo (%0 (0x0), %4) (access=none, align_mul=16, align_offset=0, range_base=0, range=32)\n\
+         \x20   32x2  %6 = @load_uniform (%0 (0x0)) (base=1, range=1, dest_type=float32)\n\
+         \x20   32x2  %7 = fadd %5, %6\n\
+         \x20   32x4  %98 = vec4 %7.x, %7.y, %6.x, %1\n",
+    );
+    for core in ["gc3000", "gc7000"] {
+        let c = ctx(core);
+        let obj = c.compile(&s, &Options::default()).unwrap();
+        assert_eq!(
+            verify(&c, &s, 3),
+            VerifyOutcome::Pass,
+            "{core}\n{}",
+            obj.asm_text()
+        );
+    }
+}

@@ -60,6 +60,13 @@ impl Uniforms {
         while self.slots.len() <= slot as usize {
             self.slots.push([UniformContent::Unused; 4]);
         }
+        debug_assert!(
+            self.slots[slot as usize]
+                .iter()
+                .all(|c| matches!(c, UniformContent::Unused | UniformContent::User(_))),
+            "application slot {slot} would overwrite {:?}",
+            self.slots[slot as usize]
+        );
         self.slots[slot as usize] = Self::user_slot(slot);
     }
 

@@ -38,7 +38,7 @@ use crate::nir::ir::{
     AluSrc, BlockId, CfNode, Def, DerefKind, IfNode, Impl, InstrKind, JumpKind, LoopNode, Shader,
     SsaId,
 };
-use crate::nir::opcodes::Intrinsic;
+use crate::nir::opcodes::{IndexKind, Intrinsic};
 use crate::nir::types::Stage;
 
 mod alu;
@@ -199,8 +199,12 @@ pub fn lower(specs: &'static Specs, shader: &Shader) -> R<Lowered> {
 
 /// The uniform slots that belong to the application. Normally the header's count; when the
 /// shader reads the default uniform block through UBO loads (Mesa leaves the indirectly
-/// indexed arrays there on HALTI2+ cores), only the slots its `load_uniform`s name, which
-/// [`Uniforms::note_user`] adds as they come: the rest stay in memory and take no register.
+/// indexed arrays there on HALTI2+ cores), the slots up to the last one its `load_uniform`s
+/// name: the arrays past them stay in memory and take no register. Every application slot
+/// is reserved before translation places anything else (a UBO address, constants), because
+/// an application slot must sit at its own index: reserving them as the loads came let a
+/// later `load_uniform` of slot 1 overwrite the UBO address already placed there (found by
+/// piglit's fs-uniform-array tests on a simulated GC7000L through Mesa's etnaviv).
 /// A header asking for more slots than the stage's uniform file holds is a limit of the
 /// core (checked here, before a file of that size is built).
 fn user_uniform_slots(specs: &Specs, shader: &Shader, imp: &Impl) -> R<u32> {
@@ -208,7 +212,20 @@ fn user_uniform_slots(specs: &Specs, shader: &Shader, imp: &Impl) -> R<u32> {
         |ins| matches!(&ins.kind, InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadUbo),
     );
     if reads_ubo {
-        return Ok(0);
+        let end = imp
+            .instrs
+            .iter()
+            .filter_map(|ins| match &ins.kind {
+                InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadUniform => {
+                    let base = ii.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
+                    let range = ii.int_index(IndexKind::Range).unwrap_or(1).max(1) as u32;
+                    Some(base.saturating_add(range))
+                }
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        return Ok(end);
     }
     let n = shader.info.num_uniforms;
     let max = specs
