@@ -14,10 +14,11 @@ Usage:
   scripts/gen-nir-tables.py [--check] [--mesa-tarball FILE | --mesa-src DIR]
 
 By default the definitions are read straight out of ../shared/mesa/mesa-23.3.6.tar.xz (relative
-to the repository). --mesa-src takes an unpacked Mesa tree instead (the directory holding
-src/compiler/nir). --check writes nothing: it exits 1 with a summary of the differences when a
-checked-in table is not what this script produces, 0 when both are. The output is
-rustfmt-clean, so `cargo fmt --check` agrees with it.
+to the repository; $GPUCC_SHARED/mesa/... when that is set), without unpacking it. --mesa-src
+takes an unpacked Mesa tree instead (the directory holding src/compiler/nir). --check writes
+nothing: it exits 1 with a summary of the differences when a checked-in table is not what this
+script produces, 0 when both are. A missing Mesa source exits 2. The output is rustfmt-clean,
+so `cargo fmt --check` agrees with it.
 """
 
 import argparse
@@ -27,8 +28,10 @@ import sys
 import tarfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_TARBALL = os.path.join(REPO, "..", "shared", "mesa", "mesa-23.3.6.tar.xz")
 MESA_VERSION = "23.3.6"
+# The shared data folder beside the clone, or $GPUCC_SHARED, as the tests find it.
+SHARED = os.environ.get("GPUCC_SHARED") or os.path.join(REPO, "..", "shared")
+DEFAULT_TARBALL = os.path.join(SHARED, "mesa", "mesa-%s.tar.xz" % MESA_VERSION)
 NIR_DIR = "src/compiler/nir"
 ALU_OUT = os.path.join(REPO, "src", "nir", "opcodes", "alu_table.rs")
 INTRINSIC_OUT = os.path.join(REPO, "src", "nir", "opcodes", "intrinsic_table.rs")
@@ -308,7 +311,8 @@ def main():
                    help="compare with the checked-in tables instead of writing them")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--mesa-tarball", default=DEFAULT_TARBALL,
-                     help="Mesa %s release tarball (default: %%(default)s)" % MESA_VERSION)
+                     help="Mesa %s release tarball (default: %s)"
+                     % (MESA_VERSION, os.path.normpath(DEFAULT_TARBALL)))
     src.add_argument("--mesa-src", metavar="DIR", help="an unpacked Mesa %s tree" % MESA_VERSION)
     args = p.parse_args()
 
