@@ -9,7 +9,7 @@ probes read what the simulated GPU drew.
 The outcome of each test is compared with what Mesa's CI recorded on real hardware: a test
 listed in Mesa 23.3.6's src/etnaviv/ci/etnaviv-<gpu>-fails.txt failed there (Fail, Crash or
 Timeout), one listed in -flakes.txt was unreliable, one matching -skips.txt was not run; any
-other test succeeded on the hardware. Success is what the CI's runner counts as one: pass,
+other test succeeded on the hardware (names compared lower-cased, as piglit names tests). Success is what the CI's runner counts as one: pass,
 warn, or skip (a test that skips for a limit the driver reports skips on the hardware too,
 since the driver and the values the kernel reports are the same). Writes DIR/results.csv (one row per test) and
 DIR/summary.md (counts and every disagreement), and prints the summary.
@@ -20,6 +20,8 @@ DIR/summary.md (counts and every disagreement), and prints the summary.
 `--baseline DIR` names an earlier run (its results.csv), typically the same tests with the
 other compiler: the summary then lists every test that succeeded there and not here, and the
 reverse.
+
+`python3 -m doctest mesa/piglit-etnaviv.py` checks the matching against Mesa's lists.
 
 A TEST_OR_DIR is a .shader_test file or a directory searched for them. Names follow piglit's
 (`spec@glsl-1.10@execution@...`): the path after `tests/` or `generated_tests/`, or for the
@@ -143,9 +145,26 @@ def run_one(args, env, path, report_dir):
 
 
 def hardware(name, expectations):
+    """What Mesa's CI recorded for the test `name` on the hardware.
+
+    piglit lower-cases every test name (framework/profile.py, TestDict.__setitem__), so Mesa's
+    expectation files list e.g. `...@glsl-fs-shadow2d-07` for the file glsl-fs-shadow2D-07;
+    the name made from a path is lower-cased before it is looked up.
+
+    >>> e = ({"spec@a@gl_frontcolor-flat,Fail".rsplit(",")[0]: "Fail"}, set(), [])
+    >>> hardware("spec@a@gl_FrontColor-flat", e)
+    'fail'
+    >>> hardware("spec@a@gl_FrontColor-smooth", e)
+    'pass'
+    >>> hardware("spec@a@GL_FRONTCOLOR-FLAT", ({}, {"spec@a@gl_frontcolor-flat"}, []))
+    'flake'
+    >>> hardware("spec@a@Shadow2D-07", ({}, set(), [re.compile("shadow2d")]))
+    'skip'
+    """
     if expectations is None:
         return "unknown"
     fails, flakes, skips = expectations
+    name = name.lower()
     if any(r.search(name) for r in skips):
         return "skip"
     if name in flakes:

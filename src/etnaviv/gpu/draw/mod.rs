@@ -175,6 +175,9 @@ struct Varyings {
     comps: Vec<usize>,
     /// Whether each takes the provoking vertex's value.
     flat: Vec<bool>,
+    /// How many of them the core interpolates (see [`Gpu::varyings`]); the PS inputs of the
+    /// rest hold zero here.
+    delivered: usize,
     point_coord: PointCoordMap,
     /// VS output holding the point size (component), if per vertex.
     point_size: Option<(usize, usize)>,
@@ -355,9 +358,27 @@ impl Gpu {
                 "PA has {pa_count} varyings, the PS {count} inputs after the position"
             ));
         }
+        // The core interpolates as many varyings as the kernel reports for it (NUM_VARYINGS):
+        // on GC2000 r5108 the position takes two of the interpolator's slots, so the kernel
+        // reports one less than the chip specs register (etnaviv_gpu.c, etnaviv_hw_specs:
+        // "two varyings are consumed for position"), 11. Mesa 23.3 advertises
+        // MAX2(NUM_VARYINGS, 16) (etnaviv_screen.c), so a program can link more. On a real
+        // GC2000 such a program reads the 12th wrongly: piglit's fs-varying-array-mat4-*
+        // tests all link 12 vec4 varyings, and only the two that read m[2][3], the 12th
+        // (index-col-rd, index-col-row-rd), fail (Mesa's etnaviv-gc2000-fails.txt). What the
+        // hardware delivers there is not known; the model gives zero and says so.
+        let delivered = count.min(self.specs.num_varyings as usize);
+        if delivered < count {
+            self.unmodelled(format!(
+                "{count} varyings, the core interpolates {delivered}: \
+                 PS inputs from t{} undefined (zero here)",
+                delivered + 1
+            ));
+        }
         Ok(Varyings {
             comps,
             flat,
+            delivered,
             point_coord,
             point_size,
             fixed_point_size,
@@ -378,7 +399,10 @@ impl Gpu {
             )));
         }
         let vars = (0..var.comps.len())
-            .map(|i| v.outputs[i + 1].map(f32::from_bits))
+            .map(|i| match i < var.delivered {
+                true => v.outputs[i + 1].map(f32::from_bits),
+                false => [0.0; 4],
+            })
             .collect();
         let point_size = match var.point_size {
             Some((o, c)) => v

@@ -69,8 +69,9 @@ fn code(text: &str) -> Vec<u32> {
 }
 
 /// A draw on an `size`×`size` target: vertices of (clip position, one vec4 varying), a
-/// pass-through vertex shader (attribute 0 → t0 position, attribute 1 → t1 varying) and the
-/// given fragment shader, whose colour is in t2.
+/// pass-through vertex shader (attribute 0 → t0 position, attribute 1 → t1, output as each
+/// of the `varyings` vec4 varyings) and the given fragment shader, whose colour is in
+/// t`ps_out` (t2 unless changed).
 struct Scene {
     core: &'static str,
     size: u32,
@@ -82,6 +83,10 @@ struct Scene {
     /// Varying 0 flat (PA_SHADER_ATTRIBUTES without the bypass bit).
     flat: bool,
     indices: Option<Vec<u16>>,
+    /// How many vec4 varyings the VS passes (all copies of t1); the PS finds them in t1...
+    varyings: usize,
+    /// The PS colour register.
+    ps_out: u8,
     /// Extra states written last.
     extra: Vec<(u32, u32)>,
 }
@@ -97,6 +102,8 @@ impl Scene {
             pa_config: 0x0001_2000,
             flat: false,
             indices: None,
+            varyings: 1,
+            ps_out: 2,
             extra: Vec::new(),
         }
     }
@@ -119,21 +126,23 @@ impl Scene {
         mem.map(VS_CODE, bytes(&vs_code));
         mem.map(PS_CODE, bytes(&ps_code));
         let mut cs = CmdStream::new();
+        let n = self.varyings;
+        let vs_outputs: Vec<u8> = [0].into_iter().chain([1].repeat(n)).collect();
         let vs = ShaderImage {
             stage: Stage::Vertex,
             code: &vs_code,
             temps: 2,
             inputs: &[0, 1],
-            outputs: &[0, 1],
+            outputs: &vs_outputs,
             uniforms: &[],
             input_count_unk8: 1,
         };
         let ps = ShaderImage {
             stage: Stage::Fragment,
             code: &ps_code,
-            temps: 3,
-            inputs: &[1],
-            outputs: &[2],
+            temps: 3.max(u32::from(self.ps_out) + 1),
+            inputs: &[1].repeat(n),
+            outputs: &[self.ps_out],
             uniforms: &self.ps_uniforms,
             input_count_unk8: 31,
         };
@@ -170,17 +179,25 @@ impl Scene {
             cs.set_state(reg::FE_INDEX_STREAM_CONTROL, 1 | 0x100);
             cs.set_state(reg::FE_PRIMITIVE_RESTART_INDEX, 0xffff);
         }
-        // Varyings: one of four components; the VS outputs the position and it.
-        cs.set_state(reg::PA_ATTRIBUTE_ELEMENT_COUNT, 1 << 8);
+        // Varyings of four components each (a nibble per varying, eight to a word); the VS
+        // outputs the position and them.
+        cs.set_state(reg::PA_ATTRIBUTE_ELEMENT_COUNT, (n as u32) << 8);
+        let nibbles = |words: std::ops::Range<usize>| {
+            words
+                .map(|w| (0..8).filter(|i| w * 8 + i < n).map(|i| 4 << (4 * i)).sum())
+                .collect::<Vec<u32>>()
+        };
         if halti >= 5 {
-            cs.set_state(reg::PS_VARYING_NUM_COMPONENTS, 4);
+            cs.set_states(reg::PS_VARYING_NUM_COMPONENTS, &nibbles(0..n.div_ceil(8)));
             cs.set_state(reg::GL_HALTI5_SH_SPECIALS, 0x7f7f_7f00);
         } else {
-            cs.set_state(reg::GL_VARYING_NUM_COMPONENTS, 4);
-            cs.set_state(
-                reg::PA_SHADER_ATTRIBUTES,
-                if self.flat { 0x200 } else { 0x2f1 },
-            );
+            let [first, second] = nibbles(0..2)[..] else {
+                unreachable!()
+            };
+            cs.set_state(reg::GL_VARYING_NUM_COMPONENTS, first);
+            cs.set_state(reg::GL_VARYING_NUM_COMPONENTS2, second);
+            let attributes = if self.flat { 0x200 } else { 0x2f1 };
+            cs.set_states(reg::PA_SHADER_ATTRIBUTES, &vec![attributes; n]);
         }
         // Viewport and scissor (the float values the front end makes of the driver's FIXP).
         let half = self.size as f32 / 2.0;
@@ -406,4 +423,42 @@ fn a_line_covers_the_columns_of_its_half_open_span() {
         (1..6).map(|x| (x, 2)).collect::<Vec<_>>()
     );
     assert_eq!(pixels[&(3, 2)][0][0], 2.5);
+}
+
+#[test]
+fn a_gc2000_interpolates_eleven_varyings_and_no_twelfth() {
+    // Twelve vec4 varyings, each the vertices' (0.25, 0.5, 0.75, 1.0), over a triangle covering
+    // pixel (1, 1). The kernel reports 11 varyings for GC2000 r5108 (etnaviv_gpu.c: its
+    // position takes two interpolator slots); piglit's fs-varying-array-mat4-index-col-rd
+    // fails on GC2000 hardware exactly where it reads the 12th (etnaviv-gc2000-fails.txt). So
+    // the 11th (t11) arrives, the 12th (t12) does not (the model's stand-in is zero, and the
+    // report says so); GC3000's kernel reports 16, so there t12 arrives too.
+    let value = [0.25, 0.5, 0.75, 1.0];
+    let verts = vec![
+        (at(0.5, 0.5, 1.0), value),
+        (at(6.5, 0.5, 1.0), value),
+        (at(0.5, 6.5, 1.0), value),
+    ];
+    let read = |core, input: u32| {
+        let mut s = Scene::new(core, verts.clone());
+        s.varyings = 12;
+        s.ps_out = 13;
+        s.ps = match input {
+            11 => "mov.pack t13, void, void, t11.xyzw",
+            _ => "mov.pack t13, void, void, t12.xyzw",
+        };
+        let (pixels, gpu) = s.run(4, 3);
+        (pixels[&(1, 1)][0], gpu.report_text())
+    };
+    let near = |c: [f32; 4], want: [f32; 4]| c.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6);
+    let (c, report) = read("gc2000", 11);
+    assert!(near(c, value), "gc2000 t11: {c:?}; {report}");
+    let (c, report) = read("gc2000", 12);
+    assert_eq!(c, [0.0; 4], "gc2000 t12; {report}");
+    assert!(
+        report.contains("12 varyings, the core interpolates 11"),
+        "{report}"
+    );
+    let (c, report) = read("gc3000", 12);
+    assert!(near(c, value), "gc3000 t12: {c:?}; {report}");
 }
