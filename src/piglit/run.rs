@@ -790,7 +790,7 @@ impl Runner {
             uniforms: bytes.clone(),
             uniform_unit: 16,
             float_uniform_offsets: matches!(self.target, Target::Etnaviv(s) if !s.has_integers()),
-            float_booleans: matches!(self.target, Target::Etnaviv(s) if !s.has_integers()),
+            float_booleans: matches!(self.target, Target::Etnaviv(_)),
             // The default UBO's block index differs per stage and binding table (0 for
             // vertex shaders, after the render target and textures for fragment shaders);
             // no test here binds another UBO, so every index shows the default block.

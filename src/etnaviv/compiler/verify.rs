@@ -251,7 +251,10 @@ pub fn verify(ctx: &Context, shader: &Shader, input_sets: usize) -> VerifyOutcom
             front_face: Some(front.clone()),
             draw_parameters: draws.clone(),
             float_uniform_offsets: float_offsets,
-            float_booleans: !specs.has_integers(),
+            // Mesa's etnaviv reads the front-facing register as the 32-bit value the core
+            // leaves there, 1.0 or 0.0 on every core (etnaviv_nir.c widens load_front_face to
+            // 32 bits and compares it with zero itself).
+            float_booleans: true,
             inputs: inputs.clone(),
             generate_inputs: true,
             // Out-of-bounds reads are undefined in GLSL (the interpreter would read zero, the

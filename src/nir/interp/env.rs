@@ -18,9 +18,10 @@ pub struct Environment {
     pub uniform_unit: u32,
     /// `load_uniform` offsets are floats (Vivante cores without integer support, like GC2000).
     pub float_uniform_offsets: bool,
-    /// Boolean system values wider than one bit are 1.0 / 0.0 floats, as on Vivante cores
-    /// before HALTI2, whose NIR went through `nir_lower_bool_to_float` (a 32-bit
-    /// `load_front_face`); otherwise they are ~0 / 0 integers (`nir_lower_bool_to_int32`).
+    /// Boolean system values wider than one bit are 1.0 / 0.0 floats, as on Vivante cores:
+    /// Mesa's etnaviv reads a 32-bit `load_front_face`, the register the core fills with 1.0
+    /// or 0.0, and compares it with zero itself. Otherwise they are ~0 / 0 integers
+    /// (`nir_lower_bool_to_int32`).
     pub float_booleans: bool,
     /// Uniform buffers by block index (`load_ubo`, byte offsets).
     pub ubos: Vec<Vec<u8>>,

@@ -203,13 +203,39 @@ impl Tr<'_> {
             };
             Binding::value(v, 0)
         } else {
-            // The rasterizer leaves 1.0 (front) or 0.0 in i0; Mesa's NIR already
-            // compares it with zero, so the load is just that register.
-            Binding::Src {
+            // The rasterizer leaves 1.0 (front) or 0.0 in i0. Mesa's etnaviv widens the load
+            // to 32 bits and compares it with zero itself, so its 32-bit load is just that
+            // register, and so is a 1-bit one on cores whose booleans are 1.0 / 0.0. A 1-bit
+            // load on a core with integer booleans must be ~0 / 0 like every other boolean
+            // (b2i32 ANDs it with 1): CMP.NE against zero makes it one.
+            let raw = Operand {
                 kind: OperandKind::Internal(0),
                 swz: [0; 4],
                 neg: false,
                 abs: false,
+            };
+            if self.def(def)?.bit_size == 1 && self.int_bools {
+                let v = self.p.new_value(1, ValueKind::Temp);
+                self.emit(
+                    Opcode::Cmp,
+                    DataType::F32,
+                    Cond::Ne,
+                    (v, 1),
+                    [
+                        Some(raw),
+                        Some(Operand::splat(0)),
+                        Some(Operand::splat(u32::MAX)),
+                    ],
+                    Shape::Aligned,
+                );
+                Binding::value(v, 0)
+            } else {
+                Binding::Src {
+                    kind: raw.kind,
+                    swz: raw.swz,
+                    neg: false,
+                    abs: false,
+                }
             }
         };
         self.bind[def.0 as usize] = Some(b);
