@@ -56,6 +56,8 @@ def piglit_name(path):
 
 
 def collect(inputs):
+    """The test files, one per piglit name (the shared corpus repeats some of Debian's tests
+    under its own file names; the first path in sorted order is kept)."""
     files = []
     for i in inputs:
         if os.path.isdir(i):
@@ -63,7 +65,10 @@ def collect(inputs):
                 files += [os.path.join(d, n) for n in names if n.endswith(".shader_test")]
         else:
             files.append(i)
-    return sorted(set(files))
+    by_name = {}
+    for f in sorted(set(files)):
+        by_name.setdefault(piglit_name(f), f)
+    return sorted(by_name.values())
 
 
 def load_expectations(mesa_src, gpu):
