@@ -106,12 +106,10 @@ pub fn linear_to_srgb(c: f32) -> f32 {
     }
 }
 
+/// sRGB-encoded component to linear: the texture unit's curve, at the pixel engine's
+/// precision.
 pub fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    crate::etnaviv::gpu::texture::format::srgb_to_linear(f64::from(c)) as f32
 }
 
 #[cfg(test)]
