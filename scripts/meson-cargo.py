@@ -54,18 +54,24 @@ def main() -> int:
     ap.add_argument("outputs", nargs="+", help="files to produce (basenames decide which)")
     args = ap.parse_args()
 
-    cmd = [args.cargo, "build", "--lib", "--manifest-path", args.manifest,
-           "--target-dir", args.target_dir]
+    base = [args.cargo, "build", "--manifest-path", args.manifest,
+            "--target-dir", args.target_dir]
     if args.release:
-        cmd.append("--release")
+        base.append("--release")
+    # The command needs the default features (clap, the test rig); the library a driver links
+    # has none. Cargo unifies features within one invocation, so the command is built first
+    # and the library last: the library files copied below are the driver's.
+    cmds = []
     if any(os.path.basename(o) == "gpucc" for o in args.outputs):
-        cmd += ["--bin", "gpucc"]
+        cmds.append(base + ["--bin", "gpucc"])
+    cmds.append(base + ["--lib", "--no-default-features"])
     # The directory is explicit, so a CARGO_TARGET_DIR of the calling shell must not matter.
     env = dict(os.environ)
     env.pop("CARGO_TARGET_DIR", None)
-    proc = subprocess.run(cmd, env=env)
-    if proc.returncode != 0:
-        return proc.returncode
+    for cmd in cmds:
+        proc = subprocess.run(cmd, env=env)
+        if proc.returncode != 0:
+            return proc.returncode
 
     profile_dir = os.path.join(args.target_dir, "release" if args.release else "debug")
     for out in args.outputs:

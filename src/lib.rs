@@ -14,6 +14,7 @@ pub mod form;
 pub mod intel;
 pub mod key;
 pub mod nir;
+#[cfg(feature = "rig")]
 pub mod piglit;
 pub mod pipeline;
 pub mod program;

@@ -7,4 +7,5 @@ pub mod params;
 pub mod shader;
 pub mod sim;
 pub mod specs;
+#[cfg(feature = "rig")]
 pub mod tool;

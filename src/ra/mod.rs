@@ -25,6 +25,7 @@
 //! ```
 
 mod alloc;
+#[cfg(feature = "rig")]
 pub mod bench;
 mod bits;
 mod check;

@@ -9,6 +9,7 @@
 //! instruction; nothing the shader does makes the interpreter panic.
 
 pub mod alu;
+#[cfg(feature = "rig")]
 mod cli;
 pub mod env;
 mod exec;
@@ -17,6 +18,7 @@ pub mod math_error;
 pub mod sampler;
 pub mod value;
 
+#[cfg(feature = "rig")]
 pub use cli::{format_result, run_cli, CliError};
 pub use env::{DrawParameters, Environment, InvocationResult, OutputSlot, RunResult};
 pub use exec::is_division;
