@@ -278,12 +278,7 @@ impl Gpu {
             ],
             s.get(BLT_CONFIG) & (1 << 10) != 0,
         );
-        for t in 0..s.get(BLT_INPLACE_TILE_COUNT) {
-            if ts.state(mem, t)? == TileState::Cleared {
-                ts.fill(mem, t)?;
-            }
-        }
-        Ok(())
+        ts.fill_cleared(mem, s.get(BLT_INPLACE_TILE_COUNT))
     }
 }
 
