@@ -278,7 +278,12 @@ impl Gpu {
             ],
             s.get(BLT_CONFIG) & (1 << 10) != 0,
         );
-        ts.fill_cleared(mem, s.get(BLT_INPLACE_TILE_COUNT))
+        for t in 0..s.get(BLT_INPLACE_TILE_COUNT) {
+            if ts.state(mem, t)? == TileState::Cleared {
+                ts.fill(mem, t)?;
+            }
+        }
+        Ok(())
     }
 }
 

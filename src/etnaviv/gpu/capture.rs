@@ -30,18 +30,13 @@ pub struct Capture {
 }
 
 impl Capture {
-    /// What both forms start with: the magic, the stream, the buffer count.
-    fn write_head(&self, magic: &[u8], w: &mut impl Write) -> io::Result<()> {
-        w.write_all(magic)?;
+    pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
+        w.write_all(MAGIC)?;
         w.write_all(&(self.stream.len() as u32).to_le_bytes())?;
         for v in &self.stream {
             w.write_all(&v.to_le_bytes())?;
         }
-        w.write_all(&(self.buffers.len() as u32).to_le_bytes())
-    }
-
-    pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
-        self.write_head(MAGIC, w)?;
+        w.write_all(&(self.buffers.len() as u32).to_le_bytes())?;
         for (a, d) in &self.buffers {
             w.write_all(&a.to_le_bytes())?;
             w.write_all(&(d.len() as u32).to_le_bytes())?;
@@ -52,7 +47,12 @@ impl Capture {
 
     /// The sparse form: only the non-zero 64-byte blocks of each buffer.
     pub fn write_sparse_to(&self, w: &mut impl Write) -> io::Result<()> {
-        self.write_head(MAGIC_SPARSE, w)?;
+        w.write_all(MAGIC_SPARSE)?;
+        w.write_all(&(self.stream.len() as u32).to_le_bytes())?;
+        for v in &self.stream {
+            w.write_all(&v.to_le_bytes())?;
+        }
+        w.write_all(&(self.buffers.len() as u32).to_le_bytes())?;
         for (a, d) in &self.buffers {
             w.write_all(&a.to_le_bytes())?;
             w.write_all(&(d.len() as u32).to_le_bytes())?;

@@ -17,7 +17,7 @@
 
 use std::ops::Range;
 
-use super::layout::tile_status::{read_through, TileStatus};
+use super::layout::tile_status::{read_through, TileState, TileStatus};
 use super::layout::{feature, has_cache128, Surface, Tiling};
 use super::memory::Memory;
 use super::{Gpu, GpuError};
@@ -393,7 +393,12 @@ impl Gpu {
             ],
             large,
         );
-        ts.fill_cleared(mem, tiles)
+        for t in 0..tiles {
+            if ts.state(mem, t)? == TileState::Cleared {
+                ts.fill(mem, t)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -411,13 +416,6 @@ mod tests {
         let mut gpu = Gpu::new(Specs::from_name(core).unwrap());
         gpu.execute(mem, cs.words()).unwrap();
         gpu
-    }
-
-    /// Starts the RS on a GC2000 with the states in `cs` and `clear_control`.
-    fn kick(mem: &mut Buffers, cs: &mut CmdStream, clear_control: u32) {
-        cs.set_state(RS_CLEAR_CONTROL, clear_control);
-        cs.set_state(RS_KICKER, 0xbeeb_beeb);
-        run("gc2000", mem, cs);
     }
 
     /// The RS states of a copy or clear on a two-pipe core in single-pipe mode.
@@ -457,7 +455,9 @@ mod tests {
         let mut cs = CmdStream::new();
         // A8R8G8B8 both sides, source tiled; stride 64 bytes (times 4 when tiled).
         rs_states(&mut cs, 6 | (1 << 7) | (6 << 8), 256, 64, 16, 8);
-        kick(&mut mem, &mut cs, 0);
+        cs.set_state(RS_CLEAR_CONTROL, 0);
+        cs.set_state(RS_KICKER, 0xbeeb_beeb);
+        run("gc2000", &mut mem, &cs);
         let out = mem.get(DST).unwrap();
         for y in 0..8u32 {
             for x in 0..16u32 {
@@ -478,7 +478,9 @@ mod tests {
         let mut cs = CmdStream::new();
         rs_states(&mut cs, 6 | (6 << 8), 0, 128, 16, 4);
         cs.set_states(RS_FILL_VALUE, &[0x1234_5642, 0, 0x1234_5642, 0]);
-        kick(&mut mem, &mut cs, (1 << 16) | 0x1111);
+        cs.set_state(RS_CLEAR_CONTROL, (1 << 16) | 0x1111);
+        cs.set_state(RS_KICKER, 0xbeeb_beeb);
+        run("gc2000", &mut mem, &cs);
         let out = mem.get(DST).unwrap();
         for y in 0..8usize {
             for x in 0..32usize {
@@ -504,7 +506,9 @@ mod tests {
         mem.map(DST, vec![0xff; 16 * 2]);
         let mut cs = CmdStream::new();
         rs_states(&mut cs, 6 | (4 << 8) | (1 << 29), 64, 32, 16, 1);
-        kick(&mut mem, &mut cs, 0);
+        cs.set_state(RS_CLEAR_CONTROL, 0);
+        cs.set_state(RS_KICKER, 0xbeeb_beeb);
+        run("gc2000", &mut mem, &cs);
         let out = mem.get(DST).unwrap();
         // Swapped: R=0x10 -> 5 bits 0x02, G=0x84 -> 6 bits 0x21, B=0xff -> 0x1f.
         let want: u16 = (0x02 << 11) | (0x21 << 5) | 0x1f;
@@ -524,7 +528,9 @@ mod tests {
         mem.map(DST, vec![0; 16 * 4]);
         let mut cs = CmdStream::new();
         rs_states(&mut cs, 6 | (6 << 8) | (3 << 5), 128, 64, 32, 2);
-        kick(&mut mem, &mut cs, 0);
+        cs.set_state(RS_CLEAR_CONTROL, 0);
+        cs.set_state(RS_KICKER, 0xbeeb_beeb);
+        run("gc2000", &mut mem, &cs);
         let out = mem.get(DST).unwrap();
         assert_eq!(&out[..4], &[15, 15, 15, 0xff]);
     }
@@ -544,7 +550,9 @@ mod tests {
         cs.set_state(TS_COLOR_SURFACE_BASE, SRC);
         cs.set_state(TS_COLOR_CLEAR_VALUE, 0xff00_00ff);
         cs.set_state(TS_COLOR_CLEAR_VALUE_EXT, 0xff00_00ff);
-        kick(&mut mem, &mut cs, 0);
+        cs.set_state(RS_CLEAR_CONTROL, 0);
+        cs.set_state(RS_KICKER, 0xbeeb_beeb);
+        run("gc2000", &mut mem, &cs);
         let out = mem.get(DST).unwrap();
         for x in 0..16usize {
             let v = u32::from_le_bytes(out[x * 4..][..4].try_into().unwrap());

@@ -135,17 +135,6 @@ impl TileStatus {
         Ok(())
     }
 
-    /// The in-place resolve of RS and BLT: every tile among the first `tiles` whose status
-    /// says cleared gets the clear pattern written over its memory.
-    pub fn fill_cleared(&self, mem: &mut dyn Memory, tiles: u32) -> Result<(), GpuError> {
-        for t in 0..tiles {
-            if self.state(mem, t)? == TileState::Cleared {
-                self.fill(mem, t)?;
-            }
-        }
-        Ok(())
-    }
-
     /// Reads `out.len()` bytes at `address` (inside one tile) as the engines see them.
     pub fn read(&self, mem: &dyn Memory, address: u32, out: &mut [u8]) -> Result<(), GpuError> {
         match self.tile_of(address) {

@@ -426,3 +426,6 @@ mod tests {
         unchanged(vec![cmp, cmp_zero(d(2), CondMod::Z)]);
     }
 }
+
+#[cfg(test)]
+mod mesa_tests;
