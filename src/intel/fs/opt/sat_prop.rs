@@ -193,3 +193,6 @@ mod tests {
         ]);
     }
 }
+
+#[cfg(test)]
+mod mesa_tests;
