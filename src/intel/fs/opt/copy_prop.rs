@@ -619,3 +619,6 @@ mod tests {
         assert_eq!(out, insts);
     }
 }
+
+#[cfg(test)]
+mod mesa_tests;
