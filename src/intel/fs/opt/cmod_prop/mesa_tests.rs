@@ -92,7 +92,10 @@ fn unchanged(before: Vec<Inst>) {
 fn leaves(why: Difference, before: Vec<Inst>, mesa_after: Vec<Inst>) {
     assert_ne!(before, mesa_after, "{why:?}: not a difference");
     let (p, out) = run(before.clone());
-    assert!(!p, "{why:?}: gpucc now does what Mesa does; make the test `propagates`");
+    assert!(
+        !p,
+        "{why:?}: gpucc now does what Mesa does; make the test `propagates`"
+    );
     assert_eq!(out, before, "{why:?}");
 }
 
@@ -523,11 +526,7 @@ fn subtract_merge_with_compare_intervening_add() {
     let b = add(vf(1), vf(2), vf(3));
     leaves(
         TwoOperandCompare,
-        vec![
-            a.clone(),
-            b.clone(),
-            cmp(null(RegType::F), vf(2), vf(3), L),
-        ],
+        vec![a.clone(), b.clone(), cmp(null(RegType::F), vf(2), vf(3), L)],
         vec![cond(a, L), b],
     );
 }
@@ -661,12 +660,7 @@ fn subtract_delete_compare_derp() {
 #[test]
 fn signed_unsigned_comparison_mismatch() {
     unchanged(vec![
-        op2(
-            Opcode::Asr,
-            vd(0),
-            v(1, RegType::W).negate(),
-            imm_d(15),
-        ),
+        op2(Opcode::Asr, vd(0), v(1, RegType::W).negate(), imm_d(15)),
         cmp(null(RegType::UD), vud(0), imm_ud(0), Le),
     ]);
 }

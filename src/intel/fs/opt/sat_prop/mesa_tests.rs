@@ -62,7 +62,10 @@ fn unchanged(before: Vec<Inst>) {
 fn leaves(why: Difference, before: Vec<Inst>, mesa_after: Vec<Inst>) {
     assert_ne!(before, mesa_after, "{why:?}: not a difference");
     let (p, out) = run(before.clone());
-    assert!(!p, "{why:?}: gpucc now does what Mesa does; make the test `propagates`");
+    assert!(
+        !p,
+        "{why:?}: gpucc now does what Mesa does; make the test `propagates`"
+    );
     assert_eq!(out, before, "{why:?}");
 }
 
@@ -145,10 +148,7 @@ fn neg_mov_sat() {
 fn add_neg_mov_sat() {
     leaves(
         NegatedCopy,
-        vec![
-            add(vf(0), vf(2), vf(3)),
-            sat(mov(vf(1), vf(0).negate())),
-        ],
+        vec![add(vf(0), vf(2), vf(3)), sat(mov(vf(1), vf(0).negate()))],
         vec![
             sat(add(vf(0), vf(2).negate(), vf(3).negate())),
             mov(vf(1), vf(0)),
@@ -177,14 +177,8 @@ fn add_imm_float_neg_mov_sat() {
 fn mul_neg_mov_sat() {
     leaves(
         NegatedCopy,
-        vec![
-            mul(vf(0), vf(2), vf(3)),
-            sat(mov(vf(1), vf(0).negate())),
-        ],
-        vec![
-            sat(mul(vf(0), vf(2).negate(), vf(3))),
-            mov(vf(1), vf(0)),
-        ],
+        vec![mul(vf(0), vf(2), vf(3)), sat(mov(vf(1), vf(0).negate()))],
+        vec![sat(mul(vf(0), vf(2).negate(), vf(3))), mov(vf(1), vf(0))],
     );
 }
 
@@ -344,4 +338,3 @@ fn offset_source_barrier() {
         sat(mov(vf(2), vf(0))),
     ]);
 }
-
