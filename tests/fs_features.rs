@@ -9,7 +9,9 @@
 //!   render-cache fence for images with commits waited on, none where brw leaves it out;
 //! - compute-shader verification through `fs::verify` (what `gpucc verify` runs).
 
-use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

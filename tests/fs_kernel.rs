@@ -2,7 +2,7 @@
 //! offsets, payload facts.
 
 use gpucc::intel::eu;
-use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::DevInfo;
 
 const SHADER: &str = r#"shader: MESA_SHADER_FRAGMENT

@@ -1,7 +1,7 @@
 //! Register allocation of virtual GRFs onto the 128 hardware GRFs with `crate::ra`.
 //!
 //! One class per VGRF size (contiguous runs of 1..=[`MAX_VGRF_REGS`] registers); the set and its
-//! q-values are built once per [`super::Context`]. Registers the thread payload, push
+//! q-values are built once per [`super::Device`]. Registers the thread payload, push
 //! constants and attribute setup occupy are precoloured nodes that interfere with every
 //! virtual register live before their last read (see [`payload_last_use`]), and the payload of the end-of-thread send is precoloured
 //! to the top of the file, as Gen7 requires g112–g127 for EOT sources; on Gen8 the payload of

@@ -51,9 +51,6 @@ pub struct UpperHalf {
     pub source_w: Option<u32>,
 }
 
-/// Binding-table index of UBO block 0 for pull-constant loads.
-pub const UBO_SURFACE_BASE: u32 = 64;
-
 impl Translator<'_> {
     /// A barycentric load: the payload registers of its mode (see `plan_payload`).
     pub(super) fn emit_barycentric(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {

@@ -29,7 +29,8 @@
 //! - `compute`: the workgroup size, local and workgroup ids, barriers and the end of a
 //!   compute thread.
 
-use crate::compiler::BindingModel;
+use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE, UBO_SURFACE_BASE};
+use crate::intel::backend::vertex::vertex_facts;
 use std::collections::BTreeMap;
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
@@ -49,11 +50,11 @@ mod memory;
 mod texture;
 mod vertex;
 
-pub(super) use compute::compute_facts;
+pub(in crate::intel) use compute::compute_facts;
 pub use compute::ComputeFacts;
-pub use io::{writes_dual_source, PayloadLayout, UpperHalf, UBO_SURFACE_BASE};
-pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
-pub use vertex::{urb_simd8_write_desc, vertex_facts, VS_PAYLOAD_REGS};
+pub use io::{writes_dual_source, PayloadLayout, UpperHalf};
+pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
+pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
 
 /// What the translation found that the program object must describe.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

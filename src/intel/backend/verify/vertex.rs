@@ -27,11 +27,12 @@ use crate::intel::sim::payload::{Layout, Vec4VsPayload, VsPayload};
 use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
-use crate::verify::MathProbes;
+use crate::intel::backend::context::Context;
+use crate::verify::{MathProbes, VerifyOutcome};
 
 use super::{
-    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers, Context,
-    VerifyOutcome, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers,
+    CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
 };
 
 /// Vertices per input set (set 1 leaves channels 3–7 of a SIMD8 thread disabled, and ends

@@ -29,13 +29,16 @@
 
 use std::collections::BTreeMap;
 
-use crate::compiler::BindingModel;
+use crate::intel::backend::binding::BindingModel;
+use crate::intel::backend::context::Context;
+use crate::intel::backend::options::Options;
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::payload::FsPayload;
 use crate::intel::sim::Thread;
 use crate::nir::{self, interp, InstrKind, Intrinsic};
 
-use super::{CompileError, Context, Options, VerifyOutcome};
+use crate::error::CompileError;
+use crate::verify::VerifyOutcome;
 use crate::verify::MathProbes;
 
 mod vertex;
@@ -165,7 +168,7 @@ fn run_compute_set(
     set: usize,
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
-    use super::from_nir::SLM_SURFACE;
+    use crate::intel::fs::from_nir::SLM_SURFACE;
     use crate::intel::sim::payload::CsCurbePayload;
     let variant = kernel.variant(simd).expect("checked by the caller");
     let info = kernel.compute.as_ref().expect("checked by the caller");
