@@ -18,7 +18,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{remove_items, Facts};
-use crate::etnaviv::compiler::from_nir::carries_float_modifiers;
+use crate::etnaviv::isa::carries_float_modifiers;
 use crate::etnaviv::compiler::ir::{
     Instr, Item, Operand, OperandKind, Program, Shape, ValueId, ValueKind,
 };
