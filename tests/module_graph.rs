@@ -428,6 +428,11 @@ impl Graph {
                     i = skip_group(toks, i + 1);
                     continue;
                 }
+                // A visibility (`pub(in crate::a)`) names a module but imports nothing.
+                Tok::Ident(k) if k == "pub" && is_sym(toks.get(i + 1), "(") => {
+                    i = skip_group(toks, i + 1);
+                    continue;
+                }
                 Tok::Ident(k) if k == "use" => {
                     let mut j = i + 1;
                     let mut leaves = Vec::new();
