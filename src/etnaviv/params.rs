@@ -3,7 +3,8 @@
 //!
 //! Mesa's etnaviv knows a core only by those values (`etna_get_specs` reads them and derives
 //! its `etna_specs`); gpucc's presets (gc400, gc2000, gc3000, gc7000) are four such value sets
-//! with names. [`Specs::from_params`] turns any value set into a target:
+//! with names. [`Specs::from_params`](super::specs::Specs::from_params) turns any value set
+//! into a target:
 //!
 //! - values equal to a preset's, all of them, give that preset (same `&'static Specs`, same
 //!   name);
@@ -116,7 +117,7 @@ impl CoreParams {
 
     /// Checks that the compiler can target the core: a model, a 3D pipe, temporaries and
     /// instruction memory. Every other value is taken as the kernel reports it, since Mesa's
-    /// rules (and so [`Specs`]' methods) give every value a meaning.
+    /// rules (and so [`Specs`](super::specs::Specs)' methods) give every value a meaning.
     pub fn validate(&self) -> Result<(), CoreError> {
         if self.model == 0 {
             return Err(invalid(
