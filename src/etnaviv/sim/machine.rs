@@ -3,8 +3,15 @@
 //! works on it.
 
 use super::sampler::{DefaultSampler, Sampler};
-use super::{INTERNAL_COUNT, TEMP_COUNT, UNIFORM_COUNT};
 use crate::etnaviv::specs::Specs;
+
+/// Temporaries addressable by the 7-bit destination field.
+pub const TEMP_COUNT: usize = 128;
+/// Uniform slots the simulator holds (the 9-bit register field reaches 511; bank 1 starts at
+/// 128, as Mesa 23.3's disassembler numbers it).
+pub const UNIFORM_COUNT: usize = 1024;
+/// Internal registers (`i` group) the simulator models.
+pub const INTERNAL_COUNT: usize = 16;
 
 /// One shader invocation's state.
 pub struct Machine {

@@ -18,20 +18,13 @@ pub mod alu;
 mod machine;
 pub mod sampler;
 
-pub use machine::Machine;
+pub use machine::{Machine, INTERNAL_COUNT, TEMP_COUNT, UNIFORM_COUNT};
 
 use std::fmt;
 
 use crate::etnaviv::isa::{Inst, Opcode};
 use alu::Flow;
 
-/// Temporaries addressable by the 7-bit destination field.
-pub const TEMP_COUNT: usize = 128;
-/// Uniform slots the simulator holds (the 9-bit register field reaches 511; bank 1 starts at
-/// 128, as Mesa 23.3's disassembler numbers it).
-pub const UNIFORM_COUNT: usize = 1024;
-/// Internal registers (`i` group) the simulator models.
-pub const INTERNAL_COUNT: usize = 16;
 
 /// A run-time error: what went wrong and at which instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
