@@ -7,9 +7,9 @@
 use std::borrow::Cow;
 
 pub use crate::error::CompileError;
-pub use crate::intel::backend::BindingModel;
 use crate::etnaviv;
 use crate::intel;
+pub use crate::intel::backend::BindingModel;
 use crate::key::Family as KeyFamily;
 pub use crate::key::Key;
 use crate::nir;
@@ -52,7 +52,9 @@ impl Compiler {
         // `GPUCC_DEBUG=help` and unknown-flag warnings come out at start-up.
         let _ = crate::debug::flags();
         let backend = match target {
-            Target::Intel(devinfo) => Backend::Intel(Box::new(intel::backend::Context::new(devinfo))),
+            Target::Intel(devinfo) => {
+                Backend::Intel(Box::new(intel::backend::Context::new(devinfo)))
+            }
             Target::Etnaviv(specs) => Backend::Etnaviv(etnaviv::compiler::Context::new(specs)),
         };
         Compiler { target, backend }

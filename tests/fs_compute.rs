@@ -10,9 +10,9 @@ mod common;
 
 use common::compute::header;
 use gpucc::intel::backend::binding::SSBO_SURFACE_BASE;
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::fs::from_nir::SLM_SURFACE;
 use gpucc::intel::fs::CompileError;
-use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::kernel::Kernel;
 use gpucc::intel::sim::payload::CsPayload;
 use gpucc::intel::sim::Thread;

@@ -404,7 +404,8 @@ impl main {
 fn f1_a_uniform_bounded_loop_retries_once_for_every_width() {
     let shader = parse(INTEL_FS_UNIFORM_LOOP);
     for target in ["ivb", "bdw"] {
-        let ctx = gpucc::intel::backend::Context::new(gpucc::intel::DevInfo::from_name(target).unwrap());
+        let ctx =
+            gpucc::intel::backend::Context::new(gpucc::intel::DevInfo::from_name(target).unwrap());
         let mut memo = gpucc::intel::backend::SetMemo::default();
         assert_eq!(
             gpucc::intel::backend::verify_with(&ctx, &shader, 8, &mut memo),

@@ -34,9 +34,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::eu;
 use gpucc::intel::backend::vertex::vertex_facts;
 use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
+use gpucc::intel::eu;
 use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, InstrKind, Intrinsic};

@@ -12,7 +12,6 @@ use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::Once;
 
-
 /// What a log message is, as Mesa's brw compiler tells its two callbacks apart.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! The data model: shader, variables, functions, the control-flow tree and the instruction arena.
 
 use super::opcodes::{AluOp, IndexKind, Intrinsic};
-use super::types::{AluType, GlslType, Stage};
 /// Variable modes are vocabulary of the whole IR, defined with its types.
 pub use super::types::VarMode;
+use super::types::{AluType, GlslType, Stage};
 
 /// Dense SSA value id: the `N` of `%N`. Indexes [`Impl::defs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -286,8 +286,8 @@ pub fn location_name(
     stage: super::types::Stage,
     mode: Option<super::types::VarMode>,
 ) -> String {
-    use super::types::VarMode::{ShaderIn, ShaderOut, System};
     use super::types::Stage::*;
+    use super::types::VarMode::{ShaderIn, ShaderOut, System};
     let named = |prefix: &str| {
         SLOTS
             .iter()

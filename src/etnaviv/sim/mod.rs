@@ -25,7 +25,6 @@ use std::fmt;
 use crate::etnaviv::isa::{Inst, Opcode};
 use alu::Flow;
 
-
 /// A run-time error: what went wrong and at which instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimError {

@@ -7,7 +7,9 @@
 use crate::error::CompileError;
 use crate::intel::backend::options::Options;
 use crate::intel::fs::{self, from_nir, pipeline};
-use crate::intel::kernel::{ComputeInfo, CsPushLayout, Flags, InputSlot, Kernel, Reloc, SimdKernel};
+use crate::intel::kernel::{
+    ComputeInfo, CsPushLayout, Flags, InputSlot, Kernel, Reloc, SimdKernel,
+};
 use crate::intel::DevInfo;
 use crate::nir;
 
@@ -19,7 +21,11 @@ pub fn compile_scalar(
     opts: &Options,
 ) -> Result<Kernel, CompileError> {
     let dev = device.devinfo;
-    let Some(flow) = device.flow.as_ref().filter(|_| (70..=90).contains(&dev.ver)) else {
+    let Some(flow) = device
+        .flow
+        .as_ref()
+        .filter(|_| (70..=90).contains(&dev.ver))
+    else {
         return Err(CompileError::Unsupported(format!(
             "{} (the scalar backend targets Gen7-Gen9)",
             dev.name
@@ -70,14 +76,12 @@ pub fn compile_scalar(
     };
     for &w in &widths {
         if let Some(size) = workgroup {
-            if !compute_width_wanted(dev, size, w, variants.last().map(|k: &SimdKernel| k.simd))
-            {
+            if !compute_width_wanted(dev, size, w, variants.last().map(|k: &SimdKernel| k.simd)) {
                 continue;
             }
         }
         if w == 32 {
-            let why =
-                simd32_excluded(dev, shader, any_spilled, simd16_failed, simd16_unit_bound);
+            let why = simd32_excluded(dev, shader, any_spilled, simd16_failed, simd16_unit_bound);
             if let Some(why) = why {
                 simd32_skipped = Some(why);
                 continue;

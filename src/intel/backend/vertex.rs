@@ -125,13 +125,17 @@ pub fn vertex_facts(shader: &Shader) -> Result<VertexInfo, CompileError> {
 }
 
 /// The constant value of source `k` of `i` (the indirect slot offset of an I/O intrinsic).
-pub(crate) fn const_offset(imp: &crate::nir::Impl, i: &IntrinsicInstr, k: usize) -> Result<u32, CompileError> {
-    let id = i.srcs.get(k).copied().ok_or_else(|| {
-        CompileError::Invalid(format!("{} lacks source {k}", i.intrinsic.name()))
-    })?;
+pub(crate) fn const_offset(
+    imp: &crate::nir::Impl,
+    i: &IntrinsicInstr,
+    k: usize,
+) -> Result<u32, CompileError> {
+    let id =
+        i.srcs.get(k).copied().ok_or_else(|| {
+            CompileError::Invalid(format!("{} lacks source {k}", i.intrinsic.name()))
+        })?;
     imp.const_value(id)
         .and_then(|v| v.first().copied())
         .map(|v| v as u32)
         .ok_or_else(|| unsupported(format!("{} with an indirect slot", i.intrinsic.name())))
 }
-

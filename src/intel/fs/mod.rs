@@ -181,4 +181,3 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     }
     payload_regs(facts)
 }
-

@@ -100,4 +100,3 @@ impl RunResult {
         self.diagnostics.iter().any(|d| d.message.contains(needle))
     }
 }
-

@@ -32,10 +32,10 @@ pub mod urb;
 pub mod validate;
 
 use crate::debug;
-use crate::intel::eu;
-use crate::intel::flow::FlowTemplates;
 use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE};
 use crate::intel::backend::options::Options;
+use crate::intel::eu;
+use crate::intel::flow::FlowTemplates;
 use crate::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SIMD4X2};
 use crate::intel::DevInfo;
 use crate::nir;

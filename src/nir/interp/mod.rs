@@ -24,4 +24,3 @@ pub use error::InterpError;
 pub use exec::{is_division, run};
 pub use math_error::{is_inexact, ErrorDirection, MathError};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};
-

@@ -48,7 +48,6 @@ mod scalar;
 mod source_mods;
 mod texture;
 
-
 /// How a NIR def is read by operands.
 #[derive(Clone, Debug)]
 enum Binding {

@@ -74,9 +74,7 @@ enum IdOrder {
 /// Reads the workgroup and shared-memory sizes of a compute shader's info block
 /// (`workgroup_size: 8, 1, 1`, `shared_size: 64`; Mesa 23.3's nir_print spells them
 /// `workgroup-size` and `shared-size`, which are read too).
-pub(in crate::intel) fn compute_facts(
-    shader: &nir::Shader,
-) -> Result<ComputeFacts, CompileError> {
+pub(in crate::intel) fn compute_facts(shader: &nir::Shader) -> Result<ComputeFacts, CompileError> {
     let info = &shader.info;
     let field = |key: &str| {
         info.field(key)
