@@ -15,8 +15,6 @@
 //! (header register = the URB handles, then one register per component), split where a slot
 //! is not written, the last one ending the thread.
 
-use std::collections::BTreeMap;
-
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
 use crate::intel::kernel::VertexInfo;
@@ -230,10 +228,6 @@ impl Translator<'_> {
 pub fn urb_simd8_write_desc(offset: u32, mlen: u32) -> u32 {
     (mlen << 25) | (1 << 19) | ((offset & 0x7ff) << 4) | 7
 }
-
-/// The varyings a vertex shader writes, with their four component registers (unwritten
-/// components keep an undefined register).
-pub(super) type VsOutputs = BTreeMap<u32, [Reg; 4]>;
 
 #[cfg(test)]
 mod tests {
