@@ -16,6 +16,7 @@ use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 use super::liveness::{self, Liveness};
+pub use super::liveness::regs_read;
 use super::CompileError;
 
 /// How many virtual registers may be spilled before giving up.
@@ -544,17 +545,6 @@ fn payload_last_use(prog: &Program, reserved: u32) -> Vec<Option<usize>> {
         *l = Some(n);
     }
     last
-}
-
-/// Registers source `i` of `inst` reads, including the implied ones: PLN's barycentric source
-/// names one register but the instruction reads the u and v planes, two registers per eight
-/// channels.
-pub fn regs_read(inst: &Inst, i: usize) -> u32 {
-    let s = &inst.src[i];
-    if inst.op == Op::Alu(Opcode::Pln) && i == 1 && s.file != File::Imm {
-        return 2 * (inst.exec_size as u32).div_ceil(8);
-    }
-    liveness::source_regs(inst, s).max(1)
 }
 
 /// Rewrites every VGRF operand to its hardware register.
