@@ -24,7 +24,9 @@
 //! close a cycle, and are skipped too.
 //!
 //! It fails listing every strongly connected component of more than one file, with the edges
-//! that tie it and the names each edge carries.
+//! that tie it and the names each edge carries (but the few [`KNOWN_CYCLES`] that work in
+//! flight removes), and on any import between the scalar (`intel/fs`) and vec4
+//! (`intel/vec4`) backends, which share only what the Intel layer (`intel/backend`) holds.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
@@ -682,8 +684,13 @@ impl Graph {
 
     /// Each cycle with the edges inside it, as text.
     fn report(&self) -> String {
+        self.report_of(&self.cycles())
+    }
+
+    /// [`Graph::report`] of the given cycles.
+    fn report_of(&self, cycles: &[Vec<usize>]) -> String {
         let mut out = String::new();
-        for comp in self.cycles() {
+        for comp in cycles {
             let set: HashSet<usize> = comp.iter().copied().collect();
             out += &format!("cycle of {} files:\n", comp.len());
             for ((a, b), names) in &self.edges {
@@ -799,8 +806,15 @@ fn read_tree(dir: &Path, base: &Path, out: &mut BTreeMap<String, String>) {
     }
 }
 
+/// Cycles that work in flight elsewhere removes, each with why it may stay for now. The test
+/// fails on any other cycle, and also when one of these is gone, so that the list only
+/// shrinks (delete the entry then).
+const KNOWN_CYCLES: &[(&[&str], &str)] = &[(
+    &["ra/alloc.rs", "ra/check.rs"],
+    "issue 38: ra::check is being reworked into the checker of every backend's final code",
+)];
+
 #[test]
-#[ignore = "the graph has cycles until the layering rework lands"]
 fn module_graph_has_no_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut sources = BTreeMap::new();
@@ -819,7 +833,42 @@ fn module_graph_has_no_cycle() {
     // The check saw the crate: the compile entry imports its backends.
     assert!(g.files.len() > 200, "only {} files reached", g.files.len());
     assert!(g.edge("compiler.rs", "target.rs").is_some());
-    let report = g.report();
+    // The two Intel backends share only what the Intel layer (intel/backend) holds.
+    let backend = |f: usize| {
+        let path = g.files[f].as_str();
+        ["intel/fs/", "intel/vec4/"]
+            .into_iter()
+            .find(|b| path.starts_with(b))
+    };
+    let crossing: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|((a, b), _)| {
+            backend(*a).is_some() && backend(*b).is_some() && backend(*a) != backend(*b)
+        })
+        .map(|((a, b), names)| format!("{} -> {}: {names:?}", g.files[*a], g.files[*b]))
+        .collect();
+    assert!(
+        crossing.is_empty(),
+        "fs and vec4 import each other:\n{}",
+        crossing.join("\n")
+    );
+    let cycles = g.cycles();
+    let files_of = |c: &[usize]| -> Vec<&str> { c.iter().map(|&f| g.files[f].as_str()).collect() };
+    let gone: Vec<&[&str]> = KNOWN_CYCLES
+        .iter()
+        .map(|(files, _)| *files)
+        .filter(|files| !cycles.iter().any(|c| files_of(c) == *files))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "known cycles no longer in the graph (remove them from KNOWN_CYCLES): {gone:?}"
+    );
+    let unknown: Vec<Vec<usize>> = cycles
+        .into_iter()
+        .filter(|c| !KNOWN_CYCLES.iter().any(|(files, _)| files_of(c) == *files))
+        .collect();
+    let report = g.report_of(&unknown);
     assert!(
         report.is_empty(),
         "the module import graph has cycles:\n{report}"
