@@ -3,7 +3,8 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use super::device::{render_node_paths, Device};
+pub use super::device::render_node_paths;
+use super::device::Device;
 use super::error::Error;
 use super::ioctl::{FdIoctl, Ioctl};
 
