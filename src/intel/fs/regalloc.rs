@@ -15,8 +15,8 @@ use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
-use super::liveness::{self, Liveness};
 pub use super::liveness::regs_read;
+use super::liveness::{self, Liveness};
 use super::CompileError;
 
 /// How many virtual registers may be spilled before giving up.
