@@ -11,7 +11,7 @@
 //! (with `#[path]`), and records in each module what it defines, what it imports (`use` trees,
 //! groups, renames and globs, at any depth of the file) and which paths its code names
 //! (`crate::a::b`, `super::x`, `self::y`, and paths through a name in scope such as
-//! `fs::Options` after `use crate::intel::fs`). Each imported name is resolved to the file
+//! `fs::pipeline` after `use crate::intel::fs`). Each imported name is resolved to the file
 //! that *defines* it, following `use` re-exports; a name found through a glob import counts
 //! where the module names it. A path that stops at a module counts as importing that module's
 //! file; a `mod x;` declaration is not an import (a parent owning a child is not a dependency

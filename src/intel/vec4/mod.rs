@@ -17,8 +17,8 @@
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].
 //!
 //! The program object is the same [`Kernel`] the scalar backend returns, with the same
-//! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the shared `vertex_facts`) and one
-//! variant whose width is [`SIMD4X2`].
+//! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the Intel layer's `vertex_facts`,
+//! which the scalar backend uses too) and one variant whose width is [`SIMD4X2`].
 
 pub mod alloc_check;
 pub mod codegen;
