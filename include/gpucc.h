@@ -112,6 +112,22 @@ typedef enum {
 } gpucc_family;
 
 /**
+ * What a log message is, as Mesa's brw compiler tells its two callbacks apart.
+ */
+typedef enum {
+  /**
+   * Statistics: one line per program and SIMD width in Mesa's shader-db wording
+   * (`brw_compiler::shader_debug_log`; etnaviv's SHADER_INFO debug message).
+   */
+  GPUCC_LOG_KIND_STATS = 0,
+  /**
+   * A performance warning: a SIMD width not built, register spilling
+   * (`brw_compiler::shader_perf_log`).
+   */
+  GPUCC_LOG_KIND_PERF = 1,
+} gpucc_log_kind;
+
+/**
  * Values of `gpucc_cs_info.push_layout`.
  */
 typedef enum {
@@ -213,22 +229,6 @@ typedef enum {
    */
   GPUCC_ETNA_UNIFORM_KIND_TEXTURE_DEPTH = 8,
 } gpucc_etna_uniform_kind;
-
-/**
- * What a log message is, as Mesa's brw compiler tells its two callbacks apart.
- */
-typedef enum {
-  /**
-   * Statistics: one line per program and SIMD width in Mesa's shader-db wording
-   * (`brw_compiler::shader_debug_log`; etnaviv's SHADER_INFO debug message).
-   */
-  GPUCC_LOG_KIND_STATS = 0,
-  /**
-   * A performance warning: a SIMD width not built, register spilling
-   * (`brw_compiler::shader_perf_log`).
-   */
-  GPUCC_LOG_KIND_PERF = 1,
-} gpucc_log_kind;
 
 /**
  * Shader stages as programs report them.
@@ -576,6 +576,14 @@ typedef struct {
    */
   const char *type_name;
 } gpucc_builder_deref;
+
+/**
+ * The driver's log function: `user_data` is the compile's `gpucc_compile_options.log_data`,
+ * or when that is NULL (or no options are given) the one given to
+ * gpucc_compiler_set_log_callback; then the kind, and a NUL-terminated message without a trailing newline, valid during the call only.
+ * Called on the thread that called gpucc_compile, during that call.
+ */
+typedef void (*gpucc_log_callback)(void *user_data, gpucc_log_kind kind, const char *message);
 
 /**
  * An Intel compute program's dispatch facts (Gen7, Gen7.5, Gen8, Gen9). Booleans are 0 or 1.
@@ -1204,14 +1212,6 @@ typedef struct {
    */
   uint32_t component_mask;
 } gpucc_etna_io;
-
-/**
- * The driver's log function: `user_data` is the compile's `gpucc_compile_options.log_data`,
- * or when that is NULL (or no options are given) the one given to
- * gpucc_compiler_set_log_callback; then the kind, and a NUL-terminated message without a trailing newline, valid during the call only.
- * Called on the thread that called gpucc_compile, during that call.
- */
-typedef void (*gpucc_log_callback)(void *user_data, gpucc_log_kind kind, const char *message);
 
 /**
  * The statistics of one compiled variant (Mesa's `brw_compile_stats` per dispatch width;
@@ -1929,6 +1929,28 @@ const char *gpucc_compiler_target(const gpucc_compiler *compiler);
 gpucc_status gpucc_compiler_family(const gpucc_compiler *compiler, gpucc_family *out);
 
 /**
+ * Sets the function that receives a compiler's statistics lines and performance warnings,
+ * with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
+ * `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
+ * `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
+ * that to the callback instead. NULL `callback` turns logging off.
+ *
+ * Call it before the compiler is shared between threads: setting it while another thread
+ * compiles with the same compiler gives that compile the old or the new callback.
+ *
+ * Statistics come once per program and SIMD width, in Mesa 23.3's shader-db wording
+ * (`FS SIMD8 shader: 12 inst, 0 loops, 136 cycles, 0:0 spills:fills, 1 sends, scheduled with
+ * mode top-down, Promoted 0 constants, compacted 192 to 144 bytes.`; `VS vec4 shader: ...`;
+ * etnaviv `FRAG shader: 5 instructions, 2 temps, 1 immediates, 0 loops`), so shader-db's
+ * report reads them. If the process already has another `log` logger of this library's copy
+ * of the `log` crate (only possible when gpucc is linked into a Rust program), that logger
+ * receives the records instead.
+ */
+gpucc_status gpucc_compiler_set_log_callback(gpucc_compiler *compiler,
+                                             gpucc_log_callback callback,
+                                             void *user_data);
+
+/**
  * Fills `*info` (its `struct_size` set by the caller) with a compute program's dispatch
  * facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT naming it.
  */
@@ -2228,28 +2250,6 @@ gpucc_status gpucc_program_etna_input(const gpucc_program *program,
 gpucc_status gpucc_program_etna_output(const gpucc_program *program,
                                        uint32_t index,
                                        gpucc_etna_io *io);
-
-/**
- * Sets the function that receives a compiler's statistics lines and performance warnings,
- * with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
- * `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
- * `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
- * that to the callback instead. NULL `callback` turns logging off.
- *
- * Call it before the compiler is shared between threads: setting it while another thread
- * compiles with the same compiler gives that compile the old or the new callback.
- *
- * Statistics come once per program and SIMD width, in Mesa 23.3's shader-db wording
- * (`FS SIMD8 shader: 12 inst, 0 loops, 136 cycles, 0:0 spills:fills, 1 sends, scheduled with
- * mode top-down, Promoted 0 constants, compacted 192 to 144 bytes.`; `VS vec4 shader: ...`;
- * etnaviv `FRAG shader: 5 instructions, 2 temps, 1 immediates, 0 loops`), so shader-db's
- * report reads them. If the process already has another `log` logger of this library's copy
- * of the `log` crate (only possible when gpucc is linked into a Rust program), that logger
- * receives the records instead.
- */
-gpucc_status gpucc_compiler_set_log_callback(gpucc_compiler *compiler,
-                                             gpucc_log_callback callback,
-                                             void *user_data);
 
 /**
  * Statistics of variant `index` (0 .. `num_widths` of gpucc_program_info, narrowest first)

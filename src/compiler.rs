@@ -5,10 +5,11 @@
 //! `Send + Sync`: drivers compile from several threads at once with one object.
 
 use std::borrow::Cow;
-use std::fmt;
 
+pub use crate::error::CompileError;
 use crate::etnaviv;
 use crate::intel;
+pub use crate::intel::backend::BindingModel;
 use crate::key::Family as KeyFamily;
 pub use crate::key::Key;
 use crate::nir;
@@ -20,7 +21,7 @@ use crate::verify::VerifyOutcome;
 /// templates inline and is much larger than the etnaviv one.)
 #[derive(Debug)]
 enum Backend {
-    Intel(Box<intel::fs::Context>),
+    Intel(Box<intel::backend::Context>),
     Etnaviv(etnaviv::compiler::Context),
 }
 
@@ -41,73 +42,6 @@ pub struct CompileOptions {
     pub binding: BindingModel,
 }
 
-/// Intel: where a program's surfaces sit in the binding table and how it pushes uniform
-/// data. Vivante programs are the same under both (sampler units and the uniform file are
-/// Mesa's already).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BindingModel {
-    /// gpucc's own layout, for its tools and tests: texture indices are binding-table slots,
-    /// UBO block b is slot 64 + b and SSBO block b slot 128 + b; uniform data is pushed a
-    /// dword at a time in order of first use, up to 32 registers, and pulled past that.
-    #[default]
-    Gpucc,
-    /// Mesa's (crocus, iris): texture, UBO and SSBO indices in the NIR are the final
-    /// binding-table slots the driver assigned (`crocus_setup_binding_table`); uniform data
-    /// is pushed as up to four ranges of 32-byte registers chosen as
-    /// `brw_nir_analyze_ubo_ranges` chooses them, within 64 registers, and pulled outside.
-    Mesa,
-    /// Mesa's, pushing the UBO ranges the driver chose itself rather than gpucc's choice.
-    MesaDriverRanges(crate::intel::ubo_ranges::DriverRanges),
-}
-
-impl BindingModel {
-    /// Mesa's binding model, with gpucc's ranges or the driver's.
-    pub fn is_mesa(&self) -> bool {
-        !matches!(self, BindingModel::Gpucc)
-    }
-
-    /// The driver's own UBO ranges, when it gave them.
-    pub fn driver_ranges(&self) -> Option<&crate::intel::ubo_ranges::DriverRanges> {
-        match self {
-            BindingModel::MesaDriverRanges(r) => Some(r),
-            _ => None,
-        }
-    }
-}
-
-/// Why a compile failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CompileError {
-    /// The shader uses a feature the target or gpucc does not support; names it.
-    Unsupported(String),
-    /// The program exceeds a hardware limit; names it.
-    Limit(String),
-    /// The shader is malformed for this backend.
-    Invalid(String),
-    /// A gpucc bug caught by an internal check.
-    Internal(String),
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompileError::Unsupported(m) => write!(f, "unsupported: {m}"),
-            CompileError::Limit(m) => write!(f, "limit exceeded: {m}"),
-            CompileError::Invalid(m) => write!(f, "invalid shader: {m}"),
-            CompileError::Internal(m) => write!(f, "internal error: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for CompileError {}
-
-/// A validator's complaint between passes is a gpucc bug, whichever backend found it.
-impl From<crate::pipeline::InvalidIr> for CompileError {
-    fn from(e: crate::pipeline::InvalidIr) -> CompileError {
-        CompileError::Internal(e.to_string())
-    }
-}
-
 impl Compiler {
     pub fn new(target_name: &str) -> Result<Compiler, UnknownTarget> {
         Ok(Compiler::for_target(Target::from_name(target_name)?))
@@ -118,7 +52,9 @@ impl Compiler {
         // `GPUCC_DEBUG=help` and unknown-flag warnings come out at start-up.
         let _ = crate::debug::flags();
         let backend = match target {
-            Target::Intel(devinfo) => Backend::Intel(Box::new(intel::fs::Context::new(devinfo))),
+            Target::Intel(devinfo) => {
+                Backend::Intel(Box::new(intel::backend::Context::new(devinfo)))
+            }
             Target::Etnaviv(specs) => Backend::Etnaviv(etnaviv::compiler::Context::new(specs)),
         };
         Compiler { target, backend }
@@ -157,7 +93,7 @@ impl Compiler {
         let shader: &nir::Shader = &keyed;
         let compiled = match &self.backend {
             Backend::Intel(ctx) => {
-                let mut opts = intel::fs::Options::default();
+                let mut opts = intel::backend::Options::default();
                 if !options.simd.is_empty() {
                     opts.simd = options.simd.clone();
                 }
@@ -219,13 +155,13 @@ impl Compiler {
                     simd
                 };
                 let mut outcome = VerifyOutcome::Pass;
-                let mut memo = intel::fs::SetMemo::default();
+                let mut memo = intel::backend::SetMemo::default();
                 for (i, &w) in widths.iter().enumerate() {
-                    let layout = intel::fs::Layout {
+                    let layout = intel::backend::Layout {
                         binding: options.binding,
                         input_slots_valid: options.key.input_slots_valid,
                     };
-                    match intel::fs::verify_laid_out(ctx, shader, w, layout, &mut memo) {
+                    match intel::backend::verify_laid_out(ctx, shader, w, layout, &mut memo) {
                         VerifyOutcome::Pass => {}
                         // Only the first width decides whether the shader is supported.
                         VerifyOutcome::Unsupported(_) if i > 0 => {}

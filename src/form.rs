@@ -13,7 +13,7 @@
 //! dumps and never in the other's. A compile that fails on a shader of the other form gets
 //! [`wrong_form`]'s message instead of the name of the first construct the backend lacked.
 
-use crate::compiler::CompileError;
+use crate::error::CompileError;
 use crate::nir::{AluOp, InstrKind, Intrinsic, Shader};
 use crate::target::{Family, Target};
 

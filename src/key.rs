@@ -49,7 +49,7 @@
 
 use std::borrow::Cow;
 
-use crate::compiler::CompileError;
+use crate::error::CompileError;
 use crate::nir::{
     self, AluInstr, AluOp, AluSrc, DerefKind, IndexKind, IndexValue, InstrKind, Intrinsic,
     IntrinsicInstr, Stage,

@@ -9,6 +9,7 @@ pub mod capi;
 pub mod compiler;
 pub mod debug;
 pub mod drm;
+pub mod error;
 pub mod etnaviv;
 pub mod form;
 pub mod intel;

@@ -9,7 +9,7 @@
 //! here they are refused by name, with the instruction that carries them, before any backend
 //! runs.
 
-use crate::compiler::CompileError;
+use crate::error::CompileError;
 use crate::nir::types::Stage;
 use crate::nir::{InstrKind, Intrinsic, IntrinsicInstr, Shader};
 use crate::target::{Family, Target};

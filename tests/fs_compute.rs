@@ -9,8 +9,10 @@
 mod common;
 
 use common::compute::header;
-use gpucc::intel::fs::from_nir::{SLM_SURFACE, SSBO_SURFACE_BASE};
-use gpucc::intel::fs::{CompileError, Context, Options};
+use gpucc::intel::backend::binding::SSBO_SURFACE_BASE;
+use gpucc::intel::backend::{Context, Options};
+use gpucc::intel::fs::from_nir::SLM_SURFACE;
+use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::Kernel;
 use gpucc::intel::sim::payload::CsPayload;
 use gpucc::intel::sim::Thread;

@@ -13,7 +13,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::fs::{CompileError, Context, Options};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::DevInfo;
 
 fn run_platform(corpus: &str, target: &str) {
@@ -88,7 +90,7 @@ fn bdw_corpus_compiles_or_names_the_feature() {
 }
 
 fn verify_platform(corpus: &str, target: &str, simd: u32) {
-    use gpucc::intel::fs::{verify, VerifyOutcome};
+    use gpucc::intel::backend::{verify, VerifyOutcome};
     let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
         return;
     };
@@ -193,7 +195,7 @@ fn bdw_simd32_matches_the_interpreter() {
 /// synthetic constant data the checks place at the relocated address.
 #[test]
 fn bdw_constant_data_shaders_compile_at_both_widths_and_verify() {
-    use gpucc::intel::fs::{verify_kernel, VerifyOutcome};
+    use gpucc::intel::backend::{verify_kernel, VerifyOutcome};
     let Some(dir) = common::shared_path("corpus/nir/bdw") else {
         return;
     };

@@ -7,9 +7,11 @@
 //! - dual-source blending: SIMD8 dual-source render-target writes (a SIMD16 thread sends two);
 //! - memory fences: one data-cache fence message per barrier with memory scope, the Ivybridge
 //!   render-cache fence for images with commits waited on, none where brw leaves it out;
-//! - compute-shader verification through `fs::verify` (what `gpucc verify` runs).
+//! - compute-shader verification through `intel::backend::verify` (what `gpucc verify` runs).
 
-use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

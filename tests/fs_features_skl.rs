@@ -7,7 +7,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::fs::{verify, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{verify, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

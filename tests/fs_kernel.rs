@@ -1,8 +1,8 @@
 //! The program object: statistics agree with the code they describe, Mesa's wording, variant
 //! offsets, payload facts.
 
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::eu;
-use gpucc::intel::fs::{Context, Options};
 use gpucc::intel::DevInfo;
 
 const SHADER: &str = r#"shader: MESA_SHADER_FRAGMENT

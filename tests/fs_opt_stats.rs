@@ -14,7 +14,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::DevInfo;
 
 /// Mesa's instruction and cycle counts per (shader name, SIMD width) for fragment shaders.

@@ -6,8 +6,9 @@
 
 mod common;
 
+use gpucc::intel::backend::{verify, verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::fs::from_nir::a64_untyped_read_desc;
-use gpucc::intel::fs::{verify, verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::{Kernel, RELOC_CONST_DATA_ADDR_LOW};
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, interp};

@@ -9,7 +9,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::DevInfo;
 
 /// Mesa's per-shader figures: (spills + fills of every width, has a SIMD16 program, has a

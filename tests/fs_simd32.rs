@@ -11,7 +11,7 @@ use std::ffi::{c_char, CString};
 use std::ptr;
 
 use gpucc::capi::*;
-use gpucc::intel::fs::{verify, verify_kernel, Context, Options, VerifyOutcome};
+use gpucc::intel::backend::{verify, verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

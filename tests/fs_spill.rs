@@ -4,7 +4,7 @@
 
 mod common;
 
-use gpucc::intel::fs::{verify, Context, Options, VerifyOutcome};
+use gpucc::intel::backend::{verify, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 
 const PLATFORMS: [&str; 3] = ["ivb", "hsw", "bdw"];

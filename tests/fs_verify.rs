@@ -1,7 +1,7 @@
 //! The verifier itself: a correct kernel passes, a kernel with one wrong constant fails at the
 //! first mismatching output, and divergent control flow plus discard run on both sides.
 
-use gpucc::intel::fs::{verify, verify_kernel, Context, Options, VerifyOutcome};
+use gpucc::intel::backend::{verify, verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 
 const SHADER: &str = r#"shader: MESA_SHADER_FRAGMENT

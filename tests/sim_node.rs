@@ -14,7 +14,7 @@ use std::path::Path;
 
 use gpucc::drm::i915::{Bo, ComputeLaunch, I915};
 use gpucc::drm::{Device, Gpu};
-use gpucc::intel::fs::{Context, Options};
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::kernel::Kernel;
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, interp};

@@ -330,13 +330,13 @@ fn f7_undefined_outputs_are_not_compared() {
     let wrong = gpucc::nir::parse(INTEL_FS_REG_ON_ONE_PATH).unwrap();
     let wrong = gpucc::nir::print(&wrong).replace("fadd %3.x, %5", "fmul %3.x, %5");
     let wrong = parse(&wrong);
-    let ctx = gpucc::intel::fs::Context::new(gpucc::intel::DevInfo::from_name("ivb").unwrap());
+    let ctx = gpucc::intel::backend::Context::new(gpucc::intel::DevInfo::from_name("ivb").unwrap());
     let kernel = ctx
-        .compile(&wrong, &gpucc::intel::fs::Options::widths(&[8]))
+        .compile(&wrong, &gpucc::intel::backend::Options::widths(&[8]))
         .unwrap();
     assert!(
         matches!(
-            gpucc::intel::fs::verify_kernel(&ctx, &hand, &kernel, 8),
+            gpucc::intel::backend::verify_kernel(&ctx, &hand, &kernel, 8),
             VerifyOutcome::Fail { .. }
         ),
         "the program of x * 1 checked against x + 1 must fail"
@@ -404,10 +404,11 @@ impl main {
 fn f1_a_uniform_bounded_loop_retries_once_for_every_width() {
     let shader = parse(INTEL_FS_UNIFORM_LOOP);
     for target in ["ivb", "bdw"] {
-        let ctx = gpucc::intel::fs::Context::new(gpucc::intel::DevInfo::from_name(target).unwrap());
-        let mut memo = gpucc::intel::fs::SetMemo::default();
+        let ctx =
+            gpucc::intel::backend::Context::new(gpucc::intel::DevInfo::from_name(target).unwrap());
+        let mut memo = gpucc::intel::backend::SetMemo::default();
         assert_eq!(
-            gpucc::intel::fs::verify_with(&ctx, &shader, 8, &mut memo),
+            gpucc::intel::backend::verify_with(&ctx, &shader, 8, &mut memo),
             VerifyOutcome::Pass,
             "{target}"
         );
@@ -416,7 +417,7 @@ fn f1_a_uniform_bounded_loop_retries_once_for_every_width() {
         assert!(retried > 0, "{target}: no set went over to small integers");
         for simd in [16, 32] {
             assert_eq!(
-                gpucc::intel::fs::verify_with(&ctx, &shader, simd, &mut memo),
+                gpucc::intel::backend::verify_with(&ctx, &shader, simd, &mut memo),
                 VerifyOutcome::Pass,
                 "{target} SIMD{simd}"
             );

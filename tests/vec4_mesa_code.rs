@@ -34,9 +34,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use gpucc::intel::backend::vertex::vertex_facts;
+use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
 use gpucc::intel::eu;
-use gpucc::intel::fs::from_nir::vertex_facts;
-use gpucc::intel::fs::{verify_kernel, Context, VerifyOutcome};
 use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, InstrKind, Intrinsic};
@@ -259,7 +259,7 @@ fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         num_render_targets: 0,
         pull_constant_blocks: ubo_blocks(shader),
         ubo_surface_base: 0,
-        ssbo_surface_base: gpucc::intel::fs::from_nir::SSBO_SURFACE_BASE,
+        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
         ubo_ranges: Vec::new(),
         surfaces: SurfaceUse::default(),
         flags: Flags::default(),

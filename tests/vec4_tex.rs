@@ -8,7 +8,9 @@
 //! in 18:17, type 16:12, sampler 11:8, binding table 7:0); the layouts follow Mesa's
 //! `nir_emit_texture` (brw_vec4_nir.cpp).
 
-use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::kernel::Kernel;
 use gpucc::intel::DevInfo;
 use gpucc::nir;

@@ -109,11 +109,11 @@ impl main {
 #[test]
 fn a_wrong_program_with_inexact_math_still_fails() {
     let shader = parse(FS_RECIPROCAL);
-    let ctx = gpucc::intel::fs::Context::new(gpucc::intel::DevInfo::from_name("ivb").unwrap());
-    let options = gpucc::intel::fs::Options::widths(&[8]);
+    let ctx = gpucc::intel::backend::Context::new(gpucc::intel::DevInfo::from_name("ivb").unwrap());
+    let options = gpucc::intel::backend::Options::widths(&[8]);
     let right = ctx.compile(&shader, &options).unwrap();
     assert_eq!(
-        gpucc::intel::fs::verify_kernel(&ctx, &shader, &right, 8),
+        gpucc::intel::backend::verify_kernel(&ctx, &shader, &right, 8),
         VerifyOutcome::Pass
     );
     // 1/sqrt(x + 1) instead of 1/(x + 1): the probes move 1/(x + 1) by two units, far inside
@@ -122,7 +122,7 @@ fn a_wrong_program_with_inexact_math_still_fails() {
     let wrong = ctx.compile(&wrong, &options).unwrap();
     assert!(
         matches!(
-            gpucc::intel::fs::verify_kernel(&ctx, &shader, &wrong, 8),
+            gpucc::intel::backend::verify_kernel(&ctx, &shader, &wrong, 8),
             VerifyOutcome::Fail { .. }
         ),
         "1/sqrt(x + 1) checked against 1/(x + 1) must fail"

@@ -8,7 +8,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::fs::{verify_kernel, CompileError, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+
+use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 
 fn run(platform: &str) {

@@ -3,7 +3,7 @@
 //! layout derived by hand from Mesa's rules (brw_vue_map.c, emit_urb_writes), and the
 //! failures a driver must see named.
 
-use gpucc::intel::fs::{verify, verify_kernel, Context, Options, VerifyOutcome};
+use gpucc::intel::backend::{verify, verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

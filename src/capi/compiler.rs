@@ -1,7 +1,8 @@
 //! `gpucc_compiler`: one per target, shareable across threads.
 
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 
+use super::log::{install_logger, LogCallback, Sink};
 use super::status::{guard, write_out, Error, Status};
 use crate::target::Target;
 
@@ -10,7 +11,7 @@ pub struct Compiler {
     pub(crate) inner: crate::compiler::Compiler,
     target_name: CString,
     /// The driver's log callback (gpucc_compiler_set_log_callback).
-    pub(crate) log: std::sync::RwLock<Option<super::log::Sink>>,
+    pub(crate) log: std::sync::RwLock<Option<Sink>>,
 }
 
 /// Creates a compiler for a target named as on the command line: an Intel platform by Mesa's
@@ -104,5 +105,38 @@ pub extern "C" fn gpucc_compiler_family(compiler: *const Compiler, out: *mut Fam
             crate::target::Family::Etnaviv => Family::Etnaviv,
         };
         write_out(out, family, "out")
+    })
+}
+
+/// Sets the function that receives a compiler's statistics lines and performance warnings,
+/// with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
+/// `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
+/// `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
+/// that to the callback instead. NULL `callback` turns logging off.
+///
+/// Call it before the compiler is shared between threads: setting it while another thread
+/// compiles with the same compiler gives that compile the old or the new callback.
+///
+/// Statistics come once per program and SIMD width, in Mesa 23.3's shader-db wording
+/// (`FS SIMD8 shader: 12 inst, 0 loops, 136 cycles, 0:0 spills:fills, 1 sends, scheduled with
+/// mode top-down, Promoted 0 constants, compacted 192 to 144 bytes.`; `VS vec4 shader: ...`;
+/// etnaviv `FRAG shader: 5 instructions, 2 temps, 1 immediates, 0 loops`), so shader-db's
+/// report reads them. If the process already has another `log` logger of this library's copy
+/// of the `log` crate (only possible when gpucc is linked into a Rust program), that logger
+/// receives the records instead.
+#[no_mangle]
+pub extern "C" fn gpucc_compiler_set_log_callback(
+    compiler: *mut Compiler,
+    callback: LogCallback,
+    user_data: *mut c_void,
+) -> Status {
+    guard("gpucc_compiler_set_log_callback", || {
+        // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.
+        let c = unsafe { compiler.as_ref() }
+            .ok_or_else(|| Error::invalid("gpucc_compiler_set_log_callback: compiler is NULL"))?;
+        install_logger();
+        let sink = callback.map(|callback| Sink::new(callback, user_data));
+        *c.log.write().unwrap_or_else(|e| e.into_inner()) = sink;
+        Ok(())
     })
 }

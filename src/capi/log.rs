@@ -1,5 +1,6 @@
-//! `gpucc_compiler_set_log_callback`: the driver's log for statistics and performance
-//! warnings (Mesa's `brw_compiler::shader_debug_log` and `shader_perf_log`).
+//! The driver's log for statistics and performance warnings (Mesa's
+//! `brw_compiler::shader_debug_log` and `shader_perf_log`), which
+//! `gpucc_compiler_set_log_callback` (with the compiler handle, `capi/compiler.rs`) sets.
 //!
 //! Inside gpucc the messages are `log` records (see [`crate::shader_log`]). This module is
 //! the `log` logger of a C host: installed once, it hands each gpucc record to the callback of
@@ -10,9 +11,6 @@
 use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::Once;
-
-use super::compiler::Compiler;
-use super::status::{guard, Error, Status};
 
 /// What a log message is, as Mesa's brw compiler tells its two callbacks apart.
 #[repr(C)]
@@ -41,6 +39,16 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
+    pub(crate) fn new(
+        callback: unsafe extern "C" fn(*mut c_void, LogKind, *const c_char),
+        user_data: *mut c_void,
+    ) -> Sink {
+        Sink {
+            callback,
+            user_data,
+        }
+    }
+
     /// This sink with a compile's own `log_data` (`gpucc_compile_options.log_data`) in place
     /// of the compiler's user data, when the compile gives one.
     pub(crate) fn with_user_data(self, log_data: *mut c_void) -> Sink {
@@ -103,6 +111,16 @@ impl log::Log for CallbackLogger {
 static LOGGER: CallbackLogger = CallbackLogger;
 static INSTALL: Once = Once::new();
 
+/// Makes [`CallbackLogger`] the process's `log` logger, once (see
+/// `gpucc_compiler_set_log_callback` for when another logger keeps the records).
+pub(crate) fn install_logger() {
+    INSTALL.call_once(|| {
+        if log::set_logger(&LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Info);
+        }
+    });
+}
+
 /// Runs `f` with `sink` receiving this thread's gpucc log records.
 pub(crate) fn with_sink<T>(sink: Option<Sink>, f: impl FnOnce() -> T) -> T {
     let Some(sink) = sink else {
@@ -118,44 +136,4 @@ pub(crate) fn with_sink<T>(sink: Option<Sink>, f: impl FnOnce() -> T) -> T {
     }
     let _restore = Restore(CURRENT.with(|c| c.replace(Some(sink))));
     f()
-}
-
-/// Sets the function that receives a compiler's statistics lines and performance warnings,
-/// with `user_data` passed back to it (Mesa's `brw_compiler::shader_debug_log` and
-/// `shader_perf_log`). `user_data` is the compiler's default; a compile whose options set
-/// `log_data` (Mesa's per-compile `brw_compile_params::log_data`, a driver's context) passes
-/// that to the callback instead. NULL `callback` turns logging off.
-///
-/// Call it before the compiler is shared between threads: setting it while another thread
-/// compiles with the same compiler gives that compile the old or the new callback.
-///
-/// Statistics come once per program and SIMD width, in Mesa 23.3's shader-db wording
-/// (`FS SIMD8 shader: 12 inst, 0 loops, 136 cycles, 0:0 spills:fills, 1 sends, scheduled with
-/// mode top-down, Promoted 0 constants, compacted 192 to 144 bytes.`; `VS vec4 shader: ...`;
-/// etnaviv `FRAG shader: 5 instructions, 2 temps, 1 immediates, 0 loops`), so shader-db's
-/// report reads them. If the process already has another `log` logger of this library's copy
-/// of the `log` crate (only possible when gpucc is linked into a Rust program), that logger
-/// receives the records instead.
-#[no_mangle]
-pub extern "C" fn gpucc_compiler_set_log_callback(
-    compiler: *mut Compiler,
-    callback: LogCallback,
-    user_data: *mut c_void,
-) -> Status {
-    guard("gpucc_compiler_set_log_callback", || {
-        // SAFETY: a non-NULL compiler is a live handle from gpucc_compiler_create.
-        let c = unsafe { compiler.as_ref() }
-            .ok_or_else(|| Error::invalid("gpucc_compiler_set_log_callback: compiler is NULL"))?;
-        INSTALL.call_once(|| {
-            if log::set_logger(&LOGGER).is_ok() {
-                log::set_max_level(log::LevelFilter::Info);
-            }
-        });
-        let sink = callback.map(|callback| Sink {
-            callback,
-            user_data,
-        });
-        *c.log.write().unwrap_or_else(|e| e.into_inner()) = sink;
-        Ok(())
-    })
 }

@@ -41,6 +41,7 @@ mod stage_io;
 mod status;
 mod version;
 
+pub use builder::replay::replay;
 pub use builder::*;
 pub use compiler::*;
 pub use compute_info::*;

@@ -6,7 +6,6 @@ use super::error::{Error, Result};
 use super::etnaviv::Etnaviv;
 use super::i915::I915;
 use super::ioctl::{DriverVersion, FdIoctl, Ioctl};
-use super::node::render_node_paths;
 use crate::target::{Target, UnknownTarget};
 
 /// The environment variable that makes [`Device::open`] without a path open a simulated node.
@@ -196,4 +195,21 @@ pub struct Buffer {
     pub size: u64,
     /// GPU address when the driver lets us choose it (softpin), else 0.
     pub address: u64,
+}
+
+/// The render nodes in `dir`, by minor number.
+pub fn render_node_paths(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut nodes: Vec<(u32, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name();
+            let minor = name.to_str()?.strip_prefix("renderD")?.parse().ok()?;
+            Some((minor, e.path()))
+        })
+        .collect();
+    nodes.sort();
+    nodes.into_iter().map(|(_, p)| p).collect()
 }

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+pub use super::device::render_node_paths;
 use super::device::Device;
 use super::error::Error;
 use super::ioctl::{FdIoctl, Ioctl};
@@ -17,23 +18,6 @@ pub struct NodeInfo {
     pub target: Option<&'static str>,
     /// Why there is no target (open failed, other driver, unknown GPU).
     pub problem: Option<String>,
-}
-
-/// The render nodes in `dir`, by minor number.
-pub fn render_node_paths(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut nodes: Vec<(u32, PathBuf)> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name();
-            let minor = name.to_str()?.strip_prefix("renderD")?.parse().ok()?;
-            Some((minor, e.path()))
-        })
-        .collect();
-    nodes.sort();
-    nodes.into_iter().map(|(_, p)| p).collect()
 }
 
 /// Every render node under /dev/dri with its driver and target.

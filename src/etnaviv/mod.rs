@@ -1,6 +1,7 @@
 //! Vivante GC cores (etnaviv): core specs, ISA, simulator and backend.
 
 pub mod compiler;
+pub mod features;
 pub mod gpu;
 pub mod isa;
 pub mod params;

@@ -3,7 +3,8 @@
 //!
 //! Mesa's etnaviv knows a core only by those values (`etna_get_specs` reads them and derives
 //! its `etna_specs`); gpucc's presets (gc400, gc2000, gc3000, gc7000) are four such value sets
-//! with names. [`Specs::from_params`] turns any value set into a target:
+//! with names. [`Specs::from_params`](super::specs::Specs::from_params) turns any value set
+//! into a target:
 //!
 //! - values equal to a preset's, all of them, give that preset (same `&'static Specs`, same
 //!   name);
@@ -20,9 +21,8 @@
 //! process describes and not by how often it describes them.
 
 use std::fmt;
-use std::sync::{Mutex, MutexGuard};
 
-use super::specs::{bit, word, Specs};
+use super::features::{bit, word};
 
 /// The values the kernel reports for a core, each the `DRM_ETNAVIV_PARAM_GPU_*` parameter of
 /// the same name (Mesa's `etna_get_specs` reads the same ones).
@@ -117,7 +117,7 @@ impl CoreParams {
 
     /// Checks that the compiler can target the core: a model, a 3D pipe, temporaries and
     /// instruction memory. Every other value is taken as the kernel reports it, since Mesa's
-    /// rules (and so [`Specs`]' methods) give every value a meaning.
+    /// rules (and so [`Specs`](super::specs::Specs)' methods) give every value a meaning.
     pub fn validate(&self) -> Result<(), CoreError> {
         if self.model == 0 {
             return Err(invalid(
@@ -219,152 +219,5 @@ impl CoreParams {
             _ => self.pixel_pipes = value,
         }
         true
-    }
-
-    /// A core written as a preset with some values changed, the command line's form:
-    /// `gc2000:instruction_count=128,features4=0x8` (values decimal or `0x` hex). The values
-    /// are not checked here ([`Specs::from_params`] does).
-    pub fn from_description(text: &str) -> Result<CoreParams, String> {
-        let (base, changes) = text
-            .split_once(':')
-            .ok_or_else(|| format!("'{text}' is no core description (PRESET:FIELD=VALUE,...)"))?;
-        let mut p = Specs::from_name(base)
-            .filter(|s| s.is_preset())
-            .ok_or_else(|| {
-                format!(
-                    "'{base}' in '{text}' is no Vivante preset; presets: {}",
-                    Specs::names().join(", ")
-                )
-            })?
-            .params();
-        for change in changes.split(',').filter(|c| !c.trim().is_empty()) {
-            let (field, value) = change
-                .split_once('=')
-                .ok_or_else(|| format!("'{change}' in '{text}' is not FIELD=VALUE"))?;
-            let (field, value) = (field.trim(), value.trim());
-            let parsed = match value
-                .strip_prefix("0x")
-                .or_else(|| value.strip_prefix("0X"))
-            {
-                Some(hex) => u32::from_str_radix(hex, 16),
-                None => value.parse::<u32>(),
-            }
-            .map_err(|_| {
-                format!("value '{value}' of {field} in '{text}' is not a 32-bit number")
-            })?;
-            if !p.set(field, parsed) {
-                return Err(format!(
-                    "'{field}' in '{text}' is no core value; values: {}",
-                    Self::FIELD_NAMES.join(", ")
-                ));
-            }
-        }
-        Ok(p)
-    }
-
-    fn to_specs(self, name: &'static str) -> Specs {
-        Specs {
-            name,
-            model: self.model,
-            revision: self.revision,
-            features: self.features,
-            register_max: self.register_max,
-            instruction_count: self.instruction_count,
-            num_constants: self.num_constants,
-            num_varyings: self.num_varyings,
-            thread_count: self.thread_count,
-            shader_core_count: self.shader_core_count,
-            pixel_pipes: self.pixel_pipes,
-        }
-    }
-}
-
-/// Interned custom cores: each entry leaked once and never freed, at most `limit` of them.
-pub(crate) struct CoreTable {
-    cores: Vec<&'static Specs>,
-    limit: usize,
-}
-
-impl CoreTable {
-    pub(crate) const fn new(limit: usize) -> CoreTable {
-        CoreTable {
-            cores: Vec::new(),
-            limit,
-        }
-    }
-
-    /// The entry for `params` (already validated and no preset), made on first use.
-    pub(crate) fn intern(&mut self, params: &CoreParams) -> Result<&'static Specs, CoreError> {
-        if let Some(s) = self.cores.iter().find(|s| s.params() == *params) {
-            return Ok(s);
-        }
-        let name = params.custom_name();
-        if self.cores.iter().any(|s| s.name == name) {
-            return Err(CoreError::NameClash(name));
-        }
-        if self.cores.len() >= self.limit {
-            return Err(CoreError::TableFull);
-        }
-        let specs: &'static Specs = Box::leak(Box::new(params.to_specs(name.leak())));
-        self.cores.push(specs);
-        Ok(specs)
-    }
-
-    pub(crate) fn by_name(&self, name: &str) -> Option<&'static Specs> {
-        self.cores
-            .iter()
-            .copied()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.cores.len()
-    }
-}
-
-static CUSTOM: Mutex<CoreTable> = Mutex::new(CoreTable::new(MAX_CUSTOM_CORES));
-
-/// The process-wide table. Nothing panics while holding it, but a poisoned lock still holds a
-/// consistent table (entries are pushed whole), so poisoning is ignored.
-pub(crate) fn custom_table() -> MutexGuard<'static, CoreTable> {
-    CUSTOM.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn core(model: u32, register_max: u32) -> CoreParams {
-        let mut p = Specs::from_name("gc2000").unwrap().params();
-        p.model = model;
-        p.register_max = register_max;
-        p
-    }
-
-    #[test]
-    fn a_full_table_refuses_new_cores_but_finds_old_ones() {
-        let mut t = CoreTable::new(2);
-        let a = t.intern(&core(0x880, 32)).unwrap();
-        let b = t.intern(&core(0x880, 16)).unwrap();
-        assert_eq!(t.intern(&core(0x880, 8)), Err(CoreError::TableFull));
-        assert!(std::ptr::eq(t.intern(&core(0x880, 32)).unwrap(), a));
-        assert!(std::ptr::eq(t.by_name(b.name).unwrap(), b));
-        assert_eq!(t.len(), 2);
-    }
-
-    #[test]
-    fn a_fingerprint_clash_keeps_the_first_core() {
-        let mut t = CoreTable::new(4);
-        let first = core(0x880, 32);
-        t.intern(&first).unwrap();
-        // Forge an entry that claims the name of a different value set.
-        let other = core(0x880, 16);
-        let forged: &'static Specs =
-            Box::leak(Box::new(first.to_specs(other.custom_name().leak())));
-        t.cores.push(forged);
-        assert_eq!(
-            t.intern(&other),
-            Err(CoreError::NameClash(other.custom_name()))
-        );
     }
 }

@@ -15,36 +15,9 @@
 //! core from the values its kernel reports (the preset itself when they are equal), see
 //! [`super::params`].
 
-/// Indices into [`Specs::features`].
-pub mod word {
-    pub const FEATURES: usize = 0;
-    pub const MINOR0: usize = 1;
-    pub const MINOR1: usize = 2;
-    pub const MINOR2: usize = 3;
-    pub const MINOR3: usize = 4;
-    pub const MINOR4: usize = 5;
-    pub const MINOR5: usize = 6;
-    pub const MINOR8: usize = 9;
-}
+use std::sync::{Mutex, MutexGuard};
 
-/// Feature bits that the shader compiler looks at (rnndb `common.xml`).
-pub mod bit {
-    /// In chipFeatures: the core has a 3D pipe (Mesa's winsys drives only such cores).
-    pub const FEATURES_PIPE_3D: u32 = 0x0000_0004;
-    pub const MINOR0_HAS_SIGN_FLOOR_CEIL: u32 = 0x0001_0000;
-    pub const MINOR0_HAS_SQRT_TRIG: u32 = 0x0010_0000;
-    pub const MINOR1_HALTI0: u32 = 0x0080_0000;
-    pub const MINOR2_HALTI1: u32 = 0x0000_0800;
-    pub const MINOR3_INSTRUCTION_CACHE: u32 = 0x0000_0008;
-    pub const MINOR3_HAS_FAST_TRANSCENDENTALS: u32 = 0x0000_4000;
-    pub const MINOR4_HALTI2: u32 = 0x0001_0000;
-    pub const MINOR5_HALTI3: u32 = 0x0000_0200;
-    pub const MINOR5_HALTI4: u32 = 0x0000_4000;
-    pub const MINOR5_HALTI5: u32 = 0x2000_0000;
-    pub const MINOR8_SH_NO_ONECONST_LIMIT: u32 = 0x0004_0000;
-}
-
-use super::params;
+pub use super::features::{bit, word};
 pub use super::params::{CoreError, CoreParams, MAX_CUSTOM_CORES};
 
 /// Register-file addresses of the uniform banks (rnndb `state.xml`, `state_3d.xml`).
@@ -260,7 +233,7 @@ impl Specs {
         CORES
             .iter()
             .find(|s| s.name == key)
-            .or_else(|| params::custom_table().by_name(key))
+            .or_else(|| custom_table().by_name(key))
     }
 
     /// The target for a core given by its values (as the kernel reports them): the preset
@@ -272,7 +245,7 @@ impl Specs {
         if let Some(preset) = CORES.iter().find(|s| s.params() == *p) {
             return Ok(preset);
         }
-        params::custom_table().intern(p)
+        custom_table().intern(p)
     }
 
     /// The raw values of this core.
@@ -298,7 +271,7 @@ impl Specs {
 
     /// How many distinct custom cores this process has made so far.
     pub fn custom_count() -> usize {
-        params::custom_table().len()
+        custom_table().len()
     }
 
     /// The core the kernel identifies by model and revision, if gpucc has its table.
@@ -464,5 +437,157 @@ impl Specs {
             vertex_count,
             vertex_offset,
         }
+    }
+}
+
+/// A [`CoreParams`] from a preset (the command line's form of a custom core), and the
+/// [`Specs`] of a value set: here rather than in [`super::params`] because both need the
+/// presets' table or the type derived from the values, which the values themselves do not.
+impl CoreParams {
+    /// A core written as a preset with some values changed, the command line's form:
+    /// `gc2000:instruction_count=128,features4=0x8` (values decimal or `0x` hex). The values
+    /// are not checked here ([`Specs::from_params`] does).
+    pub fn from_description(text: &str) -> Result<CoreParams, String> {
+        let (base, changes) = text
+            .split_once(':')
+            .ok_or_else(|| format!("'{text}' is no core description (PRESET:FIELD=VALUE,...)"))?;
+        let mut p = Specs::from_name(base)
+            .filter(|s| s.is_preset())
+            .ok_or_else(|| {
+                format!(
+                    "'{base}' in '{text}' is no Vivante preset; presets: {}",
+                    Specs::names().join(", ")
+                )
+            })?
+            .params();
+        for change in changes.split(',').filter(|c| !c.trim().is_empty()) {
+            let (field, value) = change
+                .split_once('=')
+                .ok_or_else(|| format!("'{change}' in '{text}' is not FIELD=VALUE"))?;
+            let (field, value) = (field.trim(), value.trim());
+            let parsed = match value
+                .strip_prefix("0x")
+                .or_else(|| value.strip_prefix("0X"))
+            {
+                Some(hex) => u32::from_str_radix(hex, 16),
+                None => value.parse::<u32>(),
+            }
+            .map_err(|_| {
+                format!("value '{value}' of {field} in '{text}' is not a 32-bit number")
+            })?;
+            if !p.set(field, parsed) {
+                return Err(format!(
+                    "'{field}' in '{text}' is no core value; values: {}",
+                    Self::FIELD_NAMES.join(", ")
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    fn to_specs(self, name: &'static str) -> Specs {
+        Specs {
+            name,
+            model: self.model,
+            revision: self.revision,
+            features: self.features,
+            register_max: self.register_max,
+            instruction_count: self.instruction_count,
+            num_constants: self.num_constants,
+            num_varyings: self.num_varyings,
+            thread_count: self.thread_count,
+            shader_core_count: self.shader_core_count,
+            pixel_pipes: self.pixel_pipes,
+        }
+    }
+}
+
+/// Interned custom cores: each entry leaked once and never freed, at most `limit` of them.
+pub(crate) struct CoreTable {
+    cores: Vec<&'static Specs>,
+    limit: usize,
+}
+
+impl CoreTable {
+    pub(crate) const fn new(limit: usize) -> CoreTable {
+        CoreTable {
+            cores: Vec::new(),
+            limit,
+        }
+    }
+
+    /// The entry for `params` (already validated and no preset), made on first use.
+    pub(crate) fn intern(&mut self, params: &CoreParams) -> Result<&'static Specs, CoreError> {
+        if let Some(s) = self.cores.iter().find(|s| s.params() == *params) {
+            return Ok(s);
+        }
+        let name = params.custom_name();
+        if self.cores.iter().any(|s| s.name == name) {
+            return Err(CoreError::NameClash(name));
+        }
+        if self.cores.len() >= self.limit {
+            return Err(CoreError::TableFull);
+        }
+        let specs: &'static Specs = Box::leak(Box::new(params.to_specs(name.leak())));
+        self.cores.push(specs);
+        Ok(specs)
+    }
+
+    pub(crate) fn by_name(&self, name: &str) -> Option<&'static Specs> {
+        self.cores
+            .iter()
+            .copied()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.cores.len()
+    }
+}
+
+static CUSTOM: Mutex<CoreTable> = Mutex::new(CoreTable::new(MAX_CUSTOM_CORES));
+
+/// The process-wide table. Nothing panics while holding it, but a poisoned lock still holds a
+/// consistent table (entries are pushed whole), so poisoning is ignored.
+pub(crate) fn custom_table() -> MutexGuard<'static, CoreTable> {
+    CUSTOM.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core(model: u32, register_max: u32) -> CoreParams {
+        let mut p = Specs::from_name("gc2000").unwrap().params();
+        p.model = model;
+        p.register_max = register_max;
+        p
+    }
+
+    #[test]
+    fn a_full_table_refuses_new_cores_but_finds_old_ones() {
+        let mut t = CoreTable::new(2);
+        let a = t.intern(&core(0x880, 32)).unwrap();
+        let b = t.intern(&core(0x880, 16)).unwrap();
+        assert_eq!(t.intern(&core(0x880, 8)), Err(CoreError::TableFull));
+        assert!(std::ptr::eq(t.intern(&core(0x880, 32)).unwrap(), a));
+        assert!(std::ptr::eq(t.by_name(b.name).unwrap(), b));
+        assert_eq!(t.len(), 2);
+    }
+
+    #[test]
+    fn a_fingerprint_clash_keeps_the_first_core() {
+        let mut t = CoreTable::new(4);
+        let first = core(0x880, 32);
+        t.intern(&first).unwrap();
+        // Forge an entry that claims the name of a different value set.
+        let other = core(0x880, 16);
+        let forged: &'static Specs =
+            Box::leak(Box::new(first.to_specs(other.custom_name().leak())));
+        t.cores.push(forged);
+        assert_eq!(
+            t.intern(&other),
+            Err(CoreError::NameClash(other.custom_name()))
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! IF/ELSE/ENDIF and DO/BREAK/CONTINUE/WHILE nesting does not): the jump targets the code
 //! generators encode and the basic blocks liveness works on.
 
-use crate::compiler::CompileError;
+use crate::error::CompileError;
 use crate::intel::eu;
 use crate::intel::DevInfo;
 use crate::util::bitset::{union_words, BitMatrix};

@@ -1,5 +1,7 @@
-//! Intel Gen4–Gen9 EUs: device table, EU ISA, simulator and the scalar backend.
+//! Intel Gen4–Gen9 EUs: device table, EU ISA, simulator, the scalar (`fs`) and vec4
+//! backends, and the [`backend`] layer above them that picks one.
 
+pub mod backend;
 pub mod cs_dispatch;
 pub mod devinfo;
 pub mod eu;

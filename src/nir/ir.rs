@@ -1,6 +1,8 @@
 //! The data model: shader, variables, functions, the control-flow tree and the instruction arena.
 
 use super::opcodes::{AluOp, IndexKind, Intrinsic};
+/// Variable modes are vocabulary of the whole IR, defined with its types.
+pub use super::types::VarMode;
 use super::types::{AluType, GlslType, Stage};
 
 /// Dense SSA value id: the `N` of `%N`. Indexes [`Impl::defs`].
@@ -129,67 +131,6 @@ impl ShaderInfo {
     /// Whether defs carry a `con`/`div` divergence flag in the text.
     pub fn divergence_analysis_run(&self) -> bool {
         self.field("divergence_analysis_run") == Some("true")
-    }
-}
-
-/// Variable storage mode (`nir_variable_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VarMode {
-    ShaderIn,
-    ShaderOut,
-    Uniform,
-    Ubo,
-    System,
-    Ssbo,
-    Shared,
-    Global,
-    PushConst,
-    Constant,
-    Image,
-    ShaderTemp,
-    FunctionTemp,
-}
-
-const MODE_NAMES: [(VarMode, &str); 13] = [
-    (VarMode::ShaderIn, "shader_in"),
-    (VarMode::ShaderOut, "shader_out"),
-    (VarMode::Uniform, "uniform"),
-    (VarMode::Ubo, "ubo"),
-    (VarMode::System, "system"),
-    (VarMode::Ssbo, "ssbo"),
-    (VarMode::Shared, "shared"),
-    (VarMode::Global, "global"),
-    (VarMode::PushConst, "push_const"),
-    (VarMode::Constant, "constant"),
-    (VarMode::Image, "image"),
-    (VarMode::ShaderTemp, "shader_temp"),
-    (VarMode::FunctionTemp, "function_temp"),
-];
-
-impl VarMode {
-    /// nir_print's spelling in deref instructions (temporaries are named).
-    pub fn name(self) -> &'static str {
-        MODE_NAMES
-            .iter()
-            .find(|(m, _)| *m == self)
-            .map(|p| p.1)
-            .unwrap_or("")
-    }
-    pub fn from_name(s: &str) -> Option<VarMode> {
-        MODE_NAMES.iter().find(|(_, n)| *n == s).map(|p| p.0)
-    }
-    /// Whether `decl_var` prints a location tuple for this mode.
-    pub fn has_location(self) -> bool {
-        matches!(
-            self,
-            VarMode::ShaderIn
-                | VarMode::ShaderOut
-                | VarMode::Uniform
-                | VarMode::System
-                | VarMode::Ubo
-                | VarMode::Ssbo
-                | VarMode::Image
-        )
     }
 }
 

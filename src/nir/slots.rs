@@ -284,10 +284,10 @@ pub fn varying_slot_name(n: u32) -> Option<&'static str> {
 pub fn location_name(
     location: u32,
     stage: super::types::Stage,
-    mode: Option<super::ir::VarMode>,
+    mode: Option<super::types::VarMode>,
 ) -> String {
-    use super::ir::VarMode::{ShaderIn, ShaderOut, System};
     use super::types::Stage::*;
+    use super::types::VarMode::{ShaderIn, ShaderOut, System};
     let named = |prefix: &str| {
         SLOTS
             .iter()

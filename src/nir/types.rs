@@ -326,6 +326,67 @@ impl fmt::Display for GlslType {
     }
 }
 
+/// Variable storage mode (`nir_variable_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarMode {
+    ShaderIn,
+    ShaderOut,
+    Uniform,
+    Ubo,
+    System,
+    Ssbo,
+    Shared,
+    Global,
+    PushConst,
+    Constant,
+    Image,
+    ShaderTemp,
+    FunctionTemp,
+}
+
+const MODE_NAMES: [(VarMode, &str); 13] = [
+    (VarMode::ShaderIn, "shader_in"),
+    (VarMode::ShaderOut, "shader_out"),
+    (VarMode::Uniform, "uniform"),
+    (VarMode::Ubo, "ubo"),
+    (VarMode::System, "system"),
+    (VarMode::Ssbo, "ssbo"),
+    (VarMode::Shared, "shared"),
+    (VarMode::Global, "global"),
+    (VarMode::PushConst, "push_const"),
+    (VarMode::Constant, "constant"),
+    (VarMode::Image, "image"),
+    (VarMode::ShaderTemp, "shader_temp"),
+    (VarMode::FunctionTemp, "function_temp"),
+];
+
+impl VarMode {
+    /// nir_print's spelling in deref instructions (temporaries are named).
+    pub fn name(self) -> &'static str {
+        MODE_NAMES
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map(|p| p.1)
+            .unwrap_or("")
+    }
+    pub fn from_name(s: &str) -> Option<VarMode> {
+        MODE_NAMES.iter().find(|(_, n)| *n == s).map(|p| p.0)
+    }
+    /// Whether `decl_var` prints a location tuple for this mode.
+    pub fn has_location(self) -> bool {
+        matches!(
+            self,
+            VarMode::ShaderIn
+                | VarMode::ShaderOut
+                | VarMode::Uniform
+                | VarMode::System
+                | VarMode::Ubo
+                | VarMode::Ssbo
+                | VarMode::Image
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,7 @@ pub mod texture;
 pub mod uniforms;
 
 pub use run::{run_test, Gap, Mode, Outcome};
+pub use script::test_name;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -56,17 +57,6 @@ impl Counts {
             .map(|(class, n)| format!("  {n} {class}"))
             .collect()
     }
-}
-
-/// The test name the corpus files use: the file name without `.shader_test`.
-pub fn test_name(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    name.strip_suffix(".shader_test")
-        .unwrap_or(&name)
-        .to_string()
 }
 
 /// `gpucc piglit --target NAME TEST.shader_test... [--nir-dir DIR] [--interp]`: one line

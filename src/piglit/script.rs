@@ -742,6 +742,17 @@ fn probe(words: &[&str], size: [u32; 2], relative: bool, warn: bool) -> Option<C
     }))
 }
 
+/// The test name the corpus files use: the file name without `.shader_test`.
+pub fn test_name(path: &std::path::Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.strip_suffix(".shader_test")
+        .unwrap_or(&name)
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

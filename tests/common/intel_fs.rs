@@ -1,6 +1,6 @@
 //! Intel scalar-backend helpers for tests that compile hand-written NIR.
 
-use gpucc::intel::fs::{verify, Context, Options, VerifyOutcome};
+use gpucc::intel::backend::{verify, Context, Options, VerifyOutcome};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 

@@ -13,9 +13,7 @@
 //! value), every later call returns the same status without doing anything, and
 //! `gpucc_builder_finish` reports it. An adapter may therefore check only the finish.
 
-mod replay;
-
-pub use replay::replay;
+pub(super) mod replay;
 
 use std::ffi::{c_char, CStr};
 

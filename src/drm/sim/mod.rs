@@ -16,9 +16,11 @@
 //! typed surfaces and the sampler, and the kernel's write-back of object offsets.
 
 pub mod gpu;
+mod memory;
+
+pub use memory::Memory;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 use super::ioctl::{DriverVersion, Ioctl, Mapping};
 use super::uapi::drm as core;
@@ -40,16 +42,6 @@ pub fn chipset_for(target: &str) -> Option<u16> {
 
 /// The targets a simulated node can play.
 pub const TARGETS: [&str; 4] = ["ivb", "hsw", "bdw", "skl"];
-
-/// The node's memory: buffer objects by handle, each at the GPU address the node gave it
-/// when it was created (used when a submission neither pins nor relocates it elsewhere).
-#[derive(Debug, Default)]
-pub struct Memory {
-    pub bos: BTreeMap<u32, Vec<u8>>,
-    pub home: BTreeMap<u32, u64>,
-    next_handle: u32,
-    next_address: u64,
-}
 
 struct State {
     mem: Memory,

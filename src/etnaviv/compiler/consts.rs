@@ -14,33 +14,8 @@
 use super::ir::*;
 use crate::etnaviv::isa::{Cond, DataType, Opcode};
 
-/// What one component of a uniform slot holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UniformContent {
-    Unused,
-    /// Component `index` of the application's uniforms (`4 * slot + component` in its
-    /// layout). Slots of the application's own layout hold `User(4 * slot + c)` in
-    /// component `c`; other slots may gather components from anywhere (see [`Uniforms::place`]).
-    User(u32),
-    /// A constant (raw bits).
-    Const(u32),
-    /// 1/width (component 0) or 1/height (component 1) of a texture unit's level 0.
-    TextureScale {
-        unit: u32,
-        comp: u8,
-    },
-    /// Width (component 0), height (1) or depth (2) of the texture at a unit, as an integer
-    /// (Mesa's `ETNA_UNIFORM_TEXTURE_WIDTH`/`_HEIGHT`/`_DEPTH`, read by
-    /// `load_texture_size_etna`: the base level of the view; the depth is the layer count of
-    /// an array texture).
-    TextureSize {
-        unit: u32,
-        comp: u8,
-    },
-    /// The GPU address of uniform buffer `n`, which LOAD adds to its byte offset (Mesa's
-    /// `ETNA_UNIFORM_UBO0_ADDR + n`; buffer 0 is the default uniform block).
-    UboAddress(u32),
-}
+/// The contents of uniform slots are an IR operand's vocabulary, defined with the IR.
+pub use super::ir::UniformContent;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Uniforms {

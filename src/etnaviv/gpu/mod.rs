@@ -17,88 +17,21 @@
 pub mod blt;
 pub mod capture;
 pub mod draw;
+mod error;
+pub mod fragment;
 pub mod front;
 pub mod layout;
+mod machine;
 pub mod memory;
 pub mod pe;
 pub mod resolve;
 pub mod states;
 pub mod texture;
 
-use std::collections::BTreeMap;
-use std::fmt;
+pub use error::GpuError;
+pub use machine::{Draw, Gpu, Report};
 
-use crate::etnaviv::specs::Specs;
-use memory::{Fault, Memory};
-use states::States;
-
-/// A draw as the front end decoded it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draw {
-    /// PRIMITIVE_TYPE_* (1 points .. 8 quads).
-    pub primitive: u32,
-    /// First vertex, or first index for indexed draws.
-    pub start: u32,
-    /// Primitive count (DRAW_PRIMITIVES and DRAW_INDEXED_PRIMITIVES).
-    pub primitives: Option<u32>,
-    /// Vertex count (DRAW_INSTANCED).
-    pub vertices: Option<u32>,
-    pub indexed: bool,
-    /// Added to every index (DRAW_INDEXED_PRIMITIVES).
-    pub index_offset: u32,
-    pub instances: u32,
-}
-
-/// Why a submission stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GpuError {
-    /// The stream itself is malformed or uses a command the model does not know.
-    Stream { offset: usize, message: String },
-    /// An engine touched memory outside the submission's buffers.
-    Fault(Fault),
-    /// An engine met a state combination it does not model.
-    Unmodelled(String),
-}
-
-impl GpuError {
-    pub fn stream(offset: usize, message: impl Into<String>) -> GpuError {
-        GpuError::Stream {
-            offset,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<Fault> for GpuError {
-    fn from(f: Fault) -> GpuError {
-        GpuError::Fault(f)
-    }
-}
-
-impl fmt::Display for GpuError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            GpuError::Stream { offset, message } => {
-                write!(f, "command stream offset 0x{offset:x}: {message}")
-            }
-            GpuError::Fault(fault) => fault.fmt(f),
-            GpuError::Unmodelled(what) => write!(f, "not modelled: {what}"),
-        }
-    }
-}
-
-/// What a run did and what it met that the model does not interpret.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    pub submits: u32,
-    pub draws: u32,
-    /// Commands by opcode that were skipped or refused.
-    pub unknown_commands: BTreeMap<u32, u32>,
-    /// Features a draw or engine met and did not model, by name, with counts.
-    pub unmodelled: BTreeMap<String, u32>,
-    /// Errors that ended submissions, in order (the first few).
-    pub errors: Vec<String>,
-}
+use memory::Memory;
 
 /// Every state range some engine interprets.
 pub fn modelled_states() -> Vec<std::ops::Range<u32>> {
@@ -113,26 +46,7 @@ pub fn modelled_states() -> Vec<std::ops::Range<u32>> {
     .concat()
 }
 
-/// The simulated core.
-pub struct Gpu {
-    pub specs: &'static Specs,
-    pub states: States,
-    pub report: Report,
-    /// When set, every fragment a draw hands the pixel engine is also recorded here (tests
-    /// and tools look at what the rasterizer produced without depending on the pixels).
-    pub fragment_log: Option<Vec<draw::Fragment>>,
-}
-
 impl Gpu {
-    pub fn new(specs: &'static Specs) -> Gpu {
-        Gpu {
-            specs,
-            states: States::default(),
-            report: Report::default(),
-            fragment_log: None,
-        }
-    }
-
     /// One GEM_SUBMIT: applies the relocations to a copy of the stream and executes it.
     /// A failure is also recorded in the report, since the driver that submitted cannot see it.
     pub fn submit(
@@ -158,19 +72,6 @@ impl Gpu {
             self.note_error(e);
         }
         r
-    }
-
-    fn note_error(&mut self, e: &GpuError) {
-        if self.report.errors.len() < 16 {
-            self.report
-                .errors
-                .push(format!("submit {}: {e}", self.report.submits));
-        }
-    }
-
-    /// Counts something a draw or engine did not model.
-    pub fn unmodelled(&mut self, what: impl Into<String>) {
-        *self.report.unmodelled.entry(what.into()).or_default() += 1;
     }
 
     /// Stores a state and starts the engine it kicks, if any.

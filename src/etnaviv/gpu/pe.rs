@@ -25,6 +25,7 @@ use std::ops::Range;
 
 use self::blend::{compare, linear_to_srgb, logic_op, srgb_to_linear};
 use self::color::{ColorFormat, Kind};
+pub use super::fragment::Fragment;
 use super::layout::tile_status::{read_through, write_through, TileStatus};
 use super::layout::{has_cache128, Surface, Tiling};
 use super::memory::Memory;
@@ -74,23 +75,6 @@ pub const STATES: &[Range<u32>] = &[
     0x1650..0x1678,
     TS_COLOR_CLEAR_VALUE_EXT..0x16c0,
 ];
-
-/// One fragment leaving the shader, for the pixel engine.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fragment {
-    pub x: u32,
-    pub y: u32,
-    /// Window depth in [0, 1] after viewport/depth scale+bias, or the shader's depth output.
-    pub z: f32,
-    /// Whether the primitive faces the way the PE's FRONT stencil states apply to. The
-    /// hardware has no front-face state: the driver swaps the front and back stencil states
-    /// by the rasterizer's winding instead (PE_STENCIL_OP[ccw] in etnaviv_emit.c), so this is
-    /// the hardware's fixed winding, the one gl_FrontFacing and culling are derived from.
-    pub front_facing: bool,
-    /// Colour outputs as the shader wrote them, raw 32-bit components, per render target.
-    pub colors: [[u32; 4]; 8],
-    pub color_count: usize,
-}
 
 /// A stencil side's function, operations, reference and masks.
 struct StencilSide {

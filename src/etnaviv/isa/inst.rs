@@ -515,3 +515,17 @@ impl Inst {
         self.opcode.format(self.src[0].use_, self.src[1].use_)
     }
 }
+
+/// Whether source operands of `op` computed in `ty` are read as floats, so that the negate
+/// and absolute-value bits mean `-x` and `|x|`. F2I reads a float whatever its result type;
+/// texture, memory, address-register and flow-control instructions take no modifiers (Mesa
+/// never gives them any: its modifier pass folds into ALU sources only).
+pub fn carries_float_modifiers(op: Opcode, ty: DataType) -> bool {
+    use Opcode::*;
+    match op {
+        Texld | Texldb | Texldl | Texldd | Txf | Load | Store | Movar | Movai | Branch
+        | Texkill => false,
+        F2i | F2irnd => true,
+        _ => ty.is_float(),
+    }
+}

@@ -41,7 +41,7 @@
 //!   component the register allocator picked).
 
 use super::sampler::TexRequest;
-use super::{Flow, Machine};
+use super::Machine;
 use crate::etnaviv::isa::*;
 
 fn is_float_source(inst: &Inst) -> bool {
@@ -678,4 +678,13 @@ pub(crate) fn execute(m: &mut Machine, inst: &Inst) -> Result<Flow, String> {
     };
     write_dst(m, inst, result_value(inst, value))?;
     Ok(Flow::Next)
+}
+
+/// Where execution goes after an instruction.
+pub(crate) enum Flow {
+    Next,
+    Jump(usize),
+    Call(usize),
+    Ret,
+    Kill,
 }

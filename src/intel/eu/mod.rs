@@ -19,92 +19,25 @@ pub mod asm;
 pub mod compact;
 mod compact_tables;
 pub mod disasm;
+mod encoded;
+mod error;
 pub mod hex;
 pub mod inst;
 pub mod native;
 pub mod types;
 pub mod validate;
 
-use std::fmt;
-
 pub use asm::{assemble, AsmError};
 pub use compact::{compact, uncompact};
 pub use disasm::disassemble;
+pub use encoded::{encode_program, Encoded};
+pub use error::EuError;
 pub use inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
 pub use native::{decode, encode};
 pub use types::{AccessMode, CondMod, MathFn, Opcode, RegFile, RegType, ThreadCtrl};
 pub use validate::{validate, Rule, ValidationError};
 
 use crate::intel::DevInfo;
-
-/// An encoding or decoding failure, with the instruction index and byte offset when known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EuError {
-    /// What is wrong.
-    pub message: String,
-    /// Index of the instruction in its program, when known.
-    pub index: Option<usize>,
-    /// Byte offset of the instruction in its program, when known.
-    pub offset: Option<usize>,
-}
-
-impl EuError {
-    /// An error with a message and no location yet.
-    pub fn new(message: impl Into<String>) -> EuError {
-        EuError {
-            message: message.into(),
-            index: None,
-            offset: None,
-        }
-    }
-
-    fn at(mut self, index: usize, offset: usize) -> EuError {
-        self.index = Some(index);
-        self.offset = Some(offset);
-        self
-    }
-}
-
-impl fmt::Display for EuError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.index, self.offset) {
-            (Some(i), Some(o)) => {
-                write!(f, "instruction {i} (byte offset {o:#x}): {}", self.message)
-            }
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for EuError {}
-
-/// Encodes a whole program into native 16-byte instructions.
-pub fn encode_program(devinfo: &DevInfo, insts: &[Inst]) -> Result<Vec<[u8; 16]>, EuError> {
-    insts
-        .iter()
-        .enumerate()
-        .map(|(i, inst)| encode(devinfo, inst).map_err(|e| e.at(i, i * 16)))
-        .collect()
-}
-
-/// One instruction as it sits in a program: 16 native bytes or 8 compacted ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoded {
-    /// Native form.
-    Native([u8; 16]),
-    /// Compacted form.
-    Compact([u8; 8]),
-}
-
-impl Encoded {
-    /// The bytes in memory order.
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            Encoded::Native(b) => b,
-            Encoded::Compact(b) => b,
-        }
-    }
-}
 
 /// Encodes a program, compacting every instruction the generation's tables allow, and fixes up
 /// jump distances for the changed instruction sizes.

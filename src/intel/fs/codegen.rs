@@ -2,7 +2,7 @@
 //!
 //! Flow-control instructions carry generation-specific hidden operands (Gen8 moved the IF
 //! operands around, for one); rather than restating them here, each is taken from a template
-//! the device's own assembler produced once per [`super::Context`] and given its execution
+//! the device's own assembler produced once per [`super::Device`] and given its execution
 //! controls and jump distances.
 
 use crate::intel::eu::types::sfid;

@@ -320,6 +320,17 @@ fn mask_unwritten(
     }
 }
 
+/// Registers source `i` of `inst` reads, including the implied ones: PLN's barycentric source
+/// names one register but the instruction reads the u and v planes, two registers per eight
+/// channels.
+pub fn regs_read(inst: &Inst, i: usize) -> u32 {
+    let s = &inst.src[i];
+    if inst.op == Op::Alu(Opcode::Pln) && i == 1 && s.file != File::Imm {
+        return 2 * (inst.exec_size as u32).div_ceil(8);
+    }
+    source_regs(inst, s).max(1)
+}
+
 /// Registers a source reads.
 pub fn source_regs(inst: &Inst, s: &super::ir::Reg) -> u32 {
     match inst.op {

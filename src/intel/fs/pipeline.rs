@@ -22,8 +22,9 @@ use super::ir::Program;
 use super::liveness::{self, Liveness};
 use super::{
     assign_payload_files, codegen, from_nir, lower, opt, place_spills_after_nir_scratch, regalloc,
-    reloc_offsets, sched, stats, validate, CompileError, Context, Options,
+    reloc_offsets, sched, stats, validate, CompileError, Device,
 };
+use crate::intel::backend::options::Options;
 
 /// NIR passes before translation. The scalar backend, like Mesa's, takes NIR out of SSA
 /// form: phis become register intrinsics.
@@ -147,7 +148,7 @@ pub fn prepare(
 
 /// One compiled width: its code, kernel description, translation facts and relocations,
 /// with what choosing between widths needs to know of it.
-pub(super) struct Compiled {
+pub struct Compiled {
     /// Compacted code.
     pub bytes: Vec<u8>,
     /// The variant's description (offset and size filled in by the caller).
@@ -185,7 +186,7 @@ fn mode_step(mode: sched::Mode) -> &'static str {
 }
 
 /// What [`compile_width`] made of one width.
-pub(super) enum Outcome {
+pub enum Outcome {
     /// The program.
     Compiled(Box<Compiled>),
     /// It does not fit in the register file (without spilling, where it may not spill).
@@ -198,15 +199,15 @@ pub(super) enum Outcome {
 /// Compiles `shader` (already out of SSA) at `width`. A program whose estimated
 /// throughput is not above `floor` is dropped before encoding (Mesa's SIMD32 choice: the
 /// estimate needs only the generated instructions).
-pub(super) fn compile_width(
-    ctx: &Context,
+pub fn compile_width(
+    device: &Device,
     shader: &nir::Shader,
     width: u8,
     flow: &crate::intel::flow::FlowTemplates,
     opts: &Options,
     floor: Option<f64>,
 ) -> Result<Outcome, CompileError> {
-    let dev = ctx.devinfo;
+    let dev = device.devinfo;
     let mut runner = Runner::new(
         format!("SIMD{width}"),
         opts.debug,
@@ -258,7 +259,7 @@ pub(super) fn compile_width(
                         mode,
                         spill| {
             let outcome = runner.time_step("register_allocation", || {
-                regalloc::allocate_spilling_with(dev, &ctx.regs, q, reserved, spill, live)
+                regalloc::allocate_spilling_with(dev, &device.regs, q, reserved, spill, live)
             })?;
             if ra_debug {
                 report_allocation(width, level, mode, q, reserved, outcome.as_ref());

@@ -1,7 +1,7 @@
 //! Register allocation of virtual GRFs onto the 128 hardware GRFs with `crate::ra`.
 //!
 //! One class per VGRF size (contiguous runs of 1..=[`MAX_VGRF_REGS`] registers); the set and its
-//! q-values are built once per [`super::Context`]. Registers the thread payload, push
+//! q-values are built once per [`super::Device`]. Registers the thread payload, push
 //! constants and attribute setup occupy are precoloured nodes that interfere with every
 //! virtual register live before their last read (see [`payload_last_use`]), and the payload of the end-of-thread send is precoloured
 //! to the top of the file, as Gen7 requires g112–g127 for EOT sources; on Gen8 the payload of
@@ -15,6 +15,7 @@ use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
+pub use super::liveness::regs_read;
 use super::liveness::{self, Liveness};
 use super::CompileError;
 
@@ -544,17 +545,6 @@ fn payload_last_use(prog: &Program, reserved: u32) -> Vec<Option<usize>> {
         *l = Some(n);
     }
     last
-}
-
-/// Registers source `i` of `inst` reads, including the implied ones: PLN's barycentric source
-/// names one register but the instruction reads the u and v planes, two registers per eight
-/// channels.
-pub fn regs_read(inst: &Inst, i: usize) -> u32 {
-    let s = &inst.src[i];
-    if inst.op == Op::Alu(Opcode::Pln) && i == 1 && s.file != File::Imm {
-        return 2 * (inst.exec_size as u32).div_ceil(8);
-    }
-    liveness::source_regs(inst, s).max(1)
 }
 
 /// Rewrites every VGRF operand to its hardware register.

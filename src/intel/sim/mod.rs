@@ -45,6 +45,7 @@
 
 pub mod alu;
 pub mod cli;
+mod error;
 pub mod exec;
 pub mod flow;
 pub mod payload;
@@ -53,6 +54,7 @@ pub mod shared;
 pub mod thread;
 pub mod value;
 
+pub use error::SimError;
 pub use shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 pub use thread::Thread;
 
@@ -98,52 +100,3 @@ impl RunResult {
         self.diagnostics.iter().any(|d| d.message.contains(needle))
     }
 }
-
-/// A run-time failure.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SimError {
-    /// What is wrong.
-    pub message: String,
-    /// Index of the instruction, when the error belongs to one.
-    pub index: Option<usize>,
-    /// Its byte offset.
-    pub offset: Option<usize>,
-}
-
-impl SimError {
-    /// An error without a location.
-    pub fn new(message: impl Into<String>) -> SimError {
-        SimError {
-            message: message.into(),
-            index: None,
-            offset: None,
-        }
-    }
-
-    /// An error at an instruction.
-    pub fn at(message: impl Into<String>, index: usize, offset: usize) -> SimError {
-        SimError {
-            message: message.into(),
-            index: Some(index),
-            offset: Some(offset),
-        }
-    }
-
-    /// Whether this is a feature outside the model rather than a fault of the program.
-    pub fn is_unsupported(&self) -> bool {
-        self.message.starts_with("unsupported")
-    }
-}
-
-impl fmt::Display for SimError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.index, self.offset) {
-            (Some(i), Some(o)) => {
-                write!(f, "instruction {i} (byte offset {o:#x}): {}", self.message)
-            }
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}

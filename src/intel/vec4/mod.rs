@@ -17,8 +17,8 @@
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].
 //!
 //! The program object is the same [`Kernel`] the scalar backend returns, with the same
-//! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the shared `vertex_facts`) and one
-//! variant whose width is [`SIMD4X2`].
+//! [`VertexInfo`](crate::intel::kernel::VertexInfo) (from the Intel layer's `vertex_facts`,
+//! which the scalar backend uses too) and one variant whose width is [`SIMD4X2`].
 
 pub mod alloc_check;
 pub mod codegen;
@@ -32,15 +32,16 @@ pub mod urb;
 pub mod validate;
 
 use crate::debug;
+use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE};
+use crate::intel::backend::options::Options;
 use crate::intel::eu;
 use crate::intel::flow::FlowTemplates;
-use crate::intel::fs::Options;
 use crate::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SIMD4X2};
 use crate::intel::DevInfo;
 use crate::nir;
 use crate::pipeline::Runner;
 
-pub use crate::compiler::CompileError;
+pub use crate::error::CompileError;
 
 /// Registers before the push constants: g0 (the thread header).
 pub const DISPATCH_GRF_START: u32 = 1;
@@ -60,7 +61,7 @@ pub const SPILL: &str = "spill_reg";
 pub fn lower(
     shader: &nir::Shader,
     optimize: bool,
-    binding: crate::compiler::BindingModel,
+    binding: BindingModel,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     lower_with(
         &mut Runner::quiet(validate::validate),
@@ -75,7 +76,7 @@ fn lower_with(
     runner: &mut Runner<ir::Program>,
     shader: &nir::Shader,
     optimize: bool,
-    binding: crate::compiler::BindingModel,
+    binding: BindingModel,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(shader, binding))?;
     runner.show(TRANSLATE, &prog);
@@ -114,8 +115,8 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
         .sum()
 }
 
-/// Compiles a Gen7 vertex shader with the scalar backend's options (what to print, whether
-/// to validate and optimize, the binding model; the widths do not apply).
+/// Compiles a Gen7 vertex shader with the Intel layer's options (what to print, whether to
+/// validate and optimize, the binding model; the widths do not apply).
 pub fn compile(
     devinfo: &'static DevInfo,
     flow: &FlowTemplates,
@@ -251,7 +252,7 @@ pub fn compile(
         num_render_targets: 0,
         pull_constant_blocks: facts.pull_blocks.clone(),
         ubo_surface_base: facts.ubo_surface_base,
-        ssbo_surface_base: crate::intel::fs::from_nir::SSBO_SURFACE_BASE,
+        ssbo_surface_base: SSBO_SURFACE_BASE,
         ubo_ranges: facts.ubo_ranges.clone(),
         surfaces: facts.surfaces.clone(),
         flags: Flags::default(),

@@ -1475,3 +1475,66 @@ fn atomic(op: &str, swap: bool, old: u32, data: u32, data2: u32) -> Option<u32> 
         _ => return None,
     })
 }
+
+/// Runs `shader` for `invocations` invocations (at least 1, at most 4096).
+pub fn run(
+    shader: &Shader,
+    env: &Environment,
+    invocations: usize,
+) -> Result<RunResult, InterpError> {
+    if invocations == 0 || invocations > 4096 {
+        return Err(InterpError::new(format!(
+            "invocation count {invocations} is outside 1..=4096"
+        )));
+    }
+    barycentrics_are_handles(shader)?;
+    Machine::new(shader, env, invocations)?.run()
+}
+
+/// The interpreter's inputs come already interpolated, so a `load_barycentric_*` result is
+/// only a handle for `load_interpolated_input`: a shader that computes with it (legal NIR:
+/// the hardware gives the real barycentric coordinates) is refused rather than given
+/// made-up values, which once read as miscompiles (shared/fuzz-repro verify/ivb-*, bdw-*).
+fn barycentrics_are_handles(shader: &Shader) -> Result<(), InterpError> {
+    use crate::nir::ir::InstrKind;
+    use crate::nir::Intrinsic;
+    let Some(imp) = shader.entry() else {
+        return Ok(());
+    };
+    let is_bary = |i: Intrinsic| {
+        matches!(
+            i,
+            Intrinsic::LoadBarycentricPixel
+                | Intrinsic::LoadBarycentricCentroid
+                | Intrinsic::LoadBarycentricSample
+                | Intrinsic::LoadBarycentricAtOffset
+                | Intrinsic::LoadBarycentricAtSample
+        )
+    };
+    let handles: std::collections::HashSet<_> = imp
+        .instrs
+        .iter()
+        .filter_map(|ins| match &ins.kind {
+            InstrKind::Intrinsic(ii) if is_bary(ii.intrinsic) => ii.def,
+            _ => None,
+        })
+        .collect();
+    if handles.is_empty() {
+        return Ok(());
+    }
+    for ins in &imp.instrs {
+        let srcs = ins.kind.srcs();
+        let allowed = match &ins.kind {
+            InstrKind::Intrinsic(ii) if ii.intrinsic == Intrinsic::LoadInterpolatedInput => 1,
+            _ => 0,
+        };
+        if let Some(id) = srcs.iter().skip(allowed).find(|s| handles.contains(s)) {
+            return Err(InterpError::new(format!(
+                "barycentrics %{} used as data (the interpreter models them only as \
+                 load_interpolated_input's handle)",
+                id.0
+            )));
+        }
+    }
+    Ok(())
+}

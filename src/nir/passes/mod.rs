@@ -20,15 +20,4 @@ pub use dce::dce;
 pub use regs::{phis_to_regs, regs_to_ssa};
 pub use scalarize::scalarize_alu;
 
-use crate::nir::ir::{Impl, Shader};
-
-/// Applies `f` to every function body, and reports whether any changed.
-pub(crate) fn each_impl(shader: &mut Shader, mut f: impl FnMut(&mut Impl) -> bool) -> bool {
-    let mut progress = false;
-    for func in &mut shader.functions {
-        if let Some(imp) = func.body.as_mut() {
-            progress |= f(imp);
-        }
-    }
-    progress
-}
+pub(crate) use util::each_impl;

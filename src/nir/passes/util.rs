@@ -68,3 +68,14 @@ pub fn new_def(
     imp.ssa_alloc = imp.defs.len() as u32;
     id
 }
+
+/// Applies `f` to every function body, and reports whether any changed.
+pub(crate) fn each_impl(shader: &mut Shader, mut f: impl FnMut(&mut Impl) -> bool) -> bool {
+    let mut progress = false;
+    for func in &mut shader.functions {
+        if let Some(imp) = func.body.as_mut() {
+            progress |= f(imp);
+        }
+    }
+    progress
+}

@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use super::consts::Uniforms;
 use super::ir::*;
 use super::CompileError;
-use crate::etnaviv::isa::{Cond, DataType, Opcode};
+use crate::etnaviv::isa::{carries_float_modifiers, Cond, DataType, Opcode};
 use crate::etnaviv::specs::Specs;
 use crate::nir::ir::{
     AluSrc, BlockId, CfNode, Def, DerefKind, IfNode, Impl, InstrKind, JumpKind, LoopNode, Shader,
@@ -47,8 +47,6 @@ mod io;
 mod scalar;
 mod source_mods;
 mod texture;
-
-pub(crate) use source_mods::carries_float_modifiers;
 
 /// How a NIR def is read by operands.
 #[derive(Clone, Debug)]
@@ -408,7 +406,7 @@ impl<'a> Tr<'a> {
         shape: Shape,
     ) {
         let mut src = src;
-        if !source_mods::carries_float_modifiers(op, ty) {
+        if !carries_float_modifiers(op, ty) {
             // Float modifiers folded from fneg/fabs go through a MOV first.
             for s in src.iter_mut().flatten() {
                 *s = self.plain(*s);

@@ -10,8 +10,10 @@
 //! keeps them eligible for inline immediates (those cannot carry `abs`, and carry `neg` only
 //! as a flipped sign bit).
 //!
-//! Not every source can carry float modifiers ([`carries_float_modifiers`], the same line
-//! Mesa's etnaviv draws: only ALU sources that the instruction reads as floats). Integer
+//! Not every source can carry float modifiers
+//! ([`carries_float_modifiers`](crate::etnaviv::isa::carries_float_modifiers), a fact of the
+//! ISA, the same line Mesa's etnaviv draws: only ALU sources that the instruction reads as
+//! floats). Integer
 //! instructions would apply the bits as integer negation and absolute value, and texture
 //! coordinates, address-register writes, LOAD offsets, branch and kill conditions take no
 //! modifiers at all. A modified operand meeting such a source is first computed by a MOV
@@ -28,23 +30,9 @@
 
 use super::{aligned, Binding, Tr, R};
 use crate::etnaviv::compiler::ir::{Instr, Operand, OperandKind, Shape};
-use crate::etnaviv::isa::{DataType, Opcode};
+use crate::etnaviv::isa::Opcode;
 use crate::nir::ir::AluInstr;
 use crate::nir::opcodes::AluOp;
-
-/// Whether source operands of `op` computed in `ty` are read as floats, so that the negate
-/// and absolute-value bits mean `-x` and `|x|`. F2I reads a float whatever its result type;
-/// texture, memory, address-register and flow-control instructions take no modifiers (Mesa
-/// never gives them any: its modifier pass folds into ALU sources only).
-pub(crate) fn carries_float_modifiers(op: Opcode, ty: DataType) -> bool {
-    use Opcode::*;
-    match op {
-        Texld | Texldb | Texldl | Texldd | Txf | Load | Store | Movar | Movai | Branch
-        | Texkill => false,
-        F2i | F2irnd => true,
-        _ => ty.is_float(),
-    }
-}
 
 impl Tr<'_> {
     /// Binds an `fneg`, `fabs` or `mov` to its source with the swizzle and modifier

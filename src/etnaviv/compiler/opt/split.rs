@@ -18,10 +18,10 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{remove_items, Facts};
-use crate::etnaviv::compiler::from_nir::carries_float_modifiers;
 use crate::etnaviv::compiler::ir::{
     Instr, Item, Operand, OperandKind, Program, Shape, ValueId, ValueKind,
 };
+use crate::etnaviv::isa::carries_float_modifiers;
 use crate::etnaviv::isa::{DataType, Opcode};
 
 /// Splits every instruction it profitably can; returns whether it split any.

@@ -15,6 +15,7 @@ pub mod clip;
 pub mod fetch;
 pub mod program;
 pub mod raster;
+pub mod reg;
 pub mod shade;
 pub mod vertex;
 
@@ -34,84 +35,6 @@ use shade::{FragmentStage, PointCoordMap};
 use vertex::ShadedVertex;
 
 pub use super::pe::Fragment;
-
-/// State addresses (bytes) the draw path reads.
-pub mod reg {
-    pub const FE_VERTEX_ELEMENT_CONFIG: u32 = 0x0600;
-    pub const FE_INDEX_STREAM_BASE_ADDR: u32 = 0x0644;
-    pub const FE_INDEX_STREAM_CONTROL: u32 = 0x0648;
-    pub const FE_VERTEX_STREAM_BASE_ADDR: u32 = 0x064c;
-    pub const FE_VERTEX_STREAM_CONTROL: u32 = 0x0650;
-    pub const FE_PRIMITIVE_RESTART_INDEX: u32 = 0x0674;
-    pub const FE_VERTEX_STREAMS_BASE_ADDR: u32 = 0x0680;
-    pub const FE_VERTEX_STREAMS_CONTROL: u32 = 0x06a0;
-    pub const FE_GENERIC_ATTRIB_SCALE: u32 = 0x0780;
-    pub const FE_HALTI5_ID_CONFIG: u32 = 0x07c4;
-    pub const NFE_VERTEX_STREAMS_BASE_ADDR: u32 = 0x14600;
-    pub const NFE_VERTEX_STREAMS_CONTROL: u32 = 0x14640;
-    pub const NFE_VERTEX_STREAMS_VERTEX_DIVISOR: u32 = 0x14680;
-    pub const NFE_GENERIC_ATTRIB_CONFIG0: u32 = 0x17800;
-    pub const NFE_GENERIC_ATTRIB_SCALE: u32 = 0x17a00;
-
-    pub const VS_END_PC: u32 = 0x0800;
-    pub const VS_OUTPUT_COUNT: u32 = 0x0804;
-    pub const VS_INPUT_COUNT: u32 = 0x0808;
-    pub const VS_OUTPUT: u32 = 0x0810;
-    pub const VS_INPUT: u32 = 0x0820;
-    pub const VS_START_PC: u32 = 0x0838;
-    pub const VS_RANGE: u32 = 0x085c;
-    pub const VS_UNIFORM_BASE: u32 = 0x0864;
-    pub const VS_ICACHE_CONTROL: u32 = 0x0868;
-    pub const VS_INST_ADDR: u32 = 0x086c;
-    pub const VS_HALTI5_OUTPUT_COUNT: u32 = 0x0870;
-    pub const VS_NEWRANGE_LOW: u32 = 0x0874;
-    pub const PS_NEWRANGE_LOW: u32 = 0x087c;
-    pub const VS_NEWRANGE_HIGH: u32 = 0x08bc;
-    pub const VS_HALTI5_INPUT: u32 = 0x08c0;
-    pub const VS_HALTI5_OUTPUT: u32 = 0x08e0;
-    pub const VS_INST_MEM: u32 = 0x4000;
-    pub const VS_UNIFORMS: u32 = 0x5000;
-    pub const PS_INST_MEM: u32 = 0x6000;
-    pub const PS_UNIFORMS: u32 = 0x7000;
-    pub const SH_INST_MEM: u32 = 0xc000;
-    pub const SH_UNIFORMS: u32 = 0x30000;
-    pub const SH_HALTI5_UNIFORMS: u32 = 0x36000;
-    pub const SH_CONFIG: u32 = 0x15600;
-
-    pub const PA_VIEWPORT_SCALE_X: u32 = 0x0a00;
-    pub const PA_VIEWPORT_OFFSET_X: u32 = 0x0a0c;
-    pub const PA_LINE_WIDTH: u32 = 0x0a18;
-    pub const PA_POINT_SIZE: u32 = 0x0a1c;
-    pub const PA_SYSTEM_MODE: u32 = 0x0a28;
-    pub const PA_W_CLIP_LIMIT: u32 = 0x0a2c;
-    pub const PA_ATTRIBUTE_ELEMENT_COUNT: u32 = 0x0a30;
-    pub const PA_CONFIG: u32 = 0x0a34;
-    pub const PA_SHADER_ATTRIBUTES: u32 = 0x0a40;
-    pub const PA_FLAGS: u32 = 0x0a88;
-    pub const PA_ZFARCLIPPING: u32 = 0x0a8c;
-    pub const SE_SCISSOR_LEFT: u32 = 0x0c00;
-    pub const SE_DEPTH_SCALE: u32 = 0x0c10;
-    pub const SE_DEPTH_BIAS: u32 = 0x0c14;
-    pub const SE_CONFIG: u32 = 0x0c18;
-    pub const SE_CLIP_RIGHT: u32 = 0x0c20;
-
-    pub const PS_END_PC: u32 = 0x1000;
-    pub const PS_OUTPUT_REG: u32 = 0x1004;
-    pub const PS_INPUT_COUNT: u32 = 0x1008;
-    pub const PS_CONTROL: u32 = 0x1010;
-    pub const PS_START_PC: u32 = 0x1018;
-    pub const PS_RANGE: u32 = 0x101c;
-    pub const PS_UNIFORM_BASE: u32 = 0x1024;
-    pub const PS_INST_ADDR: u32 = 0x1028;
-    pub const PS_VARYING_NUM_COMPONENTS: u32 = 0x1080;
-    pub const PS_NEWRANGE_HIGH: u32 = 0x1090;
-
-    pub const GL_MULTI_SAMPLE_CONFIG: u32 = 0x3818;
-    pub const GL_VARYING_NUM_COMPONENTS: u32 = 0x3820;
-    pub const GL_VARYING_COMPONENT_USE: u32 = 0x3828;
-    pub const GL_VARYING_NUM_COMPONENTS2: u32 = 0x3834;
-    pub const GL_HALTI5_SH_SPECIALS: u32 = 0x3888;
-}
 
 /// States the draw path interprets. Some only order or cache work in the core (uniform and
 /// instruction cache flushes and prefetches, load balancing, temporary register counts, the

@@ -8,29 +8,9 @@ use crate::intel::eu::{Opcode, RegType};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr};
 
 use super::super::ir::{File, Op, Reg};
+use super::facts::ComputeFacts;
+use super::translator::LocalIds;
 use super::{intrinsic_def, unsupported, CompileError, Translator};
-
-/// What a compute shader's dispatch needs to know.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ComputeFacts {
-    /// Workgroup size (`workgroup_size` of the shader info).
-    pub local_size: [u32; 3],
-    /// Workgroup-shared memory in bytes (`shared_size`).
-    pub shared_size: u32,
-    /// The shader synchronises its workgroup with gateway barriers.
-    pub uses_barrier: bool,
-    /// Mesa's binding model: the push slot of the subgroup id, after the pushed uniform
-    /// dwords (brw's last param); None in gpucc's, whose payload holds the local ids.
-    pub subgroup_id_param: Option<u32>,
-}
-
-/// Each channel's local invocation id (x, y, z) and index, computed once at the top of the
-/// shader (Mesa's binding model).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct LocalIds {
-    id: [Reg; 3],
-    index: Reg,
-}
 
 /// Whether the shader reads any of `intrinsics`.
 fn reads_any(imp: &nir::Impl, intrinsics: &[Intrinsic]) -> bool {
@@ -74,9 +54,7 @@ enum IdOrder {
 /// Reads the workgroup and shared-memory sizes of a compute shader's info block
 /// (`workgroup_size: 8, 1, 1`, `shared_size: 64`; Mesa 23.3's nir_print spells them
 /// `workgroup-size` and `shared-size`, which are read too).
-pub(in crate::intel::fs) fn compute_facts(
-    shader: &nir::Shader,
-) -> Result<ComputeFacts, CompileError> {
+pub(in crate::intel) fn compute_facts(shader: &nir::Shader) -> Result<ComputeFacts, CompileError> {
     let info = &shader.info;
     let field = |key: &str| {
         info.field(key)

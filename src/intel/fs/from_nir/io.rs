@@ -17,43 +17,6 @@ use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 use super::super::ir::{File, Op, Reg, TexKind};
 use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
 
-/// Where the fragment thread payload puts what the shader reads (Gen6+ layout: R0 header,
-/// R1 pixel coordinates, then barycentrics, source depth and W; push constants follow, then
-/// attribute setup data).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PayloadLayout {
-    /// First register of the perspective pixel barycentrics, when enabled.
-    pub bary_pixel: Option<u32>,
-    /// First register of each barycentric mode the shader uses, indexed as Mesa's
-    /// `brw_barycentric_mode` (perspective pixel, centroid, sample, then the same three
-    /// without perspective); the hardware packs the enabled ones in that order.
-    pub barycentric: [Option<u32>; 6],
-    /// Interpolated source depth.
-    pub source_depth: Option<u32>,
-    /// Interpolated source W.
-    pub source_w: Option<u32>,
-    /// SIMD32: the same registers for channels 16-31, which the hardware lays out after
-    /// the whole first set (Mesa's `setup_fs_payload_gfx6`: R1 and R2 pixel info, then per
-    /// 16 channels the barycentrics, source depth and W). All `None` at SIMD8 and SIMD16.
-    pub upper: UpperHalf,
-    /// Registers the hardware fills before push constants.
-    pub num_regs: u32,
-}
-
-/// The second 16 channels' payload registers of a SIMD32 thread (see [`PayloadLayout`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct UpperHalf {
-    /// Each barycentric mode's registers for channels 16-31.
-    pub barycentric: [Option<u32>; 6],
-    /// Source depth of channels 16-31.
-    pub source_depth: Option<u32>,
-    /// Source W of channels 16-31.
-    pub source_w: Option<u32>,
-}
-
-/// Binding-table index of UBO block 0 for pull-constant loads.
-pub const UBO_SURFACE_BASE: u32 = 64;
-
 impl Translator<'_> {
     /// A barycentric load: the payload registers of its mode (see `plan_payload`).
     pub(super) fn emit_barycentric(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {

@@ -1,4 +1,4 @@
-//! Memory: SSBOs and shared memory as untyped surfaces ([`SSBO_SURFACE_BASE`] + block,
+//! Memory: SSBOs and shared memory as untyped surfaces ([`SSBO_SURFACE_BASE`](crate::intel::backend::binding::SSBO_SURFACE_BASE) + block,
 //! [`SLM_SURFACE`]), their atomics, the fences of barriers with a memory scope, NIR scratch
 //! (DWORD scattered messages to the stateless surface, one dword per channel) and global
 //! constant data read with A64 messages from relocated addresses (per channel, or on Gen9
@@ -49,9 +49,6 @@ impl MemoryModes {
         m
     }
 }
-
-/// Binding-table index of SSBO block 0 (untyped surface messages).
-pub const SSBO_SURFACE_BASE: u32 = 128;
 
 /// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
 pub const SLM_SURFACE: u32 = 254;

@@ -29,7 +29,8 @@
 //! - `compute`: the workgroup size, local and workgroup ids, barriers and the end of a
 //!   compute thread.
 
-use crate::compiler::BindingModel;
+use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE, UBO_SURFACE_BASE};
+use crate::intel::backend::vertex::vertex_facts;
 use std::collections::BTreeMap;
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
@@ -44,76 +45,20 @@ use super::CompileError;
 mod alu;
 mod boolean;
 mod compute;
+mod facts;
 mod io;
 mod memory;
 mod texture;
+mod translator;
 mod vertex;
 
-pub(super) use compute::compute_facts;
-pub use compute::ComputeFacts;
-pub use io::{writes_dual_source, PayloadLayout, UpperHalf, UBO_SURFACE_BASE};
-pub use memory::{a64_untyped_read_desc, SLM_SURFACE, SSBO_SURFACE_BASE};
-pub use vertex::{urb_simd8_write_desc, vertex_facts, VS_PAYLOAD_REGS};
+pub(in crate::intel) use compute::compute_facts;
+pub use facts::{ComputeFacts, PayloadLayout, ShaderFacts, UpperHalf};
+pub use io::writes_dual_source;
+pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
+pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
 
-/// What the translation found that the program object must describe.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ShaderFacts {
-    /// Payload layout.
-    pub payload: PayloadLayout,
-    /// Push-constant dwords in layout order: (UBO block, byte offset).
-    pub push: Vec<(u32, u32)>,
-    /// Input slots in setup order: (NIR base, io location name, flat).
-    pub inputs: Vec<(u32, String, bool)>,
-    /// Input slots the shader does not read: past 16 inputs the attribute setup follows the
-    /// previous stage's VUE map (brw's `calculate_urb_setup`), whose slots between the first
-    /// and last read can hold varyings the shader ignores (base = that varying) and padding
-    /// (base = `u32::MAX`, location `BRW_VARYING_SLOT_PAD`).
-    pub unread_inputs: Vec<usize>,
-    /// NIR bases of the inputs interpolated without perspective correction.
-    pub noperspective_inputs: Vec<u32>,
-    /// Render targets written.
-    pub num_render_targets: u32,
-    /// The shader writes depth.
-    pub computes_depth: bool,
-    /// The shader can discard pixels (live-pixel mask kept in f0.1).
-    pub uses_kill: bool,
-    /// UBO blocks read with pull-constant messages (at `ubo_surface_base + block`).
-    pub pull_blocks: Vec<u32>,
-    /// Binding-table slot of UBO block 0 and of SSBO block 0: 64 and 128 in gpucc's own
-    /// binding model, 0 in Mesa's (the NIR's block indices are the slots).
-    pub ubo_surface_base: u32,
-    pub ssbo_surface_base: u32,
-    /// Mesa's binding model: the pushed UBO ranges, whose dwords `push` lists in order.
-    pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
-    /// Compute-shader facts (None for other stages).
-    pub compute: Option<ComputeFacts>,
-    /// Vertex-shader facts (None for other stages).
-    pub vertex: Option<crate::intel::kernel::VertexInfo>,
-    /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
-    /// spills go after them).
-    pub scratch_bytes: u32,
-    /// Scratch write and read messages from NIR scratch accesses (Mesa counts them as
-    /// spills and fills).
-    pub scratch_writes: u32,
-    /// See `scratch_writes`.
-    pub scratch_reads: u32,
-    /// Render target 0 blends with two source colours (Mesa's `dual_src_blend`).
-    pub dual_source_blend: bool,
-    /// Texture, sampler and SSBO binding-table entries the messages address.
-    pub surfaces: crate::intel::kernel::SurfaceUse,
-}
-
-impl ShaderFacts {
-    /// Dwords of push data: the pushed uniform dwords and, in a compute program of Mesa's
-    /// binding model, the subgroup id after them (Mesa's `nr_params`).
-    pub fn push_dwords(&self) -> u32 {
-        let subgroup_id = self
-            .compute
-            .as_ref()
-            .is_some_and(|c| c.subgroup_id_param.is_some());
-        self.push.len() as u32 + u32::from(subgroup_id)
-    }
-}
+use translator::{intrinsic_def, intrinsic_src, unsupported, Translator};
 
 /// Flag subregister holding the live-pixel mask of shaders that discard (f0.1).
 pub const KILL_FLAG: u8 = 1;
@@ -130,40 +75,6 @@ const MAX_PUSH_REGS: u32 = 32;
 /// The largest push-constant block of Mesa's binding model (brw's `max_push_length` on
 /// Gen6 and later).
 const MESA_MAX_PUSH_REGS: u32 = 64;
-
-struct Translator<'a> {
-    devinfo: &'static DevInfo,
-    /// Longest sampler array the shader declares (texture_offset candidates).
-    sampler_array_len: u32,
-    imp: &'a nir::Impl,
-    width: u8,
-    prog: Program,
-    values: Vec<Option<Vec<Reg>>>,
-    facts: ShaderFacts,
-    push_index: BTreeMap<(u32, u32), u32>,
-    /// Mesa's binding model: the pushed dwords are fixed by the UBO ranges before
-    /// translation; a load outside them is pulled.
-    push_fixed: bool,
-    /// The push block's size in registers.
-    max_push_regs: u32,
-    input_index: BTreeMap<u32, u32>,
-    outputs: BTreeMap<u32, Vec<Reg>>,
-    /// Vertex-shader outputs by varying slot.
-    vs_outputs: vertex::VsOutputs,
-    /// Second colour of dual-source blending (render target 0).
-    dual_src: Option<Vec<Reg>>,
-    depth: Option<Reg>,
-    /// Each channel's index within the thread (0..width), computed at the top of shaders
-    /// that address NIR scratch memory.
-    chan_index: Option<Reg>,
-    /// Mesa's binding model: each channel's local invocation id and index, computed at the
-    /// top of compute shaders that read them (from the subgroup id and the channel index).
-    local_ids: Option<compute::LocalIds>,
-}
-
-fn unsupported(what: impl Into<String>) -> CompileError {
-    CompileError::Unsupported(what.into())
-}
 
 /// Translates the entry point of a fragment, compute or (Gen8+, SIMD8) vertex shader at
 /// `width` channels.
@@ -672,22 +583,6 @@ impl<'a> Translator<'a> {
         }
         Ok(())
     }
-}
-
-/// Source `k` of intrinsic `i`.
-fn intrinsic_src(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
-    let name = i.intrinsic.name();
-    i.srcs
-        .get(k)
-        .copied()
-        .ok_or_else(|| CompileError::Invalid(format!("{name} lacks source {k}")))
-}
-
-/// The value intrinsic `i` defines.
-fn intrinsic_def(i: &IntrinsicInstr) -> Result<SsaId, CompileError> {
-    let name = i.intrinsic.name();
-    i.def
-        .ok_or_else(|| CompileError::Invalid(format!("{name} has no result")))
 }
 
 fn is_empty_list(imp: &nir::Impl, list: &[CfNode]) -> bool {

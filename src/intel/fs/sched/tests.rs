@@ -295,7 +295,7 @@ fn skip_for_missing_data(dir: &std::path::Path) {
 /// allocates, which all figures are restricted to).
 #[test]
 fn post_ra_scheduling_lowers_corpus_latency() {
-    use crate::intel::fs::{pipeline, regalloc, Context};
+    use crate::intel::fs::{pipeline, regalloc, Device};
     // The data folder as the integration tests find it (tests/common/mod.rs).
     let shared = std::env::var_os("GPUCC_SHARED").map_or_else(
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
@@ -313,7 +313,7 @@ fn post_ra_scheduling_lowers_corpus_latency() {
         .collect();
     files.sort();
     let dev = ivb();
-    let ctx = Context::new(dev);
+    let ctx = Device::new(dev);
     let (mut before, mut after, mut both, mut shaders, mut worse) = (0u64, 0u64, 0u64, 0, 0);
     for f in &files {
         let Ok(shader) = crate::nir::parse(&std::fs::read_to_string(f).unwrap()) else {

@@ -14,9 +14,9 @@ mod tex;
 
 use std::collections::BTreeMap;
 
-use crate::compiler::BindingModel;
+use crate::intel::backend::binding::{BindingModel, UBO_SURFACE_BASE};
+use crate::intel::backend::vertex::vertex_facts;
 use crate::intel::eu::{CondMod, Opcode, RegType};
-use crate::intel::fs::from_nir::{vertex_facts, UBO_SURFACE_BASE};
 use crate::intel::kernel::VertexInfo;
 use crate::nir::{self, AluSrc, BaseType, CfNode, InstrKind, JumpKind, SsaId};
 

@@ -22,16 +22,17 @@
 
 use std::collections::BTreeMap;
 
+use crate::intel::backend::context::Context;
 use crate::intel::kernel::{Kernel, SimdKernel, VertexInfo, SIMD4X2};
 use crate::intel::sim::payload::{Layout, Vec4VsPayload, VsPayload};
 use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
-use crate::verify::MathProbes;
+use crate::verify::{MathProbes, VerifyOutcome};
 
-use super::{
-    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers, Context,
-    VerifyOutcome, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+use super::world::{
+    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers,
+    CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
 };
 
 /// Vertices per input set (set 1 leaves channels 3–7 of a SIMD8 thread disabled, and ends
@@ -103,8 +104,10 @@ pub(super) fn run_vertex_set(
     let elements = elements(info, set, n);
     let ubos = uniform_buffers(kernel, set);
     // SSBOs start alike on both sides; the threads share them in vertex order.
-    let (nssbo, _) = super::compute_resources(shader)?;
-    let ssbos: Vec<Vec<u8>> = (0..nssbo).map(|b| super::ssbo_init(set, b)).collect();
+    let (nssbo, _) = super::world::compute_resources(shader)?;
+    let ssbos: Vec<Vec<u8>> = (0..nssbo)
+        .map(|b| super::world::ssbo_init(set, b))
+        .collect();
     let env = interp::Environment {
         ubos: ubos.clone(),
         ssbos: ssbos.clone(),
