@@ -31,7 +31,8 @@
 mod common;
 
 use common::compute::header;
-use gpucc::intel::fs::{CompileError, Context, Options};
+use gpucc::error::CompileError;
+use gpucc::intel::backend::{Context, Options};
 use gpucc::intel::kernel::Kernel;
 use gpucc::intel::DevInfo;
 use gpucc::nir;
