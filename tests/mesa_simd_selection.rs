@@ -24,9 +24,9 @@
 //! an outcome: after a SIMD8 program spilled, Mesa does not try SIMD16 (`SpillAtSIMD8`),
 //! gpucc tries it and drops it when it does not fit.
 //!
-//! One gpucc bug found on the way is kept as an ignored test
-//! (`require16_error_names_the_register_file`): a compute shader that fits no allowed width
-//! for register pressure is reported as a workgroup too large for the device's threads.
+//! One gpucc bug found on the way is fixed and held by
+//! `require16_error_names_the_register_file`: a compute shader that fitted no allowed width
+//! for register pressure was reported as a workgroup too large for the device's threads.
 
 mod common;
 
@@ -328,14 +328,11 @@ fn Require16ErrorWhenNotCompile() {
     assert_eq!(selection(IVB, &text, &[8, 16]), (vec![8], 8));
 }
 
-/// The error of `Require16ErrorWhenNotCompile` should say why SIMD16 failed; gpucc's says
-/// the workgroup needs more threads than the device has, which is false for 32 invocations
-/// on 64 threads (the compile loop reports every compute shader left without a width as a
-/// thread shortage).
+/// The error of `Require16ErrorWhenNotCompile` says why SIMD16 failed: the register file.
+/// (It used to say the workgroup needs more threads than the device has, false for 32
+/// invocations on 64 threads: the compile loop reported every compute shader left without a
+/// width as a thread shortage.)
 #[test]
-#[ignore = "gpucc bug: a compute shader that fits no allowed width for register pressure is \
-            reported as a thread shortage (src/intel/fs/mod.rs, being restructured by issue 38's \
-            Intel-layer work)"]
 fn require16_error_names_the_register_file() {
     let err = compile(IVB, &heavy([32, 1, 1], TOO_HEAVY_FOR_16), &[16]).unwrap_err();
     assert!(err.to_string().contains("GRF"), "{err}");

@@ -64,6 +64,9 @@ pub fn compile_scalar(
     let mut best_throughput = 0f64;
     let mut any_spilled = false;
     let mut simd16_failed = false;
+    // Widths built and dropped for not fitting the register file, for the error when none is
+    // left (a compute shader may not fall back to SIMD8 when the caller forbids it).
+    let mut unfit = Vec::new();
     // How far the SIMD16 program's busiest unit outlasts its thread (see `simd32_excluded`).
     let mut simd16_unit_bound = None;
     // Compute: the workgroup size picks the widths (Mesa's brw_simd_should_compile).
@@ -120,6 +123,7 @@ pub fn compile_scalar(
                 continue;
             }
             pipeline::Outcome::DoesNotFit => {
+                unfit.push(w);
                 if w != 8 {
                     crate::shader_log::perf(format_args!(
                         "SIMD{w} shader failed to compile: does not fit in 128 GRFs \
@@ -165,6 +169,12 @@ pub fn compile_scalar(
             }
             None => {}
         }
+    }
+    if let (None, Some(_), Some(&w)) = (&facts, workgroup, unfit.last()) {
+        return Err(CompileError::Unsupported(format!(
+            "register spilling (SIMD{w} does not fit in 128 GRFs; a compute program spills \
+             only at SIMD8, and the widths allowed were SIMD{widths:?})"
+        )));
     }
     if let (None, Some(size)) = (&facts, workgroup) {
         return Err(CompileError::Unsupported(format!(
