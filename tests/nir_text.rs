@@ -91,8 +91,8 @@ fn texture_and_deref_round_trip() {
     let imp = s.entry().unwrap();
     match &imp.def_instr(SsaId(2)).unwrap().kind {
         InstrKind::Tex(t) => {
-            assert_eq!(t.op.name(), "tex");
-            assert_eq!(t.srcs, vec![(nir::TexSrc::COORD, SsaId(1))]);
+            assert_eq!(t.op, nir::TexOp::Tex);
+            assert_eq!(t.srcs, vec![(nir::TexSrc::Coord, SsaId(1))]);
             assert_eq!((t.texture_index, t.sampler_index), (Some(0), Some(0)));
         }
         other => panic!("%2 should be tex, is {other:?}"),
