@@ -140,8 +140,6 @@ impl TexOp {
                 | TexOp::TextureSamples
                 | TexOp::SamplesIdentical
                 | TexOp::DescriptorAmd
-                | TexOp::TxfMsFb
-                | TexOp::TxfMsMcsIntel
         )
     }
 
@@ -197,5 +195,59 @@ impl TexOp {
             | TexSrc::TextureHandle
             | TexSrc::SamplerHandle => BaseType::Uint,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cases of Mesa 23.3's `nir_tex_instr_src_type`, read off its switch: the coordinate
+    /// and the level are integers for exactly the ops that address texels, and those two
+    /// lists differ (a multisample framebuffer fetch has integer coordinates but a float
+    /// level; a size query has no coordinate but an integer level).
+    #[test]
+    fn source_types_follow_mesa() {
+        let cases = [
+            (TexOp::Tex, TexSrc::Coord, BaseType::Float),
+            (TexOp::Txf, TexSrc::Coord, BaseType::Int),
+            (TexOp::SamplesIdentical, TexSrc::Coord, BaseType::Int),
+            (TexOp::TxfMsFb, TexSrc::Coord, BaseType::Int),
+            (TexOp::TxfMsFb, TexSrc::Lod, BaseType::Float),
+            (TexOp::Txs, TexSrc::Lod, BaseType::Int),
+            (TexOp::Txl, TexSrc::Lod, BaseType::Float),
+            (TexOp::FragmentFetchAmd, TexSrc::Lod, BaseType::Int),
+            (TexOp::Txf, TexSrc::Offset, BaseType::Int),
+            (TexOp::TxfMs, TexSrc::MsIndex, BaseType::Int),
+            (TexOp::TxfMsMcsIntel, TexSrc::MsMcsIntel, BaseType::Uint),
+            (TexOp::Tex, TexSrc::TextureOffset, BaseType::Uint),
+            (TexOp::Tex, TexSrc::Backend2, BaseType::Float),
+            (TexOp::Tex, TexSrc::Plane, BaseType::Int),
+        ];
+        for (op, src, ty) in cases {
+            assert_eq!(op.src_type(src), ty, "{op} {src}");
+        }
+    }
+
+    /// Mesa's `nir_tex_instr_need_sampler` lists the seven ops that do not read one.
+    #[test]
+    fn sampler_free_ops_are_mesas() {
+        let free: Vec<TexOp> = TexOp::ALL
+            .iter()
+            .copied()
+            .filter(|op| !op.needs_sampler())
+            .collect();
+        assert_eq!(
+            free,
+            [
+                TexOp::Txf,
+                TexOp::TxfMs,
+                TexOp::Txs,
+                TexOp::QueryLevels,
+                TexOp::TextureSamples,
+                TexOp::SamplesIdentical,
+                TexOp::DescriptorAmd,
+            ]
+        );
     }
 }
