@@ -81,9 +81,9 @@ fn loops_ifs_registers_and_textures_build_valid_shaders() {
     b.jump(JumpKind::Break);
     b.pop_if();
     let texel = b.tex(
-        TexOp::TEX,
+        TexOp::Tex,
         AluType::F32,
-        &[(TexSrc::COORD, coord)],
+        &[(TexSrc::Coord, coord)],
         0,
         Some(0),
         4,

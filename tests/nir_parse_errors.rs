@@ -63,12 +63,34 @@ fn unknown_texture_op_and_stage() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/nir/tex_deref.nir");
     let tex = std::fs::read_to_string(path).unwrap();
-    let e = error(&tex.replace("(float32)tex %1", "(float32)texx %1"));
-    assert!(e.message.contains("unknown texture op `texx`"), "{e}");
+    // Line and column of the first `from` in the texture text.
+    let at = |from: &str| {
+        let at = tex.find(from).unwrap();
+        let line = tex[..at].matches('\n').count() + 1;
+        (line, at - tex[..at].rfind('\n').map_or(0, |p| p + 1) + 1)
+    };
+    let (line, col) = at("tex %1");
+    // A misspelt op, and a word that only starts like one.
+    for op in ["texx", "txl_ms"] {
+        let e = error(&tex.replace("(float32)tex %1", &format!("(float32){op} %1")));
+        assert_eq!((e.line, e.col), (line, col), "{e}");
+        assert!(
+            e.message.contains(&format!("unknown texture op `{op}`")),
+            "{e}"
+        );
+    }
     let e = error(&tex.replace("%1 (coord)", "%1 (coordinate)"));
+    assert_eq!((e.line, e.col), at("%1 (coord)"), "{e}");
     assert!(
         e.message
             .contains("unknown texture source kind `coordinate`"),
+        "{e}"
+    );
+    // A spelling later Mesa prints, which 23.3 does not have.
+    let e = error(&tex.replace("%1 (coord)", "%1 (sampler_deref_intrinsic)"));
+    assert!(
+        e.message
+            .contains("unknown texture source kind `sampler_deref_intrinsic`"),
         "{e}"
     );
 }

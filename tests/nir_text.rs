@@ -91,8 +91,8 @@ fn texture_and_deref_round_trip() {
     let imp = s.entry().unwrap();
     match &imp.def_instr(SsaId(2)).unwrap().kind {
         InstrKind::Tex(t) => {
-            assert_eq!(t.op.name(), "tex");
-            assert_eq!(t.srcs, vec![(nir::TexSrc::COORD, SsaId(1))]);
+            assert_eq!(t.op, nir::TexOp::Tex);
+            assert_eq!(t.srcs, vec![(nir::TexSrc::Coord, SsaId(1))]);
             assert_eq!((t.texture_index, t.sampler_index), (Some(0), Some(0)));
         }
         other => panic!("%2 should be tex, is {other:?}"),
@@ -104,4 +104,154 @@ fn texture_and_deref_round_trip() {
     assert_eq!(s.variables.len(), 3);
     assert_eq!(s.variables[1].location_frac(), 0);
     assert_eq!(s.variables[1].components.as_deref(), Some("xy"));
+}
+
+/// Every texture op nir_print (Mesa 23.3, `print_tex_instr`) writes, in `nir_texop` order,
+/// and whether the op reads a sampler (`nir_tex_instr_need_sampler`), which decides whether
+/// nir_print writes the `(sampler)` index.
+const MESA_TEX_OPS: [(&str, bool); 22] = [
+    ("tex", true),
+    ("txb", true),
+    ("txl", true),
+    ("txd", true),
+    ("txf", false),
+    ("txf_ms", false),
+    ("txf_ms_fb", true),
+    ("txf_ms_mcs_intel", true),
+    ("txs", false),
+    ("lod", true),
+    ("tg4", true),
+    ("query_levels", false),
+    ("texture_samples", false),
+    ("samples_identical", false),
+    ("tex (pre-dispatchable)", true),
+    ("fragment_fetch_amd", true),
+    ("fragment_mask_fetch_amd", true),
+    ("descriptor_amd", false),
+    ("sampler_descriptor_amd", true),
+    ("lod_bias_agx", true),
+    ("hdr_dim_nv", true),
+    ("tex_type_nv", true),
+];
+
+/// Every texture source kind nir_print (Mesa 23.3) writes, in `nir_tex_src_type` order.
+const MESA_TEX_SRCS: [&str; 20] = [
+    "coord",
+    "projector",
+    "comparator",
+    "offset",
+    "bias",
+    "lod",
+    "min_lod",
+    "ms_index",
+    "ms_mcs_intel",
+    "ddx",
+    "ddy",
+    "texture_deref",
+    "sampler_deref",
+    "texture_offset",
+    "sampler_offset",
+    "texture_handle",
+    "sampler_handle",
+    "plane",
+    "backend1",
+    "backend2",
+];
+
+/// `tex_deref.nir` with its texture instruction replaced by `line`: parses, prints back byte
+/// for byte, rebuilds through the C builder unchanged, and holds the one texture instruction.
+fn tex_round_trip(line: &str) -> nir::TexInstr {
+    let from = "(float32)tex %1 (coord), 0 (texture), 0 (sampler)";
+    let base = data("tex_deref.nir");
+    assert!(base.contains(from));
+    let text = base.replace(from, line);
+    let shader = nir::parse(&text).unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    nir::validate(&shader).unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    assert_eq!(nir::print(&shader), text, "`{line}` does not print back");
+    // The builder takes the NIR only, not the text that follows it.
+    let mut nir_only = shader.clone();
+    nir_only.trailer.clear();
+    let rebuilt = gpucc::capi::replay(&nir_only).unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    assert_eq!(
+        nir::print(&rebuilt),
+        nir::print(&nir_only),
+        "`{line}` changes through the C builder"
+    );
+    assert_eq!(rebuilt, nir_only, "`{line}` changes through the C builder");
+    match &shader.entry().unwrap().def_instr(SsaId(2)).unwrap().kind {
+        InstrKind::Tex(t) => t.clone(),
+        other => panic!("`{line}` read as {other:?}"),
+    }
+}
+
+#[test]
+fn every_mesa_texture_op_round_trips() {
+    let mut ops = Vec::new();
+    for (spelling, needs_sampler) in MESA_TEX_OPS {
+        // nir_print's fields: the sources, the gather component of tg4, the texture index
+        // (not for txf_ms_fb) and the sampler index when the op reads a sampler.
+        let mut line = format!("(float32){spelling} %1 (coord)");
+        if spelling == "tg4" {
+            line += ", 2 (gather_component)";
+        }
+        if spelling != "txf_ms_fb" {
+            line += ", 0 (texture)";
+        }
+        if needs_sampler {
+            line += ", 0 (sampler)";
+        }
+        let t = tex_round_trip(&line);
+        assert_eq!(t.op.needs_sampler(), needs_sampler, "{spelling}");
+        assert_eq!(t.sampler_index.is_some(), needs_sampler, "{spelling}");
+        ops.push(t.op);
+    }
+    // Each spelling is its own op, and there is no op Mesa does not print.
+    let distinct: std::collections::HashSet<_> = ops.iter().collect();
+    assert_eq!(distinct.len(), MESA_TEX_OPS.len());
+    assert_eq!(nir::TexOp::ALL, &ops[..]);
+}
+
+#[test]
+fn every_mesa_texture_source_round_trips() {
+    let mut kinds = Vec::new();
+    for spelling in MESA_TEX_SRCS {
+        // With a deref source nir_print writes no index for the object it names.
+        let mut line = format!("(float32)tex %1 ({spelling})");
+        if spelling != "texture_deref" {
+            line += ", 0 (texture)";
+        }
+        if spelling != "sampler_deref" {
+            line += ", 0 (sampler)";
+        }
+        let t = tex_round_trip(&line);
+        assert_eq!(t.srcs.len(), 1);
+        kinds.push(t.srcs[0].0);
+    }
+    assert_eq!(nir::TexSrc::ALL, &kinds[..]);
+}
+
+/// A constant texture source shows its value as nir_print reads the source
+/// (`nir_tex_instr_src_type`): 1.0f as a sampling level is a float, the same bits as a
+/// fetch's level an integer; and the `load_const` shows the reading its uses agree on.
+#[test]
+fn constant_texture_sources_print_in_their_type() {
+    let base = data("tex_deref.nir");
+    let tex = "    32x4  %2 = (float32)tex %1 (coord), 0 (texture), 0 (sampler)";
+    for (load_const, tex_with_lod) in [
+        (
+            "(0x3f800000 = 1.000000)",
+            "(float32)txl %1 (coord), %6 (1.000000) (lod), 0 (texture), 0 (sampler)",
+        ),
+        (
+            "(0x3f800000 = 1065353216)",
+            "(float32)txf %1 (coord), %6 (0x3f800000) (lod), 0 (texture)",
+        ),
+    ] {
+        let text = base.replace(
+            tex,
+            &format!("    32    %6 = load_const {load_const}\n    32x4  %2 = {tex_with_lod}"),
+        );
+        let shader = nir::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(nir::print(&shader), text);
+    }
 }

@@ -5,6 +5,8 @@ use super::opcodes::{AluOp, IndexKind, Intrinsic};
 pub use super::types::VarMode;
 use super::types::{AluType, GlslType, Stage};
 
+pub use super::tex::{TexOp, TexSrc};
+
 /// Dense SSA value id: the `N` of `%N`. Indexes [`Impl::defs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SsaId(pub u32);
@@ -417,115 +419,6 @@ impl IntrinsicInstr {
             IndexValue::Type(t) => Some(*t),
             _ => None,
         }
-    }
-}
-
-/// Texture source kinds (`nir_tex_src_type`), by printed name.
-pub const TEX_SRC_NAMES: [&str; 21] = [
-    "coord",
-    "projector",
-    "comparator",
-    "offset",
-    "bias",
-    "lod",
-    "min_lod",
-    "ms_index",
-    "ms_mcs_intel",
-    "ddx",
-    "ddy",
-    "texture_deref",
-    "sampler_deref",
-    "texture_offset",
-    "sampler_offset",
-    "texture_handle",
-    "sampler_handle",
-    "plane",
-    "backend1",
-    "backend2",
-    "sampler_deref_intrinsic",
-];
-
-/// Texture opcodes (`nir_texop`), by printed name.
-pub const TEX_OP_NAMES: [&str; 14] = [
-    "tex",
-    "txb",
-    "txl",
-    "txd",
-    "txf",
-    "txf_ms",
-    "txf_ms_fb",
-    "txf_ms_mcs_intel",
-    "txs",
-    "lod",
-    "tg4",
-    "query_levels",
-    "texture_samples",
-    "samples_identical",
-];
-
-/// A texture source kind: index into [`TEX_SRC_NAMES`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TexSrc(pub u8);
-
-impl TexSrc {
-    pub const COORD: TexSrc = TexSrc(0);
-    pub const COMPARATOR: TexSrc = TexSrc(2);
-    pub const OFFSET: TexSrc = TexSrc(3);
-    pub const BIAS: TexSrc = TexSrc(4);
-    pub const LOD: TexSrc = TexSrc(5);
-    pub const DDX: TexSrc = TexSrc(9);
-    pub const DDY: TexSrc = TexSrc(10);
-    pub fn name(self) -> &'static str {
-        TEX_SRC_NAMES[self.0 as usize]
-    }
-    pub fn from_name(s: &str) -> Option<TexSrc> {
-        TEX_SRC_NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| TexSrc(i as u8))
-    }
-}
-
-/// A texture opcode: index into [`TEX_OP_NAMES`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TexOp(pub u8);
-
-impl TexOp {
-    pub const TEX: TexOp = TexOp(0);
-    pub const TXB: TexOp = TexOp(1);
-    pub const TXL: TexOp = TexOp(2);
-    pub const TXD: TexOp = TexOp(3);
-    pub const TXF: TexOp = TexOp(4);
-    pub const TXS: TexOp = TexOp(8);
-    pub fn name(self) -> &'static str {
-        TEX_OP_NAMES[self.0 as usize]
-    }
-    pub fn from_name(s: &str) -> Option<TexOp> {
-        TEX_OP_NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| TexOp(i as u8))
-    }
-    /// Whether the op reads through a sampler (Mesa's `nir_tex_instr_need_sampler`).
-    pub fn needs_sampler(self) -> bool {
-        !matches!(
-            self.name(),
-            "txf"
-                | "txf_ms"
-                | "txs"
-                | "query_levels"
-                | "texture_samples"
-                | "samples_identical"
-                | "txf_ms_fb"
-                | "txf_ms_mcs_intel"
-        )
-    }
-    /// Whether integer coordinates / lod are taken (`nir_tex_instr_src_type`).
-    pub fn integer_coords(self) -> bool {
-        matches!(
-            self.name(),
-            "txf" | "txf_ms" | "txf_ms_fb" | "txf_ms_mcs_intel" | "samples_identical"
-        )
     }
 }
 

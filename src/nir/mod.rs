@@ -62,6 +62,7 @@ pub mod passes;
 pub mod print;
 pub mod raw_index;
 pub mod slots;
+pub mod tex;
 pub mod types;
 pub mod validate;
 

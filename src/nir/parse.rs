@@ -1262,12 +1262,14 @@ fn tex(c: &mut Cur, b: &mut ImplBuilder, id: SsaId) -> PResult<InstrKind> {
     let Some(dest_type) = AluType::parse(t) else {
         return c.err(format!("bad texture destination type `{t}`"));
     };
+    c.ws();
     let op_col = c.pos;
-    let name = c.word();
-    let Some(op) = TexOp::from_name(name) else {
+    let Some(op) = tex_op_prefix(c.rest()) else {
+        let name = c.word();
         c.pos = op_col;
         return c.err(format!("unknown texture op `{name}`"));
     };
+    c.pos += op.name().len();
     let start = c.pos;
     let items = split_top(c.rest());
     let mut instr = TexInstr {
@@ -1330,6 +1332,19 @@ fn tex(c: &mut Cur, b: &mut ImplBuilder, id: SsaId) -> PResult<InstrKind> {
         }
     }
     Ok(InstrKind::Tex(instr))
+}
+
+/// The texture op `text` starts with. Spellings are words except `tex (pre-dispatchable)`,
+/// which begins like `tex`: the longest spelling that ends at a space or the line's end wins.
+fn tex_op_prefix(text: &str) -> Option<TexOp> {
+    TexOp::ALL
+        .iter()
+        .copied()
+        .filter(|op| {
+            text.strip_prefix(op.name())
+                .is_some_and(|after| after.is_empty() || after.starts_with(' '))
+        })
+        .max_by_key(|op| op.name().len())
 }
 
 const QUALIFIERS: [&str; 8] = [

@@ -216,7 +216,7 @@ impl TypeGuess {
             }
             InstrKind::Tex(t) => {
                 for (kind, s) in &t.srcs {
-                    self.set(*s, tex_src_type(t.op, *kind), progress);
+                    self.set(*s, t.op.src_type(*kind), progress);
                 }
                 self.set(t.def, t.dest_type.base, progress);
             }
@@ -235,18 +235,6 @@ impl TypeGuess {
             }
             _ => {}
         }
-    }
-}
-
-/// The type Mesa assumes for a texture source (`nir_tex_instr_src_type`).
-pub(crate) fn tex_src_type(op: TexOp, src: TexSrc) -> BaseType {
-    match src.name() {
-        "coord" if op.integer_coords() => BaseType::Int,
-        "lod" if matches!(op.name(), "txs" | "txf" | "txf_ms") => BaseType::Int,
-        "coord" | "lod" | "projector" | "comparator" | "bias" | "min_lod" | "ddx" | "ddy"
-        | "backend1" | "backend2" => BaseType::Float,
-        "offset" | "ms_index" | "plane" => BaseType::Int,
-        _ => BaseType::Uint,
     }
 }
 
@@ -814,7 +802,7 @@ impl<'a> ImplPrinter<'a> {
 
     fn tex(&mut self, t: &TexInstr) {
         self.def(t.def);
-        let _ = write!(self.out, " = ({}){} ", t.dest_type, t.op.name());
+        let _ = write!(self.out, " = ({}){} ", t.dest_type, t.op);
         // Fields are separated by ", ", with none before the first: an op with no sources
         // (a size or level query) starts with its texture index.
         let mut first = true;
@@ -825,8 +813,8 @@ impl<'a> ImplPrinter<'a> {
         };
         for (kind, s) in &t.srcs {
             sep(self.out);
-            self.src(*s, tex_src_type(t.op, *kind));
-            let _ = write!(self.out, " ({})", kind.name());
+            self.src(*s, t.op.src_type(*kind));
+            let _ = write!(self.out, " ({kind})");
         }
         // nir_print writes gather fields before the texture index and flags after the sampler.
         let leading = |e: &&String| {

@@ -30,6 +30,7 @@ use std::sync::Arc;
 pub use crate::nir::interp::filtering::CompareFunc;
 use crate::nir::interp::filtering::{self, lod_from_gradients};
 use crate::nir::interp::{Sampler, TexRequest};
+use crate::nir::TexOp;
 
 /// GL_NEAREST or GL_LINEAR, for texels within a level or between levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,7 +350,7 @@ impl Texture {
             // An incomplete texture samples as opaque black.
             return Ok([0.0, 0.0, 0.0, 1.0]);
         }
-        if req.op == "txf" {
+        if req.op == TexOp::Txf {
             let level = req.lod.unwrap_or(0.0).max(0.0) as usize;
             let Some(l) = self.levels.get(level) else {
                 return Ok([0.0; 4]);
@@ -366,9 +367,9 @@ impl Texture {
             return Ok(self.swizzled(self.texel(l, at), glsl130));
         }
         let lod = match req.op {
-            "txl" => req.lod.unwrap_or(0.0),
-            "txd" if !req.ddx.is_empty() => self.lod_from_gradients(&req.ddx, &req.ddy),
-            "tex" | "txb" if !self.lod_matters() => 0.0,
+            TexOp::Txl => req.lod.unwrap_or(0.0),
+            TexOp::Txd if !req.ddx.is_empty() => self.lod_from_gradients(&req.ddx, &req.ddy),
+            TexOp::Tex | TexOp::Txb if !self.lod_matters() => 0.0,
             op => {
                 return Err(format!(
                     "{op} needs the implicit level of detail of a mipmapped texture, \
@@ -466,7 +467,7 @@ impl Sampler for Bindings {
 mod tests {
     use super::*;
 
-    fn req(op: &'static str, coord: &[f64]) -> TexRequest {
+    fn req(op: TexOp, coord: &[f64]) -> TexRequest {
         TexRequest {
             op,
             texture: 0,
@@ -486,7 +487,7 @@ mod tests {
     fn rgbw_quadrants() {
         // 8×8: texel (1, 1) is in the red quadrant, (6, 1) green, (1, 6) blue, (6, 6) white.
         let t = Texture::rgbw(8, 8);
-        let at = |u: f64, v: f64| t.sample(&req("tex", &[u, v]), false).unwrap();
+        let at = |u: f64, v: f64| t.sample(&req(TexOp::Tex, &[u, v]), false).unwrap();
         assert_eq!(at(1.5 / 8.0, 1.5 / 8.0), [1.0, 0.0, 0.0, 1.0]);
         assert_eq!(at(6.5 / 8.0, 1.5 / 8.0), [0.0, 1.0, 0.0, 1.0]);
         assert_eq!(at(1.5 / 8.0, 6.5 / 8.0), [0.0, 0.0, 1.0, 1.0]);
@@ -498,7 +499,7 @@ mod tests {
     #[test]
     fn checkerboard_tiles_and_border() {
         let t = Texture::checkerboard(0, 8, 8, [0.0; 4], [0.0, 1.0, 0.0, 0.0]);
-        let at = |u: f64, v: f64| t.sample(&req("tex", &[u, v]), false).unwrap();
+        let at = |u: f64, v: f64| t.sample(&req(TexOp::Tex, &[u, v]), false).unwrap();
         assert_eq!(at(0.1, 0.1), [0.0; 4]);
         assert_eq!(at(0.6, 0.1), [0.0, 1.0, 0.0, 0.0]);
         assert_eq!(at(0.1, 0.6), [0.0, 1.0, 0.0, 0.0]);
@@ -511,7 +512,7 @@ mod tests {
     fn shadow_compare_and_depth_modes() {
         // 32 texels: texel 0 holds depth 0, texel 31 depth 1.
         let mut t = Texture::shadow(2, 32, 32);
-        let mut r = req("tex", &[0.5 / 32.0, 0.5]);
+        let mut r = req(TexOp::Tex, &[0.5 / 32.0, 0.5]);
         r.comparator = Some(0.1);
         // GL_GREATER: 0.1 > 0.0.
         assert_eq!(t.sample(&r, false).unwrap(), [1.0, 1.0, 1.0, 1.0]);
@@ -529,7 +530,7 @@ mod tests {
     #[test]
     fn miptree_levels_by_lod() {
         let mut t = Texture::miptree();
-        let mut r = req("txl", &[0.5, 0.5]);
+        let mut r = req(TexOp::Txl, &[0.5, 0.5]);
         let mut at = |t: &Texture, lod: f64| {
             r.lod = Some(lod);
             t.sample(&r, false).unwrap()
@@ -545,18 +546,18 @@ mod tests {
         let v = at(&t, 1.25);
         assert_eq!(v, [0.0, 0.75, 0.25, 1.0]);
         // txd: a gradient of 2 texels per pixel on the 8×8 base is λ = 1.
-        let mut d = req("txd", &[0.5, 0.5]);
+        let mut d = req(TexOp::Txd, &[0.5, 0.5]);
         d.ddx = vec![2.0 / 8.0, 0.0];
         d.ddy = vec![0.0, 2.0 / 8.0];
         assert_eq!(t.sample(&d, false).unwrap(), [0.0, 1.0, 0.0, 1.0]);
         // Implicit LOD on a mipmapped texture is reported, not guessed.
-        assert!(t.sample(&req("tex", &[0.5, 0.5]), false).is_err());
+        assert!(t.sample(&req(TexOp::Tex, &[0.5, 0.5]), false).is_err());
     }
 
     #[test]
     fn rgbw_3d_slices() {
         let t = Texture::rgbw_3d();
-        let at = |c: [f64; 3]| t.sample(&req("tex", &c), false).unwrap();
+        let at = |c: [f64; 3]| t.sample(&req(TexOp::Tex, &c), false).unwrap();
         assert_eq!(at([0.75, 0.25, 0.25]), [0.0, 1.0, 0.0, 1.0]);
         assert_eq!(at([0.25, 0.25, 0.75]), [1.0, 1.0, 0.0, 1.0]);
         assert_eq!(at([0.75, 0.75, 0.75]), [0.0, 0.0, 0.0, 1.0]);
@@ -568,11 +569,11 @@ mod tests {
         b.units.insert(1, Arc::new(Texture::rgbw(8, 8)));
         // Slot 0 reads unit 0 (nothing bound): opaque black.
         assert_eq!(
-            b.sample(&req("tex", &[0.9, 0.9])).unwrap(),
+            b.sample(&req(TexOp::Tex, &[0.9, 0.9])).unwrap(),
             [0.0, 0.0, 0.0, 1.0]
         );
         b.slot_units = vec![1];
-        assert_eq!(b.sample(&req("tex", &[0.9, 0.9])).unwrap(), [1.0; 4]);
+        assert_eq!(b.sample(&req(TexOp::Tex, &[0.9, 0.9])).unwrap(), [1.0; 4]);
         b.texture_base = 1;
         assert_eq!(b.size(1, 0), [8, 8, 1]);
         assert_eq!(b.levels(1), 1);

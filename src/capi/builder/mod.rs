@@ -875,16 +875,16 @@ pub extern "C" fn gpucc_builder_add_tex(b: *mut Builder, tex: *const BuilderTex)
                 .ok_or_else(|| format!("{op_name}: unknown texture source `{k}`"))?;
             srcs.push((kind, SsaId(s.value)));
         }
-        let has = |n: &str| srcs.iter().any(|(k, _)| k.name() == n);
+        let has = |kind: TexSrc| srcs.iter().any(|&(k, _)| k == kind);
         let texture_index =
-            (op.name() != "txf_ms_fb" && !has("texture_deref")).then_some(t.texture_index);
+            (op != TexOp::TxfMsFb && !has(TexSrc::TextureDeref)).then_some(t.texture_index);
         let sampler_index =
-            (op.needs_sampler() && !has("sampler_deref")).then_some(t.sampler_index);
+            (op.needs_sampler() && !has(TexSrc::SamplerDeref)).then_some(t.sampler_index);
         if t.flags & !7 != 0 {
             return Err(format!("{op_name}: unknown flag bits {:#x}", t.flags));
         }
         let mut extra = Vec::new();
-        if op.name() == "tg4" {
+        if op == TexOp::Tg4 {
             extra.push(format!("{} (gather_component)", t.component));
             if t.tg4_offsets.iter().flatten().any(|&o| o != 0) {
                 let pairs: Vec<String> = t

@@ -34,7 +34,7 @@
 
 use crate::etnaviv::specs::Specs;
 use crate::nir::ir::{
-    AluInstr, AluSrc, Impl, InstrId, InstrKind, Shader, SsaId, TexInstr, TexSrc, VarMode,
+    AluInstr, AluSrc, Impl, InstrId, InstrKind, Shader, SsaId, TexInstr, TexOp, TexSrc, VarMode,
 };
 use crate::nir::opcodes::AluOp;
 use crate::nir::types::TypeClass;
@@ -115,11 +115,11 @@ pub fn packed_lod_coord_dims(
     t: &TexInstr,
     coord_components: u8,
 ) -> Option<usize> {
-    let lod_op = matches!(t.op.name(), "txb" | "txl");
+    let lod_op = matches!(t.op, TexOp::Txb | TexOp::Txl);
     let separate = t
         .srcs
         .iter()
-        .any(|&(k, _)| k == TexSrc::BIAS || k == TexSrc::LOD);
+        .any(|&(k, _)| k == TexSrc::Bias || k == TexSrc::Lod);
     if !specs.tex_lod_bias_in_coord_w() || !lod_op || separate || coord_components != 4 {
         return None;
     }
@@ -135,7 +135,7 @@ fn unpack_lod_coords(specs: &Specs, shader: &Shader, imp: &mut Impl) {
             let InstrKind::Tex(t) = &ins.kind else {
                 return None;
             };
-            let &(_, coord) = t.srcs.iter().find(|(k, _)| *k == TexSrc::COORD)?;
+            let &(_, coord) = t.srcs.iter().find(|(k, _)| *k == TexSrc::Coord)?;
             let n = imp.def(coord)?.num_components;
             Some((id, packed_lod_coord_dims(specs, shader, t, n)?))
         })
@@ -152,7 +152,7 @@ fn unpack_lod_coords(specs: &Specs, shader: &Shader, imp: &mut Impl) {
         else {
             continue;
         };
-        let Some(slot) = t.srcs.iter().position(|(k, _)| *k == TexSrc::COORD) else {
+        let Some(slot) = t.srcs.iter().position(|(k, _)| *k == TexSrc::Coord) else {
             continue;
         };
         let packed = t.srcs[slot].1;
@@ -173,10 +173,10 @@ fn unpack_lod_coords(specs: &Specs, shader: &Shader, imp: &mut Impl) {
         imp.insert_instr(ins.block, at, mov(coord, &[0, 1, 2][..dims]));
         imp.insert_instr(ins.block, at + 1, mov(lod, &[3]));
         t.srcs[slot].1 = coord;
-        let kind = if t.op.name() == "txb" {
-            TexSrc::BIAS
+        let kind = if t.op == TexOp::Txb {
+            TexSrc::Bias
         } else {
-            TexSrc::LOD
+            TexSrc::Lod
         };
         t.srcs.push((kind, lod));
         imp.instrs[id.0 as usize].kind = InstrKind::Tex(t);

@@ -43,6 +43,7 @@
 use super::sampler::TexRequest;
 use super::Machine;
 use crate::etnaviv::isa::*;
+use crate::nir::TexOp;
 
 fn is_float_source(inst: &Inst) -> bool {
     inst.ty.is_float() || matches!(inst.opcode, Opcode::F2i | Opcode::F2irnd)
@@ -412,22 +413,22 @@ fn texture(m: &mut Machine, inst: &Inst) -> Result<[u32; 4], String> {
         // Integer texel coordinates; the level comes as a float in src1 (Mesa converts it).
         Opcode::Txf => {
             let lod = inst.src[1].use_.then(|| f64::from(f(s1[0])));
-            ("txf", raw.map(|x| f64::from(x as i32)), lod, None)
+            (TexOp::Txf, raw.map(|x| f64::from(x as i32)), lod, None)
         }
         Opcode::Texldb => (
-            "txb",
+            TexOp::Txb,
             raw.map(|x| f64::from(f(x))),
             None,
             Some(f64::from(lod_arg)),
         ),
         Opcode::Texldl => (
-            "txl",
+            TexOp::Txl,
             raw.map(|x| f64::from(f(x))),
             Some(f64::from(lod_arg)),
             None,
         ),
-        Opcode::Texldd => ("txd", raw.map(|x| f64::from(f(x))), None, None),
-        _ => ("tex", raw.map(|x| f64::from(f(x))), None, None),
+        Opcode::Texldd => (TexOp::Txd, raw.map(|x| f64::from(f(x))), None, None),
+        _ => (TexOp::Tex, raw.map(|x| f64::from(f(x))), None, None),
     };
     let comparator =
         (inst.opcode == Opcode::Texld && inst.src[2].use_).then(|| f64::from(f(s2[0])));

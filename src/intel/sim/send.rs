@@ -49,6 +49,7 @@ use super::thread::{arf_base, Loc, Thread, REG_SIZE};
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{AccessMode, Inst, RegFile};
 use crate::nir::interp::TexRequest;
+use crate::nir::TexOp;
 
 /// The decoded common part of a descriptor.
 struct Msg {
@@ -335,7 +336,7 @@ impl Thread {
             };
             let d = |k: usize| -> Result<f64, String> { Ok(reg(0, k)? as i32 as f64) };
             let mut req = TexRequest {
-                op: "tex",
+                op: TexOp::Tex,
                 texture,
                 sampler,
                 offset: texel_offsets.clone(),
@@ -346,7 +347,7 @@ impl Thread {
                 7 => match shared.buffer_texel(texture, reg(0, 0)? as i32 as i64) {
                     Some(t) => t,
                     None => {
-                        req.op = "txf";
+                        req.op = TexOp::Txf;
                         req.coord = vec![d(0)?, d(1)?, d(2)?];
                         req.lod = Some(d(3)?);
                         encode(shared.sample(&req)?, integer)
@@ -357,7 +358,12 @@ impl Thread {
                     [s[0], s[1], s[2], shared.texture_levels(texture)]
                 }
                 _ => {
-                    req.op = ["tex", "txb", "txl", "", "", "", "txl"][ty as usize];
+                    // sample (0), sample_b (1), sample_l (2), sample_l_c (6).
+                    req.op = match ty {
+                        1 => TexOp::Txb,
+                        2 | 6 => TexOp::Txl,
+                        _ => TexOp::Tex,
+                    };
                     req.coord = vec![f(0, 0)?, f(0, 1)?, f(0, 2)?];
                     match ty {
                         1 => req.bias = Some(f(1, 0)?),
@@ -587,7 +593,7 @@ impl Thread {
                 Ok(self.param(first, rpp, p, c)? as i32 as i64)
             };
             let mut req = TexRequest {
-                op: "tex",
+                op: TexOp::Tex,
                 texture,
                 sampler,
                 offset: texel_offsets.clone(),
@@ -604,16 +610,16 @@ impl Thread {
                     }
                     match ty {
                         1 | 5 => {
-                            req.op = "txb";
+                            req.op = TexOp::Txb;
                             req.bias = Some(f(p)?);
                             p += 1;
                         }
                         2 | 6 => {
-                            req.op = "txl";
+                            req.op = TexOp::Txl;
                             req.lod = Some(f(p)?);
                             p += 1;
                         }
-                        4 => req.op = "txd",
+                        4 => req.op = TexOp::Txd,
                         _ => {}
                     }
                     if ty == 4 {
@@ -638,7 +644,7 @@ impl Thread {
                     encode(v, out_int)
                 }
                 7 => {
-                    req.op = "txf";
+                    req.op = TexOp::Txf;
                     // Gen7/8 interleave the level after u: `u lod v r`; Gen9 has `u v lod r`.
                     let lod_pos = if ver >= 90 { 2 } else { 1 };
                     let coords: Vec<usize> = (0..params).filter(|&p| p != lod_pos).collect();

@@ -1270,7 +1270,7 @@ impl<'a> Machine<'a> {
     }
 
     fn tex(&mut self, t: &TexInstr, mask: &[bool]) -> R<()> {
-        let op = t.op.name();
+        let op = t.op;
         let d = self.defn(t.def)?;
         let integer = t.dest_type.base != BaseType::Float;
         for lane in self.lanes(mask) {
@@ -1295,11 +1295,11 @@ impl<'a> Machine<'a> {
                 let nc = sd.num_components as usize;
                 let float_src = |k: usize| to_f64(v[k], sd.bit_size);
                 let int_src = |k: usize| sext(v[k], sd.bit_size);
-                match kind.name() {
-                    "coord" => {
+                match kind {
+                    TexSrc::Coord => {
                         req.coord = (0..nc)
                             .map(|k| {
-                                if t.op.integer_coords() {
+                                if op.integer_coords() {
                                     int_src(k) as f64
                                 } else {
                                     float_src(k)
@@ -1307,27 +1307,38 @@ impl<'a> Machine<'a> {
                             })
                             .collect()
                     }
-                    "lod" => {
-                        req.lod = Some(if t.op.integer_coords() || op == "txs" {
+                    TexSrc::Lod => {
+                        req.lod = Some(if op.integer_coords() || op == TexOp::Txs {
                             int_src(0) as f64
                         } else {
                             float_src(0)
                         })
                     }
-                    "bias" => req.bias = Some(float_src(0)),
-                    "comparator" => req.comparator = Some(float_src(0)),
-                    "offset" => req.offset = (0..nc).map(int_src).collect(),
-                    "ddx" => req.ddx = (0..nc).map(float_src).collect(),
-                    "ddy" => req.ddy = (0..nc).map(float_src).collect(),
-                    "texture_offset" => texture = texture.wrapping_add(v[0] as u32),
-                    "sampler_offset" => sampler = sampler.wrapping_add(v[0] as u32),
-                    "projector" => {
+                    TexSrc::Bias => req.bias = Some(float_src(0)),
+                    TexSrc::Comparator => req.comparator = Some(float_src(0)),
+                    TexSrc::Offset => req.offset = (0..nc).map(int_src).collect(),
+                    TexSrc::Ddx => req.ddx = (0..nc).map(float_src).collect(),
+                    TexSrc::Ddy => req.ddy = (0..nc).map(float_src).collect(),
+                    TexSrc::TextureOffset => texture = texture.wrapping_add(v[0] as u32),
+                    TexSrc::SamplerOffset => sampler = sampler.wrapping_add(v[0] as u32),
+                    TexSrc::Projector => {
                         let p = float_src(0);
                         for c in &mut req.coord {
                             *c /= p;
                         }
                     }
-                    _ => {}
+                    // Not modelled: the request has no field for them and the samplers
+                    // no multisampling, planes, handles or level clamp.
+                    TexSrc::MinLod
+                    | TexSrc::MsIndex
+                    | TexSrc::MsMcsIntel
+                    | TexSrc::TextureDeref
+                    | TexSrc::SamplerDeref
+                    | TexSrc::TextureHandle
+                    | TexSrc::SamplerHandle
+                    | TexSrc::Plane
+                    | TexSrc::Backend1
+                    | TexSrc::Backend2 => {}
                 }
             }
             req.texture = texture;
@@ -1335,16 +1346,16 @@ impl<'a> Machine<'a> {
             let bits = d.bit_size;
             let mut out = [0u64; 16];
             match op {
-                "txs" => {
+                TexOp::Txs => {
                     let lod = req.lod.unwrap_or(0.0).max(0.0) as u32;
                     let s = self.env.sampler.size(texture, lod);
                     for c in 0..(d.num_components as usize).min(3) {
                         out[c] = s[c] as u64;
                     }
                 }
-                "query_levels" => out[0] = self.env.sampler.levels(texture) as u64,
-                "texture_samples" => out[0] = 1,
-                "lod" => {}
+                TexOp::QueryLevels => out[0] = self.env.sampler.levels(texture) as u64,
+                TexOp::TextureSamples => out[0] = 1,
+                TexOp::Lod => {}
                 _ => {
                     let v = self
                         .env

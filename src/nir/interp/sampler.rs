@@ -15,11 +15,14 @@
 //! - Shadow comparisons (a `comparator` source) return 1.0 when `comparator <= texel.x`, else
 //!   0.0, in all four components (GL_LEQUAL).
 
+use crate::nir::tex::TexOp;
+
 /// One texture request, with its sources already read.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TexRequest {
-    /// The texture opcode name (`tex`, `txb`, `txl`, `txd`, `txf`, `txs`, `query_levels`...).
-    pub op: &'static str,
+    /// The texture opcode: never a query (`txs` and `query_levels` are asked through
+    /// [`Sampler::size`] and [`Sampler::levels`]).
+    pub op: TexOp,
     pub texture: u32,
     pub sampler: u32,
     /// Coordinates: floats for sampling ops, integers (as f64) for `txf`.
@@ -70,8 +73,8 @@ impl Sampler for DefaultSampler {
     fn sample(&self, req: &TexRequest) -> Result<[f64; 4], String> {
         let max_level = (DEFAULT_LEVELS - 1) as f64;
         let level_f = match req.op {
-            "txl" | "txf" => req.lod.unwrap_or(0.0),
-            "txb" => req.bias.unwrap_or(0.0),
+            TexOp::Txl | TexOp::Txf => req.lod.unwrap_or(0.0),
+            TexOp::Txb => req.bias.unwrap_or(0.0),
             _ => 0.0,
         };
         let level = if level_f.is_nan() {
@@ -84,7 +87,7 @@ impl Sampler for DefaultSampler {
             let n = size[i.min(2)] as i64;
             let c = req.coord.get(i).copied().unwrap_or(0.0);
             let off = req.offset.get(i).copied().unwrap_or(0);
-            let t = if req.op == "txf" {
+            let t = if req.op == TexOp::Txf {
                 if c.is_nan() {
                     0
                 } else {

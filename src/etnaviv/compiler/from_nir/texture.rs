@@ -8,16 +8,15 @@ use crate::etnaviv::compiler::dialect;
 use crate::etnaviv::compiler::ir::{Instr, Operand, Shape};
 use crate::etnaviv::compiler::CompileError;
 use crate::etnaviv::isa::Opcode;
-use crate::nir::ir::{TexInstr, TexSrc};
+use crate::nir::ir::{TexInstr, TexOp, TexSrc};
 use crate::nir::types::Stage;
 
 impl Tr<'_> {
     pub(super) fn tex(&mut self, t: &TexInstr) -> R<()> {
-        let op = t.op.name();
-        let opcode = match op {
-            "tex" => Opcode::Texld,
-            "txb" => Opcode::Texldb,
-            "txl" => Opcode::Texldl,
+        let opcode = match t.op {
+            TexOp::Tex => Opcode::Texld,
+            TexOp::Txb => Opcode::Texldb,
+            TexOp::Txl => Opcode::Texldl,
             other => return unsupported(format!("texture op {other}")),
         };
         let mut coord = None;
@@ -25,10 +24,10 @@ impl Tr<'_> {
         let mut comparator = None;
         for &(kind, id) in &t.srcs {
             match kind {
-                TexSrc::COORD => coord = Some(id),
-                TexSrc::BIAS | TexSrc::LOD => lod = Some(id),
-                TexSrc::COMPARATOR if opcode == Opcode::Texld => comparator = Some(id),
-                k => return unsupported(format!("texture source {}", k.name())),
+                TexSrc::Coord => coord = Some(id),
+                TexSrc::Bias | TexSrc::Lod => lod = Some(id),
+                TexSrc::Comparator if opcode == Opcode::Texld => comparator = Some(id),
+                k => return unsupported(format!("texture source {k}")),
             }
         }
         let coord = coord.ok_or_else(|| CompileError::Invalid("texture without coord".into()))?;

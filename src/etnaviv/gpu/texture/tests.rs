@@ -4,6 +4,7 @@
 use super::*;
 use crate::etnaviv::gpu::memory::Buffers;
 use crate::etnaviv::specs::Specs;
+use crate::nir::TexOp;
 
 const TEX: u32 = 0x10_0000;
 
@@ -11,7 +12,7 @@ fn gpu(core: &str) -> Gpu {
     Gpu::new(Specs::from_name(core).unwrap())
 }
 
-fn req(op: &'static str, sampler: u32, coord: &[f64]) -> TexRequest {
+fn req(op: TexOp, sampler: u32, coord: &[f64]) -> TexRequest {
     TexRequest {
         op,
         texture: sampler,
@@ -83,13 +84,13 @@ fn a_tiled_texture_reads_back_its_texels_at_their_centres() {
     for (x, y) in [(0, 0), (5, 6), (7, 7), (3, 4), (4, 3)] {
         let c = [(f64::from(x) + 0.5) / 8.0, (f64::from(y) + 0.5) / 8.0];
         assert_eq!(
-            unit.sample(&req("tex", 0, &c)).unwrap(),
+            unit.sample(&req(TexOp::Tex, 0, &c)).unwrap(),
             unorm(pattern(x, y)),
             "texel ({x}, {y})"
         );
     }
     // Sampler 1 is off.
-    assert!(unit.sample(&req("tex", 1, &[0.5, 0.5])).is_err());
+    assert!(unit.sample(&req(TexOp::Tex, 1, &[0.5, 0.5])).is_err());
 }
 
 #[test]
@@ -102,7 +103,7 @@ fn bilinear_filtering_blends_the_four_nearest_texels() {
     // u·8 = 2.75, v·8 = 5.0: texels x 2 (weight 0.75) and 3 (0.25), y 4 and 5 (0.5 each).
     // R = 16·(0.75·2 + 0.25·3) = 36; G = 16·(0.5·4 + 0.5·5) = 72; B 0x80, A 0xff.
     let v = unit
-        .sample(&req("tex", 0, &[2.75 / 8.0, 5.0 / 8.0]))
+        .sample(&req(TexOp::Tex, 0, &[2.75 / 8.0, 5.0 / 8.0]))
         .unwrap();
     let want = [36.0 / 255.0, 72.0 / 255.0, 128.0 / 255.0, 1.0];
     for c in 0..4 {
@@ -118,7 +119,7 @@ fn wrap_modes_at_the_edges() {
         let mut g = gpu("gc2000");
         te_sampler(&mut g, 0, NEAREST | wrap, (8, 8), 0, &[TEX]);
         let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-        unit.sample(&req("tex", 0, &[u, 0.5 / 8.0])).unwrap()
+        unit.sample(&req(TexOp::Tex, 0, &[u, 0.5 / 8.0])).unwrap()
     };
     // u = 9.5 / 8: texel 9. Repeat: 9 mod 8 = 1; mirrored: 8 - 1 - 1 = 6 (texel 8 mirrors
     // to 7, 9 to 6); clamp: 7.
@@ -158,7 +159,7 @@ fn the_level_of_detail_follows_the_quad_derivatives() {
         &addrs,
     );
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-    let sample = |d: f64, op: &'static str, bias: Option<f64>| {
+    let sample = |d: f64, op: TexOp, bias: Option<f64>| {
         let mut r = req(op, 0, &[0.5, 0.5]);
         r.ddx = vec![d / 8.0, 0.0];
         r.ddy = vec![0.0, d / 8.0];
@@ -172,15 +173,15 @@ fn the_level_of_detail_follows_the_quad_derivatives() {
     );
     // One texel per pixel: λ = 0, level 0. Two: λ = 1, level 1. 1.4: λ ≈ 0.49, level 0;
     // 1.5: λ ≈ 0.58, level 1 (nearest rounds at 0.5). Eight: λ = 3, clamped to MAX 2.
-    assert_eq!(sample(1.0, "tex", None), red);
-    assert_eq!(sample(2.0, "tex", None), green);
-    assert_eq!(sample(1.4, "tex", None), red);
-    assert_eq!(sample(1.5, "tex", None), green);
-    assert_eq!(sample(8.0, "tex", None), blue);
+    assert_eq!(sample(1.0, TexOp::Tex, None), red);
+    assert_eq!(sample(2.0, TexOp::Tex, None), green);
+    assert_eq!(sample(1.4, TexOp::Tex, None), red);
+    assert_eq!(sample(1.5, TexOp::Tex, None), green);
+    assert_eq!(sample(8.0, TexOp::Tex, None), blue);
     // TEXLDB adds its bias: λ = 0 + 2.
-    assert_eq!(sample(1.0, "txb", Some(2.0)), blue);
+    assert_eq!(sample(1.0, TexOp::Txb, Some(2.0)), blue);
     // TEXLDL ignores the derivatives.
-    let mut l = req("txl", 0, &[0.5, 0.5]);
+    let mut l = req(TexOp::Txl, 0, &[0.5, 0.5]);
     l.lod = Some(1.0);
     assert_eq!(unit.sample(&l).unwrap(), green);
     // Linear between levels (MIP 2): λ = log2(2.8284) = 1.5 is half green, half blue.
@@ -194,7 +195,7 @@ fn the_level_of_detail_follows_the_quad_derivatives() {
         &addrs,
     );
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-    let mut r = req("tex", 0, &[0.5, 0.5]);
+    let mut r = req(TexOp::Tex, 0, &[0.5, 0.5]);
     let d = 2f64.powf(1.5) / 8.0;
     r.ddx = vec![d, 0.0];
     r.ddy = vec![0.0, d];
@@ -221,14 +222,14 @@ fn lod_clamps_and_the_unmipmapped_level() {
     );
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     assert_eq!(
-        unit.sample(&req("tex", 0, &[0.5, 0.5])).unwrap(),
+        unit.sample(&req(TexOp::Tex, 0, &[0.5, 0.5])).unwrap(),
         [0.0, 1.0, 0.0, 1.0]
     );
     // No mip filter, MIN = MAX = 0 (as Mesa programs it): level 0 whatever the derivatives.
     let mut g = gpu("gc2000");
     te_sampler(&mut g, 0, NEAREST, (8, 8), 0, &addrs);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-    let mut r = req("tex", 0, &[0.5, 0.5]);
+    let mut r = req(TexOp::Tex, 0, &[0.5, 0.5]);
     r.ddx = vec![1.0, 0.0];
     r.ddy = vec![0.0, 1.0];
     assert_eq!(unit.sample(&r).unwrap(), [1.0, 0.0, 0.0, 1.0]);
@@ -247,7 +248,7 @@ fn vertex_samplers_follow_the_fragment_ones() {
     let vert = g.texture_unit(&mem, Stage::Vertex).unwrap();
     assert_eq!(vert.units().collect::<Vec<_>>(), [8]);
     assert_eq!(
-        vert.sample(&req("tex", 8, &[1.5 / 8.0, 2.5 / 8.0]))
+        vert.sample(&req(TexOp::Tex, 8, &[1.5 / 8.0, 2.5 / 8.0]))
             .unwrap(),
         unorm(pattern(1, 2))
     );
@@ -266,7 +267,7 @@ fn formats_and_swizzles_through_the_sampler() {
     g.states.set(0x2400, TEX);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     assert_eq!(
-        unit.sample(&req("tex", 0, &[0.3, 0.6])).unwrap(),
+        unit.sample(&req(TexOp::Tex, 0, &[0.3, 0.6])).unwrap(),
         [0.0, 0.0, 1.0, 1.0]
     );
 }
@@ -315,7 +316,7 @@ fn nte_samplers_compare_for_shadow_lookups() {
     g.states.set(0x10800, TEX);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     let at = |u: f64, reference: f64| {
-        let mut r = req("tex", 0, &[u, 0.5]);
+        let mut r = req(TexOp::Tex, 0, &[u, 0.5]);
         r.comparator = Some(reference);
         unit.sample(&r).unwrap()
     };
@@ -323,7 +324,7 @@ fn nte_samplers_compare_for_shadow_lookups() {
     assert_eq!(at(1.5 / 4.0, 0.5), [1.0, 1.0, 1.0, 1.0]);
     assert_eq!(at(1.5 / 4.0, 0.3), [0.0, 0.0, 0.0, 1.0]);
     // Without a reference a shadow sampler is an error, not a guess.
-    assert!(unit.sample(&req("tex", 0, &[0.5, 0.5])).is_err());
+    assert!(unit.sample(&req(TexOp::Tex, 0, &[0.5, 0.5])).is_err());
 }
 
 /// A HALTI5 descriptor for a 2D A8B8G8R8 texture of `size`, supertiled, levels at `addrs`,
@@ -365,7 +366,7 @@ fn gc7000_descriptors_with_a_base_level() {
     g.states.set(0x16c00, 2 | (2 << 3) | (1 << 9) | (1 << 13));
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     assert_eq!(
-        unit.sample(&req("tex", 0, &[2.5 / 4.0, 1.5 / 4.0]))
+        unit.sample(&req(TexOp::Tex, 0, &[2.5 / 4.0, 1.5 / 4.0]))
             .unwrap(),
         unorm(pattern(2, 1))
     );
@@ -396,7 +397,8 @@ fn cube_faces_by_major_axis() {
     g.states.set(0x10800, TEX);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     assert_eq!(unit.dims(0), 3);
-    let face = |r: [f64; 3]| (unit.sample(&req("tex", 0, &r)).unwrap()[0] * 255.0).round() / 40.0;
+    let face =
+        |r: [f64; 3]| (unit.sample(&req(TexOp::Tex, 0, &r)).unwrap()[0] * 255.0).round() / 40.0;
     assert_eq!(face([1.0, 0.2, -0.3]), 0.0);
     assert_eq!(face([-1.0, 0.2, 0.3]), 1.0);
     assert_eq!(face([0.1, 2.0, 0.3]), 2.0);
@@ -441,7 +443,7 @@ fn a_3d_texture_reads_its_slices() {
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     // (2.5, 1.5, 1.5) / (4, 4, 2): x 2, y 1, z 1 → 112.
     let v = unit
-        .sample(&req("tex", 0, &[2.5 / 4.0, 1.5 / 4.0, 0.75]))
+        .sample(&req(TexOp::Tex, 0, &[2.5 / 4.0, 1.5 / 4.0, 0.75]))
         .unwrap();
     assert_eq!((v[0] * 255.0).round(), 112.0);
 }
@@ -457,7 +459,7 @@ fn srgb_textures_are_linearised() {
     te_sampler(&mut g, 0, NEAREST, (4, 4), 0, &[TEX]);
     g.states.set(0x2080, 1 << 31);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-    let v = unit.sample(&req("tex", 0, &[0.5, 0.5])).unwrap();
+    let v = unit.sample(&req(TexOp::Tex, 0, &[0.5, 0.5])).unwrap();
     for c in &v[..3] {
         assert!((c - 0.21586).abs() < 1e-4, "{v:?}");
     }
@@ -483,7 +485,7 @@ fn integer_textures_are_not_filtered() {
     g.states.set(0x10380, 0x17 | 0x0032_1000);
     g.states.set(0x10800, TEX);
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
-    let mut r = req("tex", 0, &[2.0 / 4.0, 1.5 / 4.0]);
+    let mut r = req(TexOp::Tex, 0, &[2.0 / 4.0, 1.5 / 4.0]);
     r.integer = true;
     assert_eq!(unit.sample(&r).unwrap(), [20.0, 10.0, 7.0, 200.0]);
 }
@@ -508,7 +510,7 @@ fn descriptor_lod_clamps_and_bias_are_8_8_fixed_point() {
     g.states.set(0x17200, 0x100 | (1 << 16));
     let unit = g.texture_unit(&mem, Stage::Fragment).unwrap();
     let at = |d: f64| {
-        let mut r = req("tex", 0, &[0.5, 0.5]);
+        let mut r = req(TexOp::Tex, 0, &[0.5, 0.5]);
         r.ddx = vec![d / 8.0, 0.0];
         r.ddy = vec![0.0, d / 8.0];
         unit.sample(&r).unwrap()

@@ -30,6 +30,7 @@ use crate::etnaviv::gpu::memory::Memory;
 use crate::etnaviv::gpu::GpuError;
 use crate::nir::interp::filtering::{self, lod_from_gradients};
 use crate::nir::interp::TexRequest;
+use crate::nir::TexOp;
 
 /// One level's images (slices, layers or faces), as they lie in memory.
 #[derive(Clone, Debug)]
@@ -199,7 +200,7 @@ impl View {
 
     /// A texture request from the shader.
     pub fn sample(&self, req: &TexRequest) -> Result<[f64; 4], String> {
-        if req.op == "txf" {
+        if req.op == TexOp::Txf {
             return Ok(self.fetch(req));
         }
         let integer = self.spec.format.kind() == Kind::Integer;
@@ -215,11 +216,13 @@ impl View {
             None => 0.0,
         };
         let lambda = match req.op {
-            "tex" => implicit,
-            "txb" => implicit + req.bias.unwrap_or(0.0),
-            "txl" => req.lod.unwrap_or(0.0),
-            "txd" if !req.ddx.is_empty() => implicit,
-            "txd" => return Err("texldd reached the texture unit without its gradients".into()),
+            TexOp::Tex => implicit,
+            TexOp::Txb => implicit + req.bias.unwrap_or(0.0),
+            TexOp::Txl => req.lod.unwrap_or(0.0),
+            TexOp::Txd if !req.ddx.is_empty() => implicit,
+            TexOp::Txd => {
+                return Err("texldd reached the texture unit without its gradients".into())
+            }
             op => {
                 return Err(format!(
                     "texture op {op} is not modelled by the texture unit"

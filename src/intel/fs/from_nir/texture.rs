@@ -3,7 +3,7 @@
 //! sampler-array indices.
 
 use crate::intel::eu::{Opcode, RegType};
-use crate::nir::{self, TexSrc};
+use crate::nir::{self, TexOp, TexSrc};
 
 use super::super::ir::{Op, Reg, TexKind};
 use super::{unsupported, CompileError, Translator};
@@ -12,24 +12,24 @@ impl Translator<'_> {
     /// A texture instruction: one sampler message (SEND) whose reply holds up to four
     /// components per channel.
     pub(super) fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
-        let op = t.op.name();
-        for (k, _) in &t.srcs {
+        let op = t.op;
+        for &(k, _) in &t.srcs {
             if !matches!(
-                k.name(),
-                "coord"
-                    | "comparator"
-                    | "lod"
-                    | "bias"
-                    | "ddx"
-                    | "ddy"
-                    | "texture_offset"
-                    | "sampler_offset"
-                    | "offset"
+                k,
+                TexSrc::Coord
+                    | TexSrc::Comparator
+                    | TexSrc::Lod
+                    | TexSrc::Bias
+                    | TexSrc::Ddx
+                    | TexSrc::Ddy
+                    | TexSrc::TextureOffset
+                    | TexSrc::SamplerOffset
+                    | TexSrc::Offset
             ) {
-                return Err(unsupported(format!("texture source {}", k.name())));
+                return Err(unsupported(format!("texture source {k}")));
             }
         }
-        let mut coord = self.tex_src(t, TexSrc::COORD)?;
+        let mut coord = self.tex_src(t, TexSrc::Coord)?;
         let offset_bits = self.tex_offsets(t, op, &mut coord)?;
         let (kind, params) = self.tex_params(t, op, &coord)?;
         let per = self.per();
@@ -53,7 +53,7 @@ impl Translator<'_> {
         let dynamic = t
             .srcs
             .iter()
-            .find(|s| s.0.name() == "texture_offset")
+            .find(|s| s.0 == TexSrc::TextureOffset)
             .map(|s| s.1);
         let candidates = if dynamic.is_some() {
             self.sampler_array_len.max(1)
@@ -91,7 +91,7 @@ impl Translator<'_> {
         inst.header_size = header.is_some() as u8;
         let (n, _) = self.def_info(t.def)?;
         // resinfo replies width, height, depth, levels: query_levels is the fourth.
-        let first = if op == "query_levels" { 3 } else { 0 };
+        let first = if op == TexOp::QueryLevels { 3 } else { 0 };
         let out = (0..n as u32)
             .map(|c| dst.reg_offset((first + c) * per))
             .collect();
@@ -155,17 +155,17 @@ impl Translator<'_> {
     fn tex_offsets(
         &mut self,
         t: &nir::TexInstr,
-        op: &str,
+        op: TexOp,
         coord: &mut [Reg],
     ) -> Result<Option<u32>, CompileError> {
         let mut offset_bits = None;
-        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0.name() == "offset") {
+        if let Some(&(_, id)) = t.srcs.iter().find(|s| s.0 == TexSrc::Offset) {
             let offs = self
                 .imp
                 .const_value(id)
                 .ok_or_else(|| unsupported("texture offset that is not a constant"))?;
             let offs: Vec<i32> = offs.iter().map(|&v| v as u32 as i32).collect();
-            if op == "txf" {
+            if op == TexOp::Txf {
                 for (c, o) in offs.iter().enumerate() {
                     if let Some(r) = coord.get_mut(c) {
                         let sum = self.vgrf(RegType::D);
@@ -198,42 +198,42 @@ impl Translator<'_> {
     fn tex_params(
         &self,
         t: &nir::TexInstr,
-        op: &str,
+        op: TexOp,
         coord: &[Reg],
     ) -> Result<(TexKind, Vec<Reg>), CompileError> {
-        let shadow = self.tex_src(t, TexSrc::COMPARATOR)?;
-        let lod = self.tex_src(t, TexSrc::LOD)?;
-        let bias = self.tex_src(t, TexSrc::BIAS)?;
+        let shadow = self.tex_src(t, TexSrc::Comparator)?;
+        let lod = self.tex_src(t, TexSrc::Lod)?;
+        let bias = self.tex_src(t, TexSrc::Bias)?;
         let mut params: Vec<Reg> = Vec::new();
         let kind = match (op, shadow.is_empty()) {
-            ("tex", true) => {
+            (TexOp::Tex, true) => {
                 params.extend(coord);
                 TexKind::Sample
             }
-            ("tex", false) => {
+            (TexOp::Tex, false) => {
                 params.extend(&shadow);
                 params.extend(coord);
                 TexKind::SampleC
             }
-            ("txb", true) => {
+            (TexOp::Txb, true) => {
                 params.extend(&bias);
                 params.extend(coord);
                 TexKind::SampleB
             }
-            ("txl", true) => {
+            (TexOp::Txl, true) => {
                 params.extend(&lod);
                 params.extend(coord);
                 TexKind::SampleL
             }
-            ("txl", false) => {
+            (TexOp::Txl, false) => {
                 params.extend(&shadow);
                 params.extend(&lod);
                 params.extend(coord);
                 TexKind::SampleLC
             }
-            ("txd", true) => {
-                let ddx = self.tex_src(t, TexSrc::DDX)?;
-                let ddy = self.tex_src(t, TexSrc::DDY)?;
+            (TexOp::Txd, true) => {
+                let ddx = self.tex_src(t, TexSrc::Ddx)?;
+                let ddy = self.tex_src(t, TexSrc::Ddy)?;
                 for (c, &co) in coord.iter().enumerate() {
                     params.push(co);
                     if let (Some(x), Some(y)) = (ddx.get(c), ddy.get(c)) {
@@ -243,7 +243,7 @@ impl Translator<'_> {
                 }
                 TexKind::SampleD
             }
-            ("txf", true) => {
+            (TexOp::Txf, true) => {
                 // Gen7/8 `ld` interleaves the level after u (u lod v r); Gen9 puts it after
                 // the 2D coordinates (u v lod r).
                 let l = lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0));
@@ -258,7 +258,7 @@ impl Translator<'_> {
                 }
                 TexKind::Ld
             }
-            ("txs" | "query_levels", true) => {
+            (TexOp::Txs | TexOp::QueryLevels, true) => {
                 params.push(lod.first().copied().unwrap_or(Reg::imm(RegType::D, 0)));
                 TexKind::Resinfo
             }

@@ -12,7 +12,7 @@
 
 use crate::intel::eu::{Opcode, RegType};
 use crate::intel::vec4::urb::MSG_BASE;
-use crate::nir::{self, AluSrc, BaseType, SsaId, TexSrc};
+use crate::nir::{self, AluSrc, BaseType, SsaId, TexOp, TexSrc};
 
 use super::super::ir::{replicate, Dst, File, Op, Src, TexMsg};
 use super::{invalid, unsupported, vf_pack, CompileError, Tr, Val};
@@ -51,11 +51,11 @@ impl Tr<'_> {
     }
 
     pub(super) fn emit_tex(&mut self, t: &nir::TexInstr) -> Result<(), CompileError> {
-        let op = t.op.name();
-        for (k, _) in &t.srcs {
-            match k.name() {
-                "coord" | "comparator" | "lod" | "offset" => {}
-                "bias" => {
+        let op = t.op;
+        for &(k, _) in &t.srcs {
+            match k {
+                TexSrc::Coord | TexSrc::Comparator | TexSrc::Lod | TexSrc::Offset => {}
+                TexSrc::Bias => {
                     return Err(invalid(
                         "a level bias in a vertex shader (only fragment shaders have an \
                          implicit level)",
@@ -68,13 +68,13 @@ impl Tr<'_> {
                 }
             }
         }
-        let comparator = Self::tex_src_id(t, TexSrc::COMPARATOR);
+        let comparator = Self::tex_src_id(t, TexSrc::Comparator);
         let msg = match op {
-            "tex" | "txl" if comparator.is_some() => TexMsg::SampleLC,
-            "tex" | "txl" => TexMsg::SampleL,
-            "txf" if comparator.is_none() => TexMsg::Ld,
-            "txs" | "query_levels" if comparator.is_none() => TexMsg::Resinfo,
-            "txb" | "lod" => {
+            TexOp::Tex | TexOp::Txl if comparator.is_some() => TexMsg::SampleLC,
+            TexOp::Tex | TexOp::Txl => TexMsg::SampleL,
+            TexOp::Txf if comparator.is_none() => TexMsg::Ld,
+            TexOp::Txs | TexOp::QueryLevels if comparator.is_none() => TexMsg::Resinfo,
+            TexOp::Txb | TexOp::Lod => {
                 return Err(invalid(format!(
                     "{op} in a vertex shader (an implicit level exists in fragment shaders only)"
                 )))
@@ -103,7 +103,7 @@ impl Tr<'_> {
                 "sampler index {sampler}: past 15 needs the sampler-state-pointer header"
             )));
         }
-        let bits = match Self::tex_src_id(t, TexSrc::OFFSET) {
+        let bits = match Self::tex_src_id(t, TexSrc::Offset) {
             None => 0,
             Some(_) if msg == TexMsg::Ld => {
                 return Err(unsupported("txf with a texel offset in the vec4 backend"))
@@ -134,7 +134,7 @@ impl Tr<'_> {
         } else {
             RegType::D
         };
-        let lod = match Self::tex_src_id(t, TexSrc::LOD) {
+        let lod = match Self::tex_src_id(t, TexSrc::Lod) {
             Some(id) => self.tex_scalar(id, lod_ty)?,
             // `tex` samples level 0 outside fragment shaders; a buffer `txf` has no level.
             None => Src::imm(lod_ty, 0),
@@ -145,7 +145,7 @@ impl Tr<'_> {
                 self.push(Op::Alu(Opcode::Mov), fixed(param, RegType::D, 1), vec![lod]);
             }
             _ => {
-                let coord = Self::tex_src_id(t, TexSrc::COORD)
+                let coord = Self::tex_src_id(t, TexSrc::Coord)
                     .ok_or_else(|| invalid(format!("{op} has no coordinate")))?;
                 let ty = if msg == TexMsg::Ld {
                     RegType::D
@@ -212,7 +212,7 @@ impl Tr<'_> {
             self.facts.surfaces.samplers.insert(sampler);
         }
         // resinfo replies width, height, depth, levels: query_levels is the fourth.
-        let value = if op == "query_levels" {
+        let value = if op == TexOp::QueryLevels {
             Src::vgrf(r, ty).swizzled(replicate(3))
         } else {
             Src::vgrf(r, ty)
