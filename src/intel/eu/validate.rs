@@ -5,7 +5,7 @@
 //! invalid code.
 
 use super::inst::{Inst, RegSrc, Region, Src};
-use super::types::{arf, AccessMode, Opcode, RegFile, RegType};
+use super::types::{arf, AccessMode, MathFn, Opcode, RegFile, RegType};
 use crate::intel::DevInfo;
 
 /// The family of a broken rule.
@@ -72,8 +72,12 @@ fn reg_srcs(inst: &Inst) -> impl Iterator<Item = (usize, &RegSrc)> {
 /// Sources that are real data operands (not descriptors or hidden flow-control operands).
 fn data_srcs(inst: &Inst) -> usize {
     let op = inst.opcode;
+    // Opcodes without printed operands (flow control, the thread-stack and call opcodes,
+    // nop) carry only hidden or unused operand fields.
+    let operandless = op.desc().nsrc == 0 && op.desc().ndst == 0;
     if op.is_send()
         || op.is_flow()
+        || operandless
         || matches!(op, Opcode::Nop | Opcode::Wait | Opcode::Jmpi | Opcode::Do)
     {
         0
@@ -101,9 +105,22 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
                 ),
             );
         }
-        for s in &inst.src[..n] {
+        // A unary math function's unused second operand is the null register; any other
+        // data source (a math function's first, a binary one's second) is not.
+        let unary_math = op == Opcode::Math
+            && inst.math_fn.is_some_and(|f| {
+                !matches!(
+                    f,
+                    MathFn::Fdiv
+                        | MathFn::Pow
+                        | MathFn::IntDivQuotientAndRemainder
+                        | MathFn::IntDivQuotient
+                        | MathFn::IntDivRemainder
+                )
+            });
+        for (i, s) in inst.src[..n].iter().enumerate() {
             if let Src::Reg(r) = s {
-                if r.file == RegFile::Arf && r.nr == arf::NULL && !matches!(op, Opcode::Math) {
+                if r.file == RegFile::Arf && r.nr == arf::NULL && !(unary_math && i == 1) {
                     report(
                         Rule::OperandTypes,
                         "a data source is the null register".into(),
