@@ -160,6 +160,25 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
         }
     }
 
+    // Gen7 dropped the message register file; its encoding is invalid there.
+    if ver >= 70 && n > 0 {
+        let mrf_src = reg_srcs(inst).take(n).any(|(_, r)| r.file == RegFile::Mrf);
+        if inst.dst.file == RegFile::Mrf || mrf_src {
+            report(
+                Rule::OperandTypes,
+                format!("there are no message registers on {}", devinfo.name),
+            );
+        }
+    }
+
+    // An align16 destination is written with horizontal stride 1.
+    if !align1 && !three && n > 0 && inst.dst.hstride != 1 {
+        report(
+            Rule::RegionParameters,
+            "align16 destination horizontal stride must be 1".into(),
+        );
+    }
+
     // Region parameters (align1, 2-source format).
     if align1 && !three {
         if inst.dst.hstride == 0 && n > 0 {
