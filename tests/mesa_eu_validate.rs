@@ -71,6 +71,28 @@ fn expect_unchecked(text: &str, mesa: impl Fn(&DevInfo) -> bool, why: &str) {
     }
 }
 
+/// gpucc's verdict differs from Mesa's by a rule gpucc does not check (`why`): gpucc's
+/// verdict is `gpucc` on every platform, and differs from Mesa's on at least one.
+fn expect_differs(
+    text: &str,
+    mesa: impl Fn(&DevInfo) -> bool,
+    gpucc: impl Fn(&DevInfo) -> bool,
+    why: &str,
+) {
+    assert!(
+        DevInfo::all().iter().any(|d| mesa(d) != gpucc(d)),
+        "{text}: no platform differs ({why})"
+    );
+    for d in DevInfo::all() {
+        assert_eq!(
+            gpucc_accepts(d, text),
+            gpucc(d),
+            "{}: {text}: gpucc's verdict changed; revisit the difference ({why})",
+            d.name
+        );
+    }
+}
+
 fn always(_: &DevInfo) -> bool {
     true
 }
@@ -448,5 +470,166 @@ fn dst_horizontal_stride_0() {
         inst[0].dst.hstride = 0;
         let rejected = eu::encode(d, &inst[0]).is_err() || !eu::validate(d, &inst).is_empty();
         assert!(rejected, "{}: align16 destination stride 0", d.name);
+    }
+}
+
+/// Mesa: elements within one row of a region must not cross a register: `g0.1<8,8,1>F` (8
+/// floats from byte 4) and `g0<4,4,2>F` (second row from byte 16, stride 8 bytes) are
+/// invalid as either source.
+#[test]
+fn must_not_cross_grf_boundary_in_a_width() {
+    let why = "a row crossing a register boundary is not checked";
+    for text in [
+        "add(8) g0<1>F g0.1<8,8,1>F g0<8,8,1>F { align1 1Q };",
+        "add(8) g0<1>F g0<8,8,1>F g0.1<8,8,1>F { align1 1Q };",
+        "add(8) g0<1>F g0<4,4,2>F g0<8,8,1>F { align1 1Q };",
+        "add(8) g0<1>F g0<8,8,1>F g0<4,4,2>F { align1 1Q };",
+    ] {
+        expect_unchecked(text, never, why);
+    }
+}
+
+/// Modifies `text`'s instruction in memory (for fields gpucc's syntax does not spell) and
+/// returns gpucc's verdict: encodes, and validates clean.
+fn accepts_modified(d: &DevInfo, text: &str, modify: impl Fn(&mut eu::Inst)) -> bool {
+    let mut inst = eu::assemble(d, &for_generation(d, text)).unwrap();
+    modify(&mut inst[0]);
+    eu::encode(d, &inst[0]).is_ok() && eu::validate(d, &inst).is_empty()
+}
+
+fn reg_src(inst: &mut eu::Inst, i: usize) -> &mut eu::RegSrc {
+    match &mut inst.src[i] {
+        eu::Src::Reg(r) => r,
+        other => panic!("source {i} is not a register: {other:?}"),
+    }
+}
+
+const ADD_A16: &str = "add(8) g0<1>F g0<4>F g0<4>F { align16 1Q };";
+
+/// Mesa: in align16 a destination stride of 2 is invalid and 1 valid.
+#[test]
+fn dst_hstride_on_align16_must_be_1() {
+    for d in DevInfo::all() {
+        assert!(
+            !accepts_modified(d, ADD_A16, |i| i.dst.hstride = 2),
+            "{}",
+            d.name
+        );
+        assert!(
+            accepts_modified(d, ADD_A16, |i| i.dst.hstride = 1),
+            "{}",
+            d.name
+        );
+    }
+}
+
+/// Mesa: an align16 source vertical stride is valid when 0 or 4, or 2 from Haswell; 1, 8,
+/// 16, 32 and VxH are invalid.
+#[test]
+fn vstride_on_align16_must_be_0_or_4() {
+    for d in DevInfo::all() {
+        for (vstride, mesa) in [
+            (0u8, true),
+            (1, false),
+            (2, d.ver >= 75),
+            (4, true),
+            (8, false),
+            (16, false),
+            (32, false),
+            (eu::Region::VXH, false),
+        ] {
+            for src in 0..2 {
+                let ok = accepts_modified(d, ADD_A16, |i| reg_src(i, src).region.vstride = vstride);
+                assert_eq!(ok, mesa, "{}: src{src} vstride {vstride}", d.name);
+            }
+        }
+    }
+}
+
+/// Mesa: a source may span at most two registers: `add(32)` of words reading `<16,8,2>`
+/// (four registers) is invalid; `add(16)` reading `g0.1<16,8,2>W` and a plain `add(16)` of
+/// floats are valid.
+#[test]
+fn source_cannot_span_more_than_2_registers() {
+    expect_unchecked(
+        "add(32) g0<1>W g0<8,8,1>W g0<16,8,2>W { align1 };",
+        never,
+        "a source spanning more than two registers is not checked",
+    );
+    expect(
+        "add(16) g0<1>W g0<8,8,1>W g0.1<16,8,2>W { align1 1H };",
+        always,
+    );
+    expect(
+        "add(16) g0<1>F g0<8,8,1>F g0<8,8,1>F { align1 1H };",
+        always,
+    );
+}
+
+/// Mesa: a destination may span at most two registers: `add(32) g0<2>W` (four registers) is
+/// invalid; `add(8) g0.3<4>W` with `<16,4,1>W` sources is valid.
+#[test]
+fn destination_cannot_span_more_than_2_registers() {
+    expect_unchecked(
+        "add(32) g0<2>W g0<8,8,1>W g0<8,8,1>W { align1 };",
+        never,
+        "a destination spanning more than two registers is not checked",
+    );
+    expect(
+        "add(8) g0.3<4>W g0<16,4,1>W g0<16,4,1>W { align1 1Q };",
+        always,
+    );
+}
+
+/// Mesa: a source spanning two registers may feed a destination in one: words `<16,4,2>`
+/// into the low or high half of g0, and `add(16)` with `<16,8,2>`, are valid; `add(4)
+/// g0.5<1>W` from `<16,2,1>W` (uneven across the halves) is valid only from Gen9.
+#[test]
+fn src_region_spans_two_regs_dst_region_spans_one() {
+    expect(
+        "add(8) g0<1>W g0<8,8,1>W g0<16,4,2>W { align1 1Q };",
+        always,
+    );
+    expect(
+        "add(8) g0.8<1>W g0<8,8,1>W g0<16,4,2>W { align1 1Q };",
+        always,
+    );
+    expect(
+        "add(16) g0<1>W g0<8,8,1>W g0<16,8,2>W { align1 1H };",
+        always,
+    );
+    expect_unchecked(
+        "add(4) g0.5<1>W g0<4,4,1>W g0<16,2,1>W { align1 1N };",
+        |d| d.ver >= 90,
+        "the split of a two-register source against a one-register destination \
+         (before Gen9) is not checked",
+    );
+}
+
+/// Mesa: `add(8) g0.1<1>F` (destination elements split unevenly across registers) is
+/// invalid before Gen9 and valid on Gen9; `add(16)` is valid; a Gen6+ `math sin(8)` is
+/// valid, and invalid with destination `g0.1`.
+#[test]
+fn dst_elements_must_be_evenly_split_between_registers() {
+    expect_unchecked(
+        "add(8) g0.1<1>F g0<8,8,1>F g0<8,8,1>F { align1 1Q };",
+        |d| d.ver >= 90,
+        "an uneven split of destination elements between registers is not checked",
+    );
+    expect(
+        "add(16) g0<1>F g0<8,8,1>F g0<8,8,1>F { align1 1H };",
+        always,
+    );
+    expect_on(
+        |d| d.ver >= 60,
+        "math sin(8) g0<1>F g0<8,8,1>F null<8,8,1>F { align1 1Q };",
+        always,
+    );
+    for d in DevInfo::all().iter().filter(|d| d.ver >= 60) {
+        // Difference: the same unchecked rule, for math.
+        assert!(gpucc_accepts(
+            d,
+            "math sin(8) g0.1<1>F g0<8,8,1>F null<8,8,1>F { align1 1Q };"
+        ));
     }
 }

@@ -179,6 +179,19 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
         );
     }
 
+    // Align16 sources step between vec4s by 0 or 4 elements (also 2 from Haswell).
+    if !align1 && !three {
+        for (i, r) in reg_srcs(inst).take(n) {
+            let v = r.region.vstride;
+            if !(v == 0 || v == 4 || (v == 2 && ver >= 75)) {
+                report(
+                    Rule::RegionParameters,
+                    format!("align16 src{i} vertical stride {v} is not allowed"),
+                );
+            }
+        }
+    }
+
     // Region parameters (align1, 2-source format).
     if align1 && !three {
         if inst.dst.hstride == 0 && n > 0 {
