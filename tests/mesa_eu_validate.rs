@@ -633,3 +633,188 @@ fn dst_elements_must_be_evenly_split_between_registers() {
         ));
     }
 }
+
+/// One row of a table case: the instruction (text, and an in-memory change for fields the
+/// syntax cannot spell) and Mesa's verdict on a platform.
+struct Row {
+    text: String,
+    modify: fn(&mut eu::Inst),
+    mesa: bool,
+}
+
+fn row(text: impl Into<String>, mesa: bool) -> Row {
+    Row {
+        text: text.into(),
+        modify: |_| {},
+        mesa,
+    }
+}
+
+/// Runs `rows(d)` on every platform `on` selects. gpucc must never reject what Mesa accepts;
+/// the rows Mesa rejects and gpucc accepts (rules gpucc does not check) must be exactly
+/// `misses(d)`, by row index.
+fn table(
+    on: impl Fn(&DevInfo) -> bool,
+    rows: impl Fn(&DevInfo) -> Vec<Row>,
+    misses: impl Fn(&DevInfo) -> Vec<usize>,
+) {
+    for d in DevInfo::all().iter().filter(|d| on(d)) {
+        let mut missed = Vec::new();
+        for (i, r) in rows(d).iter().enumerate() {
+            let ok = accepts_modified(d, &r.text, r.modify);
+            assert!(
+                ok || !r.mesa,
+                "{}: row {i} `{}`: Mesa accepts, gpucc rejects",
+                d.name,
+                r.text
+            );
+            if ok && !r.mesa {
+                missed.push(i);
+            }
+        }
+        assert_eq!(
+            missed,
+            misses(d),
+            "{}: rows Mesa rejects and gpucc accepts",
+            d.name
+        );
+    }
+}
+
+/// Mesa: a SIMD4 `add` writing g0 with stride 4 (two registers) from sources whose
+/// register offsets differ is invalid up to Gen7 and valid from Gen8; with matching
+/// offsets it is valid.
+#[test]
+fn two_src_two_dst_source_offsets_must_be_same() {
+    expect_unchecked(
+        "add(4) g0<4>F g0.4<2,1,0>F g0<4,4,1>F { align1 1N };",
+        |d| d.ver >= 80,
+        "differing register offsets of two sources feeding a two-register destination \\
+         (before Gen8) are not checked",
+    );
+    expect("add(4) g0<4>F g0<4,1,0>F g0<8,2,1>F { align1 1N };", always);
+}
+
+/// Mesa: a two-register destination must take each register from one source register, up
+/// to Gen7: `mov(16) g0<2>W g0.4<4,4,1>W` and `mov(8) g0.4<1>F g0.2<2,2,1>F` are invalid up
+/// to Gen7 and valid from Gen8.
+#[test]
+fn two_src_two_dst_each_dst_must_be_derived_from_one_src() {
+    let why = "the source registers feeding each destination register (before Gen8) are \\
+               not checked";
+    expect_unchecked(
+        "mov(16) g0<2>W g0.4<4,4,1>W { align1 1H };",
+        |d| d.ver >= 80,
+        why,
+    );
+    expect_unchecked(
+        "mov(8) g0.4<1>F g0.2<2,2,1>F { align1 1Q };",
+        |d| d.ver >= 80,
+        why,
+    );
+}
+
+/// Mesa: a one-register source may feed a two-register destination when it is a scalar,
+/// or (up to Gen7) when it is src0 of a word-to-dword `add(16)`; the other word/dword
+/// mixes below are valid only from Gen8.
+#[test]
+fn one_src_two_dst() {
+    expect(
+        "add(16) g0<1>F g0<0,1,0>F g0<0,1,0>F { align1 1H };",
+        always,
+    );
+    expect(
+        "add(16) g0<1>D g0<8,8,1>W g0<8,8,1>D { align1 1H };",
+        always,
+    );
+    let why = "a one-register source feeding a two-register destination (before Gen8) is \\
+               not checked";
+    for text in [
+        "add(16) g0<1>D g0<8,8,1>D g0<8,8,1>W { align1 1H };",
+        "add(16) g0<1>D g0<8,8,1>W g0<8,8,1>W { align1 1H };",
+        "add(16) g0<2>W g0<8,8,1>W g0<0,1,0>W { align1 1H };",
+        "add(16) g0<2>W g0<0,1,0>W g0<8,8,1>W { align1 1H };",
+    ] {
+        expect_unchecked(text, |d| d.ver >= 80, why);
+    }
+}
+
+/// Mesa: a packed (stride 1) byte destination is valid only for a plain byte-to-byte `mov`:
+/// with a negate, abs or saturate, from a word or dword, or in a predicated `sel`, it is
+/// invalid.
+#[test]
+fn packed_byte_destination() {
+    let mut rows = Vec::new();
+    for (neg, abs, sat) in [
+        (false, false, false),
+        (true, false, false),
+        (false, true, false),
+        (false, false, true),
+    ] {
+        for (dst, src) in [("UB", "UB"), ("B", "B"), ("UB", "B"), ("B", "UB")] {
+            let m = match (neg, abs) {
+                (true, _) => "-",
+                (_, true) => "(abs)",
+                _ => "",
+            };
+            let sat = if sat { ".sat" } else { "" };
+            rows.push((
+                format!("mov{sat}(8) g0<1>{dst} {m}g0<8,8,1>{src} {{ align1 1Q }};"),
+                !neg && !abs && sat.is_empty(),
+            ));
+        }
+    }
+    for (dst, src) in [("UB", "UW"), ("B", "W"), ("UB", "UD"), ("B", "D")] {
+        rows.push((
+            format!("mov(8) g0<1>{dst} g0<8,8,1>{src} {{ align1 1Q }};"),
+            false,
+        ));
+    }
+    for ty in ["UB", "B"] {
+        rows.push((
+            format!("(+f0.0) sel(8) g0<1>{ty} g0<8,8,1>{ty} g0<8,8,1>{ty} {{ align1 1Q }};"),
+            false,
+        ));
+    }
+    table(
+        always,
+        |_| rows.iter().map(|(t, m)| row(t.clone(), *m)).collect(),
+        |_| vec![],
+    );
+}
+
+/// Mesa: a predicated `sel` writing bytes with stride 2 from words is valid; at byte offset
+/// 1 it is valid from G45 (Gen4.5) and invalid on the original Gen4.
+#[test]
+fn byte_destination_relaxed_alignment() {
+    expect(
+        "(+f0.0) sel(8) g0<2>B g0<8,8,1>W g0<8,8,1>W { align1 1Q };",
+        always,
+    );
+    expect_unchecked(
+        "(+f0.0) sel(8) g0.1<2>B g0<8,8,1>W g0<8,8,1>W { align1 1Q };",
+        |d| d.ver >= 45,
+        "Gen4's byte-destination alignment to a word is not checked",
+    );
+}
+
+/// Mesa (Gen8+): a `mov` from a 64-bit type (Q, UQ, DF) to a byte type is invalid with any
+/// destination stride (1, 2, 4).
+#[test]
+fn byte_64bit_conversion() {
+    let rows = |_: &DevInfo| {
+        let mut rows = Vec::new();
+        for stride in [1, 2, 4] {
+            for dst in ["B", "UB"] {
+                for src in ["Q", "UQ", "DF"] {
+                    rows.push(row(
+                        format!("mov(8) g0<{stride}>{dst} g0<8,8,1>{src} {{ align1 1Q }};"),
+                        false,
+                    ));
+                }
+            }
+        }
+        rows
+    };
+    table(|d| d.ver >= 80, rows, |_| vec![]);
+}

@@ -133,14 +133,28 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
             && inst.dst.file != RegFile::Arf
             && inst.exec_size > 1
         {
-            let packed_mov =
-                op == Opcode::Mov && inst.src.first().is_some_and(|s| s.ty().size() == 1);
+            // Packed only as a plain copy: no source modifier, no saturation.
+            let packed_mov = op == Opcode::Mov
+                && !inst.saturate
+                && inst.src.first().is_some_and(|s| {
+                    s.ty().size() == 1 && s.as_reg().is_none_or(|r| !r.negate && !r.abs)
+                });
             if !packed_mov {
                 report(
                     Rule::OperandTypes,
                     "byte destinations need a stride of 2 except in a packed byte MOV".into(),
                 );
             }
+        }
+        // No direct conversion between bytes and 64-bit types, in either direction.
+        let src_sizes = || inst.src[..n].iter().map(|s| s.ty().size());
+        if (dst_ty.size() == 1 && src_sizes().any(|z| z == 8))
+            || (dst_ty.size() == 8 && src_sizes().any(|z| z == 1))
+        {
+            report(
+                Rule::OperandTypes,
+                "no direct conversion between bytes and 64-bit types".into(),
+            );
         }
         if op == Opcode::Math && ver >= 60 {
             let int_fn = inst.math_fn.is_some_and(|f| f.hw() >= 11 && f.hw() <= 13);
