@@ -642,6 +642,11 @@ struct Row {
     mesa: bool,
 }
 
+/// The indices of the rows Mesa rejects: the misses of a rule family gpucc does not check.
+fn rejected_rows(rows: &[Row]) -> Vec<usize> {
+    (0..rows.len()).filter(|&i| !rows[i].mesa).collect()
+}
+
 fn row(text: impl Into<String>, mesa: bool) -> Row {
     Row {
         text: text.into(),
@@ -671,6 +676,10 @@ fn table(
             if ok && !r.mesa {
                 missed.push(i);
             }
+        }
+        if std::env::var("NOASSERT").is_ok() {
+            eprintln!("MISSES {}: {missed:?}", d.name);
+            continue;
         }
         assert_eq!(
             missed,
@@ -817,4 +826,71 @@ fn byte_64bit_conversion() {
         rows
     };
     table(|d| d.ver >= 80, rows, |_| vec![]);
+}
+
+/// Mesa (Gen8+): the half-float conversion rules of `mov(4)`: a table of destination and
+/// source type, destination stride and byte offset, valid on Broadwater... rather: valid on
+/// Broadwell (first column) and on Cherryview and Gen9 (second column), each row below.
+#[test]
+fn half_float_conversion() {
+    #[rustfmt::skip]
+    const ROWS: &[(&str, &str, u8, u8, bool, bool)] = &[
+        // To a half-float destination.
+        ("HF", "B", 1, 0, false, false), ("HF", "W", 1, 0, false, false),
+        ("HF", "HF", 1, 0, true, true), ("HF", "HF", 1, 2, true, true),
+        ("HF", "D", 1, 0, false, false), ("HF", "F", 1, 0, false, true),
+        ("HF", "Q", 1, 0, false, false), ("HF", "B", 2, 0, true, true),
+        ("HF", "B", 2, 2, false, false), ("HF", "W", 2, 0, true, true),
+        ("HF", "W", 2, 2, false, false), ("HF", "HF", 2, 0, true, true),
+        ("HF", "HF", 2, 2, true, true), ("HF", "D", 2, 0, true, true),
+        ("HF", "D", 2, 2, false, false), ("HF", "F", 2, 0, true, true),
+        ("HF", "F", 2, 2, false, true), ("HF", "Q", 2, 0, false, false),
+        ("HF", "DF", 2, 0, false, false), ("HF", "B", 4, 0, false, false),
+        ("HF", "W", 4, 0, false, false), ("HF", "HF", 4, 0, true, true),
+        ("HF", "HF", 4, 2, true, true), ("HF", "D", 4, 0, false, false),
+        ("HF", "F", 4, 0, false, false), ("HF", "Q", 4, 0, false, false),
+        ("HF", "DF", 4, 0, false, false),
+        // From a half-float source.
+        ("B", "HF", 1, 0, false, false), ("W", "HF", 1, 0, false, false),
+        ("D", "HF", 1, 0, true, true), ("D", "HF", 1, 4, true, true),
+        ("F", "HF", 1, 0, true, true), ("F", "HF", 1, 4, true, true),
+        ("Q", "HF", 1, 0, false, false), ("DF", "HF", 1, 0, false, false),
+        ("B", "HF", 2, 0, false, false), ("W", "HF", 2, 0, true, true),
+        ("W", "HF", 2, 2, false, false), ("D", "HF", 2, 0, false, false),
+        ("F", "HF", 2, 0, true, true), ("B", "HF", 4, 0, true, true),
+        ("B", "HF", 4, 1, false, false), ("W", "HF", 4, 0, false, false),
+    ];
+    let size = |t: &str| match t {
+        "B" => 1,
+        "W" | "HF" => 2,
+        "D" | "F" => 4,
+        _ => 8,
+    };
+    let rows = |d: &DevInfo| {
+        let chv_or_gen9 = d.name == "chv" || d.ver >= 90;
+        ROWS.iter()
+            .map(|&(dst, src, stride, subnr, bdw, chv9)| {
+                let region = if src == "B" { "<4,2,2>" } else { "<4,4,1>" };
+                let sub = subnr / size(dst);
+                row(
+                    format!("mov(4) g0.{sub}<{stride}>{dst} g0{region}{src} {{ align1 1N }};"),
+                    if chv_or_gen9 { chv9 } else { bdw },
+                )
+            })
+            .collect()
+    };
+    // Difference: gpucc's validator has no half-float conversion rules (gpucc's code
+    // generators convert to and from HF only with F and a dword-strided destination), so
+    // it accepts every row Mesa rejects except row 27, a packed byte destination, which its
+    // byte-destination rule rejects.
+    table(
+        |d| d.ver >= 80,
+        rows,
+        |d| {
+            rejected_rows(&rows(d))
+                .into_iter()
+                .filter(|&i| i != 27)
+                .collect()
+        },
+    );
 }
