@@ -894,3 +894,346 @@ fn half_float_conversion() {
         },
     );
 }
+
+// Mesa's mixed-float cases (Gen8+: F and HF operands in one instruction). gpucc's validator
+// has no mixed-float rules: its code generators never mix F and HF in one instruction. Each
+// test below asserts gpucc accepts what Mesa accepts, and names the rows Mesa rejects that
+// gpucc accepts (normally all of them: `rejected_rows`).
+
+fn chv_or_gen9(d: &DevInfo) -> bool {
+    d.name == "chv" || d.ver >= 90
+}
+
+/// Sets the destination and src0 of a two-source instruction to indirect addressing
+/// (`a0.0` + 0), per `(dst, src0)`.
+fn indirect(inst: &mut eu::Inst, dst: bool, src0: bool) {
+    let at = Some(eu::Indirect {
+        addr_subnr: 0,
+        offset: 0,
+    });
+    if dst {
+        inst.dst.indirect = at;
+    }
+    if src0 {
+        reg_src(inst, 0).indirect = at;
+    }
+}
+
+/// Mesa (Gen8+): in mixed-float mode a source may not be addressed indirectly (a
+/// destination may).
+#[test]
+fn mixed_float_source_indirect_addressing() {
+    const MODES: [fn(&mut eu::Inst); 4] = [
+        |i| indirect(i, false, false),
+        |i| indirect(i, true, false),
+        |i| indirect(i, false, true),
+        |i| indirect(i, true, true),
+    ];
+    let rows = |_: &DevInfo| {
+        let mut rows = Vec::new();
+        for (dst, s0, s1, stride) in [
+            ("HF", "F", "F", 2),
+            ("F", "HF", "F", 1),
+            ("HF", "HF", "F", 2),
+            ("F", "F", "HF", 1),
+        ] {
+            for (m, modify) in MODES.iter().enumerate() {
+                rows.push(Row {
+                    text: format!(
+                        "add(8) g0<{stride}>{dst} g0<8,8,1>{s0} g0<8,8,1>{s1} {{ align1 1Q }};"
+                    ),
+                    modify: *modify,
+                    mesa: m < 2,
+                });
+            }
+        }
+        rows
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8+): mixed-float SIMD16 is invalid with a packed HF or an F destination; SIMD8
+/// is valid.
+#[test]
+fn mixed_float_align1_simd16() {
+    let rows = |_: &DevInfo| {
+        [
+            (8, "HF", "F", "HF", 2, true),
+            (16, "HF", "HF", "F", 2, true),
+            (16, "HF", "HF", "F", 1, false),
+            (16, "HF", "F", "HF", 1, false),
+            (8, "F", "HF", "F", 1, true),
+            (8, "F", "F", "HF", 1, true),
+            (16, "F", "HF", "F", 1, false),
+            (16, "F", "F", "HF", 1, false),
+        ]
+        .iter()
+        .map(|&(es, dst, s0, s1, stride, mesa)| {
+            let q = if es == 16 { "1H" } else { "1Q" };
+            row(
+                format!(
+                    "add({es}) g0<{stride}>{dst} g0<8,8,1>{s0} g0<8,8,1>{s1} {{ align1 {q} }};"
+                ),
+                mesa,
+            )
+        })
+        .collect()
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8+): a packed HF destination of a mixed-float `add` whose src0 is the
+/// accumulator is invalid; without the accumulator it is valid on Cherryview and Gen9 but
+/// not on Broadwell; a strided destination is valid (src0 at byte offsets 0-16).
+#[test]
+fn mixed_float_align1_packed_fp16_dst_acc_read_offset_0() {
+    let rows = |d: &DevInfo| {
+        let mut rows = Vec::new();
+        for (stride, acc, bdw, chv9) in [
+            (2, true, true, true),
+            (1, false, false, true),
+            (1, true, false, false),
+        ] {
+            for subnr in [0u8, 2, 4, 8, 16] {
+                let src0 = if acc { "acc0" } else { "g0" };
+                let sub = subnr / 2;
+                rows.push(row(
+                    format!(
+                        "add(8) g0<{stride}>HF {src0}.{sub}<8,8,1>HF g0<8,8,1>F {{ align1 1Q }};"
+                    ),
+                    if chv_or_gen9(d) { chv9 } else { bdw },
+                ));
+            }
+        }
+        rows
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8+): a packed HF destination with an implicit (`mac`) or explicit accumulator
+/// source needs stride 2; without an accumulator, Broadwell still wants stride 2 and
+/// Cherryview and Gen9 accept 1; an F destination is unrestricted.
+#[test]
+fn mixed_float_fp16_dest_with_acc() {
+    #[rustfmt::skip]
+    const ROWS: &[(&str, &str, &str, &str, u8, bool, bool, bool)] = &[
+        ("mac", "HF", "HF", "F", 1, false, false, false),
+        ("mac", "HF", "HF", "F", 2, false, true, true),
+        ("mac", "HF", "F", "HF", 1, false, false, false),
+        ("mac", "HF", "F", "HF", 2, false, true, true),
+        ("add", "HF", "HF", "F", 1, true, false, false),
+        ("add", "HF", "HF", "F", 2, true, true, true),
+        ("add", "HF", "F", "HF", 1, true, false, false),
+        ("add", "HF", "F", "HF", 2, true, true, true),
+        ("mac", "F", "HF", "F", 1, false, true, true),
+        ("mac", "F", "HF", "F", 2, false, true, true),
+        ("add", "HF", "HF", "F", 1, false, false, true),
+        ("add", "HF", "HF", "F", 2, false, true, true),
+        ("add", "HF", "F", "HF", 1, false, false, true),
+        ("add", "HF", "F", "HF", 2, false, true, true),
+        ("add", "F", "HF", "F", 1, false, true, true),
+        ("add", "F", "HF", "F", 2, false, true, true),
+    ];
+    let rows = |d: &DevInfo| {
+        ROWS.iter()
+            .map(|&(op, dst, s0, s1, stride, acc, bdw, chv9)| {
+                let src0 = if acc { "acc0" } else { "g0" };
+                row(
+                    format!(
+                        "{op}(8) g0<{stride}>{dst} {src0}<8,8,1>{s0} g0<8,8,1>{s1} {{ align1 1Q }};"
+                    ),
+                    if chv_or_gen9(d) { chv9 } else { bdw },
+                )
+            })
+            .collect()
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen9+, no HF math on Gen8): a mixed-float `math pow` needs its HF inputs strided
+/// by 2 (and an HF destination strided by 2 unless packed with F inputs only).
+#[test]
+fn mixed_float_align1_math_strided_fp16_inputs() {
+    let rows = |_: &DevInfo| {
+        [
+            ("HF", "HF", "F", 2, 2, 1, true),
+            ("HF", "F", "HF", 2, 1, 2, true),
+            ("HF", "F", "HF", 1, 1, 2, true),
+            ("HF", "F", "HF", 2, 1, 1, false),
+            ("HF", "HF", "F", 2, 1, 1, false),
+            ("HF", "HF", "F", 1, 1, 1, false),
+            ("HF", "HF", "F", 2, 1, 1, false),
+            ("F", "HF", "F", 1, 1, 1, false),
+            ("F", "F", "HF", 1, 1, 2, true),
+            ("F", "HF", "HF", 1, 2, 1, false),
+            ("F", "HF", "HF", 1, 2, 2, true),
+        ]
+        .iter()
+        .map(|&(dst, s0, s1, ds, h0, h1, mesa)| {
+            row(
+                format!(
+                    "math pow(8) g0<{ds}>{dst} g0<4,4,{h0}>{s0} g0<4,4,{h1}>{s1} {{ align1 1Q }};"
+                ),
+                mesa,
+            )
+        })
+        .collect()
+    };
+    table(|d| d.ver >= 90, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8+): a packed HF destination of a mixed-float `add` must not cross an OWord:
+/// SIMD8 at byte offset 0 or 16 is valid on Cherryview and Gen9 (never on Broadwell),
+/// SIMD16 never; a strided or F destination is valid.
+#[test]
+fn mixed_float_align1_packed_fp16_dst() {
+    let rows = |d: &DevInfo| {
+        let mut rows = Vec::new();
+        for (es, dst, stride, subnr, bdw, chv9) in [
+            (8, "HF", 1, 0u8, false, true),
+            (8, "HF", 1, 2, false, false),
+            (8, "HF", 1, 4, false, false),
+            (8, "HF", 1, 8, false, false),
+            (8, "HF", 1, 16, false, true),
+            (16, "HF", 1, 0, false, false),
+            (16, "HF", 1, 2, false, false),
+            (16, "HF", 1, 4, false, false),
+            (16, "HF", 1, 8, false, false),
+            (16, "HF", 1, 16, false, false),
+            (8, "HF", 2, 0, true, true),
+            (8, "F", 1, 0, true, true),
+        ] {
+            let sub = subnr / if dst == "HF" { 2 } else { 4 };
+            let q = if es == 16 { "1H" } else { "1Q" };
+            rows.push(row(
+                format!(
+                    "add({es}) g0.{sub}<{stride}>{dst} g0<4,4,1>HF g0<4,4,1>F {{ align1 {q} }};"
+                ),
+                if chv_or_gen9(d) { chv9 } else { bdw },
+            ));
+        }
+        rows
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// An align16 mixed-float `add` (or `math pow`) with F destination and the given source
+/// types and vertical strides, built in memory.
+fn a16_rows(op: &str, cases: &[(&str, &str, u8, u8, bool)]) -> Vec<Row> {
+    const VSTRIDES: [fn(&mut eu::Inst); 9] = [
+        |i| set_vstrides(i, 0, 0),
+        |i| set_vstrides(i, 0, 2),
+        |i| set_vstrides(i, 0, 4),
+        |i| set_vstrides(i, 2, 0),
+        |i| set_vstrides(i, 2, 2),
+        |i| set_vstrides(i, 2, 4),
+        |i| set_vstrides(i, 4, 0),
+        |i| set_vstrides(i, 4, 2),
+        |i| set_vstrides(i, 4, 4),
+    ];
+    let index = |v: u8| usize::from(v / 2).min(2);
+    cases
+        .iter()
+        .map(|&(s0, s1, v0, v1, mesa)| Row {
+            text: format!("{op}(8) g0<1>F g0<4>{s0} g0<4>{s1} {{ align16 1Q }};"),
+            modify: VSTRIDES[index(v0) * 3 + index(v1)],
+            mesa,
+        })
+        .collect()
+}
+
+fn set_vstrides(inst: &mut eu::Inst, v0: u8, v1: u8) {
+    reg_src(inst, 0).region.vstride = v0;
+    reg_src(inst, 1).region.vstride = v1;
+}
+
+/// Mesa (Gen8-Gen10): align16 mixed-float sources must be packed (vertical stride 4).
+#[test]
+fn mixed_float_align16_packed_data() {
+    let rows = |_: &DevInfo| {
+        a16_rows(
+            "add",
+            &[
+                ("F", "HF", 4, 4, true),
+                ("F", "HF", 2, 4, false),
+                ("F", "HF", 4, 2, false),
+                ("F", "HF", 0, 4, false),
+                ("F", "HF", 4, 0, false),
+                ("HF", "F", 4, 4, true),
+                ("HF", "F", 4, 2, false),
+                ("HF", "F", 2, 4, false),
+                ("HF", "F", 0, 4, false),
+                ("HF", "F", 4, 0, false),
+            ],
+        )
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8-Gen10): align16 mixed-float SIMD16 is invalid, SIMD8 valid.
+#[test]
+fn mixed_float_align16_no_simd16() {
+    let rows = |_: &DevInfo| {
+        [
+            (8, "F", "HF", true),
+            (8, "HF", "F", true),
+            (8, "F", "HF", true),
+            (16, "F", "HF", false),
+            (16, "HF", "F", false),
+            (16, "F", "HF", false),
+        ]
+        .iter()
+        .map(|&(es, s0, s1, mesa)| {
+            let q = if es == 16 { "1H" } else { "1Q" };
+            row(
+                format!("add({es}) g0<1>F g0<4>{s0} g0<4>{s1} {{ align16 {q} }};"),
+                mesa,
+            )
+        })
+        .collect()
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen8-Gen10): an align16 mixed-float `add` may not read the accumulator.
+#[test]
+fn mixed_float_align16_no_acc_read() {
+    let rows = |_: &DevInfo| {
+        [
+            ("F", "HF", false, true),
+            ("F", "HF", true, false),
+            ("HF", "F", false, true),
+            ("HF", "F", true, false),
+        ]
+        .iter()
+        .map(|&(s0, s1, acc, mesa)| {
+            let src0 = if acc { "acc0" } else { "g0" };
+            row(
+                format!("add(8) g0<1>F {src0}<4>{s0} g0<4>{s1} {{ align16 1Q }};"),
+                mesa,
+            )
+        })
+        .collect()
+    };
+    table(|d| d.ver >= 80, rows, |d| rejected_rows(&rows(d)));
+}
+
+/// Mesa (Gen9-Gen10; no align16 mixed-float math on Gen8): an align16 mixed-float `math
+/// pow` needs packed sources (vertical stride 4).
+#[test]
+fn mixed_float_align16_math_packed_format() {
+    let rows = |_: &DevInfo| {
+        a16_rows(
+            "math pow",
+            &[
+                ("HF", "F", 4, 0, false),
+                ("HF", "HF", 4, 4, true),
+                ("F", "HF", 4, 0, false),
+                ("F", "HF", 2, 4, false),
+                ("F", "HF", 4, 2, false),
+                ("HF", "HF", 0, 4, false),
+            ],
+        )
+    };
+    table(|d| d.ver >= 90, rows, |d| rejected_rows(&rows(d)));
+}
