@@ -1237,3 +1237,193 @@ fn mixed_float_align16_math_packed_format() {
     };
     table(|d| d.ver >= 90, rows, |d| rejected_rows(&rows(d)));
 }
+
+/// Mesa: a `mov` of a vector immediate (VF into F with SIMD4; V, UV into W with SIMD8)
+/// needs a destination aligned to 16 bytes: byte offsets 0 and 16 are valid, 1 invalid
+/// (UV from Gen6 only).
+#[test]
+fn vector_immediate_destination_alignment() {
+    const SUBNR: [fn(&mut eu::Inst); 3] = [
+        |i| i.dst.subnr = 0,
+        |i| i.dst.subnr = 16,
+        |i| i.dst.subnr = 1,
+    ];
+    let rows = |d: &DevInfo| {
+        let mut rows = Vec::new();
+        for (dst, imm, es) in [("F", "VF", 4), ("W", "V", 8), ("W", "UV", 8)] {
+            if imm == "UV" && d.ver < 60 {
+                continue;
+            }
+            for (k, modify) in SUBNR.iter().enumerate() {
+                let q = if es == 4 { "1N" } else { "1Q" };
+                rows.push(Row {
+                    text: format!("mov({es}) g0<1>{dst} 0x0{imm} {{ align1 {q} }};"),
+                    modify: *modify,
+                    mesa: k < 2,
+                });
+            }
+        }
+        rows
+    };
+    table(always, rows, |_| vec![]);
+}
+
+/// Mesa: a vector immediate's destination stride: VF needs 4-byte elements (F or D stride
+/// 1, W stride 2, B stride 4), V and UV 2-byte ones (W stride 1, B stride 2).
+#[test]
+fn vector_immediate_destination_stride() {
+    let rows = |d: &DevInfo| {
+        [
+            ("F", "VF", 1, true),
+            ("F", "VF", 2, false),
+            ("D", "VF", 1, true),
+            ("D", "VF", 2, false),
+            ("W", "VF", 2, true),
+            ("B", "VF", 4, true),
+            ("W", "V", 1, true),
+            ("W", "V", 2, false),
+            ("W", "V", 4, false),
+            ("B", "V", 2, true),
+            ("W", "UV", 1, true),
+            ("W", "UV", 2, false),
+            ("W", "UV", 4, false),
+            ("B", "UV", 2, true),
+        ]
+        .iter()
+        .filter(|&&(_, imm, _, _)| imm != "UV" || d.ver >= 60)
+        .map(|&(dst, imm, stride, mesa)| {
+            row(
+                format!("mov(8) g0<{stride}>{dst} 0x0{imm} {{ align1 1Q }};"),
+                mesa,
+            )
+        })
+        .collect()
+    };
+    table(always, rows, |_| vec![]);
+}
+
+/// Cherryview and the Gen9 Atom parts (Broxton, Gemini Lake): Mesa's low-power 64-bit
+/// restrictions apply there only.
+fn low_power(d: &DevInfo) -> bool {
+    d.is_lp && d.ver >= 80
+}
+
+fn type_size(t: &str) -> u8 {
+    match t {
+        "B" | "UB" => 1,
+        "W" | "UW" | "HF" => 2,
+        "D" | "UD" | "F" => 4,
+        _ => 8,
+    }
+}
+
+/// Mesa (Gen8+): on the low-power parts, align1 regions of 64-bit operands and of dword
+/// multiplies must keep source and destination strides on the same qword, have vstride =
+/// width × hstride, and the same source and destination offset (except a scalar source);
+/// elsewhere every row is valid.
+#[test]
+fn qword_low_power_align1_regioning_restrictions() {
+    #[rustfmt::skip]
+    const ROWS: &[(&str, u8, &str, u8, u8, &str, u8, u8, u8, u8, bool)] = &[
+        ("mov", 4, "DF", 0, 1, "DF", 0, 4, 4, 1, true),
+        ("mov", 4, "Q", 0, 1, "Q", 0, 4, 4, 1, true),
+        ("mov", 4, "UQ", 0, 1, "UQ", 0, 4, 4, 1, true),
+        ("mov", 4, "DF", 0, 1, "F", 0, 8, 4, 2, true),
+        ("mov", 4, "Q", 0, 1, "D", 0, 8, 4, 2, true),
+        ("mov", 4, "UQ", 0, 1, "UD", 0, 8, 4, 2, true),
+        ("mov", 4, "F", 0, 2, "DF", 0, 4, 4, 1, true),
+        ("mov", 4, "D", 0, 2, "Q", 0, 4, 4, 1, true),
+        ("mov", 4, "UD", 0, 2, "UQ", 0, 4, 4, 1, true),
+        ("mul", 8, "D", 0, 2, "D", 0, 8, 4, 2, true),
+        ("mul", 8, "UD", 0, 2, "UD", 0, 8, 4, 2, true),
+        ("mov", 2, "DF", 8, 1, "DF", 8, 2, 2, 1, true),
+        ("mov", 2, "Q", 8, 1, "Q", 8, 2, 2, 1, true),
+        ("mov", 2, "UQ", 8, 1, "UQ", 8, 2, 2, 1, true),
+        ("mul", 2, "D", 4, 2, "D", 4, 4, 2, 2, true),
+        ("mul", 2, "UD", 4, 2, "UD", 4, 4, 2, 2, true),
+        // 1. Source and destination strides on the same qword.
+        ("mov", 4, "DF", 0, 2, "DF", 0, 4, 4, 1, false),
+        ("mov", 4, "Q", 0, 2, "Q", 0, 4, 4, 1, false),
+        ("mov", 4, "UQ", 0, 2, "UQ", 0, 4, 4, 1, false),
+        ("mov", 4, "DF", 0, 2, "F", 0, 8, 4, 2, false),
+        ("mov", 4, "Q", 0, 2, "D", 0, 8, 4, 2, false),
+        ("mov", 4, "UQ", 0, 2, "UD", 0, 8, 4, 2, false),
+        ("mov", 4, "DF", 0, 2, "F", 0, 4, 4, 1, false),
+        ("mov", 4, "Q", 0, 2, "D", 0, 4, 4, 1, false),
+        ("mov", 4, "UQ", 0, 2, "UD", 0, 4, 4, 1, false),
+        ("mul", 4, "D", 0, 2, "D", 0, 4, 4, 1, false),
+        ("mul", 4, "UD", 0, 2, "UD", 0, 4, 4, 1, false),
+        ("mul", 4, "D", 0, 1, "D", 0, 8, 4, 2, false),
+        ("mul", 4, "UD", 0, 1, "UD", 0, 8, 4, 2, false),
+        // 2. vstride = width * hstride.
+        ("mov", 4, "DF", 0, 1, "DF", 0, 0, 2, 1, false),
+        ("mov", 4, "Q", 0, 1, "Q", 0, 0, 2, 1, false),
+        ("mov", 4, "UQ", 0, 1, "UQ", 0, 0, 2, 1, false),
+        ("mov", 4, "DF", 0, 1, "F", 0, 0, 2, 2, false),
+        ("mov", 4, "Q", 0, 1, "D", 0, 0, 2, 2, false),
+        ("mov", 4, "UQ", 0, 1, "UD", 0, 0, 2, 2, false),
+        ("mov", 8, "F", 0, 2, "DF", 0, 0, 2, 1, false),
+        ("mov", 8, "D", 0, 2, "Q", 0, 0, 2, 1, false),
+        ("mov", 8, "UD", 0, 2, "UQ", 0, 0, 2, 1, false),
+        ("mul", 8, "D", 0, 2, "D", 0, 0, 4, 2, false),
+        ("mul", 8, "UD", 0, 2, "UD", 0, 0, 4, 2, false),
+        ("mul", 8, "D", 0, 2, "D", 0, 0, 4, 2, false),
+        ("mul", 8, "UD", 0, 2, "UD", 0, 0, 4, 2, false),
+        // 3. Same source and destination offset, except a scalar source.
+        ("mov", 2, "DF", 8, 1, "DF", 0, 2, 2, 1, false),
+        ("mov", 2, "Q", 8, 1, "Q", 0, 2, 2, 1, false),
+        ("mov", 2, "UQ", 8, 1, "UQ", 0, 2, 2, 1, false),
+        ("mov", 2, "DF", 0, 1, "DF", 8, 2, 2, 1, false),
+        ("mov", 2, "Q", 0, 1, "Q", 8, 2, 2, 1, false),
+        ("mov", 2, "UQ", 0, 1, "UQ", 8, 2, 2, 1, false),
+        ("mul", 4, "D", 4, 2, "D", 0, 4, 2, 2, false),
+        ("mul", 4, "UD", 4, 2, "UD", 0, 4, 2, 2, false),
+        ("mul", 4, "D", 0, 2, "D", 4, 4, 2, 2, false),
+        ("mul", 4, "UD", 0, 2, "UD", 4, 4, 2, 2, false),
+        ("mov", 2, "DF", 8, 1, "DF", 0, 0, 1, 0, true),
+        ("mov", 2, "Q", 8, 1, "Q", 0, 0, 1, 0, true),
+        ("mov", 2, "UQ", 8, 1, "UQ", 0, 0, 1, 0, true),
+        ("mov", 2, "DF", 8, 1, "F", 4, 0, 1, 0, true),
+        ("mov", 2, "Q", 8, 1, "D", 4, 0, 1, 0, true),
+        ("mov", 2, "UQ", 8, 1, "UD", 4, 0, 1, 0, true),
+        ("mul", 4, "D", 4, 1, "D", 0, 0, 1, 0, true),
+        ("mul", 4, "UD", 4, 1, "UD", 0, 0, 1, 0, true),
+        ("mul", 4, "D", 0, 1, "D", 4, 0, 1, 0, true),
+        ("mul", 4, "UD", 0, 1, "UD", 4, 0, 1, 0, true),
+    ];
+    let rows = |d: &DevInfo| {
+        ROWS.iter()
+            .map(|&(op, es, dt, dsub, ds, st, ssub, v, w, h, lp)| {
+                let q = if es == 8 { "1Q" } else { "1N" };
+                let (dsub, ssub) = (dsub / type_size(dt), ssub / type_size(st));
+                let src1 = if op == "mul" {
+                    format!(" 0x0{st}")
+                } else {
+                    String::new()
+                };
+                row(
+                    format!(
+                        "{op}({es}) g0.{dsub}<{ds}>{dt} g0.{ssub}<{v},{w},{h}>{st}{src1} \
+                         {{ align1 {q} }};"
+                    ),
+                    !low_power(d) || lp,
+                )
+            })
+            .collect()
+    };
+    // Difference: gpucc checks rule 2 for 64-bit operands only (rows 29-37); it does not
+    // check rule 1 (rows 16-28), rule 2 for dword multiplies (rows 38-41) or rule 3 (rows
+    // 42-51). gpucc's code generators do not emit 64-bit or dword-multiply regions of those
+    // shapes on the low-power parts.
+    table(
+        |d| d.ver >= 80,
+        rows,
+        |d| {
+            if low_power(d) {
+                (16..=28).chain(38..=51).collect()
+            } else {
+                vec![]
+            }
+        },
+    );
+}
