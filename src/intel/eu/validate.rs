@@ -137,7 +137,7 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
             let packed_mov = op == Opcode::Mov
                 && !inst.saturate
                 && inst.src.first().is_some_and(|s| {
-                    s.ty().size() == 1 && s.as_reg().is_none_or(|r| !r.negate && !r.abs)
+                    s.ty().size() == 1 && !s.as_reg().is_some_and(|r| r.negate || r.abs)
                 });
             if !packed_mov {
                 report(
