@@ -5,7 +5,7 @@
 //! invalid code.
 
 use super::inst::{Inst, RegSrc, Region, Src};
-use super::types::{arf, AccessMode, Opcode, RegFile, RegType};
+use super::types::{arf, AccessMode, MathFn, Opcode, RegFile, RegType};
 use crate::intel::DevInfo;
 
 /// The family of a broken rule.
@@ -72,8 +72,12 @@ fn reg_srcs(inst: &Inst) -> impl Iterator<Item = (usize, &RegSrc)> {
 /// Sources that are real data operands (not descriptors or hidden flow-control operands).
 fn data_srcs(inst: &Inst) -> usize {
     let op = inst.opcode;
+    // Opcodes without printed operands (flow control, the thread-stack and call opcodes,
+    // nop) carry only hidden or unused operand fields.
+    let operandless = op.desc().nsrc == 0 && op.desc().ndst == 0;
     if op.is_send()
         || op.is_flow()
+        || operandless
         || matches!(op, Opcode::Nop | Opcode::Wait | Opcode::Jmpi | Opcode::Do)
     {
         0
@@ -101,9 +105,22 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
                 ),
             );
         }
-        for s in &inst.src[..n] {
+        // A unary math function's unused second operand is the null register; any other
+        // data source (a math function's first, a binary one's second) is not.
+        let unary_math = op == Opcode::Math
+            && inst.math_fn.is_some_and(|f| {
+                !matches!(
+                    f,
+                    MathFn::Fdiv
+                        | MathFn::Pow
+                        | MathFn::IntDivQuotientAndRemainder
+                        | MathFn::IntDivQuotient
+                        | MathFn::IntDivRemainder
+                )
+            });
+        for (i, s) in inst.src[..n].iter().enumerate() {
             if let Src::Reg(r) = s {
-                if r.file == RegFile::Arf && r.nr == arf::NULL && !matches!(op, Opcode::Math) {
+                if r.file == RegFile::Arf && r.nr == arf::NULL && !(unary_math && i == 1) {
                     report(
                         Rule::OperandTypes,
                         "a data source is the null register".into(),
@@ -116,14 +133,28 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
             && inst.dst.file != RegFile::Arf
             && inst.exec_size > 1
         {
-            let packed_mov =
-                op == Opcode::Mov && inst.src.first().is_some_and(|s| s.ty().size() == 1);
+            // Packed only as a plain copy: no source modifier, no saturation.
+            let packed_mov = op == Opcode::Mov
+                && !inst.saturate
+                && inst.src.first().is_some_and(|s| {
+                    s.ty().size() == 1 && !s.as_reg().is_some_and(|r| r.negate || r.abs)
+                });
             if !packed_mov {
                 report(
                     Rule::OperandTypes,
                     "byte destinations need a stride of 2 except in a packed byte MOV".into(),
                 );
             }
+        }
+        // No direct conversion between bytes and 64-bit types, in either direction.
+        let src_sizes = || inst.src[..n].iter().map(|s| s.ty().size());
+        if (dst_ty.size() == 1 && src_sizes().any(|z| z == 8))
+            || (dst_ty.size() == 8 && src_sizes().any(|z| z == 1))
+        {
+            report(
+                Rule::OperandTypes,
+                "no direct conversion between bytes and 64-bit types".into(),
+            );
         }
         if op == Opcode::Math && ver >= 60 {
             let int_fn = inst.math_fn.is_some_and(|f| f.hw() >= 11 && f.hw() <= 13);
@@ -139,6 +170,38 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
                         format!("math source type {t} is not allowed"),
                     );
                 }
+            }
+        }
+    }
+
+    // Gen7 dropped the message register file; its encoding is invalid there.
+    if ver >= 70 && n > 0 {
+        let mrf_src = reg_srcs(inst).take(n).any(|(_, r)| r.file == RegFile::Mrf);
+        if inst.dst.file == RegFile::Mrf || mrf_src {
+            report(
+                Rule::OperandTypes,
+                format!("there are no message registers on {}", devinfo.name),
+            );
+        }
+    }
+
+    // An align16 destination is written with horizontal stride 1.
+    if !align1 && !three && n > 0 && inst.dst.hstride != 1 {
+        report(
+            Rule::RegionParameters,
+            "align16 destination horizontal stride must be 1".into(),
+        );
+    }
+
+    // Align16 sources step between vec4s by 0 or 4 elements (also 2 from Haswell).
+    if !align1 && !three {
+        for (i, r) in reg_srcs(inst).take(n) {
+            let v = r.region.vstride;
+            if !(v == 0 || v == 4 || (v == 2 && ver >= 75)) {
+                report(
+                    Rule::RegionParameters,
+                    format!("align16 src{i} vertical stride {v} is not allowed"),
+                );
             }
         }
     }

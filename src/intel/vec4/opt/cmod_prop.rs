@@ -220,20 +220,13 @@ mod tests {
     use super::*;
     use crate::intel::eu::RegType::{D, F};
     use crate::intel::vec4::ir::{replicate, Dst, Src};
+    use crate::intel::vec4::opt::test_builder::{flow, predicated as pred, with_cmod};
 
     fn alu(op: Opcode, dst: Dst, src: Vec<Src>, cmod: CondMod) -> Inst {
-        let mut i = Inst::new(Op::Alu(op), dst, src);
-        i.cmod = cmod;
-        i
-    }
-
-    fn pred(mut i: Inst) -> Inst {
-        i.pred = Some(false);
-        i
-    }
-
-    fn flow(op: Op) -> Inst {
-        Inst::new(op, Dst::null(F), vec![])
+        with_cmod(
+            crate::intel::vec4::opt::test_builder::alu(op, dst, &src),
+            cmod,
+        )
     }
 
     #[test]

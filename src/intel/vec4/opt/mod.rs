@@ -24,6 +24,10 @@ pub mod cse;
 pub mod dce;
 pub mod dead_channels;
 pub mod dead_flow;
+#[cfg(test)]
+mod mesa_tests;
+#[cfg(test)]
+mod test_builder;
 
 use super::ir::Program;
 use crate::pipeline::{InvalidIr, Pass, Runner};
