@@ -1,8 +1,9 @@
 //! Validator for the operand and region rules the hardware imposes, after the rule families of
 //! Mesa's `brw_eu_validate.c`: operand types, region parameters, register alignment, vector
-//! immediates, double precision and send restrictions. Code generators run it on everything
-//! they emit in debug builds; the assembler does not, so hand-written tests can still express
-//! invalid code.
+//! immediates, double precision and send restrictions. Both code generators run it on every
+//! program they emit, release builds included, and refuse the program with an internal error
+//! when a rule is broken (wrong code must not reach the hardware); the assembler does not, so
+//! hand-written tests can still express invalid code.
 
 use super::inst::{Inst, RegSrc, Region, Src};
 use super::types::{arf, AccessMode, MathFn, Opcode, RegFile, RegType};
