@@ -267,10 +267,7 @@ impl Translator<'_> {
     /// blending, or depth; the render-target writes at the end of the thread send them.
     pub(super) fn emit_store_output(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let loc = i.io_location().unwrap_or("").to_string();
-        let dual = matches!(
-            i.index(IndexKind::IoSemantics),
-            Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
-        );
+        let dual = i.io_dual_source();
         let first = io_component(i)? as usize;
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
         let val = self.value(intrinsic_src(i, 0)?)?.clone();
@@ -866,10 +863,7 @@ fn barycentric_mode(intr: Intrinsic, i: &IntrinsicInstr) -> usize {
 pub fn writes_dual_source(shader: &nir::Shader) -> bool {
     shader.entry().is_some_and(|imp| {
         imp.instrs.iter().any(|ins| match &ins.kind {
-            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => matches!(
-                i.index(IndexKind::IoSemantics),
-                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
-            ),
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => i.io_dual_source(),
             _ => false,
         })
     })
