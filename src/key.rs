@@ -747,10 +747,8 @@ fn color_target(i: &IntrinsicInstr) -> Option<Option<u32>> {
     if i.intrinsic != Intrinsic::StoreOutput {
         return None;
     }
-    if let Some(IndexValue::Text(t)) = i.index(IndexKind::IoSemantics) {
-        if t.split(' ').any(|w| w == "dualsrc") {
-            return None;
-        }
+    if i.io_dual_source() {
+        return None;
     }
     match i.io_location()? {
         "FRAG_RESULT_COLOR" => Some(None),
@@ -772,11 +770,9 @@ fn color_regions(shader: &mut nir::Shader, n: u32) -> Result<(), CompileError> {
         .iter()
         .filter_map(|f| f.body.as_ref())
         .any(|b| {
-            b.instrs.iter().any(|x| {
-                matches!(&x.kind, InstrKind::Intrinsic(i)
-                if matches!(i.index(IndexKind::IoSemantics),
-                    Some(IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")))
-            })
+            b.instrs
+                .iter()
+                .any(|x| matches!(&x.kind, InstrKind::Intrinsic(i) if i.io_dual_source()))
         });
     if dual && n != 1 {
         return Err(CompileError::Invalid(format!(

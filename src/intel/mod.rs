@@ -8,6 +8,7 @@ pub mod eu;
 pub mod flow;
 pub mod fs;
 pub mod kernel;
+pub mod msg;
 pub mod sim;
 pub mod ubo_ranges;
 pub mod vec4;

@@ -414,6 +414,13 @@ impl IntrinsicInstr {
         }
     }
 
+    /// Whether the `io` semantics mark the second colour of dual-source blending
+    /// (`nir_io_semantics::dual_source_blend_index`, printed `dualsrc`).
+    pub fn io_dual_source(&self) -> bool {
+        matches!(self.index(IndexKind::IoSemantics),
+            Some(IndexValue::Text(t)) if t.split(' ').any(|w| w == IO_DUAL_SOURCE))
+    }
+
     pub fn type_index(&self, kind: IndexKind) -> Option<AluType> {
         match self.index(kind)? {
             IndexValue::Type(t) => Some(*t),
@@ -421,6 +428,9 @@ impl IntrinsicInstr {
         }
     }
 }
+
+/// nir_print's word for the dual-source blend flag of `nir_io_semantics`.
+pub const IO_DUAL_SOURCE: &str = "dualsrc";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TexInstr {

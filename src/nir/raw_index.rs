@@ -30,7 +30,7 @@ const ACCESS_BITS: [(u32, &str); 9] = [
 
 /// `nir_io_semantics` flag bits nir_print names after `slots=`, in its order.
 const IO_FLAGS: [(u32, &str); 8] = [
-    (1 << 13, "dualsrc"),
+    (1 << 13, super::ir::IO_DUAL_SOURCE),
     (1 << 14, "fbfetch"),
     (1 << 24, "perview"),
     (1 << 23, "mediump"),

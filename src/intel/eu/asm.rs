@@ -7,6 +7,7 @@ use super::disasm::pred_control_from_suffix;
 use super::inst::{Branch, Dst, Imm, Indirect, Inst, Message, Predicate, RegSrc, Region, Src};
 use super::native::{has_jip, has_uip, jump_layout, jump_unit, JumpLayout};
 use super::types::{arf, sfid, AccessMode, CondMod, MathFn, Opcode, RegFile, RegType, ThreadCtrl};
+use crate::intel::msg;
 use crate::intel::DevInfo;
 
 /// A syntax or semantic error in assembly text, with its 1-based line and column.
@@ -611,19 +612,15 @@ impl<'a> Parser<'a> {
             let (p, name) = sfid_name.ok_or((op_pos, "send without `MsgDesc:`".to_string()))?;
             let id = sfid::from_name(ver, &name)
                 .ok_or((p, format!("unknown shared function `{name}`")))?;
-            let mut bits = d & 0x7fff_ffff;
-            if d >> 31 != 0 && !split {
+            let (bits, in_desc, eot) = msg::split_dword3(ver, d);
+            if eot && !split {
                 inst.eot = true;
             }
-            if ver < 50 {
-                let in_desc = ((d >> 24) & 0xf) as u8;
-                if in_desc != id {
-                    return Err((
-                        p,
-                        format!("descriptor names SFID {in_desc} but the text says `{name}`"),
-                    ));
-                }
-                bits &= !(0xf << 24);
+            if let Some(in_desc) = in_desc.filter(|&s| s != id) {
+                return Err((
+                    p,
+                    format!("descriptor names SFID {in_desc} but the text says `{name}`"),
+                ));
             }
             inst.msg = Some(Message {
                 sfid: id,

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::inst::{Dst, Imm, Inst, RegSrc, Region, Src};
 use super::native::{has_jip, has_uip, jump_unit};
 use super::types::{arf, sfid, AccessMode, Opcode, RegFile, RegType};
+use crate::intel::msg;
 use crate::intel::DevInfo;
 
 /// Prints a program, one instruction per line, with `LABELn:` lines before jump targets.
@@ -116,10 +117,6 @@ impl Out {
             }
         }
     }
-}
-
-fn bits(v: u32, hi: u32, lo: u32) -> u32 {
-    (v >> lo) & ((1u32 << (hi - lo + 1)) - 1)
 }
 
 /// C's `%g` for a double.
@@ -713,14 +710,7 @@ pub fn send_dword3(ver: u32, inst: &Inst) -> u32 {
         .get(1)
         .and_then(|s| s.as_imm())
         .map_or(0, |i| i.bits as u32);
-    let mut v = desc;
-    if ver < 50 {
-        v |= (inst.msg.map_or(0, |m| m.sfid) as u32 & 0xf) << 24;
-    }
-    if inst.eot {
-        v |= 1 << 31;
-    }
-    v
+    msg::with_dword3(ver, desc, inst.msg.map_or(0, |m| m.sfid), inst.eot)
 }
 
 fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
@@ -780,7 +770,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
         // second payload's length, as Mesa prints it.
         o.str(" indirect");
         if let Some(ex) = ex_imm {
-            o.str(&format!(" ex_mlen {}", bits(ex.bits as u32, 9, 6)));
+            o.str(&format!(" ex_mlen {}", msg::ex_mlen(ex.bits as u32)));
         }
         return;
     };
@@ -788,58 +778,43 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     let mut unsupported = false;
     match sf {
         sfid::MATH => {
+            let m = msg::MathDesc::decode(ver, d);
             let fns: Vec<Option<&str>> = (0..16u8)
                 .map(|i| super::types::MathFn::from_hw(i).map(|f| f.name()))
                 .collect();
-            o.control(
-                "math function",
-                &fns,
-                bits(d, 3, 0) as u64,
-                Some(&mut space),
-            );
+            o.control("math function", &fns, m.function as u64, Some(&mut space));
             o.control(
                 "math saturate",
                 &[Some(""), Some("sat")],
-                bits(d, 6, 6) as u64,
+                m.saturate as u64,
                 Some(&mut space),
             );
             o.control(
                 "math signed",
                 &[Some(""), Some("signed")],
-                bits(d, 4, 4) as u64,
+                m.signed as u64,
                 Some(&mut space),
             );
             o.control(
                 "math scalar",
                 &[Some(""), Some("scalar")],
-                bits(d, 7, 7) as u64,
+                m.scalar as u64,
                 Some(&mut space),
             );
             o.control(
                 "math precision",
                 &[Some(""), Some("partial_precision")],
-                bits(d, 5, 5) as u64,
+                m.partial_precision as u64,
                 Some(&mut space),
             );
         }
         sfid::SAMPLER => {
+            let sd = msg::SamplerDesc::decode(ver, d);
             if ver >= 50 {
-                let msg = if ver >= 70 {
-                    bits(d, 16, 12)
-                } else {
-                    bits(d, 15, 12)
-                };
-                let simd = if ver >= 80 {
-                    bits(d, 18, 17) | bits(d, 29, 29) << 2
-                } else if ver >= 70 {
-                    bits(d, 18, 17)
-                } else {
-                    bits(d, 17, 16)
-                };
                 o.control(
                     "sampler message",
                     &SAMPLER_MSG,
-                    msg as u64,
+                    sd.msg_type as u64,
                     Some(&mut space),
                 );
                 o.control(
@@ -853,34 +828,26 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         Some("SIMD16H"),
                         None,
                     ],
-                    simd as u64,
+                    sd.simd_mode as u64,
                     Some(&mut space),
                 );
-                if ver >= 80 && bits(d, 30, 30) != 0 {
+                if sd.return_format != 0 {
                     o.str(" HP");
                 }
                 o.str(&format!(
                     " Surface = {} Sampler = {}",
-                    bits(d, 7, 0),
-                    bits(d, 11, 8)
+                    sd.binding_table_index, sd.sampler
                 ));
             } else {
-                let msg = if ver >= 45 {
-                    bits(d, 15, 12)
-                } else {
-                    bits(d, 15, 14)
-                };
                 o.str(&format!(
                     " ({}, {}, {}, ",
-                    bits(d, 7, 0),
-                    bits(d, 11, 8),
-                    msg
+                    sd.binding_table_index, sd.sampler, sd.msg_type
                 ));
                 if ver != 45 {
                     o.control(
                         "sampler target format",
                         &[Some("F"), None, Some("UD"), Some("D")],
-                        bits(d, 13, 12) as u64,
+                        sd.return_format as u64,
                         None,
                     );
                 }
@@ -889,21 +856,13 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
         }
         sfid::DATAPORT_READ | sfid::CONSTANT_CACHE => {
             if ver >= 60 {
-                let (ctrl, ty) = dp_ctrl_type(ver, d);
-                let commit = if ver >= 70 { 0 } else { bits(d, 17, 17) };
+                let dp = msg::DataPortDesc::decode(ver, d);
                 o.str(&format!(
                     " ({}, {}, {}, {})",
-                    bits(d, 7, 0),
-                    ctrl,
-                    ty,
-                    commit
+                    dp.binding_table_index, dp.msg_control, dp.msg_type, dp.send_commit as u32
                 ));
             } else {
-                let (ty, ctrl) = if ver >= 45 {
-                    (bits(d, 13, 11), bits(d, 10, 8))
-                } else {
-                    (bits(d, 13, 12), bits(d, 11, 8))
-                };
+                let dp = msg::Gen4DpReadDesc::decode(ver, d);
                 let table: &[Option<&str>] = if ver == 40 {
                     &[
                         Some("OWord Block Read"),
@@ -923,17 +882,29 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         None,
                     ]
                 };
-                o.control("DP read message type", table, ty as u64, Some(&mut space));
-                o.str(&format!(" MsgCtrl = 0x{ctrl}"));
-                o.str(&format!(" Surface = {}", bits(d, 7, 0)));
+                o.control(
+                    "DP read message type",
+                    table,
+                    dp.msg_type as u64,
+                    Some(&mut space),
+                );
+                o.str(&format!(" MsgCtrl = 0x{}", dp.msg_control));
+                o.str(&format!(" Surface = {}", dp.binding_table_index));
             }
         }
         sfid::DATAPORT_WRITE => {
-            let (ty, ctrl) = if ver >= 60 {
-                let (c, t) = dp_ctrl_type(ver, d);
-                (if ver >= 80 { t & 0xf } else { t }, c)
+            let (ty, ctrl, bti) = if ver >= 60 {
+                let dp = msg::DataPortDesc::decode(ver, d);
+                // Mesa's table of Gen8+ render-cache messages has sixteen entries.
+                let ty = if ver >= 80 {
+                    dp.msg_type & 0xf
+                } else {
+                    dp.msg_type
+                };
+                (ty, dp.msg_control, dp.binding_table_index)
             } else {
-                (bits(d, 14, 12), bits(d, 11, 8))
+                let dp = msg::Gen4DpWriteDesc::decode(ver, d);
+                (dp.msg_type, dp.msg_control, dp.binding_table_index)
             };
             let table: &[Option<&str>] = if ver >= 90 {
                 &RC_GFX9
@@ -945,8 +916,8 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 &DP_WRITE_GFX4
             };
             o.control("DP rc message type", table, ty as u64, Some(&mut space));
-            let is_rt = ty == if ver >= 60 { 12 } else { 4 };
-            if is_rt {
+            if ty == msg::RenderTargetWriteDesc::msg_type(ver) {
+                let rt = msg::RenderTargetWriteDesc::decode(ver, d);
                 o.control(
                     "RT message type",
                     &[
@@ -959,75 +930,47 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                         None,
                         Some("SIMD16/RepData-111"),
                     ],
-                    bits(d, 10, 8) as u64,
+                    rt.subtype.bits() as u64,
                     Some(&mut space),
                 );
-                if ver >= 60 && bits(d, 11, 11) != 0 {
+                if rt.slot_group_high {
                     o.str(" Hi");
                 }
-                let last = if ver >= 60 {
-                    bits(d, 12, 12)
-                } else {
-                    bits(d, 11, 11)
-                };
-                if last != 0 {
+                if rt.last_render_target {
                     o.str(" LastRT");
                 }
-                let commit = if ver >= 60 {
-                    bits(d, 17, 17)
-                } else {
-                    bits(d, 15, 15)
-                };
-                if ver < 70 && commit != 0 {
+                if rt.write_commit {
                     o.str(" WriteCommit");
                 }
             } else {
                 o.str(&format!(" MsgCtrl = 0x{ctrl}"));
             }
-            o.str(&format!(" Surface = {}", bits(d, 7, 0)));
+            o.str(&format!(" Surface = {bti}"));
         }
         sfid::URB => {
-            let (offset, opcode) = if ver >= 80 {
-                (bits(d, 14, 4), bits(d, 3, 0))
-            } else if ver >= 70 {
-                (bits(d, 13, 3), bits(d, 2, 0))
-            } else {
-                (bits(d, 9, 4), bits(d, 3, 0))
-            };
-            o.str(&format!(" {offset}"));
+            let u = msg::UrbDesc::decode(ver, d);
+            o.str(&format!(" {}", u.global_offset));
             space = true;
             let table: &[Option<&str>] = if ver >= 70 {
                 &URB_GFX7
             } else {
                 &[Some("urb_write"), Some("ff_sync")]
             };
-            o.control("urb opcode", table, opcode as u64, Some(&mut space));
-            if ver >= 70 {
-                let per_slot = if ver >= 80 {
-                    bits(d, 17, 17)
-                } else {
-                    bits(d, 16, 16)
-                };
-                if per_slot != 0 {
-                    o.str(" per-slot");
-                }
+            o.control("urb opcode", table, u.opcode as u64, Some(&mut space));
+            if u.per_slot_offset {
+                o.str(" per-slot");
             }
-            if ver >= 80 && (opcode == 7 || opcode == 8) {
-                if bits(d, 15, 15) != 0 {
+            if ver >= 80
+                && (u.opcode == msg::UrbDesc::SIMD8_WRITE || u.opcode == msg::UrbDesc::SIMD8_READ)
+            {
+                if u.channel_mask_present {
                     o.str(" masked");
                 }
             } else {
-                let swz = if ver >= 80 {
-                    bits(d, 15, 15)
-                } else if ver >= 70 {
-                    bits(d, 14, 14)
-                } else {
-                    bits(d, 11, 10)
-                };
                 o.control(
                     "urb swizzle",
                     &[Some(""), Some("interleave"), Some("transpose"), None],
-                    swz as u64,
+                    u.swizzle as u64,
                     Some(&mut space),
                 );
             }
@@ -1035,13 +978,13 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 o.control(
                     "urb allocate",
                     &[Some(""), Some("allocate")],
-                    bits(d, 13, 13) as u64,
+                    u.allocate as u64,
                     Some(&mut space),
                 );
                 o.control(
                     "urb used",
                     &[Some(""), Some("used")],
-                    bits(d, 14, 14) as u64,
+                    u.used as u64,
                     Some(&mut space),
                 );
             }
@@ -1049,7 +992,7 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 o.control(
                     "urb complete",
                     &[Some(""), Some("complete")],
-                    bits(d, 15, 15) as u64,
+                    u.complete as u64,
                     Some(&mut space),
                 );
             }
@@ -1066,69 +1009,55 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                 "mmio read/write",
                 "(null)",
             ];
-            let sub = if ver >= 60 {
-                bits(d, 2, 0)
-            } else {
-                bits(d, 1, 0)
-            };
+            let sub = msg::GatewayDesc::decode(ver, d).subfunction;
             o.str(&format!(" ({})", names[sub as usize]));
         }
         sfid::DATA_CACHE if ver >= 70 => {
             o.str(" (");
-            let ty = if ver >= 80 {
-                bits(d, 18, 14)
-            } else {
-                bits(d, 17, 14)
-            };
-            let ctrl = bits(d, 13, 8);
+            let dp = msg::DataPortDesc::decode(ver, d);
             o.control(
                 "DP DC0 message type",
                 &DC0_GFX7,
-                ty as u64,
+                dp.msg_type as u64,
                 Some(&mut space),
             );
-            o.str(&format!(", {}, ", bits(d, 7, 0)));
-            if ty == 6 {
-                o.control("atomic op", &AOP, (ctrl & 0xf) as u64, Some(&mut space));
+            o.str(&format!(", {}, ", dp.binding_table_index));
+            if dp.msg_type == msg::dc::UNTYPED_ATOMIC {
+                o.control("atomic op", &AOP, dp.atomic_op() as u64, Some(&mut space));
             } else {
-                o.str(&format!("{ctrl}"));
+                o.str(&format!("{}", dp.msg_control));
             }
             o.str(")");
         }
         sfid::DATA_CACHE_1 if ver >= 70 => {
             o.str(" (");
-            let ty = if ver >= 80 {
-                bits(d, 18, 14)
-            } else {
-                bits(d, 17, 14)
-            };
-            let ctrl = bits(d, 13, 8);
-            o.control("DP DC1 message type", &DC1_HSW, ty as u64, Some(&mut space));
-            o.str(&format!(", Surface = {}, ", bits(d, 7, 0)));
-            match ty {
+            let dp = msg::DataPortDesc::decode(ver, d);
+            o.control(
+                "DP DC1 message type",
+                &DC1_HSW,
+                dp.msg_type as u64,
+                Some(&mut space),
+            );
+            o.str(&format!(", Surface = {}, ", dp.binding_table_index));
+            let simd8_or_16 = if dp.simd8() { 8 } else { 16 };
+            match dp.msg_type {
                 2 | 6 | 11 => {
-                    o.str(&format!(
-                        "SIMD{},",
-                        if ctrl & (1 << 4) != 0 { 8 } else { 16 }
-                    ));
-                    o.control("atomic op", &AOP, (ctrl & 0xf) as u64, Some(&mut space));
+                    o.str(&format!("SIMD{simd8_or_16},"));
+                    o.control("atomic op", &AOP, dp.atomic_op() as u64, Some(&mut space));
                 }
                 3 | 7 | 12 | 0x12 => {
-                    o.control("atomic op", &AOP, (ctrl & 0xf) as u64, Some(&mut space))
+                    o.control("atomic op", &AOP, dp.atomic_op() as u64, Some(&mut space))
                 }
                 1 | 9 | 5 | 13 | 0x19 | 0x11 => {
                     let modes = ["4x2", "16", "8", "(null)"];
                     o.str(&format!(
                         "SIMD{}, Mask = 0x{:x}",
-                        modes[(ctrl >> 4) as usize & 3],
-                        ctrl & 0xf
+                        modes[dp.surface_simd_mode() as usize],
+                        dp.disabled_channels()
                     ));
                 }
                 0x1b | 0x1d => {
-                    o.str(&format!(
-                        "SIMD{},",
-                        if ctrl & (1 << 4) != 0 { 8 } else { 16 }
-                    ));
+                    o.str(&format!("SIMD{simd8_or_16},"));
                     o.control(
                         "atomic float op",
                         &[
@@ -1138,15 +1067,16 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
                             Some("fcmpwr"),
                             Some("fadd"),
                         ],
-                        (ctrl & 0xf) as u64,
+                        dp.atomic_op() as u64,
                         Some(&mut space),
                     );
                 }
-                _ => o.str(&format!("0x{ctrl:x}")),
+                _ => o.str(&format!("0x{:x}", dp.msg_control)),
             }
             o.str(")");
         }
         sfid::PIXEL_INTERPOLATOR if ver >= 70 => {
+            let pi = msg::PixelInterpDesc::decode(ver, d);
             let types = [
                 "per_message_offset",
                 "sample_position",
@@ -1155,13 +1085,9 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
             ];
             o.str(&format!(
                 " ({}, {}, 0x{:02x})",
-                if bits(d, 14, 14) != 0 {
-                    "linear"
-                } else {
-                    "persp"
-                },
-                types[bits(d, 13, 12) as usize],
-                bits(d, 7, 0)
+                if pi.noperspective { "linear" } else { "persp" },
+                types[pi.msg_type as usize],
+                pi.data
             ));
         }
         _ => unsupported = true,
@@ -1169,27 +1095,12 @@ fn send_desc(o: &mut Out, devinfo: &DevInfo, inst: &Inst) {
     if unsupported {
         o.str(&format!("unsupported shared function ID {sf}"));
     }
-    let (mlen, rlen) = if ver >= 50 {
-        (bits(d, 28, 25), bits(d, 24, 20))
-    } else {
-        (bits(d, 23, 20), bits(d, 19, 16))
-    };
-    o.str(&format!(" mlen {mlen}"));
+    let len = msg::Lengths::decode(ver, d);
+    o.str(&format!(" mlen {}", len.mlen));
     if let Some(ex) = ex_imm {
-        o.str(&format!(" ex_mlen {}", bits(ex.bits as u32, 9, 6)));
+        o.str(&format!(" ex_mlen {}", msg::ex_mlen(ex.bits as u32)));
     }
-    o.str(&format!(" rlen {rlen}"));
-}
-
-/// Gen6+ data-port message control and type fields.
-fn dp_ctrl_type(ver: u32, d: u32) -> (u32, u32) {
-    if ver >= 80 {
-        (bits(d, 13, 8), bits(d, 18, 14))
-    } else if ver >= 70 {
-        (bits(d, 13, 8), bits(d, 17, 14))
-    } else {
-        (bits(d, 12, 8), bits(d, 16, 13))
-    }
+    o.str(&format!(" rlen {}", len.rlen));
 }
 
 const fn table32(entries: &[(usize, &'static str)]) -> [Option<&'static str>; 32] {

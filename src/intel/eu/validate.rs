@@ -7,6 +7,7 @@
 
 use super::inst::{Inst, RegSrc, Region, Src};
 use super::types::{arf, AccessMode, MathFn, Opcode, RegFile, RegType};
+use crate::intel::msg::Lengths;
 use crate::intel::DevInfo;
 
 /// The family of a broken rule.
@@ -386,12 +387,7 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
             }
         }
         if let Some(desc) = inst.send_desc() {
-            let mlen = if ver >= 50 {
-                (desc >> 25) & 0xf
-            } else {
-                (desc >> 20) & 0xf
-            };
-            if mlen == 0 {
+            if Lengths::decode(ver, desc).mlen == 0 {
                 report(
                     Rule::SendRestrictions,
                     "message length must be at least 1".into(),
@@ -400,8 +396,8 @@ fn check_inst(devinfo: &DevInfo, inst: &Inst, report: &mut dyn FnMut(Rule, Strin
         }
         if inst.dst.file == RegFile::Grf && ver >= 70 {
             if let Some(Src::Reg(p)) = inst.src.first() {
-                let desc = inst.send_desc().unwrap_or(0);
-                let (mlen, rlen) = ((desc >> 25) & 0xf, (desc >> 20) & 0x1f);
+                let Lengths { mlen, rlen, .. } =
+                    Lengths::decode(ver, inst.send_desc().unwrap_or(0));
                 let (d0, d1) = (inst.dst.nr as u32, inst.dst.nr as u32 + rlen);
                 let (s0, s1) = (p.nr as u32, p.nr as u32 + mlen);
                 if inst.eot && rlen > 0 && d0 < s1 && s0 < d1 {

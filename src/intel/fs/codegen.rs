@@ -10,6 +10,7 @@ use crate::intel::eu::{
     self, AccessMode, Branch, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc, RegType,
     Region, Src,
 };
+use crate::intel::msg::SamplerDesc;
 use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Reg};
@@ -539,22 +540,22 @@ fn indexed_descriptor(desc: u32, index: &Reg) -> Result<Vec<eu::Inst>, CompileEr
             }),
         ],
     )];
-    if desc & 0xfff != 0 {
+    if desc & SamplerDesc::INDEX_BITS != 0 {
         v.push(scalar(
             Opcode::Add,
             a0_dst(),
-            vec![Src::Reg(a0_src()), imm_ud(desc & 0xfff)],
+            vec![Src::Reg(a0_src()), imm_ud(desc & SamplerDesc::INDEX_BITS)],
         ));
     }
     v.push(scalar(
         Opcode::And,
         a0_dst(),
-        vec![Src::Reg(a0_src()), imm_ud(0xfff)],
+        vec![Src::Reg(a0_src()), imm_ud(SamplerDesc::INDEX_BITS)],
     ));
     v.push(scalar(
         Opcode::Or,
         a0_dst(),
-        vec![Src::Reg(a0_src()), imm_ud(desc & !0xfff)],
+        vec![Src::Reg(a0_src()), imm_ud(desc & !SamplerDesc::INDEX_BITS)],
     ));
     Ok(v)
 }

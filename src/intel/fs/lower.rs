@@ -3,6 +3,9 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+use crate::intel::msg::{
+    Lengths, RenderTargetWriteDesc, RtSubtype, SamplerDesc, SamplerMsg, SimdMode,
+};
 use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Reg, TexKind, REG_SIZE};
@@ -28,10 +31,10 @@ pub fn lower_logical_sends(devinfo: &DevInfo, prog: &mut Program) -> bool {
             {
                 match half.op {
                     Op::FbWrite { target, last } if is_dual_source(&half) => {
-                        lower_dual_source_write(prog, &half, target, last && h == 1)
+                        lower_dual_source_write(devinfo, prog, &half, target, last && h == 1)
                     }
                     Op::FbWrite { target, last } => {
-                        lower_fb_write(prog, &half, target, last, last && h == 1)
+                        lower_fb_write(devinfo, prog, &half, target, last, last && h == 1)
                     }
                     _ => {
                         lower_logical_send(devinfo, prog, half);
@@ -92,10 +95,10 @@ fn split_simd32_send(prog: &mut Program, inst: Inst, tail: &mut Vec<Inst>) -> [I
 fn lower_logical_send(devinfo: &DevInfo, prog: &mut Program, inst: Inst) -> bool {
     match inst.op {
         Op::FbWrite { target, last } if is_dual_source(&inst) => {
-            lower_dual_source_write(prog, &inst, target, last);
+            lower_dual_source_write(devinfo, prog, &inst, target, last);
         }
         Op::FbWrite { target, last } => {
-            lower_fb_write(prog, &inst, target, last, last);
+            lower_fb_write(devinfo, prog, &inst, target, last, last);
         }
         Op::Tex {
             kind,
@@ -120,27 +123,31 @@ fn lower_logical_send(devinfo: &DevInfo, prog: &mut Program, inst: Inst) -> bool
             lp.group = inst.group;
             lp.header_size = header as u8;
             prog.insts.push(lp);
-            let msg_type: u32 = match kind {
-                TexKind::Sample => 0,
-                TexKind::SampleB => 1,
-                TexKind::SampleL => 2,
-                TexKind::SampleC => 3,
-                TexKind::SampleD => 4,
-                TexKind::SampleLC => 6,
-                TexKind::Ld => 7,
-                TexKind::Resinfo => 10,
+            let msg_type = match kind {
+                TexKind::Sample => SamplerMsg::SAMPLE,
+                TexKind::SampleB => SamplerMsg::SAMPLE_B,
+                TexKind::SampleL => SamplerMsg::SAMPLE_L,
+                TexKind::SampleC => SamplerMsg::SAMPLE_C,
+                TexKind::SampleD => SamplerMsg::SAMPLE_D,
+                TexKind::SampleLC => SamplerMsg::SAMPLE_L_C,
+                TexKind::Ld => SamplerMsg::LD,
+                TexKind::Resinfo => SamplerMsg::RESINFO,
             };
-            let simd_mode: u32 = if inst.exec_size == 16 { 2 } else { 1 };
             let mlen = header + n * per;
             let rlen = 4 * per;
-            let desc = (mlen << 25)
-                | (rlen << 20)
-                | (header << 19)
-                | (simd_mode << 17)
-                | (msg_type << 12)
-                | ((sampler as u32) << 8)
-                | surface as u32;
-            let _ = devinfo;
+            let desc = SamplerDesc {
+                len: Lengths::new(mlen, rlen, header != 0),
+                binding_table_index: surface as u32,
+                sampler: sampler as u32,
+                msg_type,
+                simd_mode: if inst.exec_size == 16 {
+                    SimdMode::SIMD16
+                } else {
+                    SimdMode::SIMD8
+                },
+                return_format: 0,
+            }
+            .encode(devinfo.ver);
             let mut send = Inst::new(
                 Op::Send,
                 inst.exec_size,
@@ -169,7 +176,14 @@ fn lower_logical_send(devinfo: &DevInfo, prog: &mut Program, inst: Inst) -> bool
 /// A single-source render-target write of at most 16 channels: its payload (the colour,
 /// then optional depth) and the SEND. `last_rt` sets the last-render-target bit, `eot` ends
 /// the thread; a write for channels 16-31 of a SIMD32 thread selects slot group 1 (bit 11).
-fn lower_fb_write(prog: &mut Program, inst: &Inst, target: u8, last_rt: bool, eot: bool) {
+fn lower_fb_write(
+    devinfo: &DevInfo,
+    prog: &mut Program,
+    inst: &Inst,
+    target: u8,
+    last_rt: bool,
+    eot: bool,
+) {
     let per = regs_per_component(inst);
     let n = inst.src.len() as u32;
     let payload = prog.alloc(n * per);
@@ -182,13 +196,15 @@ fn lower_fb_write(prog: &mut Program, inst: &Inst, target: u8, last_rt: bool, eo
     lp.group = inst.group;
     prog.insts.push(lp);
     let mlen = n * per;
-    let subtype: u32 = if inst.exec_size == 16 { 0 } else { 4 };
-    let desc = (mlen << 25)
-        | (0xc << 14)
-        | ((last_rt as u32) << 12)
-        | ((inst.group as u32 / 16) << 11)
-        | (subtype << 8)
-        | target as u32;
+    let desc = RenderTargetWriteDesc {
+        len: Lengths::new(mlen, 0, false),
+        binding_table_index: target as u32,
+        subtype: RtSubtype::single(inst.exec_size),
+        slot_group_high: inst.group >= 16,
+        last_render_target: last_rt,
+        write_commit: false,
+    }
+    .encode(devinfo.ver);
     let mut send = Inst::new(
         Op::Send,
         inst.exec_size,
@@ -216,7 +232,13 @@ fn is_dual_source(inst: &Inst) -> bool {
 /// second-half controls and reading the upper register of every source; only that one ends
 /// the thread. The PRM requires the two-register header (g0, g1: dispatched pixel enables)
 /// on every dual-source message.
-fn lower_dual_source_write(prog: &mut Program, inst: &Inst, target: u8, last: bool) {
+fn lower_dual_source_write(
+    devinfo: &DevInfo,
+    prog: &mut Program,
+    inst: &Inst,
+    target: u8,
+    last: bool,
+) {
     let halves = (inst.exec_size as u32).div_ceil(8);
     for h in 0..halves {
         let srcs: Vec<Reg> = [
@@ -240,14 +262,15 @@ fn lower_dual_source_write(prog: &mut Program, inst: &Inst, target: u8, last: bo
         lp.group = group;
         prog.insts.push(lp);
         let end = last && h + 1 == halves;
-        let subtype: u32 = if group % 16 == 8 { 3 } else { 2 };
-        let desc = (mlen << 25)
-            | (1 << 19)
-            | (0xc << 14)
-            | ((end as u32) << 12)
-            | ((group as u32 / 16) << 11)
-            | (subtype << 8)
-            | target as u32;
+        let desc = RenderTargetWriteDesc {
+            len: Lengths::new(mlen, 0, true),
+            binding_table_index: target as u32,
+            subtype: RtSubtype::dual(group),
+            slot_group_high: group >= 16,
+            last_render_target: end,
+            write_commit: false,
+        }
+        .encode(devinfo.ver);
         let mut send = Inst::new(
             Op::Send,
             8,

@@ -45,6 +45,7 @@ pub mod validate;
 
 use crate::intel::eu;
 use crate::intel::kernel::Reloc;
+use crate::intel::msg::ScratchDesc;
 use crate::intel::DevInfo;
 
 use ir::{File, Program, Reg, REG_SIZE};
@@ -81,6 +82,7 @@ fn reloc_offsets(sites: &[(usize, u32)], code: &[eu::Encoded]) -> Result<Vec<Rel
 /// allocator numbers its scratch blocks from zero, so every scratch block message moves up by
 /// the NIR's per-thread scratch bytes, and the thread's scratch grows by as much.
 fn place_spills_after_nir_scratch(
+    ver: u32,
     prog: &mut Program,
     spilled: &mut regalloc::SpillStats,
     nir_bytes: u32,
@@ -90,19 +92,16 @@ fn place_spills_after_nir_scratch(
     }
     let base = nir_bytes.next_multiple_of(REG_SIZE);
     for inst in &mut prog.insts {
-        // Scratch block read/write: data cache, bit 18; offset in registers in bits 11:0.
-        if inst.op == ir::Op::Send
-            && inst.sfid == eu::types::sfid::DATA_CACHE
-            && inst.desc >> 18 & 1 == 1
-        {
-            let offset = (inst.desc & 0xfff) + base / REG_SIZE;
-            if offset > 0xfff {
+        if inst.op == ir::Op::Send && ScratchDesc::is_scratch(ver, inst.sfid, inst.desc) {
+            let mut scratch = ScratchDesc::decode(ver, inst.desc);
+            scratch.offset += base / REG_SIZE;
+            if scratch.offset > ScratchDesc::MAX_OFFSET {
                 return Err(CompileError::Unsupported(format!(
                     "register spills beyond {} bytes of NIR scratch (block offsets are 12 bits)",
                     nir_bytes
                 )));
             }
-            inst.desc = (inst.desc & !0xfff) | offset;
+            inst.desc = scratch.encode(ver);
         }
     }
     spilled.scratch_bytes += base;

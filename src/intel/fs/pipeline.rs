@@ -337,7 +337,7 @@ pub fn compile_width(
         runner.report();
         return Ok(Outcome::DoesNotFit);
     };
-    place_spills_after_nir_scratch(&mut prog, &mut spilled, facts.scratch_bytes)?;
+    place_spills_after_nir_scratch(dev.ver, &mut prog, &mut spilled, facts.scratch_bytes)?;
     runner.step("split_to_hardware_width", &mut prog, |p| {
         lower::split_to_hardware_width(dev, p)
     })?;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::Opcode;
+use crate::intel::msg::ScratchDesc;
 use crate::intel::DevInfo;
 use crate::ra::{self, AllocError, ClassId, Graph, RegId, RegSet, RegSetBuilder};
 
@@ -80,7 +81,7 @@ pub fn allocate_spilling_with(
             let batch = batch_spill_candidates(prog, live, &costs, reserved, grfs);
             if !batch.is_empty() {
                 for v in batch {
-                    spill_vgrf(prog, v, &mut stats);
+                    spill_vgrf(devinfo.ver, prog, v, &mut stats);
                     unspillable.resize(prog.vgrf_sizes.len(), true);
                     unspillable[v as usize] = true;
                     spilled += 1;
@@ -92,7 +93,7 @@ pub fn allocate_spilling_with(
         match allocate_with_costs(devinfo, rf, prog, live, reserved, Some(&costs))? {
             Attempt::Done(a) => return Ok(Some((a, stats))),
             Attempt::Spill(v) if spill => {
-                spill_vgrf(prog, v, &mut stats);
+                spill_vgrf(devinfo.ver, prog, v, &mut stats);
                 unspillable.resize(prog.vgrf_sizes.len(), true);
                 unspillable[v as usize] = true;
             }
@@ -205,12 +206,11 @@ fn spill_costs(prog: &Program, unspillable: &[bool]) -> Vec<f32> {
 /// Rewrites every instruction touching VGRF `v` to use a fresh register filled from scratch
 /// before it (reads, and writes that may leave channels or registers unwritten) and written
 /// back after it (writes).
-fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
+fn spill_vgrf(ver: u32, prog: &mut Program, v: u32, stats: &mut SpillStats) {
     use crate::intel::eu::RegType;
     let size = prog.vgrf_sizes[v as usize];
     let hword = stats.scratch_bytes / REG_SIZE;
     stats.scratch_bytes += size * REG_SIZE;
-    let block = (size - 1) << 12;
     let old = std::mem::take(&mut prog.insts);
     let mut flow_depth = 0u32;
     for mut inst in old {
@@ -250,7 +250,7 @@ fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
             fill.mlen = 1;
             fill.rlen = size as u8;
             fill.sfid = sfid::DATA_CACHE;
-            fill.desc = (1 << 25) | (size << 20) | (1 << 19) | (1 << 18) | block | hword;
+            fill.desc = ScratchDesc::read(size, hword).encode(ver);
             prog.insts.push(fill);
             stats.fills += 1;
         }
@@ -281,7 +281,7 @@ fn spill_vgrf(prog: &mut Program, v: u32, stats: &mut SpillStats) {
             spill.we_all = true;
             spill.mlen = (1 + size) as u8;
             spill.sfid = sfid::DATA_CACHE;
-            spill.desc = ((1 + size) << 25) | (1 << 19) | (1 << 18) | (1 << 17) | block | hword;
+            spill.desc = ScratchDesc::write(size, hword).encode(ver);
             prog.insts.push(spill);
             stats.spills += 1;
         }
@@ -638,7 +638,7 @@ mod tests {
             scratch_bytes: 64,
             ..Default::default()
         };
-        spill_vgrf(&mut p, a, &mut stats);
+        spill_vgrf(70, &mut p, a, &mut stats);
         assert_eq!(stats.fills, 1);
         assert_eq!(stats.spills, 1);
         assert_eq!(stats.scratch_bytes, 96);
@@ -656,14 +656,14 @@ mod tests {
         );
         let spill = &p.insts[3];
         assert_eq!(spill.mlen, 2);
-        assert_eq!(
-            spill.desc,
-            (2 << 25) | (1 << 19) | (1 << 18) | (1 << 17) | 2
-        );
+        // mlen 2 (28:25), header (19), scratch (18), write (17), one register (13:12 = 0)
+        // at register 2 (11:0).
+        assert_eq!(spill.desc, 0x040e_0002);
         assert!(spill.we_all);
         let fill = &p.insts[4];
         assert_eq!(fill.rlen, 1);
-        assert_eq!(fill.desc, (1 << 25) | (1 << 20) | (1 << 19) | (1 << 18) | 2);
+        // mlen 1, rlen 1 (24:20), header, scratch, read, register 2.
+        assert_eq!(fill.desc, 0x021c_0002);
         assert_eq!(fill.src[0], Reg::fixed(0, 0, RegType::UD, 1));
         // The use reads the filled register, not the spilled VGRF.
         assert_eq!(p.insts[5].src[0].nr, fill.dst.nr);

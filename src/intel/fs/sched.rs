@@ -27,6 +27,7 @@ use crate::util::stamps::Stamps;
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{MathFn, Opcode};
+use crate::intel::msg::{SamplerDesc, SamplerMsg, ScratchDesc};
 use crate::intel::DevInfo;
 
 use super::ir::{Inst, Op, Program};
@@ -60,9 +61,6 @@ pub enum Mode {
 /// performance, increasing likelihood of allocating (Mesa's `pre_modes`).
 pub const PRE_RA_MODES: [Mode; 4] = [Mode::Pre, Mode::PreNonLifo, Mode::KeepOrder, Mode::PreLifo];
 
-/// Sampler message type for the size query (`resinfo`), which Mesa measured apart.
-const SAMPLER_RESINFO: u32 = 10;
-
 /// Cycles from issue until the result can be read, by generation, from Mesa 23.3's
 /// `schedule_node::set_latency_gfx7` (measured on Ivybridge and Haswell with a dependent MOV
 /// after the instruction; Mesa applies the Ivybridge figures to Gen8 too, and so do we):
@@ -80,7 +78,8 @@ const SAMPLER_RESINFO: u32 = 10;
 /// | other data-cache messages | 600 | 300 |
 /// | anything else | 14 | 14 |
 pub fn latency(devinfo: &DevInfo, inst: &Inst) -> u32 {
-    let hsw = devinfo.ver == 75;
+    let ver = devinfo.ver;
+    let hsw = ver == 75;
     match inst.op {
         Op::Alu(Opcode::Mad) => {
             if hsw {
@@ -121,16 +120,19 @@ pub fn latency(devinfo: &DevInfo, inst: &Inst) -> u32 {
         }
         Op::FbWrite { .. } => 600,
         Op::Send => match inst.sfid {
-            sfid::SAMPLER | sfid::SAMPLER_CACHE if (inst.desc >> 12) & 0x1f == SAMPLER_RESINFO => {
+            // Mesa measured the size query (`resinfo`) apart.
+            sfid::SAMPLER | sfid::SAMPLER_CACHE
+                if SamplerDesc::is(ver, inst.desc, SamplerMsg::RESINFO) =>
+            {
                 100
             }
             sfid::SAMPLER | sfid::SAMPLER_CACHE => 200,
             sfid::CONSTANT_CACHE => 200,
             sfid::RENDER_CACHE => 600,
             sfid::DATA_CACHE => {
-                // Bit 18 selects the scratch block messages that spilling emits.
-                if inst.desc & (1 << 18) != 0 {
-                    if inst.desc & (1 << 17) != 0 {
+                // The scratch block messages that spilling emits.
+                if ScratchDesc::is_scratch(ver, inst.sfid, inst.desc) {
+                    if ScratchDesc::decode(ver, inst.desc).write {
                         200
                     } else {
                         50

@@ -1,5 +1,6 @@
-//! SEND: message descriptor decoding and the payload/response layouts of the messages the
-//! backend emits on Gen7–Gen9.
+//! SEND: the payload/response layouts of the messages the backend emits on Gen7–Gen9, with
+//! the descriptors read through [`crate::intel::msg`] (the table below restates their
+//! fields for the reader).
 //!
 //! Every descriptor has the Gen5+ common part: bits 28:25 message length (registers), 24:20
 //! response length, 19 header present. The rest depends on the shared function (the SFID of
@@ -48,12 +49,18 @@ use super::shared::{AtomicOp, RtWrite, SharedFunctions};
 use super::thread::{arf_base, Loc, Thread, REG_SIZE};
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{AccessMode, Inst, RegFile};
+use crate::intel::msg::{
+    self, dc, DataPortDesc, GatewayDesc, Lengths, RenderTargetWriteDesc, RtSubtype, SamplerDesc,
+    ScratchDesc, SimdMode, UrbDesc,
+};
 use crate::nir::interp::TexRequest;
 use crate::nir::TexOp;
 
 /// The decoded common part of a descriptor.
 struct Msg {
     desc: u32,
+    /// The descriptor read as a data-port message (what most of the messages are).
+    dp: DataPortDesc,
     sfid: u8,
     mlen: usize,
     rlen: usize,
@@ -138,32 +145,30 @@ impl Thread {
                 mask |= 1 << i;
             }
         }
+        let ver = self.devinfo.ver;
+        let len = Lengths::decode(ver, desc);
         let m = Msg {
             desc,
+            dp: DataPortDesc::decode(ver, desc),
             sfid: inst.msg.map_or(0, |m| m.sfid),
-            mlen: (desc >> 25 & 0xf) as usize,
-            rlen: (desc >> 20 & 0x1f) as usize,
-            header: desc >> 19 & 1 == 1,
+            mlen: len.mlen as usize,
+            rlen: len.rlen as usize,
+            header: len.header,
             payload: src0.nr as usize,
             dst: (inst.dst.file == RegFile::Grf).then_some(inst.dst.nr as usize),
             mask,
             n,
             base,
         };
-        let ver = self.devinfo.ver;
         match m.sfid {
             sfid::SAMPLER => self.sampler_msg(&m, shared)?,
             sfid::DATAPORT_WRITE => {
-                let ty = if ver >= 80 {
-                    desc >> 14 & 0x1f
-                } else {
-                    desc >> 14 & 0xf
-                };
-                if ty == 7 {
+                let ty = m.dp.msg_type;
+                if ty == dc::MEMORY_FENCE {
                     // Render-cache memory fence: nothing is outstanding in this model; the
                     // commit reply (if asked for) only signals completion.
                     self.fence_reply(&m)?;
-                } else if ty != 12 {
+                } else if ty != RenderTargetWriteDesc::msg_type(ver) {
                     return Err(m.unknown(ver));
                 } else {
                     self.rt_write(&m, shared, ctx)?;
@@ -172,7 +177,7 @@ impl Thread {
             sfid::CONSTANT_CACHE => self.const_read(&m, shared)?,
             sfid::DATA_CACHE | sfid::DATA_CACHE_1 => self.data_msg(&m, shared)?,
             sfid::GATEWAY => {
-                if desc & 7 != 4 {
+                if GatewayDesc::decode(ver, desc).subfunction != GatewayDesc::BARRIER {
                     return Err(m.unknown(ver));
                 }
                 shared.barrier()?;
@@ -192,11 +197,12 @@ impl Thread {
     /// are not modelled.
     fn urb_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let per_slot = m.desc >> 17 & 1 == 1;
-        if m.desc & 0xf != 7 || !m.header || m.n != 8 || m.desc >> 15 & 1 == 1 {
+        let urb = UrbDesc::decode(ver, m.desc);
+        let per_slot = urb.per_slot_offset;
+        if urb.opcode != UrbDesc::SIMD8_WRITE || !m.header || m.n != 8 || urb.channel_mask_present {
             return Err(format!("unsupported: {}", m.unknown(ver)));
         }
-        let offset = m.desc >> 4 & 0x7ff;
+        let offset = urb.global_offset;
         let first = m.payload + 1 + per_slot as usize;
         let data = m.mlen.saturating_sub(1 + per_slot as usize);
         if !(1..=8).contains(&data) {
@@ -236,10 +242,9 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let opcode = m.desc & 7;
-        let interleave = m.desc >> 14 & 1 == 1;
-        let per_slot = m.desc >> 16 & 1 == 1;
-        if opcode != 0 || !interleave || per_slot || m.n != 8 {
+        let urb = UrbDesc::decode(ver, m.desc);
+        let interleave = urb.swizzle == UrbDesc::SWIZZLE_INTERLEAVE;
+        if urb.opcode != UrbDesc::WRITE_HWORD || !interleave || urb.per_slot_offset || m.n != 8 {
             return Err(format!(
                 "unsupported: {} (Gen7 URB messages other than an interleaved SIMD4x2 HWord \
                  write without per-slot offsets)",
@@ -252,7 +257,7 @@ impl Thread {
                 m.unknown(ver)
             ));
         }
-        let offset = m.desc >> 3 & 0x7ff;
+        let offset = urb.global_offset;
         let data = m.mlen.saturating_sub(1);
         if data == 0 {
             return Err(format!("URB write without data: {}", m.unknown(ver)));
@@ -297,7 +302,8 @@ impl Thread {
     /// Other types (`sample_c`, gradients, gathers) are outside the model.
     fn sampler_simd4x2(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let ty = m.desc >> 12 & 0x1f;
+        let sd = SamplerDesc::decode(ver, m.desc);
+        let ty = sd.msg_type;
         let hdr = m.header as usize;
         let params = match ty {
             0 | 7 | 10 => 1,
@@ -320,8 +326,7 @@ impl Thread {
         } else {
             Vec::new()
         };
-        let texture = m.desc & 0xff;
-        let sampler = m.desc >> 8 & 0xf;
+        let (texture, sampler) = (sd.binding_table_index, sd.sampler);
         let dst = m.dst.ok_or("sampler message without a response register")?;
         let integer = shared.texture_is_integer(texture);
         // Both lanes' parameters are read before the response, which may overlap them.
@@ -394,24 +399,24 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
         ctx: &mut Ctx,
     ) -> Result<(), String> {
-        let ctrl = m.desc >> 8 & 0x3f;
-        if matches!(ctrl & 7, 2 | 3) {
-            return self.rt_write_dual(m, shared, ctx);
+        let rt = RenderTargetWriteDesc::decode(self.devinfo.ver, m.desc);
+        if rt.subtype.is_dual_source() {
+            return self.rt_write_dual(m, &rt, shared, ctx);
         }
-        let simd = match ctrl & 7 {
-            0 => 16,
-            4 => 8,
-            _ => {
+        let simd = match rt.subtype {
+            RtSubtype::Simd16 => 16,
+            RtSubtype::Simd8 => 8,
+            other => {
                 return Err(format!(
                     "unsupported: {} (render-target write subtype {})",
                     m.unknown(self.devinfo.ver),
-                    ctrl & 7
+                    other.bits()
                 ))
             }
         };
-        // Slot group select (bit 11): the message carries channels 16-31 of a SIMD32
-        // thread, which must be the channels the SEND runs for.
-        let base = 16 * (m.desc >> 11 & 1);
+        // Slot group select: the message carries channels 16-31 of a SIMD32 thread, which
+        // must be the channels the SEND runs for.
+        let base = if rt.slot_group_high { 16 } else { 0 };
         if simd == 16 && base != m.base {
             return Err(format!(
                 "render-target write for slot group {} sent by channels {}..",
@@ -449,13 +454,13 @@ impl Thread {
             }
         }
         let w = RtWrite {
-            target: m.desc & 0xff,
+            target: rt.binding_table_index,
             simd,
             pixel_mask: m.mask << base,
             color,
             color1: None,
             depth: depth.then_some(depths),
-            last: m.desc >> 12 & 1 == 1,
+            last: rt.last_render_target,
         };
         shared.render_target_write(&w)?;
         ctx.res.rt_writes.push(w);
@@ -469,6 +474,7 @@ impl Thread {
     fn rt_write_dual(
         &mut self,
         m: &Msg,
+        rt: &RenderTargetWriteDesc,
         shared: &mut dyn SharedFunctions,
         ctx: &mut Ctx,
     ) -> Result<(), String> {
@@ -485,7 +491,11 @@ impl Thread {
             }
         };
         let first = m.payload + 2;
-        let base = if m.desc >> 8 & 7 == 3 { 8 } else { 0 };
+        let base = if rt.subtype == RtSubtype::Simd8DualHigh {
+            8
+        } else {
+            0
+        };
         if base != m.base % 16 {
             return Err(format!(
                 "dual-source render-target write for subspans {} sent by channels {}..",
@@ -508,13 +518,13 @@ impl Thread {
             }
         }
         let w = RtWrite {
-            target: m.desc & 0xff,
+            target: rt.binding_table_index,
             simd: 8,
             pixel_mask: m.mask << m.base,
             color,
             color1: Some(color1),
             depth: depth.then_some(depths),
-            last: m.desc >> 12 & 1 == 1,
+            last: rt.last_render_target,
         };
         shared.render_target_write(&w)?;
         ctx.res.rt_writes.push(w);
@@ -531,7 +541,7 @@ impl Thread {
                 m.mlen
             ));
         }
-        let commit = m.desc >> 13 & 1 == 1;
+        let commit = m.dp.fence_commit();
         if commit != (m.rlen == 1) {
             return Err(format!(
                 "memory fence with commit {commit} and response length {}",
@@ -549,15 +559,12 @@ impl Thread {
 
     fn sampler_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let ty = m.desc >> 12 & 0x1f;
-        let mut simd_mode = m.desc >> 17 & 3;
-        if ver >= 80 {
-            simd_mode |= (m.desc >> 29 & 1) << 2;
-        }
+        let sd = SamplerDesc::decode(ver, m.desc);
+        let (ty, simd_mode) = (sd.msg_type, sd.simd_mode);
         let simd: u32 = match simd_mode {
-            0 => return self.sampler_simd4x2(m, shared),
-            1 => 8,
-            2 => 16,
+            SimdMode::SIMD4X2 => return self.sampler_simd4x2(m, shared),
+            SimdMode::SIMD8 => 8,
+            SimdMode::SIMD16 => 16,
             _ => {
                 return Err(format!(
                     "unsupported: {} (sampler SIMD mode {simd_mode})",
@@ -569,8 +576,7 @@ impl Thread {
         let hdr = m.header as usize;
         let first = m.payload + hdr;
         let params = m.mlen.saturating_sub(hdr) / rpp;
-        let texture = m.desc & 0xff;
-        let sampler = m.desc >> 8 & 0xf;
+        let (texture, sampler) = (sd.binding_table_index, sd.sampler);
         let dst = m.dst.ok_or("sampler message without a response register")?;
         let integer = shared.texture_is_integer(texture);
         // Header dword 2: texel offsets, signed 4 bits each, u 11:8, v 7:4, r 3:0.
@@ -680,18 +686,14 @@ impl Thread {
 
     fn const_read(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let ty = if ver >= 80 {
-            m.desc >> 14 & 0x1f
-        } else {
-            m.desc >> 14 & 0xf
-        };
-        if ty != 0 || !m.header {
+        if m.dp.msg_type != dc::OWORD_BLOCK_READ || !m.header {
             return Err(m.unknown(ver));
         }
-        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
+        let (owords, high) =
+            msg::oword_block_size(m.dp.block_size_code()).ok_or_else(|| m.unknown(ver))?;
         let offset = self.grf_dword(m.payload, 2)? as usize * 16;
         let mut data = vec![0u8; owords * 16];
-        shared.constant_read(m.desc & 0xff, offset, &mut data)?;
+        shared.constant_read(m.dp.binding_table_index, offset, &mut data)?;
         let dst = m.dst.ok_or("constant read without a response register")?;
         let start = dst * REG_SIZE + if high { 16 } else { 0 };
         for (i, b) in data.iter().enumerate() {
@@ -702,43 +704,53 @@ impl Thread {
 
     fn data_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        if m.sfid == sfid::DATA_CACHE && m.desc >> 18 & 1 == 1 {
+        if ScratchDesc::is_scratch(ver, m.sfid, m.desc) {
             return self.scratch_msg(m, shared);
         }
-        let ty = if ver >= 80 {
-            m.desc >> 14 & 0x1f
-        } else {
-            m.desc >> 14 & 0xf
-        };
+        let ty = m.dp.msg_type;
         let port1 = m.sfid == sfid::DATA_CACHE_1;
         let (read, write, atomic) = if ver >= 75 {
-            (port1 && ty == 1, port1 && ty == 9, port1 && ty == 2)
+            (
+                port1 && ty == dc::P1_UNTYPED_SURFACE_READ,
+                port1 && ty == dc::P1_UNTYPED_SURFACE_WRITE,
+                port1 && ty == dc::P1_UNTYPED_ATOMIC,
+            )
         } else {
-            (!port1 && ty == 5, !port1 && ty == 13, !port1 && ty == 6)
+            (
+                !port1 && ty == dc::UNTYPED_SURFACE_READ,
+                !port1 && ty == dc::UNTYPED_SURFACE_WRITE,
+                !port1 && ty == dc::UNTYPED_ATOMIC,
+            )
         };
-        let surface = m.desc & 0xff;
+        let surface = m.dp.binding_table_index;
         let hdr = m.header as usize;
         let first = m.payload + hdr;
-        if m.sfid == sfid::DATA_CACHE && matches!(ty, 0 | 1 | 8) {
+        let port0 = m.sfid == sfid::DATA_CACHE;
+        if port0
+            && matches!(
+                ty,
+                dc::OWORD_BLOCK_READ | dc::UNALIGNED_OWORD_BLOCK_READ | dc::OWORD_BLOCK_WRITE
+            )
+        {
             return self.oword_block(m, shared, ty);
         }
-        if m.sfid == sfid::DATA_CACHE && ty == 7 {
+        if port0 && ty == dc::MEMORY_FENCE {
             return self.fence_reply(m);
         }
-        if m.sfid == sfid::DATA_CACHE && matches!(ty, 2 | 10) {
-            return self.oword_dual_block(m, shared, ty == 10);
+        if port0 && matches!(ty, dc::OWORD_DUAL_BLOCK_READ | dc::OWORD_DUAL_BLOCK_WRITE) {
+            return self.oword_dual_block(m, shared, ty == dc::OWORD_DUAL_BLOCK_WRITE);
         }
-        if m.sfid == sfid::DATA_CACHE && matches!(ty, 3 | 11) {
-            return self.dword_scattered(m, shared, ty == 11);
+        if port0 && matches!(ty, dc::DWORD_SCATTERED_READ | dc::DWORD_SCATTERED_WRITE) {
+            return self.dword_scattered(m, shared, ty == dc::DWORD_SCATTERED_WRITE);
         }
-        if port1 && ver >= 80 && ty == 0x11 {
+        if port1 && ver >= 80 && ty == dc::A64_UNTYPED_SURFACE_READ {
             return self.a64_untyped_read(m, shared);
         }
-        if port1 && ver >= 90 && ty == 0x14 {
+        if port1 && ver >= 90 && ty == dc::A64_OWORD_BLOCK_READ {
             return self.a64_oword_block_read(m, shared);
         }
         if read || write {
-            let simd = match m.desc >> 12 & 3 {
+            let simd = match m.dp.surface_simd_mode() {
                 1 => 16,
                 2 => 8,
                 mode => {
@@ -749,7 +761,7 @@ impl Thread {
                 }
             };
             let rpp = simd / 8;
-            let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+            let comps = m.dp.channels() as usize;
             // Addresses first: a read's response may overlap its payload.
             let addrs = (0..simd as u32)
                 .map(|c| self.param(first, rpp, 0, c))
@@ -774,9 +786,8 @@ impl Thread {
             return Ok(());
         }
         if atomic {
-            let ctrl = m.desc >> 8 & 0x3f;
-            let op = AtomicOp::from_hw(ctrl & 0xf).ok_or_else(|| m.unknown(ver))?;
-            let simd = if ctrl >> 4 & 1 == 1 { 8 } else { 16 };
+            let op = AtomicOp::from_hw(m.dp.atomic_op()).ok_or_else(|| m.unknown(ver))?;
+            let simd = if m.dp.simd8() { 8 } else { 16 };
             let rpp = simd / 8;
             for c in 0..simd as u32 {
                 if m.mask >> c & 1 == 0 {
@@ -794,7 +805,7 @@ impl Thread {
                     0
                 };
                 let old = shared.untyped_atomic(surface, addr, op, a, b)?;
-                if ctrl >> 5 & 1 == 1 {
+                if m.dp.atomic_returns() {
                     if let Some(dst) = m.dst {
                         self.set_grf_dword(dst + c as usize / 8, c as usize % 8, old)?;
                     }
@@ -820,14 +831,14 @@ impl Thread {
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let (mlen, rlen) = if write { (3, 0) } else { (2, 1) };
-        if m.desc >> 8 & 7 != 0 || !m.header || m.mlen != mlen || m.rlen != rlen {
+        if m.dp.block_size_code() != 0 || !m.header || m.mlen != mlen || m.rlen != rlen {
             return Err(format!(
                 "unsupported: {} (OWord dual block messages other than one OWord per block with \
                  a header)",
                 m.unknown(ver)
             ));
         }
-        if !is_scratch_bti(m.desc & 0xff) {
+        if !is_scratch_bti(m.dp.binding_table_index) {
             return Err(format!(
                 "unsupported: {} (OWord dual block access to a surface other than scratch)",
                 m.unknown(ver)
@@ -877,7 +888,7 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let simd: u32 = match m.desc >> 12 & 3 {
+        let simd: u32 = match m.dp.surface_simd_mode() {
             1 => 16,
             2 => 8,
             mode => {
@@ -895,7 +906,7 @@ impl Thread {
             ));
         }
         let rpp = simd as usize / 8;
-        let comps = 4 - (m.desc >> 8 & 0xf).count_ones() as usize;
+        let comps = m.dp.channels() as usize;
         let dst = m
             .dst
             .ok_or("A64 untyped read without a response register")?;
@@ -930,13 +941,14 @@ impl Thread {
         ty: u32,
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let write = ty == 8;
-        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
+        let write = ty == dc::OWORD_BLOCK_WRITE;
+        let (owords, high) =
+            msg::oword_block_size(m.dp.block_size_code()).ok_or_else(|| m.unknown(ver))?;
         if !m.header {
             return Err(m.unknown(ver));
         }
         let raw = self.grf_dword(m.payload, 2)? as usize;
-        let offset = if ty == 1 {
+        let offset = if ty == dc::UNALIGNED_OWORD_BLOCK_READ {
             if raw % 4 != 0 {
                 return Err(format!(
                     "unaligned OWord block read at byte {raw}: the offset must be dword aligned"
@@ -946,7 +958,7 @@ impl Thread {
         } else {
             raw * 16
         };
-        let surface = m.desc & 0xff;
+        let surface = m.dp.binding_table_index;
         let bytes = owords * 16;
         let reg_off = if high { 16 } else { 0 };
         if write {
@@ -997,12 +1009,16 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
     ) -> Result<(), String> {
         let ver = self.devinfo.ver;
-        let ctrl = m.desc >> 8 & 0x3f;
-        if !m.header || m.mlen != 1 || ctrl >> 4 != 0 || !is_scratch_bti(m.desc & 0xff) {
+        if !m.header
+            || m.mlen != 1
+            || m.dp.a64_block_reserved() != 0
+            || !is_scratch_bti(m.dp.binding_table_index)
+        {
             return Err(m.unknown(ver));
         }
-        let (owords, high) = oword_block_size(m.desc).ok_or_else(|| m.unknown(ver))?;
-        let unaligned = ctrl >> 3 & 1 == 1;
+        let (owords, high) =
+            msg::oword_block_size(m.dp.block_size_code()).ok_or_else(|| m.unknown(ver))?;
+        let unaligned = m.dp.a64_unaligned();
         let lo = self.grf_dword(m.payload, 0)?;
         let hi = self.grf_dword(m.payload, 1)?;
         let addr = (hi as u64) << 32 | lo as u64;
@@ -1032,10 +1048,10 @@ impl Thread {
         shared: &mut dyn SharedFunctions,
         write: bool,
     ) -> Result<(), String> {
-        let simd: u32 = if m.desc >> 8 & 1 == 1 { 16 } else { 8 };
+        let simd: u32 = if m.dp.scattered_simd16() { 16 } else { 8 };
         let rpp = simd as usize / 8;
         let first = m.payload + m.header as usize;
-        let surface = m.desc & 0xff;
+        let surface = m.dp.binding_table_index;
         for c in 0..simd {
             if m.mask >> c & 1 == 0 {
                 continue;
@@ -1074,8 +1090,9 @@ impl Thread {
     }
 
     fn scratch_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
-        let offset = (m.desc & 0xfff) as usize * REG_SIZE;
-        if m.desc >> 17 & 1 == 1 {
+        let scratch = ScratchDesc::decode(self.devinfo.ver, m.desc);
+        let offset = scratch.offset as usize * REG_SIZE;
+        if scratch.write {
             let regs = m.mlen.saturating_sub(1);
             for r in 0..regs {
                 for d in 0..8 {
@@ -1097,20 +1114,6 @@ impl Thread {
         }
         Ok(())
     }
-}
-
-/// OWords per block and whether a single OWord goes to the high half of the register, from
-/// the block-size field (descriptor bits 10:8: 0 = one OWord low, 1 = one OWord high, 2 = 2,
-/// 3 = 4, 4 = 8 OWords; Mesa's `BRW_DATAPORT_OWORD_BLOCK_*`).
-fn oword_block_size(desc: u32) -> Option<(usize, bool)> {
-    Some(match desc >> 8 & 7 {
-        0 => (1, false),
-        1 => (1, true),
-        2 => (2, false),
-        3 => (4, false),
-        4 => (8, false),
-        _ => return None,
-    })
 }
 
 /// The reply register of a block read of `end` bytes (counted from the start of the first

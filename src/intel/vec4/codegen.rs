@@ -8,6 +8,7 @@ use crate::intel::eu::{
     self, AccessMode, Branch, CondMod, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc,
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
+use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode};
 use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
@@ -19,17 +20,22 @@ use crate::intel::flow::FlowTemplates;
 /// IF on a scalar condition uses, as Mesa emits `(+f0.0.x) if`).
 const PRED_ALIGN16_X: u8 = 2;
 
-/// Descriptor of a Gen7 data-cache OWord dual block write to scratch (binding table 255):
-/// header and offsets and one data register (mlen 3), message type 10 in bits 17:14, header
-/// present (Mesa's `generate_scratch_write`; its assembly shows 0x060a80ff).
-pub fn scratch_write_desc() -> u32 {
-    (3 << 25) | (1 << 19) | (10 << 14) | 255
+/// Binding-table index of the scratch space on Gen7 (Mesa's `brw_scratch_surface_idx`).
+const SCRATCH_BTI: u32 = 255;
+
+/// Descriptor of a Gen7 data-cache OWord dual block write of one OWord per block to scratch:
+/// the header, the offsets and one data register (Mesa's `generate_scratch_write`; its
+/// assembly shows 0x060a80ff).
+pub fn scratch_write_desc(ver: u32) -> u32 {
+    let len = Lengths::new(3, 0, true);
+    DataPortDesc::new(len, SCRATCH_BTI, dc::OWORD_DUAL_BLOCK_WRITE, 0).encode(ver)
 }
 
-/// Descriptor of the matching OWord dual block read: header and offsets (mlen 2), one reply
-/// register, message type 2 (Mesa's assembly shows 0x041880ff).
-pub fn scratch_read_desc() -> u32 {
-    (2 << 25) | (1 << 20) | (1 << 19) | (2 << 14) | 255
+/// Descriptor of the matching OWord dual block read: the header and the offsets, one reply
+/// register (Mesa's assembly shows 0x041880ff).
+pub fn scratch_read_desc(ver: u32) -> u32 {
+    let len = Lengths::new(2, 1, true);
+    DataPortDesc::new(len, SCRATCH_BTI, dc::OWORD_DUAL_BLOCK_READ, 0).encode(ver)
 }
 
 /// `mov(8) dst g0 { align16 WE_all }`: the thread header every message header starts from
@@ -96,23 +102,33 @@ fn scratch_send(desc: u32) -> eu::Inst {
     e
 }
 
-/// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode (0, bits 17:16) from binding-table
-/// entry `surface`: message length 1 (the offsets), one reply register, message type 7
-/// (bits 16:12), no header (Mesa's `generate_pull_constant_load_gfx7`).
-pub fn pull_load_desc(surface: u32) -> u32 {
-    (1 << 25) | (1 << 20) | (7 << 12) | (surface & 0xff)
+/// Descriptor of a Gen7 sampler `ld` in SIMD4x2 mode from binding-table entry `surface`:
+/// the offsets in one register, one reply register, no header (Mesa's
+/// `generate_pull_constant_load_gfx7`).
+pub fn pull_load_desc(ver: u32, surface: u32) -> u32 {
+    SamplerDesc {
+        len: Lengths::new(1, 1, false),
+        binding_table_index: surface,
+        sampler: 0,
+        msg_type: SamplerMsg::LD,
+        simd_mode: SimdMode::SIMD4X2,
+        return_format: 0,
+    }
+    .encode(ver)
 }
 
-/// Descriptor of a Gen7 SIMD4x2 sampler message (SIMD mode 0, bits 18:17): message length
-/// `mlen` (bits 28:25), one reply register (24:20), header present (19), message type
-/// (16:12), sampler state (11:8), binding-table entry (7:0) (Mesa's `brw_sampler_desc`).
-pub fn tex_desc(msg: TexMsg, surface: u32, sampler: u32, mlen: u32, header: bool) -> u32 {
-    (mlen << 25)
-        | (1 << 20)
-        | (header as u32) << 19
-        | msg.msg_type() << 12
-        | (sampler & 0xf) << 8
-        | (surface & 0xff)
+/// Descriptor of a Gen7 SIMD4x2 sampler message of `mlen` registers with one reply register
+/// (Mesa's `brw_sampler_desc`).
+pub fn tex_desc(ver: u32, msg: TexMsg, surface: u32, sampler: u32, mlen: u32, header: bool) -> u32 {
+    SamplerDesc {
+        len: Lengths::new(mlen, 1, header),
+        binding_table_index: surface,
+        sampler,
+        msg_type: msg.msg_type(),
+        simd_mode: SimdMode::SIMD4X2,
+        return_format: 0,
+    }
+    .encode(ver)
 }
 
 /// Where the payload puts things: attribute element 0's register.
@@ -272,7 +288,7 @@ pub fn generate(
                     )),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
-                        bits: urb_write_desc(offset, mlen, eot) as u64,
+                        bits: urb_write_desc(devinfo.ver, offset, mlen, eot) as u64,
                     }),
                 ];
                 e.msg = Some(Message {
@@ -334,7 +350,14 @@ pub fn generate(
                     )),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
-                        bits: tex_desc(msg, surface, sampler, inst.src.len() as u32, header) as u64,
+                        bits: tex_desc(
+                            devinfo.ver,
+                            msg,
+                            surface,
+                            sampler,
+                            inst.src.len() as u32,
+                            header,
+                        ) as u64,
                     }),
                 ];
                 e.msg = Some(Message {
@@ -358,13 +381,13 @@ pub fn generate(
                     Region::new(4, 4, 1),
                 ))];
                 out.push(m);
-                let mut e = scratch_send(scratch_write_desc());
+                let mut e = scratch_send(scratch_write_desc(devinfo.ver));
                 e.dst = Dst::null(RegType::F);
                 e
             }
             Op::ScratchRead { slot } => {
                 scratch_setup(&mut out, slot);
-                let mut e = scratch_send(scratch_read_desc());
+                let mut e = scratch_send(scratch_read_desc(devinfo.ver));
                 e.dst = dst_of(alloc, inst)?;
                 e
             }
@@ -378,7 +401,7 @@ pub fn generate(
                     EuSrc::Reg(s),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
-                        bits: pull_load_desc(surface) as u64,
+                        bits: pull_load_desc(devinfo.ver, surface) as u64,
                     }),
                 ];
                 e.msg = Some(Message {
@@ -457,7 +480,7 @@ mod tests {
     fn pull_load_descriptor_matches_mesa() {
         // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
         // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
-        assert_eq!(super::pull_load_desc(0), 0x0210_7000);
+        assert_eq!(super::pull_load_desc(70, 0), 0x0210_7000);
     }
 
     #[test]
@@ -467,12 +490,12 @@ mod tests {
         // g114<4>F 0x04102000 sampler MsgDesc: sample_l SIMD4x2 Surface = 0 Sampler = 0
         // mlen 2 rlen 1` and `send(8) g16<1>D g114<4>F 0x0210a000 sampler MsgDesc: resinfo
         // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
-        assert_eq!(tex_desc(TexMsg::SampleL, 0, 0, 2, false), 0x0410_2000);
-        assert_eq!(tex_desc(TexMsg::Resinfo, 0, 0, 1, false), 0x0210_a000);
+        assert_eq!(tex_desc(70, TexMsg::SampleL, 0, 0, 2, false), 0x0410_2000);
+        assert_eq!(tex_desc(70, TexMsg::Resinfo, 0, 0, 1, false), 0x0210_a000);
         // The same `ld` as the pull-constant load (type 7), from surface 3 with a header:
         // bit 19, mlen 2.
-        assert_eq!(tex_desc(TexMsg::Ld, 3, 0, 2, true), 0x0418_7003);
+        assert_eq!(tex_desc(70, TexMsg::Ld, 3, 0, 2, true), 0x0418_7003);
         // Sampler 5, sample_l_c (type 6).
-        assert_eq!(tex_desc(TexMsg::SampleLC, 1, 5, 2, false), 0x0410_6501);
+        assert_eq!(tex_desc(70, TexMsg::SampleLC, 1, 5, 2, false), 0x0410_6501);
     }
 }

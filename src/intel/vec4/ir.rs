@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+use crate::intel::msg::SamplerMsg;
 
 /// The identity swizzle `.xyzw` (two bits per channel, x lowest).
 pub const XYZW: u8 = 0xe4;
@@ -266,13 +267,13 @@ pub enum TexMsg {
 }
 
 impl TexMsg {
-    /// The message type (descriptor bits 16:12).
+    /// The sampler message type.
     pub fn msg_type(self) -> u32 {
         match self {
-            TexMsg::SampleL => 2,
-            TexMsg::SampleLC => 6,
-            TexMsg::Ld => 7,
-            TexMsg::Resinfo => 10,
+            TexMsg::SampleL => SamplerMsg::SAMPLE_L,
+            TexMsg::SampleLC => SamplerMsg::SAMPLE_L_C,
+            TexMsg::Ld => SamplerMsg::LD,
+            TexMsg::Resinfo => SamplerMsg::RESINFO,
         }
     }
 

@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::intel::eu::{Opcode, RegType};
+use crate::intel::msg::{Lengths, UrbDesc};
 use crate::intel::vue::{self, VueMap};
 
 use super::ir::{replicate, Dst, File, Inst, Op, Program, Src};
@@ -22,12 +23,19 @@ pub const HEADER: u32 = MSG_BASE + 1;
 /// Slots one URB write carries at most (MRFs 2..13, Mesa's `FIRST_SPILL_MRF(7)`).
 pub const SLOTS_PER_WRITE: u32 = 12;
 
-/// Descriptor of a Gen7 SIMD4x2 URB write: HWord write (opcode 0, bits 2:0) at `offset`
-/// 256-bit rows (bits 13:3, Mesa's `urb_global_offset` on Gen7), interleaved (bit 14),
-/// `complete` on the last write (bit 15), header present (bit 19), `mlen` (bits 28:25); EOT
-/// (bit 31) is added by the encoder from the instruction.
-pub fn urb_write_desc(offset: u32, mlen: u32, complete: bool) -> u32 {
-    (mlen << 25) | (1 << 19) | (complete as u32) << 15 | 1 << 14 | (offset & 0x7ff) << 3
+/// Descriptor of a Gen7 SIMD4x2 URB write: an interleaved HWord write with a header at
+/// `offset` 256-bit rows (Mesa's `urb_global_offset` on Gen7), `complete` on the last write;
+/// the encoder adds EOT from the instruction.
+pub fn urb_write_desc(ver: u32, offset: u32, mlen: u32, complete: bool) -> u32 {
+    UrbDesc {
+        len: Lengths::new(mlen, 0, true),
+        opcode: UrbDesc::WRITE_HWORD,
+        global_offset: offset,
+        swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
+        complete,
+        ..UrbDesc::default()
+    }
+    .encode(ver)
 }
 
 /// Message length of `data` slot registers plus the header, rounded to an odd number.
@@ -117,17 +125,20 @@ pub fn emit_vertex(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::intel::eu::types::sfid;
+    use crate::intel::msg;
 
     #[test]
     fn descriptors_match_mesa_assembly() {
         // Mesa's ivb assembly: `send(8) null<1>F g113<4>F 0x8608c000 urb MsgDesc: offset 0
         // write HWord interleave complete mlen 3 rlen 0 { align16 1Q EOT }`, and the same
         // with mlen 5 (0x8a08c000) and 7 (0x8e08c000); bit 31 is EOT.
-        assert_eq!(urb_write_desc(0, 3, true) | 1 << 31, 0x8608_c000);
-        assert_eq!(urb_write_desc(0, 5, true) | 1 << 31, 0x8a08_c000);
-        assert_eq!(urb_write_desc(0, 7, true) | 1 << 31, 0x8e08_c000);
+        let eot = |d: u32| msg::with_dword3(70, d, sfid::URB, true);
+        assert_eq!(eot(urb_write_desc(70, 0, 3, true)), 0x8608_c000);
+        assert_eq!(eot(urb_write_desc(70, 0, 5, true)), 0x8a08_c000);
+        assert_eq!(eot(urb_write_desc(70, 0, 7, true)), 0x8e08_c000);
         // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
-        assert_eq!(urb_write_desc(6, 3, false), 0x0608_4030);
+        assert_eq!(urb_write_desc(70, 6, 3, false), 0x0608_4030);
     }
 
     #[test]

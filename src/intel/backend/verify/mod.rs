@@ -611,13 +611,10 @@ fn run_set(
 fn dual_source_base(shader: &nir::Shader) -> Option<u32> {
     let imp = shader.entry()?;
     imp.instrs.iter().find_map(|ins| match &ins.kind {
-        nir::InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => {
-            match i.index(nir::IndexKind::IoSemantics) {
-                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc") => {
-                    Some(i.int_index(nir::IndexKind::Base).unwrap_or(0) as u32)
-                }
-                _ => None,
-            }
+        nir::InstrKind::Intrinsic(i)
+            if i.intrinsic == Intrinsic::StoreOutput && i.io_dual_source() =>
+        {
+            Some(i.int_index(nir::IndexKind::Base).unwrap_or(0) as u32)
         }
         _ => None,
     })

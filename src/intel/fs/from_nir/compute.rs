@@ -5,6 +5,7 @@
 
 use crate::intel::eu::types::{sfid, MathFn};
 use crate::intel::eu::{Opcode, RegType};
+use crate::intel::msg::{GatewayDesc, Lengths, SpawnerDesc};
 use crate::nir::{self, IndexKind, InstrKind, Intrinsic, IntrinsicInstr};
 
 use super::super::ir::{File, Op, Reg};
@@ -472,11 +473,16 @@ impl Translator<'_> {
         );
         and.exec_size = 1;
         and.we_all = true;
+        let desc = GatewayDesc {
+            len: Lengths::new(1, 0, false),
+            subfunction: GatewayDesc::BARRIER,
+        }
+        .encode(self.devinfo.ver);
         let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
         send.exec_size = 8;
         send.we_all = true;
         send.mlen = 1;
-        send.desc = (1 << 25) | 4;
+        send.desc = desc;
         send.sfid = sfid::GATEWAY;
         let wait = self.alu(Opcode::Wait, Reg::BAD, vec![]);
         wait.exec_size = 1;
@@ -492,11 +498,19 @@ impl Translator<'_> {
         let copy = self.alu(Opcode::Mov, payload, vec![Reg::fixed(0, 0, UD, 1)]);
         copy.exec_size = 8;
         copy.we_all = true;
+        // Dereference the resource of a root thread, but not a URB entry.
+        let desc = SpawnerDesc {
+            len: Lengths::new(1, 0, false),
+            opcode: 0,
+            request_type: 0,
+            resource_select: 1,
+        }
+        .encode(self.devinfo.ver);
         let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
         send.exec_size = 8;
         send.we_all = true;
         send.mlen = 1;
-        send.desc = (1 << 25) | (1 << 4);
+        send.desc = desc;
         send.sfid = sfid::THREAD_SPAWNER;
         send.eot = true;
     }

@@ -9,6 +9,7 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType, Region};
+use crate::intel::msg::{self, Lengths, OwordBlock};
 use crate::intel::vue::{
     VueMap, VARYING_SLOT_LAYER, VARYING_SLOT_POS, VARYING_SLOT_PSIZ, VARYING_SLOT_VIEWPORT,
 };
@@ -230,10 +231,7 @@ impl Translator<'_> {
     /// blending, or depth; the render-target writes at the end of the thread send them.
     pub(super) fn emit_store_output(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let loc = i.io_location().unwrap_or("").to_string();
-        let dual = matches!(
-            i.index(IndexKind::IoSemantics),
-            Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
-        );
+        let dual = i.io_dual_source();
         let first = io_component(i)? as usize;
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(0xf) as u32;
         let val = self.value(intrinsic_src(i, 0)?)?.clone();
@@ -484,13 +482,14 @@ impl Translator<'_> {
             at.we_all = true;
             let rlen = dwords / 8;
             let reply = Reg::vgrf(self.prog.alloc(rlen), UD);
+            let desc = unaligned_oword_block_read_desc(self.devinfo.ver, dwords, surface);
             let send = self.push(Op::Send, reply, vec![header]);
             send.exec_size = if dwords <= 8 { 8 } else { 16 };
             send.we_all = true;
             send.mlen = 1;
             send.rlen = rlen as u8;
             send.sfid = sfid::DATA_CACHE;
-            send.desc = unaligned_oword_block_read_desc(dwords, surface);
+            send.desc = desc;
             replies.push((loaded, reply));
             loaded += dwords;
         }
@@ -788,28 +787,11 @@ fn oword_block_dwords(left: u32) -> u32 {
 }
 
 /// Descriptor of a Gen9 data-cache (SFID 10) unaligned OWord block read of `dwords` dwords
-/// (8, 16 or 32) from binding-table index `surface`: message length 1 (the header, bits
-/// 28:25), one reply register per 8 dwords (24:20), header present (19), message type 1
-/// (`GFX7_DATAPORT_DC_UNALIGNED_OWORD_BLOCK_READ`, bits 18:14), the block size in bits 10:8
-/// (2 = two OWords, 3 = four, 4 = eight; Mesa's `BRW_DATAPORT_OWORD_BLOCK_DWORDS`).
-fn unaligned_oword_block_read_desc(dwords: u32, surface: u32) -> u32 {
-    (1 << 25)
-        | ((dwords / 8) << 20)
-        | (1 << 19)
-        | (1 << 14)
-        | (oword_block_size_code(dwords) << 8)
-        | surface
-}
-
-/// The block-size field of an OWord block message of `dwords` dwords (4, 8, 16 or 32):
-/// 0 = one OWord (low half), 2 = two, 3 = four, 4 = eight.
-pub(super) fn oword_block_size_code(dwords: u32) -> u32 {
-    match dwords {
-        4 => 0,
-        8 => 2,
-        16 => 3,
-        _ => 4,
-    }
+/// (8, 16 or 32) from binding-table index `surface`: the header in, one reply register per
+/// 8 dwords.
+fn unaligned_oword_block_read_desc(ver: u32, dwords: u32, surface: u32) -> u32 {
+    let len = Lengths::new(1, dwords / 8, true);
+    msg::oword_block(len, surface, OwordBlock::UnalignedRead, dwords).encode(ver)
 }
 
 /// Mesa's `brw_barycentric_mode` of a barycentric load: pixel, centroid or sample, plus 3
@@ -829,10 +811,7 @@ fn barycentric_mode(intr: Intrinsic, i: &IntrinsicInstr) -> usize {
 pub fn writes_dual_source(shader: &nir::Shader) -> bool {
     shader.entry().is_some_and(|imp| {
         imp.instrs.iter().any(|ins| match &ins.kind {
-            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => matches!(
-                i.index(IndexKind::IoSemantics),
-                Some(nir::IndexValue::Text(t)) if t.split(' ').any(|w| w == "dualsrc")
-            ),
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::StoreOutput => i.io_dual_source(),
             _ => false,
         })
     })

@@ -6,6 +6,7 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
+use crate::intel::msg::{self, Lengths};
 use crate::nir::{self, AluOp, IndexKind, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg};
@@ -53,29 +54,18 @@ impl MemoryModes {
 /// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
 pub const SLM_SURFACE: u32 = 254;
 
-/// Descriptor of a SIMD8 A64 untyped surface read of `n` dwords per channel (Gen8 data
-/// cache 1 message 0x11; BTI 253, the stateless surface; SIMD mode 2 = SIMD8; bits 11:8 the
-/// disabled components): two registers of 64-bit addresses in, `n` registers back. For
-/// `n` = 4 this is Mesa's 0x044460fd.
+/// Descriptor of a Gen8 SIMD8 A64 untyped surface read of `n` dwords per channel (data
+/// cache 1, the stateless surface): two registers of 64-bit addresses in, `n` registers
+/// back. For `n` = 4 this is Mesa's 0x044460fd.
 pub fn a64_untyped_read_desc(n: u32) -> u32 {
-    let disabled = (0xf << n) & 0xf;
-    (2 << 25) | (n << 20) | (0x11 << 14) | (2 << 12) | (disabled << 8) | 253
+    msg::a64_untyped_read(Lengths::new(2, n, false), n, false).encode(80)
 }
 
-/// Descriptor of a Gen9 A64 unaligned OWord block read of `dwords` dwords (8, 16 or 32)
-/// on data cache 1: message length 1 (the header, bits 28:25), one reply register per 8
-/// dwords (24:20), header present (19), message type 0x14
-/// (`GFX9_DATAPORT_DC_PORT1_A64_OWORD_BLOCK_READ`, bits 18:14), function control bit 3
-/// (descriptor bit 11) set for a dword-aligned address, the block size in bits 10:8, and
-/// the stateless binding-table index 253. For 8 dwords this is 0x021d0afd.
+/// Descriptor of a Gen9 A64 unaligned OWord block read of `dwords` dwords (8, 16 or 32) on
+/// data cache 1: the header (the address) in, one reply register per 8 dwords, the address
+/// only dword aligned.
 fn a64_unaligned_oword_block_read_desc(dwords: u32) -> u32 {
-    (1 << 25)
-        | ((dwords / 8) << 20)
-        | (1 << 19)
-        | (0x14 << 14)
-        | (1 << 11)
-        | (super::io::oword_block_size_code(dwords) << 8)
-        | 253
+    msg::a64_oword_block_read(Lengths::new(1, dwords / 8, true), dwords, true).encode(90)
 }
 
 impl Translator<'_> {
@@ -404,21 +394,19 @@ impl Translator<'_> {
     }
 
     /// Shared function and message type of an untyped surface read, write (Gen7: data cache;
-    /// Haswell and later: data cache 1, with its own numbering).
-    fn untyped_msg(&self, write: bool) -> (u8, u32) {
-        match (self.devinfo.ver >= 75, write) {
-            (false, false) => (sfid::DATA_CACHE, 5),
-            (false, true) => (sfid::DATA_CACHE, 13),
-            (true, false) => (sfid::DATA_CACHE_1, 1),
-            (true, true) => (sfid::DATA_CACHE_1, 9),
-        }
-    }
-
-    fn untyped_desc(&self, write: bool, mlen: u32, rlen: u32, comps: u32, surface: u32) -> u32 {
-        let (_, ty) = self.untyped_msg(write);
-        let simd_mode: u32 = if self.width == 16 { 1 } else { 2 };
-        let disabled = (0xf << comps) & 0xf;
-        (mlen << 25) | (rlen << 20) | (ty << 14) | (simd_mode << 12) | (disabled << 8) | surface
+    /// Haswell and later: data cache 1, with its own numbering) and its descriptor.
+    fn untyped_desc(
+        &self,
+        write: bool,
+        mlen: u32,
+        rlen: u32,
+        comps: u32,
+        surface: u32,
+    ) -> (u8, u32) {
+        let ver = self.devinfo.ver;
+        let len = Lengths::new(mlen, rlen, false);
+        let (sfid, desc) = msg::untyped_surface(ver, len, surface, write, comps, self.width == 16);
+        (sfid, desc.encode(ver))
     }
 
     /// Reads `n` consecutive dwords per channel from `addr` on `surface`.
@@ -428,8 +416,7 @@ impl Translator<'_> {
         }
         let per = self.per();
         let dst = Reg::vgrf(self.prog.alloc(n * per), RegType::UD);
-        let desc = self.untyped_desc(false, per, n * per, n, surface);
-        let (sfid, _) = self.untyped_msg(false);
+        let (sfid, desc) = self.untyped_desc(false, per, n * per, n, surface);
         let send = self.push(Op::Send, dst, vec![addr]);
         send.mlen = per as u8;
         send.rlen = (n * per) as u8;
@@ -446,8 +433,7 @@ impl Translator<'_> {
         let mut srcs = vec![addr];
         srcs.extend(vals.iter().map(|v| v.retype(RegType::UD)));
         self.push(Op::LoadPayload, payload, srcs);
-        let desc = self.untyped_desc(true, (1 + n) * per, 0, n, surface);
-        let (sfid, _) = self.untyped_msg(true);
+        let (sfid, desc) = self.untyped_desc(true, (1 + n) * per, 0, n, surface);
         let send = self.push(Op::Send, Reg::null(RegType::UW), vec![payload]);
         send.mlen = ((1 + n) * per) as u8;
         send.desc = desc;
@@ -471,28 +457,19 @@ impl Translator<'_> {
         let mut srcs = vec![addr];
         srcs.extend(data.iter().map(|v| v.retype(RegType::UD)));
         self.push(Op::LoadPayload, payload, srcs);
-        let (sfid, ty) = if self.devinfo.ver >= 75 {
-            (sfid::DATA_CACHE_1, 2)
-        } else {
-            (sfid::DATA_CACHE, 6)
-        };
-        let simd8 = (self.width == 8) as u32;
         let rlen = if ret { per } else { 0 };
         let dst = if ret {
             self.vgrf(RegType::UD)
         } else {
             Reg::null(RegType::UW)
         };
+        let ver = self.devinfo.ver;
+        let len = Lengths::new(n * per, rlen, false);
+        let (sfid, desc) = msg::untyped_atomic(ver, len, surface, aop, self.width == 8, ret);
         let send = self.push(Op::Send, dst, vec![payload]);
         send.mlen = (n * per) as u8;
         send.rlen = rlen as u8;
-        send.desc = ((n * per) << 25)
-            | (rlen << 20)
-            | (ty << 14)
-            | ((ret as u32) << 13)
-            | (simd8 << 12)
-            | (aop << 8)
-            | surface;
+        send.desc = desc.encode(ver);
         send.sfid = sfid;
         dst
     }
@@ -546,6 +523,7 @@ impl Translator<'_> {
     /// bit 5) written when the fence has completed. Returns the reply register.
     fn fence(&mut self, sfid: u8, commit: bool) -> Option<Reg> {
         let dst = commit.then(|| Reg::vgrf(self.prog.alloc(1), RegType::UW));
+        let desc = msg::fence(commit).encode(self.devinfo.ver);
         let send = self.push(
             Op::Send,
             dst.unwrap_or(Reg::null(RegType::UW)),
@@ -555,8 +533,7 @@ impl Translator<'_> {
         send.we_all = true;
         send.mlen = 1;
         send.rlen = commit as u8;
-        send.desc =
-            (1 << 25) | ((commit as u32) << 20) | (1 << 19) | (7 << 14) | ((commit as u32) << 13);
+        send.desc = desc;
         send.sfid = sfid;
         dst.map(|d| Reg { stride: 0, ..d })
     }
@@ -659,19 +636,18 @@ impl Translator<'_> {
         let payload = Reg::vgrf(self.prog.alloc(mlen), UD);
         self.push(Op::LoadPayload, payload, srcs).header_size = 1;
         let bti = if self.devinfo.ver >= 80 { 253 } else { 255 };
-        let (msg_type, rlen) = if store { (11, 0) } else { (3, per) };
-        // Function control: bit 1 legacy SIMD mode, bit 0 SIMD16.
-        let control = 2 | (self.width == 16) as u32;
+        let rlen = if store { 0 } else { per };
         let dst = if store {
             Reg::null(RegType::UW)
         } else {
             self.vgrf(UD)
         };
+        let len = Lengths::new(mlen, rlen, true);
+        let desc = msg::dword_scattered(len, bti, store, self.width == 16).encode(self.devinfo.ver);
         let send = self.push(Op::Send, dst, vec![payload]);
         send.mlen = mlen as u8;
         send.rlen = rlen as u8;
-        send.desc =
-            (mlen << 25) | (rlen << 20) | (1 << 19) | (msg_type << 14) | (control << 8) | bti;
+        send.desc = desc;
         send.sfid = sfid::DATA_CACHE;
         if store {
             self.facts.scratch_writes += 1;

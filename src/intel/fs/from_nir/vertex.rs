@@ -18,6 +18,7 @@
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
 use crate::intel::kernel::VertexInfo;
+use crate::intel::msg::{Lengths, UrbDesc};
 use crate::intel::vue;
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr};
 
@@ -222,11 +223,16 @@ impl Translator<'_> {
     }
 }
 
-/// Descriptor of a Gen8 SIMD8 URB write with a header (the URB handles): message type 7 in
-/// bits 3:0, the global offset in 16-byte slots in bits 14:4, no per-slot offsets (bit 17)
-/// or channel masks (bit 15); header present (bit 19), `mlen` in bits 28:25, no reply.
+/// Descriptor of a Gen8 SIMD8 URB write with a header (the URB handles) at `offset` 16-byte
+/// slots, without per-slot offsets or channel masks, and no reply.
 pub fn urb_simd8_write_desc(offset: u32, mlen: u32) -> u32 {
-    (mlen << 25) | (1 << 19) | ((offset & 0x7ff) << 4) | 7
+    UrbDesc {
+        len: Lengths::new(mlen, 0, true),
+        opcode: UrbDesc::SIMD8_WRITE,
+        global_offset: offset,
+        ..UrbDesc::default()
+    }
+    .encode(80)
 }
 
 #[cfg(test)]
@@ -238,8 +244,9 @@ mod tests {
         // From Mesa's bdw assembly: `send(8) ... 0x8a080017 urb MsgDesc: offset 1 SIMD8
         // write mlen 5 rlen 0 { EOT }` (bit 31 is the EOT bit the encoder adds) and
         // `0x12080017 ... offset 1 ... mlen 9`, `0x8a080037 ... offset 3 ... mlen 5`.
-        assert_eq!(urb_simd8_write_desc(1, 5) | 1 << 31, 0x8a08_0017);
+        let eot = |d: u32| crate::intel::msg::with_dword3(80, d, sfid::URB, true);
+        assert_eq!(eot(urb_simd8_write_desc(1, 5)), 0x8a08_0017);
         assert_eq!(urb_simd8_write_desc(1, 9), 0x1208_0017);
-        assert_eq!(urb_simd8_write_desc(3, 5) | 1 << 31, 0x8a08_0037);
+        assert_eq!(eot(urb_simd8_write_desc(3, 5)), 0x8a08_0037);
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::intel::eu::types::{arf, AccessMode, CondMod, Opcode, RegFile, RegType};
 use crate::intel::eu::{Inst, Src};
+use crate::intel::msg::{self, Lengths};
 
 use super::timing::Sizes;
 
@@ -167,11 +168,6 @@ fn bank(nr: u8) -> u8 {
     ((nr & 0x40) >> 5) | (nr & 1)
 }
 
-/// Reads a field of a message descriptor.
-fn bits(desc: u32, hi: u32, lo: u32) -> u32 {
-    (desc >> lo) & ((1u32 << (hi - lo + 1)) - 1)
-}
-
 impl Footprint {
     /// A footprint of nothing, to [`compute`](Self::compute) into.
     pub fn empty() -> Footprint {
@@ -319,14 +315,10 @@ impl Footprint {
             .and_then(|s| s.as_imm())
             .map_or(0, |i| i.bits as u32);
         let desc = self.desc;
-        let (mlen, rlen) = if ver >= 50 {
-            (bits(desc, 28, 25), bits(desc, 24, 20))
-        } else {
-            (bits(desc, 23, 20), bits(desc, 19, 16))
-        };
+        let Lengths { mlen, rlen, .. } = Lengths::decode(ver, desc);
         // Gen9 split sends carry the second payload's length in the extended descriptor.
         let ex_mlen = match inst.src.get(3).and_then(|s| s.as_imm()) {
-            Some(ex) if split => bits(ex.bits as u32, 9, 6),
+            Some(ex) if split => msg::ex_mlen(ex.bits as u32),
             _ => 0,
         };
         self.sizes.ss = (mlen + ex_mlen) as i64;

@@ -16,6 +16,7 @@
 
 use crate::intel::eu::types::{sfid, MathFn, Opcode, RegType};
 use crate::intel::eu::Inst;
+use crate::intel::msg::{DataPortDesc, MathDesc, ScratchDesc};
 
 /// The asynchronous units that run work for a thread besides the front end that issues it.
 /// Each is busy for an instruction's back-end time; a second instruction bound to a busy unit
@@ -261,7 +262,7 @@ pub(super) fn timing(ver: u32, inst: &Inst, info: &Info) -> Timing {
             };
             front_end(df).eval(None, s)
         }
-        Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc => send(g, inst, info),
+        Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc => send(ver, inst, info),
         // Mesa's model runs on its IR, where the NOPs its generator inserts (Gen8 flow-control
         // workarounds) do not exist yet; charge them nothing so both sides count alike.
         Opcode::Nop => front_end(0).eval(None, s),
@@ -328,16 +329,8 @@ fn gen4_math(function: u32) -> Linear {
     msg(0, db, 0, ld, 0, 8)
 }
 
-/// Message type field of a data-port descriptor.
-fn dp_msg_type(g: Gen, desc: u32) -> u32 {
-    match g {
-        Gen::Gen8 => (desc >> 14) & 0x1f,
-        Gen::Gen7 | Gen::Gen75 => (desc >> 14) & 0xf,
-        _ => (desc >> 13) & 0xf,
-    }
-}
-
-fn send(g: Gen, inst: &Inst, info: &Info) -> Timing {
+fn send(ver: u32, inst: &Inst, info: &Info) -> Timing {
+    let g = Gen::of(ver);
     let s = info.sizes;
     let id = inst.msg.map_or(sfid::NULL, |m| m.sfid);
     let desc = info.desc;
@@ -346,19 +339,21 @@ fn send(g: Gen, inst: &Inst, info: &Info) -> Timing {
     let atomic = msg(30, 400, 10, 100, 0, 400);
     let (unit, lin) = match id {
         sfid::SAMPLER => (Unit::Sampler, msg(0, 16, 8, 750, 2, 0)),
-        sfid::MATH if g == Gen::Gen4 => (Unit::Math, gen4_math(desc & 0xf)),
+        sfid::MATH if g == Gen::Gen4 => {
+            (Unit::Math, gen4_math(MathDesc::decode(ver, desc).function))
+        }
         sfid::CONSTANT_CACHE | sfid::DATAPORT_READ => {
             (Unit::ConstantCache, msg(0, 16, 10, 100, 0, 0))
         }
         sfid::DATAPORT_WRITE => {
-            if g >= Gen::Gen7 && dp_msg_type(g, desc) == 6 {
+            if g >= Gen::Gen7 && dp_msg_type(ver, desc) == 6 {
                 (Unit::RenderCache, msg(30, 450, 10, 100, 0, 400))
             } else {
                 (Unit::RenderCache, msg(0, 450, 10, 300, 0, 0))
             }
         }
         sfid::DATA_CACHE | sfid::DATA_CACHE_1 => {
-            let t = dp_msg_type(g, desc);
+            let t = dp_msg_type(ver, desc);
             let is_atomic = if g >= Gen::Gen75 {
                 matches!(t, 2 | 3 | 6 | 7)
             } else {
@@ -366,9 +361,8 @@ fn send(g: Gen, inst: &Inst, info: &Info) -> Timing {
             };
             if is_atomic {
                 (Unit::DataCache, atomic)
-            } else if id == sfid::DATA_CACHE && desc & (1 << 18) != 0 {
-                // Gen7+ scratch block messages (descriptor bit 18): Mesa's scratch read and
-                // write figures.
+            } else if ScratchDesc::is_scratch(ver, id, desc) {
+                // Gen7+ scratch block messages: Mesa's scratch read and write figures.
                 (Unit::DataCache, msg(0, 8, 10, 100, 0, 0))
             } else {
                 (Unit::DataCache, msg(0, 20, 10, 100, 0, 0))
@@ -394,4 +388,10 @@ fn send(g: Gen, inst: &Inst, info: &Info) -> Timing {
         _ => (Unit::DataCache, msg(0, 20, 10, 100, 0, 0)),
     };
     lin.eval(Some(unit), s)
+}
+
+/// The message type of a data-port descriptor (Mesa's model reads the Gen6 layout before
+/// Gen7, as `brw_dp_desc_msg_type` does).
+fn dp_msg_type(ver: u32, desc: u32) -> u32 {
+    DataPortDesc::decode(ver.max(60), desc).msg_type
 }
