@@ -78,6 +78,52 @@ pub enum Flow {
     While,
 }
 
+/// The structured-flow rules both IR validators check in one walk: IF/ELSE/ENDIF and
+/// DO/WHILE nest, one ELSE per IF, BREAK and CONTINUE only inside a loop, nothing left open.
+/// [`targets`] relies on them without checking each one by name.
+#[derive(Debug, Default)]
+pub struct Nesting {
+    /// Open IFs (with whether their ELSE was seen) and DOs, innermost last.
+    open: Vec<(Flow, bool)>,
+}
+
+impl Nesting {
+    /// Takes the next instruction's flow kind; the error says which rule it breaks.
+    pub fn step(&mut self, flow: Option<Flow>) -> Result<(), &'static str> {
+        match flow {
+            Some(f @ (Flow::If | Flow::Do)) => self.open.push((f, false)),
+            Some(Flow::Else) => match self.open.last_mut() {
+                Some((Flow::If, seen_else @ false)) => *seen_else = true,
+                Some((Flow::If, true)) => return Err("a second ELSE for one IF"),
+                _ => return Err("ELSE outside an IF"),
+            },
+            Some(Flow::EndIf) => match self.open.pop() {
+                Some((Flow::If, _)) => {}
+                _ => return Err("ENDIF without its IF"),
+            },
+            Some(Flow::While) => match self.open.pop() {
+                Some((Flow::Do, _)) => {}
+                _ => return Err("WHILE without its DO"),
+            },
+            Some(Flow::Break | Flow::Continue) => {
+                if !self.open.iter().any(|(f, _)| *f == Flow::Do) {
+                    return Err("BREAK or CONTINUE outside a loop");
+                }
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// After the last instruction: the innermost block left open, if any.
+    pub fn finish(&self) -> Result<(), String> {
+        match self.open.last() {
+            Some((f, _)) => Err(format!("{f:?} never closed")),
+            None => Ok(()),
+        }
+    }
+}
+
 /// (JIP target, UIP target) as instruction indices for each flow instruction of `insts`, whose
 /// kind `flow` tells: IF to after its ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF,
 /// WHILE to after its DO, BREAK and CONTINUE to the end of their innermost block (the next
