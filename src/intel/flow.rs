@@ -195,6 +195,24 @@ pub struct Block {
     pub succs: Vec<usize>,
 }
 
+/// [`build_cfg`] plus the edge SIMD execution adds to the scalar paths: the channels that
+/// took the then-branch of a divergent IF wait at the ELSE while the others run the
+/// else-branch, so what the then-branch leaves in the registers flows into the else-branch
+/// too. A check of register contents (rather than of liveness) needs these paths.
+pub fn build_simd_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
+    let mut blocks = build_cfg(insts);
+    let block_of = |blocks: &[Block], ip: usize| blocks.partition_point(|b| b.start <= ip) - 1;
+    for (ip, i) in insts.iter().enumerate() {
+        if i.flow() == Some(Flow::Else) && ip + 1 < insts.len() {
+            let (from, to) = (block_of(&blocks, ip), block_of(&blocks, ip + 1));
+            if !blocks[from].succs.contains(&to) {
+                blocks[from].succs.push(to);
+            }
+        }
+    }
+    blocks
+}
+
 /// Splits the program into blocks and links them as the SIMD control flow can go.
 pub fn build_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
     let mut starts = vec![0usize];
