@@ -203,9 +203,7 @@ impl Graph {
                 search_from = r + 1;
             }
         }
-        Ok(Assignment::from_regs(
-            reg.into_iter().map(RegId).collect(),
-        ))
+        Ok(Assignment::from_regs(reg.into_iter().map(RegId).collect()))
     }
 
     /// Mesa's choice: among the nodes select has coloured and the one it failed on (spilling

@@ -154,7 +154,10 @@ impl fmt::Display for ValueError {
                 write!(f, "ip {ip} names unit {unit}, past the register file")
             }
             ValueError::OutOfFile { ip: None, unit } => {
-                write!(f, "the entry state names unit {unit}, past the register file")
+                write!(
+                    f,
+                    "the entry state names unit {unit}, past the register file"
+                )
             }
             ValueError::Lost(l) => f.write_str(&l.message),
         }
@@ -299,7 +302,12 @@ fn apply_writes(
     Ok(())
 }
 
-fn verify(code: &impl FinalCode, ip: Option<usize>, r: &Read, st: &State) -> Result<(), ValueError> {
+fn verify(
+    code: &impl FinalCode,
+    ip: Option<usize>,
+    r: &Read,
+    st: &State,
+) -> Result<(), ValueError> {
     if !st.written.contains(r.value as usize) {
         return Ok(()); // not written on some path: any contents will do
     }
@@ -389,11 +397,17 @@ mod tests {
             out.extend(&self.entry);
         }
         fn reads(&self, ip: usize, out: &mut Vec<Read>) {
-            out.extend(self.insts[ip].0.iter().enumerate().map(|(k, &(unit, value))| Read {
-                unit,
-                value,
-                operand: k as u32,
-            }));
+            out.extend(
+                self.insts[ip]
+                    .0
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(unit, value))| Read {
+                        unit,
+                        value,
+                        operand: k as u32,
+                    }),
+            );
         }
         fn writes(&self, ip: usize, out: &mut Vec<Write>) {
             out.extend(

@@ -9,6 +9,7 @@
 //! [`verify`] runs the result on the simulator against the NIR interpreter.
 
 pub mod alloc;
+pub mod alloc_check;
 pub mod consts;
 pub mod dialect;
 pub mod emit;
@@ -116,6 +117,8 @@ impl Context {
                 self.specs.has_one_const_limit(),
             )
         })?;
+        let outputs: Vec<ir::ValueId> = lowered.outputs.iter().map(|o| o.value).collect();
+        alloc_check::check(&lowered.program, &alloc, &insts, &outputs, self.regs.temps)?;
         runner.report();
         let limits = emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms);
         if limits.is_err() && opts.debug.contains(debug::Flags::ASM) {

@@ -365,7 +365,8 @@ mod tests {
                 }
                 let written = |i: &Inst| (i.dst.file == File::Fixed).then(|| unit_of(&i.dst));
                 let sources_ready = wi.src.iter().all(|s| {
-                    s.file != File::Fixed || (r..w).all(|k| written(&fin.insts[k]) != Some(unit_of(s)))
+                    s.file != File::Fixed
+                        || (r..w).all(|k| written(&fin.insts[k]) != Some(unit_of(s)))
                 });
                 let reads_dst = fin.insts[r]
                     .src
@@ -387,9 +388,9 @@ mod tests {
         let err = check(&virt, &bad, Some(&bad_order), reserved, grfs).unwrap_err();
         let reg = unit_of(&bad.insts[r].dst);
         assert!(
-            err.starts_with(&format!("ip {} ", r + 1)) && err.contains(&format!(
-                " from g{reg}, which holds "
-            )) && err.ends_with(&format!("(written at ip {r})")),
+            err.starts_with(&format!("ip {} ", r + 1))
+                && err.contains(&format!(" from g{reg}, which holds "))
+                && err.ends_with(&format!("(written at ip {r})")),
             "{err}"
         );
     }
@@ -404,9 +405,16 @@ mod tests {
         let mut p = Program::default();
         let [a, b] = [(); 2].map(|_| p.alloc(2));
         let one = Reg::imm(RegType::F, 1.0f32.to_bits());
-        p.insts.push(Inst::new(Op::Alu(Opcode::Mov), 16, v(a), vec![one]));
-        p.insts.push(Inst::new(Op::Alu(Opcode::Mov), 16, v(b), vec![v(a)]));
-        p.insts.push(Inst::new(Op::Alu(Opcode::Mov), 16, Reg::null(RegType::F), vec![v(b)]));
+        p.insts
+            .push(Inst::new(Op::Alu(Opcode::Mov), 16, v(a), vec![one]));
+        p.insts
+            .push(Inst::new(Op::Alu(Opcode::Mov), 16, v(b), vec![v(a)]));
+        p.insts.push(Inst::new(
+            Op::Alu(Opcode::Mov),
+            16,
+            Reg::null(RegType::F),
+            vec![v(b)],
+        ));
         crate::intel::fs::lower::split_to(&mut p, &[8, 8, 8]);
         // a at g10-11, b at g11-12: the first half of the copy writes g11, a's second half.
         let err = check_at(&p, &[10, 11], 2, 128).unwrap_err();
