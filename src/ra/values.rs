@@ -356,18 +356,20 @@ fn verify(
 mod tests {
     use super::*;
 
+    /// One toy instruction: reads as (unit, value), writes as (unit, value, partial).
+    type ToyInst = (Vec<(u32, u32)>, Vec<(u32, u32, bool)>);
+
     /// A straight-line or branching toy: each instruction reads and writes whole units.
     struct Toy {
         units: u32,
-        /// Per instruction: (reads as (unit, value)), (writes as (unit, value, partial)).
-        insts: Vec<(Vec<(u32, u32)>, Vec<(u32, u32, bool)>)>,
+        insts: Vec<ToyInst>,
         blocks: Vec<Block>,
         entry: Vec<(u32, u32)>,
         exit: Vec<(u32, u32)>,
     }
 
     impl Toy {
-        fn straight(units: u32, insts: Vec<(Vec<(u32, u32)>, Vec<(u32, u32, bool)>)>) -> Toy {
+        fn straight(units: u32, insts: Vec<ToyInst>) -> Toy {
             let n = insts.len();
             Toy {
                 units,
