@@ -43,6 +43,8 @@ pub struct FinalCode<'a> {
     insts: &'a [isa::Inst],
     outputs: &'a [ValueId],
     temps: u32,
+    /// The input value in each temporary on entry.
+    inputs: Vec<Option<ValueId>>,
 }
 
 impl<'a> FinalCode<'a> {
@@ -83,6 +85,14 @@ impl<'a> FinalCode<'a> {
                 insts.len()
             )));
         }
+        let mut inputs = vec![None; temps as usize];
+        for (v, val) in prog.values.iter().enumerate() {
+            if let ValueKind::Input { reg } = val.kind {
+                if let (Some(slot), Some(_)) = (inputs.get_mut(usize::from(reg)), alloc.regs[v]) {
+                    *slot = Some(ValueId(v as u32));
+                }
+            }
+        }
         Ok(FinalCode {
             prog,
             alloc,
@@ -91,6 +101,7 @@ impl<'a> FinalCode<'a> {
             insts,
             outputs,
             temps,
+            inputs,
         })
     }
 
@@ -100,16 +111,13 @@ impl<'a> FinalCode<'a> {
         4 * self.prog.values.len() as u32
     }
 
-    /// The input value whose register holds unit `u` on entry, as a value number.
+    /// What unit `u` holds on entry, as a value number: a component of the input whose
+    /// register it is, or its own entry contents.
     fn entry_value(&self, u: u32) -> u32 {
-        for (v, val) in self.prog.values.iter().enumerate() {
-            if let ValueKind::Input { reg } = val.kind {
-                if u32::from(reg) == u / 4 && self.alloc.regs[v].is_some() {
-                    return 4 * v as u32 + u % 4;
-                }
-            }
+        match self.inputs.get(u as usize / 4) {
+            Some(&Some(v)) => 4 * v.0 + u % 4,
+            _ => self.entry_base() + u,
         }
-        self.entry_base() + u
     }
 
     /// The unit holding component `c` of value `v` under the allocation.
