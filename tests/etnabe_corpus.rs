@@ -70,7 +70,8 @@ fn run(platform_dir: &Path, target: &str) -> Report {
             }
         };
         r.total += 1;
-        match ctx.compile(&shader, &Options::default()) {
+        // Validating: the IR validators and the value check of the emitted code run too.
+        match ctx.compile(&shader, &Options::default().validating()) {
             Ok(obj) => {
                 r.compiled += 1;
                 let s = obj.stats();

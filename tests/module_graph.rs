@@ -24,8 +24,7 @@
 //! close a cycle, and are skipped too.
 //!
 //! It fails listing every strongly connected component of more than one file, with the edges
-//! that tie it and the names each edge carries (but the few [`KNOWN_CYCLES`] that work in
-//! flight removes), and on any import between the scalar (`intel/fs`) and vec4
+//! that tie it and the names each edge carries, and on any import between the scalar (`intel/fs`) and vec4
 //! (`intel/vec4`) backends, which share only what the Intel layer (`intel/backend`) holds.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -806,14 +805,6 @@ fn read_tree(dir: &Path, base: &Path, out: &mut BTreeMap<String, String>) {
     }
 }
 
-/// Cycles that work in flight elsewhere removes, each with why it may stay for now. The test
-/// fails on any other cycle, and also when one of these is gone, so that the list only
-/// shrinks (delete the entry then).
-const KNOWN_CYCLES: &[(&[&str], &str)] = &[(
-    &["ra/alloc.rs", "ra/check.rs"],
-    "issue 38: ra::check is being reworked into the checker of every backend's final code",
-)];
-
 #[test]
 fn module_graph_has_no_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -853,22 +844,7 @@ fn module_graph_has_no_cycle() {
         "fs and vec4 import each other:\n{}",
         crossing.join("\n")
     );
-    let cycles = g.cycles();
-    let files_of = |c: &[usize]| -> Vec<&str> { c.iter().map(|&f| g.files[f].as_str()).collect() };
-    let gone: Vec<&[&str]> = KNOWN_CYCLES
-        .iter()
-        .map(|(files, _)| *files)
-        .filter(|files| !cycles.iter().any(|c| files_of(c) == *files))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "known cycles no longer in the graph (remove them from KNOWN_CYCLES): {gone:?}"
-    );
-    let unknown: Vec<Vec<usize>> = cycles
-        .into_iter()
-        .filter(|c| !KNOWN_CYCLES.iter().any(|(files, _)| files_of(c) == *files))
-        .collect();
-    let report = g.report_of(&unknown);
+    let report = g.report_of(&g.cycles());
     assert!(
         report.is_empty(),
         "the module import graph has cycles:\n{report}"

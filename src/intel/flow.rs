@@ -78,6 +78,52 @@ pub enum Flow {
     While,
 }
 
+/// The structured-flow rules both IR validators check in one walk: IF/ELSE/ENDIF and
+/// DO/WHILE nest, one ELSE per IF, BREAK and CONTINUE only inside a loop, nothing left open.
+/// [`targets`] relies on them without checking each one by name.
+#[derive(Debug, Default)]
+pub struct Nesting {
+    /// Open IFs (with whether their ELSE was seen) and DOs, innermost last.
+    open: Vec<(Flow, bool)>,
+}
+
+impl Nesting {
+    /// Takes the next instruction's flow kind; the error says which rule it breaks.
+    pub fn step(&mut self, flow: Option<Flow>) -> Result<(), &'static str> {
+        match flow {
+            Some(f @ (Flow::If | Flow::Do)) => self.open.push((f, false)),
+            Some(Flow::Else) => match self.open.last_mut() {
+                Some((Flow::If, seen_else @ false)) => *seen_else = true,
+                Some((Flow::If, true)) => return Err("a second ELSE for one IF"),
+                _ => return Err("ELSE outside an IF"),
+            },
+            Some(Flow::EndIf) => match self.open.pop() {
+                Some((Flow::If, _)) => {}
+                _ => return Err("ENDIF without its IF"),
+            },
+            Some(Flow::While) => match self.open.pop() {
+                Some((Flow::Do, _)) => {}
+                _ => return Err("WHILE without its DO"),
+            },
+            Some(Flow::Break | Flow::Continue)
+                if !self.open.iter().any(|(f, _)| *f == Flow::Do) =>
+            {
+                return Err("BREAK or CONTINUE outside a loop");
+            }
+            Some(Flow::Break | Flow::Continue) | None => {}
+        }
+        Ok(())
+    }
+
+    /// After the last instruction: the innermost block left open, if any.
+    pub fn finish(&self) -> Result<(), String> {
+        match self.open.last() {
+            Some((f, _)) => Err(format!("{f:?} never closed")),
+            None => Ok(()),
+        }
+    }
+}
+
 /// (JIP target, UIP target) as instruction indices for each flow instruction of `insts`, whose
 /// kind `flow` tells: IF to after its ELSE (or its ENDIF) and its ENDIF, ELSE to its ENDIF,
 /// WHILE to after its DO, BREAK and CONTINUE to the end of their innermost block (the next
@@ -147,6 +193,24 @@ pub struct Block {
     pub end: usize,
     /// Successor blocks.
     pub succs: Vec<usize>,
+}
+
+/// [`build_cfg`] plus the edge SIMD execution adds to the scalar paths: the channels that
+/// took the then-branch of a divergent IF wait at the ELSE while the others run the
+/// else-branch, so what the then-branch leaves in the registers flows into the else-branch
+/// too. A check of register contents (rather than of liveness) needs these paths.
+pub fn build_simd_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
+    let mut blocks = build_cfg(insts);
+    let block_of = |blocks: &[Block], ip: usize| blocks.partition_point(|b| b.start <= ip) - 1;
+    for (ip, i) in insts.iter().enumerate() {
+        if i.flow() == Some(Flow::Else) && ip + 1 < insts.len() {
+            let (from, to) = (block_of(&blocks, ip), block_of(&blocks, ip + 1));
+            if !blocks[from].succs.contains(&to) {
+                blocks[from].succs.push(to);
+            }
+        }
+    }
+    blocks
 }
 
 /// Splits the program into blocks and links them as the SIMD control flow can go.

@@ -7,38 +7,11 @@
 
 use std::fmt;
 
+use super::assignment::Assignment;
 use super::bits::first_set_from;
+use super::check::check;
 use super::graph::{Adjacency, Graph, GraphError, NodeId};
 use super::regset::RegId;
-
-/// A register for every node, indexed by [`NodeId`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Assignment {
-    regs: Vec<RegId>,
-}
-
-impl Assignment {
-    /// Wraps registers chosen elsewhere, e.g. to run [`check`](super::check) on them.
-    pub fn from_regs(regs: Vec<RegId>) -> Assignment {
-        Assignment { regs }
-    }
-
-    pub fn reg(&self, n: NodeId) -> RegId {
-        self.regs[n.index()]
-    }
-
-    pub fn regs(&self) -> &[RegId] {
-        &self.regs
-    }
-
-    pub fn len(&self) -> usize {
-        self.regs.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.regs.is_empty()
-    }
-}
 
 /// Colouring failed; spilling `candidate` and retrying is the best next step.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -100,7 +73,7 @@ impl Graph {
         self.keep_adjacency(adjacency);
         if let Ok(assignment) = &result {
             debug_assert_eq!(
-                super::check(self, assignment),
+                check(self, assignment),
                 Ok(()),
                 "allocator produced an invalid assignment"
             );
@@ -230,9 +203,7 @@ impl Graph {
                 search_from = r + 1;
             }
         }
-        Ok(Assignment {
-            regs: reg.into_iter().map(RegId).collect(),
-        })
+        Ok(Assignment::from_regs(reg.into_iter().map(RegId).collect()))
     }
 
     /// Mesa's choice: among the nodes select has coloured and the one it failed on (spilling

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::alloc::Assignment;
+use super::assignment::Assignment;
 use super::graph::{Graph, NodeId};
 use super::regset::{ClassId, RegId};
 

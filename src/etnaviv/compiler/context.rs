@@ -11,7 +11,7 @@ use crate::nir::ir::Shader;
 use crate::nir::types::Stage;
 use crate::pipeline::Runner;
 
-use super::{alloc, emit, from_nir, ir, pipeline, regs, validate};
+use super::{alloc, alloc_check, emit, from_nir, ir, pipeline, regs, validate};
 
 use crate::error::CompileError;
 
@@ -95,6 +95,12 @@ impl Context {
                 self.specs.has_one_const_limit(),
             )
         })?;
+        // With the validators (debug builds, tests, GPUCC_DEBUG=validate): on compiles this
+        // small the check would add about 5% to a release build's cost.
+        if opts.validate {
+            let outputs: Vec<ir::ValueId> = lowered.outputs.iter().map(|o| o.value).collect();
+            alloc_check::check(&lowered.program, &alloc, &insts, &outputs, self.regs.temps)?;
+        }
         runner.report();
         let limits = emit::check_limits(self.specs, stage == Stage::Fragment, &insts, &uniforms);
         if limits.is_err() && opts.debug.contains(debug::Flags::ASM) {

@@ -105,7 +105,7 @@ fn base_of(alloc: &Allocation, v: ValueId) -> u8 {
 }
 
 /// For each physical channel, the value-space channel that feeds it (None: unused).
-fn channel_sources(
+pub fn channel_sources(
     ins: &Instr,
     slot: usize,
     alloc: &Allocation,
@@ -144,7 +144,7 @@ fn fill(sw: [Option<u8>; 4]) -> Swizzle {
 /// component set (a phi copy, a vector build, an output taken over by its source). Such a
 /// MOV changes nothing (without modifiers or saturation it copies bits, denormals too) and
 /// is not emitted.
-fn is_self_move(ins: &Instr, alloc: &Allocation) -> Result<bool, CompileError> {
+pub fn is_self_move(ins: &Instr, alloc: &Allocation) -> Result<bool, CompileError> {
     let (Opcode::Mov, false, Some((d, mask)), [None, None, Some(op)]) =
         (ins.op, ins.sat, ins.dst, ins.src)
     else {
@@ -160,6 +160,31 @@ fn is_self_move(ins: &Instr, alloc: &Allocation) -> Result<bool, CompileError> {
     Ok((0..dc.len())
         .filter(|j| mask & (1 << j) != 0)
         .all(|j| vc.get(op.swz[j] as usize) == Some(&dc[j])))
+}
+
+/// The instructions emission turns into hardware instructions, one each, in order (self-moves
+/// and jumps to the next instruction left out), and the instruction index of every label.
+pub fn kept_instrs<'a>(
+    p: &'a Program,
+    alloc: &Allocation,
+) -> Result<(Vec<&'a Instr>, Vec<u16>), CompileError> {
+    let mut items: Vec<&Item> = Vec::with_capacity(p.items.len());
+    for item in &p.items {
+        match item {
+            Item::Instr(ins) if is_self_move(ins, alloc)? => {}
+            _ => items.push(item),
+        }
+    }
+    drop_jumps_to_next(&mut items);
+    let mut label_at = vec![0u16; p.labels as usize];
+    let mut kept = Vec::new();
+    for item in items {
+        match item {
+            Item::Label(l) => label_at[l.0 as usize] = kept.len() as u16,
+            Item::Instr(ins) => kept.push(ins),
+        }
+    }
+    Ok((kept, label_at))
 }
 
 /// Emits the program; constants and gathered uniform components are placed in `uniforms` on
@@ -181,22 +206,7 @@ pub fn emit_with(
     uniforms: &mut Uniforms,
     one_const: bool,
 ) -> Result<Vec<Inst>, CompileError> {
-    let mut items: Vec<&Item> = Vec::with_capacity(p.items.len());
-    for item in &p.items {
-        match item {
-            Item::Instr(ins) if is_self_move(ins, alloc)? => {}
-            _ => items.push(item),
-        }
-    }
-    drop_jumps_to_next(&mut items);
-    let mut label_at = vec![0u16; p.labels as usize];
-    let mut kept = Vec::new();
-    for item in items {
-        match item {
-            Item::Label(l) => label_at[l.0 as usize] = kept.len() as u16,
-            Item::Instr(ins) => kept.push(ins),
-        }
-    }
+    let (kept, label_at) = kept_instrs(p, alloc)?;
     let mut out = Vec::with_capacity(kept.len().max(1));
     for ins in kept {
         let mut hw = Inst::new(ins.op);

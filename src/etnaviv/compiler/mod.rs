@@ -9,6 +9,7 @@
 //! [`verify`] runs the result on the simulator against the NIR interpreter.
 
 pub mod alloc;
+pub mod alloc_check;
 pub mod consts;
 mod context;
 pub mod dialect;

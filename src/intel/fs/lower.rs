@@ -528,7 +528,7 @@ fn overlaps_own_source(inst: &Inst) -> bool {
 }
 
 /// Splits each instruction into consecutive parts of its entry in `widths` channels.
-fn split_to(prog: &mut Program, widths: &[u8]) -> bool {
+pub(super) fn split_to(prog: &mut Program, widths: &[u8]) -> bool {
     let mut progress = false;
     let old = std::mem::take(&mut prog.insts);
     for (inst, &w) in old.into_iter().zip(widths) {

@@ -341,13 +341,20 @@ pub fn compile_width(
     runner.step("split_to_hardware_width", &mut prog, |p| {
         lower::split_to_hardware_width(dev, p)
     })?;
+    // The value check pairs the final code with the program as it is before assignment.
+    let virt = prog.clone();
     runner.step("assign_registers", &mut prog, |p| {
         regalloc::assign(p, &alloc);
         true
     })?;
+    let mut order = None;
     runner.step(mode_step(sched::Mode::Post), &mut prog, |p| {
-        sched::schedule(dev, p, sched::Mode::Post)
+        order = sched::schedule_tracked(dev, p, sched::Mode::Post, None);
+        order.is_some()
     })?;
+    let grfs = device.regs.set.num_units() as u32;
+    super::alloc_check::check(&virt, &prog, order.as_deref(), reserved, grfs)
+        .map_err(|e| CompileError::Internal(format!("register allocation lost a value: {e}")))?;
     let codegen::Generated { insts, start } =
         runner.time_step("codegen", || codegen::generate(dev, flow, &prog))?;
     let errors = eu::validate(dev, &insts);

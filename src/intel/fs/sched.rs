@@ -430,8 +430,19 @@ pub fn schedule_with(
     mode: Mode,
     live: Option<&liveness::Liveness>,
 ) -> bool {
+    schedule_tracked(devinfo, prog, mode, live).is_some()
+}
+
+/// [`schedule_with`], returning the new order as indices into the old program when it
+/// changed (the allocation check pairs each moved instruction with its virtual original).
+pub fn schedule_tracked(
+    devinfo: &DevInfo,
+    prog: &mut Program,
+    mode: Mode,
+    live: Option<&liveness::Liveness>,
+) -> Option<Vec<u32>> {
     if mode == Mode::KeepOrder || prog.insts.is_empty() {
-        return false;
+        return None;
     }
     let res = Resources::new(prog);
     let computed;
@@ -489,7 +500,7 @@ pub fn schedule_with(
             .map(|&i| std::mem::replace(&mut old[i as usize], hole.clone()))
             .collect();
     }
-    changed
+    changed.then_some(order)
 }
 
 /// Whether `mode` schedules by register pressure, which needs the program's liveness.

@@ -7,6 +7,8 @@
 //! into the wrong block), and execution sizes or sends the hardware cannot run. They look at
 //! one instruction at a time plus a nesting stack, so they cost one walk of the program.
 
+use crate::intel::flow::{FlowInst, Nesting};
+
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
 use super::regalloc::regs_read;
 
@@ -15,7 +17,7 @@ const GRF_COUNT: u32 = 128;
 
 /// Checks `prog`; the error names the first offending instruction and what is wrong.
 pub fn validate(prog: &Program) -> Result<(), String> {
-    let mut flow: Vec<(Op, bool)> = Vec::new();
+    let mut nesting = Nesting::default();
     for (ip, inst) in prog.insts.iter().enumerate() {
         let fail = |what: String| Err(format!("instruction {ip} ({inst}): {what}"));
         if !matches!(inst.exec_size, 1 | 2 | 4 | 8 | 16 | 32) {
@@ -44,31 +46,11 @@ pub fn validate(prog: &Program) -> Result<(), String> {
                 return fail(what);
             }
         }
-        match inst.op {
-            Op::If | Op::Do => flow.push((inst.op, false)),
-            Op::Else => match flow.last_mut() {
-                Some((Op::If, seen_else @ false)) => *seen_else = true,
-                Some((Op::If, true)) => return fail("a second ELSE for one IF".into()),
-                _ => return fail("ELSE outside an IF".into()),
-            },
-            Op::EndIf => match flow.pop() {
-                Some((Op::If, _)) => {}
-                _ => return fail("ENDIF without its IF".into()),
-            },
-            Op::While => match flow.pop() {
-                Some((Op::Do, _)) => {}
-                _ => return fail("WHILE without its DO".into()),
-            },
-            Op::Break | Op::Continue if !flow.iter().any(|(op, _)| *op == Op::Do) => {
-                return fail("BREAK or CONTINUE outside a loop".into());
-            }
-            _ => {}
+        if let Err(what) = nesting.step(inst.flow()) {
+            return fail(what.into());
         }
     }
-    match flow.last() {
-        Some((op, _)) => Err(format!("{op:?} never closed")),
-        None => Ok(()),
-    }
+    nesting.finish()
 }
 
 /// What codegen's MUL/MACH pair needs of a MULH: two D or UD sources of the destination's

@@ -1,142 +1,166 @@
-//! A check of a vec4 register allocation that does not look at the interference graph.
+//! The vec4 program as the value check sees it ([`crate::ra::values`]).
 //!
 //! [`ra::check`](crate::ra::check) proves that the allocator coloured its graph correctly,
-//! which is only as good as the graph: an edge left out while building it would pass. This
-//! check starts again from the live intervals the graph was built from and asks directly what
-//! the allocation must give: every register live somewhere sits in the allocatable range, and
-//! two registers whose intervals overlap never share a GRF. One sweep over the intervals in
-//! order of their start, remembering per GRF the interval that reaches furthest, finds any
-//! clash.
+//! which is only as good as the graph: an edge left out while building it (a liveness bug)
+//! passes. This check runs on the program as code generation takes it, after spilling and
+//! with the allocation applied (one IR instruction is one hardware instruction, and codegen
+//! puts virtual register `v` in GRF `regs[v]`), and looks at neither graph nor liveness.
+//!
+//! A unit is one component of a GRF (both vertices' copies of it: a SIMD4x2 write mask
+//! covers the component for both); a value is one component of a virtual register, or what
+//! a payload or message register holds (the registers below `first_free` hold theirs on
+//! entry). Writes under a predicate (but SEL's) are partial. The paths are those of SIMD
+//! execution ([`build_simd_cfg`]): the two vertices of a thread may take different branches.
 
-use std::fmt;
+use crate::intel::eu::Opcode;
+use crate::intel::flow::build_simd_cfg;
+use crate::ra::values::{self, Block, Read, Write};
 
-/// The first rule an allocation breaks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AllocCheckError {
-    /// The allocation does not name a GRF for every virtual register.
-    WrongLength {
-        /// Virtual registers.
-        vgrfs: usize,
-        /// GRFs given.
-        regs: usize,
-    },
-    /// A live register lies outside `first_free..limit`.
-    OutOfRange {
-        /// The virtual register.
-        vgrf: u32,
-        /// Its GRF.
-        reg: u32,
-    },
-    /// Two registers live at the same time share a GRF.
-    Shared {
-        /// The register whose interval begins first.
-        a: u32,
-        /// The other.
-        b: u32,
-        /// The GRF both got.
-        reg: u32,
-        /// An instruction where both are live.
-        at: usize,
-    },
+use super::ir::{File, Op, Program};
+
+/// GRFs of the register file.
+const GRFS: u32 = 128;
+
+/// The program with virtual register `v` in GRF `regs[v]`.
+pub struct FinalCode<'a> {
+    prog: &'a Program,
+    regs: &'a [u32],
+    attr_base: u32,
+    first_free: u32,
 }
 
-impl fmt::Display for AllocCheckError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AllocCheckError::WrongLength { vgrfs, regs } => {
-                write!(f, "{regs} GRFs for {vgrfs} virtual registers")
+impl<'a> FinalCode<'a> {
+    /// `prog` with virtual register `v` in GRF `regs[v]`, vertex elements from GRF
+    /// `attr_base`; the payload occupies the GRFs below `first_free`.
+    pub fn new(
+        prog: &'a Program,
+        regs: &'a [u32],
+        attr_base: u32,
+        first_free: u32,
+    ) -> FinalCode<'a> {
+        FinalCode {
+            prog,
+            regs,
+            attr_base,
+            first_free,
+        }
+    }
+
+    /// The value number of what GRF component `unit` holds by number (payload, message
+    /// registers).
+    fn fixed(&self, unit: u32) -> u32 {
+        4 * self.prog.num_vgrfs + unit
+    }
+
+    /// The first unit and value of register `nr` of `file`, for the files the check follows
+    /// (a push-constant vec4 is half a GRF; both halves of its components count).
+    fn place(&self, file: File, nr: u32) -> Option<(u32, u32)> {
+        match file {
+            File::Vgrf => {
+                let grf = *self.regs.get(nr as usize)?;
+                Some((4 * grf, 4 * nr))
             }
-            AllocCheckError::OutOfRange { vgrf, reg } => {
-                write!(f, "v{vgrf} got g{reg}, outside the allocatable registers")
-            }
-            AllocCheckError::Shared { a, b, reg, at } => write!(
-                f,
-                "v{a} and v{b} are both live at instruction {at} but share g{reg}"
-            ),
+            File::Fixed => Some((4 * nr, self.fixed(4 * nr))),
+            File::Attr => Some((
+                4 * (self.attr_base + nr),
+                self.fixed(4 * (self.attr_base + nr)),
+            )),
+            File::Uniform => Some((4 * (1 + nr / 2), self.fixed(4 * (1 + nr / 2)))),
+            File::Imm | File::Null => None,
         }
     }
 }
 
-impl std::error::Error for AllocCheckError {}
+impl values::FinalCode for FinalCode<'_> {
+    fn units(&self) -> u32 {
+        4 * GRFS
+    }
 
-/// Checks that `regs` (a GRF per virtual register) keeps apart the registers whose live
-/// intervals `iv` ([`liveness::intervals`](super::liveness::intervals), inclusive) overlap,
-/// and places every live register in `first_free..limit`.
+    fn values(&self) -> u32 {
+        self.fixed(4 * GRFS)
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        let blocks = build_simd_cfg(&self.prog.insts);
+        let last = blocks.len().saturating_sub(1);
+        blocks
+            .into_iter()
+            .enumerate()
+            .map(|(b, blk)| Block {
+                insts: blk.start..blk.end,
+                succs: blk.succs,
+                exits: b == last,
+            })
+            .collect()
+    }
+
+    fn entry(&self, out: &mut Vec<(u32, u32)>) {
+        out.extend((0..4 * self.first_free.min(GRFS)).map(|u| (u, self.fixed(u))));
+    }
+
+    fn reads(&self, ip: usize, out: &mut Vec<Read>) {
+        let inst = &self.prog.insts[ip];
+        for (i, s) in inst.src.iter().enumerate() {
+            let Some((unit, value)) = self.place(s.file, s.nr) else {
+                continue;
+            };
+            let read = inst.components_read(i);
+            for c in (0..4).filter(|c| read >> c & 1 != 0) {
+                out.push(Read {
+                    unit: unit + c,
+                    value: value + c,
+                    operand: i as u32,
+                });
+            }
+        }
+    }
+
+    fn writes(&self, ip: usize, out: &mut Vec<Write>) {
+        let inst = &self.prog.insts[ip];
+        let Some((unit, value)) = self.place(inst.dst.file, inst.dst.nr) else {
+            return;
+        };
+        let partial = inst.pred.is_some() && inst.op != Op::Alu(Opcode::Sel);
+        for c in (0..4).filter(|c| inst.dst.writemask & (1 << c) != 0) {
+            out.push(Write {
+                unit: unit + c,
+                value: value + c,
+                partial,
+            });
+        }
+    }
+
+    fn describe_inst(&self, ip: usize) -> String {
+        self.prog.insts[ip].to_string()
+    }
+
+    fn describe_value(&self, value: u32) -> String {
+        let xyzw = |c: u32| ['x', 'y', 'z', 'w'][c as usize % 4];
+        if value >= self.fixed(0) {
+            let u = value - self.fixed(0);
+            return format!("g{}.{}", u / 4, xyzw(u));
+        }
+        format!("v{}.{}", value / 4, xyzw(value))
+    }
+
+    fn describe_unit(&self, unit: u32) -> String {
+        format!("g{}.{}", unit / 4, ['x', 'y', 'z', 'w'][unit as usize % 4])
+    }
+}
+
+/// Checks `prog` with virtual register `v` in GRF `regs[v]`, vertex elements from GRF
+/// `attr_base` and the payload below `first_free` with the value check.
 pub fn check(
-    iv: &[Option<(usize, usize)>],
+    prog: &Program,
     regs: &[u32],
+    attr_base: u32,
     first_free: u32,
-    limit: u32,
-) -> Result<(), AllocCheckError> {
-    if iv.len() != regs.len() {
-        return Err(AllocCheckError::WrongLength {
-            vgrfs: iv.len(),
-            regs: regs.len(),
+) -> Result<(), values::ValueError> {
+    if regs.len() < prog.num_vgrfs as usize {
+        return Err(values::ValueError::OutOfFile {
+            ip: None,
+            unit: 4 * GRFS,
         });
     }
-    let mut live: Vec<(usize, usize, u32)> = iv
-        .iter()
-        .enumerate()
-        .filter_map(|(v, s)| s.map(|(a, b)| (a, b, v as u32)))
-        .collect();
-    live.sort_unstable();
-    // Per GRF, the last interval placed there: (end, register). Intervals come in order of
-    // their start, so one that does not overlap it also ends after it.
-    let mut owner: Vec<Option<(usize, u32)>> = vec![None; limit.max(first_free) as usize];
-    for (start, end, v) in live {
-        let reg = regs[v as usize];
-        if reg < first_free || reg >= limit {
-            return Err(AllocCheckError::OutOfRange { vgrf: v, reg });
-        }
-        let slot = &mut owner[reg as usize];
-        match *slot {
-            Some((other_end, other)) if other_end >= start => {
-                return Err(AllocCheckError::Shared {
-                    a: other,
-                    b: v,
-                    reg,
-                    at: start,
-                })
-            }
-            _ => *slot = Some((end, v)),
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn overlapping_intervals_may_not_share_a_register() {
-        let iv = [Some((0, 4)), Some((2, 6)), Some((5, 8)), None];
-        // v0 and v2 do not overlap and may share; v3 is never live.
-        check(&iv, &[10, 11, 10, 99], 10, 12).unwrap();
-        assert_eq!(
-            check(&iv, &[10, 10, 11, 0], 10, 12),
-            Err(AllocCheckError::Shared {
-                a: 0,
-                b: 1,
-                reg: 10,
-                at: 2
-            })
-        );
-        // Overlapping at one instruction is overlapping (the intervals are inclusive).
-        let touching = [Some((0, 4)), Some((4, 6))];
-        assert!(check(&touching, &[10, 10], 10, 12).is_err());
-    }
-
-    #[test]
-    fn live_registers_stay_in_range_and_every_register_has_one() {
-        let iv = [Some((0, 1)), Some((2, 3))];
-        assert_eq!(
-            check(&iv, &[10, 12], 10, 12),
-            Err(AllocCheckError::OutOfRange { vgrf: 1, reg: 12 })
-        );
-        assert_eq!(
-            check(&iv, &[10], 10, 12),
-            Err(AllocCheckError::WrongLength { vgrfs: 2, regs: 1 })
-        );
-    }
+    values::check(&FinalCode::new(prog, regs, attr_base, first_free))
 }

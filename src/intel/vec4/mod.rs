@@ -13,7 +13,8 @@
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element), with
 //!    [`spill`] sending registers to scratch when they do not fit ([`REGISTER_ALLOCATION`]);
-//!    every allocation is checked by `ra::check` and [`alloc_check`];
+//!    every allocation is checked by `ra::check`, and the allocated program by
+//!    [`alloc_check`], which follows the values through the registers;
 //! 5. [`codegen`] emits align16 EU instructions, encoded (and compacted) by [`crate::intel::eu`].
 //!
 //! The program object is the same [`Kernel`] the scalar backend returns, with the same
@@ -160,6 +161,9 @@ pub fn compile(
         runner.show(SPILL, &prog);
         runner.check(SPILL, &prog)?;
     }
+    alloc_check::check(&prog, &alloc.regs, attr_base, first_free).map_err(|e| {
+        CompileError::Internal(format!("vec4 register allocation lost a value: {e}"))
+    })?;
     let layout = codegen::Layout { attr_base };
     let gen = runner.time_step("codegen", || {
         codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)

@@ -12,6 +12,7 @@
 //! copy propagation keeps). One walk of the program with a nesting stack checks them all.
 
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
+use crate::intel::flow::{FlowInst, Nesting};
 
 use super::from_nir::MAX_PUSH_VEC4S;
 use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, XYZW};
@@ -28,8 +29,7 @@ const MAX_TEX_MLEN: usize = 3;
 
 /// Checks `prog`; the error names the first offending instruction and what is wrong.
 pub fn validate(prog: &Program) -> Result<(), String> {
-    // Open IFs (with whether their ELSE was seen) and DOs.
-    let mut flow: Vec<(Op, bool)> = Vec::new();
+    let mut nesting = Nesting::default();
     let last = prog.insts.len().saturating_sub(1);
     for (ip, inst) in prog.insts.iter().enumerate() {
         let fail = |what: String| Err(format!("instruction {ip} ({inst}): {what}"));
@@ -42,31 +42,11 @@ pub fn validate(prog: &Program) -> Result<(), String> {
         if matches!(inst.op, Op::UrbWrite { eot: true, .. }) && ip != last {
             return fail("an end-of-thread URB write before the last instruction".into());
         }
-        match inst.op {
-            Op::If | Op::Do => flow.push((inst.op, false)),
-            Op::Else => match flow.last_mut() {
-                Some((Op::If, seen_else @ false)) => *seen_else = true,
-                Some((Op::If, true)) => return fail("a second ELSE for one IF".into()),
-                _ => return fail("ELSE outside an IF".into()),
-            },
-            Op::EndIf => match flow.pop() {
-                Some((Op::If, _)) => {}
-                _ => return fail("ENDIF without its IF".into()),
-            },
-            Op::While => match flow.pop() {
-                Some((Op::Do, _)) => {}
-                _ => return fail("WHILE without its DO".into()),
-            },
-            Op::Break | Op::Continue if !flow.iter().any(|(op, _)| *op == Op::Do) => {
-                return fail("BREAK or CONTINUE outside a loop".into());
-            }
-            _ => {}
+        if let Err(what) = nesting.step(inst.flow()) {
+            return fail(what.into());
         }
     }
-    match flow.last() {
-        Some((op, _)) => Err(format!("{op:?} never closed")),
-        None => Ok(()),
-    }
+    nesting.finish()
 }
 
 /// Register numbers within their files, write masks and predicate controls well-formed.
