@@ -145,7 +145,7 @@ fn flags_read(inst: &Inst) -> u32 {
 /// Whether `w`, written by `writer`, overlaps the registers that `r` reads in `reader`.
 fn writes_into(writer: &Inst, reader: &Inst, r: &Reg) -> bool {
     let w = &writer.dst;
-    if w.file != File::Vgrf || w.nr != r.nr {
+    if w.file != File::Vgrf || r.file != File::Vgrf || w.nr != r.nr {
         return false;
     }
     let ws = w.offset / REG_SIZE;
@@ -355,7 +355,9 @@ fn propagate_cmp_to_add(prog: &mut Program, ip: usize) -> bool {
     let mut read_flag = false;
     for scan_ip in (0..ip).rev() {
         let scan = &prog.insts[scan_ip];
-        if scan.op.is_flow() {
+        // A write of an operand (the matching ADD's own included) means the CMP compares
+        // other values than the ADD summed.
+        if scan.op.is_flow() || writes_into(scan, &inst, a) || writes_into(scan, &inst, b) {
             return false;
         }
         if scan.op == Op::Alu(Opcode::Add) && full_write_for(scan, &inst) && scan.src.len() == 2 {
@@ -544,6 +546,26 @@ mod tests {
         let mut t = cmp_zero(f(2), CondMod::Ge);
         t.flag_subnr = 1;
         unchanged(vec![add, upper, t]);
+    }
+
+    #[test]
+    fn compare_goes_to_the_add_of_the_same_operands_only() {
+        // add v2, v0, -v1; cmp.l null, v0, v1  =>  add.l v2, v0, -v1
+        let add = alu(Opcode::Add, f(2), vec![f(0), f(1).negate()]);
+        let test = with_cmod(
+            alu(Opcode::Cmp, Reg::null(RegType::F), vec![f(0), f(1)]),
+            CondMod::L,
+        );
+        let (p, out) = run(vec![add.clone(), test.clone()]);
+        assert!(p);
+        assert_eq!(out, vec![with_cmod(add.clone(), CondMod::L)]);
+        // v0 written again in between: the CMP compares another value.
+        unchanged(vec![add, alu(Opcode::Mov, f(0), vec![f(5)]), test.clone()]);
+        // The ADD overwrites its own operand.
+        unchanged(vec![
+            alu(Opcode::Add, f(0), vec![f(0), f(1).negate()]),
+            test,
+        ]);
     }
 
     #[test]
