@@ -213,6 +213,22 @@ pub fn build_simd_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
     blocks
 }
 
+/// The SIMD paths of [`build_simd_cfg`] as the final-code value check walks them
+/// ([`crate::ra::values`]): control leaves the program at the end of the last block.
+pub fn value_check_blocks<T: FlowInst>(insts: &[T]) -> Vec<crate::ra::values::Block> {
+    let blocks = build_simd_cfg(insts);
+    let last = blocks.len().saturating_sub(1);
+    blocks
+        .into_iter()
+        .enumerate()
+        .map(|(b, blk)| crate::ra::values::Block {
+            insts: blk.start..blk.end,
+            succs: blk.succs,
+            exits: b == last,
+        })
+        .collect()
+}
+
 /// Splits the program into blocks and links them as the SIMD control flow can go.
 pub fn build_cfg<T: FlowInst>(insts: &[T]) -> Vec<Block> {
     let mut starts = vec![0usize];

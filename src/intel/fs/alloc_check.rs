@@ -9,13 +9,14 @@
 //! register (payload, push constants, attribute setup, or a register the program writes by
 //! number); the payload's `reserved` registers hold theirs on entry.
 //!
-//! The paths are those of SIMD execution (see [`build_simd_cfg`]). Each channel sees the
-//! writes of its own path (disabled channels keep their contents), so a per-path model is
+//! The paths are those of SIMD execution (see
+//! [`build_simd_cfg`](crate::intel::flow::build_simd_cfg)). Each channel sees the writes of
+//! its own path (disabled channels keep their contents), so a per-path model is
 //! exact for channel-masked writes; a write of part of a GRF (a 16-bit type, a stride, a
 //! sub-register offset, a predicate other than SEL's) is a partial write.
 
 use crate::intel::eu::Opcode;
-use crate::intel::flow::build_simd_cfg;
+use crate::intel::flow::value_check_blocks;
 use crate::ra::values::{self, Block, Read, Write};
 
 use super::ir::{File, Inst, Op, Program, Reg, REG_SIZE};
@@ -112,17 +113,7 @@ impl values::FinalCode for FinalCode<'_> {
     }
 
     fn blocks(&self) -> Vec<Block> {
-        let blocks = build_simd_cfg(&self.fin.insts);
-        let last = blocks.len().saturating_sub(1);
-        blocks
-            .into_iter()
-            .enumerate()
-            .map(|(b, blk)| Block {
-                insts: blk.start..blk.end,
-                succs: blk.succs,
-                exits: b == last,
-            })
-            .collect()
+        value_check_blocks(&self.fin.insts)
     }
 
     fn entry(&self, out: &mut Vec<(u32, u32)>) {

@@ -10,10 +10,11 @@
 //! covers the component for both); a value is one component of a virtual register, or what
 //! a payload or message register holds (the registers below `first_free` hold theirs on
 //! entry). Writes under a predicate (but SEL's) are partial. The paths are those of SIMD
-//! execution ([`build_simd_cfg`]): the two vertices of a thread may take different branches.
+//! execution ([`build_simd_cfg`](crate::intel::flow::build_simd_cfg)): the two vertices of a
+//! thread may take different branches.
 
 use crate::intel::eu::Opcode;
-use crate::intel::flow::build_simd_cfg;
+use crate::intel::flow::value_check_blocks;
 use crate::ra::values::{self, Block, Read, Write};
 
 use super::ir::{File, Op, Program};
@@ -81,17 +82,7 @@ impl values::FinalCode for FinalCode<'_> {
     }
 
     fn blocks(&self) -> Vec<Block> {
-        let blocks = build_simd_cfg(&self.prog.insts);
-        let last = blocks.len().saturating_sub(1);
-        blocks
-            .into_iter()
-            .enumerate()
-            .map(|(b, blk)| Block {
-                insts: blk.start..blk.end,
-                succs: blk.succs,
-                exits: b == last,
-            })
-            .collect()
+        value_check_blocks(&self.prog.insts)
     }
 
     fn entry(&self, out: &mut Vec<(u32, u32)>) {
