@@ -11,7 +11,7 @@ if [ $# -eq 0 ]; then
   exit 2
 fi
 # Demangled prefixes of what must be absent: modules behind the `rig` feature, and clap.
-forbidden='gpucc::piglit::|gpucc::ra::bench::|gpucc::etnaviv::tool::|gpucc::nir::interp::cli::|(^|[^a-z_])clap(_builder|_lex)?::'
+forbidden='gpucc::piglit::|gpucc::ra::bench::|gpucc::etnaviv::tool::|gpucc::nir::interp::cli::|gpucc::intel::sim::cli::|(^|[^a-z_])clap(_builder|_lex)?::'
 status=0
 for lib in "$@"; do
   if [ ! -e "$lib" ]; then

@@ -44,6 +44,7 @@
 //! outside the model), and a run stops with an error after [`Thread::set_step_limit`] steps.
 
 pub mod alu;
+#[cfg(feature = "rig")]
 pub mod cli;
 mod error;
 pub mod exec;
