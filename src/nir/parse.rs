@@ -1341,8 +1341,14 @@ fn tex_op_prefix(text: &str) -> Option<TexOp> {
         .iter()
         .copied()
         .filter(|op| {
-            text.strip_prefix(op.name())
-                .is_some_and(|after| after.is_empty() || after.starts_with(' '))
+            // The spelling ends where an identifier would: `tex%3` (fuzzed or hand-edited
+            // text) reads as `tex`, `txf_ms` never as `txf`.
+            text.strip_prefix(op.name()).is_some_and(|after| {
+                !after
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            })
         })
         .max_by_key(|op| op.name().len())
 }
@@ -1516,4 +1522,20 @@ fn parse_var(mut c: Cur) -> PResult<Variable> {
         }
     }
     Ok(var)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tex_op_prefix;
+    use crate::nir::TexOp;
+
+    #[test]
+    fn a_texture_op_ends_where_an_identifier_would() {
+        assert_eq!(tex_op_prefix("tex %3 (coord)"), Some(TexOp::Tex));
+        assert_eq!(tex_op_prefix("tex%3 (coord)"), Some(TexOp::Tex));
+        assert_eq!(tex_op_prefix("txf_ms %3 (coord)"), Some(TexOp::TxfMs));
+        assert_eq!(tex_op_prefix("txf %3"), Some(TexOp::Txf));
+        assert_eq!(tex_op_prefix("texx %3"), None);
+        assert_eq!(tex_op_prefix("txl_ms %3"), None);
+    }
 }
