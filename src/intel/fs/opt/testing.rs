@@ -42,9 +42,14 @@ pub fn copy(dst: u32, src: u32) -> Inst {
 
 /// Runs `pass` on `insts` (sixteen one-register VGRFs); its progress flag and the result.
 pub fn run(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) -> (bool, Vec<Inst>) {
+    run_sized(pass, 1, insts)
+}
+
+/// [`run`] with sixteen VGRFs of `size` registers each (Mesa's pass tests use wide ones).
+pub fn run_sized(pass: fn(&mut Program) -> bool, size: u32, insts: Vec<Inst>) -> (bool, Vec<Inst>) {
     let mut p = Program {
         insts,
-        vgrf_sizes: vec![1; 16],
+        vgrf_sizes: vec![size; 16],
         ..Default::default()
     };
     let progress = pass(&mut p);
@@ -53,7 +58,20 @@ pub fn run(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) -> (bool, Vec<Inst>
 
 /// Asserts that `pass` reports no progress and leaves `insts` as they are.
 pub fn unchanged(pass: fn(&mut Program) -> bool, insts: Vec<Inst>) {
-    let (p, out) = run(pass, insts.clone());
+    unchanged_sized(pass, 1, insts);
+}
+
+/// [`unchanged`] over VGRFs of `size` registers.
+pub fn unchanged_sized(pass: fn(&mut Program) -> bool, size: u32, insts: Vec<Inst>) {
+    let (p, out) = run_sized(pass, size, insts.clone());
     assert!(!p, "the pass reported progress");
     assert_eq!(out, insts);
+}
+
+/// Asserts that `pass`, over VGRFs of `size` registers, reports progress and makes exactly
+/// `after` of `before`.
+pub fn changes_to(pass: fn(&mut Program) -> bool, size: u32, before: Vec<Inst>, after: Vec<Inst>) {
+    let (p, out) = run_sized(pass, size, before);
+    assert!(p, "the pass reported no progress");
+    assert_eq!(out, after);
 }

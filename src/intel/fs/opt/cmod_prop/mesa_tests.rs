@@ -10,8 +10,8 @@
 
 use super::cmod_propagation;
 use crate::intel::eu::{CondMod, Opcode, RegType};
-use crate::intel::fs::ir::{Inst, Op, Program, Reg, TexKind};
-use crate::intel::fs::opt::testing::alu;
+use crate::intel::fs::ir::{Inst, Op, Reg, TexKind};
+use crate::intel::fs::opt::testing::{self, alu};
 
 /// Why gpucc's cmod propagation leaves a test that Mesa's removes.
 #[derive(Debug, Clone, Copy)]
@@ -24,34 +24,23 @@ enum Difference {
     NotTest,
 }
 
-fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-    let mut p = Program {
-        insts,
-        vgrf_sizes: vec![4; 16],
-        ..Default::default()
-    };
-    let progress = cmod_propagation(&mut p);
-    (progress, p.insts)
-}
+/// VGRF size of the programs (registers), as Mesa's fixture allocates them.
+const VGRF_SIZE: u32 = 4;
 
 /// Mesa's and gpucc's outcome: progress, and exactly `after`.
 fn propagates(before: Vec<Inst>, after: Vec<Inst>) {
-    let (p, out) = run(before);
-    assert!(p, "no progress reported");
-    assert_eq!(out, after);
+    testing::changes_to(cmod_propagation, VGRF_SIZE, before, after);
 }
 
 /// Mesa's and gpucc's outcome: no progress, the program as it was.
 fn unchanged(before: Vec<Inst>) {
-    let (p, out) = run(before.clone());
-    assert!(!p, "progress reported");
-    assert_eq!(out, before);
+    testing::unchanged_sized(cmod_propagation, VGRF_SIZE, before);
 }
 
 /// Mesa turns `before` into `mesa_after`; gpucc, for the reason `why`, leaves it.
 fn leaves(why: Difference, before: Vec<Inst>, mesa_after: Vec<Inst>) {
     assert_ne!(before, mesa_after, "{why:?}: not a difference");
-    let (p, out) = run(before.clone());
+    let (p, out) = testing::run_sized(cmod_propagation, VGRF_SIZE, before.clone());
     assert!(
         !p,
         "{why:?}: gpucc now does what Mesa does; make the test `propagates`"

@@ -10,30 +10,20 @@
 
 use super::saturate_propagation;
 use crate::intel::eu::{Opcode, RegType};
-use crate::intel::fs::ir::{Inst, Op, Program, Reg, TexKind};
+use crate::intel::fs::ir::{Inst, Op, Reg, TexKind};
+use crate::intel::fs::opt::testing;
 
-fn run(insts: Vec<Inst>) -> (bool, Vec<Inst>) {
-    let mut p = Program {
-        insts,
-        vgrf_sizes: vec![8; 16],
-        ..Default::default()
-    };
-    let progress = saturate_propagation(&mut p);
-    (progress, p.insts)
-}
+/// VGRF size of the programs (registers), as Mesa's fixture allocates them.
+const VGRF_SIZE: u32 = 8;
 
 /// Mesa's and gpucc's outcome: progress, and exactly `after`.
 fn propagates(before: Vec<Inst>, after: Vec<Inst>) {
-    let (p, out) = run(before);
-    assert!(p, "no progress reported");
-    assert_eq!(out, after);
+    testing::changes_to(saturate_propagation, VGRF_SIZE, before, after);
 }
 
 /// Mesa's and gpucc's outcome: no progress, the program as it was.
 fn unchanged(before: Vec<Inst>) {
-    let (p, out) = run(before.clone());
-    assert!(!p, "progress reported");
-    assert_eq!(out, before);
+    testing::unchanged_sized(saturate_propagation, VGRF_SIZE, before);
 }
 
 fn vf(nr: u32) -> Reg {
