@@ -220,6 +220,36 @@ fn report_writes_the_mesa_stats_columns_and_compares() {
     let expected = format!("total instructions in shared programs: {} -> {n} ", n + 1);
     assert!(report.contains(&expected), "{report}");
     assert!(report.contains("helped: 1, HURT: 0"), "{report}");
+    assert!(!report.contains("most HURT"), "{report}");
+
+    // Three hand-written programs against Mesa's: `b` loses 5 instructions, `a` loses 2, `c`
+    // wins; `--worst 1` names only `b`, `--worst 5` both losers, largest first.
+    let header = "shader,stage,simd,instructions,cycles,spills,fills,sends,grfs,compile_us\n";
+    let mesa = tmp(
+        "mesa3.csv",
+        &format!("{header}a,fs,8,10,,,,,,\nb,fs,16,20,,,,,,\nc,fs,8,30,,,,,,\n"),
+    );
+    let ours = tmp(
+        "ours3.csv",
+        &format!("{header}a,fs,8,12,,,,,,\nb,fs,16,25,,,,,,\nc,fs,8,29,,,,,,\n"),
+    );
+    let worst = |n: &str| {
+        let out = gpucc(&["report", "--compare", &mesa, &ours, "--worst", n]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let one = worst("1");
+    assert!(
+        one.ends_with("most HURT instructions:\n  b SIMD16: 20 -> 25 (+5)\n"),
+        "{one}"
+    );
+    let five = worst("5");
+    assert!(
+        five.ends_with(
+            "most HURT instructions:\n  b SIMD16: 20 -> 25 (+5)\n  a SIMD8: 10 -> 12 (+2)\n"
+        ),
+        "{five}"
+    );
 }
 
 /// Output into a pipe nobody reads (`gpucc ... | head` after head exits) ends the program

@@ -98,6 +98,10 @@ pub struct ReportArgs {
     /// Compare two CSV files (Mesa's, then ours) and print totals and helped/hurt counts
     #[arg(long, num_args = 2, value_names = ["MESA_CSV", "OURS_CSV"])]
     compare: Option<Vec<PathBuf>>,
+    /// With --compare: also list, per column, the N programs ours hurts most (largest
+    /// increase over Mesa's, ties by name), the shaders a helped/HURT summary must explain
+    #[arg(long, value_name = "N", requires = "compare", default_value_t = 0)]
+    worst: usize,
 }
 
 fn widths(simd: &[String]) -> Vec<u32> {
@@ -230,7 +234,7 @@ const CSV_HEADER: &str = "shader,stage,simd,instructions,cycles,spills,fills,sen
 
 pub fn report(args: ReportArgs) -> Outcome {
     if let Some(files) = &args.compare {
-        return compare(&files[0], &files[1]);
+        return compare(&files[0], &files[1], args.worst);
     }
     if let (Some(asm_dir), Some(name)) = (&args.mesa_asm, args.target.as_deref()) {
         let gpucc::target::Target::Intel(devinfo) = target(name)? else {
@@ -429,8 +433,9 @@ fn read_csv(path: &Path) -> Result<Vec<CsvRow>, Failure> {
 }
 
 /// Prints shader-db style totals over the (shader, SIMD) pairs both files have, with
-/// helped/hurt counts per column, and the count of SIMD16 programs in each.
-fn compare(mesa: &Path, ours: &Path) -> Outcome {
+/// helped/hurt counts per column, the count of SIMD16 programs in each, and then the `worst`
+/// most hurt programs of each column.
+fn compare(mesa: &Path, ours: &Path, worst: usize) -> Outcome {
     let mesa_rows = read_csv(mesa)?;
     let our_rows = read_csv(ours)?;
     let ours_by_key: std::collections::HashMap<_, _> =
@@ -476,5 +481,24 @@ fn compare(mesa: &Path, ours: &Path) -> Outcome {
         simd16(&mesa_rows),
         simd16(&our_rows)
     );
+    if worst > 0 {
+        for (c, name) in COLUMNS.iter().enumerate() {
+            let mut hurt: Vec<(u64, &str, &str, u64, u64)> = pairs
+                .iter()
+                .filter_map(|(m, o)| {
+                    let (mv, ov) = (m.values[c]?, o.values[c]?);
+                    (ov > mv).then(|| (ov - mv, m.key.0.as_str(), m.key.1.as_str(), mv, ov))
+                })
+                .collect();
+            if hurt.is_empty() {
+                continue;
+            }
+            hurt.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
+            let _ = writeln!(out, "most HURT {name}:");
+            for (d, shader, simd, m, o) in hurt.iter().take(worst) {
+                let _ = writeln!(out, "  {shader} SIMD{simd}: {m} -> {o} (+{d})");
+            }
+        }
+    }
     Ok(())
 }
