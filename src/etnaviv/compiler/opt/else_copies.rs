@@ -101,9 +101,11 @@ fn safe_to_hoist(p: &Program, c: usize, j: usize, end: Label, dsts: &[(ValueId, 
             last_stretch = at + 1;
             continue;
         };
-        let reads_dst = i.src.iter().flatten().any(|o| {
-            matches!(o.kind, OperandKind::Value(v) if dsts.iter().any(|d| d.0 == v))
-        });
+        let reads_dst = i
+            .src
+            .iter()
+            .flatten()
+            .any(|o| matches!(o.kind, OperandKind::Value(v) if dsts.iter().any(|d| d.0 == v)));
         if reads_dst {
             return false;
         }
