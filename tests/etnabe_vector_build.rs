@@ -226,3 +226,39 @@ fn loop_variable_is_updated_in_place() {
         }
     }
 }
+
+#[test]
+fn a_source_read_elsewhere_too_is_computed_in_the_vector_and_read_there() {
+    // x * y goes to the output's x and z and is read again by the sum in y and w: the MUL
+    // writes the output's x and z, and the ADD reads the product from the output's x
+    // instead of a MOV copying a separate product into the output. (Mesa's disassembler,
+    // whose text gpucc's matches, names the write mask x_z_ ".zx".)
+    let body = "    32    %2 = fmul %1.x, %1.y\n\
+                \x20   32    %3 = fadd %2, %1.z\n\
+                \x20   32x4  %98 = vec4 %2, %3, %2, %3\n";
+    for core in ["gc2000", "gc7000"] {
+        assert_eq!(
+            asm(core, body),
+            [
+                "mul.pack t0.zx, t1.xxxx, t1.yyyy, void",
+                "add.pack t0._y_w, t0.xxxx, void, t1.zzzz"
+            ],
+            "{core}"
+        );
+    }
+}
+
+#[test]
+fn a_source_the_vector_takes_only_in_part_keeps_its_move() {
+    // The vector takes only .x of the vec2 product, whose .y the sum reads: the product
+    // cannot live in the vector (its .y would have no channel), so it is copied.
+    let body = "    32x2  %2 = fmul %1.xy, %1.zw\n\
+                \x20   32    %3 = fadd %2.y, %1.z\n\
+                \x20   32x4  %98 = vec4 %2.x, %3, %3, %3\n";
+    let lines = asm("gc7000", body);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("mov")).count(),
+        1,
+        "{lines:#?}"
+    );
+}

@@ -38,6 +38,10 @@ pub const PASSES: &[Pass<Specs, Program>] = &[
         name: "fold_saturate",
         run: |_, p| opt::saturate::fold_saturate(p),
     },
+    Pass {
+        name: "hoist_else_copies",
+        run: |_, p| opt::else_copies::hoist_else_copies(p),
+    },
     // HALTI2+: constants that fit 20 bits become inline immediates before the one-const
     // rule counts uniform reads, so they need no MOV.
     Pass {

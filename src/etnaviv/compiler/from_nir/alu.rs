@@ -465,7 +465,7 @@ impl Tr<'_> {
                 }
             }
             done |= mask;
-            if self.write_into(ssa, mask.count_ones(), d, mask, comps) {
+            if self.write_into(ssa, mask.count_ones(), d, mask, comps, true) {
                 continue;
             }
             let op = self.operand(ssa, comps)?;

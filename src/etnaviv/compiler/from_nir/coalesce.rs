@@ -19,6 +19,12 @@ impl Tr<'_> {
     /// each: a component-wise instruction computes it per channel, a broadcast one writes
     /// its one result anywhere, and a texture sample routes the colour component to every
     /// channel that takes it (its texture swizzle).
+    ///
+    /// With `shared`, `src` may have uses besides the vector's when the vector keeps every
+    /// component of it: those uses then read the vector's channels instead (the ones already
+    /// translated are rewritten, later ones through the binding), so the value lives in the
+    /// vector from its definition on and needs no copy. The caller asks for this only where
+    /// the vector is a fresh value, so nothing else writes the channels it takes.
     pub(super) fn write_into(
         &mut self,
         src: SsaId,
@@ -26,6 +32,7 @@ impl Tr<'_> {
         d: ValueId,
         mask: u8,
         comps: [u8; 4],
+        shared: bool,
     ) -> bool {
         let Some(Some(Binding::Src {
             kind: OperandKind::Value(v),
@@ -37,7 +44,8 @@ impl Tr<'_> {
             return false;
         };
         let width = self.p.values[v.index()].width;
-        if self.uses.get(src.0 as usize) != Some(&uses)
+        let exclusive = self.uses.get(src.0 as usize) == Some(&uses);
+        if !(exclusive || shared)
             || self.phi_values.contains(&v)
             || self.p.values[v.index()].kind != ValueKind::Temp
         {
@@ -51,6 +59,10 @@ impl Tr<'_> {
                 return false;
             }
             map[j] |= 1 << k;
+        }
+        // Other readers need every component kept.
+        if !exclusive && map[..width as usize].contains(&0) {
+            return false;
         }
         // The definitions must all follow the last label or branch.
         let tail_start = self
@@ -68,10 +80,14 @@ impl Tr<'_> {
             .iter()
             .any(|it| defines(it) || reads(it))
             || self.p.items[tail_start..].iter().any(|it| {
-                reads(it) || matches!(it, Item::Instr(i) if defines(it) && i.op == Opcode::Load)
+                (exclusive && reads(it))
+                    || matches!(it, Item::Instr(i) if defines(it) && i.op == Opcode::Load)
             })
         {
             return false;
+        }
+        if !exclusive {
+            self.read_through(v, d, map, tail_start);
         }
         let mut dead = Vec::new();
         for (at, it) in self.p.items.iter_mut().enumerate().skip(tail_start) {
@@ -84,6 +100,39 @@ impl Tr<'_> {
             self.p.items.remove(at);
         }
         true
+    }
+}
+
+impl Tr<'_> {
+    /// Redirects every read of `v` (instructions from `from` on, and the bindings of the defs
+    /// that alias it) to the channels of `d` that component `j` of `v` goes to (`map[j]`,
+    /// the first of them when several).
+    fn read_through(&mut self, v: ValueId, d: ValueId, map: [u8; 4], from: usize) {
+        // Components past the value's width (padding in a swizzle) read its first.
+        let chan = |j: u8| {
+            let m = match map[j as usize & 3] {
+                0 => map[0],
+                m => m,
+            };
+            m.trailing_zeros().min(3) as u8
+        };
+        for it in &mut self.p.items[from..] {
+            let Item::Instr(ins) = it else { continue };
+            for op in ins.src.iter_mut().flatten() {
+                if op.kind == OperandKind::Value(v) {
+                    op.kind = OperandKind::Value(d);
+                    op.swz = op.swz.map(chan);
+                }
+            }
+        }
+        for b in self.bind.iter_mut().flatten() {
+            if let Binding::Src { kind, swz, .. } = b {
+                if *kind == OperandKind::Value(v) {
+                    *kind = OperandKind::Value(d);
+                    *swz = swz.map(chan);
+                }
+            }
+        }
     }
 }
 
@@ -135,6 +184,6 @@ impl Tr<'_> {
             return false;
         }
         let full = (1u8 << w) - 1;
-        self.write_into(src, 1, dst, full, [0, 1, 2, 3])
+        self.write_into(src, 1, dst, full, [0, 1, 2, 3], false)
     }
 }

@@ -2,13 +2,15 @@
 //! instructions translation could not avoid while walking the NIR one instruction at a time:
 //! a saturate after the instruction computing its source ([`saturate`]), vectors that share
 //! their sources ([`pack`]), instructions reading vectors assembled by MOVs ([`split`]) and
-//! comparisons with zero computed only for a SELECT ([`select_cond`]).
+//! comparisons with zero computed only for a SELECT ([`select_cond`]) and jumps over an `else`
+//! that only sets phi variables to constants ([`else_copies`]).
 //!
 //! They rely on what translation guarantees for ordinary values (`ValueKind::Temp`): a
 //! value whose writes all lie in one straight-line stretch is written once per component
 //! there, before every read of it (the NIR is SSA, and only phi variables, written at the
 //! end of several blocks, break that). [`Facts`] gathers what they need to check it.
 
+pub mod else_copies;
 pub mod pack;
 pub mod saturate;
 pub mod select_cond;
