@@ -179,6 +179,10 @@ impl Thread {
 
     /// First channel of the instruction's group (QtrCtrl and NibCtrl).
     pub(super) fn group_base(&self, inst: &Inst) -> u32 {
+        if self.devinfo.ver < 60 {
+            // Gen4-5 compression control: only `sechalf` (1) starts at channel 8.
+            return if inst.qtr_ctrl == 1 { 8 } else { 0 };
+        }
         inst.qtr_ctrl as u32 * 8 + if inst.nib_ctrl { 4 } else { 0 }
     }
 
@@ -226,6 +230,18 @@ impl Thread {
         }) {
             self.refresh_channel_enables(inst)?;
         }
+        let ver = self.devinfo.ver;
+        if ver < 60
+            && matches!(
+                inst.opcode,
+                If | Else | Endif | While | Break | Continue | Do
+            )
+        {
+            return self.exec_flow_gen4(inst, ctx);
+        }
+        if ver == 60 && inst.opcode == Math {
+            self.check_gen6_math(inst)?;
+        }
         match inst.opcode {
             Nop | Wait => Ok(Next::Fall),
             If | Else | Endif | While | Break | Continue | Halt => self.exec_flow(inst, ctx),
@@ -262,7 +278,7 @@ impl Thread {
         self.write_raw(Loc::Arf(super::thread::arf_base(0x40)), 4, mask as u64)
     }
 
-    fn exec_flow(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {
+    pub(super) fn exec_flow(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {
         let b = inst
             .branch
             .ok_or_else(|| format!("`{}` without jump targets", inst.opcode.name()))?;

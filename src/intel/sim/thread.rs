@@ -1,6 +1,7 @@
 //! One EU thread's architectural state and operand access.
 
 use super::flow::Chan;
+use super::mrf;
 use super::shared::DefaultShared;
 use super::value::{from_bits, to_bits, vf_to_f32, FloatEnv, Val};
 use super::SimError;
@@ -55,9 +56,9 @@ impl Thread {
                 "SIMD width {simd} is outside 1..=32"
             )));
         }
-        if devinfo.ver < 70 {
+        if devinfo.ver < 40 {
             return Err(SimError::new(format!(
-                "unsupported: the simulator models Gen7-Gen9, not {} (Gen{})",
+                "unsupported: the simulator models Gen4-Gen9, not {} (Gen{})",
                 devinfo.name,
                 devinfo.ver as f32 / 10.0
             )));
@@ -65,7 +66,7 @@ impl Thread {
         let mut t = Thread {
             devinfo: devinfo.clone(),
             simd,
-            grf: vec![0; devinfo.grf_count as usize * REG_SIZE],
+            grf: vec![0; (devinfo.grf_count as usize + mrf::count(devinfo.ver)) * REG_SIZE],
             arf: vec![0; 16 * ARF_REGS_PER_KIND * REG_SIZE],
             chans: [Chan::Off; 32],
             step_limit: 1_000_000,
@@ -120,7 +121,7 @@ impl Thread {
     pub fn set_grf(&mut self, reg: u32, dword: u32, words: &[u32]) -> Result<(), SimError> {
         let start = reg as usize * REG_SIZE + dword as usize * 4;
         let end = start + words.len() * 4;
-        if end > self.grf.len() {
+        if end > self.grf_end() {
             return Err(SimError::new(format!(
                 "set_grf: g{reg}.{dword} + {} dwords runs past the last GRF",
                 words.len()
@@ -157,7 +158,7 @@ impl Thread {
 
     /// Raw GRF bytes.
     pub fn grf_bytes(&self) -> &[u8] {
-        &self.grf
+        &self.grf[..self.grf_end()]
     }
 
     /// The 32 bits of flag register `f{nr}` (f0.0 in the low half, f0.1 in the high half).
@@ -239,7 +240,7 @@ impl Thread {
         match file {
             RegFile::Grf => {
                 let abs = nr as isize * REG_SIZE as isize + byte;
-                if abs < 0 || abs as usize >= self.grf.len() {
+                if abs < 0 || abs as usize >= self.grf_end() {
                     return Err(format!(
                         "register access at byte {abs} is outside the GRF file"
                     ));
@@ -266,7 +267,7 @@ impl Thread {
                     (nr >> 4) as usize * ARF_REGS_PER_KIND * REG_SIZE + off as usize,
                 ))
             }
-            RegFile::Mrf => Err("unsupported: MRF registers do not exist on Gen7+".into()),
+            RegFile::Mrf => self.mrf_loc(nr, byte),
             RegFile::Imm => Err("immediate used as a register".into()),
         }
     }

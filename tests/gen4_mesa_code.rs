@@ -1,0 +1,345 @@
+//! Mesa 23.3's own Gen6 (snb) and Gen4.5 (g4x) assembly from the corpus
+//! (shared/corpus/mesa-asm/{snb,g4x}), run on the simulator: the simulator must be right for
+//! these generations before it judges gpucc's code for them.
+//!
+//! - **Vertex shaders** (Mesa's vec4 backend, SIMD4x2) go through gpucc's vertex-shader check
+//!   against the reference interpreter on the NIR Mesa compiled them from, as
+//!   `vec4_mesa_code.rs` does for ivb. The kernel facts come from the NIR as crocus derives
+//!   them: the VUE map (compared with the one Mesa printed after the NIR), no push constants
+//!   on snb (crocus's `can_push_ubo` is false on Gen6, so every UBO read is a pull through
+//!   the sampler cache's OWord dual block read), pulled UBO blocks bound at their NIR block
+//!   index.
+//! - **Fragment shaders** run whole on a synthetic payload (random GRFs, every pixel lit),
+//!   as `isim_corpus.rs` does for ivb and bdw: every program must reach EOT or stop with a
+//!   named reason. Their outputs are not compared: the Gen4–6 FS payload (setup data for
+//!   each input, the push layout) is not derived from the NIR here.
+//!
+//! Figures are held exactly in tests/expectations/corpus.txt (`snb.gen4sim.*`,
+//! `g4x.gen4sim.*`).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use gpucc::intel::backend::vertex::vertex_facts;
+use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
+use gpucc::intel::eu;
+use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::sim::Thread;
+use gpucc::intel::DevInfo;
+use gpucc::nir::{self, InstrKind, Intrinsic};
+use gpucc::util::rng::Rng;
+
+/// The assembly of the one vec4 program in a Mesa listing.
+fn vs_program(text: &str) -> String {
+    let mut s = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Native code for")
+            || t.starts_with("VS vec4 shader")
+            || t.starts_with("START B")
+            || t.starts_with("END B")
+        {
+            continue;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// (SIMD width, assembly) of each program in a Mesa fragment-shader listing.
+fn fs_programs(text: &str) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(u32, String)> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Native code for") {
+            out.extend(cur.take());
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("SIMD") {
+            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
+                cur = Some((n, String::new()));
+                continue;
+            }
+        }
+        if t.starts_with("START B") || t.starts_with("END B") {
+            continue;
+        }
+        if let Some((_, s)) = cur.as_mut() {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// The "VS Output VUE map" listing at the end of a corpus .vs.nir file.
+fn printed_vue_map(text: &str) -> Option<String> {
+    let at = text.find("VS Output VUE map")?;
+    let mut s = String::new();
+    for line in text[at..].lines() {
+        if line.trim().is_empty() {
+            break;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    Some(s)
+}
+
+/// The VUE slots Mesa's interleaved URB writes cover: each write's global offset (in rows
+/// of two slots) plus its data registers (one slot each), at most.
+fn urb_slots_written(asm: &str) -> Option<u32> {
+    let mut end = None;
+    for line in asm.lines() {
+        let Some(at) = line.find("urb MsgDesc: offset ") else {
+            continue;
+        };
+        let rest = &line[at + "urb MsgDesc: offset ".len()..];
+        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
+        let mlen: u32 = rest
+            .split("mlen ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        end = end.max(Some(2 * offset + mlen - 1));
+    }
+    end
+}
+
+/// Every UBO block a `load_ubo` names: crocus has made the NIR's block index the
+/// binding-table index Mesa's pull loads name.
+fn ubo_blocks(shader: &nir::Shader) -> Vec<u32> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    let mut blocks: Vec<u32> = imp
+        .instrs
+        .iter()
+        .filter_map(|ins| match &ins.kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadUbo => {
+                let v = imp.const_value(*i.srcs.first()?)?;
+                Some(*v.first()? as u32)
+            }
+            _ => None,
+        })
+        .collect();
+    blocks.sort();
+    blocks.dedup();
+    blocks
+}
+
+/// The vertex kernel gpucc's checks take, built from Mesa's code and the facts of its NIR.
+fn vs_kernel(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kernel, String> {
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
+    let size = code.len() as u32;
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![SimdKernel {
+            simd: SIMD4X2,
+            offset: 0,
+            size,
+            dispatch_grf_start: 1,
+            grfs_used: 128,
+            stats: Stats {
+                simd: SIMD4X2,
+                instructions: insts.len() as u32,
+                ..Stats::default()
+            },
+            scratch_size: 0,
+        }],
+        code,
+        push_constants: Vec::new(),
+        inputs: Vec::new(),
+        num_render_targets: 0,
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
+        ubo_ranges: Vec::new(),
+        surfaces: SurfaceUse::default(),
+        flags: Flags::default(),
+        scratch_size: 0,
+        compute: None,
+        vertex: Some(vertex),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+    })
+}
+
+/// Runs Mesa's vertex programs for `platform` against the interpreter and records the
+/// figures.
+fn vertex_programs(platform: &str) {
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path(&format!("corpus/mesa-asm/{platform}")),
+        common::shared_path(&format!("corpus/nir/{platform}")),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name(platform).unwrap();
+    let ctx = Context::new(devinfo);
+    let files = common::files_with_suffix(&asm_dir, ".vs.asm");
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut ran, mut matched, mut maps_equal) = (0, 0, 0);
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name.trim_end_matches(".asm");
+        let asm = vs_program(&std::fs::read_to_string(f).unwrap());
+        let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
+            *skipped.entry("no_nir".into()).or_default() += 1;
+            continue;
+        };
+        let shader = nir::parse(&text).unwrap();
+        let kernel = match vs_kernel(devinfo, &asm, &shader) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("{stem}: {e}"));
+                continue;
+            }
+        };
+        let map = &kernel.vertex.as_ref().unwrap().vue_map;
+        match printed_vue_map(&text) {
+            Some(p) if p == map.to_string() => maps_equal += 1,
+            Some(p) => failures.push(format!("{stem}: VUE map\n{map}differs from Mesa's\n{p}")),
+            // The snb and g4x dumps print no VUE map: Mesa's URB writes must then cover
+            // exactly its slots (padded to whole rows of two slots, interleaved writes).
+            None => match urb_slots_written(&asm) {
+                Some(n) if n == map.num_slots().next_multiple_of(2) => maps_equal += 1,
+                n => failures.push(format!(
+                    "{stem}: VUE map of {} slots, Mesa's URB writes cover {n:?}",
+                    map.num_slots()
+                )),
+            },
+        }
+        ran += 1;
+        match verify_kernel(&ctx, &shader, &kernel, 8) {
+            VerifyOutcome::Pass => matched += 1,
+            VerifyOutcome::Unsupported(w) => {
+                let w = w.split(':').take(2).collect::<Vec<_>>().join(":");
+                *unsupported.entry(w).or_default() += 1;
+            }
+            other => failures.push(format!("{stem}: {other:?}")),
+        }
+    }
+    println!(
+        "{platform} vec4 Mesa code: {} programs, {ran} ran, {matched} matched, {} unsupported, \
+         {} failed; skipped {skipped:?}",
+        files.len(),
+        unsupported.values().sum::<usize>(),
+        failures.len()
+    );
+    for (w, n) in &unsupported {
+        println!("  {n:4} unsupported: {w}");
+    }
+    for f in failures.iter().take(30) {
+        println!("{f}");
+    }
+    let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.vs"));
+    figs.count("programs", files.len());
+    figs.count("ran", ran);
+    figs.count("matched", matched);
+    figs.count("unsupported", unsupported.values().sum());
+    figs.count("failed", failures.len());
+    figs.count("vue_maps_equal_to_mesa", maps_equal);
+    figs.count("skipped", skipped.values().sum());
+    for (why, n) in &skipped {
+        figs.count(&format!("skipped_{why}"), *n);
+    }
+    for (w, n) in &unsupported {
+        figs.note(format!("{n:4} unsupported: {w}"));
+    }
+    for f in failures.iter().take(30) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Runs every fragment program of `platform` to EOT on a synthetic payload and records the
+/// outcomes.
+fn fragment_programs(platform: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/mesa-asm/{platform}")) else {
+        return;
+    };
+    let d = DevInfo::from_name(platform).unwrap();
+    let files = common::files_with_suffix(&dir, ".fs.asm");
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut rng = Rng::new(7);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (simd, src) in fs_programs(&text) {
+            let insts = match eu::assemble(d, &src) {
+                Ok(i) => i,
+                Err(e) => {
+                    failures.push(format!("{}: assembly: {e}", file.display()));
+                    continue;
+                }
+            };
+            let mut t = Thread::new(d, simd).unwrap();
+            for r in 2..d.grf_count {
+                let w: Vec<u32> = (0..8)
+                    .map(|_| (rng.range(-64, 64) as f32 / 16.0).to_bits())
+                    .collect();
+                t.set_grf(r, 0, &w).unwrap();
+            }
+            for k in 0..16 {
+                t.shared_mut().bind_constants(k, vec![0; 4096]);
+            }
+            t.set_step_limit(20_000);
+            let key = match t.run(&insts) {
+                Ok(r) if r.eot && !r.rt_writes.is_empty() => "EOT".to_string(),
+                Ok(r) if r.eot => "EOT without a render-target write".to_string(),
+                Ok(_) => "ended without EOT".to_string(),
+                Err(e) if e.is_unsupported() => e.message.clone(),
+                // Loops bounded by uniforms run forever on the synthetic payload.
+                Err(e) if e.message.contains("step limit") => {
+                    "step limit (loop bound read from the synthetic payload)".to_string()
+                }
+                Err(e) => {
+                    failures.push(format!("{} SIMD{simd}: {e}", file.display()));
+                    "error".to_string()
+                }
+            };
+            *outcomes.entry(key).or_default() += 1;
+        }
+    }
+    let total: usize = outcomes.values().sum();
+    let eot = outcomes.get("EOT").copied().unwrap_or(0);
+    println!("{platform}: {eot} of {total} fragment programs reach EOT");
+    let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.fs"));
+    figs.count("files", files.len());
+    figs.count("programs", total);
+    figs.count("eot", eot);
+    figs.count("errors", failures.len());
+    for (k, v) in &outcomes {
+        println!("  {v:5}  {k}");
+        figs.note(format!("{v:5}  {k}"));
+    }
+    for f in failures.iter().take(20) {
+        println!("{f}");
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{} programs failed", failures.len());
+}
+
+#[test]
+fn snb_mesa_vertex_programs_match_the_interpreter() {
+    vertex_programs("snb");
+}
+
+#[test]
+fn snb_mesa_fragment_programs_run_to_eot() {
+    fragment_programs("snb");
+}
