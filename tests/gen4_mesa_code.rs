@@ -334,6 +334,119 @@ fn fragment_programs(platform: &str) {
     assert!(failures.is_empty(), "{} programs failed", failures.len());
 }
 
+/// The fragment kernel gpucc's checks take: Mesa's code for `platform`, with the payload and
+/// binding facts gpucc derives from the same NIR for Ivy Bridge (payload layout as Mesa's
+/// `setup_fs_payload_gfx6`, which Gen6 and Gen7 share; inputs in `calc_urb_entry_setup`
+/// order), no push constants (crocus pushes nothing on Gen6) and the pulled UBO blocks at
+/// their NIR block index.
+fn fs_kernel(
+    facts_ctx: &Context,
+    devinfo: &DevInfo,
+    asm: &str,
+    simd: u32,
+    shader: &nir::Shader,
+) -> Result<Kernel, String> {
+    let options = gpucc::intel::backend::Options::widths(&[simd]);
+    let facts = facts_ctx
+        .compile(shader, &options)
+        .map_err(|e| format!("facts: {e}"))?;
+    let variant = facts
+        .variant(simd)
+        .ok_or_else(|| format!("facts: no SIMD{simd} variant"))?;
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![SimdKernel {
+            simd,
+            offset: 0,
+            size: code.len() as u32,
+            dispatch_grf_start: variant.dispatch_grf_start,
+            grfs_used: 128,
+            stats: Stats {
+                simd,
+                instructions: insts.len() as u32,
+                ..Stats::default()
+            },
+            scratch_size: 0,
+        }],
+        code,
+        push_constants: Vec::new(),
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ubo_ranges: Vec::new(),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+        ..facts
+    })
+}
+
+/// Checks Mesa's fragment programs for `platform` against the interpreter where gpucc can
+/// derive their kernel facts.
+fn fragment_matches(platform: &str) {
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path(&format!("corpus/mesa-asm/{platform}")),
+        common::shared_path(&format!("corpus/nir/{platform}")),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name(platform).unwrap();
+    let ctx = Context::new(devinfo);
+    let facts_ctx = Context::new(DevInfo::from_name("ivb").unwrap());
+    let files = common::files_with_suffix(&asm_dir, ".fs.asm");
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut programs = 0;
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name.trim_end_matches(".asm");
+        let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
+            *outcomes.entry("skipped: no NIR".into()).or_default() += 1;
+            continue;
+        };
+        let shader = nir::parse(&text).unwrap();
+        for (simd, asm) in fs_programs(&std::fs::read_to_string(f).unwrap()) {
+            programs += 1;
+            let kernel = match fs_kernel(&facts_ctx, devinfo, &asm, simd, &shader) {
+                Ok(k) => k,
+                Err(e) => {
+                    let why = e.split(':').take(2).collect::<Vec<_>>().join(":");
+                    *outcomes.entry(format!("skipped: {why}")).or_default() += 1;
+                    continue;
+                }
+            };
+            let key = match verify_kernel(&ctx, &shader, &kernel, simd) {
+                VerifyOutcome::Pass => "matched".to_string(),
+                VerifyOutcome::Unsupported(w) => {
+                    format!(
+                        "unsupported: {}",
+                        w.split(':').take(2).collect::<Vec<_>>().join(":")
+                    )
+                }
+                other => {
+                    failures.push(format!("{stem} SIMD{simd}: {other:?}"));
+                    "failed".to_string()
+                }
+            };
+            *outcomes.entry(key).or_default() += 1;
+        }
+    }
+    println!("{platform} FS Mesa code against the interpreter: {programs} programs");
+    for (k, v) in &outcomes {
+        println!("  {v:5}  {k}");
+    }
+    for f in failures.iter().take(40) {
+        println!("{f}");
+    }
+}
+
+#[test]
+fn snb_mesa_fragment_programs_match_the_interpreter() {
+    fragment_matches("snb");
+}
+
 #[test]
 fn snb_mesa_vertex_programs_match_the_interpreter() {
     vertex_programs("snb");

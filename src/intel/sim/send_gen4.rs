@@ -15,7 +15,9 @@
 //! channels each, after the optional one-register header: the coordinates u v r (as many as
 //! the texture has, then parameter 4): sample `u v r`; sample_b / sample_l `u v r ai bias|lod`;
 //! sample_c `u v r ai ref`; sample_b_c / sample_l_c `u v r ai ref bias|lod`; sample_d
-//! `u v r ai dudx dudy dvdx dvdy drdx drdy`; ld `u v r lod`; resinfo `lod`. Where a message
+//! `u v r ai dudx dudy dvdx dvdy drdx drdy`; ld `u v r lod` (from a buffer surface, u is
+//! the byte offset of the four dwords read: Mesa's varying pull-constant load); resinfo
+//! `lod`. Where a message
 //! carries its coordinates in four fixed slots, the slots past the texture's dimensions hold
 //! whatever the MRFs held, and the hardware ignores them; the simulator has no surface
 //! types, so it takes the number of coordinates from [`DefaultShared::coordinate_counts`]
@@ -231,6 +233,15 @@ impl Thread {
                 10 => {
                     let s = shared.texture_size(texture, raw(0)?);
                     [s[0], s[1], s[2], shared.texture_levels(texture)]
+                }
+                // From a buffer (Mesa's varying pull-constant load): u is the byte offset.
+                7 if shared
+                    .buffer_texel(texture, raw(0)? as i32 as i64)
+                    .is_some() =>
+                {
+                    shared
+                        .buffer_texel(texture, raw(0)? as i32 as i64)
+                        .unwrap_or_default()
                 }
                 7 => {
                     req.op = TexOp::Txf;

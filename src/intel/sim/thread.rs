@@ -214,18 +214,31 @@ impl Thread {
 
     /// Bit of flag `f{nr}.{subnr}` for channel `ch`.
     pub(super) fn flag_bit(&self, nr: u8, subnr: u8, ch: u32) -> bool {
-        let bit = subnr as u32 * 16 + ch;
+        let bit = subnr as u32 * 16 + self.flag_channel(ch);
         bit < 32 && (self.flag(nr as u32) >> bit) & 1 == 1
     }
 
     pub(super) fn set_flag_bit(&mut self, nr: u8, subnr: u8, ch: u32, v: bool) {
-        let bit = subnr as u32 * 16 + ch;
+        let bit = subnr as u32 * 16 + self.flag_channel(ch);
         if bit >= 32 {
             return;
         }
         let f = self.flag(nr as u32);
         let f = if v { f | 1 << bit } else { f & !(1 << bit) };
         self.set_flag(nr as u32, f);
+    }
+
+    /// The flag bit (past the subregister's first) that channel `ch` uses. Gen7+ count
+    /// channels from the start of the thread, so a second-half instruction on f0.0 reaches
+    /// f0.1's bits. Gen6 has f0 alone, and Mesa's Gen6 SIMD32 code pairs f0.0 with the first
+    /// half and f0.1 with the second, both live at once: the model counts Gen6 channels
+    /// within their 16-channel half (inferred from Mesa's code, not from a PRM statement).
+    fn flag_channel(&self, ch: u32) -> u32 {
+        if self.devinfo.ver == 60 {
+            ch % 16
+        } else {
+            ch
+        }
     }
 
     fn a0(&self, sub: u8) -> Result<usize, String> {
