@@ -6,9 +6,11 @@
 //! `brw_patch_break_cont` set them (a single jump count, already in bytes from the
 //! decoder):
 //!
-//! - IF: channels whose predicate fails wait at the target (the instruction after ELSE, or
-//!   the ENDIF).
-//! - ELSE: running channels wait at the target (the ENDIF).
+//! - IF: channels whose predicate fails wait at the target (the ELSE, or the ENDIF). IFF
+//!   (an IF without ELSE, Mesa's `patch_IF_ELSE`) targets the instruction after the ENDIF
+//!   and is otherwise the same.
+//! - ELSE: the channels that waited for it run its block; the channels that ran the IF's
+//!   block wait at the target (the instruction after the ENDIF).
 //! - ENDIF: jump count 0; nothing beyond re-enabling the channels waiting for it.
 //! - BREAK: predicated channels wait at the target, the instruction after the loop's WHILE,
 //!   which execution only reaches when the loop exits.
@@ -26,7 +28,7 @@ use super::thread::Thread;
 use crate::intel::eu::{Inst, Opcode};
 
 impl Thread {
-    /// Executes a Gen4–5 flow-control instruction (IF, ELSE, ENDIF, WHILE, BREAK, CONT, DO).
+    /// Executes a Gen4–5 flow-control instruction (IF, IFF, ELSE, ENDIF, WHILE, BREAK, CONT, DO).
     pub(super) fn exec_flow_gen4(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {
         let op = inst.opcode;
         if op == Opcode::Do || op == Opcode::Endif {
@@ -48,8 +50,10 @@ impl Thread {
                 continue;
             }
             let leaves = match op {
-                Opcode::If => !self.predicate(inst, ch)?,
-                Opcode::Else => true,
+                Opcode::If | Opcode::Iff => !self.predicate(inst, ch)?,
+                // The channels the IF disabled were waiting for this ELSE: they run its
+                // block, the others leave.
+                Opcode::Else => ctx.woken >> ch & 1 == 0,
                 Opcode::Break | Opcode::Continue => self.predicate(inst, ch)?,
                 _ => return Err(format!("unsupported: `{}` on Gen4-5", op.name())),
             };

@@ -55,6 +55,7 @@ mod mrf;
 pub mod payload;
 pub mod send;
 mod send_gen4;
+mod send_gen45;
 pub mod shared;
 pub mod thread;
 pub mod value;

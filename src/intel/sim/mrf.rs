@@ -91,14 +91,27 @@ impl Thread {
         Ok(self.grf_ud(reg as u32))
     }
 
-    /// The Gen4–5 implied move: GRF `grf` copied whole into MRF `mrf`.
-    pub(super) fn implied_move(&mut self, grf: u8, mrf: u8) -> Result<(), String> {
-        let to = self.mrf_storage_reg(mrf)? * REG_SIZE;
-        let from = grf as usize * REG_SIZE;
-        if from + REG_SIZE > self.grf_end() {
-            return Err(format!("implied move from g{grf}, past the last GRF"));
+    /// The Gen4–5 implied move: src0 read with the SEND's own region, execution size and
+    /// access mode (so `g2<4>.wF` replicates w, `g2<0,1,0>F` one element) and written
+    /// contiguously into MRF `mrf` onwards, every channel (the move prepares the message;
+    /// the message's own channel enables decide what is used).
+    pub(super) fn implied_move(
+        &mut self,
+        inst: &crate::intel::eu::Inst,
+        src0: &crate::intel::eu::RegSrc,
+        mrf: u8,
+    ) -> Result<(), String> {
+        let first = self.mrf_storage_reg(mrf)? * REG_SIZE;
+        let size = src0.ty.size() as usize;
+        let end = first + inst.exec_size as usize * size;
+        if end > self.grf.len() {
+            return Err(format!("implied move into m{mrf} runs past the last MRF"));
         }
-        self.grf.copy_within(from..from + REG_SIZE, to);
+        for i in 0..inst.exec_size as u32 {
+            let loc = self.src_loc(inst, src0, i)?;
+            let v = self.read_raw(loc, size)?;
+            self.write_raw(Loc::Grf(first + i as usize * size), size, v)?;
+        }
         Ok(())
     }
 }

@@ -128,11 +128,15 @@ impl Thread {
         let payload = match src0.file {
             RegFile::Grf if ver < 60 => {
                 let mrf = inst.msg.map_or(0, |m| m.base_mrf);
-                self.implied_move(src0.nr, mrf)?;
+                self.implied_move(inst, src0, mrf)?;
                 self.mrf_storage_reg(mrf)?
             }
             RegFile::Grf => src0.nr as usize,
             RegFile::Mrf if ver < 70 => self.mrf_storage_reg(src0.nr)?,
+            // Gen4-5 without an implied move: the message is already at the base MRF.
+            RegFile::Arf if ver < 60 && src0.nr & 0xf0 == 0 => {
+                self.mrf_storage_reg(inst.msg.map_or(0, |m| m.base_mrf))?
+            }
             _ => return Err("unsupported: send payload outside the GRF".into()),
         };
         let base = self.group_base(inst);

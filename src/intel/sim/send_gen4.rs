@@ -8,8 +8,9 @@
 //! | render cache (5), Gen6 | OWord dual block read (2) / write (9) on the scratch surface (255) | block offsets in OWords in m(n+1) dwords 0 and 4 (Mesa's vec4 scratch) |
 //! | sampler cache (4), Gen6 | OWord dual block read (2) on a constant buffer | block offsets in OWords in m(n+1) dwords 0 and 4 (Mesa's vec4 pull constants) |
 //! | constant cache (9), Gen6 | OWord block read (0) | header dword 2 = offset in OWords (Mesa's FS pull constants) |
-//! | URB (6), Gen6 | interleaved SIMD4x2 write | bits 9:4 global offset in rows of two slots, 11:10 swizzle (1 = interleave), 13 allocate, 14 used, 15 complete |
+//! | URB (6), Gen4–6 | interleaved SIMD4x2 write | bits 9:4 global offset in rows of two slots, 11:10 swizzle (1 = interleave), 13 allocate, 14 used, 15 complete |
 //! | thread spawner (7) | only as the EOT message | |
+//! | math (1), read (4), write (5), Gen4–5 | extended math, render-target writes, OWord (dual) block reads and writes | [`super::send_gen45`] |
 //!
 //! Gen5–6 sampler parameters (Mesa's `lower_sampler_logical_send_gfx5`), one register per 8
 //! channels each, after the optional one-register header: the coordinates u v r (as many as
@@ -82,7 +83,10 @@ impl Thread {
                 }
                 self.const_read(m, shared)
             }
-            sfid::URB if ver >= 60 => self.urb_write_gen6(m, shared),
+            sfid::URB => self.urb_write_gen6(m, shared),
+            sfid::MATH if ver < 60 => self.math_msg(m),
+            sfid::DATAPORT_WRITE => self.dp_write_gen4(m, shared, ctx),
+            sfid::DATAPORT_READ => self.dp_read_gen4(m, shared),
             sfid::THREAD_SPAWNER if inst.eot => Ok(()),
             _ => Err(outside("Gen4-5 message")),
         }
@@ -131,7 +135,7 @@ impl Thread {
         Ok(())
     }
 
-    /// Gen6 interleaved SIMD4x2 URB write: after the header, register k holds vertex 0's
+    /// Gen4–6 interleaved SIMD4x2 URB write: after the header, register k holds vertex 0's
     /// dwords `8·offset + 4k ..` in dwords 0–3 and vertex 1's in 4–7.
     fn urb_write_gen6(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
@@ -142,14 +146,15 @@ impl Thread {
             || m.n != 8
         {
             return Err(format!(
-                "unsupported: {} (Gen6 URB messages other than an interleaved SIMD4x2 write \
+                "unsupported: {} (Gen4-6 URB messages other than an interleaved SIMD4x2 write \
                  without allocation)",
                 m.unknown(ver)
             ));
         }
-        if !m.header || m.rlen != 0 || m.mlen < 2 {
+        // Gen4 descriptors have no header bit: the header is always there.
+        if (ver >= 50 && !m.header) || m.rlen != 0 || m.mlen < 2 {
             return Err(format!(
-                "Gen6 URB write without its header or data, or with a response: {}",
+                "URB write without its header or data, or with a response: {}",
                 m.unknown(ver)
             ));
         }

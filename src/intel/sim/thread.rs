@@ -214,12 +214,12 @@ impl Thread {
 
     /// Bit of flag `f{nr}.{subnr}` for channel `ch`.
     pub(super) fn flag_bit(&self, nr: u8, subnr: u8, ch: u32) -> bool {
-        let bit = subnr as u32 * 16 + self.flag_channel(ch);
+        let bit = self.flag_bit_index(subnr, ch);
         bit < 32 && (self.flag(nr as u32) >> bit) & 1 == 1
     }
 
     pub(super) fn set_flag_bit(&mut self, nr: u8, subnr: u8, ch: u32, v: bool) {
-        let bit = subnr as u32 * 16 + self.flag_channel(ch);
+        let bit = self.flag_bit_index(subnr, ch);
         if bit >= 32 {
             return;
         }
@@ -228,16 +228,20 @@ impl Thread {
         self.set_flag(nr as u32, f);
     }
 
-    /// The flag bit (past the subregister's first) that channel `ch` uses. Gen7+ count
-    /// channels from the start of the thread, so a second-half instruction on f0.0 reaches
-    /// f0.1's bits. Gen6 has f0 alone, and Mesa's Gen6 SIMD32 code pairs f0.0 with the first
-    /// half and f0.1 with the second, both live at once: the model counts Gen6 channels
-    /// within their 16-channel half (inferred from Mesa's code, not from a PRM statement).
-    fn flag_channel(&self, ch: u32) -> u32 {
-        if self.devinfo.ver == 60 {
-            ch % 16
-        } else {
+    /// The bit of the flag register (f0.0 = bits 0-15) that channel `ch` uses with flag
+    /// subregister `subnr`: channels count from the start of the thread, as Mesa's flag
+    /// model (`flag_mask`) has it, so a second-half instruction on f0.0 reaches f0.1's bits.
+    /// Gen6 has f0 alone, yet Mesa's Gen6 SIMD32 code (which crocus dispatches) pairs f0.1
+    /// with second-half SIMD16 instructions that read what SIMD8 third- and fourth-quarter
+    /// instructions wrote to f0.0 (bits 16-31); the model gives those channels the f0 bit of
+    /// their own number, where Mesa's model would run past Gen6's flag register. Inferred
+    /// from Mesa's code, not from a PRM statement.
+    fn flag_bit_index(&self, subnr: u8, ch: u32) -> u32 {
+        let bit = subnr as u32 * 16 + ch;
+        if self.devinfo.ver == 60 && bit >= 32 {
             ch
+        } else {
+            bit
         }
     }
 
