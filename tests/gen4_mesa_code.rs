@@ -91,6 +91,126 @@ fn printed_vue_map(text: &str) -> Option<String> {
     Some(s)
 }
 
+/// A UBO range brw pushes: block, first 32-byte chunk, chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Range {
+    block: u32,
+    start: u32,
+    length: u32,
+}
+
+/// The ranges `brw_nir_analyze_ubo_ranges` picks on crocus on Gen4-5 and Gen7+ (not Gen6,
+/// where crocus's `can_push_ubo` is false) (facts from Mesa 23.3): every
+/// `load_ubo` with a constant block and a constant byte offset below 2048 marks the 32-byte
+/// chunks it reads as used and counts one use of its first chunk; each run of consecutive
+/// used chunks of a block is a candidate scored `2 · uses − chunks`, ranked by score (higher
+/// first), then block (higher first), then start (lower first); crocus sets
+/// `constant_buffer_0_is_relative`, which leaves 3 ranges, one fewer when the shader also
+/// reads regular uniforms or images. The vec4 backend then shrinks them to 32 registers in
+/// all, in rank order.
+fn mesa_push_ranges(shader: &nir::Shader) -> Vec<Range> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    // Per block: used chunks, uses per first chunk.
+    let mut blocks: BTreeMap<u32, (u64, [u32; 64])> = BTreeMap::new();
+    let mut regular_uniforms = false;
+    for ins in &imp.instrs {
+        let InstrKind::Intrinsic(i) = &ins.kind else {
+            continue;
+        };
+        let name = i.intrinsic.name();
+        if i.intrinsic == Intrinsic::LoadUniform || name.starts_with("image_deref_") {
+            regular_uniforms |= matches!(
+                name,
+                "load_uniform"
+                    | "image_deref_load"
+                    | "image_deref_store"
+                    | "image_deref_atomic"
+                    | "image_deref_atomic_swap"
+                    | "image_deref_size"
+            );
+            continue;
+        }
+        if i.intrinsic != Intrinsic::LoadUbo {
+            continue;
+        }
+        let konst = |k: usize| {
+            i.srcs
+                .get(k)
+                .and_then(|&s| imp.const_value(s))
+                .and_then(|v| v.first().copied())
+        };
+        let (Some(block), Some(offset)) = (konst(0), konst(1)) else {
+            continue;
+        };
+        let chunk = offset / 32;
+        if chunk >= 64 {
+            continue;
+        }
+        let def = i.def.and_then(|d| imp.def(d));
+        let bytes = def.map_or(4, |d| d.num_components as u64 * (d.bit_size as u64 / 8));
+        let start = offset / 32 * 32;
+        let end = (offset + bytes).div_ceil(32) * 32;
+        let chunks = (end - start) / 32;
+        let info = blocks.entry(block as u32).or_insert((0, [0; 64]));
+        let bits = if chunks >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << chunks) - 1
+        };
+        info.0 |= bits << chunk;
+        info.1[chunk as usize] += 1;
+    }
+    let mut ranges: Vec<(i64, Range)> = Vec::new();
+    for (&block, &(offsets, uses)) in &blocks {
+        let mut c = 0u32;
+        while c < 64 {
+            if offsets >> c & 1 == 0 {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < 64 && offsets >> c & 1 == 1 {
+                c += 1;
+            }
+            let benefit: u32 = uses[start as usize..c as usize].iter().sum();
+            let r = Range {
+                block,
+                start,
+                length: c - start,
+            };
+            ranges.push((2 * benefit as i64 - r.length as i64, r));
+        }
+    }
+    ranges.sort_by(|(sa, a), (sb, b)| {
+        sb.cmp(sa)
+            .then(b.block.cmp(&a.block))
+            .then(a.start.cmp(&b.start))
+    });
+    let keep = 3 - regular_uniforms as usize;
+    let mut total = 0;
+    ranges
+        .into_iter()
+        .take(keep)
+        .map(|(_, mut r)| {
+            r.length = r.length.min(32 - total);
+            total += r.length;
+            r
+        })
+        .filter(|r| r.length > 0)
+        .collect()
+}
+
+/// The push constants of `ranges` as gpucc's kernels list them: (UBO block, byte offset) of
+/// every pushed dword in payload order.
+fn push_layout(ranges: &[Range]) -> Vec<(u32, u32)> {
+    ranges
+        .iter()
+        .flat_map(|r| (0..r.length * 8).map(move |d| (r.block, r.start * 32 + 4 * d)))
+        .collect()
+}
+
 /// Removes the edge flag crocus's `crocus_lower_default_edgeflags` stores on Gen4–5: it is
 /// in the VUE map only when the key's `copy_edgeflag` is set (not in the corpus's default
 /// key), and brw drops the store otherwise.
@@ -233,6 +353,7 @@ fn vertex_programs(platform: &str) {
                 // "The pre-gfx6 VS requires that some push constants get loaded no matter
                 // what" (brw_vec4.cpp): one vec4 of parameters, so the vertex elements start
                 // at g2.
+                k.push_constants = push_layout(&mesa_push_ranges(&shader));
                 if k.push_constants.is_empty() {
                     k.push_constants = (0..4).map(|d| (0, 4 * d)).collect();
                 }
@@ -264,8 +385,17 @@ fn vertex_programs(platform: &str) {
         match verify_kernel(&ctx, &shader, &kernel, 8) {
             VerifyOutcome::Pass => matched += 1,
             VerifyOutcome::Unsupported(w) => {
-                let w = w.split(':').take(2).collect::<Vec<_>>().join(":");
+                // The innermost reason, without the descriptor's bits.
+                let w = w.rsplit("unsupported: ").next().unwrap_or(&w);
+                let w = w.split(" descriptor").next().unwrap_or(w).to_string();
                 *unsupported.entry(w).or_default() += 1;
+            }
+            // An array index read from the check's uniform data puts the scratch access
+            // past the simulator's scratch space: outside the model, not a mismatch.
+            VerifyOutcome::Fail { got, .. } if got.contains("beyond the 16 MiB model") => {
+                *unsupported
+                    .entry("scratch address beyond the model".into())
+                    .or_default() += 1;
             }
             other => failures.push(format!("{stem}: {other:?}")),
         }
@@ -361,6 +491,19 @@ fn fragment_programs(platform: &str) {
     figs.count("programs", total);
     figs.count("eot", eot);
     figs.count("errors", failures.len());
+    let sum = |f: &dyn Fn(&str) -> bool| -> usize {
+        outcomes.iter().filter(|(k, _)| f(k)).map(|(_, v)| v).sum()
+    };
+    figs.count(
+        "unsupported_sampler",
+        sum(&|k| k.starts_with("unsupported") && k.contains("(sampler)")),
+    );
+    figs.count(
+        "unsupported_other",
+        sum(&|k| k.starts_with("unsupported") && !k.contains("(sampler)")),
+    );
+    figs.count("step_limit", sum(&|k| k.starts_with("step limit")));
+    figs.count("ended_otherwise", sum(&|k| k.contains("without")));
     for (k, v) in &outcomes {
         println!("  {v:5}  {k}");
         figs.note(format!("{v:5}  {k}"));
@@ -486,6 +629,12 @@ fn fragment_matches(platform: &str) {
     figs.count("programs", programs);
     figs.count("matched", outcomes.get("matched").copied().unwrap_or(0));
     figs.count("failed", failures.len());
+    let explained: usize = outcomes
+        .iter()
+        .filter(|(k, _)| k.starts_with("explained mismatch"))
+        .map(|(_, v)| v)
+        .sum();
+    figs.count("explained_mismatches", explained);
     for (k, v) in &outcomes {
         figs.note(format!("{v:5}  {k}"));
     }
