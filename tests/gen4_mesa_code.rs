@@ -702,3 +702,48 @@ fn g4x_mesa_vertex_programs_match_the_interpreter() {
 fn g4x_mesa_fragment_programs_run_to_eot() {
     fragment_programs("g4x");
 }
+
+/// Mesa's snb program for glsl-vs-clamp-1 (four pulled matrix columns, one URB write),
+/// edited by `edit`, checked against the interpreter.
+fn check_edited_snb(edit: impl Fn(&str) -> String) -> Option<VerifyOutcome> {
+    const CLAMP: &str = "piglit__glsl-1.10__execution__builtins__glsl-vs-clamp-1.vs";
+    let asm_dir = common::shared_path("corpus/mesa-asm/snb")?;
+    let nir_dir = common::shared_path("corpus/nir/snb")?;
+    let devinfo = DevInfo::from_name("snb").unwrap();
+    let asm = vs_program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
+    let shader =
+        nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
+            .unwrap();
+    let kernel = vs_kernel(devinfo, &edit(&asm), &shader).unwrap();
+    Some(verify_kernel(&Context::new(devinfo), &shader, &kernel, 8))
+}
+
+#[test]
+fn snb_edited_vertex_programs_fail_the_check() {
+    if let Some(o) = check_edited_snb(str::to_string) {
+        assert_eq!(o, VerifyOutcome::Pass, "the unedited program");
+    }
+    let edits: [(&str, &dyn Fn(&str) -> String); 3] = [
+        // The first matrix column pulled from OWord 1 instead of 0.
+        ("pull offset", &|a: &str| {
+            a.replacen("m18<1>D         0D ", "m18<1>D         1D ", 1)
+        }),
+        // The URB write one row (two slots) further: descriptor bits 9:4 = 1.
+        ("URB offset", &|a: &str| {
+            a.replace("0x8a08c400", "0x8a08c410")
+                .replace("MsgDesc: offset 0", "MsgDesc: offset 1")
+        }),
+        // The lone-vertex thread writing its absent second vertex.
+        ("lone vertex", &|a: &str| {
+            a.replace("{ align16 1Q EOT }", "{ align16 WE_all 1Q EOT }")
+        }),
+    ];
+    for (what, edit) in edits {
+        if let Some(o) = check_edited_snb(edit) {
+            assert!(
+                matches!(o, VerifyOutcome::Fail { .. }),
+                "{what}: expected a failed check, got {o:?}"
+            );
+        }
+    }
+}
