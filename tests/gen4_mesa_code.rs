@@ -703,6 +703,9 @@ fn g4x_mesa_fragment_programs_run_to_eot() {
     fragment_programs("g4x");
 }
 
+/// An edit of a program's assembly text.
+type Edit = dyn Fn(&str) -> String;
+
 /// Mesa's snb program for glsl-vs-clamp-1 (four pulled matrix columns, one URB write),
 /// edited by `edit`, checked against the interpreter.
 fn check_edited_snb(edit: impl Fn(&str) -> String) -> Option<VerifyOutcome> {
@@ -723,7 +726,7 @@ fn snb_edited_vertex_programs_fail_the_check() {
     if let Some(o) = check_edited_snb(str::to_string) {
         assert_eq!(o, VerifyOutcome::Pass, "the unedited program");
     }
-    let edits: [(&str, &dyn Fn(&str) -> String); 3] = [
+    let edits: [(&str, &Edit); 3] = [
         // The first matrix column pulled from OWord 1 instead of 0.
         ("pull offset", &|a: &str| {
             a.replacen("m18<1>D         0D ", "m18<1>D         1D ", 1)

@@ -213,7 +213,7 @@ impl Thread {
         // How many coordinate slots the message has, before what follows them.
         let slots = match ty {
             0 => params,
-            1 | 2 | 3 | 4 | 5 | 6 => AFTER_COORDS.min(params),
+            1..=6 => AFTER_COORDS.min(params),
             7 => 3.min(params),
             10 => 0,
             _ => return Err(format!("unsupported: {}", m.unknown(ver))),
