@@ -46,8 +46,7 @@ fn bad_arguments_are_errors() {
     assert!(cli::run(d, "bogus(8) g2<1>F", 8, &[], &[])
         .unwrap_err()
         .contains("assembly"));
+    // Gen4-Gen6 are in the model since the MRF file and their messages were added.
     let old = DevInfo::from_name("snb").unwrap();
-    assert!(cli::run(old, nop, 8, &[], &[])
-        .unwrap_err()
-        .contains("unsupported"));
+    assert!(cli::run(old, nop, 8, &[], &[]).is_ok());
 }

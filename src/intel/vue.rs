@@ -116,6 +116,26 @@ impl VueMap {
         map
     }
 
+    /// The layout brw gives the varyings in `written` on Gen4 and Gen5
+    /// (`brw_compute_vue_map` before Gen6): the header, the NDC position (written by the
+    /// shader for the clipper; no varying, so `None` here), the position, then every other
+    /// built-in varying and the generic ones in slot-number order, without padding and
+    /// without the separate-shader layout.
+    pub fn gen4(written: u64) -> VueMap {
+        let own = written & !(HEADER_VARYINGS & !(1 << VARYING_SLOT_PSIZ));
+        let mut map = VueMap {
+            slots_valid: written,
+            separate: false,
+            slots: vec![Some(VARYING_SLOT_PSIZ), None, Some(VARYING_SLOT_POS)],
+        };
+        for v in bits(own) {
+            if map.slot_of(v).is_none() {
+                map.slots.push(Some(v));
+            }
+        }
+        map
+    }
+
     /// The slot holding `varying` (the header slot for layer and viewport).
     pub fn slot_of(&self, varying: u32) -> Option<u32> {
         self.slots

@@ -82,7 +82,7 @@ impl Thread {
                     off,
                 ));
             }
-            self.wake(off, inst.opcode == Opcode::While);
+            let woken = self.wake(off, inst.opcode == Opcode::While);
             let next_off = offsets.get(pc + 1).copied().unwrap_or(off + INST_SIZE);
             let mut ctx = Ctx {
                 pc,
@@ -90,6 +90,7 @@ impl Thread {
                 next_off,
                 res: &mut res,
                 reported: &mut reported,
+                woken,
             };
             let next = self
                 .exec(inst, &mut ctx, shared)
@@ -144,13 +145,14 @@ impl Thread {
         };
         let mut res = RunResult::default();
         let mut reported = Vec::new();
-        self.wake(off, inst.opcode == Opcode::While);
+        let woken = self.wake(off, inst.opcode == Opcode::While);
         let mut ctx = Ctx {
             pc,
             off,
             next_off: offsets.get(pc + 1).copied().unwrap_or(off + INST_SIZE),
             res: &mut res,
             reported: &mut reported,
+            woken,
         };
         let next = self.exec(inst, &mut ctx, shared);
         match next.map_err(|m| SimError::at(m, pc, off))? {
@@ -167,18 +169,27 @@ impl Thread {
         }
     }
 
-    fn wake(&mut self, off: usize, is_while: bool) {
-        for c in self.chans.iter_mut() {
+    /// Re-enables the channels waiting for the instruction at `off`; returns them (bit n =
+    /// channel n).
+    fn wake(&mut self, off: usize, is_while: bool) -> u32 {
+        let mut woken = 0;
+        for (n, c) in self.chans.iter_mut().enumerate() {
             match *c {
                 Chan::Wait(t) if t == off => *c = Chan::Active,
                 Chan::Break(t) if t == off && !is_while => *c = Chan::Active,
-                _ => {}
+                _ => continue,
             }
+            woken |= 1 << n;
         }
+        woken
     }
 
     /// First channel of the instruction's group (QtrCtrl and NibCtrl).
     pub(super) fn group_base(&self, inst: &Inst) -> u32 {
+        if self.devinfo.ver < 60 {
+            // Gen4-5 compression control: only `sechalf` (1) starts at channel 8.
+            return if inst.qtr_ctrl == 1 { 8 } else { 0 };
+        }
         inst.qtr_ctrl as u32 * 8 + if inst.nib_ctrl { 4 } else { 0 }
     }
 
@@ -226,8 +237,20 @@ impl Thread {
         }) {
             self.refresh_channel_enables(inst)?;
         }
+        let ver = self.devinfo.ver;
+        if ver < 60
+            && matches!(
+                inst.opcode,
+                If | Iff | Else | Endif | While | Break | Continue | Do
+            )
+        {
+            return self.exec_flow_gen4(inst, ctx);
+        }
+        if ver == 60 && inst.opcode == Math {
+            self.check_gen6_math(inst)?;
+        }
         match inst.opcode {
-            Nop | Wait => Ok(Next::Fall),
+            Nop | Wait | Nenop => Ok(Next::Fall),
             If | Else | Endif | While | Break | Continue | Halt => self.exec_flow(inst, ctx),
             Send | Sendc => self.exec_send(inst, ctx, shared),
             Mov | Sel | Not | And | Or | Xor | Shr | Shl | Asr | Cmp | Cmpn | Csel | F32to16
@@ -262,7 +285,7 @@ impl Thread {
         self.write_raw(Loc::Arf(super::thread::arf_base(0x40)), 4, mask as u64)
     }
 
-    fn exec_flow(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {
+    pub(super) fn exec_flow(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<Next, String> {
         let b = inst
             .branch
             .ok_or_else(|| format!("`{}` without jump targets", inst.opcode.name()))?;
@@ -834,4 +857,6 @@ pub(super) struct Ctx<'a> {
     pub next_off: usize,
     pub res: &'a mut RunResult,
     pub reported: &'a mut Vec<usize>,
+    /// Channels that were waiting for this instruction (bit n = channel n).
+    pub woken: u32,
 }

@@ -1,4 +1,5 @@
-//! Functional simulator of one Intel EU thread (Gen7, Gen7.5, Gen8, Gen9).
+//! Functional simulator of one Intel EU thread (Gen7, Gen7.5, Gen8, Gen9; Gen4, Gen4.5, Gen5
+//! and Gen6 as far as Mesa's code for them needs, in files of their own).
 //!
 //! Without Intel hardware this is how gpucc checks that the code it emits runs correctly, so it
 //! follows the hardware where the hardware is surprising rather than where it would be
@@ -28,9 +29,13 @@
 //!   untyped surfaces and atomics, constant-cache reads, gateway barrier, EOT; descriptor
 //!   layouts are documented in [`send`].
 //! - **Payloads** ([`payload`]): fragment, compute and vertex (Gen8 SIMD8, Gen7 SIMD4x2)
-//!   thread payloads as Mesa's backends expect them.
+//!   thread payloads as Mesa's backends expect them (the Gen7 forms serve Gen4–6 too).
+//! - **Gen4–Gen6**: the MRF file, compr4 and the Gen4–5 implied move (`mrf`), Gen6 MATH's
+//!   operand rules (`math_gen6`), Gen4–5 jump counts (`flow_gen4`; Gen6 uses [`flow`]), and
+//!   the messages of that era (`send_gen4`, `send_gen45`). Gen4 sampler messages are not
+//!   modelled yet.
 //!
-//! Outside the model (each an "unsupported: …" error naming the instruction): Gen4–Gen6,
+//! Outside the model (each an "unsupported: …" error naming the instruction):
 //! JMPI/CALL/RET/GOTO and the other unstructured jumps, align16 double-precision operands,
 //! the mask/timestamp/notification ARFs, SIMD4x2 sampler messages other than sample,
 //! sample_b, sample_l, sample_l_c, resinfo and `ld`, dual-source and replicated render-target
@@ -49,8 +54,13 @@ pub mod cli;
 mod error;
 pub mod exec;
 pub mod flow;
+mod flow_gen4;
+mod math_gen6;
+mod mrf;
 pub mod payload;
 pub mod send;
+mod send_gen4;
+mod send_gen45;
 pub mod shared;
 pub mod thread;
 pub mod value;

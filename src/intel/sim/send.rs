@@ -57,25 +57,25 @@ use crate::nir::interp::TexRequest;
 use crate::nir::TexOp;
 
 /// The decoded common part of a descriptor.
-struct Msg {
-    desc: u32,
+pub(super) struct Msg {
+    pub(super) desc: u32,
     /// The descriptor read as a data-port message (what most of the messages are).
-    dp: DataPortDesc,
-    sfid: u8,
-    mlen: usize,
-    rlen: usize,
-    header: bool,
-    payload: usize,
-    dst: Option<usize>,
+    pub(super) dp: DataPortDesc,
+    pub(super) sfid: u8,
+    pub(super) mlen: usize,
+    pub(super) rlen: usize,
+    pub(super) header: bool,
+    pub(super) payload: usize,
+    pub(super) dst: Option<usize>,
     /// Enabled channels of the message, bit n = channel n of the instruction.
-    mask: u32,
-    n: u32,
+    pub(super) mask: u32,
+    pub(super) n: u32,
     /// First channel of the instruction in the thread (its group: 8 for a second half).
-    base: u32,
+    pub(super) base: u32,
 }
 
 impl Msg {
-    fn unknown(&self, ver: u32) -> String {
+    pub(super) fn unknown(&self, ver: u32) -> String {
         format!(
             "unknown message: sfid {} ({}) descriptor {:#010x}",
             self.sfid,
@@ -86,7 +86,7 @@ impl Msg {
 }
 
 impl Thread {
-    fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
+    pub(super) fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
         let a = reg * REG_SIZE + dword * 4;
         Ok(self
             .read_raw(Loc::Grf(a), 4)
@@ -94,14 +94,14 @@ impl Thread {
             as u32)
     }
 
-    fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
+    pub(super) fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
         let a = reg * REG_SIZE + dword * 4;
         self.write_raw(Loc::Grf(a), 4, v as u64)
             .map_err(|_| format!("message response g{reg}.{dword} is outside the GRF file"))
     }
 
     /// Parameter `p` of channel `c` in a payload with `rpp` registers per parameter.
-    fn param(&self, first: usize, rpp: usize, p: usize, c: u32) -> Result<u32, String> {
+    pub(super) fn param(&self, first: usize, rpp: usize, p: usize, c: u32) -> Result<u32, String> {
         self.grf_dword(first + p * rpp + c as usize / 8, c as usize % 8)
     }
 
@@ -124,9 +124,21 @@ impl Thread {
             .first()
             .and_then(|s| s.as_reg())
             .ok_or("send without a payload register")?;
-        if src0.file != RegFile::Grf {
-            return Err("unsupported: send payload outside the GRF".into());
-        }
+        let ver = self.devinfo.ver;
+        let payload = match src0.file {
+            RegFile::Grf if ver < 60 => {
+                let mrf = inst.msg.map_or(0, |m| m.base_mrf);
+                self.implied_move(inst, src0, mrf)?;
+                self.mrf_storage_reg(mrf)?
+            }
+            RegFile::Grf => src0.nr as usize,
+            RegFile::Mrf if ver < 70 => self.mrf_storage_reg(src0.nr)?,
+            // Gen4-5 without an implied move: the message is already at the base MRF.
+            RegFile::Arf if ver < 60 && src0.nr & 0xf0 == 0 => {
+                self.mrf_storage_reg(inst.msg.map_or(0, |m| m.base_mrf))?
+            }
+            _ => return Err("unsupported: send payload outside the GRF".into()),
+        };
         let base = self.group_base(inst);
         let n = inst.exec_size as u32;
         // In align16 the destination's write mask is part of each channel's enable: a
@@ -145,7 +157,6 @@ impl Thread {
                 mask |= 1 << i;
             }
         }
-        let ver = self.devinfo.ver;
         let len = Lengths::decode(ver, desc);
         let m = Msg {
             desc,
@@ -154,12 +165,16 @@ impl Thread {
             mlen: len.mlen as usize,
             rlen: len.rlen as usize,
             header: len.header,
-            payload: src0.nr as usize,
+            payload,
             dst: (inst.dst.file == RegFile::Grf).then_some(inst.dst.nr as usize),
             mask,
             n,
             base,
         };
+        if ver < 70 {
+            self.send_gen4(&m, inst, ctx, shared)?;
+            return Ok(if inst.eot { Next::End } else { Next::Fall });
+        }
         match m.sfid {
             sfid::SAMPLER => self.sampler_msg(&m, shared)?,
             sfid::DATAPORT_WRITE => {
@@ -300,7 +315,11 @@ impl Thread {
     /// - `resinfo` (10): the level in dword 0 of the lane; width, height, depth, levels back.
     ///
     /// Other types (`sample_c`, gradients, gathers) are outside the model.
-    fn sampler_simd4x2(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+    pub(super) fn sampler_simd4x2(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let sd = SamplerDesc::decode(ver, m.desc);
         let ty = sd.msg_type;
@@ -393,7 +412,7 @@ impl Thread {
         Ok(())
     }
 
-    fn rt_write(
+    pub(super) fn rt_write(
         &mut self,
         m: &Msg,
         shared: &mut dyn SharedFunctions,
@@ -534,7 +553,7 @@ impl Thread {
     /// A memory fence's reply: with commit enabled (function control bit 5) the data port
     /// writes one register when earlier accesses have completed. Messages complete in order
     /// here, so the reply only has to arrive.
-    fn fence_reply(&mut self, m: &Msg) -> Result<(), String> {
+    pub(super) fn fence_reply(&mut self, m: &Msg) -> Result<(), String> {
         if m.mlen != 1 || !m.header {
             return Err(format!(
                 "memory fence with mlen {} (the thread header alone)",
@@ -684,7 +703,11 @@ impl Thread {
         Ok(())
     }
 
-    fn const_read(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+    pub(super) fn const_read(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
         let ver = self.devinfo.ver;
         if m.dp.msg_type != dc::OWORD_BLOCK_READ || !m.header {
             return Err(m.unknown(ver));
@@ -823,7 +846,7 @@ impl Thread {
     /// response register, a write takes it from the same dwords of register 2. Each dword is
     /// read or written only when its channel is enabled. Only the scratch surfaces are
     /// modelled.
-    fn oword_dual_block(
+    pub(super) fn oword_dual_block(
         &mut self,
         m: &Msg,
         shared: &mut dyn SharedFunctions,
@@ -1140,7 +1163,7 @@ fn is_scratch_bti(bti: u32) -> bool {
 }
 
 /// Sampler reply dwords: floats, or integers for integer textures.
-fn encode(v: [f64; 4], integer: bool) -> [u32; 4] {
+pub(super) fn encode(v: [f64; 4], integer: bool) -> [u32; 4] {
     v.map(|x| {
         if integer {
             x as i64 as i32 as u32

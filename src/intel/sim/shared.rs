@@ -145,6 +145,12 @@ pub trait SharedFunctions {
     fn buffer_texel(&mut self, _surface: u32, _index: i64) -> Option<[u32; 4]> {
         None
     }
+    /// The number of coordinates texture `texture` takes, when known: Gen4–6 sampler
+    /// messages carry coordinates in fixed slots the hardware reads as far as the surface's
+    /// dimensions (see [`super::send_gen4`]).
+    fn coordinate_count(&mut self, _texture: u32) -> Option<usize> {
+        None
+    }
     /// Reads thread-private scratch bytes.
     fn scratch_read(&mut self, offset: usize, out: &mut [u8]) -> Result<(), String>;
     /// Writes thread-private scratch bytes.
@@ -199,6 +205,9 @@ pub struct DefaultShared {
     pub global: BTreeMap<u64, Vec<u8>>,
     /// URB entries written, by handle: dword index to value.
     pub urb: BTreeMap<u32, BTreeMap<u32, u32>>,
+    /// Coordinates each texture takes (its dimensions, plus one for arrays), where the
+    /// caller knows them: see [`SharedFunctions::coordinate_count`].
+    pub coordinate_counts: BTreeMap<u32, usize>,
 }
 
 impl DefaultShared {
@@ -245,6 +254,10 @@ fn set_dword(buf: &mut [u8], addr: u32, v: u32) {
 }
 
 impl SharedFunctions for DefaultShared {
+    fn coordinate_count(&mut self, texture: u32) -> Option<usize> {
+        self.coordinate_counts.get(&texture).copied()
+    }
+
     fn render_target_write(&mut self, w: &RtWrite) -> Result<(), String> {
         self.rt_writes.push(w.clone());
         Ok(())

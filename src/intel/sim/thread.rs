@@ -1,6 +1,7 @@
 //! One EU thread's architectural state and operand access.
 
 use super::flow::Chan;
+use super::mrf;
 use super::shared::DefaultShared;
 use super::value::{from_bits, to_bits, vf_to_f32, FloatEnv, Val};
 use super::SimError;
@@ -55,9 +56,9 @@ impl Thread {
                 "SIMD width {simd} is outside 1..=32"
             )));
         }
-        if devinfo.ver < 70 {
+        if devinfo.ver < 40 {
             return Err(SimError::new(format!(
-                "unsupported: the simulator models Gen7-Gen9, not {} (Gen{})",
+                "unsupported: the simulator models Gen4-Gen9, not {} (Gen{})",
                 devinfo.name,
                 devinfo.ver as f32 / 10.0
             )));
@@ -65,7 +66,7 @@ impl Thread {
         let mut t = Thread {
             devinfo: devinfo.clone(),
             simd,
-            grf: vec![0; devinfo.grf_count as usize * REG_SIZE],
+            grf: vec![0; (devinfo.grf_count as usize + mrf::count(devinfo.ver)) * REG_SIZE],
             arf: vec![0; 16 * ARF_REGS_PER_KIND * REG_SIZE],
             chans: [Chan::Off; 32],
             step_limit: 1_000_000,
@@ -120,7 +121,7 @@ impl Thread {
     pub fn set_grf(&mut self, reg: u32, dword: u32, words: &[u32]) -> Result<(), SimError> {
         let start = reg as usize * REG_SIZE + dword as usize * 4;
         let end = start + words.len() * 4;
-        if end > self.grf.len() {
+        if end > self.grf_end() {
             return Err(SimError::new(format!(
                 "set_grf: g{reg}.{dword} + {} dwords runs past the last GRF",
                 words.len()
@@ -157,7 +158,7 @@ impl Thread {
 
     /// Raw GRF bytes.
     pub fn grf_bytes(&self) -> &[u8] {
-        &self.grf
+        &self.grf[..self.grf_end()]
     }
 
     /// The 32 bits of flag register `f{nr}` (f0.0 in the low half, f0.1 in the high half).
@@ -213,18 +214,35 @@ impl Thread {
 
     /// Bit of flag `f{nr}.{subnr}` for channel `ch`.
     pub(super) fn flag_bit(&self, nr: u8, subnr: u8, ch: u32) -> bool {
-        let bit = subnr as u32 * 16 + ch;
+        let bit = self.flag_bit_index(subnr, ch);
         bit < 32 && (self.flag(nr as u32) >> bit) & 1 == 1
     }
 
     pub(super) fn set_flag_bit(&mut self, nr: u8, subnr: u8, ch: u32, v: bool) {
-        let bit = subnr as u32 * 16 + ch;
+        let bit = self.flag_bit_index(subnr, ch);
         if bit >= 32 {
             return;
         }
         let f = self.flag(nr as u32);
         let f = if v { f | 1 << bit } else { f & !(1 << bit) };
         self.set_flag(nr as u32, f);
+    }
+
+    /// The bit of the flag register (f0.0 = bits 0-15) that channel `ch` uses with flag
+    /// subregister `subnr`: channels count from the start of the thread, as Mesa's flag
+    /// model (`flag_mask`) has it, so a second-half instruction on f0.0 reaches f0.1's bits.
+    /// Gen6 has f0 alone, yet Mesa's Gen6 SIMD32 code (which crocus dispatches) pairs f0.1
+    /// with second-half SIMD16 instructions that read what SIMD8 third- and fourth-quarter
+    /// instructions wrote to f0.0 (bits 16-31); the model gives those channels the f0 bit of
+    /// their own number, where Mesa's model would run past Gen6's flag register. Inferred
+    /// from Mesa's code, not from a PRM statement.
+    fn flag_bit_index(&self, subnr: u8, ch: u32) -> u32 {
+        let bit = subnr as u32 * 16 + ch;
+        if self.devinfo.ver == 60 && bit >= 32 {
+            ch
+        } else {
+            bit
+        }
     }
 
     fn a0(&self, sub: u8) -> Result<usize, String> {
@@ -239,7 +257,7 @@ impl Thread {
         match file {
             RegFile::Grf => {
                 let abs = nr as isize * REG_SIZE as isize + byte;
-                if abs < 0 || abs as usize >= self.grf.len() {
+                if abs < 0 || abs as usize >= self.grf_end() {
                     return Err(format!(
                         "register access at byte {abs} is outside the GRF file"
                     ));
@@ -266,7 +284,7 @@ impl Thread {
                     (nr >> 4) as usize * ARF_REGS_PER_KIND * REG_SIZE + off as usize,
                 ))
             }
-            RegFile::Mrf => Err("unsupported: MRF registers do not exist on Gen7+".into()),
+            RegFile::Mrf => self.mrf_loc(nr, byte),
             RegFile::Imm => Err("immediate used as a register".into()),
         }
     }

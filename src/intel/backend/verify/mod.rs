@@ -444,6 +444,7 @@ fn run_set(
         attributes: Vec::new(),
     };
     payload.apply(&mut t).map_err(sim_error)?;
+    t.shared_mut().coordinate_counts = world::texture_coordinate_counts(shader);
     for &b in &kernel.pull_constant_blocks {
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());

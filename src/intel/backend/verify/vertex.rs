@@ -150,6 +150,7 @@ pub(super) fn run_vertex_set(
         variant,
         ubos: &ubos,
         constant_data: &constant_data,
+        coordinate_counts: super::world::texture_coordinate_counts(shader),
         ssbos: std::cell::RefCell::new(ssbos),
     };
     let urb = if kernel.is_simd4x2() {
@@ -276,6 +277,8 @@ struct Simulation<'a> {
     variant: &'a SimdKernel,
     ubos: &'a [Vec<u8>],
     constant_data: &'a [u8],
+    /// Coordinates per texture (see `world::texture_coordinate_counts`).
+    coordinate_counts: BTreeMap<u32, usize>,
     /// SSBO contents, carried from one thread to the next.
     ssbos: std::cell::RefCell<Vec<Vec<u8>>>,
 }
@@ -290,6 +293,7 @@ impl Simulation<'_> {
         let mut t = Thread::new(self.ctx.devinfo(), 8)
             .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
         let layout = load(&mut t).map_err(sim_error)?;
+        t.shared_mut().coordinate_counts = self.coordinate_counts.clone();
         if layout.push_constants != self.variant.dispatch_grf_start {
             return Err(VerifyOutcome::Fail {
                 invocation: 0,

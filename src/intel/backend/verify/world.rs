@@ -245,3 +245,31 @@ pub(super) fn uniform_buffers(kernel: &Kernel, set: usize) -> Vec<Vec<u8>> {
     }
     ubos
 }
+
+/// The number of coordinates each texture takes, from the NIR's texture instructions (the
+/// coordinate source's components): Gen4–6 sampler messages carry their coordinates in fixed
+/// slots the hardware reads only as far as the surface's dimensions, and the simulator has no
+/// surface types (see `sim::send_gen4`). Gen7+ messages carry exactly their coordinates.
+pub(super) fn texture_coordinate_counts(
+    shader: &nir::Shader,
+) -> std::collections::BTreeMap<u32, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(imp) = shader.entry() else {
+        return out;
+    };
+    for ins in &imp.instrs {
+        let nir::InstrKind::Tex(t) = &ins.kind else {
+            continue;
+        };
+        let (Some(texture), Some(&(_, coord))) = (
+            t.texture_index,
+            t.srcs.iter().find(|(s, _)| *s == nir::tex::TexSrc::Coord),
+        ) else {
+            continue;
+        };
+        if let Some(d) = imp.def(coord) {
+            out.insert(texture, d.num_components as usize);
+        }
+    }
+    out
+}

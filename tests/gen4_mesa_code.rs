@@ -1,0 +1,752 @@
+//! Mesa 23.3's own Gen6 (snb) and Gen4.5 (g4x) assembly from the corpus
+//! (shared/corpus/mesa-asm/{snb,g4x}), run on the simulator: the simulator must be right for
+//! these generations before it judges gpucc's code for them.
+//!
+//! - **Vertex shaders** (Mesa's vec4 backend, SIMD4x2) go through gpucc's vertex-shader check
+//!   against the reference interpreter on the NIR Mesa compiled them from, as
+//!   `vec4_mesa_code.rs` does for ivb. The kernel facts come from the NIR as crocus derives
+//!   them: the VUE map (compared with the one Mesa printed after the NIR), no push constants
+//!   on snb (crocus's `can_push_ubo` is false on Gen6, so every UBO read is a pull through
+//!   the sampler cache's OWord dual block read), pulled UBO blocks bound at their NIR block
+//!   index.
+//! - **Fragment shaders** run whole on a synthetic payload (random GRFs, every pixel lit),
+//!   as `isim_corpus.rs` does for ivb and bdw: every program must reach EOT or stop with a
+//!   named reason. Their outputs are not compared: the Gen4–6 FS payload (setup data for
+//!   each input, the push layout) is not derived from the NIR here.
+//!
+//! Figures are held exactly in tests/expectations/corpus.txt (`snb.gen4sim.*`,
+//! `g4x.gen4sim.*`).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use gpucc::intel::backend::vertex::vertex_facts;
+use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
+use gpucc::intel::eu;
+use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::sim::Thread;
+use gpucc::intel::vue::VueMap;
+use gpucc::intel::DevInfo;
+use gpucc::nir::{self, InstrKind, Intrinsic};
+use gpucc::util::rng::Rng;
+
+/// The assembly of the one vec4 program in a Mesa listing.
+fn vs_program(text: &str) -> String {
+    let mut s = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Native code for")
+            || t.starts_with("VS vec4 shader")
+            || t.starts_with("START B")
+            || t.starts_with("END B")
+        {
+            continue;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// (SIMD width, assembly) of each program in a Mesa fragment-shader listing.
+fn fs_programs(text: &str) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(u32, String)> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Native code for") {
+            out.extend(cur.take());
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("SIMD") {
+            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
+                cur = Some((n, String::new()));
+                continue;
+            }
+        }
+        if t.starts_with("START B") || t.starts_with("END B") {
+            continue;
+        }
+        if let Some((_, s)) = cur.as_mut() {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// The "VS Output VUE map" listing at the end of a corpus .vs.nir file.
+fn printed_vue_map(text: &str) -> Option<String> {
+    let at = text.find("VS Output VUE map")?;
+    let mut s = String::new();
+    for line in text[at..].lines() {
+        if line.trim().is_empty() {
+            break;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    Some(s)
+}
+
+/// A UBO range brw pushes: block, first 32-byte chunk, chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Range {
+    block: u32,
+    start: u32,
+    length: u32,
+}
+
+/// The ranges `brw_nir_analyze_ubo_ranges` picks on crocus on Gen4-5 and Gen7+ (not Gen6,
+/// where crocus's `can_push_ubo` is false) (facts from Mesa 23.3): every
+/// `load_ubo` with a constant block and a constant byte offset below 2048 marks the 32-byte
+/// chunks it reads as used and counts one use of its first chunk; each run of consecutive
+/// used chunks of a block is a candidate scored `2 · uses − chunks`, ranked by score (higher
+/// first), then block (higher first), then start (lower first); crocus sets
+/// `constant_buffer_0_is_relative`, which leaves 3 ranges, one fewer when the shader also
+/// reads regular uniforms or images. The vec4 backend then shrinks them to 32 registers in
+/// all, in rank order.
+fn mesa_push_ranges(shader: &nir::Shader) -> Vec<Range> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    // Per block: used chunks, uses per first chunk.
+    let mut blocks: BTreeMap<u32, (u64, [u32; 64])> = BTreeMap::new();
+    let mut regular_uniforms = false;
+    for ins in &imp.instrs {
+        let InstrKind::Intrinsic(i) = &ins.kind else {
+            continue;
+        };
+        let name = i.intrinsic.name();
+        if i.intrinsic == Intrinsic::LoadUniform || name.starts_with("image_deref_") {
+            regular_uniforms |= matches!(
+                name,
+                "load_uniform"
+                    | "image_deref_load"
+                    | "image_deref_store"
+                    | "image_deref_atomic"
+                    | "image_deref_atomic_swap"
+                    | "image_deref_size"
+            );
+            continue;
+        }
+        if i.intrinsic != Intrinsic::LoadUbo {
+            continue;
+        }
+        let konst = |k: usize| {
+            i.srcs
+                .get(k)
+                .and_then(|&s| imp.const_value(s))
+                .and_then(|v| v.first().copied())
+        };
+        let (Some(block), Some(offset)) = (konst(0), konst(1)) else {
+            continue;
+        };
+        let chunk = offset / 32;
+        if chunk >= 64 {
+            continue;
+        }
+        let def = i.def.and_then(|d| imp.def(d));
+        let bytes = def.map_or(4, |d| d.num_components as u64 * (d.bit_size as u64 / 8));
+        let start = offset / 32 * 32;
+        let end = (offset + bytes).div_ceil(32) * 32;
+        let chunks = (end - start) / 32;
+        let info = blocks.entry(block as u32).or_insert((0, [0; 64]));
+        let bits = if chunks >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << chunks) - 1
+        };
+        info.0 |= bits << chunk;
+        info.1[chunk as usize] += 1;
+    }
+    let mut ranges: Vec<(i64, Range)> = Vec::new();
+    for (&block, &(offsets, uses)) in &blocks {
+        let mut c = 0u32;
+        while c < 64 {
+            if offsets >> c & 1 == 0 {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < 64 && offsets >> c & 1 == 1 {
+                c += 1;
+            }
+            let benefit: u32 = uses[start as usize..c as usize].iter().sum();
+            let r = Range {
+                block,
+                start,
+                length: c - start,
+            };
+            ranges.push((2 * benefit as i64 - r.length as i64, r));
+        }
+    }
+    ranges.sort_by(|(sa, a), (sb, b)| {
+        sb.cmp(sa)
+            .then(b.block.cmp(&a.block))
+            .then(a.start.cmp(&b.start))
+    });
+    let keep = 3 - regular_uniforms as usize;
+    let mut total = 0;
+    ranges
+        .into_iter()
+        .take(keep)
+        .map(|(_, mut r)| {
+            r.length = r.length.min(32 - total);
+            total += r.length;
+            r
+        })
+        .filter(|r| r.length > 0)
+        .collect()
+}
+
+/// The push constants of `ranges` as gpucc's kernels list them: (UBO block, byte offset) of
+/// every pushed dword in payload order.
+fn push_layout(ranges: &[Range]) -> Vec<(u32, u32)> {
+    ranges
+        .iter()
+        .flat_map(|r| (0..r.length * 8).map(move |d| (r.block, r.start * 32 + 4 * d)))
+        .collect()
+}
+
+/// Removes the edge flag crocus's `crocus_lower_default_edgeflags` stores on Gen4–5: it is
+/// in the VUE map only when the key's `copy_edgeflag` is set (not in the corpus's default
+/// key), and brw drops the store otherwise.
+fn drop_default_edge_flag(shader: &mut nir::Shader) {
+    let Some(imp) = shader.entry_mut() else {
+        return;
+    };
+    let edge: Vec<bool> = imp
+        .instrs
+        .iter()
+        .map(|ins| {
+            matches!(&ins.kind, InstrKind::Intrinsic(i)
+                if i.intrinsic == Intrinsic::StoreOutput
+                    && i.io_location() == Some("VARYING_SLOT_EDGE"))
+        })
+        .collect();
+    for b in imp.blocks.iter_mut() {
+        b.instrs.retain(|id| !edge[id.0 as usize]);
+    }
+}
+
+/// The VUE slots Mesa's interleaved URB writes cover: each write's global offset (in rows
+/// of two slots) plus its data registers (one slot each), at most.
+fn urb_slots_written(asm: &str) -> Option<u32> {
+    let mut end = None;
+    for line in asm.lines() {
+        let Some(at) = line.find("urb MsgDesc: offset ") else {
+            continue;
+        };
+        let rest = &line[at + "urb MsgDesc: offset ".len()..];
+        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
+        let mlen: u32 = rest
+            .split("mlen ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        end = end.max(Some(2 * offset + mlen - 1));
+    }
+    end
+}
+
+/// Every UBO block a `load_ubo` names: crocus has made the NIR's block index the
+/// binding-table index Mesa's pull loads name.
+fn ubo_blocks(shader: &nir::Shader) -> Vec<u32> {
+    let Some(imp) = shader.entry() else {
+        return Vec::new();
+    };
+    let mut blocks: Vec<u32> = imp
+        .instrs
+        .iter()
+        .filter_map(|ins| match &ins.kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadUbo => {
+                let v = imp.const_value(*i.srcs.first()?)?;
+                Some(*v.first()? as u32)
+            }
+            _ => None,
+        })
+        .collect();
+    blocks.sort();
+    blocks.dedup();
+    blocks
+}
+
+/// The vertex kernel gpucc's checks take, built from Mesa's code and the facts of its NIR.
+fn vs_kernel(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kernel, String> {
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
+    let size = code.len() as u32;
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![SimdKernel {
+            simd: SIMD4X2,
+            offset: 0,
+            size,
+            dispatch_grf_start: 1,
+            grfs_used: 128,
+            stats: Stats {
+                simd: SIMD4X2,
+                instructions: insts.len() as u32,
+                ..Stats::default()
+            },
+            scratch_size: 0,
+        }],
+        code,
+        push_constants: Vec::new(),
+        inputs: Vec::new(),
+        num_render_targets: 0,
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
+        ubo_ranges: Vec::new(),
+        surfaces: SurfaceUse::default(),
+        flags: Flags::default(),
+        scratch_size: 0,
+        compute: None,
+        vertex: Some(vertex),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+    })
+}
+
+/// Runs Mesa's vertex programs for `platform` against the interpreter and records the
+/// figures.
+fn vertex_programs(platform: &str) {
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path(&format!("corpus/mesa-asm/{platform}")),
+        common::shared_path(&format!("corpus/nir/{platform}")),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name(platform).unwrap();
+    let ctx = Context::new(devinfo);
+    let files = common::files_with_suffix(&asm_dir, ".vs.asm");
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut ran, mut matched, mut maps_equal) = (0, 0, 0);
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name.trim_end_matches(".asm");
+        let asm = vs_program(&std::fs::read_to_string(f).unwrap());
+        let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
+            *skipped.entry("no_nir".into()).or_default() += 1;
+            continue;
+        };
+        let mut shader = nir::parse(&text).unwrap();
+        if devinfo.ver < 60 {
+            drop_default_edge_flag(&mut shader);
+        }
+        let kernel = match vs_kernel(devinfo, &asm, &shader) {
+            Ok(mut k) if devinfo.ver < 60 => {
+                let info = k.vertex.as_mut().unwrap();
+                const EDGE: u64 = 1 << 15;
+                info.vue_map = VueMap::gen4(info.vue_map.slots_valid & !EDGE);
+                // "The pre-gfx6 VS requires that some push constants get loaded no matter
+                // what" (brw_vec4.cpp): one vec4 of parameters, so the vertex elements start
+                // at g2.
+                k.push_constants = push_layout(&mesa_push_ranges(&shader));
+                if k.push_constants.is_empty() {
+                    k.push_constants = (0..4).map(|d| (0, 4 * d)).collect();
+                }
+                k
+            }
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("{stem}: {e}"));
+                continue;
+            }
+        };
+        let map = &kernel.vertex.as_ref().unwrap().vue_map;
+        match printed_vue_map(&text) {
+            Some(p) if p == map.to_string() => maps_equal += 1,
+            Some(p) => failures.push(format!("{stem}: VUE map\n{map}differs from Mesa's\n{p}")),
+            // The snb and g4x dumps print no VUE map: Mesa's URB writes must then cover
+            // exactly its slots (padded to whole rows of two slots, interleaved writes).
+            None => match urb_slots_written(&asm) {
+                Some(n) if n == map.num_slots().next_multiple_of(2) => maps_equal += 1,
+                // Gen4-5 writes pad the last row only when the slot count is odd.
+                Some(n) if devinfo.ver < 60 && n == map.num_slots() => maps_equal += 1,
+                n => failures.push(format!(
+                    "{stem}: VUE map of {} slots, Mesa's URB writes cover {n:?}",
+                    map.num_slots()
+                )),
+            },
+        }
+        ran += 1;
+        match verify_kernel(&ctx, &shader, &kernel, 8) {
+            VerifyOutcome::Pass => matched += 1,
+            VerifyOutcome::Unsupported(w) => {
+                // The innermost reason, without the descriptor's bits.
+                let w = w.rsplit("unsupported: ").next().unwrap_or(&w);
+                let w = w.split(" descriptor").next().unwrap_or(w).to_string();
+                *unsupported.entry(w).or_default() += 1;
+            }
+            // An array index read from the check's uniform data puts the scratch access
+            // past the simulator's scratch space: outside the model, not a mismatch.
+            VerifyOutcome::Fail { got, .. } if got.contains("beyond the 16 MiB model") => {
+                *unsupported
+                    .entry("scratch address beyond the model".into())
+                    .or_default() += 1;
+            }
+            other => failures.push(format!("{stem}: {other:?}")),
+        }
+    }
+    println!(
+        "{platform} vec4 Mesa code: {} programs, {ran} ran, {matched} matched, {} unsupported, \
+         {} failed; skipped {skipped:?}",
+        files.len(),
+        unsupported.values().sum::<usize>(),
+        failures.len()
+    );
+    for (w, n) in &unsupported {
+        println!("  {n:4} unsupported: {w}");
+    }
+    for f in failures.iter().take(30) {
+        println!("{f}");
+    }
+    let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.vs"));
+    figs.count("programs", files.len());
+    figs.count("ran", ran);
+    figs.count("matched", matched);
+    figs.count("unsupported", unsupported.values().sum());
+    figs.count("failed", failures.len());
+    figs.count("vue_maps_equal_to_mesa", maps_equal);
+    figs.count("skipped", skipped.values().sum());
+    for (why, n) in &skipped {
+        figs.count(&format!("skipped_{why}"), *n);
+    }
+    for (w, n) in &unsupported {
+        figs.note(format!("{n:4} unsupported: {w}"));
+    }
+    for f in failures.iter().take(30) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Runs every fragment program of `platform` to EOT on a synthetic payload and records the
+/// outcomes.
+fn fragment_programs(platform: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/mesa-asm/{platform}")) else {
+        return;
+    };
+    let d = DevInfo::from_name(platform).unwrap();
+    let files = common::files_with_suffix(&dir, ".fs.asm");
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut rng = Rng::new(7);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (simd, src) in fs_programs(&text) {
+            let insts = match eu::assemble(d, &src) {
+                Ok(i) => i,
+                Err(e) => {
+                    failures.push(format!("{}: assembly: {e}", file.display()));
+                    continue;
+                }
+            };
+            let mut t = Thread::new(d, simd).unwrap();
+            for r in 2..d.grf_count {
+                let w: Vec<u32> = (0..8)
+                    .map(|_| (rng.range(-64, 64) as f32 / 16.0).to_bits())
+                    .collect();
+                t.set_grf(r, 0, &w).unwrap();
+            }
+            for k in 0..16 {
+                t.shared_mut().bind_constants(k, vec![0; 4096]);
+            }
+            t.set_step_limit(20_000);
+            let key = match t.run(&insts) {
+                Ok(r) if r.eot && !r.rt_writes.is_empty() => "EOT".to_string(),
+                Ok(r) if r.eot => "EOT without a render-target write".to_string(),
+                Ok(_) => "ended without EOT".to_string(),
+                Err(e) if e.is_unsupported() => e.message.clone(),
+                // Loops bounded by uniforms run forever on the synthetic payload.
+                Err(e) if e.message.contains("step limit") => {
+                    "step limit (loop bound read from the synthetic payload)".to_string()
+                }
+                Err(e) => {
+                    failures.push(format!("{} SIMD{simd}: {e}", file.display()));
+                    "error".to_string()
+                }
+            };
+            *outcomes.entry(key).or_default() += 1;
+        }
+    }
+    let total: usize = outcomes.values().sum();
+    let eot = outcomes.get("EOT").copied().unwrap_or(0);
+    println!("{platform}: {eot} of {total} fragment programs reach EOT");
+    let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.fs"));
+    figs.count("files", files.len());
+    figs.count("programs", total);
+    figs.count("eot", eot);
+    figs.count("errors", failures.len());
+    let sum = |f: &dyn Fn(&str) -> bool| -> usize {
+        outcomes.iter().filter(|(k, _)| f(k)).map(|(_, v)| v).sum()
+    };
+    figs.count(
+        "unsupported_sampler",
+        sum(&|k| k.starts_with("unsupported") && k.contains("(sampler)")),
+    );
+    figs.count(
+        "unsupported_other",
+        sum(&|k| k.starts_with("unsupported") && !k.contains("(sampler)")),
+    );
+    figs.count("step_limit", sum(&|k| k.starts_with("step limit")));
+    figs.count("ended_otherwise", sum(&|k| k.contains("without")));
+    for (k, v) in &outcomes {
+        println!("  {v:5}  {k}");
+        figs.note(format!("{v:5}  {k}"));
+    }
+    for f in failures.iter().take(20) {
+        println!("{f}");
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{} programs failed", failures.len());
+}
+
+/// The fragment kernel gpucc's checks take: Mesa's code for `platform`, with the payload and
+/// binding facts gpucc derives from the same NIR for Ivy Bridge (payload layout as Mesa's
+/// `setup_fs_payload_gfx6`, which Gen6 and Gen7 share; inputs in `calc_urb_entry_setup`
+/// order), no push constants (crocus pushes nothing on Gen6) and the pulled UBO blocks at
+/// their NIR block index.
+fn fs_kernel(
+    facts_ctx: &Context,
+    devinfo: &DevInfo,
+    asm: &str,
+    simd: u32,
+    shader: &nir::Shader,
+) -> Result<Kernel, String> {
+    let options = gpucc::intel::backend::Options::widths(&[simd]);
+    let facts = facts_ctx
+        .compile(shader, &options)
+        .map_err(|e| format!("facts: {e}"))?;
+    let variant = facts
+        .variant(simd)
+        .ok_or_else(|| format!("facts: no SIMD{simd} variant"))?;
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![SimdKernel {
+            simd,
+            offset: 0,
+            size: code.len() as u32,
+            dispatch_grf_start: variant.dispatch_grf_start,
+            grfs_used: 128,
+            stats: Stats {
+                simd,
+                instructions: insts.len() as u32,
+                ..Stats::default()
+            },
+            scratch_size: 0,
+        }],
+        code,
+        push_constants: Vec::new(),
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ubo_ranges: Vec::new(),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+        ..facts
+    })
+}
+
+/// Checks Mesa's fragment programs for `platform` against the interpreter where gpucc can
+/// derive their kernel facts.
+fn fragment_matches(platform: &str) {
+    let (Some(asm_dir), Some(nir_dir)) = (
+        common::shared_path(&format!("corpus/mesa-asm/{platform}")),
+        common::shared_path(&format!("corpus/nir/{platform}")),
+    ) else {
+        return;
+    };
+    let devinfo = DevInfo::from_name(platform).unwrap();
+    let ctx = Context::new(devinfo);
+    let facts_ctx = Context::new(DevInfo::from_name("ivb").unwrap());
+    let files = common::files_with_suffix(&asm_dir, ".fs.asm");
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut programs = 0;
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name.trim_end_matches(".asm");
+        let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
+            *outcomes.entry("skipped: no NIR".into()).or_default() += 1;
+            continue;
+        };
+        let shader = nir::parse(&text).unwrap();
+        for (simd, asm) in fs_programs(&std::fs::read_to_string(f).unwrap()) {
+            programs += 1;
+            let kernel = match fs_kernel(&facts_ctx, devinfo, &asm, simd, &shader) {
+                Ok(k) => k,
+                Err(e) => {
+                    let why = e.split(':').take(2).collect::<Vec<_>>().join(":");
+                    *outcomes.entry(format!("skipped: {why}")).or_default() += 1;
+                    continue;
+                }
+            };
+            let key = match verify_kernel(&ctx, &shader, &kernel, simd) {
+                VerifyOutcome::Pass => "matched".to_string(),
+                VerifyOutcome::Unsupported(w) => {
+                    format!(
+                        "unsupported: {}",
+                        w.split(':').take(2).collect::<Vec<_>>().join(":")
+                    )
+                }
+                other => match outside_the_check(&shader, &other) {
+                    Some(why) => format!("explained mismatch: {why}"),
+                    None => {
+                        failures.push(format!("{stem} SIMD{simd}: {other:?}"));
+                        "failed".to_string()
+                    }
+                },
+            };
+            *outcomes.entry(key).or_default() += 1;
+        }
+    }
+    println!("{platform} FS Mesa code against the interpreter: {programs} programs");
+    for (k, v) in &outcomes {
+        println!("  {v:5}  {k}");
+    }
+    for f in failures.iter().take(40) {
+        println!("{f}");
+    }
+    let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.fs_match"));
+    figs.count("programs", programs);
+    figs.count("matched", outcomes.get("matched").copied().unwrap_or(0));
+    figs.count("failed", failures.len());
+    let explained: usize = outcomes
+        .iter()
+        .filter(|(k, _)| k.starts_with("explained mismatch"))
+        .map(|(_, v)| v)
+        .sum();
+    figs.count("explained_mismatches", explained);
+    for (k, v) in &outcomes {
+        figs.note(format!("{v:5}  {k}"));
+    }
+    for f in failures.iter().take(30) {
+        figs.note(f.clone());
+    }
+    figs.check();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Why a mismatch of Mesa's code with the interpreter is a difference of the check's world,
+/// not of the simulator, when it is one of the three the snb corpus has:
+///
+/// - gl_FrontFacing: Mesa's Gen6+ code computes it as `-g0.0:W >> 15`, which relies on
+///   g0.0's low 15 bits being non-zero (other fields of the thread header); the synthetic
+///   payload has zero there.
+/// - derivatives: Mesa's Gen6 `dFdx`/`dFdy` are coarse (one difference per subspan), the
+///   interpreter's per pixel; piglit's accuracy tests tell them apart.
+/// - a loop that outruns the step limit: Mesa tests a boolean uniform with `mov.nz` (any
+///   non-zero is true), NIR with `inot` (only ~0 is true); the check's buffers hold values
+///   that are neither 0 nor ~0.
+fn outside_the_check(shader: &nir::Shader, outcome: &VerifyOutcome) -> Option<&'static str> {
+    let imp = shader.entry()?;
+    let uses = |f: &dyn Fn(&InstrKind) -> bool| imp.instrs.iter().any(|i| f(&i.kind));
+    match outcome {
+        VerifyOutcome::Fail { output, got, .. } if output == "(simulator)" => got
+            .contains("step limit")
+            .then_some("boolean uniform tested as non-zero"),
+        VerifyOutcome::Fail { .. } => {
+            if uses(
+                &|k| matches!(k, InstrKind::Intrinsic(i) if i.intrinsic.name() == "load_front_face"),
+            ) {
+                Some("front facing from g0.0")
+            } else if uses(&|k| matches!(k, InstrKind::Alu(a) if a.op.name().starts_with("fdd"))) {
+                Some("coarse derivatives")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn snb_mesa_fragment_programs_match_the_interpreter() {
+    fragment_matches("snb");
+}
+
+#[test]
+fn snb_mesa_vertex_programs_match_the_interpreter() {
+    vertex_programs("snb");
+}
+
+#[test]
+fn snb_mesa_fragment_programs_run_to_eot() {
+    fragment_programs("snb");
+}
+
+#[test]
+fn g4x_mesa_vertex_programs_match_the_interpreter() {
+    vertex_programs("g4x");
+}
+
+#[test]
+fn g4x_mesa_fragment_programs_run_to_eot() {
+    fragment_programs("g4x");
+}
+
+/// An edit of a program's assembly text.
+type Edit = dyn Fn(&str) -> String;
+
+/// Mesa's snb program for glsl-vs-clamp-1 (four pulled matrix columns, one URB write),
+/// edited by `edit`, checked against the interpreter.
+fn check_edited_snb(edit: impl Fn(&str) -> String) -> Option<VerifyOutcome> {
+    const CLAMP: &str = "piglit__glsl-1.10__execution__builtins__glsl-vs-clamp-1.vs";
+    let asm_dir = common::shared_path("corpus/mesa-asm/snb")?;
+    let nir_dir = common::shared_path("corpus/nir/snb")?;
+    let devinfo = DevInfo::from_name("snb").unwrap();
+    let asm = vs_program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
+    let shader =
+        nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
+            .unwrap();
+    let kernel = vs_kernel(devinfo, &edit(&asm), &shader).unwrap();
+    Some(verify_kernel(&Context::new(devinfo), &shader, &kernel, 8))
+}
+
+#[test]
+fn snb_edited_vertex_programs_fail_the_check() {
+    if let Some(o) = check_edited_snb(str::to_string) {
+        assert_eq!(o, VerifyOutcome::Pass, "the unedited program");
+    }
+    let edits: [(&str, &Edit); 3] = [
+        // The first matrix column pulled from OWord 1 instead of 0.
+        ("pull offset", &|a: &str| {
+            a.replacen("m18<1>D         0D ", "m18<1>D         1D ", 1)
+        }),
+        // The URB write one row (two slots) further: descriptor bits 9:4 = 1.
+        ("URB offset", &|a: &str| {
+            a.replace("0x8a08c400", "0x8a08c410")
+                .replace("MsgDesc: offset 0", "MsgDesc: offset 1")
+        }),
+        // The lone-vertex thread writing its absent second vertex.
+        ("lone vertex", &|a: &str| {
+            a.replace("{ align16 1Q EOT }", "{ align16 WE_all 1Q EOT }")
+        }),
+    ];
+    for (what, edit) in edits {
+        if let Some(o) = check_edited_snb(edit) {
+            assert!(
+                matches!(o, VerifyOutcome::Fail { .. }),
+                "{what}: expected a failed check, got {o:?}"
+            );
+        }
+    }
+}
