@@ -52,6 +52,12 @@ pub fn validate(shader: &Shader) -> Result<(), ValidationError> {
             .run();
         }
     }
+    if let Some(Err(rule)) = super::geometry::GeometryInfo::of(&shader.info) {
+        issues.push(Issue {
+            location: "shader info".into(),
+            rule,
+        });
+    }
     if issues.is_empty() {
         Ok(())
     } else {
