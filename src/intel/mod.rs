@@ -6,6 +6,7 @@ pub mod cs_dispatch;
 pub mod devinfo;
 pub mod eu;
 pub mod flow;
+pub mod geometry;
 pub mod fs;
 pub mod kernel;
 pub mod msg;

@@ -49,10 +49,12 @@ pub mod cli;
 mod error;
 pub mod exec;
 pub mod flow;
+pub mod gs_payload;
 pub mod payload;
 pub mod send;
 pub mod shared;
 pub mod thread;
+mod urb_read;
 pub mod value;
 
 pub use error::SimError;
