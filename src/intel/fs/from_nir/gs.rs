@@ -270,9 +270,15 @@ impl Translator<'_> {
         let mut srcs = vec![handle];
         srcs.extend(per_slot);
         let header = srcs.len() as u32;
-        let payload = Reg::vgrf(self.prog.alloc(header), RegType::UD);
-        let lp = self.push(Op::LoadPayload, payload, srcs);
-        lp.header_size = header as u8;
+        let payload = if header == 1 && handle.stride == 1 {
+            // The handles alone are the payload: read from their register in place.
+            handle
+        } else {
+            let payload = Reg::vgrf(self.prog.alloc(header), RegType::UD);
+            let lp = self.push(Op::LoadPayload, payload, srcs);
+            lp.header_size = header as u8;
+            payload
+        };
         let desc = UrbDesc {
             len: Lengths::new(header, read, true),
             opcode: UrbDesc::SIMD8_READ,
@@ -301,7 +307,18 @@ impl Translator<'_> {
         let info = self.gs()?.info.clone();
         let header_bits = info.control_data_header_bits();
         let bpv = info.control_data_bits_per_vertex;
-        if header_bits > 32 {
+        if header_bits > 32 && count.file == File::Imm {
+            // A constant count decides at compile time whether a dword of header is full.
+            let n = count.imm as u32;
+            if n % (32 / bpv) == 0 {
+                if n != 0 {
+                    self.emit_gs_control_data_bits(count)?;
+                }
+                let bits = self.gs()?.control_bits.expect("header bits");
+                let mov = self.alu(Opcode::Mov, bits, vec![Reg::imm(RegType::UD, 0)]);
+                mov.we_all = true;
+            }
+        } else if header_bits > 32 {
             // Every 32 bits of header: write the full dword out before this vertex.
             let and = self.alu(
                 Opcode::And,
@@ -556,11 +573,20 @@ impl Translator<'_> {
             self.emit_gs_control_data_bits(count)?;
         }
         if static_count {
-            if let Some(last) = self.prog.insts.last_mut() {
-                if last.op == Op::Send && last.sfid == sfid::URB && last.rlen == 0 {
-                    last.eot = true;
-                    return Ok(());
-                }
+            // Mesa's `mark_last_urb_write_with_eot`: the last URB write ends the thread when
+            // nothing after it has an effect (no flow, no message); what follows it is dead.
+            let insts = &mut self.prog.insts;
+            let last_write = insts
+                .iter()
+                .rposition(|i| i.op.is_flow() || i.op.is_send())
+                .filter(|&k| {
+                    let i = &insts[k];
+                    i.op == Op::Send && i.sfid == sfid::URB && i.rlen == 0
+                });
+            if let Some(k) = last_write {
+                insts[k].eot = true;
+                insts.truncate(k + 1);
+                return Ok(());
             }
             let payload = Reg::vgrf(self.prog.alloc(1), RegType::UD);
             let lp = self.push(Op::LoadPayload, payload, vec![handles]);
