@@ -610,6 +610,52 @@ impl Translator<'_> {
     }
 }
 
+/// The instructions of a block with each input load moved down to just before its first
+/// reader in the block (or left where it is when the block does not read it). NIR hands the
+/// GS every input load at the top of the program; pulled ones are URB reads whose results
+/// would all be live at once (four registers per slot: 384 for a shader reading 96 slots),
+/// where next to their readers they live briefly. The loads read only the input vertices,
+/// which nothing in the shader writes, and their sources are defined before their old place,
+/// so moving them later keeps every value's definition before its uses.
+pub(super) fn sink_input_loads(imp: &Impl, instrs: &[crate::nir::InstrId]) -> Vec<crate::nir::InstrId> {
+    let is_load = |id: crate::nir::InstrId| {
+        matches!(&imp.instr(id).kind, InstrKind::Intrinsic(i)
+            if i.intrinsic == Intrinsic::LoadPerVertexInput)
+    };
+    let def_of = |id: crate::nir::InstrId| match &imp.instr(id).kind {
+        InstrKind::Intrinsic(i) => i.def,
+        _ => None,
+    };
+    let mut pending: Vec<(crate::nir::SsaId, crate::nir::InstrId)> = Vec::new();
+    let mut out = Vec::with_capacity(instrs.len());
+    for &id in instrs {
+        if is_load(id) {
+            if let Some(d) = def_of(id) {
+                pending.push((d, id));
+                continue;
+            }
+        }
+        let srcs = imp.instr(id).kind.srcs();
+        pending.retain(|&(d, load)| {
+            if srcs.contains(&d) {
+                out.push(load);
+                false
+            } else {
+                true
+            }
+        });
+        out.push(id);
+    }
+    // Loads no instruction of the block reads go before the block's end in their order
+    // (the block's last instruction may be a jump, which reads nothing).
+    let tail = out
+        .last()
+        .is_some_and(|&id| matches!(imp.instr(id).kind, InstrKind::Jump(_)));
+    let at = if tail { out.len() - 1 } else { out.len() };
+    out.splice(at..at, pending.into_iter().map(|(_, id)| id));
+    out
+}
+
 /// The varyings the shader's `store_output`s write.
 fn written_varyings(imp: &Impl) -> Result<Vec<u32>, CompileError> {
     let mut out = Vec::new();

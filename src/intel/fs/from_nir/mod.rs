@@ -375,7 +375,11 @@ impl<'a> Translator<'a> {
                         let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
                             CompileError::Invalid(format!("block b{} does not exist", b.0))
                         })?;
-                        for &id in &block.instrs {
+                        let order = match self.gs {
+                            Some(_) => gs::sink_input_loads(self.imp, &block.instrs),
+                            None => block.instrs.clone(),
+                        };
+                        for id in order {
                             self.emit_instr(id)?;
                         }
                     }
