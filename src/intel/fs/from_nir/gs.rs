@@ -23,7 +23,7 @@ use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::geometry::{ControlDataFormat, GeometryInfo};
 use crate::intel::msg::{Lengths, UrbDesc};
 use crate::intel::vue;
-use crate::nir::{Impl, IndexKind, InstrKind, Intrinsic, IntrinsicInstr};
+use crate::nir::{Impl, IndexKind, InstrId, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg};
 use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
@@ -610,49 +610,65 @@ impl Translator<'_> {
     }
 }
 
-/// The instructions of a block with each input load moved down to just before its first
-/// reader in the block (or left where it is when the block does not read it). NIR hands the
-/// GS every input load at the top of the program; pulled ones are URB reads whose results
-/// would all be live at once (four registers per slot: 384 for a shader reading 96 slots),
-/// where next to their readers they live briefly. The loads read only the input vertices,
-/// which nothing in the shader writes, and their sources are defined before their old place,
-/// so moving them later keeps every value's definition before its uses.
-pub(super) fn sink_input_loads(imp: &Impl, instrs: &[crate::nir::InstrId]) -> Vec<crate::nir::InstrId> {
-    let is_load = |id: crate::nir::InstrId| {
-        matches!(&imp.instr(id).kind, InstrKind::Intrinsic(i)
-            if i.intrinsic == Intrinsic::LoadPerVertexInput)
-    };
-    let def_of = |id: crate::nir::InstrId| match &imp.instr(id).kind {
-        InstrKind::Intrinsic(i) => i.def,
-        _ => None,
-    };
-    let mut pending: Vec<(crate::nir::SsaId, crate::nir::InstrId)> = Vec::new();
+/// The instructions of a block with each input load, and each move of an input load's
+/// component, moved down to just before the first instruction that
+/// reads it (or to the end of the block when none does). NIR hands the GS every input load
+/// at the top of the program, often followed by moves of their components; pulled loads are
+/// URB reads whose results would all be live at once (four registers per slot: 384 for a
+/// shader reading 96 slots), where next to their readers they live briefly. Loads read only
+/// the input vertices, which nothing in the shader writes, and the moved instructions keep
+/// their relative order, so every value is still defined before its uses.
+pub(super) fn sink_input_loads(imp: &Impl, instrs: &[InstrId]) -> Vec<InstrId> {
+    let is_const = |s: SsaId| imp.const_value(s).is_some();
+    // Pending instructions in their original order: (definition, instruction, sources).
+    let mut pending: Vec<(SsaId, InstrId, Vec<SsaId>)> = Vec::new();
     let mut out = Vec::with_capacity(instrs.len());
     for &id in instrs {
-        if is_load(id) {
-            if let Some(d) = def_of(id) {
-                pending.push((d, id));
-                continue;
+        let kind = &imp.instr(id).kind;
+        let srcs = kind.srcs();
+        let sinkable = match kind {
+            InstrKind::Intrinsic(i) if i.intrinsic == Intrinsic::LoadPerVertexInput => i.def,
+            InstrKind::Alu(a)
+                if a.op == crate::nir::AluOp::mov
+                    && srcs
+                    .iter()
+                    .all(|s| is_const(*s) || pending.iter().any(|p| p.0 == *s)) =>
+            {
+                Some(a.def)
+            }
+            _ => None,
+        };
+        if let Some(d) = sinkable {
+            pending.push((d, id, srcs));
+            continue;
+        }
+        // What this instruction reads, with what those read in turn.
+        let mut needed = srcs;
+        let mut take = vec![false; pending.len()];
+        for k in (0..pending.len()).rev() {
+            if needed.contains(&pending[k].0) {
+                take[k] = true;
+                needed.extend(pending[k].2.iter().copied());
             }
         }
-        let srcs = imp.instr(id).kind.srcs();
-        pending.retain(|&(d, load)| {
-            if srcs.contains(&d) {
-                out.push(load);
-                false
-            } else {
-                true
+        let mut k = 0;
+        pending.retain(|p| {
+            let t = take[k];
+            k += 1;
+            if t {
+                out.push(p.1);
             }
+            !t
         });
         out.push(id);
     }
-    // Loads no instruction of the block reads go before the block's end in their order
-    // (the block's last instruction may be a jump, which reads nothing).
+    // What no instruction of the block reads goes before the block's end, in order (the
+    // block's last instruction may be a jump, which reads nothing).
     let tail = out
         .last()
         .is_some_and(|&id| matches!(imp.instr(id).kind, InstrKind::Jump(_)));
     let at = if tail { out.len() - 1 } else { out.len() };
-    out.splice(at..at, pending.into_iter().map(|(_, id)| id));
+    out.splice(at..at, pending.into_iter().map(|p| p.1));
     out
 }
 
