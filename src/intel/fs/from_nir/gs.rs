@@ -315,8 +315,7 @@ impl Translator<'_> {
                     self.emit_gs_control_data_bits(count)?;
                 }
                 let bits = self.gs()?.control_bits.expect("header bits");
-                let mov = self.alu(Opcode::Mov, bits, vec![Reg::imm(RegType::UD, 0)]);
-                mov.we_all = true;
+                self.alu(Opcode::Mov, bits, vec![Reg::imm(RegType::UD, 0)]);
             }
         } else if header_bits > 32 {
             // Every 32 bits of header: write the full dword out before this vertex.
@@ -336,9 +335,11 @@ impl Translator<'_> {
             self.push(Op::If, Reg::BAD, vec![]).pred = Some(false);
             self.emit_gs_control_data_bits(count)?;
             self.push(Op::EndIf, Reg::BAD, vec![]);
+            // A new batch of 32 bits. Only in the channels emitting this vertex: Mesa resets
+            // every channel (a write-all move), which wipes the bits of a channel that
+            // emitted fewer vertices and waits to write them at its end.
             let bits = self.gs()?.control_bits.expect("header bits");
-            let mov = self.alu(Opcode::Mov, bits, vec![Reg::imm(RegType::UD, 0)]);
-            mov.we_all = true;
+            self.alu(Opcode::Mov, bits, vec![Reg::imm(RegType::UD, 0)]);
             self.push(Op::EndIf, Reg::BAD, vec![]);
         }
         self.emit_gs_urb_writes(count)?;
