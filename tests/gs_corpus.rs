@@ -19,8 +19,15 @@ fn mesa_gs_stats(path: &std::path::Path) -> HashMap<String, (u64, u64, u64)> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
-    let [name, stage, ins, cyc, sp, fi] =
-        ["shader", "stage", "instructions", "cycles", "spills", "fills"].map(col);
+    let [name, stage, ins, cyc, sp, fi] = [
+        "shader",
+        "stage",
+        "instructions",
+        "cycles",
+        "spills",
+        "fills",
+    ]
+    .map(col);
     lines
         .map(|l| l.split(',').collect::<Vec<_>>())
         .filter(|f| f.get(stage) == Some(&"gs"))
@@ -76,7 +83,10 @@ fn run(platform: &str) {
             }
         };
         compiled += 1;
-        assert!(k.geometry.is_some(), "{name}: a geometry program has GS facts");
+        assert!(
+            k.geometry.is_some(),
+            "{name}: a geometry program has GS facts"
+        );
         match verify_kernel(&ctx, &shader, &k, 8) {
             VerifyOutcome::Pass => passed += 1,
             VerifyOutcome::Unsupported(_) => unsupported_verify += 1,

@@ -118,7 +118,10 @@ fn the_check_fails_a_program_run_against_another_shader() {
         "@load_per_vertex_input (%1 (0x1), %0 (0x0)) (base=1",
         "@load_per_vertex_input (%2 (0x2), %0 (0x0)) (base=1",
     );
-    assert!(out.contains("vertex 1") && out.contains("VARYING_SLOT_POS"), "{out}");
+    assert!(
+        out.contains("vertex 1") && out.contains("VARYING_SLOT_POS"),
+        "{out}"
+    );
     // Strips cut after vertices 3, 7, ... instead of 2, 6, ...
     let out = check("strips.gs.nir", "%5 (0x2)", "%3 (0x3)");
     assert!(out.contains("cut bit of vertex 2"), "{out}");

@@ -87,7 +87,11 @@ fn the_header_gives_the_geometry_facts() {
     assert_eq!(g.active_stream_mask, 1);
     // The fields and the new intrinsics print back, and the printed text reads the same.
     let printed = nir::print(&s);
-    for line in ["vertices_in: 3", "invocations: 2", "active_stream_mask: 0x01"] {
+    for line in [
+        "vertices_in: 3",
+        "invocations: 2",
+        "active_stream_mask: 0x01",
+    ] {
         assert!(printed.contains(line), "{line}");
     }
     assert!(printed.contains("@end_primitive_with_counter (%1 (0x1), %1 (0x1)) (stream_id=0)"));
@@ -135,7 +139,10 @@ fn each_lane_emits_its_vertices_with_strip_ends() {
             verts.iter().map(|v| v.ends_primitive).collect::<Vec<_>>(),
             vec![true, false, false]
         );
-        assert_eq!(verts.iter().map(|v| v.counter).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(
+            verts.iter().map(|v| v.counter).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
         // Two strips: [v0] and [v1, v2].
         assert_eq!(g.strips(0), vec![0..1, 1..3]);
     }
@@ -157,7 +164,10 @@ fn a_vertex_past_the_primitive_is_an_error_unless_robust() {
     assert!(e.to_string().contains("vertex 3 of a 3-vertex"), "{e}");
     env.robust_access = true;
     let r = interp::run(&s, &env, 2).unwrap();
-    assert_eq!(r.invocations[0].geometry.streams[0][1].outputs[&0].comps[0], Some(0));
+    assert_eq!(
+        r.invocations[0].geometry.streams[0][1].outputs[&0].comps[0],
+        Some(0)
+    );
 }
 
 #[test]

@@ -72,7 +72,10 @@ pub struct GsInfo {
     pub cull_distance_mask: u32,
 }
 
-fn geometry<'a>(program: *const Program, entry: &str) -> Result<(&'a Kernel, &'a GeometryInfo), Error> {
+fn geometry<'a>(
+    program: *const Program,
+    entry: &str,
+) -> Result<(&'a Kernel, &'a GeometryInfo), Error> {
     // SAFETY: a non-NULL program is a live handle from gpucc_compile.
     let p: &'a Program = unsafe { program.as_ref() }
         .ok_or_else(|| Error::invalid(format!("{entry}: program is NULL")))?;

@@ -136,9 +136,8 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
         match i.intrinsic {
             Intrinsic::StoreOutput => {
                 let base = i.int_index(crate::nir::IndexKind::Base).unwrap_or(0).max(0) as u32;
-                let v = base.saturating_add(crate::intel::backend::vertex::const_offset(
-                    imp, i, 1,
-                )?);
+                let v =
+                    base.saturating_add(crate::intel::backend::vertex::const_offset(imp, i, 1)?);
                 if v >= 64 {
                     return Err(CompileError::Unsupported(format!(
                         "geometry output in varying slot {v}"

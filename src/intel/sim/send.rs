@@ -96,12 +96,7 @@ impl Thread {
             as u32)
     }
 
-    pub(super) fn set_grf_dword(
-        &mut self,
-        reg: usize,
-        dword: usize,
-        v: u32,
-    ) -> Result<(), String> {
+    pub(super) fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
         let a = reg * REG_SIZE + dword * 4;
         self.write_raw(Loc::Grf(a), 4, v as u64)
             .map_err(|_| format!("message response g{reg}.{dword} is outside the GRF file"))

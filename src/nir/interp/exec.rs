@@ -605,9 +605,7 @@ impl<'a> Machine<'a> {
                         Intrinsic::EmitVertexWithCounter => {
                             result.geometry.emit(stream, first, &result.outputs)
                         }
-                        Intrinsic::EndPrimitiveWithCounter => {
-                            result.geometry.end_primitive(stream)
-                        }
+                        Intrinsic::EndPrimitiveWithCounter => result.geometry.end_primitive(stream),
                         _ => result.geometry.set_counts(stream, first, second),
                     };
                     done.map_err(|e| self.err(e))?;

@@ -19,12 +19,15 @@ use std::collections::BTreeMap;
 use super::env::OutputSlot;
 use crate::nir::geometry::MAX_STREAMS;
 
+/// One input vertex: input slot (driver location) to its four components' raw bits.
+pub type VertexInputs = BTreeMap<u32, [u32; 4]>;
+
 /// What one lane of a geometry run reads from outside.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GeometryLane {
     /// Per vertex of the input primitive: input slot (driver location, `base + offset`) to
     /// its four components' raw bits.
-    pub vertices: Vec<BTreeMap<u32, [u32; 4]>>,
+    pub vertices: Vec<VertexInputs>,
     /// `gl_PrimitiveIDIn`.
     pub primitive_id: u32,
     /// `gl_InvocationID`.
@@ -35,7 +38,7 @@ impl GeometryLane {
     /// The lanes of a run over `primitives` (each: its vertices and primitive id) with
     /// `invocations` invocations each, in primitive-major order.
     pub fn for_primitives(
-        primitives: &[(Vec<BTreeMap<u32, [u32; 4]>>, u32)],
+        primitives: &[(Vec<VertexInputs>, u32)],
         invocations: u32,
     ) -> Vec<GeometryLane> {
         primitives

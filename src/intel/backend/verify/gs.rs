@@ -86,7 +86,9 @@ pub(super) fn run_geometry_set(
     };
     let primitives: Vec<_> = (0..prims)
         .map(|p| {
-            let vs = (0..info.vertices_in as usize).map(|v| vertex(p, v)).collect();
+            let vs = (0..info.vertices_in as usize)
+                .map(|v| vertex(p, v))
+                .collect();
             (vs, 10 * set as u32 + p as u32)
         })
         .collect();
@@ -120,7 +122,11 @@ pub(super) fn run_geometry_set(
     let threads: Vec<(usize, usize)> = if instanced {
         let inv = info.invocations as usize;
         (0..prims)
-            .flat_map(|p| (0..inv).step_by(8).map(move |i| (p * inv + i, (inv - i).min(8))))
+            .flat_map(|p| {
+                (0..inv)
+                    .step_by(8)
+                    .map(move |i| (p * inv + i, (inv - i).min(8)))
+            })
             .collect()
     } else {
         vec![(0, n)]
@@ -130,7 +136,13 @@ pub(super) fn run_geometry_set(
         let lanes = &env.geometry[first..first + count];
         let mut t = Thread::new(ctx.devinfo(), 8)
             .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
-        let prim_of = |l: usize| if instanced { first / info.invocations as usize } else { first + l };
+        let prim_of = |l: usize| {
+            if instanced {
+                first / info.invocations as usize
+            } else {
+                first + l
+            }
+        };
         let vertex_handles = (0..info.vertices_in as usize)
             .map(|v| (0..count).map(|l| input_handle(prim_of(l), v)).collect())
             .collect();
@@ -214,8 +226,7 @@ pub(super) fn run_geometry_set(
     let empty = BTreeMap::new();
     for (l, inv) in expected.invocations.iter().enumerate() {
         let entry = urb.get(&output_handle(l)).unwrap_or(&empty);
-        if let Some(fail) = compare_lane(info, inv, &probe.invocations[l], entry, l, set, inexact)
-        {
+        if let Some(fail) = compare_lane(info, inv, &probe.invocations[l], entry, l, set, inexact) {
             return Ok(Some(fail));
         }
     }
@@ -234,7 +245,8 @@ fn compare_lane(
 ) -> Option<VerifyOutcome> {
     let g = &inv.geometry;
     let want_count = g.counts[0].map_or(g.streams[0].len() as u32, |c| c.0);
-    let probe_count = probe.geometry.counts[0].map_or(probe.geometry.streams[0].len() as u32, |c| c.0);
+    let probe_count =
+        probe.geometry.counts[0].map_or(probe.geometry.streams[0].len() as u32, |c| c.0);
     let fail = |output: String, expected: String, got: String| {
         Some(VerifyOutcome::Fail {
             invocation: lane,
@@ -302,7 +314,11 @@ fn compare_lane(
     }
     if info.control_data_format == ControlDataFormat::Cut && info.control_data_bits_per_vertex == 1
     {
-        let base = if info.static_vertex_count.is_some() { 0 } else { 8 };
+        let base = if info.static_vertex_count.is_some() {
+            0
+        } else {
+            8
+        };
         for k in 0..count.saturating_sub(1) {
             let want = g.streams[0][k].ends_primitive;
             if probe.geometry.streams[0].get(k).map(|v| v.ends_primitive) != Some(want) {

@@ -74,7 +74,11 @@ impl Translator<'_> {
     pub(super) fn begin_gs(&mut self, info: GeometryInfo) -> Result<(), CompileError> {
         let handles = self.vgrf(RegType::UD);
         let g1 = Reg::fixed(1, 0, RegType::UD, 1);
-        self.alu(Opcode::And, handles, vec![g1, Reg::imm(RegType::UD, 0xffff)]);
+        self.alu(
+            Opcode::And,
+            handles,
+            vec![g1, Reg::imm(RegType::UD, 0xffff)],
+        );
         let primitive_id = info
             .include_primitive_id
             .then(|| Reg::fixed(2, 0, RegType::UD, 1));
@@ -447,7 +451,13 @@ impl Translator<'_> {
         } else {
             0
         };
-        self.gs_urb_write(srcs, header, offset, per_slot.is_some(), channel_mask.is_some());
+        self.gs_urb_write(
+            srcs,
+            header,
+            offset,
+            per_slot.is_some(),
+            channel_mask.is_some(),
+        );
         Ok(())
     }
 
@@ -479,11 +489,7 @@ impl Translator<'_> {
             r
         } else {
             let r = self.vgrf(RegType::UD);
-            self.alu(
-                Opcode::Mul,
-                r,
-                vec![count, Reg::imm(RegType::UD, owords)],
-            );
+            self.alu(Opcode::Mul, r, vec![count, Reg::imm(RegType::UD, owords)]);
             r
         };
         let mut sources: Vec<Reg> = Vec::new();
@@ -632,8 +638,8 @@ pub(super) fn sink_input_loads(imp: &Impl, instrs: &[InstrId]) -> Vec<InstrId> {
             InstrKind::Alu(a)
                 if a.op == crate::nir::AluOp::mov
                     && srcs
-                    .iter()
-                    .all(|s| is_const(*s) || pending.iter().any(|p| p.0 == *s)) =>
+                        .iter()
+                        .all(|s| is_const(*s) || pending.iter().any(|p| p.0 == *s)) =>
             {
                 Some(a.def)
             }

@@ -55,9 +55,9 @@ mod vertex;
 
 pub(in crate::intel) use compute::compute_facts;
 pub use facts::{ComputeFacts, PayloadLayout, ShaderFacts, UpperHalf};
+pub use gs::gs_payload_regs;
 pub use io::writes_dual_source;
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
-pub use gs::gs_payload_regs;
 pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
 
 use translator::{intrinsic_def, intrinsic_src, unsupported, Translator};
