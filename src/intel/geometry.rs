@@ -136,8 +136,15 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
         match i.intrinsic {
             Intrinsic::StoreOutput => {
                 let base = i.int_index(crate::nir::IndexKind::Base).unwrap_or(0).max(0) as u32;
-                let v =
-                    base.saturating_add(crate::intel::backend::vertex::const_offset(imp, i, 1)?);
+                let offset = i
+                    .srcs
+                    .get(1)
+                    .and_then(|s| imp.const_value(*s))
+                    .and_then(|v| v.first().copied())
+                    .ok_or_else(|| {
+                        CompileError::Unsupported("store_output with an indirect slot".into())
+                    })?;
+                let v = base.saturating_add(offset as u32);
                 if v >= 64 {
                     return Err(CompileError::Unsupported(format!(
                         "geometry output in varying slot {v}"

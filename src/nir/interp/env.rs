@@ -1,6 +1,7 @@
 //! What a shader run sees from outside (the [`Environment`]) and what it leaves behind
 //! ([`RunResult`]).
 
+pub use super::output::OutputSlot;
 use super::sampler::{DefaultSampler, Sampler};
 use std::collections::BTreeMap;
 
@@ -139,16 +140,6 @@ pub fn generated_input(inv: usize, slot: u32, comp: u32, integer: bool) -> u32 {
     }
     let v = 0.5 + slot as f32 / 4.0 + comp as f32 / 16.0 + x as f32 / 8.0 + y as f32 / 32.0;
     v.to_bits()
-}
-
-/// One output slot of one invocation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputSlot {
-    /// The slot's name (`FRAG_RESULT_COLOR`, `VARYING_SLOT_POS`...), when known.
-    pub name: String,
-    pub bit_size: u8,
-    /// Written components (raw bits); None where nothing was written.
-    pub comps: [Option<u64>; 8],
 }
 
 /// Results of one invocation.

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use super::env::OutputSlot;
+use super::output::OutputSlot;
 use crate::nir::geometry::MAX_STREAMS;
 
 /// One input vertex: input slot (driver location) to its four components' raw bits.

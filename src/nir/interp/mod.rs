@@ -17,6 +17,7 @@ mod exec;
 pub mod filtering;
 pub mod gs;
 pub mod math_error;
+mod output;
 pub mod sampler;
 pub mod value;
 

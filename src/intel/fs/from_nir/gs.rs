@@ -26,28 +26,9 @@ use crate::intel::vue;
 use crate::nir::{Impl, IndexKind, InstrId, InstrKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{File, Op, Reg};
+use super::gs_state::GsState;
 use super::{intrinsic_def, intrinsic_src, unsupported, CompileError, Translator};
 use crate::intel::backend::vertex::const_offset;
-
-/// What the translation of a geometry shader carries from instruction to instruction.
-#[derive(Debug, Clone)]
-pub(super) struct GsState {
-    pub(super) info: GeometryInfo,
-    /// The output URB handles (g1 & 0xffff).
-    urb_handles: Reg,
-    /// First register of the input vertices' URB handles.
-    icp_start: u32,
-    /// The primitive id register (g2), when the payload has it.
-    primitive_id: Option<Reg>,
-    /// Accumulated control-data bits (32 per channel), when there is a header.
-    control_bits: Option<Reg>,
-    /// The vertex count `set_vertex_and_primitive_count` gave.
-    final_vertex_count: Reg,
-    /// Each varying the shader writes, with its four component registers.
-    outputs: std::collections::BTreeMap<u32, [Reg; 4]>,
-    /// `gl_InvocationID`, computed once.
-    invocation_id: Option<Reg>,
-}
 
 /// Registers of the geometry thread payload before the push constants: g0, g1, the
 /// primitive ids when read, and one register per input vertex (Mesa's

@@ -47,6 +47,7 @@ mod boolean;
 mod compute;
 mod facts;
 mod gs;
+mod gs_state;
 mod io;
 mod memory;
 mod texture;

@@ -40,7 +40,7 @@ pub(super) struct Translator<'a> {
     /// top of compute shaders that read them (from the subgroup id and the channel index).
     pub(super) local_ids: Option<LocalIds>,
     /// Geometry-shader state (gs.rs); None for other stages.
-    pub(super) gs: Option<super::gs::GsState>,
+    pub(super) gs: Option<super::gs_state::GsState>,
 }
 
 pub(super) fn unsupported(what: impl Into<String>) -> CompileError {
