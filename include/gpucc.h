@@ -238,6 +238,10 @@ typedef enum {
   GPUCC_STAGE_FRAGMENT = 1,
   GPUCC_STAGE_COMPUTE = 2,
   GPUCC_STAGE_OTHER = 3,
+  /**
+   * A geometry program (Intel Gen8+); facts from gpucc_program_gs_info.
+   */
+  GPUCC_STAGE_GEOMETRY = 4,
 } gpucc_stage;
 
 /**
@@ -919,6 +923,113 @@ typedef struct {
 } gpucc_etna_gpu_reloc;
 
 /**
+ * A geometry program's facts (Mesa's `brw_gs_prog_data`; 3DSTATE_GS field in brackets, as
+ * iris's `iris_store_gs_state` programs it). Booleans are 0 or 1.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_gs_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Vertices per input primitive (`vertices_in`) [Expected Vertex Count].
+   */
+  uint32_t vertices_in;
+  /**
+   * Most vertices one invocation emits (`shader_info.gs.vertices_out`).
+   */
+  uint32_t vertices_out;
+  /**
+   * Invocations per primitive (`invocations`) [Instance Control = invocations - 1].
+   */
+  uint32_t invocations;
+  /**
+   * 0 = GFX7_GS_CONTROL_DATA_FORMAT_GSCTL_CUT (cut bits), 1 = ..._GSCTL_SID (stream ids)
+   * (`control_data_format`) [Control Data Format].
+   */
+  uint32_t control_data_format;
+  /**
+   * Control-data header size in 32-byte units, 0 without one
+   * (`control_data_header_size_hwords`) [Control Data Header Size].
+   */
+  uint32_t control_data_header_size_hwords;
+  /**
+   * Output vertex size in 32-byte units (`output_vertex_size_hwords`) [Output Vertex Size =
+   * 2 x this - 1].
+   */
+  uint32_t output_vertex_size_hwords;
+  /**
+   * `_3DPRIM_*` of the output (`output_topology`) [Output Topology].
+   */
+  uint32_t output_topology;
+  /**
+   * The number of vertices every invocation emits, or -1 when it varies
+   * (`static_vertex_count`) [Static Output, Static Output Vertex Count]; with -1 the thread
+   * writes its count into dword 0 of its URB entry.
+   */
+  int32_t static_vertex_count;
+  /**
+   * The payload holds the primitive ids (`include_primitive_id`) [Include Primitive ID].
+   */
+  uint32_t include_primitive_id;
+  /**
+   * The payload holds the input vertices' URB handles (`include_vue_handles`) [Include
+   * Vertex Handles]; always 1, as Mesa's scalar GS sets it.
+   */
+  uint32_t include_vue_handles;
+  /**
+   * Pushed part of each input vertex in 32-byte units (`urb_read_length`) [Vertex URB Entry
+   * Read Length]; the read offset is 0 [Vertex URB Entry Read Offset].
+   */
+  uint32_t urb_read_length;
+  /**
+   * Output URB entry size in 64-byte units (`urb_entry_size`; 3DSTATE_URB_GS).
+   */
+  uint32_t urb_entry_size;
+  /**
+   * First GRF after the thread payload (`dispatch_grf_start_reg`) [Dispatch GRF Start
+   * Register For URB Data].
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * GRFs the program uses (Mesa's `grf_used`).
+   */
+  uint32_t grfs;
+  /**
+   * 3 = DISPATCH_MODE_SIMD8 (`dispatch_mode`) [Dispatch Mode].
+   */
+  uint32_t dispatch_mode;
+  /**
+   * Varyings of the output VUE map, header ones included (`vue_map.slots_valid`).
+   */
+  uint64_t vue_slots_valid;
+  /**
+   * Slots of the output VUE map (`vue_map.num_slots`); see gpucc_program_gs_vue_slot.
+   * [Vertex URB Entry Output Length = max(ceil(num_vue_slots / 2) - 1, 1), Output Read
+   * Offset 1.]
+   */
+  uint32_t num_vue_slots;
+  /**
+   * The output VUE map uses the separate-shader layout (`vue_map.separate`).
+   */
+  uint32_t vue_separate;
+  /**
+   * Slots of the input VUE map the previous stage must write (`input_vue_map.num_slots`
+   * of `brw_gs_compile`).
+   */
+  uint32_t num_input_vue_slots;
+  /**
+   * `gl_ClipDistance` elements written (`clip_distance_mask`).
+   */
+  uint32_t clip_distance_mask;
+  /**
+   * `gl_CullDistance` elements after them (`cull_distance_mask`) [User Clip Distance Cull
+   * Test Enable Bitmask].
+   */
+  uint32_t cull_distance_mask;
+} gpucc_gs_info;
+
+/**
  * One entry a driver must fill before a draw or dispatch: the `kind` numbered `index` goes
  * at binding-table index `slot` (Intel; for samplers, sampler-state index `slot`), or at
  * texture sampler unit `slot` (Vivante).
@@ -1487,7 +1598,7 @@ typedef struct {
  * What a driver needs to bind a program, for both families (the parts of Mesa's
  * `brw_stage_prog_data` and `etna_shader_variant` every stage has). Fields that do not apply
  * to the program's family are 0 (or false). Stage facts come from gpucc_program_vs_info,
- * gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
+ * gpucc_program_gs_info, gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
  */
 typedef struct {
   /**
@@ -2163,6 +2274,21 @@ gpucc_status gpucc_etna_gpu_report(const gpucc_etna_gpu *gpu, char **out);
  * Destroys a GPU. NULL is accepted and ignored.
  */
 void gpucc_etna_gpu_destroy(gpucc_etna_gpu *gpu);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with a geometry program's facts. A
+ * program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_gs_info(const gpucc_program *program, gpucc_gs_info *info);
+
+/**
+ * The varying (`VARYING_SLOT` number) in slot `slot` of a geometry program's output VUE
+ * map, or -1 for a padding slot. A slot past `num_vue_slots` is
+ * GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_gs_vue_slot(const gpucc_program *program,
+                                       uint32_t slot,
+                                       int32_t *varying);
 
 /**
  * Binding `index` (0 .. `num_bindings` of gpucc_program_info) into `*binding` (its

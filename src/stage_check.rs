@@ -24,6 +24,7 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
     const FS: &[Stage] = &[Stage::Fragment];
     const VS: &[Stage] = &[Stage::Vertex];
     const CS: &[Stage] = &[Stage::Compute, Stage::Kernel, Stage::Task, Stage::Mesh];
+    const GS: &[Stage] = &[Stage::Geometry];
     const GRAPHICS: &[Stage] = &[
         Stage::Vertex,
         Stage::TessCtrl,
@@ -69,6 +70,11 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
         | LoadShared
         | StoreShared
         | SharedAtomic => CS,
+        EmitVertex
+        | EndPrimitive
+        | EmitVertexWithCounter
+        | EndPrimitiveWithCounter
+        | SetVertexAndPrimitiveCount => GS,
         // Varyings and vertex attributes: a compute shader has no pipeline to read them from.
         LoadInput | LoadPerVertexInput | StoreOutput | StorePerVertexOutput | LoadOutput
         | LoadPerVertexOutput => GRAPHICS,

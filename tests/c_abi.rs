@@ -103,6 +103,11 @@ fn c_binds_a_vertex_program_to_a_fragment_program() {
 }
 
 #[test]
+fn c_reads_a_geometry_programs_facts() {
+    run(&common::build_c_program("bind_gs"), &[]);
+}
+
+#[test]
 fn c_binds_programs_of_both_families_from_the_info_alone() {
     run(&common::build_c_program("bind_programs"), &[]);
 }

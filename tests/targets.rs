@@ -118,7 +118,7 @@ impl main {
 ";
 
 /// Every listed stage compiles and verifies; every other stage of the same examples (and a
-/// geometry-stage header on any of them) is UNSUPPORTED naming the stage and the target.
+/// mesh-stage header on any of them) is UNSUPPORTED naming the stage and the target.
 #[test]
 fn each_target_compiles_exactly_its_stages() {
     for t in all_targets() {
@@ -149,20 +149,17 @@ fn each_target_compiles_exactly_its_stages() {
             }
         }
         // A stage no target compiles yet: the header alone decides.
-        let gs = example(t.family(), Stage::Vertex).replacen(
+        let mesh = example(t.family(), Stage::Vertex).replacen(
             "MESA_SHADER_VERTEX",
-            "MESA_SHADER_GEOMETRY",
+            "MESA_SHADER_MESH",
             1,
         );
-        let shader = gpucc::nir::parse(&gs).unwrap();
+        let shader = gpucc::nir::parse(&mesh).unwrap();
         match compiler.compile(&shader, &CompileOptions::default()) {
             Err(CompileError::Unsupported(m)) => {
-                assert!(
-                    m.starts_with("MESA_SHADER_GEOMETRY shaders on "),
-                    "{t}: {m}"
-                )
+                assert!(m.starts_with("MESA_SHADER_MESH shaders on "), "{t}: {m}")
             }
-            other => panic!("{t}: geometry not refused: {:?}", other.map(|_| ())),
+            other => panic!("{t}: mesh not refused: {:?}", other.map(|_| ())),
         }
     }
 }

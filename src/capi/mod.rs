@@ -31,6 +31,7 @@ mod compute_info;
 mod device;
 mod etna_core;
 mod etna_gpu;
+mod gs_info;
 mod info;
 mod log;
 mod options;

@@ -19,12 +19,14 @@ pub enum Stage {
     Fragment = 1,
     Compute = 2,
     Other = 3,
+    /// A geometry program (Intel Gen8+); facts from gpucc_program_gs_info.
+    Geometry = 4,
 }
 
 /// What a driver needs to bind a program, for both families (the parts of Mesa's
 /// `brw_stage_prog_data` and `etna_shader_variant` every stage has). Fields that do not apply
 /// to the program's family are 0 (or false). Stage facts come from gpucc_program_vs_info,
-/// gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
+/// gpucc_program_gs_info, gpucc_program_fs_info, gpucc_program_cs_info and gpucc_program_etna_info.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ProgramInfo {
@@ -321,6 +323,7 @@ fn program_info(p: &Program) -> ProgramInfo {
         crate::nir::types::Stage::Vertex => Stage::Vertex,
         crate::nir::types::Stage::Fragment => Stage::Fragment,
         crate::nir::types::Stage::Compute => Stage::Compute,
+        crate::nir::types::Stage::Geometry => Stage::Geometry,
         _ => Stage::Other,
     };
     let family = match p.code {

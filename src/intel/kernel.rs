@@ -313,6 +313,8 @@ pub struct Kernel {
     pub compute: Option<ComputeInfo>,
     /// Vertex-shader facts (None for other stages).
     pub vertex: Option<VertexInfo>,
+    /// Geometry-shader facts (`brw_gs_prog_data`), for geometry programs.
+    pub geometry: Option<crate::intel::geometry::GeometryInfo>,
     /// Values the driver patches into [`Kernel::code`], in code order.
     pub relocs: Vec<Reloc>,
     /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the

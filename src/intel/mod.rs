@@ -7,6 +7,7 @@ pub mod devinfo;
 pub mod eu;
 pub mod flow;
 pub mod fs;
+pub mod geometry;
 pub mod kernel;
 pub mod msg;
 pub mod sim;

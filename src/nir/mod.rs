@@ -53,6 +53,7 @@
 pub mod builder;
 pub mod cfg;
 pub mod edit;
+pub mod geometry;
 pub mod import;
 pub mod interp;
 pub mod ir;

@@ -52,6 +52,12 @@ pub fn validate(shader: &Shader) -> Result<(), ValidationError> {
             .run();
         }
     }
+    if let Some(Err(rule)) = super::geometry::GeometryInfo::of(&shader.info) {
+        issues.push(Issue {
+            location: "shader info".into(),
+            rule,
+        });
+    }
     if issues.is_empty() {
         Ok(())
     } else {
@@ -822,12 +828,14 @@ impl Checker<'_> {
         let reg_src = i.intrinsic.register_src();
         if i.intrinsic == Intrinsic::DeclReg {
             if let Some(d) = def {
-                // The def is a one-component handle; its bit size is the register's.
+                // The def is a one-component handle: 32-bit, as Mesa's `nir_decl_reg` makes
+                // it whatever the register's size (a 64-bit register prints `32 %r =
+                // @decl_reg (bit_size=64)`), or of the register's own size.
                 let nc = i.int_index(IndexKind::NumComponents).unwrap_or(0);
-                if i.int_index(IndexKind::BitSize) != Some(d.bit_size as i64) {
+                if d.bit_size != 32 && i.int_index(IndexKind::BitSize) != Some(d.bit_size as i64) {
                     self.fail(
                         self.where_instr(id),
-                        "the bit_size index must match the register handle",
+                        "the register handle must be 32-bit or of the bit_size index",
                     );
                 }
                 if !(1..=16).contains(&nc) {

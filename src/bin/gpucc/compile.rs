@@ -327,6 +327,7 @@ fn stage_name(shader: &gpucc::nir::Shader) -> &'static str {
     match shader.stage() {
         gpucc::nir::Stage::Vertex => "vs",
         gpucc::nir::Stage::Compute => "cs",
+        gpucc::nir::Stage::Geometry => "gs",
         _ => "fs",
     }
 }

@@ -115,9 +115,11 @@ fn place_spills_after_nir_scratch(
 /// lays out in that order.
 fn payload_regs(facts: &from_nir::ShaderFacts) -> u32 {
     let urb_start = facts.payload.num_regs + facts.push_dwords().div_ceil(8);
-    match &facts.vertex {
-        Some(v) => urb_start + 4 * v.nr_attribute_slots,
-        None => urb_start + 2 * facts.inputs.len() as u32,
+    match (&facts.vertex, &facts.geometry) {
+        (Some(v), _) => urb_start + 4 * v.nr_attribute_slots,
+        // Each input vertex's pushed part (Mesa's `assign_gs_urb_setup`).
+        (_, Some(g)) => urb_start + 8 * g.urb_read_length * g.vertices_in,
+        _ => urb_start + 2 * facts.inputs.len() as u32,
     }
 }
 
@@ -148,10 +150,11 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     let curb_start = facts.payload.num_regs;
     let curb_regs = facts.push_dwords().div_ceil(8);
     let urb_start = curb_start + curb_regs;
-    let vertex = facts.vertex.as_ref();
+    let whole_registers = facts.vertex.is_some() || facts.geometry.is_some();
     let fix = |r: &mut Reg| match r.file {
-        // A vertex element component: a whole register of eight vertices' values.
-        File::Attr if vertex.is_some() => {
+        // A vertex element component, or a pushed component of a geometry input vertex: a
+        // whole register of eight channels' values.
+        File::Attr if whole_registers => {
             r.file = File::Fixed;
             r.nr += urb_start;
         }

@@ -55,6 +55,7 @@ mod error;
 pub mod exec;
 pub mod flow;
 mod flow_gen4;
+pub mod gs_payload;
 mod math_gen6;
 mod mrf;
 pub mod payload;
@@ -63,6 +64,7 @@ mod send_gen4;
 mod send_gen45;
 pub mod shared;
 pub mod thread;
+mod urb_read;
 pub mod value;
 
 pub use error::SimError;

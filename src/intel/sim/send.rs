@@ -23,7 +23,7 @@
 //! | data 1 (12, Gen9+) | A64 OWord block read (0x14) | 7:0 binding table (253 or 255, stateless), 10:8 block size as for const, 11 = address only dword aligned (unaligned read; 0: OWord aligned), 13:12 zero; header dwords 1:0 = the 64-bit address (Gen9 `load_global_constant_uniform_block_intel`) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
-//! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
+//! | URB (6, Gen8+) | SIMD8 write (7), SIMD8 read (8) | 14:4 global offset in 16-byte slots, 15 channel masks present (writes), 17 per-slot offsets present; header = per-channel URB handles |
 //! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
 //! | thread spawner (7) | only as the EOT message | |
 //!
@@ -70,6 +70,8 @@ pub(super) struct Msg {
     /// Enabled channels of the message, bit n = channel n of the instruction.
     pub(super) mask: u32,
     pub(super) n: u32,
+    /// The message ends the thread.
+    pub(super) eot: bool,
     /// First channel of the instruction in the thread (its group: 8 for a second half).
     pub(super) base: u32,
 }
@@ -169,6 +171,7 @@ impl Thread {
             dst: (inst.dst.file == RegFile::Grf).then_some(inst.dst.nr as usize),
             mask,
             n,
+            eot: inst.eot,
             base,
         };
         if ver < 70 {
@@ -207,20 +210,28 @@ impl Thread {
 
     /// Gen8 SIMD8 URB write (message type 7): a header of per-channel URB handles
     /// (dword c = channel c's entry), optional per-slot offsets (bit 17: one register, in
-    /// 16-byte slots), then `mlen − 1 − per-slot` data registers, register k holding dword
-    /// `slot offset · 4 + k` of each enabled channel's entry. Channel-masked writes (bit 15)
-    /// are not modelled.
+    /// 16-byte slots), optional channel masks (bit 15: one register, bits 23:16 of channel
+    /// c's dword enabling data register k at bit k), then the data registers, register k
+    /// holding dword `slot offset · 4 + k` of each enabled channel's entry. Reads (message
+    /// type 8) are in `urb_read.rs`.
     fn urb_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let urb = UrbDesc::decode(ver, m.desc);
         let per_slot = urb.per_slot_offset;
-        if urb.opcode != UrbDesc::SIMD8_WRITE || !m.header || m.n != 8 || urb.channel_mask_present {
+        if urb.opcode == UrbDesc::SIMD8_READ {
+            return self.urb_simd8_read(m, shared);
+        }
+        if urb.opcode != UrbDesc::SIMD8_WRITE || !m.header || m.n != 8 {
             return Err(format!("unsupported: {}", m.unknown(ver)));
         }
+        let masked = urb.channel_mask_present;
         let offset = urb.global_offset;
-        let first = m.payload + 1 + per_slot as usize;
-        let data = m.mlen.saturating_sub(1 + per_slot as usize);
-        if !(1..=8).contains(&data) {
+        let first = m.payload + 1 + per_slot as usize + masked as usize;
+        let data = m
+            .mlen
+            .saturating_sub(1 + per_slot as usize + masked as usize);
+        // A write of the handles alone (no data) only ends a thread (brw's GS thread end).
+        if data > 8 || data == 0 && !m.eot {
             return Err(format!(
                 "URB write of {data} data registers (1 to 8 are allowed): {}",
                 m.unknown(ver)
@@ -235,7 +246,18 @@ impl Thread {
             if per_slot {
                 at = at.wrapping_add(4 * self.grf_dword(m.payload + 1, c)?);
             }
+            // Channel masks (bits 23:16 of the channel's dword): which dwords of the
+            // written slots are written.
+            let dwords = if masked {
+                let reg = m.payload + 1 + per_slot as usize;
+                self.grf_dword(reg, c)? >> 16 & 0xff
+            } else {
+                0xff
+            };
             for k in 0..data {
+                if dwords >> k & 1 == 0 {
+                    continue;
+                }
                 let v = self.grf_dword(first + k, c)?;
                 shared.urb_write(handle, at.wrapping_add(k as u32), v)?;
             }

@@ -263,6 +263,7 @@ pub fn compile(
         scratch_size: spilled.scratch_bytes,
         compute: None,
         vertex: Some(facts.vertex),
+        geometry: None,
         relocs: Vec::new(),
         constant_data_size: shader.info.constant_data_size,
     };

@@ -1,6 +1,7 @@
 //! What a shader run sees from outside (the [`Environment`]) and what it leaves behind
 //! ([`RunResult`]).
 
+pub use super::output::OutputSlot;
 use super::sampler::{DefaultSampler, Sampler};
 use std::collections::BTreeMap;
 
@@ -52,6 +53,9 @@ pub struct Environment {
     /// Per-invocation draw parameters of a vertex shader; when empty, vertex ids are the
     /// invocation index and every other parameter is zero.
     pub draw_parameters: Vec<DrawParameters>,
+    /// Per invocation of a geometry shader: its primitive's vertices, primitive id and
+    /// invocation id (see [`super::gs`]); empty for other stages.
+    pub geometry: Vec<super::gs::GeometryLane>,
     pub workgroup_id: [u32; 3],
     pub workgroup_size: [u32; 3],
     /// Channels per hardware thread of the program being checked (0: not known). Intel's
@@ -88,6 +92,7 @@ impl Default for Environment {
             frag_coord: None,
             front_face: None,
             draw_parameters: Vec::new(),
+            geometry: Vec::new(),
             undefined_bits: 0,
             workgroup_id: [0; 3],
             workgroup_size: [1; 3],
@@ -137,16 +142,6 @@ pub fn generated_input(inv: usize, slot: u32, comp: u32, integer: bool) -> u32 {
     v.to_bits()
 }
 
-/// One output slot of one invocation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputSlot {
-    /// The slot's name (`FRAG_RESULT_COLOR`, `VARYING_SLOT_POS`...), when known.
-    pub name: String,
-    pub bit_size: u8,
-    /// Written components (raw bits); None where nothing was written.
-    pub comps: [Option<u64>; 8],
-}
-
 /// Results of one invocation.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct InvocationResult {
@@ -154,6 +149,8 @@ pub struct InvocationResult {
     pub outputs: BTreeMap<u32, OutputSlot>,
     /// The invocation was discarded / terminated (fragment shaders).
     pub discarded: bool,
+    /// What a geometry-shader invocation emitted (empty for other stages).
+    pub geometry: super::gs::GeometryOutput,
 }
 
 /// Everything a run produced.

@@ -560,6 +560,57 @@ impl<'a> Machine<'a> {
         let intr = ii.intrinsic;
         match intr {
             Intrinsic::DeclReg => {}
+            // Geometry shaders (gs.rs): per-vertex inputs, ids and emitted vertices.
+            Intrinsic::LoadPerVertexInput if !self.env.geometry.is_empty() => {
+                let comp = self.io_component(ii)?;
+                for lane in lanes {
+                    let vertex = self.scalar(self.src(ii, 0)?, lane)?;
+                    let slot = self.io_slot(ii, 1, lane)?;
+                    let mut v = [0u64; 16];
+                    for (c, out) in v.iter_mut().enumerate().take(nc) {
+                        *out = self.vertex_input(lane, vertex, slot, comp + c as u32)? as u64;
+                    }
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            Intrinsic::LoadPrimitiveId | Intrinsic::LoadInvocationId
+                if !self.env.geometry.is_empty() =>
+            {
+                for lane in lanes {
+                    let g = self.env.geometry.get(lane).ok_or_else(|| {
+                        self.err(format!("no input primitive for invocation {lane}"))
+                    })?;
+                    let v = if intr == Intrinsic::LoadPrimitiveId {
+                        g.primitive_id
+                    } else {
+                        g.invocation_id
+                    };
+                    self.set_def(def, lane, &[v as u64])?;
+                }
+            }
+            Intrinsic::EmitVertexWithCounter
+            | Intrinsic::EndPrimitiveWithCounter
+            | Intrinsic::SetVertexAndPrimitiveCount => {
+                let stream = self.index(ii, IndexKind::StreamId).max(0) as usize;
+                for lane in lanes {
+                    let first = self.scalar(self.src(ii, 0)?, lane)? as u32;
+                    let second = match intr {
+                        Intrinsic::SetVertexAndPrimitiveCount => {
+                            self.scalar(self.src(ii, 1)?, lane)? as u32
+                        }
+                        _ => 0,
+                    };
+                    let result = &mut self.results[lane];
+                    let done = match intr {
+                        Intrinsic::EmitVertexWithCounter => {
+                            result.geometry.emit(stream, first, &result.outputs)
+                        }
+                        Intrinsic::EndPrimitiveWithCounter => result.geometry.end_primitive(stream),
+                        _ => result.geometry.set_counts(stream, first, second),
+                    };
+                    done.map_err(|e| self.err(e))?;
+                }
+            }
             Intrinsic::LoadReg | Intrinsic::LoadRegIndirect => {
                 let reg = self.src(ii, 0)?;
                 let base = self.index(ii, IndexKind::Base);
@@ -1140,6 +1191,34 @@ impl<'a> Machine<'a> {
             None if self.env.generate_inputs => Ok(generated_input(lane, slot, comp, integer)),
             None => Err(self.err(format!(
                 "input slot {slot} component {comp} of invocation {lane} is not provided"
+            ))),
+        }
+    }
+
+    /// Component `comp` of input `slot` of vertex `vertex` of a geometry lane's primitive.
+    fn vertex_input(&self, lane: usize, vertex: u64, slot: u32, comp: u32) -> R<u32> {
+        let g = self
+            .env
+            .geometry
+            .get(lane)
+            .ok_or_else(|| self.err(format!("no input primitive for invocation {lane}")))?;
+        let Some(v) = usize::try_from(vertex).ok().and_then(|v| g.vertices.get(v)) else {
+            if self.env.robust_access {
+                return Ok(0);
+            }
+            return Err(self.undefined(format!(
+                "vertex {vertex} of a {}-vertex input primitive",
+                g.vertices.len()
+            )));
+        };
+        let given = v
+            .get(&slot.saturating_add(comp / 4))
+            .map(|c| c[(comp % 4) as usize]);
+        match given {
+            Some(x) => Ok(x),
+            None if self.env.robust_access => Ok(0),
+            None => Err(self.err(format!(
+                "input slot {slot} component {comp} of vertex {vertex} is not provided"
             ))),
         }
     }

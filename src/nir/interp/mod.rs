@@ -15,7 +15,9 @@ pub mod env;
 mod error;
 mod exec;
 pub mod filtering;
+pub mod gs;
 pub mod math_error;
+mod output;
 pub mod sampler;
 pub mod value;
 
@@ -24,5 +26,6 @@ pub use cli::{format_result, run_cli, CliError};
 pub use env::{DrawParameters, Environment, InvocationResult, OutputSlot, RunResult};
 pub use error::InterpError;
 pub use exec::{is_division, run};
+pub use gs::{EmittedVertex, GeometryLane, GeometryOutput};
 pub use math_error::{is_inexact, ErrorDirection, MathError};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};

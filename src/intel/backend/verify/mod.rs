@@ -41,6 +41,7 @@ use crate::error::CompileError;
 use crate::verify::MathProbes;
 use crate::verify::VerifyOutcome;
 
+mod gs;
 mod vertex;
 mod world;
 
@@ -319,6 +320,8 @@ pub fn verify_kernel_with(
     let run_with = |set: usize, steps: u64| {
         if kernel.compute.is_some() {
             run_compute_set(ctx, shader, kernel, simd, set, steps)
+        } else if kernel.geometry.is_some() {
+            gs::run_geometry_set(ctx, shader, kernel, set, inexact, steps)
         } else if kernel.vertex.is_some() {
             vertex::run_vertex_set(ctx, shader, kernel, set, inexact, steps)
         } else {

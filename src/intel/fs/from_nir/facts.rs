@@ -36,6 +36,8 @@ pub struct ShaderFacts {
     pub compute: Option<ComputeFacts>,
     /// Vertex-shader facts (None for other stages).
     pub vertex: Option<crate::intel::kernel::VertexInfo>,
+    /// Geometry-shader facts (None for other stages).
+    pub geometry: Option<crate::intel::geometry::GeometryInfo>,
     /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
     /// spills go after them).
     pub scratch_bytes: u32,

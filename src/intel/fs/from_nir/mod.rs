@@ -46,6 +46,8 @@ mod alu;
 mod boolean;
 mod compute;
 mod facts;
+mod gs;
+mod gs_state;
 mod io;
 mod memory;
 mod texture;
@@ -54,6 +56,7 @@ mod vertex;
 
 pub(in crate::intel) use compute::compute_facts;
 pub use facts::{ComputeFacts, PayloadLayout, ShaderFacts, UpperHalf};
+pub use gs::gs_payload_regs;
 pub use io::writes_dual_source;
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
 pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
@@ -87,10 +90,16 @@ pub fn from_nir(
 ) -> Result<(Program, ShaderFacts), CompileError> {
     let stage = shader.stage();
     let compute = match stage {
-        Stage::Fragment | Stage::Vertex => false,
+        Stage::Fragment | Stage::Vertex | Stage::Geometry => false,
         Stage::Compute => true,
         other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
     };
+    if stage == Stage::Geometry && (devinfo.ver < 80 || width != 8) {
+        return Err(unsupported(format!(
+            "SIMD{width} geometry shaders on {} (the scalar backend runs them SIMD8 on Gen8+)",
+            devinfo.name
+        )));
+    }
     if stage == Stage::Vertex {
         if devinfo.ver < 80 {
             return Err(unsupported(format!(
@@ -132,6 +141,7 @@ pub fn from_nir(
         depth: None,
         chan_index: None,
         local_ids: None,
+        gs: None,
     };
     match binding {
         BindingModel::Gpucc => {
@@ -178,6 +188,12 @@ pub fn from_nir(
         t.facts.vertex = Some(vertex_facts(shader)?);
         t.facts.payload.num_regs = VS_PAYLOAD_REGS;
         t.prog.packed_dispatch = true;
+    } else if stage == Stage::Geometry {
+        let info = crate::intel::geometry::geometry_facts(shader)?;
+        t.facts.payload.num_regs = gs_payload_regs(&info);
+        t.facts.geometry = Some(info.clone());
+        t.prog.packed_dispatch = true;
+        t.begin_gs(info)?;
     } else {
         t.plan_payload();
         let separate = shader.info.field("separate_shader") == Some("true");
@@ -216,6 +232,8 @@ pub fn from_nir(
         t.emit_cs_terminate();
     } else if stage == Stage::Vertex {
         t.emit_urb_writes()?;
+    } else if stage == Stage::Geometry {
+        t.end_gs()?;
     } else {
         t.emit_fb_writes();
         t.header_only_workaround();
@@ -358,7 +376,11 @@ impl<'a> Translator<'a> {
                         let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
                             CompileError::Invalid(format!("block b{} does not exist", b.0))
                         })?;
-                        for &id in &block.instrs {
+                        let order = match self.gs {
+                            Some(_) => gs::sink_input_loads(self.imp, &block.instrs),
+                            None => block.instrs.clone(),
+                        };
+                        for id in order {
                             self.emit_instr(id)?;
                         }
                     }
@@ -459,6 +481,18 @@ impl<'a> Translator<'a> {
             | Intrinsic::LoadBarycentricCentroid
             | Intrinsic::LoadBarycentricSample => self.emit_barycentric(i),
             Intrinsic::LoadInterpolatedInput => self.emit_interpolated_input(i),
+            // Geometry inputs, ids, outputs and emitted vertices (gs.rs).
+            Intrinsic::LoadPerVertexInput
+            | Intrinsic::StoreOutput
+            | Intrinsic::LoadPrimitiveId
+            | Intrinsic::LoadInvocationId
+            | Intrinsic::EmitVertexWithCounter
+            | Intrinsic::EndPrimitiveWithCounter
+            | Intrinsic::SetVertexAndPrimitiveCount
+                if self.gs.is_some() =>
+            {
+                self.emit_gs_intrinsic(i)
+            }
             // Vertex attributes, draw parameters and outputs (vertex.rs).
             Intrinsic::LoadInput if self.facts.vertex.is_some() => self.emit_vs_input(i),
             Intrinsic::StoreOutput if self.facts.vertex.is_some() => self.emit_vs_output(i),

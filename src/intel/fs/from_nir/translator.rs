@@ -39,6 +39,8 @@ pub(super) struct Translator<'a> {
     /// Mesa's binding model: each channel's local invocation id and index, computed at the
     /// top of compute shaders that read them (from the subgroup id and the channel index).
     pub(super) local_ids: Option<LocalIds>,
+    /// Geometry-shader state (gs.rs); None for other stages.
+    pub(super) gs: Option<super::gs_state::GsState>,
 }
 
 pub(super) fn unsupported(what: impl Into<String>) -> CompileError {

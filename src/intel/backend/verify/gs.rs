@@ -1,0 +1,339 @@
+//! Checking a compiled geometry shader: the primitives of each input set run on the
+//! simulator, each object's output URB entry read back (vertex count, every output of every
+//! emitted vertex, cut bits) and compared with the interpreter's emitted vertex lists.
+//!
+//! The input vertices live in URB entries of their own, filled before the thread runs with
+//! every slot of the program's input VUE map (small dyadic floats per set, primitive, vertex,
+//! slot and component); the pushed part of them is also loaded into the payload where the
+//! program expects it, so pushed and pulled reads see the same values. Without instancing a
+//! thread runs one primitive per channel (set 1 has three primitives, leaving channels 3–7
+//! disabled: they must write nothing); with instancing a thread runs up to eight instances of
+//! one primitive, and a primitive takes as many threads as it has groups of eight instances.
+//!
+//! Each channel's entry is read as the next stage would: the vertex count (dword 0 of the
+//! entry, or the program's static count), then vertex k's slot s at 16-byte unit
+//! `first vertex + k · vertex size + s`; with a cut-bit header, bit k of the header says
+//! whether the strip ends after vertex k (the last vertex's bit is not compared: the strip
+//! ends there anyway). Stream-id headers are not compared: vertices of streams other than 0
+//! are dropped (no transform feedback), so every written vertex is on stream 0. Components
+//! that depend on undefined values are left out, as for vertex shaders.
+
+use std::collections::BTreeMap;
+
+use crate::intel::backend::context::Context;
+use crate::intel::geometry::{ControlDataFormat, GeometryInfo};
+use crate::intel::kernel::Kernel;
+use crate::intel::sim::gs_payload::GsPayload;
+use crate::intel::sim::Thread;
+use crate::intel::vue;
+use crate::nir::{self, interp};
+use crate::verify::VerifyOutcome;
+
+use super::world::{
+    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers,
+    CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+};
+
+/// Primitives per input set without instancing (set 1 leaves channels 3–7 disabled).
+const PRIMITIVES: [usize; 3] = [8, 3, 8];
+
+/// Primitives per input set with instancing (each takes whole threads).
+const INSTANCED_PRIMITIVES: [usize; 3] = [2, 1, 2];
+
+/// The output URB handle of lane `l` (16 bits, as the payload carries them).
+fn output_handle(l: usize) -> u32 {
+    0x100 + 0x20 * l as u32
+}
+
+/// The URB handle of vertex `v` of primitive `p`: apart from every output handle.
+fn input_handle(p: usize, v: usize) -> u32 {
+    0x8000 + 0x10 * (8 * p + v) as u32
+}
+
+/// Component `c` of input slot `s` of vertex `v` of primitive `p` in set `set`.
+fn input_value(set: usize, p: usize, v: usize, s: u32, c: usize) -> u32 {
+    let n = (p * 11 + v * 7 + s as usize * 13 + c * 3 + set * 5) % 31;
+    (n as f32 * 0.25 - 3.5).to_bits()
+}
+
+pub(super) fn run_geometry_set(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    set: usize,
+    inexact: bool,
+    interp_steps: u64,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
+    let info = kernel.geometry.as_ref().expect("checked by the caller");
+    let variant = kernel.variant(8).expect("checked by the caller");
+    let (nssbo, _) = super::world::compute_resources(shader)?;
+    if nssbo > 0 {
+        return Err(VerifyOutcome::Unsupported(
+            "storage buffers in a geometry shader (not modelled by the GS check)".into(),
+        ));
+    }
+    let instanced = info.invocations > 1;
+    let prims = if instanced {
+        INSTANCED_PRIMITIVES[set % 3]
+    } else {
+        PRIMITIVES[set % 3]
+    };
+    let slots = info.input_vue_map.num_slots();
+    let vertex = |p: usize, v: usize| -> BTreeMap<u32, [u32; 4]> {
+        (0..slots)
+            .map(|s| (s, [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))))
+            .collect()
+    };
+    let primitives: Vec<_> = (0..prims)
+        .map(|p| {
+            let vs = (0..info.vertices_in as usize)
+                .map(|v| vertex(p, v))
+                .collect();
+            (vs, 10 * set as u32 + p as u32)
+        })
+        .collect();
+    let lanes = interp::GeometryLane::for_primitives(&primitives, info.invocations);
+    let n = lanes.len();
+    let ubos = uniform_buffers(kernel, set);
+    let mut env = interp::Environment {
+        ubos: ubos.clone(),
+        constant_data: constant_data(set, kernel.constant_data_size),
+        constant_data_address: CONSTANT_DATA_ADDRESS,
+        robust_access: true,
+        generate_inputs: false,
+        geometry: lanes,
+        step_limit: interp_steps,
+        ..Default::default()
+    };
+    let expected = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    env.undefined_bits = UNDEFINED_PROBE;
+    let probe = interp::run(shader, &env, n)
+        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+
+    let push: Vec<u32> = kernel
+        .push_constants
+        .iter()
+        .map(|&(b, o)| ubo_dword(set, b, o / 4))
+        .collect();
+    let constant_data = constant_data(set, kernel.constant_data_size);
+    let code = relocated_variant(kernel, variant)?;
+    // Threads: (first lane, lanes) — eight primitives, or up to eight instances of one.
+    let threads: Vec<(usize, usize)> = if instanced {
+        let inv = info.invocations as usize;
+        (0..prims)
+            .flat_map(|p| {
+                (0..inv)
+                    .step_by(8)
+                    .map(move |i| (p * inv + i, (inv - i).min(8)))
+            })
+            .collect()
+    } else {
+        vec![(0, n)]
+    };
+    let mut urb: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+    for &(first, count) in &threads {
+        let lanes = &env.geometry[first..first + count];
+        let mut t = Thread::new(ctx.devinfo(), 8)
+            .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+        let prim_of = |l: usize| {
+            if instanced {
+                first / info.invocations as usize
+            } else {
+                first + l
+            }
+        };
+        let vertex_handles = (0..info.vertices_in as usize)
+            .map(|v| (0..count).map(|l| input_handle(prim_of(l), v)).collect())
+            .collect();
+        let push_regs = 8 * info.urb_read_length;
+        let pushed = if instanced {
+            vec![vec![0; 8]; (push_regs * info.vertices_in) as usize]
+        } else {
+            (0..info.vertices_in as usize)
+                .flat_map(|v| {
+                    (0..push_regs).map(move |k| {
+                        (0..count)
+                            .map(|l| {
+                                let s = k / 4;
+                                if s < slots {
+                                    input_value(set, prim_of(l), v, s, (k % 4) as usize)
+                                } else {
+                                    0
+                                }
+                            })
+                            .collect()
+                    })
+                })
+                .collect()
+        };
+        let payload = GsPayload {
+            urb_handles: (0..count)
+                .map(|l| output_handle(first + l) | lanes[l].invocation_id << 27)
+                .collect(),
+            primitive_ids: info
+                .include_primitive_id
+                .then(|| lanes.iter().map(|l| l.primitive_id).collect()),
+            vertex_handles,
+            instanced,
+            push_constants: push.clone(),
+            pushed,
+        };
+        let layout = payload.apply(&mut t).map_err(sim_error)?;
+        if layout.push_constants != variant.dispatch_grf_start {
+            return Err(VerifyOutcome::Fail {
+                invocation: 0,
+                output: "(payload)".into(),
+                expected: format!("dispatch GRF start {}", layout.push_constants),
+                got: format!("{}", variant.dispatch_grf_start),
+            });
+        }
+        // The input vertices' entries.
+        for l in 0..count {
+            for v in 0..info.vertices_in as usize {
+                let p = prim_of(l);
+                let entry = t.shared_mut().urb.entry(input_handle(p, v)).or_default();
+                for s in 0..slots {
+                    for c in 0..4 {
+                        entry.insert(4 * s + c as u32, input_value(set, p, v, s, c));
+                    }
+                }
+            }
+        }
+        for &b in &kernel.pull_constant_blocks {
+            t.shared_mut()
+                .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
+        }
+        t.shared_mut()
+            .map_global(CONSTANT_DATA_ADDRESS, constant_data.to_vec());
+        t.set_step_limit(2_000_000);
+        t.run_binary(&code).map_err(sim_error)?;
+        for (h, entry) in &t.shared().urb {
+            if *h >= 0x8000 {
+                continue;
+            }
+            if !(first..first + count).any(|l| output_handle(l) == *h) {
+                return Ok(Some(VerifyOutcome::Fail {
+                    invocation: 0,
+                    output: format!("URB (set {set})"),
+                    expected: format!("writes to the entries of lanes {first}..{}", first + count),
+                    got: format!("a write with handle {h:#x}"),
+                }));
+            }
+            urb.entry(*h).or_default().extend(entry);
+        }
+    }
+    let empty = BTreeMap::new();
+    for (l, inv) in expected.invocations.iter().enumerate() {
+        let entry = urb.get(&output_handle(l)).unwrap_or(&empty);
+        if let Some(fail) = compare_lane(info, inv, &probe.invocations[l], entry, l, set, inexact) {
+            return Ok(Some(fail));
+        }
+    }
+    Ok(None)
+}
+
+/// Compares one lane's entry with what the interpreter says it emitted.
+fn compare_lane(
+    info: &GeometryInfo,
+    inv: &interp::InvocationResult,
+    probe: &interp::InvocationResult,
+    entry: &BTreeMap<u32, u32>,
+    lane: usize,
+    set: usize,
+    inexact: bool,
+) -> Option<VerifyOutcome> {
+    let g = &inv.geometry;
+    let want_count = g.counts[0].map_or(g.streams[0].len() as u32, |c| c.0);
+    let probe_count =
+        probe.geometry.counts[0].map_or(probe.geometry.streams[0].len() as u32, |c| c.0);
+    let fail = |output: String, expected: String, got: String| {
+        Some(VerifyOutcome::Fail {
+            invocation: lane,
+            output,
+            expected,
+            got,
+        })
+    };
+    let got_count = match info.static_vertex_count {
+        Some(c) => Some(c),
+        None => entry.get(&0).copied(),
+    };
+    if want_count == probe_count && got_count != Some(want_count) {
+        return fail(
+            format!("vertex count (set {set})"),
+            format!("{want_count}"),
+            got_count.map_or("nothing written".into(), |c| c.to_string()),
+        );
+    }
+    let count = want_count.min(g.streams[0].len() as u32) as usize;
+    let owords = 2 * info.output_vertex_size_hwords;
+    let first = info.first_vertex_oword();
+    for (k, vertex) in g.streams[0].iter().enumerate().take(count) {
+        let probe_vertex = probe.geometry.streams[0].get(k);
+        for (varying, out) in &vertex.outputs {
+            let place = |c: usize| -> Option<(u32, u32)> {
+                match *varying {
+                    vue::VARYING_SLOT_PSIZ if c == 0 => Some((0, 3)),
+                    vue::VARYING_SLOT_LAYER if c == 0 => Some((0, 1)),
+                    vue::VARYING_SLOT_VIEWPORT if c == 0 => Some((0, 2)),
+                    vue::VARYING_SLOT_PSIZ
+                    | vue::VARYING_SLOT_LAYER
+                    | vue::VARYING_SLOT_VIEWPORT => None,
+                    _ => info.vue_map.slot_of(*varying).map(|s| (s, c as u32)),
+                }
+            };
+            for (c, want) in out.comps.iter().enumerate().take(4) {
+                let Some(want) = *want else {
+                    continue;
+                };
+                let defined = probe_vertex
+                    .and_then(|p| p.outputs.get(varying))
+                    .and_then(|o| o.comps[c]);
+                if defined != Some(want) {
+                    continue;
+                }
+                let want = want as u32;
+                let name = format!("{}.{}", out.name, ["x", "y", "z", "w"][c]);
+                let Some((slot, d)) = place(c) else {
+                    return fail(name, "a place in the VUE map".into(), "none".into());
+                };
+                let at = 4 * (first + k as u32 * owords + slot) + d;
+                let got = entry.get(&at).copied();
+                if !got.is_some_and(|g| close(want, g, inexact)) {
+                    return fail(
+                        format!("vertex {k} {name} (VUE slot {slot}, set {set})"),
+                        format!("{want:#010x} ({})", f32::from_bits(want)),
+                        got.map_or("nothing written".into(), |g| {
+                            format!("{g:#010x} ({})", f32::from_bits(g))
+                        }),
+                    );
+                }
+            }
+        }
+    }
+    if info.control_data_format == ControlDataFormat::Cut && info.control_data_bits_per_vertex == 1
+    {
+        let base = if info.static_vertex_count.is_some() {
+            0
+        } else {
+            8
+        };
+        for k in 0..count.saturating_sub(1) {
+            let want = g.streams[0][k].ends_primitive;
+            if probe.geometry.streams[0].get(k).map(|v| v.ends_primitive) != Some(want) {
+                continue;
+            }
+            let word = entry.get(&(base + k as u32 / 32)).copied();
+            let got = word.map(|w| w >> (k % 32) & 1 != 0);
+            if got != Some(want) {
+                return fail(
+                    format!("cut bit of vertex {k} (set {set})"),
+                    format!("{want}"),
+                    got.map_or("no header written".into(), |b| b.to_string()),
+                );
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,63 @@
+//! Gen8 SIMD8 URB reads (message type 8, `GFX8_URB_OPCODE_SIMD8_READ`): how a scalar
+//! geometry (or tessellation) thread pulls the vertices of its input primitive that were not
+//! pushed into its payload.
+//!
+//! Payload: the header register holds each channel's URB handle (dword c = channel c's
+//! entry); with bit 17 set, a second register holds per-channel offsets in 16-byte slots,
+//! added to the descriptor's global offset (bits 14:4). The response is `rlen` registers:
+//! register k holds, for each enabled channel, dword `4 · offset + k` of that channel's
+//! entry (so four registers are one slot's x, y, z, w; eight are two slots).
+
+use super::send::Msg;
+use super::shared::SharedFunctions;
+use super::thread::Thread;
+use crate::intel::msg::UrbDesc;
+
+impl Thread {
+    /// A SIMD8 URB read (see the module documentation).
+    pub(super) fn urb_simd8_read(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo().ver;
+        let urb = UrbDesc::decode(ver, m.desc);
+        let per_slot = urb.per_slot_offset;
+        if !m.header || m.n != 8 || urb.channel_mask_present {
+            return Err(format!("unsupported: {}", m.unknown(ver)));
+        }
+        if m.mlen != 1 + per_slot as usize {
+            return Err(format!(
+                "URB read of {} payload registers (the handles{} only): {}",
+                m.mlen,
+                if per_slot { " and offsets" } else { "" },
+                m.unknown(ver)
+            ));
+        }
+        let dst = m
+            .dst
+            .ok_or_else(|| format!("URB read without a GRF response: {}", m.unknown(ver)))?;
+        if !(1..=8).contains(&m.rlen) {
+            return Err(format!(
+                "URB read of {} response registers (1 to 8): {}",
+                m.rlen,
+                m.unknown(ver)
+            ));
+        }
+        for c in 0..8 {
+            if m.mask & 1 << c == 0 {
+                continue;
+            }
+            let handle = self.grf_dword(m.payload, c)?;
+            let mut at = urb.global_offset * 4;
+            if per_slot {
+                at = at.wrapping_add(4 * self.grf_dword(m.payload + 1, c)?);
+            }
+            for k in 0..m.rlen {
+                let v = shared.urb_read(handle, at.wrapping_add(k as u32))?;
+                self.set_grf_dword(dst + k, c, v)?;
+            }
+        }
+        Ok(())
+    }
+}
