@@ -312,6 +312,7 @@ fn vs_kernel(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         scratch_size: 0,
         compute: None,
         vertex: Some(vertex),
+        geometry: None,
         relocs: Vec::new(),
         constant_data_size: 0,
     })

@@ -43,6 +43,15 @@ pub struct DevInfo {
 }
 
 impl DevInfo {
+    /// Message registers: 16 on Gen4–5, 24 on Gen6; Gen7 replaced them with the top GRFs.
+    pub fn mrf_count(&self) -> usize {
+        match self.ver {
+            0..=59 => 16,
+            60..=69 => 24,
+            _ => 0,
+        }
+    }
+
     /// Major generation number (4 … 9).
     pub fn gen(&self) -> u32 {
         self.ver / 10

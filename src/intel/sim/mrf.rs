@@ -22,15 +22,6 @@
 use super::thread::{Loc, Thread, REG_SIZE};
 use super::SimError;
 
-/// Message registers of generation `ver` (×10): 16 on Gen4–5, 24 on Gen6, none after.
-pub fn count(ver: u32) -> usize {
-    match ver {
-        0..=59 => 16,
-        60..=69 => 24,
-        _ => 0,
-    }
-}
-
 /// Bit 7 of a Gen4–5 MRF destination number: the compr4 second-half placement.
 const COMPR4: u8 = 0x80;
 
@@ -44,11 +35,11 @@ impl Thread {
     /// payloads by storage register).
     pub(super) fn mrf_storage_reg(&self, nr: u8) -> Result<usize, String> {
         let n = nr as usize;
-        if n >= count(self.devinfo.ver) {
+        if n >= self.devinfo.mrf_count() {
             return Err(format!(
                 "message register m{n} does not exist on {} ({} MRFs)",
                 self.devinfo.name,
-                count(self.devinfo.ver)
+                self.devinfo.mrf_count()
             ));
         }
         Ok(self.devinfo.grf_count as usize + n)
@@ -56,7 +47,7 @@ impl Thread {
 
     /// Byte `byte` of an access that starts at MRF `nr` (bit 7: compr4 on Gen4–5).
     pub(super) fn mrf_loc(&self, nr: u8, byte: isize) -> Result<Loc, String> {
-        let total = count(self.devinfo.ver);
+        let total = self.devinfo.mrf_count();
         if total == 0 {
             return Err("unsupported: MRF registers do not exist on Gen7+".into());
         }

@@ -1,7 +1,6 @@
 //! One EU thread's architectural state and operand access.
 
 use super::flow::Chan;
-use super::mrf;
 use super::shared::DefaultShared;
 use super::value::{from_bits, to_bits, vf_to_f32, FloatEnv, Val};
 use super::SimError;
@@ -66,7 +65,7 @@ impl Thread {
         let mut t = Thread {
             devinfo: devinfo.clone(),
             simd,
-            grf: vec![0; (devinfo.grf_count as usize + mrf::count(devinfo.ver)) * REG_SIZE],
+            grf: vec![0; (devinfo.grf_count as usize + devinfo.mrf_count()) * REG_SIZE],
             arf: vec![0; 16 * ARF_REGS_PER_KIND * REG_SIZE],
             chans: [Chan::Off; 32],
             step_limit: 1_000_000,
