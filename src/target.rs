@@ -114,13 +114,21 @@ impl Target {
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
 const INTEL_GEN7_TO_GEN9: &[Stage] = &[Stage::Vertex, Stage::Fragment, Stage::Compute];
+/// Gen8+ runs tessellation-evaluation threads SIMD8, in the scalar backend.
+const INTEL_GEN8_TO_GEN9: &[Stage] = &[
+    Stage::Vertex,
+    Stage::TessEval,
+    Stage::Fragment,
+    Stage::Compute,
+];
 const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
 
 impl Target {
     /// The shader stages this target compiles; empty for Gen4-Gen6, which have no backend yet.
     pub fn stages(&self) -> &'static [Stage] {
         match self {
-            Target::Intel(d) if (70..=90).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
+            Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
             Target::Intel(_) => &[],
             Target::Etnaviv(_) => VIVANTE,
         }

@@ -313,6 +313,8 @@ pub struct Kernel {
     pub compute: Option<ComputeInfo>,
     /// Vertex-shader facts (None for other stages).
     pub vertex: Option<VertexInfo>,
+    /// Tessellation-evaluation facts (None for other stages).
+    pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
     /// Values the driver patches into [`Kernel::code`], in code order.
     pub relocs: Vec<Reloc>,
     /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the

@@ -115,9 +115,10 @@ fn place_spills_after_nir_scratch(
 /// lays out in that order.
 fn payload_regs(facts: &from_nir::ShaderFacts) -> u32 {
     let urb_start = facts.payload.num_regs + facts.push_dwords().div_ceil(8);
-    match &facts.vertex {
-        Some(v) => urb_start + 4 * v.nr_attribute_slots,
-        None => urb_start + 2 * facts.inputs.len() as u32,
+    match (&facts.vertex, &facts.tess_eval) {
+        (Some(v), _) => urb_start + 4 * v.nr_attribute_slots,
+        (None, Some(tes)) => urb_start + tes.urb_read_length,
+        (None, None) => urb_start + 2 * facts.inputs.len() as u32,
     }
 }
 
@@ -148,10 +149,11 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     let curb_start = facts.payload.num_regs;
     let curb_regs = facts.push_dwords().div_ceil(8);
     let urb_start = curb_start + curb_regs;
-    let vertex = facts.vertex.as_ref();
+    let urb_regs = facts.vertex.is_some() || facts.tess_eval.is_some();
     let fix = |r: &mut Reg| match r.file {
-        // A vertex element component: a whole register of eight vertices' values.
-        File::Attr if vertex.is_some() => {
+        // A vertex element component (a whole register of eight vertices' values), or a
+        // scalar of the pushed patch URB entry (a TES: register and offset already placed).
+        File::Attr if urb_regs => {
             r.file = File::Fixed;
             r.nr += urb_start;
         }

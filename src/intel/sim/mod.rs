@@ -52,7 +52,9 @@ pub mod flow;
 pub mod payload;
 pub mod send;
 pub mod shared;
+pub mod tess_payload;
 pub mod thread;
+mod urb_read;
 pub mod value;
 
 pub use error::SimError;

@@ -24,6 +24,7 @@
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
+//! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
 //! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
 //! | thread spawner (7) | only as the EOT message | |
 //!
@@ -57,25 +58,25 @@ use crate::nir::interp::TexRequest;
 use crate::nir::TexOp;
 
 /// The decoded common part of a descriptor.
-struct Msg {
-    desc: u32,
+pub(super) struct Msg {
+    pub(super) desc: u32,
     /// The descriptor read as a data-port message (what most of the messages are).
     dp: DataPortDesc,
     sfid: u8,
-    mlen: usize,
-    rlen: usize,
-    header: bool,
-    payload: usize,
-    dst: Option<usize>,
+    pub(super) mlen: usize,
+    pub(super) rlen: usize,
+    pub(super) header: bool,
+    pub(super) payload: usize,
+    pub(super) dst: Option<usize>,
     /// Enabled channels of the message, bit n = channel n of the instruction.
-    mask: u32,
-    n: u32,
+    pub(super) mask: u32,
+    pub(super) n: u32,
     /// First channel of the instruction in the thread (its group: 8 for a second half).
     base: u32,
 }
 
 impl Msg {
-    fn unknown(&self, ver: u32) -> String {
+    pub(super) fn unknown(&self, ver: u32) -> String {
         format!(
             "unknown message: sfid {} ({}) descriptor {:#010x}",
             self.sfid,
@@ -86,7 +87,7 @@ impl Msg {
 }
 
 impl Thread {
-    fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
+    pub(super) fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
         let a = reg * REG_SIZE + dword * 4;
         Ok(self
             .read_raw(Loc::Grf(a), 4)
@@ -94,7 +95,7 @@ impl Thread {
             as u32)
     }
 
-    fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
+    pub(super) fn set_grf_dword(&mut self, reg: usize, dword: usize, v: u32) -> Result<(), String> {
         let a = reg * REG_SIZE + dword * 4;
         self.write_raw(Loc::Grf(a), 4, v as u64)
             .map_err(|_| format!("message response g{reg}.{dword} is outside the GRF file"))
@@ -199,6 +200,9 @@ impl Thread {
         let ver = self.devinfo.ver;
         let urb = UrbDesc::decode(ver, m.desc);
         let per_slot = urb.per_slot_offset;
+        if urb.opcode == UrbDesc::SIMD8_READ {
+            return self.urb_simd8_read(m, shared);
+        }
         if urb.opcode != UrbDesc::SIMD8_WRITE || !m.header || m.n != 8 || urb.channel_mask_present {
             return Err(format!("unsupported: {}", m.unknown(ver)));
         }

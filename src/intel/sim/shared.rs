@@ -179,6 +179,13 @@ pub trait SharedFunctions {
             "URB write (handle {handle:#x}, dword {dword}): no URB is modelled here"
         ))
     }
+    /// A URB read of dword `dword` of the URB entry with handle `handle` (tessellation and
+    /// geometry inputs).
+    fn urb_read(&mut self, handle: u32, dword: u32) -> Result<u32, String> {
+        Err(format!(
+            "URB read (handle {handle:#x}, dword {dword}): no URB is modelled here"
+        ))
+    }
 }
 
 /// The default, deterministic shared functions (see the module documentation).
@@ -344,5 +351,15 @@ impl SharedFunctions for DefaultShared {
     fn urb_write(&mut self, handle: u32, dword: u32, v: u32) -> Result<(), String> {
         self.urb.entry(handle).or_default().insert(dword, v);
         Ok(())
+    }
+
+    /// Reads what the entry holds; a dword nothing wrote (or the caller did not lay in
+    /// [`DefaultShared::urb`] beforehand) is an error rather than made-up data.
+    fn urb_read(&mut self, handle: u32, dword: u32) -> Result<u32, String> {
+        self.urb
+            .get(&handle)
+            .and_then(|e| e.get(&dword))
+            .copied()
+            .ok_or_else(|| format!("URB read of dword {dword} of entry {handle:#x}, never written"))
     }
 }

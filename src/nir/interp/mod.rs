@@ -17,6 +17,7 @@ mod exec;
 pub mod filtering;
 pub mod math_error;
 pub mod sampler;
+pub mod tess;
 pub mod value;
 
 #[cfg(feature = "rig")]
@@ -26,3 +27,4 @@ pub use error::InterpError;
 pub use exec::{is_division, run};
 pub use math_error::{is_inexact, ErrorDirection, MathError};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};
+pub use tess::TessDomain;

@@ -41,6 +41,7 @@ use crate::error::CompileError;
 use crate::verify::MathProbes;
 use crate::verify::VerifyOutcome;
 
+mod tess;
 mod vertex;
 mod world;
 
@@ -321,6 +322,8 @@ pub fn verify_kernel_with(
             run_compute_set(ctx, shader, kernel, simd, set, steps)
         } else if kernel.vertex.is_some() {
             vertex::run_vertex_set(ctx, shader, kernel, set, inexact, steps)
+        } else if kernel.tess_eval.is_some() {
+            tess::run_tes_set(ctx, shader, kernel, set, inexact, steps)
         } else {
             run_set(ctx, shader, kernel, simd, set, inexact, steps)
         }

@@ -36,6 +36,8 @@ pub struct ShaderFacts {
     pub compute: Option<ComputeFacts>,
     /// Vertex-shader facts (None for other stages).
     pub vertex: Option<crate::intel::kernel::VertexInfo>,
+    /// Tessellation-evaluation facts (None for other stages).
+    pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
     /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
     /// spills go after them).
     pub scratch_bytes: u32,
