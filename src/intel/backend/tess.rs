@@ -75,7 +75,11 @@ pub fn tess_eval_facts(shader: &Shader) -> Result<TessEvalInfo, CompileError> {
         };
         match i.intrinsic {
             Intrinsic::LoadInput | Intrinsic::LoadPerVertexInput => {
-                let off_src = if i.intrinsic == Intrinsic::LoadInput { 0 } else { 1 };
+                let off_src = if i.intrinsic == Intrinsic::LoadInput {
+                    0
+                } else {
+                    1
+                };
                 let base = i.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
                 // Inputs at a constant slot below the push limit are pushed (the pair of
                 // slots they share), as Mesa's `nir_emit_tes_intrinsic` pushes them.

@@ -29,7 +29,11 @@ impl Thread {
             return Err(format!(
                 "URB read with mlen {} (the header{} only): {}",
                 m.mlen,
-                if per_slot { " and per-slot offsets" } else { "" },
+                if per_slot {
+                    " and per-slot offsets"
+                } else {
+                    ""
+                },
                 m.unknown(ver)
             ));
         }

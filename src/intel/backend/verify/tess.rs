@@ -17,7 +17,9 @@ use crate::nir::{self, interp};
 use crate::verify::{MathProbes, VerifyOutcome};
 
 use super::vertex::{check_vues, Simulation};
-use super::world::{constant_data, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE};
+use super::world::{
+    constant_data, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+};
 
 /// Domain points per input set (set 1 leaves channels 3–7 disabled).
 const POINTS: [usize; 3] = [8, 3, 8];

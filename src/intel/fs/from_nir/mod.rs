@@ -142,6 +142,7 @@ pub fn from_nir(
         depth: None,
         chan_index: None,
         local_ids: None,
+        tes_reads: Default::default(),
     };
     match binding {
         BindingModel::Gpucc => {
@@ -192,6 +193,7 @@ pub fn from_nir(
         t.facts.tess_eval = Some(tess_eval_facts(shader)?);
         t.facts.payload.num_regs = TES_PAYLOAD_REGS;
         t.prog.packed_dispatch = true;
+        t.start_patch_reads();
     } else {
         t.plan_payload();
         let separate = shader.info.field("separate_shader") == Some("true");
@@ -372,6 +374,7 @@ impl<'a> Translator<'a> {
                         let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
                             CompileError::Invalid(format!("block b{} does not exist", b.0))
                         })?;
+                        self.tes_reads.enter_block(b.0);
                         for &id in &block.instrs {
                             self.emit_instr(id)?;
                         }

@@ -28,11 +28,43 @@ pub const TES_PAYLOAD_REGS: u32 = 5;
 /// Where the output URB handles of the eight domain points are.
 pub const TES_URB_HANDLES_REG: u32 = 4;
 
+/// The payloads of a TES's URB reads, built once where NIR allows it: the patch handle
+/// replicated to every channel (made at the top of the program, so it is there for every
+/// read), and per NIR block one handle + per-slot offsets pair per offset value, as Mesa's
+/// CSE leaves its `LOAD_PAYLOAD`s. A payload is reused only within the block that built it,
+/// where it is known to have been written.
+#[derive(Debug, Default)]
+pub(in crate::intel::fs) struct UrbReadPayloads {
+    handle: Option<Reg>,
+    block: u32,
+    per_slot: std::collections::HashMap<(u32, Reg), Reg>,
+}
+
+impl UrbReadPayloads {
+    pub(super) fn enter_block(&mut self, block: u32) {
+        self.block = block;
+    }
+}
+
 impl Translator<'_> {
+    /// The patch handle in every channel, at the top of the program (dead-code elimination
+    /// removes it when no input is read from the URB).
+    pub(super) fn start_patch_reads(&mut self) {
+        let handle = self.vgrf(RegType::UD);
+        self.alu(
+            crate::intel::eu::Opcode::Mov,
+            handle,
+            vec![Reg::fixed(0, 0, RegType::UD, 0)],
+        );
+        self.tes_reads.handle = Some(handle);
+    }
+
     /// The TES facts (translation of a tessellation-evaluation shader only).
     fn tes(&self) -> Result<&TessEvalInfo, CompileError> {
         self.facts.tess_eval.as_ref().ok_or_else(|| {
-            CompileError::Invalid("tessellation input outside a tessellation-evaluation shader".into())
+            CompileError::Invalid(
+                "tessellation input outside a tessellation-evaluation shader".into(),
+            )
         })
     }
 
@@ -84,7 +116,10 @@ impl Translator<'_> {
             .get(off_src)
             .copied()
             .ok_or_else(|| CompileError::Invalid("TES input without its offset".into()))?;
-        let constant = self.imp.const_value(offset).and_then(|v| v.first().copied());
+        let constant = self
+            .imp
+            .const_value(offset)
+            .and_then(|v| v.first().copied());
         match constant {
             Some(0) if base < TES_MAX_PUSH_SLOTS => {
                 // Slot `base` is the upper or lower half of pushed register base / 2.
@@ -102,7 +137,10 @@ impl Translator<'_> {
             }
             Some(0) => {
                 let regs = self.urb_read_patch(base, None, first + n as u32)?;
-                let regs = regs[first as usize..].iter().map(|r| r.retype(ty)).collect();
+                let regs = regs[first as usize..]
+                    .iter()
+                    .map(|r| r.retype(ty))
+                    .collect();
                 self.set(def, regs);
             }
             Some(_) => {
@@ -113,7 +151,10 @@ impl Translator<'_> {
             None => {
                 let slots = self.comp(offset, 0)?;
                 let regs = self.urb_read_patch(base, Some(slots), first + n as u32)?;
-                let regs = regs[first as usize..].iter().map(|r| r.retype(ty)).collect();
+                let regs = regs[first as usize..]
+                    .iter()
+                    .map(|r| r.retype(ty))
+                    .collect();
                 self.set(def, regs);
             }
         }
@@ -132,20 +173,30 @@ impl Translator<'_> {
         if base > 2047 {
             return Err(unsupported(format!("a URB read at slot {base}")));
         }
-        let handle = self.vgrf(RegType::UD);
-        // The patch handle, replicated to every channel.
-        self.alu(
-            crate::intel::eu::Opcode::Mov,
-            handle,
-            vec![Reg::fixed(0, 0, RegType::UD, 0)],
-        );
+        let handle = self
+            .tes_reads
+            .handle
+            .ok_or_else(|| CompileError::Internal("TES URB read before its handle".into()))?;
         let mlen = 1 + u32::from(per_slot.is_some());
-        let payload = Reg::vgrf(self.prog.alloc(mlen), RegType::UD);
-        let mut srcs = vec![handle];
-        if let Some(p) = per_slot {
-            srcs.push(p.retype(RegType::UD));
-        }
-        self.push(Op::LoadPayload, payload, srcs);
+        let payload = match per_slot {
+            None => handle,
+            Some(p) => {
+                let key = (self.tes_reads.block, p);
+                match self.tes_reads.per_slot.get(&key) {
+                    Some(&payload) => payload,
+                    None => {
+                        let payload = Reg::vgrf(self.prog.alloc(2), RegType::UD);
+                        self.push(
+                            Op::LoadPayload,
+                            payload,
+                            vec![handle, p.retype(RegType::UD)],
+                        );
+                        self.tes_reads.per_slot.insert(key, payload);
+                        payload
+                    }
+                }
+            }
+        };
         let dst = Reg::vgrf(self.prog.alloc(comps), RegType::UD);
         let send = self.push(Op::Send, dst, vec![payload]);
         send.mlen = mlen as u8;

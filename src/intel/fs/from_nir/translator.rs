@@ -39,6 +39,8 @@ pub(super) struct Translator<'a> {
     /// Mesa's binding model: each channel's local invocation id and index, computed at the
     /// top of compute shaders that read them (from the subgroup id and the channel index).
     pub(super) local_ids: Option<LocalIds>,
+    /// A TES's URB-read payloads, shared by the reads that can share them (tes.rs).
+    pub(super) tes_reads: super::tes::UrbReadPayloads,
 }
 
 pub(super) fn unsupported(what: impl Into<String>) -> CompileError {
