@@ -1852,6 +1852,75 @@ typedef struct {
   uint32_t read;
 } gpucc_fs_input;
 
+/**
+ * A tessellation-evaluation program's binding facts (Intel, Gen8+). Booleans are 0 or 1.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_tes_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * 3DSTATE_TE TE Domain (`domain`, `brw_tess_domain`): 0 quad, 1 triangle, 2 isoline.
+   */
+  uint32_t domain;
+  /**
+   * 3DSTATE_TE Partitioning (`partitioning`, `brw_tess_partitioning`): 0 integer, 1 odd
+   * fractional, 2 even fractional.
+   */
+  uint32_t partitioning;
+  /**
+   * 3DSTATE_TE Output Topology (`output_topology`, `brw_tess_output_topology`): 0 point,
+   * 1 line, 2 triangle clockwise, 3 triangle counter-clockwise (the hardware's winding).
+   */
+  uint32_t output_topology;
+  /**
+   * The program reads the primitive id (`include_primitive_id`; 3DSTATE_DS Primitive ID
+   * Not Required is its negation).
+   */
+  uint32_t include_primitive_id;
+  /**
+   * 3DSTATE_DS Patch URB Entry Read Length: registers of the patch entry pushed, two
+   * vec4 slots each (`urb_read_length`).
+   */
+  uint32_t urb_read_length;
+  /**
+   * 3DSTATE_DS Patch URB Entry Read Offset (always 0 in Mesa's scalar TES).
+   */
+  uint32_t urb_read_offset;
+  /**
+   * First GRF after the thread payload (`dispatch_grf_start_reg`): 3DSTATE_DS Dispatch
+   * GRF Start Register For URB Data.
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * Output URB entry size in 64-byte units (`urb_entry_size`).
+   */
+  uint32_t urb_entry_size;
+  /**
+   * Varyings written, header ones included (`vue_map.slots_valid`).
+   */
+  uint64_t vue_slots_valid;
+  /**
+   * Slots of the output VUE map (`vue_map.num_slots`).
+   */
+  uint32_t num_vue_slots;
+  /**
+   * The VUE map uses the separate-shader layout (`vue_map.separate`).
+   */
+  uint32_t vue_separate;
+  /**
+   * How threads run (`dispatch_mode`): 3 = DISPATCH_MODE_SIMD8 (iris programs
+   * 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH).
+   */
+  uint32_t dispatch_mode;
+  /**
+   * `clip_distance_mask` and `cull_distance_mask`, as for a vertex program.
+   */
+  uint32_t clip_distance_mask;
+  uint32_t cull_distance_mask;
+} gpucc_tes_info;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2509,6 +2578,12 @@ const char *gpucc_last_error(void);
  * that are no status give "UNKNOWN".
  */
 const char *gpucc_status_name(int32_t status);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with a tessellation-evaluation
+ * program's facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_tes_info(const gpucc_program *program, gpucc_tes_info *info);
 
 /**
  * The library version as "MAJOR.MINOR.PATCH" (the same numbers as the GPUCC_VERSION_* macros

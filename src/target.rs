@@ -114,12 +114,13 @@ impl Target {
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
 const INTEL_GEN7_TO_GEN9: &[Stage] = &[Stage::Vertex, Stage::Fragment, Stage::Compute];
-/// Gen8+ adds the scalar geometry stage.
+/// Gen8+ adds the scalar tessellation-evaluation and geometry stages (SIMD8 threads).
 const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Vertex,
+    Stage::TessEval,
+    Stage::Geometry,
     Stage::Fragment,
     Stage::Compute,
-    Stage::Geometry,
 ];
 const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
 
@@ -128,7 +129,7 @@ impl Target {
     pub fn stages(&self) -> &'static [Stage] {
         match self {
             Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
-            Target::Intel(d) if (70..=90).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
             Target::Intel(_) => &[],
             Target::Etnaviv(_) => VIVANTE,
         }

@@ -100,6 +100,7 @@ fn c_compile_key_and_options_versions() {
 #[test]
 fn c_binds_a_vertex_program_to_a_fragment_program() {
     run(&common::build_c_program("bind_vs_fs"), &[]);
+    run(&common::build_c_program("tes_info"), &[]);
 }
 
 #[test]

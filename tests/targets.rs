@@ -25,9 +25,9 @@ fn listed() -> Vec<(String, String, String)> {
         .unwrap()
         .lines()
         .map(|l| {
-            // Fixed columns: the name in 8, the stages in 10, then the description.
+            // Fixed columns: the name in 8, the stages in 20, then the description.
             let (name, rest) = l.split_at(9);
-            let (stages, desc) = rest.split_at(11);
+            let (stages, desc) = rest.split_at(21);
             (name.trim().into(), stages.trim().into(), desc.trim().into())
         })
         .collect()
@@ -82,6 +82,7 @@ fn example(family: Family, stage: Stage) -> String {
         (Family::Intel, Stage::Fragment) => "examples/intel/gradient.fs.nir",
         (Family::Intel, Stage::Vertex) => "examples/intel/transform.vs.nir",
         (Family::Intel, Stage::Compute) => "examples/intel/double.cs.nir",
+        (_, Stage::TessEval) => "examples/intel/patch.tes.nir",
         (Family::Etnaviv, Stage::Vertex) => "examples/etnaviv/transform.vs.nir",
         // The bundled etnaviv fragment shader compares integers, which pre-HALTI2 cores lack.
         (Family::Etnaviv, Stage::Fragment) => return ETNA_FLAT_FS.to_string(),
@@ -123,7 +124,12 @@ impl main {
 fn each_target_compiles_exactly_its_stages() {
     for t in all_targets() {
         let compiler = Compiler::for_target(t);
-        for stage in [Stage::Vertex, Stage::Fragment, Stage::Compute] {
+        for stage in [
+            Stage::Vertex,
+            Stage::TessEval,
+            Stage::Fragment,
+            Stage::Compute,
+        ] {
             let text = example(t.family(), stage);
             let shader = gpucc::nir::parse(&text).unwrap();
             let result = compiler.compile(&shader, &CompileOptions::default());

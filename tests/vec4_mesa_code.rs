@@ -265,6 +265,7 @@ fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         flags: Flags::default(),
         scratch_size: 0,
         compute: None,
+        tess_eval: None,
         vertex: Some(vertex),
         geometry: None,
         relocs: Vec::new(),

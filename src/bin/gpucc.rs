@@ -96,7 +96,7 @@ fn main() -> ExitCode {
         Verb::Targets => {
             for t in gpucc::target::all_targets() {
                 cli::out(format_args!(
-                    "{:8} {:10} {}\n",
+                    "{:8} {:20} {}\n",
                     t.name(),
                     t.stage_list(),
                     t.description()

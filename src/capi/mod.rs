@@ -40,6 +40,7 @@ mod shader;
 mod sized;
 mod stage_io;
 mod status;
+mod tess_info;
 mod version;
 
 pub use builder::replay::replay;

@@ -82,7 +82,7 @@ pub struct FsInput {
     pub read: u32,
 }
 
-fn kernel<'a>(program: *const Program, entry: &str) -> Result<&'a Kernel, Error> {
+pub(super) fn kernel<'a>(program: *const Program, entry: &str) -> Result<&'a Kernel, Error> {
     // SAFETY: a non-NULL program is a live handle from gpucc_compile.
     let p: &'a Program = unsafe { program.as_ref() }
         .ok_or_else(|| Error::invalid(format!("{entry}: program is NULL")))?;

@@ -315,6 +315,8 @@ pub struct Kernel {
     pub vertex: Option<VertexInfo>,
     /// Geometry-shader facts (`brw_gs_prog_data`), for geometry programs.
     pub geometry: Option<crate::intel::geometry::GeometryInfo>,
+    /// Tessellation-evaluation facts (None for other stages).
+    pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
     /// Values the driver patches into [`Kernel::code`], in code order.
     pub relocs: Vec<Reloc>,
     /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the

@@ -44,7 +44,10 @@ pub fn compile_scalar(
     widths.sort_unstable();
     widths.dedup();
     // Vertex threads are SIMD8 (eight vertices); wider widths asked for are not tried.
-    if matches!(shader.stage(), nir::Stage::Vertex | nir::Stage::Geometry) {
+    if matches!(
+        shader.stage(),
+        nir::Stage::Vertex | nir::Stage::TessEval | nir::Stage::Geometry
+    ) {
         widths.retain(|w| *w == 8);
     }
     // SIMD32 is built for fragment shaders only.
@@ -256,6 +259,7 @@ pub fn compile_scalar(
         }),
         vertex: facts.vertex.clone(),
         geometry: facts.geometry.clone(),
+        tess_eval: facts.tess_eval.clone(),
         relocs,
         constant_data_size: shader.info.constant_data_size,
     })

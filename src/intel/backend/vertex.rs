@@ -25,7 +25,7 @@ mod sysval {
 
 /// The `system_values_read` bit set nir_print writes as hex words (`0x00000000'00005000`),
 /// most significant first.
-fn system_values_read(shader: &Shader) -> u128 {
+pub(crate) fn system_values_read(shader: &Shader) -> u128 {
     let Some(text) = shader.info.field("system_values_read") else {
         return 0;
     };

@@ -115,10 +115,11 @@ fn place_spills_after_nir_scratch(
 /// lays out in that order.
 fn payload_regs(facts: &from_nir::ShaderFacts) -> u32 {
     let urb_start = facts.payload.num_regs + facts.push_dwords().div_ceil(8);
-    match (&facts.vertex, &facts.geometry) {
-        (Some(v), _) => urb_start + 4 * v.nr_attribute_slots,
+    match (&facts.vertex, &facts.geometry, &facts.tess_eval) {
+        (Some(v), _, _) => urb_start + 4 * v.nr_attribute_slots,
         // Each input vertex's pushed part (Mesa's `assign_gs_urb_setup`).
-        (_, Some(g)) => urb_start + 8 * g.urb_read_length * g.vertices_in,
+        (_, Some(g), _) => urb_start + 8 * g.urb_read_length * g.vertices_in,
+        (_, _, Some(tes)) => urb_start + tes.urb_read_length,
         _ => urb_start + 2 * facts.inputs.len() as u32,
     }
 }
@@ -150,11 +151,13 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     let curb_start = facts.payload.num_regs;
     let curb_regs = facts.push_dwords().div_ceil(8);
     let urb_start = curb_start + curb_regs;
-    let whole_registers = facts.vertex.is_some() || facts.geometry.is_some();
+    let urb_regs =
+        facts.vertex.is_some() || facts.geometry.is_some() || facts.tess_eval.is_some();
     let fix = |r: &mut Reg| match r.file {
-        // A vertex element component, or a pushed component of a geometry input vertex: a
-        // whole register of eight channels' values.
-        File::Attr if whole_registers => {
+        // A vertex element component or a pushed component of a geometry input vertex (a
+        // whole register of eight channels' values), or a scalar of the pushed patch URB
+        // entry (a TES: register and offset already placed).
+        File::Attr if urb_regs => {
             r.file = File::Fixed;
             r.nr += urb_start;
         }

@@ -23,7 +23,8 @@
 //! | data 1 (12, Gen9+) | A64 OWord block read (0x14) | 7:0 binding table (253 or 255, stateless), 10:8 block size as for const, 11 = address only dword aligned (unaligned read; 0: OWord aligned), 13:12 zero; header dwords 1:0 = the 64-bit address (Gen9 `load_global_constant_uniform_block_intel`) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
 //! | gateway (3) | barrier | 2:0 = 4 |
-//! | URB (6, Gen8+) | SIMD8 write (7), SIMD8 read (8) | 14:4 global offset in 16-byte slots, 15 channel masks present (writes), 17 per-slot offsets present; header = per-channel URB handles |
+//! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
+//! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
 //! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
 //! | thread spawner (7) | only as the EOT message | |
 //!

@@ -262,6 +262,7 @@ pub fn compile(
         flags: Flags::default(),
         scratch_size: spilled.scratch_bytes,
         compute: None,
+        tess_eval: None,
         vertex: Some(facts.vertex),
         geometry: None,
         relocs: Vec::new(),

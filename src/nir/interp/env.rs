@@ -57,6 +57,9 @@ pub struct Environment {
     /// invocation id (see [`super::gs`]); empty for other stages.
     pub geometry: Vec<super::gs::GeometryLane>,
     pub workgroup_id: [u32; 3],
+    /// Tessellation-evaluation runs: each invocation's domain point and the patch's
+    /// primitive id (see [`super::tess`]).
+    pub tess: super::tess::TessDomain,
     pub workgroup_size: [u32; 3],
     /// Channels per hardware thread of the program being checked (0: not known). Intel's
     /// compute hand-over reads it (`load_simd_width_intel`), with `load_subgroup_id` and
@@ -95,6 +98,7 @@ impl Default for Environment {
             geometry: Vec::new(),
             undefined_bits: 0,
             workgroup_id: [0; 3],
+            tess: Default::default(),
             workgroup_size: [1; 3],
             simd_width: 0,
             sampler: Box::new(DefaultSampler),

@@ -1109,6 +1109,17 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
+            Intrinsic::LoadTessCoord => {
+                for lane in lanes {
+                    let v = self.env.tess.coord(lane).map(|f| f.to_bits() as u64);
+                    self.set_def(def, lane, &v)?;
+                }
+            }
+            Intrinsic::LoadPrimitiveId => {
+                for lane in lanes {
+                    self.set_def(def, lane, &[self.env.tess.primitive_id as u64])?;
+                }
+            }
             Intrinsic::Barrier
             | Intrinsic::BeginInvocationInterlock
             | Intrinsic::EndInvocationInterlock => {

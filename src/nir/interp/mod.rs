@@ -19,6 +19,7 @@ pub mod gs;
 pub mod math_error;
 mod output;
 pub mod sampler;
+pub mod tess;
 pub mod value;
 
 #[cfg(feature = "rig")]
@@ -29,3 +30,4 @@ pub use exec::{is_division, run};
 pub use gs::{EmittedVertex, GeometryLane, GeometryOutput};
 pub use math_error::{is_inexact, ErrorDirection, MathError};
 pub use sampler::{DefaultSampler, Sampler, TexRequest};
+pub use tess::TessDomain;

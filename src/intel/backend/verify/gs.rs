@@ -206,6 +206,7 @@ pub(super) fn run_geometry_set(
         }
         t.shared_mut()
             .map_global(CONSTANT_DATA_ADDRESS, constant_data.to_vec());
+        t.shared_mut().coordinate_counts = super::world::texture_coordinate_counts(shader);
         t.set_step_limit(2_000_000);
         t.run_binary(&code).map_err(sim_error)?;
         for (h, entry) in &t.shared().urb {

@@ -209,9 +209,38 @@ pub(super) fn run_vertex_set(
             }));
         }
     }
+    check_vues(
+        &expected,
+        &probe,
+        n,
+        urb,
+        urb_handle,
+        &info.vue_map,
+        inexact,
+        set,
+        &mut probes,
+    )
+}
+
+/// Compares every output component the interpreter wrote for each of the `n` invocations
+/// with the URB entry at `handle(v)`, read through `vue_map` as the next stage would (header:
+/// layer in dword 1, viewport index in dword 2, point size in dword 3). Shared by the stages
+/// that write a VUE (vertex, tessellation evaluation).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_vues(
+    expected: &interp::RunResult,
+    probe: &interp::RunResult,
+    n: usize,
+    urb: &BTreeMap<u32, BTreeMap<u32, u32>>,
+    handle: impl Fn(usize) -> u32,
+    vue_map: &vue::VueMap,
+    inexact: bool,
+    set: usize,
+    probes: &mut MathProbes,
+) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let empty = BTreeMap::new();
     for (v, inv) in expected.invocations.iter().enumerate().take(n) {
-        let entry = urb.get(&urb_handle(v)).unwrap_or(&empty);
+        let entry = urb.get(&handle(v)).unwrap_or(&empty);
         for (varying, out) in &inv.outputs {
             // Where the component lands: (slot, dword within the slot) per component.
             let place = |c: usize| -> Option<(u32, usize)> {
@@ -222,7 +251,7 @@ pub(super) fn run_vertex_set(
                     vue::VARYING_SLOT_PSIZ
                     | vue::VARYING_SLOT_LAYER
                     | vue::VARYING_SLOT_VIEWPORT => None,
-                    _ => info.vue_map.slot_of(*varying).map(|s| (s, c)),
+                    _ => vue_map.slot_of(*varying).map(|s| (s, c)),
                 }
             };
             for (c, want) in out.comps.iter().enumerate().take(4) {
@@ -271,22 +300,22 @@ pub(super) fn run_vertex_set(
 }
 
 /// What every vertex thread of one input set shares.
-struct Simulation<'a> {
-    ctx: &'a Context,
-    kernel: &'a Kernel,
-    variant: &'a SimdKernel,
-    ubos: &'a [Vec<u8>],
-    constant_data: &'a [u8],
+pub(super) struct Simulation<'a> {
+    pub(super) ctx: &'a Context,
+    pub(super) kernel: &'a Kernel,
+    pub(super) variant: &'a SimdKernel,
+    pub(super) ubos: &'a [Vec<u8>],
+    pub(super) constant_data: &'a [u8],
     /// Coordinates per texture (see `world::texture_coordinate_counts`).
-    coordinate_counts: BTreeMap<u32, usize>,
+    pub(super) coordinate_counts: BTreeMap<u32, usize>,
     /// SSBO contents, carried from one thread to the next.
-    ssbos: std::cell::RefCell<Vec<Vec<u8>>>,
+    pub(super) ssbos: std::cell::RefCell<Vec<Vec<u8>>>,
 }
 
 impl Simulation<'_> {
     /// Runs one thread of eight channels whose payload `load` puts in place, after checking
     /// that the payload's push constants start where the kernel expects them.
-    fn run(
+    pub(super) fn run(
         &self,
         load: impl FnOnce(&mut Thread) -> Result<Layout, crate::intel::sim::SimError>,
     ) -> Result<Thread, VerifyOutcome> {

@@ -38,6 +38,8 @@ pub struct ShaderFacts {
     pub vertex: Option<crate::intel::kernel::VertexInfo>,
     /// Geometry-shader facts (None for other stages).
     pub geometry: Option<crate::intel::geometry::GeometryInfo>,
+    /// Tessellation-evaluation facts (None for other stages).
+    pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
     /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
     /// spills go after them).
     pub scratch_bytes: u32,

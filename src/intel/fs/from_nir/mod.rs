@@ -30,6 +30,7 @@
 //!   compute thread.
 
 use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE, UBO_SURFACE_BASE};
+use crate::intel::backend::tess::tess_eval_facts;
 use crate::intel::backend::vertex::vertex_facts;
 use std::collections::BTreeMap;
 
@@ -50,6 +51,7 @@ mod gs;
 mod gs_state;
 mod io;
 mod memory;
+mod tes;
 mod texture;
 mod translator;
 mod vertex;
@@ -59,6 +61,7 @@ pub use facts::{ComputeFacts, PayloadLayout, ShaderFacts, UpperHalf};
 pub use gs::gs_payload_regs;
 pub use io::writes_dual_source;
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
+pub use tes::{urb_simd8_read_desc, TES_PAYLOAD_REGS};
 pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
 
 use translator::{intrinsic_def, intrinsic_src, unsupported, Translator};
@@ -90,13 +93,20 @@ pub fn from_nir(
 ) -> Result<(Program, ShaderFacts), CompileError> {
     let stage = shader.stage();
     let compute = match stage {
-        Stage::Fragment | Stage::Vertex | Stage::Geometry => false,
+        Stage::Fragment | Stage::Vertex | Stage::Geometry | Stage::TessEval => false,
         Stage::Compute => true,
         other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
     };
     if stage == Stage::Geometry && (devinfo.ver < 80 || width != 8) {
         return Err(unsupported(format!(
             "SIMD{width} geometry shaders on {} (the scalar backend runs them SIMD8 on Gen8+)",
+            devinfo.name
+        )));
+    }
+    if stage == Stage::TessEval && (devinfo.ver < 80 || width != 8) {
+        return Err(unsupported(format!(
+            "SIMD{width} tessellation-evaluation shaders on {} (the scalar backend runs them \
+             SIMD8 on Gen8+)",
             devinfo.name
         )));
     }
@@ -142,6 +152,7 @@ pub fn from_nir(
         chan_index: None,
         local_ids: None,
         gs: None,
+        tes_reads: Default::default(),
     };
     match binding {
         BindingModel::Gpucc => {
@@ -194,6 +205,11 @@ pub fn from_nir(
         t.facts.geometry = Some(info.clone());
         t.prog.packed_dispatch = true;
         t.begin_gs(info)?;
+    } else if stage == Stage::TessEval {
+        t.facts.tess_eval = Some(tess_eval_facts(shader)?);
+        t.facts.payload.num_regs = TES_PAYLOAD_REGS;
+        t.prog.packed_dispatch = true;
+        t.start_patch_reads();
     } else {
         t.plan_payload();
         let separate = shader.info.field("separate_shader") == Some("true");
@@ -230,7 +246,7 @@ pub fn from_nir(
     t.emit_list(&imp.body)?;
     if compute {
         t.emit_cs_terminate();
-    } else if stage == Stage::Vertex {
+    } else if stage == Stage::Vertex || stage == Stage::TessEval {
         t.emit_urb_writes()?;
     } else if stage == Stage::Geometry {
         t.end_gs()?;
@@ -376,6 +392,7 @@ impl<'a> Translator<'a> {
                         let block = self.imp.blocks.get(b.0 as usize).ok_or_else(|| {
                             CompileError::Invalid(format!("block b{} does not exist", b.0))
                         })?;
+                        self.tes_reads.enter_block(b.0);
                         let order = match self.gs {
                             Some(_) => gs::sink_input_loads(self.imp, &block.instrs),
                             None => block.instrs.clone(),
@@ -507,6 +524,17 @@ impl<'a> Translator<'a> {
                 if self.facts.vertex.is_some() =>
             {
                 self.emit_vs_system_value(i)
+            }
+            // Patch inputs, domain point and primitive id of a TES (tes.rs).
+            Intrinsic::LoadInput | Intrinsic::LoadPerVertexInput
+                if self.facts.tess_eval.is_some() =>
+            {
+                self.emit_tes_input(i)
+            }
+            Intrinsic::StoreOutput if self.facts.tess_eval.is_some() => self.emit_vs_output(i),
+            Intrinsic::LoadTessCoord => self.emit_tess_coord(i),
+            Intrinsic::LoadPrimitiveId if self.facts.tess_eval.is_some() => {
+                self.emit_tes_primitive_id(i)
             }
             Intrinsic::LoadInput => self.emit_flat_input(i),
             Intrinsic::LoadFragCoord => self.emit_frag_coord(i),

@@ -140,7 +140,10 @@ impl Translator<'_> {
 
     /// The URB writes that end a vertex thread (Mesa's `emit_urb_writes` for the VS).
     pub(super) fn emit_urb_writes(&mut self) -> Result<(), CompileError> {
-        let map = self.vs()?.vue_map.clone();
+        let map = match &self.facts.tess_eval {
+            Some(tes) => tes.vue_map.clone(),
+            None => self.vs()?.vue_map.clone(),
+        };
         let outputs = std::mem::take(&mut self.vs_outputs);
         let written = |v: Option<u32>| v.and_then(|v| outputs.get(&v));
         let header_mask = vue::HEADER_VARYINGS;
@@ -206,7 +209,12 @@ impl Translator<'_> {
     fn urb_write(&mut self, offset: u32, data: Vec<Reg>, eot: bool) {
         let len = data.len() as u32;
         let payload = Reg::vgrf(self.prog.alloc(1 + len), RegType::UD);
-        let handles = Reg::fixed(1, 0, RegType::UD, 1);
+        let handles_reg = if self.facts.tess_eval.is_some() {
+            super::tes::TES_URB_HANDLES_REG
+        } else {
+            1
+        };
+        let handles = Reg::fixed(handles_reg, 0, RegType::UD, 1);
         let lp = self.push(
             Op::LoadPayload,
             payload,

@@ -1,0 +1,101 @@
+//! A tessellation-evaluation program's facts: what a driver programs 3DSTATE_TE and
+//! 3DSTATE_DS from (Mesa's `brw_tes_prog_data` and `brw_vue_prog_data`, as iris reads them).
+//! The output VUE map is read like a vertex program's (`num_vue_slots`, the slots' varyings
+//! in `vue_slots_valid` order of brw's layout).
+
+use super::sized::write_sized;
+use super::stage_io::kernel;
+use super::status::{guard, Error, Status};
+use crate::program::Program;
+
+/// A tessellation-evaluation program's binding facts (Intel, Gen8+). Booleans are 0 or 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TesInfo {
+    /// Set by the caller: `sizeof(gpucc_tes_info)`.
+    pub struct_size: u32,
+    /// 3DSTATE_TE TE Domain (`domain`, `brw_tess_domain`): 0 quad, 1 triangle, 2 isoline.
+    pub domain: u32,
+    /// 3DSTATE_TE Partitioning (`partitioning`, `brw_tess_partitioning`): 0 integer, 1 odd
+    /// fractional, 2 even fractional.
+    pub partitioning: u32,
+    /// 3DSTATE_TE Output Topology (`output_topology`, `brw_tess_output_topology`): 0 point,
+    /// 1 line, 2 triangle clockwise, 3 triangle counter-clockwise (the hardware's winding).
+    pub output_topology: u32,
+    /// The program reads the primitive id (`include_primitive_id`; 3DSTATE_DS Primitive ID
+    /// Not Required is its negation).
+    pub include_primitive_id: u32,
+    /// 3DSTATE_DS Patch URB Entry Read Length: registers of the patch entry pushed, two
+    /// vec4 slots each (`urb_read_length`).
+    pub urb_read_length: u32,
+    /// 3DSTATE_DS Patch URB Entry Read Offset (always 0 in Mesa's scalar TES).
+    pub urb_read_offset: u32,
+    /// First GRF after the thread payload (`dispatch_grf_start_reg`): 3DSTATE_DS Dispatch
+    /// GRF Start Register For URB Data.
+    pub dispatch_grf_start: u32,
+    /// Output URB entry size in 64-byte units (`urb_entry_size`).
+    pub urb_entry_size: u32,
+    /// Varyings written, header ones included (`vue_map.slots_valid`).
+    pub vue_slots_valid: u64,
+    /// Slots of the output VUE map (`vue_map.num_slots`).
+    pub num_vue_slots: u32,
+    /// The VUE map uses the separate-shader layout (`vue_map.separate`).
+    pub vue_separate: u32,
+    /// How threads run (`dispatch_mode`): 3 = DISPATCH_MODE_SIMD8 (iris programs
+    /// 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH).
+    pub dispatch_mode: u32,
+    /// `clip_distance_mask` and `cull_distance_mask`, as for a vertex program.
+    pub clip_distance_mask: u32,
+    pub cull_distance_mask: u32,
+}
+
+/// Fills `*info` (its `struct_size` set by the caller) with a tessellation-evaluation
+/// program's facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_tes_info(program: *const Program, info: *mut TesInfo) -> Status {
+    guard("gpucc_program_tes_info", || {
+        let k = kernel(program, "gpucc_program_tes_info")?;
+        let t = k.tess_eval.as_ref().ok_or_else(|| {
+            Error::invalid("gpucc_program_tes_info: not a tessellation-evaluation program")
+        })?;
+        let value = TesInfo {
+            struct_size: std::mem::size_of::<TesInfo>() as u32,
+            domain: t.domain as u32,
+            partitioning: t.partitioning as u32,
+            output_topology: t.output_topology as u32,
+            include_primitive_id: t.include_primitive_id as u32,
+            urb_read_length: t.urb_read_length,
+            urb_read_offset: crate::intel::tess::TessEvalInfo::URB_READ_OFFSET,
+            dispatch_grf_start: k.simd.first().map_or(0, |s| s.dispatch_grf_start),
+            urb_entry_size: t.urb_entry_size(),
+            vue_slots_valid: t.vue_map.slots_valid,
+            num_vue_slots: t.vue_map.num_slots(),
+            vue_separate: t.vue_map.separate as u32,
+            dispatch_mode: 3,
+            clip_distance_mask: u32::from(t.clip_distance_mask),
+            cull_distance_mask: u32::from(t.cull_distance_mask),
+        };
+        write_sized!(
+            info,
+            value,
+            TesInfo,
+            [
+                struct_size,
+                domain,
+                partitioning,
+                output_topology,
+                include_primitive_id,
+                urb_read_length,
+                urb_read_offset,
+                dispatch_grf_start,
+                urb_entry_size,
+                vue_slots_valid,
+                num_vue_slots,
+                vue_separate,
+                dispatch_mode,
+                clip_distance_mask,
+                cull_distance_mask,
+            ]
+        )
+    })
+}
