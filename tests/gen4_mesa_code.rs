@@ -313,6 +313,7 @@ fn vs_kernel(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kerne
         compute: None,
         vertex: Some(vertex),
         geometry: None,
+        tess_eval: None,
         relocs: Vec::new(),
         constant_data_size: 0,
     })

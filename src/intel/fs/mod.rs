@@ -151,8 +151,7 @@ fn assign_payload_files(prog: &mut Program, facts: &from_nir::ShaderFacts) -> u3
     let curb_start = facts.payload.num_regs;
     let curb_regs = facts.push_dwords().div_ceil(8);
     let urb_start = curb_start + curb_regs;
-    let urb_regs =
-        facts.vertex.is_some() || facts.geometry.is_some() || facts.tess_eval.is_some();
+    let urb_regs = facts.vertex.is_some() || facts.geometry.is_some() || facts.tess_eval.is_some();
     let fix = |r: &mut Reg| match r.file {
         // A vertex element component or a pushed component of a geometry input vertex (a
         // whole register of eight channels' values), or a scalar of the pushed patch URB

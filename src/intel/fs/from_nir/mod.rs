@@ -52,6 +52,7 @@ mod gs_state;
 mod io;
 mod memory;
 mod tes;
+mod tes_reads;
 mod texture;
 mod translator;
 mod vertex;

@@ -28,24 +28,6 @@ pub const TES_PAYLOAD_REGS: u32 = 5;
 /// Where the output URB handles of the eight domain points are.
 pub const TES_URB_HANDLES_REG: u32 = 4;
 
-/// The payloads of a TES's URB reads, built once where NIR allows it: the patch handle
-/// replicated to every channel (made at the top of the program, so it is there for every
-/// read), and per NIR block one handle + per-slot offsets pair per offset value, as Mesa's
-/// CSE leaves its `LOAD_PAYLOAD`s. A payload is reused only within the block that built it,
-/// where it is known to have been written.
-#[derive(Debug, Default)]
-pub(in crate::intel::fs) struct UrbReadPayloads {
-    handle: Option<Reg>,
-    block: u32,
-    per_slot: std::collections::HashMap<(u32, Reg), Reg>,
-}
-
-impl UrbReadPayloads {
-    pub(super) fn enter_block(&mut self, block: u32) {
-        self.block = block;
-    }
-}
-
 impl Translator<'_> {
     /// The patch handle in every channel, at the top of the program (dead-code elimination
     /// removes it when no input is read from the URB).

@@ -42,7 +42,7 @@ pub(super) struct Translator<'a> {
     /// Geometry-shader state (gs.rs); None for other stages.
     pub(super) gs: Option<super::gs_state::GsState>,
     /// A TES's URB-read payloads, shared by the reads that can share them (tes.rs).
-    pub(super) tes_reads: super::tes::UrbReadPayloads,
+    pub(super) tes_reads: super::tes_reads::UrbReadPayloads,
 }
 
 pub(super) fn unsupported(what: impl Into<String>) -> CompileError {
