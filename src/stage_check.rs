@@ -25,6 +25,8 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
     const VS: &[Stage] = &[Stage::Vertex];
     const CS: &[Stage] = &[Stage::Compute, Stage::Kernel, Stage::Task, Stage::Mesh];
     const GS: &[Stage] = &[Stage::Geometry];
+    const TES: &[Stage] = &[Stage::TessEval];
+    const TESS: &[Stage] = &[Stage::TessCtrl, Stage::TessEval];
     const GRAPHICS: &[Stage] = &[
         Stage::Vertex,
         Stage::TessCtrl,
@@ -75,6 +77,8 @@ pub fn intrinsic_stages(i: Intrinsic) -> Option<&'static [Stage]> {
         | EmitVertexWithCounter
         | EndPrimitiveWithCounter
         | SetVertexAndPrimitiveCount => GS,
+        LoadTessCoord | LoadTessCoordXy => TES,
+        LoadTessLevelInner | LoadTessLevelOuter | LoadPatchVerticesIn => TESS,
         // Varyings and vertex attributes: a compute shader has no pipeline to read them from.
         LoadInput | LoadPerVertexInput | StoreOutput | StorePerVertexOutput | LoadOutput
         | LoadPerVertexOutput => GRAPHICS,
