@@ -55,8 +55,8 @@ fn same_test(cmod: CondMod, a: RegType, b: RegType) -> bool {
 }
 
 /// The conditional modifier `inst` tests its first source with, when it only sets the flag
-/// from that register compared with zero: `mov.cmod null, r` or `cmp.z/nz null, r, 0` on
-/// integers.
+/// from that register compared with zero: `mov.cmod null, r` or `cmp.cmod null, r, 0` (an
+/// integer zero, or the float +0.0, of the register's type).
 fn flag_test(inst: &Inst) -> Option<CondMod> {
     if inst.dst.file != File::Null || inst.pred.is_some() || inst.sat {
         return None;
@@ -75,8 +75,10 @@ fn flag_test(inst: &Inst) -> Option<CondMod> {
             Some(inst.cmod)
         }
         Op::Alu(Opcode::Cmp)
-            if matches!(inst.cmod, CondMod::Z | CondMod::Nz)
-                && matches!(s.ty, RegType::D | RegType::UD)
+            if matches!(
+                inst.cmod,
+                CondMod::Z | CondMod::Nz | CondMod::G | CondMod::Ge | CondMod::L | CondMod::Le
+            ) && matches!(s.ty, RegType::D | RegType::UD | RegType::F)
                 && inst.src[1].file == File::Imm
                 && inst.src[1].imm == 0
                 && inst.src[1].ty == s.ty =>
@@ -253,6 +255,67 @@ mod tests {
         assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].cmod, CondMod::Nz);
+    }
+
+    /// `dp3 v1.x; cmp.ge null.x, v1.x, 0.0F; if` is Mesa's `dp3.ge null.x` once the
+    /// dot product's value is unread (dead-code elimination then nulls it): the compare of a
+    /// float with +0.0 is the dot product's own conditional modifier.
+    #[test]
+    fn a_float_compare_with_zero_moves_into_the_dot_product() {
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Dp3,
+                    Dst::vgrf(1, F, 0x1),
+                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
+                    CondMod::None,
+                ),
+                alu(
+                    Opcode::Cmp,
+                    Dst {
+                        writemask: 0x1,
+                        ..Dst::null(D)
+                    },
+                    vec![Src::vgrf(1, F).swizzled(replicate(0)), Src::imm_f(0.0)],
+                    CondMod::Ge,
+                ),
+                pred(flow(Op::If)),
+                flow(Op::EndIf),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(cmod_propagation(&mut p));
+        assert_eq!(p.insts.len(), 3);
+        assert_eq!(p.insts[0].op, Op::Alu(Opcode::Dp3));
+        assert_eq!(p.insts[0].cmod, CondMod::Ge);
+        assert!(super::super::dce::dead_code_eliminate(&mut p));
+        assert_eq!(p.insts[0].dst.file, File::Null);
+        assert_eq!(p.insts[0].dst.writemask, 0x1);
+    }
+
+    /// A compare with a value other than zero is not a test of the sign of the source.
+    #[test]
+    fn a_compare_with_a_nonzero_float_stays() {
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Dp3,
+                    Dst::vgrf(1, F, 0x1),
+                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
+                    CondMod::None,
+                ),
+                alu(
+                    Opcode::Cmp,
+                    Dst::null(D),
+                    vec![Src::vgrf(1, F).swizzled(replicate(0)), Src::imm_f(1.0)],
+                    CondMod::Ge,
+                ),
+                pred(flow(Op::If)),
+                flow(Op::EndIf),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(!cmod_propagation(&mut p));
     }
 
     #[test]
