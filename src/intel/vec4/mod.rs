@@ -146,8 +146,13 @@ pub fn compile(
     // that makes the program spill, it is translated again with them built in their blocks.
     let mut hoist_consts = true;
     let (prog, facts, first_free, limit, virtual_regs, alloc, spilled) = loop {
-        let (mut prog, facts) =
-            lower_with(&mut runner, shader, opts.optimize, opts.binding, hoist_consts)?;
+        let (mut prog, facts) = lower_with(
+            &mut runner,
+            shader,
+            opts.optimize,
+            opts.binding,
+            hoist_consts,
+        )?;
         let curb_regs = (facts.push.len() as u32).div_ceil(2);
         let attr_base = DISPATCH_GRF_START + curb_regs;
         let first_free = attr_base + facts.vertex.nr_attribute_slots;
