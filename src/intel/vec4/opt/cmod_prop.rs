@@ -8,7 +8,8 @@
 //!
 //! The flag is per channel in align16. Both rewrites leave the flag unchanged in the
 //! channels that are read before the next full flag write ([`channels_read_after`]), and
-//! only there; an `if` reads channel x of each vertex.
+//! only there; an `if` reads channel x of each vertex. A folded `cmp` must in addition find
+//! every channel it writes in the writer's own channel, read or not, as Mesa requires.
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
@@ -143,8 +144,16 @@ pub fn cmod_propagation(prog: &mut Program) -> bool {
             }
         }
         let Some(j) = writer else { continue };
-        let Some(need) = channels_read_after(prog, ip) else {
+        let Some(read) = channels_read_after(prog, ip) else {
             continue;
+        };
+        // A compare's flag channels must all come from the writer's own channels, read or
+        // not, as Mesa requires of a compare it folds (`writemasks_incompatible`): a writer
+        // with a narrower mask would leave the others as they were.
+        let test = &prog.insts[ip];
+        let need = match test.op {
+            Op::Alu(Opcode::Cmp) => read | (test.dst.writemask & 0xf),
+            _ => read,
         };
         let p = &prog.insts[j];
         let lines_up = (0..4u8).all(|c| {
