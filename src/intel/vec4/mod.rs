@@ -69,6 +69,7 @@ pub fn lower(
         shader,
         optimize,
         binding,
+        true,
     )
 }
 
@@ -78,8 +79,11 @@ fn lower_with(
     shader: &nir::Shader,
     optimize: bool,
     binding: BindingModel,
+    hoist_consts: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
-    let (mut prog, facts) = runner.time_step(TRANSLATE, || from_nir::from_nir(shader, binding))?;
+    let (mut prog, facts) = runner.time_step(TRANSLATE, || {
+        from_nir::from_nir(shader, binding, hoist_consts)
+    })?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
@@ -138,25 +142,43 @@ pub fn compile(
         opts.validate,
         validate::validate,
     );
-    let (mut prog, facts) = lower_with(&mut runner, shader, opts.optimize, opts.binding)?;
+    // Constants read inside control flow are built once at the start of the program; when
+    // that makes the program spill, it is translated again with them built in their blocks.
+    let mut hoist_consts = true;
+    let (prog, facts, first_free, limit, virtual_regs, alloc, spilled) = loop {
+        let (mut prog, facts) = lower_with(
+            &mut runner,
+            shader,
+            opts.optimize,
+            opts.binding,
+            hoist_consts,
+        )?;
+        let curb_regs = (facts.push.len() as u32).div_ceil(2);
+        let attr_base = DISPATCH_GRF_START + curb_regs;
+        let first_free = attr_base + facts.vertex.nr_attribute_slots;
+        let limit = if flags.contains(debug::Flags::SPILL_VEC4) {
+            (first_free + debug::SPILL_VEC4_GRFS).min(urb::MSG_BASE)
+        } else {
+            urb::MSG_BASE
+        };
+        let virtual_regs = prog.num_vgrfs;
+        let (alloc, spilled) = runner
+            .time_step(REGISTER_ALLOCATION, || {
+                spill::allocate_spilling(&mut prog, first_free, limit)
+            })?
+            .ok_or_else(|| {
+                CompileError::Unsupported(
+                    "vec4 register allocation (does not fit even with spilling)".into(),
+                )
+            })?;
+        if hoist_consts && !spilled.spilled.is_empty() {
+            hoist_consts = false;
+            continue;
+        }
+        break (prog, facts, first_free, limit, virtual_regs, alloc, spilled);
+    };
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
     let attr_base = DISPATCH_GRF_START + curb_regs;
-    let first_free = attr_base + facts.vertex.nr_attribute_slots;
-    let limit = if flags.contains(debug::Flags::SPILL_VEC4) {
-        (first_free + debug::SPILL_VEC4_GRFS).min(urb::MSG_BASE)
-    } else {
-        urb::MSG_BASE
-    };
-    let virtual_regs = prog.num_vgrfs;
-    let (alloc, spilled) = runner
-        .time_step(REGISTER_ALLOCATION, || {
-            spill::allocate_spilling(&mut prog, first_free, limit)
-        })?
-        .ok_or_else(|| {
-            CompileError::Unsupported(
-                "vec4 register allocation (does not fit even with spilling)".into(),
-            )
-        })?;
     if !spilled.spilled.is_empty() {
         runner.show(SPILL, &prog);
         runner.check(SPILL, &prog)?;

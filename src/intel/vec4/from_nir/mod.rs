@@ -83,19 +83,29 @@ struct Tr<'a> {
     depth: u32,
     /// Push-constant vec4 → the register a top-level copy of it was made in.
     uniform_copies: BTreeMap<u32, u32>,
-    /// Constants and push-constant copies made inside control flow, reused until the next
-    /// control-flow instruction (the rest of their block, which they dominate).
+    /// Constants first read inside control flow, built at the start of the program (when
+    /// [`Tr::hoist_consts`]).
+    prelude: Vec<Inst>,
+    /// Whether constants first read inside control flow go to the [`Tr::prelude`]; if not,
+    /// they are built in their block and reused until its next control-flow instruction.
+    hoist_consts: bool,
+    /// Constants built inside control flow (without hoisting), for the rest of their block.
     block_consts: BTreeMap<Vec<u32>, u32>,
+    /// Push-constant copies made inside control flow, reused until the next control-flow
+    /// instruction (the rest of their block, which they dominate).
     block_uniform_copies: BTreeMap<u32, u32>,
 }
 
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
 const MESA_MAX_PUSH_REGS: u32 = 32;
 
-/// Translates a vertex shader.
+/// Translates a vertex shader; `hoist_consts` builds the constants first read inside control
+/// flow once at the start of the program (fewer instructions, longer live ranges) rather
+/// than in each block that reads them.
 pub fn from_nir(
     shader: &nir::Shader,
     binding: BindingModel,
+    hoist_consts: bool,
 ) -> Result<(Program, Facts), CompileError> {
     let imp = shader
         .entry()
@@ -115,6 +125,8 @@ pub fn from_nir(
         consts: BTreeMap::new(),
         depth: 0,
         uniform_copies: BTreeMap::new(),
+        prelude: Vec::new(),
+        hoist_consts,
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
     };
@@ -137,7 +149,9 @@ pub fn from_nir(
         }
     }
     t.emit_list(&imp.body)?;
-    Ok((t.prog, t.facts))
+    let mut prog = t.prog;
+    prog.insts.splice(0..0, t.prelude);
+    Ok((prog, t.facts))
 }
 
 /// The restricted 8-bit float (VF) encoding of the float with bits `f`, if it has one.
@@ -155,6 +169,47 @@ pub fn vf_pack(values: &[u32]) -> Option<u32> {
         .iter()
         .enumerate()
         .try_fold(0u32, |acc, (c, &v)| Some(acc | vf_of(v)? << (8 * c)))
+}
+
+/// The `mov`s that build constant `key` (four components) in register `r`: four small floats
+/// of at least two values in one vector-float immediate (as Mesa's constant combining emits
+/// them); otherwise the channels with small floats, when they hold at least two different
+/// values, share one VF `mov`, and the others take one `mov` per value.
+fn const_movs(r: u32, key: &[u32]) -> Vec<Inst> {
+    let mov = |mask: u8, ty: RegType, imm: Src| {
+        Inst::new(
+            Op::Alu(Opcode::Mov),
+            super::ir::Dst::vgrf(r, ty, mask),
+            vec![imm],
+        )
+    };
+    if let Some(vf) = vf_pack(key) {
+        return vec![mov(0xf, RegType::F, Src::imm(RegType::VF, vf))];
+    }
+    let mut movs = Vec::new();
+    let vf_lanes: Vec<Option<u32>> = key.iter().map(|&v| vf_of(v)).collect();
+    let vf_mask = (0..4).fold(0u8, |m, c| m | (vf_lanes[c].is_some() as u8) << c);
+    let vf_values: Vec<u32> = (0..4)
+        .filter(|&c| vf_mask >> c & 1 != 0)
+        .map(|c| key[c])
+        .collect();
+    let mut done = 0u8;
+    if vf_values.len() >= 2 && vf_values.windows(2).any(|w| w[0] != w[1]) {
+        let vf = (0..4).fold(0u32, |v, c| v | vf_lanes[c].unwrap_or(0) << (8 * c));
+        movs.push(mov(vf_mask, RegType::F, Src::imm(RegType::VF, vf)));
+        done = vf_mask;
+    }
+    for c in 0..4 {
+        if done >> c & 1 != 0 {
+            continue;
+        }
+        let mask = (0..4)
+            .filter(|&k| key[k] == key[c] && done >> k & 1 == 0)
+            .fold(0u8, |m, k| m | 1 << k);
+        done |= mask;
+        movs.push(mov(mask, RegType::UD, Src::imm(RegType::UD, key[c])));
+    }
+    movs
 }
 
 fn ty_of(base: BaseType) -> RegType {
@@ -201,72 +256,35 @@ impl Tr<'_> {
     }
 
     /// A register holding constant `values` (components beyond the last repeat it).
+    ///
+    /// A constant is a value of no position: built once, the register serves every later
+    /// read. Read first at the top level, it is built there (everything after it is
+    /// dominated by it); read first inside control flow, it is built in the [`Tr::prelude`]
+    /// at the start of the program rather than in the block, so that the other blocks, the
+    /// later iterations of a loop and the code after the block read the same register
+    /// instead of building it again (Mesa emits a `load_const` once where NIR has it, which
+    /// is usually the top level).
     fn const_reg(&mut self, values: &[u32]) -> u32 {
         let mut key: Vec<u32> = values.iter().copied().take(4).collect();
         while key.len() < 4 {
             key.push(*key.last().unwrap_or(&0));
         }
         if let Some(&r) = self.consts.get(&key).or(self.block_consts.get(&key)) {
-            // A constant built inside control flow does not dominate later uses outside its
-            // block; build again unless it was built at the top level or in this block.
             return r;
         }
         let r = self.prog.vgrf();
-        if let Some(vf) = vf_pack(&key) {
-            // Four small floats in one vector-float immediate (as Mesa's constant
-            // combining emits them).
-            self.push(
-                Op::Alu(Opcode::Mov),
-                super::ir::Dst::vgrf(r, RegType::F, 0xf),
-                vec![Src::imm(RegType::VF, vf)],
-            );
-            self.remember_const(key, r);
-            return r;
-        }
-        // The channels with small floats, when they hold at least two different values,
-        // share one VF mov; the others take one mov per value.
-        let vf_lanes: Vec<Option<u32>> = key.iter().map(|&v| vf_of(v)).collect();
-        let vf_mask = (0..4).fold(0u8, |m, c| m | (vf_lanes[c].is_some() as u8) << c);
-        let vf_values: Vec<u32> = (0..4)
-            .filter(|&c| vf_mask >> c & 1 != 0)
-            .map(|c| key[c])
-            .collect();
-        let mut done = 0u8;
-        if vf_values.len() >= 2 && vf_values.windows(2).any(|w| w[0] != w[1]) {
-            let vf = (0..4).fold(0u32, |v, c| v | vf_lanes[c].unwrap_or(0) << (8 * c));
-            self.push(
-                Op::Alu(Opcode::Mov),
-                super::ir::Dst::vgrf(r, RegType::F, vf_mask),
-                vec![Src::imm(RegType::VF, vf)],
-            );
-            done = vf_mask;
-        }
-        for c in 0..4 {
-            if done >> c & 1 != 0 {
-                continue;
-            }
-            let mask = (0..4)
-                .filter(|&k| key[k] == key[c] && done >> k & 1 == 0)
-                .fold(0u8, |m, k| m | 1 << k);
-            done |= mask;
-            self.push(
-                Op::Alu(Opcode::Mov),
-                super::ir::Dst::vgrf(r, RegType::UD, mask),
-                vec![Src::imm(RegType::UD, key[c])],
-            );
-        }
-        self.remember_const(key, r);
-        r
-    }
-
-    /// Records constant register `r`: for the rest of the shader at the top level, for the
-    /// rest of the block inside control flow.
-    fn remember_const(&mut self, key: Vec<u32>, r: u32) {
+        let movs = const_movs(r, &key);
         if self.depth == 0 {
+            self.prog.insts.extend(movs);
+            self.consts.insert(key, r);
+        } else if self.hoist_consts {
+            self.prelude.extend(movs);
             self.consts.insert(key, r);
         } else {
+            self.prog.insts.extend(movs);
             self.block_consts.insert(key, r);
         }
+        r
     }
 
     /// The operand for NIR source `s` read in the channels of `mask`, as type `ty`; a
@@ -441,10 +459,11 @@ mod const_tests {
         assert!(ir.contains("mov g116.xUD, 0x4218cccdUD\n"), "{ir}");
     }
 
-    /// A constant read twice inside an `if` is built once there: the second read is in the
-    /// block the first build dominates. After the `endif` it is built again.
+    /// A constant read first inside an `if` (twice) and again after the `endif` is built
+    /// once, at the start of the program, before the `if`: that build dominates all three
+    /// reads.
     #[test]
-    fn constants_inside_control_flow_serve_the_rest_of_their_block() {
+    fn constants_read_inside_control_flow_are_built_once_at_the_start() {
         let text = "shader: MESA_SHADER_VERTEX\nname: t\ninputs_read: 0\noutputs_written: 0\n\
             inputs: 0\noutputs: 0\nuniforms: 0\ndecl_function main (0 params)\n\n\
             impl main {\n    block b0:  // preds:\n\
@@ -465,7 +484,7 @@ mod const_tests {
         let (prog, _) = crate::intel::vec4::lower(&shader, false, Default::default()).unwrap();
         let ir = prog.to_string();
         let builds = |s: &str| s.matches("0x3dcccccdUD\n").count();
-        let (inside, after) = ir.split_at(ir.find("endif").unwrap());
-        assert_eq!((builds(inside), builds(after)), (1, 1), "{ir}");
+        let (before, rest) = ir.split_at(ir.find(") if").unwrap());
+        assert_eq!((builds(before), builds(rest)), (1, 0), "{ir}");
     }
 }

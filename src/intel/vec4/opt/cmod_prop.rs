@@ -8,7 +8,8 @@
 //!
 //! The flag is per channel in align16. Both rewrites leave the flag unchanged in the
 //! channels that are read before the next full flag write ([`channels_read_after`]), and
-//! only there; an `if` reads channel x of each vertex.
+//! only there; an `if` reads channel x of each vertex. A folded `cmp` must in addition find
+//! every channel it writes in the writer's own channel, read or not, as Mesa requires.
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
 
@@ -55,8 +56,8 @@ fn same_test(cmod: CondMod, a: RegType, b: RegType) -> bool {
 }
 
 /// The conditional modifier `inst` tests its first source with, when it only sets the flag
-/// from that register compared with zero: `mov.cmod null, r` or `cmp.z/nz null, r, 0` on
-/// integers.
+/// from that register compared with zero: `mov.cmod null, r` or `cmp.cmod null, r, 0` (an
+/// integer zero, or the float +0.0, of the register's type).
 fn flag_test(inst: &Inst) -> Option<CondMod> {
     if inst.dst.file != File::Null || inst.pred.is_some() || inst.sat {
         return None;
@@ -75,8 +76,10 @@ fn flag_test(inst: &Inst) -> Option<CondMod> {
             Some(inst.cmod)
         }
         Op::Alu(Opcode::Cmp)
-            if matches!(inst.cmod, CondMod::Z | CondMod::Nz)
-                && matches!(s.ty, RegType::D | RegType::UD)
+            if matches!(
+                inst.cmod,
+                CondMod::Z | CondMod::Nz | CondMod::G | CondMod::Ge | CondMod::L | CondMod::Le
+            ) && matches!(s.ty, RegType::D | RegType::UD | RegType::F)
                 && inst.src[1].file == File::Imm
                 && inst.src[1].imm == 0
                 && inst.src[1].ty == s.ty =>
@@ -141,8 +144,16 @@ pub fn cmod_propagation(prog: &mut Program) -> bool {
             }
         }
         let Some(j) = writer else { continue };
-        let Some(need) = channels_read_after(prog, ip) else {
+        let Some(read) = channels_read_after(prog, ip) else {
             continue;
+        };
+        // A compare's flag channels must all come from the writer's own channels, read or
+        // not, as Mesa requires of a compare it folds (`writemasks_incompatible`): a writer
+        // with a narrower mask would leave the others as they were.
+        let test = &prog.insts[ip];
+        let need = match test.op {
+            Op::Alu(Opcode::Cmp) => read | (test.dst.writemask & 0xf),
+            _ => read,
         };
         let p = &prog.insts[j];
         let lines_up = (0..4u8).all(|c| {
@@ -253,6 +264,67 @@ mod tests {
         assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].cmod, CondMod::Nz);
+    }
+
+    /// `dp3 v1.x; cmp.ge null.x, v1.x, 0.0F; if` is Mesa's `dp3.ge null.x` once the
+    /// dot product's value is unread (dead-code elimination then nulls it): the compare of a
+    /// float with +0.0 is the dot product's own conditional modifier.
+    #[test]
+    fn a_float_compare_with_zero_moves_into_the_dot_product() {
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Dp3,
+                    Dst::vgrf(1, F, 0x1),
+                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
+                    CondMod::None,
+                ),
+                alu(
+                    Opcode::Cmp,
+                    Dst {
+                        writemask: 0x1,
+                        ..Dst::null(D)
+                    },
+                    vec![Src::vgrf(1, F).swizzled(replicate(0)), Src::imm_f(0.0)],
+                    CondMod::Ge,
+                ),
+                pred(flow(Op::If)),
+                flow(Op::EndIf),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(cmod_propagation(&mut p));
+        assert_eq!(p.insts.len(), 3);
+        assert_eq!(p.insts[0].op, Op::Alu(Opcode::Dp3));
+        assert_eq!(p.insts[0].cmod, CondMod::Ge);
+        assert!(super::super::dce::dead_code_eliminate(&mut p));
+        assert_eq!(p.insts[0].dst.file, File::Null);
+        assert_eq!(p.insts[0].dst.writemask, 0x1);
+    }
+
+    /// A compare with a value other than zero is not a test of the sign of the source.
+    #[test]
+    fn a_compare_with_a_nonzero_float_stays() {
+        let mut p = Program {
+            insts: vec![
+                alu(
+                    Opcode::Dp3,
+                    Dst::vgrf(1, F, 0x1),
+                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
+                    CondMod::None,
+                ),
+                alu(
+                    Opcode::Cmp,
+                    Dst::null(D),
+                    vec![Src::vgrf(1, F).swizzled(replicate(0)), Src::imm_f(1.0)],
+                    CondMod::Ge,
+                ),
+                pred(flow(Op::If)),
+                flow(Op::EndIf),
+            ],
+            num_vgrfs: 2,
+        };
+        assert!(!cmod_propagation(&mut p));
     }
 
     #[test]

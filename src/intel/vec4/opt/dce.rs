@@ -1,9 +1,12 @@
 //! Dead-code elimination: an instruction whose only effect is writing a virtual register
-//! that nothing reads is removed.
+//! that nothing reads is removed; one that also sets the flag, read later, keeps the flag
+//! write and writes the null register instead (as Mesa's vec4 `dead_code_eliminate` does),
+//! which lets [`cmod_prop`](super::cmod_prop) fold a compare of a value with zero into the
+//! instruction that computed it.
 
 use crate::intel::eu::CondMod;
 
-use super::super::ir::{File, Program};
+use super::super::ir::{Dst, File, Program};
 
 /// Removes writes of registers never read; true when something was removed.
 pub fn dead_code_eliminate(prog: &mut Program) -> bool {
@@ -29,9 +32,25 @@ pub fn dead_code_eliminate(prog: &mut Program) -> bool {
             !i.has_side_effects()
         })
         .collect();
+    let mut progress = false;
+    for (ip, i) in prog.insts.iter_mut().enumerate() {
+        if !dead[ip]
+            && i.cmod != CondMod::None
+            && i.dst.file == File::Vgrf
+            && !read.get(i.dst.nr as usize).copied().unwrap_or(true)
+        {
+            // The write mask stays: in align16 it also selects the flag channels written.
+            i.dst = Dst {
+                file: File::Null,
+                nr: 0,
+                ..i.dst
+            };
+            progress = true;
+        }
+    }
     let before = prog.insts.len();
     prog.remove_marked(&dead);
-    prog.insts.len() != before
+    progress || prog.insts.len() != before
 }
 
 /// Whether the flag written at `ip` is overwritten before anything reads it (within the
@@ -52,7 +71,7 @@ fn flag_dead_after(prog: &Program, ip: usize) -> bool {
 mod tests {
     use super::*;
     use crate::intel::eu::{Opcode, RegType};
-    use crate::intel::vec4::ir::{Dst, Inst, Op, Src};
+    use crate::intel::vec4::ir::{Inst, Op, Src};
 
     fn mov(d: u32, s: Src) -> Inst {
         Inst::new(Op::Alu(Opcode::Mov), Dst::vgrf(d, RegType::F, 0xf), vec![s])
@@ -127,6 +146,13 @@ mod tests {
             insts: vec![cmp, sel],
             num_vgrfs: 1,
         };
+        // The compare stays for its flag; its unread value goes to the null register, with
+        // the write mask that selects the flag channels kept.
+        assert!(dead_code_eliminate(&mut p));
         assert!(!dead_code_eliminate(&mut p));
+        assert_eq!(p.insts.len(), 2);
+        assert_eq!(p.insts[0].dst.file, File::Null);
+        assert_eq!(p.insts[0].dst.writemask, 0xf);
+        assert_eq!(p.insts[0].dst.ty, RegType::D);
     }
 }

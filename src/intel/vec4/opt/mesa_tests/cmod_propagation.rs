@@ -1,14 +1,14 @@
 //! Mesa's `test_vec4_cmod_propagation.cpp` (23 cases, Gen7 unless named `gfx5`) against
 //! [`cmod_propagation`].
 //!
-//! gpucc's pass is narrower than Mesa's by design: it folds only the flag tests gpucc's NIR
-//! translator emits for booleans, `mov.cmod null, v` and an integer `cmp.z/nz null, v, 0`
-//! (see the module doc of `cmod_prop`). Mesa also folds a `cmp.cond null, v, 0.0` on floats,
-//! a negated test (flipping the condition), a test repeating an earlier flag write of the
-//! same value, and a `cmp` whose sources are an earlier `add`'s operands. Those cases are
-//! the 8 behavioural differences below; every case where Mesa keeps the code, gpucc keeps it too.
+//! gpucc's pass is narrower than Mesa's by design: it folds `mov.cmod null, v` and a
+//! `cmp.cond null, v, 0` against an integer zero or float +0.0 (see the module doc of
+//! `cmod_prop`). Mesa also folds a negated test (flipping the condition), a test repeating an
+//! earlier flag write of the same value, and a `cmp` whose sources are an earlier `add`'s
+//! operands. Those cases are the 6 behavioural differences below; every case where Mesa keeps
+//! the code, gpucc keeps it too.
 //!
-//! 23 tests, 23 pass, 9 differences: 8 from the narrower set of recognised flag tests, 1 of
+//! 23 tests, 23 pass, 7 differences: 6 from the narrower set of recognised flag tests, 1 of
 //! representation (`intervening_dest_write`).
 
 use crate::intel::eu::CondMod::{Ge, Nz, L, Z};
@@ -33,10 +33,8 @@ fn basic() {
         alu(Add, scalar_dst(0, F), &[scalar(1, F), scalar(2, F)]),
         cmp(null(F, 0x1), scalar(0, F), Src::imm_f(0.0), Ge),
     ]);
-    // Difference: gpucc does not treat a float `cmp.ge null, v, 0.0` as a test of `v` (its
-    // translator tests booleans with `mov.nz`), so the compare stays.
-    assert!(!cmod_propagation(&mut p));
-    assert_eq!(shape(&p), [plain(Add), flagged(Cmp, Ge)]);
+    assert!(cmod_propagation(&mut p));
+    assert_eq!(shape(&p), [flagged(Add, Ge)]);
 }
 
 /// Mesa: `add dest.x; cmp.ge null.xyzw, dest, 0.0f` is kept: the compare sets flag
@@ -188,10 +186,8 @@ fn basic_vec4() {
         alu(Mul, vec4_dst(0, F), &[vec4(1, F), vec4(2, F)]),
         cmp(null(F, 0xf), vec4(0, F), Src::imm_f(0.0), Nz),
     ]);
-    // Difference: gpucc recognises `cmp.nz null, v, 0` as a test only on integers (the
-    // booleans its translator makes); this float compare stays.
-    assert!(!cmod_propagation(&mut p));
-    assert_eq!(shape(&p), [plain(Mul), flagged(Cmp, Nz)]);
+    assert!(cmod_propagation(&mut p));
+    assert_eq!(shape(&p), [flagged(Mul, Nz)]);
 }
 
 /// Mesa: `mul dest.x; cmp.nz null.xyzw, dest.xxxx, 0.0f` is kept.
