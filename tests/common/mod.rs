@@ -3,6 +3,7 @@
 
 pub mod capi;
 pub mod compute;
+pub mod crocus;
 pub mod etna;
 pub mod expect;
 pub mod intel_fs;
