@@ -19,7 +19,9 @@
 
 mod common;
 
-use common::crocus::{mesa_push_ranges, printed_vue_map, push_layout, ubo_blocks};
+use common::crocus::{mesa_push_ranges, push_layout, ubo_blocks};
+use common::mesa_asm::{self, vec4_program};
+use common::printed_vue_map;
 
 use std::collections::BTreeMap;
 
@@ -32,52 +34,6 @@ use gpucc::intel::vue::VueMap;
 use gpucc::intel::DevInfo;
 use gpucc::nir::{self, InstrKind, Intrinsic};
 use gpucc::util::rng::Rng;
-
-/// The assembly of the one vec4 program in a Mesa listing.
-fn vs_program(text: &str) -> String {
-    let mut s = String::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("Native code for")
-            || t.starts_with("VS vec4 shader")
-            || t.starts_with("START B")
-            || t.starts_with("END B")
-        {
-            continue;
-        }
-        s.push_str(line);
-        s.push('\n');
-    }
-    s
-}
-
-/// (SIMD width, assembly) of each program in a Mesa fragment-shader listing.
-fn fs_programs(text: &str) -> Vec<(u32, String)> {
-    let mut out = Vec::new();
-    let mut cur: Option<(u32, String)> = None;
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("Native code for") {
-            out.extend(cur.take());
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("SIMD") {
-            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
-                cur = Some((n, String::new()));
-                continue;
-            }
-        }
-        if t.starts_with("START B") || t.starts_with("END B") {
-            continue;
-        }
-        if let Some((_, s)) = cur.as_mut() {
-            s.push_str(line);
-            s.push('\n');
-        }
-    }
-    out.extend(cur);
-    out
-}
 
 /// Removes the edge flag crocus's `crocus_lower_default_edgeflags` stores on Gen4–5: it is
 /// in the VUE map only when the key's `copy_edgeflag` is set (not in the corpus's default
@@ -184,7 +140,7 @@ fn vertex_programs(platform: &str) {
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let stem = name.trim_end_matches(".asm");
-        let asm = vs_program(&std::fs::read_to_string(f).unwrap());
+        let asm = vec4_program(&std::fs::read_to_string(f).unwrap());
         let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
             *skipped.entry("no_nir".into()).or_default() += 1;
             continue;
@@ -295,7 +251,7 @@ fn fragment_programs(platform: &str) {
     let mut rng = Rng::new(7);
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        for (simd, src) in fs_programs(&text) {
+        for (simd, src) in mesa_asm::programs(&text) {
             let insts = match eu::assemble(d, &src) {
                 Ok(i) => i,
                 Err(e) => {
@@ -437,7 +393,7 @@ fn fragment_matches(platform: &str) {
             continue;
         };
         let shader = nir::parse(&text).unwrap();
-        for (simd, asm) in fs_programs(&std::fs::read_to_string(f).unwrap()) {
+        for (simd, asm) in mesa_asm::programs(&std::fs::read_to_string(f).unwrap()) {
             programs += 1;
             let kernel = match fs_kernel(&facts_ctx, devinfo, &asm, simd, &shader) {
                 Ok(k) => k,
@@ -561,7 +517,7 @@ fn check_edited_snb(edit: impl Fn(&str) -> String) -> Option<VerifyOutcome> {
     let asm_dir = common::shared_path("corpus/mesa-asm/snb")?;
     let nir_dir = common::shared_path("corpus/nir/snb")?;
     let devinfo = DevInfo::from_name("snb").unwrap();
-    let asm = vs_program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
+    let asm = vec4_program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
     let shader =
         nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
             .unwrap();

@@ -6,39 +6,13 @@
 
 mod common;
 
+use common::mesa_asm::programs;
+
 use gpucc::intel::eu;
 use gpucc::intel::sim::Thread;
 use gpucc::intel::DevInfo;
 use gpucc::util::rng::Rng;
 use std::collections::BTreeMap;
-
-/// (SIMD width, assembly) of each program in a Mesa disassembly dump.
-fn programs(text: &str) -> Vec<(u32, String)> {
-    let mut out = Vec::new();
-    let mut cur: Option<(u32, String)> = None;
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("Native code for") {
-            out.extend(cur.take());
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("SIMD") {
-            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
-                cur = Some((n, String::new()));
-                continue;
-            }
-        }
-        if t.starts_with("START B") || t.starts_with("END B") {
-            continue;
-        }
-        if let Some((_, s)) = cur.as_mut() {
-            s.push_str(line);
-            s.push('\n');
-        }
-    }
-    out.extend(cur);
-    out
-}
 
 #[test]
 fn mesa_fragment_programs_run_to_eot() {

@@ -32,7 +32,9 @@
 
 mod common;
 
-use common::crocus::{mesa_push_ranges, printed_vue_map, push_layout, ubo_blocks};
+use common::crocus::{mesa_push_ranges, push_layout, ubo_blocks};
+use common::mesa_asm::vec4_program;
+use common::printed_vue_map;
 
 use std::collections::BTreeMap;
 
@@ -42,25 +44,6 @@ use gpucc::intel::eu;
 use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
 use gpucc::intel::DevInfo;
 use gpucc::nir;
-
-/// The assembly of the one program in a Mesa listing: every instruction line, without the
-/// header, statistics and block markers.
-fn program(text: &str) -> String {
-    let mut s = String::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("Native code for")
-            || t.starts_with("VS vec4 shader")
-            || t.starts_with("START B")
-            || t.starts_with("END B")
-        {
-            continue;
-        }
-        s.push_str(line);
-        s.push('\n');
-    }
-    s
-}
 
 /// Why a program's messages put it outside the simulator, if they do.
 fn outside_the_simulator(asm: &str) -> Option<&'static str> {
@@ -137,7 +120,7 @@ fn mesa_vec4_vertex_programs_match_the_interpreter() {
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let stem = name.trim_end_matches(".asm");
-        let asm = program(&std::fs::read_to_string(f).unwrap());
+        let asm = vec4_program(&std::fs::read_to_string(f).unwrap());
         let Ok(text) = std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))) else {
             *skipped.entry("no_nir".into()).or_default() += 1;
             continue;
@@ -207,7 +190,7 @@ fn check_edited(
     let asm_dir = common::shared_path("corpus/mesa-asm/ivb")?;
     let nir_dir = common::shared_path("corpus/nir/ivb")?;
     let devinfo = DevInfo::from_name("ivb").unwrap();
-    let asm = program(&std::fs::read_to_string(asm_dir.join(format!("{stem}.asm"))).unwrap());
+    let asm = vec4_program(&std::fs::read_to_string(asm_dir.join(format!("{stem}.asm"))).unwrap());
     let edited = edit(&asm);
     let shader =
         nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{stem}.nir"))).unwrap()).unwrap();
@@ -305,7 +288,7 @@ fn the_piglit_vertex_stage_runs_simd4x2_programs() {
         return;
     };
     let devinfo = DevInfo::from_name("ivb").unwrap();
-    let asm = program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
+    let asm = vec4_program(&std::fs::read_to_string(asm_dir.join(format!("{CLAMP}.asm"))).unwrap());
     let shader =
         nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
             .unwrap();

@@ -5,20 +5,6 @@
 use gpucc::nir::{self, InstrKind, Intrinsic};
 use std::collections::BTreeMap;
 
-/// The "VS Output VUE map" listing at the end of a corpus .vs.nir file.
-pub fn printed_vue_map(text: &str) -> Option<String> {
-    let at = text.find("VS Output VUE map")?;
-    let mut s = String::new();
-    for line in text[at..].lines() {
-        if line.trim().is_empty() {
-            break;
-        }
-        s.push_str(line);
-        s.push('\n');
-    }
-    Some(s)
-}
-
 /// A UBO range brw pushes: block, first 32-byte chunk, chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Range {

@@ -7,6 +7,7 @@ pub mod crocus;
 pub mod etna;
 pub mod expect;
 pub mod intel_fs;
+pub mod mesa_asm;
 
 use std::path::PathBuf;
 

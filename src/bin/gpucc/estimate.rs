@@ -153,6 +153,12 @@ pub fn estimate(args: EstimateArgs) -> crate::cli::Outcome {
         );
         Failure::Input
     })?;
+    if programs.iter().any(|p| p.simd == listing::VEC4) {
+        return Err(Failure::Usage(format!(
+            "{}: a vec4 listing; estimate reads scalar (SIMD8/16/32) programs",
+            args.file.display()
+        )));
+    }
     let plain = programs.is_empty();
     if plain {
         programs.push(listing::Program {

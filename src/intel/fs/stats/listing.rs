@@ -3,7 +3,9 @@
 //! `SIMD16 shader: 5 instructions. 0 loops. 32 cycles. 0:0 spills:fills, 1 sends, ...`,
 //! with basic-block annotations (`START B0 (24 cycles)`, `END B0 ->B1`) between the
 //! instructions. This splits a listing into its programs and keeps Mesa's own figures, so
-//! that Mesa's code can be assembled and measured with our estimator.
+//! that Mesa's code can be assembled and measured with our estimator, and run by the tests
+//! that check Mesa's own programs on the simulator. Gen4–Gen7 vec4 programs (`VS vec4 shader:
+//! ...`, likewise GS, TCS, TES) have the same statistics after the stage word.
 
 use crate::util::SourceError;
 
@@ -21,7 +23,7 @@ pub struct MesaFigures {
 /// One program of a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
-    /// Dispatch width from the statistics line.
+    /// Dispatch width from the statistics line; [`VEC4`] for a vec4 (SIMD4x2) program.
     pub simd: u32,
     /// 1-based line of the statistics line in the listing.
     pub line: usize,
@@ -32,8 +34,10 @@ pub struct Program {
     pub asm: String,
 }
 
-/// Splits `text` into its SIMD programs. Programs of other kinds (Mesa's vec4 vertex
-/// shaders) are skipped.
+/// The `simd` of a vec4 program: SIMD4x2, four components of two vertices (or primitives).
+pub const VEC4: u32 = 4;
+
+/// Splits `text` into its programs, scalar (`SIMD8 shader:`) and vec4 (`VS vec4 shader:`).
 pub fn parse(text: &str) -> Result<Vec<Program>, SourceError> {
     let mut out: Vec<Program> = Vec::new();
     let mut current: Option<Program> = None;
@@ -42,7 +46,19 @@ pub fn parse(text: &str) -> Result<Vec<Program>, SourceError> {
         if t.starts_with("Native code for") || t.contains(" shader: ") {
             out.extend(current.take());
             if let Some(rest) = t.strip_prefix("SIMD") {
-                current = Some(header(n + 1, rest)?);
+                let (simd, figures) = rest.split_once(" shader: ").unwrap_or((rest, ""));
+                let simd = simd
+                    .parse()
+                    .ok()
+                    .filter(|w| matches!(w, 8 | 16 | 32))
+                    .ok_or_else(|| SourceError {
+                        line: n + 1,
+                        col: 1,
+                        message: "expected SIMD8, SIMD16 or SIMD32".into(),
+                    })?;
+                current = Some(header(n + 1, simd, figures)?);
+            } else if let Some((_, figures)) = t.split_once(" vec4 shader: ") {
+                current = Some(header(n + 1, VEC4, figures)?);
             }
             continue;
         }
@@ -56,14 +72,15 @@ pub fn parse(text: &str) -> Result<Vec<Program>, SourceError> {
     Ok(out)
 }
 
-/// Parses `8 shader: 5 instructions. 0 loops. 24 cycles. 0:0 spills:fills, 1 sends, ...`.
-fn header(line: usize, rest: &str) -> Result<Program, SourceError> {
+/// Parses the figures after `shader: `: `5 instructions. 0 loops. 24 cycles. 0:0
+/// spills:fills, 1 sends, ...`.
+fn header(line: usize, simd: u32, figures: &str) -> Result<Program, SourceError> {
     let err = |message: String| SourceError {
         line,
         col: 1,
         message,
     };
-    let words: Vec<&str> = rest.split_whitespace().collect();
+    let words: Vec<&str> = figures.split_whitespace().collect();
     let num = |i: usize, what: &str| -> Result<u32, SourceError> {
         words.get(i).and_then(|w| w.parse().ok()).ok_or_else(|| {
             err(format!(
@@ -71,20 +88,15 @@ fn header(line: usize, rest: &str) -> Result<Program, SourceError> {
             ))
         })
     };
-    let simd: u32 = words
-        .first()
-        .and_then(|w| w.parse().ok())
-        .filter(|w| matches!(w, 8 | 16 | 32))
-        .ok_or_else(|| err("expected SIMD8, SIMD16 or SIMD32".into()))?;
-    let instructions = num(2, "instructions")?;
-    let loops = num(4, "loops")?;
-    let cycles = num(6, "cycles")?;
+    let instructions = num(0, "instructions")?;
+    let loops = num(2, "loops")?;
+    let cycles = num(4, "cycles")?;
     let (spills, fills) = words
-        .get(8)
+        .get(6)
         .and_then(|w| w.split_once(':'))
         .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
         .ok_or_else(|| err("expected `spills:fills` counts in the statistics line".into()))?;
-    let sends = num(10, "sends")?;
+    let sends = num(8, "sends")?;
     Ok(Program {
         simd,
         line,

@@ -242,6 +242,30 @@ add(16)         g120<1>F        g2<0,1,0>F      0xbf000000F  /* -0.5F */ { align
 }
 
 #[test]
+fn listing_reads_a_vec4_program() {
+    let text = "\
+Native code for unnamed vertex shader GLSL3 (src_hash 0x00000000)
+VS vec4 shader: 3 instructions. 0 loops. 30 cycles. 0:0 spills:fills, 1 sends. Compacted 48 to 48 bytes (0%)
+   START B0 (30 cycles)
+mov(8)          g1<1>F          g2<4,4,1>F                      { align16 1Q };
+";
+    let progs = listing::parse(text).unwrap();
+    assert_eq!(progs.len(), 1);
+    assert_eq!(progs[0].simd, listing::VEC4);
+    assert_eq!(progs[0].line, 2);
+    assert_eq!(
+        (
+            progs[0].mesa.instructions,
+            progs[0].mesa.cycles,
+            progs[0].mesa.sends
+        ),
+        (3, 30, 1)
+    );
+    assert_eq!(progs[0].asm.lines().count(), 2);
+    assert!(progs[0].asm.ends_with("{ align16 1Q };\n"));
+}
+
+#[test]
 fn listing_rejects_a_broken_statistics_line() {
     let err = listing::parse("SIMD8 shader: many instructions.\n").unwrap_err();
     assert_eq!(err.line, 1);
