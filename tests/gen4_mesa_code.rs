@@ -19,16 +19,15 @@
 
 mod common;
 
-use common::crocus::{mesa_push_ranges, push_layout, ubo_blocks};
+use common::crocus::{mesa_code, mesa_push_ranges, mesa_vec4_kernel, push_layout, ubo_blocks};
 use common::mesa_asm::{self, vec4_program};
 use common::printed_vue_map;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::backend::vertex::vertex_facts;
 use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
 use gpucc::intel::eu;
-use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::kernel::Kernel;
 use gpucc::intel::sim::Thread;
 use gpucc::intel::vue::VueMap;
 use gpucc::intel::DevInfo;
@@ -78,49 +77,6 @@ fn urb_slots_written(asm: &str) -> Option<u32> {
     end
 }
 
-/// The vertex kernel gpucc's checks take, built from Mesa's code and the facts of its NIR.
-fn vs_kernel(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kernel, String> {
-    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
-    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
-        .map_err(|e| format!("encoding: {e}"))?
-        .concat();
-    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
-    let size = code.len() as u32;
-    Ok(Kernel {
-        platform: devinfo.name,
-        simd: vec![SimdKernel {
-            simd: SIMD4X2,
-            offset: 0,
-            size,
-            dispatch_grf_start: 1,
-            grfs_used: 128,
-            stats: Stats {
-                simd: SIMD4X2,
-                instructions: insts.len() as u32,
-                ..Stats::default()
-            },
-            scratch_size: 0,
-        }],
-        code,
-        push_constants: Vec::new(),
-        inputs: Vec::new(),
-        num_render_targets: 0,
-        pull_constant_blocks: ubo_blocks(shader),
-        ubo_surface_base: 0,
-        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
-        ubo_ranges: Vec::new(),
-        surfaces: SurfaceUse::default(),
-        flags: Flags::default(),
-        scratch_size: 0,
-        compute: None,
-        vertex: Some(vertex),
-        geometry: None,
-        tess_eval: None,
-        relocs: Vec::new(),
-        constant_data_size: 0,
-    })
-}
-
 /// Runs Mesa's vertex programs for `platform` against the interpreter and records the
 /// figures.
 fn vertex_programs(platform: &str) {
@@ -149,7 +105,7 @@ fn vertex_programs(platform: &str) {
         if devinfo.ver < 60 {
             drop_default_edge_flag(&mut shader);
         }
-        let kernel = match vs_kernel(devinfo, &asm, &shader) {
+        let kernel = match mesa_vec4_kernel(devinfo, &asm, &shader, Vec::new()) {
             Ok(mut k) if devinfo.ver < 60 => {
                 let info = k.vertex.as_mut().unwrap();
                 const EDGE: u64 = 1 << 15;
@@ -339,25 +295,10 @@ fn fs_kernel(
     let variant = facts
         .variant(simd)
         .ok_or_else(|| format!("facts: no SIMD{simd} variant"))?;
-    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
-    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
-        .map_err(|e| format!("encoding: {e}"))?
-        .concat();
+    let (code, entry) = mesa_code(devinfo, asm, simd, variant.dispatch_grf_start)?;
     Ok(Kernel {
         platform: devinfo.name,
-        simd: vec![SimdKernel {
-            simd,
-            offset: 0,
-            size: code.len() as u32,
-            dispatch_grf_start: variant.dispatch_grf_start,
-            grfs_used: 128,
-            stats: Stats {
-                simd,
-                instructions: insts.len() as u32,
-                ..Stats::default()
-            },
-            scratch_size: 0,
-        }],
+        simd: vec![entry],
         code,
         push_constants: Vec::new(),
         pull_constant_blocks: ubo_blocks(shader),
@@ -521,7 +462,7 @@ fn check_edited_snb(edit: impl Fn(&str) -> String) -> Option<VerifyOutcome> {
     let shader =
         nir::parse(&std::fs::read_to_string(nir_dir.join(format!("{CLAMP}.nir"))).unwrap())
             .unwrap();
-    let kernel = vs_kernel(devinfo, &edit(&asm), &shader).unwrap();
+    let kernel = mesa_vec4_kernel(devinfo, &edit(&asm), &shader, Vec::new()).unwrap();
     Some(verify_kernel(&Context::new(devinfo), &shader, &kernel, 8))
 }
 

@@ -32,16 +32,14 @@
 
 mod common;
 
-use common::crocus::{mesa_push_ranges, push_layout, ubo_blocks};
+use common::crocus::{mesa_push_ranges, mesa_vec4_kernel, push_layout};
 use common::mesa_asm::vec4_program;
 use common::printed_vue_map;
 
 use std::collections::BTreeMap;
 
-use gpucc::intel::backend::vertex::vertex_facts;
 use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
-use gpucc::intel::eu;
-use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::kernel::Kernel;
 use gpucc::intel::DevInfo;
 use gpucc::nir;
 
@@ -59,47 +57,9 @@ fn outside_the_simulator(asm: &str) -> Option<&'static str> {
     }
 }
 
-/// The kernel gpucc's checks take, built from Mesa's code and the facts of its NIR.
+/// The kernel gpucc's checks take for Mesa's program, with the push layout crocus gives it.
 fn kernel_of(devinfo: &DevInfo, asm: &str, shader: &nir::Shader) -> Result<Kernel, String> {
-    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
-    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
-        .map_err(|e| format!("encoding: {e}"))?
-        .concat();
-    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
-    let size = code.len() as u32;
-    Ok(Kernel {
-        platform: devinfo.name,
-        simd: vec![SimdKernel {
-            simd: SIMD4X2,
-            offset: 0,
-            size,
-            dispatch_grf_start: 1,
-            grfs_used: 128,
-            stats: Stats {
-                simd: SIMD4X2,
-                instructions: insts.len() as u32,
-                ..Stats::default()
-            },
-            scratch_size: 0,
-        }],
-        code,
-        push_constants: push_layout(&mesa_push_ranges(shader)),
-        inputs: Vec::new(),
-        num_render_targets: 0,
-        pull_constant_blocks: ubo_blocks(shader),
-        ubo_surface_base: 0,
-        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
-        ubo_ranges: Vec::new(),
-        surfaces: SurfaceUse::default(),
-        flags: Flags::default(),
-        scratch_size: 0,
-        compute: None,
-        tess_eval: None,
-        vertex: Some(vertex),
-        geometry: None,
-        relocs: Vec::new(),
-        constant_data_size: 0,
-    })
+    mesa_vec4_kernel(devinfo, asm, shader, push_layout(&mesa_push_ranges(shader)))
 }
 
 #[test]

@@ -2,8 +2,74 @@
 //! as Mesa 23.3 derives it, for the checks that run Mesa's own vec4 code
 //! (`tests/vec4_mesa_code.rs` on ivb, `tests/gen4_mesa_code.rs` on snb and g4x).
 
+use gpucc::intel::backend::vertex::vertex_facts;
+use gpucc::intel::eu;
+use gpucc::intel::kernel::{Flags, Kernel, SimdKernel, Stats, SurfaceUse, SIMD4X2};
+use gpucc::intel::DevInfo;
 use gpucc::nir::{self, InstrKind, Intrinsic};
 use std::collections::BTreeMap;
+
+/// Mesa's program assembled and encoded, with the one-width kernel entry gpucc's checks read
+/// for it (all 128 registers counted as used: the check does not need Mesa's figure).
+pub fn mesa_code(
+    devinfo: &DevInfo,
+    asm: &str,
+    simd: u32,
+    dispatch_grf_start: u32,
+) -> Result<(Vec<u8>, SimdKernel), String> {
+    let insts = eu::assemble(devinfo, asm).map_err(|e| format!("assembly: {e}"))?;
+    let code: Vec<u8> = eu::encode_program(devinfo, &insts)
+        .map_err(|e| format!("encoding: {e}"))?
+        .concat();
+    let entry = SimdKernel {
+        simd,
+        offset: 0,
+        size: code.len() as u32,
+        dispatch_grf_start,
+        grfs_used: 128,
+        stats: Stats {
+            simd,
+            instructions: insts.len() as u32,
+            ..Stats::default()
+        },
+        scratch_size: 0,
+    };
+    Ok((code, entry))
+}
+
+/// The vertex kernel gpucc's checks take for Mesa's vec4 program: its code, the vertex facts
+/// of its NIR, the pushed constants crocus lays out (`push_constants`) and the pulled UBO
+/// blocks at their NIR block index.
+pub fn mesa_vec4_kernel(
+    devinfo: &DevInfo,
+    asm: &str,
+    shader: &nir::Shader,
+    push_constants: Vec<(u32, u32)>,
+) -> Result<Kernel, String> {
+    let (code, entry) = mesa_code(devinfo, asm, SIMD4X2, 1)?;
+    let vertex = vertex_facts(shader).map_err(|e| format!("vertex facts: {e}"))?;
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![entry],
+        code,
+        push_constants,
+        inputs: Vec::new(),
+        num_render_targets: 0,
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ssbo_surface_base: gpucc::intel::backend::binding::SSBO_SURFACE_BASE,
+        ubo_ranges: Vec::new(),
+        surfaces: SurfaceUse::default(),
+        flags: Flags::default(),
+        scratch_size: 0,
+        compute: None,
+        vertex: Some(vertex),
+        geometry: None,
+        tess_eval: None,
+        relocs: Vec::new(),
+        constant_data_size: 0,
+    })
+}
 
 /// A UBO range brw pushes: block, first 32-byte chunk, chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
