@@ -240,6 +240,20 @@ mod tests {
         )
     }
 
+    /// `dp3 v1.x, v0, v0` followed by `rest`: the value the tests below test.
+    fn after_dp3(rest: Vec<Inst>, num_vgrfs: u32) -> Program {
+        let dp3 = alu(
+            Opcode::Dp3,
+            Dst::vgrf(1, F, 0x1),
+            vec![Src::vgrf(0, F), Src::vgrf(0, F)],
+            CondMod::None,
+        );
+        Program {
+            insts: std::iter::once(dp3).chain(rest).collect(),
+            num_vgrfs,
+        }
+    }
+
     #[test]
     fn a_test_of_a_compare_result_read_by_an_if_goes() {
         let mut p = Program {
@@ -271,14 +285,8 @@ mod tests {
     /// float with +0.0 is the dot product's own conditional modifier.
     #[test]
     fn a_float_compare_with_zero_moves_into_the_dot_product() {
-        let mut p = Program {
-            insts: vec![
-                alu(
-                    Opcode::Dp3,
-                    Dst::vgrf(1, F, 0x1),
-                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
-                    CondMod::None,
-                ),
+        let mut p = after_dp3(
+            vec![
                 alu(
                     Opcode::Cmp,
                     Dst {
@@ -291,8 +299,8 @@ mod tests {
                 pred(flow(Op::If)),
                 flow(Op::EndIf),
             ],
-            num_vgrfs: 2,
-        };
+            2,
+        );
         assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].op, Op::Alu(Opcode::Dp3));
@@ -305,14 +313,8 @@ mod tests {
     /// A compare with a value other than zero is not a test of the sign of the source.
     #[test]
     fn a_compare_with_a_nonzero_float_stays() {
-        let mut p = Program {
-            insts: vec![
-                alu(
-                    Opcode::Dp3,
-                    Dst::vgrf(1, F, 0x1),
-                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
-                    CondMod::None,
-                ),
+        let mut p = after_dp3(
+            vec![
                 alu(
                     Opcode::Cmp,
                     Dst::null(D),
@@ -322,21 +324,15 @@ mod tests {
                 pred(flow(Op::If)),
                 flow(Op::EndIf),
             ],
-            num_vgrfs: 2,
-        };
+            2,
+        );
         assert!(!cmod_propagation(&mut p));
     }
 
     #[test]
     fn a_test_moves_into_the_instruction_that_computed_the_value() {
-        let mut p = Program {
-            insts: vec![
-                alu(
-                    Opcode::Dp3,
-                    Dst::vgrf(1, F, 0x1),
-                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
-                    CondMod::None,
-                ),
+        let mut p = after_dp3(
+            vec![
                 alu(
                     Opcode::Mov,
                     Dst::null(F),
@@ -346,8 +342,8 @@ mod tests {
                 pred(flow(Op::If)),
                 flow(Op::EndIf),
             ],
-            num_vgrfs: 2,
-        };
+            2,
+        );
         assert!(cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
         assert_eq!(p.insts[0].op, Op::Alu(Opcode::Dp3));
@@ -357,14 +353,8 @@ mod tests {
     #[test]
     fn a_per_channel_reader_of_other_channels_keeps_the_test() {
         // The predicated sel reads the flag in x, y and z, but the dp3 would set only x.
-        let mut p = Program {
-            insts: vec![
-                alu(
-                    Opcode::Dp3,
-                    Dst::vgrf(1, F, 0x1),
-                    vec![Src::vgrf(0, F), Src::vgrf(0, F)],
-                    CondMod::None,
-                ),
+        let mut p = after_dp3(
+            vec![
                 alu(
                     Opcode::Mov,
                     Dst::null(F),
@@ -378,8 +368,8 @@ mod tests {
                     CondMod::None,
                 )),
             ],
-            num_vgrfs: 3,
-        };
+            3,
+        );
         assert!(!cmod_propagation(&mut p));
         assert_eq!(p.insts.len(), 3);
     }
