@@ -88,6 +88,20 @@ impl Msg {
     }
 }
 
+/// The layout of a SIMD8/16 sampler message (`Thread::sampler_payload`).
+pub(super) struct SamplerPayload {
+    pub(super) simd: u32,
+    /// Registers per parameter: 1 in SIMD8, 2 in SIMD16.
+    pub(super) rpp: usize,
+    /// The first parameter register (after the header, if any).
+    pub(super) first: usize,
+    /// Parameters the message carries.
+    pub(super) params: usize,
+    pub(super) dst: usize,
+    pub(super) integer: bool,
+    pub(super) texel_offsets: Vec<i64>,
+}
+
 impl Thread {
     pub(super) fn grf_dword(&self, reg: usize, dword: usize) -> Result<u32, String> {
         let a = reg * REG_SIZE + dword * 4;
@@ -599,30 +613,29 @@ impl Thread {
         Ok(())
     }
 
-    fn sampler_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
-        let ver = self.devinfo.ver;
-        let sd = SamplerDesc::decode(ver, m.desc);
-        let (ty, simd_mode) = (sd.msg_type, sd.simd_mode);
-        let simd: u32 = match simd_mode {
-            SimdMode::SIMD4X2 => return self.sampler_simd4x2(m, shared),
+    /// The part every SIMD8/16 sampler message shares: width, parameter layout, response
+    /// register, and the texel offsets of the header (dword 2: signed 4 bits each, u 11:8,
+    /// v 7:4, r 3:0). `None` for a SIMD4x2 message, which has its own layout.
+    pub(super) fn sampler_payload(
+        &self,
+        m: &Msg,
+        sd: &SamplerDesc,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<Option<SamplerPayload>, String> {
+        let simd: u32 = match sd.simd_mode {
+            SimdMode::SIMD4X2 => return Ok(None),
             SimdMode::SIMD8 => 8,
             SimdMode::SIMD16 => 16,
-            _ => {
+            mode => {
                 return Err(format!(
-                    "unsupported: {} (sampler SIMD mode {simd_mode})",
-                    m.unknown(ver)
+                    "unsupported: {} (sampler SIMD mode {mode})",
+                    m.unknown(self.devinfo.ver)
                 ))
             }
         };
         let rpp = simd as usize / 8;
         let hdr = m.header as usize;
-        let first = m.payload + hdr;
-        let params = m.mlen.saturating_sub(hdr) / rpp;
-        let (texture, sampler) = (sd.binding_table_index, sd.sampler);
-        let dst = m.dst.ok_or("sampler message without a response register")?;
-        let integer = shared.texture_is_integer(texture);
-        // Header dword 2: texel offsets, signed 4 bits each, u 11:8, v 7:4, r 3:0.
-        let texel_offsets: Vec<i64> = if m.header {
+        let texel_offsets = if m.header {
             let bits = self.grf_dword(m.payload, 2)?;
             (0..3)
                 .map(|k| (((bits >> (8 - 4 * k)) & 0xf) as i64 ^ 8) - 8)
@@ -630,6 +643,33 @@ impl Thread {
         } else {
             Vec::new()
         };
+        Ok(Some(SamplerPayload {
+            simd,
+            rpp,
+            first: m.payload + hdr,
+            params: m.mlen.saturating_sub(hdr) / rpp,
+            dst: m.dst.ok_or("sampler message without a response register")?,
+            integer: shared.texture_is_integer(sd.binding_table_index),
+            texel_offsets,
+        }))
+    }
+
+    fn sampler_msg(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let sd = SamplerDesc::decode(ver, m.desc);
+        let Some(SamplerPayload {
+            simd,
+            rpp,
+            first,
+            params,
+            dst,
+            integer,
+            texel_offsets,
+        }) = self.sampler_payload(m, &sd, shared)?
+        else {
+            return self.sampler_simd4x2(m, shared);
+        };
+        let (ty, texture, sampler) = (sd.msg_type, sd.binding_table_index, sd.sampler);
         for c in 0..simd {
             if m.mask >> c & 1 == 0 {
                 continue;

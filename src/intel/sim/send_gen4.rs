@@ -33,12 +33,12 @@
 //! [`DefaultShared::coordinate_counts`]: super::shared::DefaultShared
 
 use super::exec::Ctx;
-use super::send::Msg;
+use super::send::{Msg, SamplerPayload};
 use super::shared::SharedFunctions;
 use super::thread::Thread;
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::Inst;
-use crate::intel::msg::{RenderTargetWriteDesc, SamplerDesc, SimdMode, UrbDesc};
+use crate::intel::msg::{RenderTargetWriteDesc, SamplerDesc, UrbDesc};
 use crate::nir::interp::TexRequest;
 use crate::nir::TexOp;
 
@@ -183,33 +183,20 @@ impl Thread {
     fn sampler_gen5(&mut self, m: &Msg, shared: &mut dyn SharedFunctions) -> Result<(), String> {
         let ver = self.devinfo.ver;
         let sd = SamplerDesc::decode(ver, m.desc);
-        let simd: u32 = match sd.simd_mode {
-            SimdMode::SIMD4X2 => return self.sampler_simd4x2(m, shared),
-            SimdMode::SIMD8 => 8,
-            SimdMode::SIMD16 => 16,
-            mode => {
-                return Err(format!(
-                    "unsupported: {} (sampler SIMD mode {mode})",
-                    m.unknown(ver)
-                ))
-            }
+        let Some(SamplerPayload {
+            simd,
+            rpp,
+            first,
+            params,
+            dst,
+            integer,
+            texel_offsets,
+        }) = self.sampler_payload(m, &sd, shared)?
+        else {
+            return self.sampler_simd4x2(m, shared);
         };
-        let rpp = simd as usize / 8;
-        let hdr = m.header as usize;
-        let first = m.payload + hdr;
-        let params = m.mlen.saturating_sub(hdr) / rpp;
         let (texture, ty) = (sd.binding_table_index, sd.msg_type);
-        let dst = m.dst.ok_or("sampler message without a response register")?;
-        let integer = shared.texture_is_integer(texture);
         let coords_bound = shared.coordinate_count(texture);
-        let texel_offsets: Vec<i64> = if m.header {
-            let bits = self.grf_dword(m.payload, 2)?;
-            (0..3)
-                .map(|k| (((bits >> (8 - 4 * k)) & 0xf) as i64 ^ 8) - 8)
-                .collect()
-        } else {
-            Vec::new()
-        };
         // How many coordinate slots the message has, before what follows them.
         let slots = match ty {
             0 => params,
