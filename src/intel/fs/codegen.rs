@@ -196,14 +196,16 @@ pub fn generate(
                         bits: inst.desc as u64,
                     }),
                 };
+                // Gen6 takes a message only from the message registers: the payload the
+                // allocator placed in GRFs is copied there first (see `copy_to_mrfs`).
+                let (file, nr) = if devinfo.ver < 70 {
+                    out.extend(copy_to_mrfs(payload, inst.mlen)?);
+                    (RegFile::Mrf, MESSAGE_MRF)
+                } else {
+                    (RegFile::Grf, reg_nr(payload)?)
+                };
                 e.src = vec![
-                    Src::Reg(RegSrc::new(
-                        RegFile::Grf,
-                        reg_nr(payload)?,
-                        0,
-                        RegType::UD,
-                        Region::new(8, 8, 1),
-                    )),
+                    Src::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(8, 8, 1))),
                     desc,
                 ];
                 e.msg = Some(Message {
@@ -312,6 +314,12 @@ pub fn generate(
         let e = &mut out[at];
         // A template without UIP (ENDIF, WHILE) keeps it zero.
         let has_uip = e.branch.unwrap_or_default().uip != 0;
+        // Gen6's BREAK goes on past the WHILE (Gen7's stops at it).
+        let uip = if devinfo.ver < 70 && prog.insts[ip].op == Op::Break {
+            uip + 1
+        } else {
+            uip
+        };
         e.branch = Some(Branch {
             jip: dist(jip),
             uip: if has_uip { dist(uip) } else { 0 },
@@ -319,6 +327,42 @@ pub fn generate(
         });
     }
     Ok(Generated { insts: out, start })
+}
+
+/// The first message register of every Gen6 message.
+const MESSAGE_MRF: u8 = 1;
+
+/// Gen6: the moves putting a message of `mlen` registers, which the allocator placed in
+/// consecutive GRFs from `payload`, into the message registers from [`MESSAGE_MRF`] (two
+/// registers per compressed move, whatever the channels enabled: the header and the
+/// disabled channels' slots go as they are).
+fn copy_to_mrfs(payload: &Reg, mlen: u8) -> Result<Vec<eu::Inst>, CompileError> {
+    let base = reg_nr(payload)?;
+    if payload.offset % super::ir::REG_SIZE != 0 || mlen == 0 || MESSAGE_MRF + mlen > 16 {
+        return Err(CompileError::Internal(format!(
+            "message of {mlen} registers from g{base}.{} does not fit the message registers",
+            payload.offset
+        )));
+    }
+    let mut out = Vec::new();
+    let mut k = 0u8;
+    while k < mlen {
+        let exec = if mlen - k >= 2 { 16 } else { 8 };
+        let mut e = eu::Inst::new(Opcode::Mov);
+        e.exec_size = exec;
+        e.we_all = true;
+        e.dst = Dst::reg(RegFile::Mrf, MESSAGE_MRF + k, 0, RegType::UD);
+        e.src = vec![Src::Reg(RegSrc::new(
+            RegFile::Grf,
+            base + k,
+            0,
+            RegType::UD,
+            Region::new(8, 8, 1),
+        ))];
+        out.push(e);
+        k += exec / 8;
+    }
+    Ok(out)
 }
 
 /// Whether a source already holds one value for every channel.

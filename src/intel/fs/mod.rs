@@ -32,6 +32,7 @@ pub mod alloc_check;
 pub mod codegen;
 pub mod device;
 pub mod from_nir;
+pub mod gen6;
 pub mod ir;
 pub mod limits;
 pub mod liveness;
