@@ -32,6 +32,17 @@ fn reason(why: &str) -> String {
     why.split(" (").next().unwrap_or(why).to_string()
 }
 
+/// The figure name counting one refusal reason: `unsupported_` and its words, lower case,
+/// joined by underscores.
+fn reason_figure(why: &str) -> String {
+    let words: Vec<String> = why
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    format!("unsupported_{}", words.join("_"))
+}
+
 #[test]
 fn snb_fragment_corpus_compiles_or_names_the_feature() {
     let Some(dir) = common::shared_path("corpus/nir/snb") else {
@@ -104,7 +115,7 @@ fn snb_fragment_corpus_compiles_or_names_the_feature() {
     figs.count("errors", errors.len());
     for (why, n) in &unsupported {
         println!("  {n:4} unsupported: {why}");
-        figs.note(format!("{n:4} unsupported: {why}"));
+        figs.count(&reason_figure(why), *n);
     }
     for e in errors.iter().take(20) {
         figs.note(format!("error: {e}"));
@@ -126,7 +137,10 @@ fn snb_fragment_corpus_compiles_or_names_the_feature() {
         figs.count("spills_fills", os as usize);
         figs.check();
     }
-    assert!(errors.is_empty(), "errors other than Unsupported: {errors:#?}");
+    assert!(
+        errors.is_empty(),
+        "errors other than Unsupported: {errors:#?}"
+    );
     assert!(more_spills.is_empty(), "{more_spills:#?}");
 }
 
@@ -161,7 +175,7 @@ fn verify_width(simd: u32) {
     figs.count("unsupported", unsupported.values().sum());
     for (why, n) in &unsupported {
         println!("  {n:4} unsupported: {why}");
-        figs.note(format!("{n:4} unsupported: {why}"));
+        figs.count(&reason_figure(why), *n);
     }
     for f in fails.iter().take(30) {
         figs.note(format!("FAIL {f}"));
@@ -251,7 +265,10 @@ fn snb_render_target_write_leaves_from_the_message_registers() {
     let mut broken = k.clone();
     broken.simd[0].size = code.len() as u32;
     broken.code = code;
-    assert_ne!(verify_kernel(&ctx, &shader, &broken, 8), VerifyOutcome::Pass);
+    assert_ne!(
+        verify_kernel(&ctx, &shader, &broken, 8),
+        VerifyOutcome::Pass
+    );
 }
 
 /// `rsq(-b)`: Gen6 MATH ignores source modifiers, so the negation is applied by a move
@@ -277,8 +294,7 @@ fn snb_math_takes_no_source_modifiers() {
     let ivb_insts = eu::decode_program(dev, &k.code[..k.simd[0].size as usize]).unwrap();
     let negated = ivb_insts.iter().any(|i| {
         i.opcode == Opcode::Math
-            && i
-                .src
+            && i.src
                 .iter()
                 .any(|s| matches!(s, eu::Src::Reg(r) if r.negate))
     });

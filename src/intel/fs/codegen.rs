@@ -21,7 +21,20 @@ fn qtr(inst: &Inst) -> (u8, bool) {
     (inst.group / 8, inst.exec_size == 4 && inst.group % 8 == 4)
 }
 
+/// A fixed register with its byte offset brought within the register: a part of a split
+/// instruction reads `offset` 32 bytes on into the next register (Gen6 MATH halves of a
+/// SIMD16 payload read).
+fn within_register(r: &Reg) -> Reg {
+    let mut r = *r;
+    if r.file == File::Fixed {
+        r.nr += r.offset / super::ir::REG_SIZE;
+        r.offset %= super::ir::REG_SIZE;
+    }
+    r
+}
+
 fn dst_of(r: &Reg) -> Result<Dst, CompileError> {
+    let r = &within_register(r);
     Ok(match r.file {
         File::Null | File::Bad => Dst::null(r.ty),
         File::Fixed => {
@@ -45,6 +58,7 @@ fn reg_nr(r: &Reg) -> Result<u8, CompileError> {
 }
 
 fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
+    let r = &within_register(r);
     match r.file {
         // The encoding has no negate or abs bit for an immediate: fold them into the value
         // (from_nir writes `b2f32` of a constant as a negated immediate), never drop them.

@@ -17,51 +17,52 @@
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::{Opcode, RegType};
 
-use super::ir::{Op, Program};
-use super::CompileError;
+use super::ir::{Inst, Op, Program};
+use crate::error::CompileError;
 
 /// Refuses, naming it, the first instruction of `prog` (freshly translated) that the Gen6
 /// path does not build.
 pub fn check_program(prog: &Program) -> Result<(), CompileError> {
-    for inst in &prog.insts {
-        let why = match inst.op {
-            Op::Alu(
-                o @ (Opcode::Csel
-                | Opcode::F32to16
-                | Opcode::F16to32
-                | Opcode::Bfrev
-                | Opcode::Bfe
-                | Opcode::Bfi1
-                | Opcode::Bfi2
-                | Opcode::Fbh
-                | Opcode::Fbl
-                | Opcode::Cbit
-                | Opcode::Addc
-                | Opcode::Subb
-                | Opcode::Madm),
-            ) => Some(format!("{} (no such instruction before Gen7)", o.name())),
-            Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
-                "{} on {:?} (Gen6 three-source operations are float only)",
-                o.name(),
-                inst.dst.ty
-            )),
-            Op::Send => Some(format!(
-                "{} messages (only the sampler and render-target writes are built)",
-                sfid_name(inst.sfid)
-            )),
-            Op::Uniformize => Some("a dynamically uniform sampler-array index".to_string()),
-            Op::Tex { indexed: true, .. } => {
-                Some("a dynamically uniform sampler-array index".to_string())
-            }
-            _ => None,
-        };
-        if let Some(why) = why {
-            return Err(CompileError::Unsupported(format!(
-                "Gen6 fragment shader: {why}"
-            )));
-        }
+    match first_unbuilt(&prog.insts) {
+        Some(why) => Err(CompileError::Unsupported(format!(
+            "Gen6 fragment shader: {why}"
+        ))),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// What the Gen6 path does not build among `insts`, in words, for the first one found.
+pub fn first_unbuilt(insts: &[Inst]) -> Option<String> {
+    insts.iter().find_map(|inst| match inst.op {
+        Op::Alu(
+            o @ (Opcode::Csel
+            | Opcode::F32to16
+            | Opcode::F16to32
+            | Opcode::Bfrev
+            | Opcode::Bfe
+            | Opcode::Bfi1
+            | Opcode::Bfi2
+            | Opcode::Fbh
+            | Opcode::Fbl
+            | Opcode::Cbit
+            | Opcode::Addc
+            | Opcode::Subb
+            | Opcode::Madm),
+        ) => Some(format!("{} (no such instruction before Gen7)", o.name())),
+        Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
+            "{} on {:?} (Gen6 three-source operations are float only)",
+            o.name(),
+            inst.dst.ty
+        )),
+        Op::Send => Some(format!(
+            "{} messages (only the sampler and render-target writes are built)",
+            sfid_name(inst.sfid)
+        )),
+        Op::Uniformize | Op::Tex { indexed: true, .. } => {
+            Some("a dynamically uniform sampler-array index".to_string())
+        }
+        _ => None,
+    })
 }
 
 /// The shared function a message goes to, in words.
