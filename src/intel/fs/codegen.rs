@@ -13,6 +13,7 @@ use crate::intel::eu::{
 use crate::intel::msg::SamplerDesc;
 use crate::intel::DevInfo;
 
+use super::gen6;
 use super::ir::{File, Inst, Op, Program, Reg};
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -153,6 +154,15 @@ pub fn generate(
     // Jumps are resolved once every instruction's position is known: (EU index, IR index of
     // the jump, JIP target, UIP target).
     let mut jumps: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // Gen6: results that go straight into message registers.
+    let plan = if devinfo.ver < 70 {
+        gen6::plan_mrfs(prog)
+    } else {
+        gen6::MrfPlan {
+            dst_mrf: vec![None; prog.insts.len()],
+            in_place: vec![0; prog.insts.len()],
+        }
+    };
     for (ip, inst) in prog.insts.iter().enumerate() {
         start.push(out.len());
         let (q, nib) = qtr(inst);
@@ -213,7 +223,7 @@ pub fn generate(
                 // Gen6 takes a message only from the message registers: the payload the
                 // allocator placed in GRFs is copied there first (see `copy_to_mrfs`).
                 let (file, nr) = if devinfo.ver < 70 {
-                    out.extend(copy_to_mrfs(payload, inst.mlen)?);
+                    out.extend(copy_to_mrfs(payload, inst.mlen, plan.in_place[ip])?);
                     (RegFile::Mrf, MESSAGE_MRF)
                 } else {
                     (RegFile::Grf, reg_nr(payload)?)
@@ -319,6 +329,10 @@ pub fn generate(
         e.flag_subnr = inst.flag_subnr % 2;
         e.cond_mod = inst.cmod;
         e.saturate = inst.sat;
+        if let Some(m) = plan.dst_mrf[ip] {
+            e.dst.file = RegFile::Mrf;
+            e.dst.nr = m as u8;
+        }
         let _ = devinfo;
         out.push(e);
     }
@@ -344,13 +358,14 @@ pub fn generate(
 }
 
 /// The first message register of every Gen6 message.
-const MESSAGE_MRF: u8 = 1;
+const MESSAGE_MRF: u8 = gen6::MESSAGE_MRF as u8;
 
 /// Gen6: the moves putting a message of `mlen` registers, which the allocator placed in
 /// consecutive GRFs from `payload`, into the message registers from [`MESSAGE_MRF`] (two
 /// registers per compressed move, whatever the channels enabled: the header and the
-/// disabled channels' slots go as they are).
-fn copy_to_mrfs(payload: &Reg, mlen: u8) -> Result<Vec<eu::Inst>, CompileError> {
+/// disabled channels' slots go as they are), leaving out those `in_place` says were
+/// written there directly (bit k: register k; see [`gen6::plan_mrfs`]).
+fn copy_to_mrfs(payload: &Reg, mlen: u8, in_place: u32) -> Result<Vec<eu::Inst>, CompileError> {
     let base = reg_nr(payload)?;
     if payload.offset % super::ir::REG_SIZE != 0 || mlen == 0 || MESSAGE_MRF + mlen > 16 {
         return Err(CompileError::Internal(format!(
@@ -358,10 +373,19 @@ fn copy_to_mrfs(payload: &Reg, mlen: u8) -> Result<Vec<eu::Inst>, CompileError> 
             payload.offset
         )));
     }
+    let missing = |k: u8| in_place & (1 << k) == 0;
     let mut out = Vec::new();
     let mut k = 0u8;
     while k < mlen {
-        let exec = if mlen - k >= 2 { 16 } else { 8 };
+        if !missing(k) {
+            k += 1;
+            continue;
+        }
+        let exec = if k + 1 < mlen && missing(k + 1) {
+            16
+        } else {
+            8
+        };
         let mut e = eu::Inst::new(Opcode::Mov);
         e.exec_size = exec;
         e.we_all = true;
