@@ -123,13 +123,17 @@ const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Compute,
 ];
 const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
+/// Gen6 (snb): the scalar backend's fragment shaders (see `intel::fs::gen6`).
+const INTEL_GEN6: &[Stage] = &[Stage::Fragment];
 
 impl Target {
-    /// The shader stages this target compiles; empty for Gen4-Gen6, which have no backend yet.
+    /// The shader stages this target compiles: fragment only on Gen6, nothing on Gen4-Gen5,
+    /// which have no backend yet.
     pub fn stages(&self) -> &'static [Stage] {
         match self {
             Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
             Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(d) if d.ver == 60 => INTEL_GEN6,
             Target::Intel(_) => &[],
             Target::Etnaviv(_) => VIVANTE,
         }
@@ -138,8 +142,8 @@ impl Target {
     /// Why the target compiles nothing, or `None` when it compiles some stages.
     pub fn why_no_stages(&self) -> Option<&'static str> {
         match self {
-            Target::Intel(d) if d.ver < 70 => {
-                Some("Gen4-Gen6 have no backend in gpucc yet (the scalar and vec4 backends start at Gen7)")
+            Target::Intel(d) if d.ver < 60 => {
+                Some("Gen4-Gen5 have no backend in gpucc yet (the scalar backend starts at Gen6 fragment shaders, the vec4 one at Gen7)")
             }
             _ => None,
         }

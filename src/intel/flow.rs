@@ -29,10 +29,16 @@ impl FlowTemplates {
         } else {
             ("(+f0.0)", "align1")
         };
+        // Gen6's IF and ELSE carry one jump count (JIP); Gen7 added UIP to them.
+        let (if_uip, else_uip) = if devinfo.ver >= 70 {
+            (" UIP: L2", " UIP: L2")
+        } else {
+            ("", "")
+        };
         let text = format!(
-            "{pred} if(8) JIP: L1 UIP: L2 {{ {mode} 1Q }};
+            "{pred} if(8) JIP: L1{if_uip} {{ {mode} 1Q }};
 L1:
-else(8) JIP: L2 UIP: L2 {{ {mode} 1Q }};
+else(8) JIP: L2{else_uip} {{ {mode} 1Q }};
 L2:
 endif(8) JIP: L3 {{ {mode} 1Q }};
 L3:

@@ -21,14 +21,17 @@ pub fn compile_scalar(
     opts: &Options,
 ) -> Result<Kernel, CompileError> {
     let dev = device.devinfo;
+    // Gen6 (snb): fragment shaders only, at SIMD8 and SIMD16 (see `fs::gen6`).
+    let gen6_fs = dev.ver == 60 && shader.stage() == nir::Stage::Fragment;
     let Some(flow) = device
         .flow
         .as_ref()
-        .filter(|_| (70..=90).contains(&dev.ver))
+        .filter(|_| (70..=90).contains(&dev.ver) || gen6_fs)
     else {
         return Err(CompileError::Unsupported(format!(
-            "{} (the scalar backend targets Gen7-Gen9)",
-            dev.name
+            "{} {:?} shaders (the scalar backend targets Gen7-Gen9, and Gen6 fragment shaders)",
+            dev.name,
+            shader.stage()
         )));
     };
     let mut code = Vec::new();
@@ -50,8 +53,8 @@ pub fn compile_scalar(
     ) {
         widths.retain(|w| *w == 8);
     }
-    // SIMD32 is built for fragment shaders only.
-    if shader.stage() != nir::Stage::Fragment {
+    // SIMD32 is built for fragment shaders only, from Gen7 (Gen6 dispatches 8 or 16 pixels).
+    if shader.stage() != nir::Stage::Fragment || dev.ver < 70 {
         widths.retain(|w| *w != 32);
     }
     if widths.is_empty() {
@@ -104,6 +107,15 @@ pub fn compile_scalar(
             Err(CompileError::Unsupported(why) | CompileError::Limit(why)) if w == 32 => {
                 crate::shader_log::perf(format_args!("SIMD32 shader failed to compile: {why}"));
                 simd32_skipped = Some(why);
+                continue;
+            }
+            // Gen6: a message SIMD16 cannot send (a sampler payload past its 11 registers)
+            // leaves the SIMD8 program alone, as Mesa's SIMD16 failures do.
+            Err(CompileError::Unsupported(why))
+                if w == 16 && dev.ver < 70 && !variants.is_empty() =>
+            {
+                crate::shader_log::perf(format_args!("SIMD16 shader failed to compile: {why}"));
+                simd16_failed = true;
                 continue;
             }
             other => other?,

@@ -13,6 +13,7 @@ use crate::intel::eu::{
 use crate::intel::msg::SamplerDesc;
 use crate::intel::DevInfo;
 
+use super::gen6;
 use super::ir::{File, Inst, Op, Program, Reg};
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -21,7 +22,20 @@ fn qtr(inst: &Inst) -> (u8, bool) {
     (inst.group / 8, inst.exec_size == 4 && inst.group % 8 == 4)
 }
 
+/// A fixed register with its byte offset brought within the register: a part of a split
+/// instruction reads `offset` 32 bytes on into the next register (Gen6 MATH halves of a
+/// SIMD16 payload read).
+fn within_register(r: &Reg) -> Reg {
+    let mut r = *r;
+    if r.file == File::Fixed {
+        r.nr += r.offset / super::ir::REG_SIZE;
+        r.offset %= super::ir::REG_SIZE;
+    }
+    r
+}
+
 fn dst_of(r: &Reg) -> Result<Dst, CompileError> {
+    let r = &within_register(r);
     Ok(match r.file {
         File::Null | File::Bad => Dst::null(r.ty),
         File::Fixed => {
@@ -45,6 +59,7 @@ fn reg_nr(r: &Reg) -> Result<u8, CompileError> {
 }
 
 fn src_of(r: &Reg, exec: u8, align16: bool) -> Result<Src, CompileError> {
+    let r = &within_register(r);
     match r.file {
         // The encoding has no negate or abs bit for an immediate: fold them into the value
         // (from_nir writes `b2f32` of a constant as a negated immediate), never drop them.
@@ -139,6 +154,15 @@ pub fn generate(
     // Jumps are resolved once every instruction's position is known: (EU index, IR index of
     // the jump, JIP target, UIP target).
     let mut jumps: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // Gen6: results that go straight into message registers.
+    let plan = if devinfo.ver < 70 {
+        gen6::plan_mrfs(prog)
+    } else {
+        gen6::MrfPlan {
+            dst_mrf: vec![None; prog.insts.len()],
+            in_place: vec![0; prog.insts.len()],
+        }
+    };
     for (ip, inst) in prog.insts.iter().enumerate() {
         start.push(out.len());
         let (q, nib) = qtr(inst);
@@ -196,14 +220,16 @@ pub fn generate(
                         bits: inst.desc as u64,
                     }),
                 };
+                // Gen6 takes a message only from the message registers: the payload the
+                // allocator placed in GRFs is copied there first (see `copy_to_mrfs`).
+                let (file, nr) = if devinfo.ver < 70 {
+                    out.extend(copy_to_mrfs(payload, inst.mlen, plan.in_place[ip])?);
+                    (RegFile::Mrf, MESSAGE_MRF)
+                } else {
+                    (RegFile::Grf, reg_nr(payload)?)
+                };
                 e.src = vec![
-                    Src::Reg(RegSrc::new(
-                        RegFile::Grf,
-                        reg_nr(payload)?,
-                        0,
-                        RegType::UD,
-                        Region::new(8, 8, 1),
-                    )),
+                    Src::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(8, 8, 1))),
                     desc,
                 ];
                 e.msg = Some(Message {
@@ -303,6 +329,10 @@ pub fn generate(
         e.flag_subnr = inst.flag_subnr % 2;
         e.cond_mod = inst.cmod;
         e.saturate = inst.sat;
+        if let Some(m) = plan.dst_mrf[ip] {
+            e.dst.file = RegFile::Mrf;
+            e.dst.nr = m as u8;
+        }
         let _ = devinfo;
         out.push(e);
     }
@@ -312,6 +342,12 @@ pub fn generate(
         let e = &mut out[at];
         // A template without UIP (ENDIF, WHILE) keeps it zero.
         let has_uip = e.branch.unwrap_or_default().uip != 0;
+        // Gen6's BREAK goes on past the WHILE (Gen7's stops at it).
+        let uip = if devinfo.ver < 70 && prog.insts[ip].op == Op::Break {
+            uip + 1
+        } else {
+            uip
+        };
         e.branch = Some(Branch {
             jip: dist(jip),
             uip: if has_uip { dist(uip) } else { 0 },
@@ -319,6 +355,52 @@ pub fn generate(
         });
     }
     Ok(Generated { insts: out, start })
+}
+
+/// The first message register of every Gen6 message.
+const MESSAGE_MRF: u8 = gen6::MESSAGE_MRF as u8;
+
+/// Gen6: the moves putting a message of `mlen` registers, which the allocator placed in
+/// consecutive GRFs from `payload`, into the message registers from [`MESSAGE_MRF`] (two
+/// registers per compressed move, whatever the channels enabled: the header and the
+/// disabled channels' slots go as they are), leaving out those `in_place` says were
+/// written there directly (bit k: register k; see [`gen6::plan_mrfs`]).
+fn copy_to_mrfs(payload: &Reg, mlen: u8, in_place: u32) -> Result<Vec<eu::Inst>, CompileError> {
+    let base = reg_nr(payload)?;
+    if payload.offset % super::ir::REG_SIZE != 0 || mlen == 0 || MESSAGE_MRF + mlen > 16 {
+        return Err(CompileError::Internal(format!(
+            "message of {mlen} registers from g{base}.{} does not fit the message registers",
+            payload.offset
+        )));
+    }
+    let missing = |k: u8| in_place & (1 << k) == 0;
+    let mut out = Vec::new();
+    let mut k = 0u8;
+    while k < mlen {
+        if !missing(k) {
+            k += 1;
+            continue;
+        }
+        let exec = if k + 1 < mlen && missing(k + 1) {
+            16
+        } else {
+            8
+        };
+        let mut e = eu::Inst::new(Opcode::Mov);
+        e.exec_size = exec;
+        e.we_all = true;
+        e.dst = Dst::reg(RegFile::Mrf, MESSAGE_MRF + k, 0, RegType::UD);
+        e.src = vec![Src::Reg(RegSrc::new(
+            RegFile::Grf,
+            base + k,
+            0,
+            RegType::UD,
+            Region::new(8, 8, 1),
+        ))];
+        out.push(e);
+        k += exec / 8;
+    }
+    Ok(out)
 }
 
 /// Whether a source already holds one value for every channel.

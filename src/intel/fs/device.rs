@@ -14,14 +14,14 @@ use super::regalloc::RegFile;
 pub struct Device {
     pub devinfo: &'static DevInfo,
     pub regs: Arc<RegFile>,
-    /// `None` before Gen7, which the scalar backend does not target.
+    /// `None` before Gen6, which the scalar backend does not target.
     pub flow: Option<FlowTemplates>,
 }
 
 impl Device {
     /// Builds the state for `devinfo` (expensive: do it once per compiler object).
     pub fn new(devinfo: &'static DevInfo) -> Device {
-        let flow = if devinfo.ver >= 70 {
+        let flow = if devinfo.ver >= 60 {
             FlowTemplates::new(devinfo, false).ok()
         } else {
             None

@@ -642,3 +642,66 @@ pub fn lower_integer_multiplication(devinfo: &DevInfo, prog: &mut Program) -> bo
     }
     progress
 }
+
+/// Gen6's MATH reads only GRFs through plain `<8;8,1>` regions and ignores source
+/// modifiers (Mesa's `gfx6_math` asserts as much; Gen7 lifted both rules): every other
+/// source (a negated or absolute value, a scalar such as a push constant, an immediate) is
+/// first moved into a register of its own, and a destination that is not a whole register
+/// of stride 1 is computed into one and moved from there.
+///
+/// It runs after the optimizer, which would otherwise propagate the modifiers and scalars
+/// straight back into the MATH.
+pub fn lower_math_gen6(devinfo: &DevInfo, prog: &mut Program) -> bool {
+    if devinfo.ver >= 70 {
+        return false;
+    }
+    let plain = |r: &Reg| {
+        matches!(r.file, File::Vgrf | File::Fixed)
+            && r.stride == 1
+            && r.region.is_none()
+            && !r.neg
+            && !r.abs
+    };
+    if !prog.insts.iter().any(|i| {
+        matches!(i.op, Op::Math(_)) && (i.src.iter().any(|s| !plain(s)) || i.dst.stride != 1)
+    }) {
+        return false;
+    }
+    let old = std::mem::take(&mut prog.insts);
+    for mut inst in old {
+        if !matches!(inst.op, Op::Math(_)) {
+            prog.insts.push(inst);
+            continue;
+        }
+        let per = (inst.exec_size as u32 * 4).div_ceil(REG_SIZE);
+        for k in 0..inst.src.len() {
+            let s = inst.src[k];
+            if plain(&s) {
+                continue;
+            }
+            let tmp = Reg::vgrf(prog.alloc(per), s.ty);
+            let mut mov = Inst::new(Op::Alu(Opcode::Mov), inst.exec_size, tmp, vec![s]);
+            mov.group = inst.group;
+            mov.we_all = inst.we_all;
+            prog.insts.push(mov);
+            inst.src[k] = tmp;
+        }
+        if inst.dst.stride != 1 {
+            let tmp = Reg::vgrf(prog.alloc(per), inst.dst.ty);
+            let mut mov = Inst::new(Op::Alu(Opcode::Mov), inst.exec_size, inst.dst, vec![tmp]);
+            mov.group = inst.group;
+            mov.we_all = inst.we_all;
+            mov.pred = inst.pred;
+            mov.flag_subnr = inst.flag_subnr;
+            mov.sat = std::mem::take(&mut inst.sat);
+            mov.cmod = std::mem::replace(&mut inst.cmod, CondMod::None);
+            inst.dst = tmp;
+            inst.pred = None;
+            prog.insts.push(inst);
+            prog.insts.push(mov);
+        } else {
+            prog.insts.push(inst);
+        }
+    }
+    true
+}

@@ -1,5 +1,6 @@
 //! The scalar ("FS") backend: NIR fragment and compute shaders in, [`Kernel`]s out, for
-//! Gen7–Gen9 (Gen9 as Gen8 plus its sampler `ld` parameter order and committed fences).
+//! Gen7–Gen9 (Gen9 as Gen8 plus its sampler `ld` parameter order and committed fences), and
+//! Gen6 fragment shaders at SIMD8 and SIMD16 ([`gen6`] says what differs there).
 //!
 //! The pipeline, run once per dispatch width that the Intel layer's
 //! [`simd`](crate::intel::backend::simd) choice builds:
@@ -32,6 +33,7 @@ pub mod alloc_check;
 pub mod codegen;
 pub mod device;
 pub mod from_nir;
+pub mod gen6;
 pub mod ir;
 pub mod limits;
 pub mod liveness;

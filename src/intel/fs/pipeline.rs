@@ -221,6 +221,9 @@ pub fn compile_width(
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     super::check_payload(dev, &facts)?;
+    if dev.ver < 70 {
+        super::gen6::check_program(&prog)?;
+    }
     runner.run_all(LOWERING, dev, &mut prog)?;
     let mut reserved = 0;
     runner.step(ASSIGN_PAYLOAD, &mut prog, |p| {
@@ -244,6 +247,11 @@ pub fn compile_width(
     'levels: for (i, &level) in levels.iter().enumerate() {
         let mut p = lowered.clone();
         opt::optimize_with(&mut runner, &mut p, level)?;
+        if dev.ver < 70 {
+            runner.step("lower_math_gen6", &mut p, |p| {
+                lower::lower_math_gen6(dev, p)
+            })?;
+        }
         // Mesa's order: each pre-allocation schedule in turn, keeping the first that
         // allocates without spilling; if none does, spill from the least pressure. Unlike
         // Mesa, a fit only in the original order or the last-ready order does not end the
@@ -251,7 +259,8 @@ pub fn compile_width(
         // them fits. Whether the top-down schedule fits at all can turn on a register or two;
         // on the corpus the original order costs a dozen loop-heavy vertex shaders a third
         // more cycles than the next level's top-down schedule, for a few MOVs.
-        let may_spill = width == 8 && i + 1 == levels.len();
+        // Gen6 spills are not built (its scratch messages are OWord blocks from MRFs).
+        let may_spill = width == 8 && i + 1 == levels.len() && dev.ver >= 70;
         // One allocation attempt of a schedule, timed and, under GPUCC_DEBUG=ra, described.
         let allocate = |runner: &mut Runner<Program>,
                         q: &mut Program,

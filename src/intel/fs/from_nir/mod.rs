@@ -445,6 +445,25 @@ impl<'a> Translator<'a> {
     }
 
     fn emit_instr(&mut self, id: nir::InstrId) -> Result<(), CompileError> {
+        let before = self.prog.insts.len();
+        self.emit_instr_at_any_gen(id)?;
+        // Gen6 builds less than Gen7: what it does not is refused with the NIR instruction
+        // that asked for it.
+        if self.devinfo.ver < 70 {
+            if let Some(why) = super::gen6::first_unbuilt(&self.prog.insts[before..]) {
+                let what = match &self.imp.instr(id).kind {
+                    InstrKind::Alu(a) => a.op.name().to_string(),
+                    InstrKind::Intrinsic(i) => i.intrinsic.name().to_string(),
+                    InstrKind::Tex(t) => t.op.to_string(),
+                    _ => "an instruction".to_string(),
+                };
+                return Err(unsupported(format!("{what} on Gen6: {why}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_instr_at_any_gen(&mut self, id: nir::InstrId) -> Result<(), CompileError> {
         let ins = self.imp.instr(id);
         match &ins.kind {
             InstrKind::LoadConst(c) => {

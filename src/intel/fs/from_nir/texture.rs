@@ -269,6 +269,21 @@ impl Translator<'_> {
                 )))
             }
         };
+        if self.devinfo.ver < 70 {
+            let ddx = self.tex_src(t, TexSrc::Ddx)?;
+            let ddy = self.tex_src(t, TexSrc::Ddy)?;
+            let params = gen6_params(kind, coord, &shadow, &lod, &bias, &ddx, &ddy);
+            // Sampler messages take at most 11 registers (Mesa's MAX_SAMPLER_MESSAGE_SIZE);
+            // Gen6 has no SIMD16 sample_d (Mesa runs it as SIMD8 halves, gpucc does not).
+            let regs = params.len() as u32 * self.per();
+            if regs > 11 || (kind == TexKind::SampleD && self.width > 8) {
+                return Err(unsupported(format!(
+                    "Gen6 SIMD{} {op} ({regs} message registers)",
+                    self.width
+                )));
+            }
+            return Ok((kind, params));
+        }
         Ok((kind, params))
     }
 
@@ -287,4 +302,59 @@ impl Translator<'_> {
         m.we_all = true;
         h
     }
+}
+
+/// Gen5-6 sampler parameters in the fixed slots those messages read (Mesa's
+/// `lower_sampler_logical_send_gfx5`): the coordinate from slot 0, then the shadow
+/// reference, LOD, bias or derivative pairs from slot 4; `ld` takes its LOD in slot 3 and
+/// `resinfo` its LOD alone. Slots nothing fills are [`Reg::BAD`] (sent undefined).
+fn gen6_params(
+    kind: TexKind,
+    coord: &[Reg],
+    shadow: &[Reg],
+    lod: &[Reg],
+    bias: &[Reg],
+    ddx: &[Reg],
+    ddy: &[Reg],
+) -> Vec<Reg> {
+    let zero = Reg::imm(RegType::D, 0);
+    let mut p: Vec<Reg> = coord.to_vec();
+    let pad = |p: &mut Vec<Reg>, n: usize| {
+        while p.len() < n {
+            p.push(Reg::BAD);
+        }
+    };
+    match kind {
+        TexKind::Sample => {}
+        TexKind::SampleC => {
+            pad(&mut p, 4);
+            p.extend(shadow);
+        }
+        TexKind::SampleB => {
+            pad(&mut p, 4);
+            p.extend(bias);
+        }
+        TexKind::SampleL => {
+            pad(&mut p, 4);
+            p.extend(lod);
+        }
+        TexKind::SampleLC => {
+            pad(&mut p, 4);
+            p.extend(shadow);
+            p.extend(lod);
+        }
+        TexKind::SampleD => {
+            pad(&mut p, 4);
+            for (x, y) in ddx.iter().zip(ddy) {
+                p.push(*x);
+                p.push(*y);
+            }
+        }
+        TexKind::Ld => {
+            pad(&mut p, 3);
+            p.push(lod.first().copied().unwrap_or(zero));
+        }
+        TexKind::Resinfo => p = vec![lod.first().copied().unwrap_or(zero)],
+    }
+    p
 }
