@@ -60,6 +60,11 @@ pub struct Environment {
     /// Tessellation-evaluation runs: each invocation's domain point and the patch's
     /// primitive id (see [`super::tess`]).
     pub tess: super::tess::TessDomain,
+    /// A tessellation-control run: the invocations are one patch's, and their outputs are
+    /// one patch URB entry they all write and read back (see [`super::tcs`]), returned in
+    /// [`RunResult::patch`] rather than per invocation. Per-vertex inputs, the primitive id
+    /// and the invocation ids come from [`Environment::geometry`], one lane per invocation.
+    pub tess_ctrl: bool,
     pub workgroup_size: [u32; 3],
     /// Channels per hardware thread of the program being checked (0: not known). Intel's
     /// compute hand-over reads it (`load_simd_width_intel`), with `load_subgroup_id` and
@@ -99,6 +104,7 @@ impl Default for Environment {
             undefined_bits: 0,
             workgroup_id: [0; 3],
             tess: Default::default(),
+            tess_ctrl: false,
             workgroup_size: [1; 3],
             simd_width: 0,
             sampler: Box::new(DefaultSampler),
@@ -165,4 +171,7 @@ pub struct RunResult {
     pub shared: Vec<u8>,
     /// Lockstep instruction steps executed.
     pub steps: u64,
+    /// A tessellation-control run's patch URB entry: slot (`base + offset`) to what the
+    /// invocations left in it (see [`Environment::tess_ctrl`]); empty for other stages.
+    pub patch: BTreeMap<u32, OutputSlot>,
 }

@@ -47,6 +47,8 @@ pub(super) struct Machine<'a> {
     temps: HashMap<String, Vec<Vec<u64>>>,
     prev: Vec<BlockId>,
     results: Vec<InvocationResult>,
+    /// The patch URB entry of a tessellation-control run (`Environment::tess_ctrl`).
+    patch: std::collections::BTreeMap<u32, OutputSlot>,
     scratch: Vec<Vec<u8>>,
     ssbos: Vec<Vec<u8>>,
     shared: Vec<u8>,
@@ -104,6 +106,7 @@ impl<'a> Machine<'a> {
             temps: HashMap::new(),
             prev: vec![BlockId(0); n],
             results: vec![InvocationResult::default(); n],
+            patch: Default::default(),
             scratch: vec![vec![0; scratch_size]; n],
             ssbos: env.ssbos.clone(),
             shared: env.shared.clone(),
@@ -122,6 +125,7 @@ impl<'a> Machine<'a> {
             ssbos: self.ssbos,
             shared: self.shared,
             steps: self.steps,
+            patch: self.patch,
         })
     }
 
@@ -898,6 +902,24 @@ impl<'a> Machine<'a> {
                     self.output(lane, slot, &io, vbits, comp, &v, wrmask);
                 }
             }
+            // A TCS reads back the patch entry: what any invocation wrote there, or the
+            // undefined bits where nothing was written.
+            Intrinsic::LoadOutput | Intrinsic::LoadPerVertexOutput if self.env.tess_ctrl => {
+                let off_src = if intr == Intrinsic::LoadOutput { 0 } else { 1 };
+                let comp = self.io_component(ii)? as usize;
+                for lane in lanes {
+                    let slot = self.io_slot(ii, off_src, lane)?;
+                    let held = self.patch.get(&slot);
+                    let mut v = [0u64; 16];
+                    for (c, out) in v.iter_mut().enumerate().take(nc) {
+                        *out = held
+                            .and_then(|s| s.comps.get(comp + c).copied().flatten())
+                            .unwrap_or(self.env.undefined_bits)
+                            & super::value::mask(bits);
+                    }
+                    self.set_def(def, lane, &v)?;
+                }
+            }
             Intrinsic::StoreDeref | Intrinsic::LoadDeref => self.deref_access(ii, &lanes)?,
             Intrinsic::LoadScratch | Intrinsic::StoreScratch => {
                 let store = intr == Intrinsic::StoreScratch;
@@ -1245,8 +1267,13 @@ impl<'a> Machine<'a> {
         v: &Comps,
         wrmask: u32,
     ) {
-        let entry = self.results[lane]
-            .outputs
+        // A TCS's invocations share one patch entry; other stages write their own outputs.
+        let outputs = if self.env.tess_ctrl {
+            &mut self.patch
+        } else {
+            &mut self.results[lane].outputs
+        };
+        let entry = outputs
             .entry(slot)
             .or_insert_with(|| OutputSlot {
                 name: io.to_string(),
