@@ -36,6 +36,7 @@ fn run(asm: &str, elements: &[[f32; 4]]) -> BTreeMap<u32, BTreeMap<u32, u32>> {
     let mut t = Thread::new(d, 8).unwrap();
     let payload = Vec4VsPayload {
         urb_handles: [0x40, 0x50][..elements.len()].to_vec(),
+        primitive_ids: None,
         push_constants: (0..8).map(|i| f(100.0 * i as f32)).collect(),
         elements: vec![elements.iter().map(|e| e.map(f)).collect()],
     };

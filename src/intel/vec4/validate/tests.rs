@@ -104,6 +104,7 @@ fn valid() -> Program {
                 offset: 0,
                 mlen: 3,
                 eot: true,
+                kind: UrbKind::Vertex,
             },
             Dst::null(F),
             vec![Src::reg(File::Fixed, 113, F)],
@@ -220,6 +221,7 @@ fn messages_are_whole_registers_laid_out_as_sent() {
             offset: 0,
             mlen: 2,
             eot: true,
+            kind: UrbKind::Vertex,
         }
     });
     rejects("a message not in fixed registers", |p| {
