@@ -23,7 +23,8 @@ fn mesa_gs_stats(path: &std::path::Path) -> HashMap<String, (u64, u64)> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
-    let [name, stage, ins, sp, fi] = ["shader", "stage", "instructions", "spills", "fills"].map(col);
+    let [name, stage, ins, sp, fi] =
+        ["shader", "stage", "instructions", "spills", "fills"].map(col);
     lines
         .map(|l| l.split(',').collect::<Vec<_>>())
         .filter(|f| f.get(stage) == Some(&"gs"))
@@ -81,9 +82,15 @@ fn run(platform: &str) {
             }
         };
         compiled += 1;
-        let g = k.geometry.as_ref().expect("a geometry program has GS facts");
+        let g = k
+            .geometry
+            .as_ref()
+            .expect("a geometry program has GS facts");
         assert_eq!(g.dispatch_mode, DispatchMode::DualObject, "{name}");
-        assert!(k.vertex.is_none(), "{name}: a geometry program has no vertex facts");
+        assert!(
+            k.vertex.is_none(),
+            "{name}: a geometry program has no vertex facts"
+        );
         assert_eq!(k.simd[0].simd, SIMD4X2, "{name}");
         match verify_kernel(&ctx, &shader, &k, 8) {
             VerifyOutcome::Pass => passed += 1,

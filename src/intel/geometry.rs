@@ -22,21 +22,22 @@ pub enum ControlDataFormat {
     StreamId = 1,
 }
 
-/// How the GS unit packs objects into a thread (`brw_vue_prog_data.dispatch_mode`).
+/// How the GS unit packs objects into a thread (`brw_vue_prog_data.dispatch_mode`; the
+/// discriminants are Mesa's `DISPATCH_MODE_*` values, 3DSTATE_GS "Dispatch Mode").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DispatchMode {
     /// Gen8+ scalar: eight objects per SIMD8 thread (`DISPATCH_MODE_SIMD8`).
     #[default]
-    Simd8,
+    Simd8 = 3,
     /// Gen7 vec4: two objects per SIMD4x2 thread, one per half
     /// (`DISPATCH_MODE_4X2_DUAL_OBJECT`); Mesa's first choice without instancing.
-    DualObject,
+    DualObject = 2,
     /// Gen7 vec4: one object per thread (`DISPATCH_MODE_4X1_SINGLE`), Mesa's fallback when
     /// dual-object code would spill.
-    Single,
+    Single = 0,
     /// Gen7 vec4: two instances of one object per thread
     /// (`DISPATCH_MODE_4X2_DUAL_INSTANCE`), Mesa's choice with instancing.
-    DualInstance,
+    DualInstance = 1,
 }
 
 /// Mesa's `_3DPRIM_*` topology of each output primitive (`gl_prim_to_hw_prim`).

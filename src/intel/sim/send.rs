@@ -25,7 +25,7 @@
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
 //! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
-//! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
+//! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (added from header dword 3 for object 0, 4 for object 1); opcode 1 writes one OWord slot; header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
 //! | thread spawner (7) | only as the EOT message | |
 //!
 //! Payload layouts (after the header register(s) when bit 19 is set; render-target writes

@@ -167,5 +167,7 @@ pub fn check(
             unit: 4 * GRFS,
         });
     }
-    values::check(&FinalCode::new(prog, regs, attr_base, first_free).with_uniform_base(uniform_base))
+    values::check(
+        &FinalCode::new(prog, regs, attr_base, first_free).with_uniform_base(uniform_base),
+    )
 }

@@ -189,8 +189,7 @@ pub fn compile(
             // Mesa compiles dual-object geometry code without spilling and falls back to
             // single dispatch when it would spill.
             return Err(CompileError::Unsupported(
-                "Gen7 geometry shaders in single dispatch (dual-object code would spill)"
-                    .into(),
+                "Gen7 geometry shaders in single dispatch (dual-object code would spill)".into(),
             ));
         }
         break (prog, facts, first_free, limit, virtual_regs, alloc, spilled);
@@ -202,9 +201,9 @@ pub fn compile(
         runner.show(SPILL, &prog);
         runner.check(SPILL, &prog)?;
     }
-    alloc_check::check(&prog, &alloc.regs, (uniform_base, attr_base), first_free).map_err(
-        |e| CompileError::Internal(format!("vec4 register allocation lost a value: {e}")),
-    )?;
+    alloc_check::check(&prog, &alloc.regs, (uniform_base, attr_base), first_free).map_err(|e| {
+        CompileError::Internal(format!("vec4 register allocation lost a value: {e}"))
+    })?;
     let layout = codegen::Layout {
         uniform_base,
         attr_base,

@@ -74,14 +74,7 @@ pub fn emit_vertex(
     masks: &BTreeMap<u32, u8>,
 ) {
     prog.insts.push(header());
-    emit_slots(
-        &mut prog.insts,
-        map,
-        outputs,
-        masks,
-        0,
-        UrbKind::Vertex,
-    );
+    emit_slots(&mut prog.insts, map, outputs, masks, 0, UrbKind::Vertex);
 }
 
 /// The message header: g0 with the channel enables.
@@ -244,6 +237,19 @@ mod tests {
         assert_eq!(eot(urb_write_desc(70, 0, 7, true)), 0x8e08_c000);
         // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
         assert_eq!(urb_write_desc(70, 6, 3, false), 0x0608_4030);
+    }
+
+    #[test]
+    fn geometry_descriptors_match_mesa_assembly() {
+        // Mesa's ivb GS assembly: `0x06094000 urb MsgDesc: offset 0 write HWord per-slot
+        // interleave mlen 3`, `0x0a094008 ... offset 1 ... per-slot ... mlen 5` (after a
+        // one-row cut-bit header), `0x04084001 ... write OWord interleave mlen 2` (the cut
+        // bits) and `0x82084000 ... write HWord interleave mlen 1 { EOT }` (the thread end).
+        let eot = |d: u32| msg::with_dword3(70, d, sfid::URB, true);
+        assert_eq!(urb_desc(70, 0, 3, false, UrbKind::GsVertex), 0x0609_4000);
+        assert_eq!(urb_desc(70, 1, 5, false, UrbKind::GsVertex), 0x0a09_4008);
+        assert_eq!(urb_desc(70, 0, 2, false, UrbKind::GsControl), 0x0408_4001);
+        assert_eq!(eot(urb_desc(70, 0, 1, true, UrbKind::GsEnd)), 0x8208_4000);
     }
 
     #[test]

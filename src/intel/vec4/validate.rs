@@ -141,11 +141,16 @@ fn check_op(inst: &Inst) -> Option<String> {
         Op::UrbHeader | Op::SamplerHeader { .. } => count(1)
             .or_else(|| fixed_dst(inst))
             .or_else(|| (inst.src[0].file != File::Fixed).then(|| "g0 is not its source".into())),
-        Op::GsWriteOffset { .. } | Op::GsVertexCount => count(1).or_else(|| fixed_dst(inst)).or_else(|| {
-            let s = &inst.src[0];
-            (!matches!(s.file, File::Vgrf | File::Imm) || s.negate || s.abs || swz_get(s.swizzle, 0) != 0)
-                .then(|| "a count not in x of a register or an immediate".into())
-        }),
+        Op::GsWriteOffset { .. } | Op::GsVertexCount => {
+            count(1).or_else(|| fixed_dst(inst)).or_else(|| {
+                let s = &inst.src[0];
+                (!matches!(s.file, File::Vgrf | File::Imm)
+                    || s.negate
+                    || s.abs
+                    || swz_get(s.swizzle, 0) != 0)
+                    .then(|| "a count not in x of a register or an immediate".into())
+            })
+        }
         Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
         Op::UrbWrite {
             mlen,

@@ -16,65 +16,13 @@
 //! bits (written as the shader goes), streams other than 0, indirect vertex indices.
 
 use crate::intel::eu::{Opcode, RegType};
-use crate::intel::geometry::{ControlDataFormat, DispatchMode, GeometryInfo};
+use crate::intel::geometry::ControlDataFormat;
 use crate::intel::vec4::urb;
 use crate::nir::{IndexKind, IntrinsicInstr, SsaId};
 
 use super::super::ir::{replicate, swz_get, Dst, File, Op, Src};
+use super::gs_state::GsState;
 use super::{invalid, ty_of, unsupported, CompileError, Tr, Val};
-
-/// What the translator keeps of a geometry shader.
-#[derive(Debug, Clone)]
-pub struct GsState {
-    /// The program's facts (VUE maps, header and vertex sizes).
-    pub info: GeometryInfo,
-    /// The control-data register (x of each object's half), when there is a header.
-    pub control: Option<u32>,
-    /// The vertex count of stream 0 `set_vertex_and_primitive_count` last gave.
-    pub count: Src,
-}
-
-/// What the thread end writes: the control data and the vertex count.
-#[derive(Debug, Clone, Copy)]
-pub struct GsEnd {
-    pub control: Option<Src>,
-    pub count: Src,
-}
-
-impl GsState {
-    /// The state at the start of `info`'s program; refuses what is not built.
-    pub fn new(info: GeometryInfo) -> Result<GsState, CompileError> {
-        if info.dispatch_mode != DispatchMode::DualObject {
-            return Err(unsupported(format!(
-                "Gen7 geometry shaders with {} invocations (dual-instance dispatch)",
-                info.invocations
-            )));
-        }
-        if info.control_data_header_bits() > 32 {
-            return Err(unsupported(format!(
-                "Gen7 geometry shaders with {} control-data bits (more than 32 are written \
-                 as vertices are emitted)",
-                info.control_data_header_bits()
-            )));
-        }
-        Ok(GsState {
-            info,
-            control: None,
-            count: Src::imm(RegType::UD, 0),
-        })
-    }
-
-    /// What the thread end writes.
-    pub fn end(&self) -> GsEnd {
-        GsEnd {
-            control: self.control.map(|r| Src {
-                swizzle: replicate(0),
-                ..Src::vgrf(r, RegType::UD)
-            }),
-            count: self.count,
-        }
-    }
-}
 
 fn src_at(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
     i.srcs
@@ -207,10 +155,7 @@ impl Tr<'_> {
         Ok(())
     }
 
-    pub(super) fn emit_gs_end_primitive(
-        &mut self,
-        i: &IntrinsicInstr,
-    ) -> Result<(), CompileError> {
+    pub(super) fn emit_gs_end_primitive(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         if !self.stream_0(i)? {
             return Ok(());
         }
@@ -266,10 +211,7 @@ impl Tr<'_> {
         Ok(())
     }
 
-    pub(super) fn emit_gs_system_value(
-        &mut self,
-        i: &IntrinsicInstr,
-    ) -> Result<(), CompileError> {
+    pub(super) fn emit_gs_system_value(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let def = i
             .def
             .ok_or_else(|| invalid(format!("{} has no destination", i.intrinsic.name())))?;

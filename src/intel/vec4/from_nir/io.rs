@@ -46,10 +46,15 @@ impl Tr<'_> {
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::LoadUbo => self.emit_load_ubo(i),
-            Intrinsic::LoadPerVertexInput => self.emit_load_per_vertex_input(i),
-            Intrinsic::EmitVertexWithCounter => self.emit_gs_emit_vertex(i),
-            Intrinsic::EndPrimitiveWithCounter => self.emit_gs_end_primitive(i),
-            Intrinsic::SetVertexAndPrimitiveCount => self.emit_gs_set_count(i),
+            // Geometry intrinsics in any other stage are refused below by name.
+            Intrinsic::LoadPerVertexInput if self.gs.is_some() => {
+                self.emit_load_per_vertex_input(i)
+            }
+            Intrinsic::EmitVertexWithCounter if self.gs.is_some() => self.emit_gs_emit_vertex(i),
+            Intrinsic::EndPrimitiveWithCounter if self.gs.is_some() => {
+                self.emit_gs_end_primitive(i)
+            }
+            Intrinsic::SetVertexAndPrimitiveCount if self.gs.is_some() => self.emit_gs_set_count(i),
             Intrinsic::LoadPrimitiveId | Intrinsic::LoadInvocationId if self.gs.is_some() => {
                 self.emit_gs_system_value(i)
             }

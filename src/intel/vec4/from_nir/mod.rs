@@ -10,10 +10,11 @@
 
 mod alu;
 mod gs;
+mod gs_state;
 mod io;
 mod tex;
 
-pub use gs::{GsEnd, GsState};
+pub use gs_state::{GsEnd, GsState};
 
 use std::collections::BTreeMap;
 
@@ -61,7 +62,11 @@ pub struct Facts {
 impl Facts {
     /// The first push-constant register: g1, after a geometry thread's primitive ids g2.
     pub fn uniform_base(&self) -> u32 {
-        1 + u32::from(self.geometry.as_ref().is_some_and(|g| g.include_primitive_id))
+        1 + u32::from(
+            self.geometry
+                .as_ref()
+                .is_some_and(|g| g.include_primitive_id),
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::validate;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
-use crate::intel::vec4::ir::{replicate, Dst, File, Inst, Op, Program, Src, TexMsg};
+use crate::intel::vec4::ir::{replicate, Dst, File, Inst, Op, Program, Src, TexMsg, UrbKind};
 
 const F: RegType = RegType::F;
 
@@ -144,7 +144,7 @@ fn registers_lie_within_their_files() {
     rejects("Fixed register 128 of 128", |p| {
         p.insts[URB_HEADER + 1].dst.nr = 128
     });
-    rejects("Attr register 33 of 33", |p| p.insts[MOV].src[0].nr = 33);
+    rejects("Attr register 112 of 112", |p| p.insts[MOV].src[0].nr = 112);
     rejects("Uniform register 64 of 64", |p| {
         p.insts[ELSE + 1].src[0].nr = 64
     });
