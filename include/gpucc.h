@@ -924,7 +924,8 @@ typedef struct {
 
 /**
  * A geometry program's facts (Mesa's `brw_gs_prog_data`; 3DSTATE_GS field in brackets, as
- * iris's `iris_store_gs_state` programs it). Booleans are 0 or 1.
+ * iris's `iris_store_gs_state` and crocus's `crocus_upload_dirty_render_state` program it).
+ * Booleans are 0 or 1.
  */
 typedef struct {
   /**
@@ -965,7 +966,8 @@ typedef struct {
   /**
    * The number of vertices every invocation emits, or -1 when it varies
    * (`static_vertex_count`) [Static Output, Static Output Vertex Count]; with -1 the thread
-   * writes its count into dword 0 of its URB entry.
+   * writes its count into dword 0 of its URB entry (Gen8+; a Gen7 thread, always -1, gives
+   * it in the header of its last URB write).
    */
   int32_t static_vertex_count;
   /**
@@ -974,12 +976,13 @@ typedef struct {
   uint32_t include_primitive_id;
   /**
    * The payload holds the input vertices' URB handles (`include_vue_handles`) [Include
-   * Vertex Handles]; always 1, as Mesa's scalar GS sets it.
+   * Vertex Handles]; 1 for Mesa's scalar GS (Gen8+), 0 for a Gen7 vec4 program.
    */
   uint32_t include_vue_handles;
   /**
    * Pushed part of each input vertex in 32-byte units (`urb_read_length`) [Vertex URB Entry
-   * Read Length]; the read offset is 0 [Vertex URB Entry Read Offset].
+   * Read Length]; the read offset is 0 [Vertex URB Entry Read Offset]. Gen7 pushes every
+   * input slot.
    */
   uint32_t urb_read_length;
   /**
@@ -996,7 +999,8 @@ typedef struct {
    */
   uint32_t grfs;
   /**
-   * 3 = DISPATCH_MODE_SIMD8 (`dispatch_mode`) [Dispatch Mode].
+   * 3 = DISPATCH_MODE_SIMD8 (Gen8+), 2 = DISPATCH_MODE_4X2_DUAL_OBJECT (Gen7)
+   * (`dispatch_mode`) [Dispatch Mode].
    */
   uint32_t dispatch_mode;
   /**

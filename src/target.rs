@@ -113,8 +113,14 @@ impl Target {
 /// The stages gpucc compiles for a target. This is the one table of it: the compiler refuses
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
-const INTEL_GEN7_TO_GEN9: &[Stage] = &[Stage::Vertex, Stage::Fragment, Stage::Compute];
-/// Gen8+ adds the scalar tessellation-evaluation and geometry stages (SIMD8 threads).
+/// Gen7 compiles vertex and geometry shaders with the vec4 backend (SIMD4x2 threads).
+const INTEL_GEN7_TO_GEN9: &[Stage] = &[
+    Stage::Vertex,
+    Stage::Geometry,
+    Stage::Fragment,
+    Stage::Compute,
+];
+/// Gen8+ adds the scalar tessellation-evaluation stage and runs geometry shaders SIMD8.
 const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Vertex,
     Stage::TessEval,

@@ -4,7 +4,6 @@
 //! and the check fails a program run against another shader's vertex list.
 
 use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
-use gpucc::intel::fs::CompileError;
 use gpucc::intel::geometry::ControlDataFormat;
 use gpucc::intel::DevInfo;
 use gpucc::nir;
@@ -86,14 +85,19 @@ fn the_facts_are_mesas() {
     assert_eq!(g.static_vertex_count, Some(3));
 }
 
+/// Gen7 builds geometry shaders with the vec4 backend (Mesa's `vec4_gs_visitor`): one
+/// SIMD4x2 program, two primitives a thread, checked against the interpreter.
 #[test]
-fn gen7_refuses_scalar_geometry_shaders_by_name() {
-    let s = load("passthrough.gs.nir");
+fn gen7_builds_geometry_shaders_as_vec4() {
+    let s = load("cut.gs.nir");
     let ctx = Context::new(DevInfo::from_name("ivb").unwrap());
-    match ctx.compile(&s, &Options::widths(&[8])) {
-        Err(CompileError::Unsupported(w)) => assert!(w.contains("geometry"), "{w}"),
-        other => panic!("{:?}", other.map(|_| ())),
-    }
+    let k = ctx.compile(&s, &Options::widths(&[8])).unwrap();
+    assert_eq!(k.simd.len(), 1);
+    assert_eq!(k.simd[0].simd, gpucc::intel::kernel::SIMD4X2);
+    assert!(matches!(
+        verify_kernel(&ctx, &s, &k, 8),
+        VerifyOutcome::Pass
+    ));
 }
 
 /// A program checked against a shader that differs from its own must fail, naming what

@@ -83,6 +83,8 @@ fn example(family: Family, stage: Stage) -> String {
         (Family::Intel, Stage::Vertex) => "examples/intel/transform.vs.nir",
         (Family::Intel, Stage::Compute) => "examples/intel/double.cs.nir",
         (_, Stage::TessEval) => "examples/intel/patch.tes.nir",
+        // Gen7 takes vector-form NIR, which the scalar backend compiles too.
+        (_, Stage::Geometry) => "examples/intel/cut.gs.nir",
         (Family::Etnaviv, Stage::Vertex) => "examples/etnaviv/transform.vs.nir",
         // The bundled etnaviv fragment shader compares integers, which pre-HALTI2 cores lack.
         (Family::Etnaviv, Stage::Fragment) => return ETNA_FLAT_FS.to_string(),
@@ -127,6 +129,7 @@ fn each_target_compiles_exactly_its_stages() {
         for stage in [
             Stage::Vertex,
             Stage::TessEval,
+            Stage::Geometry,
             Stage::Fragment,
             Stage::Compute,
         ] {

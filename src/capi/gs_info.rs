@@ -1,16 +1,17 @@
-//! A geometry program's facts (Intel, Gen8+), as a driver programs 3DSTATE_GS and binds the
+//! A geometry program's facts (Intel, Gen7+), as a driver programs 3DSTATE_GS and binds the
 //! next stage to its output VUE map: Mesa's `brw_gs_prog_data` and `brw_vue_prog_data`
 //! fields, named after them. Size-prefixed like the other info structs: the library fills
 //! only the fields that fit the caller's `struct_size`.
 
 use super::sized::write_sized;
 use super::status::{guard, write_out, Error, Status};
-use crate::intel::geometry::GeometryInfo;
+use crate::intel::geometry::{DispatchMode, GeometryInfo};
 use crate::intel::kernel::Kernel;
 use crate::program::{Code, Program};
 
 /// A geometry program's facts (Mesa's `brw_gs_prog_data`; 3DSTATE_GS field in brackets, as
-/// iris's `iris_store_gs_state` programs it). Booleans are 0 or 1.
+/// iris's `iris_store_gs_state` and crocus's `crocus_upload_dirty_render_state` program it).
+/// Booleans are 0 or 1.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GsInfo {
@@ -35,15 +36,17 @@ pub struct GsInfo {
     pub output_topology: u32,
     /// The number of vertices every invocation emits, or -1 when it varies
     /// (`static_vertex_count`) [Static Output, Static Output Vertex Count]; with -1 the thread
-    /// writes its count into dword 0 of its URB entry.
+    /// writes its count into dword 0 of its URB entry (Gen8+; a Gen7 thread, always -1, gives
+    /// it in the header of its last URB write).
     pub static_vertex_count: i32,
     /// The payload holds the primitive ids (`include_primitive_id`) [Include Primitive ID].
     pub include_primitive_id: u32,
     /// The payload holds the input vertices' URB handles (`include_vue_handles`) [Include
-    /// Vertex Handles]; always 1, as Mesa's scalar GS sets it.
+    /// Vertex Handles]; 1 for Mesa's scalar GS (Gen8+), 0 for a Gen7 vec4 program.
     pub include_vue_handles: u32,
     /// Pushed part of each input vertex in 32-byte units (`urb_read_length`) [Vertex URB Entry
-    /// Read Length]; the read offset is 0 [Vertex URB Entry Read Offset].
+    /// Read Length]; the read offset is 0 [Vertex URB Entry Read Offset]. Gen7 pushes every
+    /// input slot.
     pub urb_read_length: u32,
     /// Output URB entry size in 64-byte units (`urb_entry_size`; 3DSTATE_URB_GS).
     pub urb_entry_size: u32,
@@ -52,7 +55,8 @@ pub struct GsInfo {
     pub dispatch_grf_start: u32,
     /// GRFs the program uses (Mesa's `grf_used`).
     pub grfs: u32,
-    /// 3 = DISPATCH_MODE_SIMD8 (`dispatch_mode`) [Dispatch Mode].
+    /// 3 = DISPATCH_MODE_SIMD8 (Gen8+), 2 = DISPATCH_MODE_4X2_DUAL_OBJECT (Gen7)
+    /// (`dispatch_mode`) [Dispatch Mode].
     pub dispatch_mode: u32,
     /// Varyings of the output VUE map, header ones included (`vue_map.slots_valid`).
     pub vue_slots_valid: u64,
@@ -109,12 +113,12 @@ pub extern "C" fn gpucc_program_gs_info(program: *const Program, info: *mut GsIn
             output_topology: g.output_topology,
             static_vertex_count: g.static_vertex_count.map_or(-1, |c| c as i32),
             include_primitive_id: g.include_primitive_id as u32,
-            include_vue_handles: 1,
+            include_vue_handles: u32::from(g.dispatch_mode == DispatchMode::Simd8),
             urb_read_length: g.urb_read_length,
             urb_entry_size: g.urb_entry_size,
             dispatch_grf_start: variant.map_or(0, |s| s.dispatch_grf_start),
             grfs: variant.map_or(0, |s| s.grfs_used),
-            dispatch_mode: 3,
+            dispatch_mode: g.dispatch_mode as u32,
             vue_slots_valid: g.vue_map.slots_valid,
             num_vue_slots: g.vue_map.num_slots(),
             vue_separate: g.vue_map.separate as u32,

@@ -22,6 +22,24 @@ pub enum ControlDataFormat {
     StreamId = 1,
 }
 
+/// How the GS unit packs objects into a thread (`brw_vue_prog_data.dispatch_mode`; the
+/// discriminants are Mesa's `DISPATCH_MODE_*` values, 3DSTATE_GS "Dispatch Mode").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DispatchMode {
+    /// Gen8+ scalar: eight objects per SIMD8 thread (`DISPATCH_MODE_SIMD8`).
+    #[default]
+    Simd8 = 3,
+    /// Gen7 vec4: two objects per SIMD4x2 thread, one per half
+    /// (`DISPATCH_MODE_4X2_DUAL_OBJECT`); Mesa's first choice without instancing.
+    DualObject = 2,
+    /// Gen7 vec4: one object per thread (`DISPATCH_MODE_4X1_SINGLE`), Mesa's fallback when
+    /// dual-object code would spill.
+    Single = 0,
+    /// Gen7 vec4: two instances of one object per thread
+    /// (`DISPATCH_MODE_4X2_DUAL_INSTANCE`), Mesa's choice with instancing.
+    DualInstance = 1,
+}
+
 /// Mesa's `_3DPRIM_*` topology of each output primitive (`gl_prim_to_hw_prim`).
 pub fn hw_topology(p: Primitive) -> u32 {
     match p {
@@ -85,13 +103,21 @@ pub struct GeometryInfo {
     /// `clip_distance_mask` and `cull_distance_mask` (as for vertex shaders).
     pub clip_distance_mask: u8,
     pub cull_distance_mask: u8,
+    /// How objects are packed into threads (3DSTATE_GS "Dispatch Mode").
+    pub dispatch_mode: DispatchMode,
 }
 
 impl GeometryInfo {
     /// 2 × the control-data header: where the first vertex starts, in 16-byte units,
     /// after the vertex count (one 32-byte unit, only when the count is not static).
     pub fn first_vertex_oword(&self) -> u32 {
-        2 * self.control_data_header_size_hwords + 2 * u32::from(self.static_vertex_count.is_none())
+        2 * self.control_data_header_size_hwords + 2 * u32::from(self.count_in_entry())
+    }
+
+    /// Whether the vertex count is dword 0 of the URB entry (Gen8+ without a static count);
+    /// Gen7 threads pass it in the header of their last URB write instead.
+    pub fn count_in_entry(&self) -> bool {
+        self.dispatch_mode == DispatchMode::Simd8 && self.static_vertex_count.is_none()
     }
 
     /// Bits of control data per thread (`control_data_header_size_bits`).
@@ -109,6 +135,17 @@ impl GeometryInfo {
 /// The facts of a geometry shader, as `brw_compile_gs` computes them on Gen8+ (where the
 /// static vertex count is looked for).
 pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
+    facts(shader, true)
+}
+
+/// The facts as `brw_compile_gs` computes them on Gen7 for the vec4 backend: no static
+/// vertex count and no count in the URB entry, every input slot pushed, and the dispatch
+/// mode Mesa tries first (dual object without instancing, dual instance with it).
+pub fn gen7_geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
+    facts(shader, false)
+}
+
+fn facts(shader: &Shader, gen8: bool) -> Result<GeometryInfo, CompileError> {
     let g = NirGeometry::of(&shader.info)
         .ok_or_else(|| CompileError::Invalid("geometry facts of a non-geometry shader".into()))?
         .map_err(CompileError::Invalid)?;
@@ -169,7 +206,7 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
     }
     // nir_gs_count_vertices_and_primitives: a constant count every path agrees on.
     let static_vertex_count = match counts.split_first() {
-        Some((Some(c), rest)) if rest.iter().all(|r| *r == Some(*c)) => Some(*c as u32),
+        Some((Some(c), rest)) if gen8 && rest.iter().all(|r| *r == Some(*c)) => Some(*c as u32),
         _ => None,
     };
     let vue_map = VueMap::new(written, separate);
@@ -193,7 +230,9 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
     let output_vertex_size_hwords = output_vertex_bytes.div_ceil(32);
     let header_hwords = header_bits.div_ceil(256);
     // Gen8 keeps the vertex count in a 32-byte unit ahead of the header.
-    let mut entry_bytes = output_vertex_size_hwords * 32 * g.vertices_out + 32 * header_hwords + 32;
+    let mut entry_bytes = output_vertex_size_hwords * 32 * g.vertices_out
+        + 32 * header_hwords
+        + if gen8 { 32 } else { 0 };
     if entry_bytes > MAX_URB_ENTRY_BYTES {
         return Err(CompileError::Limit(format!(
             "a {entry_bytes}-byte geometry URB entry (at most {MAX_URB_ENTRY_BYTES})"
@@ -213,8 +252,9 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
         size("cull_distance_array_size"),
     );
     let mut urb_read_length = input_vue_map.num_slots().div_ceil(2);
-    // gs_thread_payload: at most 24 registers of pushed inputs over all vertices.
-    if 8 * urb_read_length * g.vertices_in > MAX_PUSH_REGS {
+    // gs_thread_payload: at most 24 registers of pushed inputs over all vertices (the vec4
+    // backend pushes them all).
+    if gen8 && 8 * urb_read_length * g.vertices_in > MAX_PUSH_REGS {
         urb_read_length = (MAX_PUSH_REGS / g.vertices_in) / 8;
     }
     Ok(GeometryInfo {
@@ -234,5 +274,10 @@ pub fn geometry_facts(shader: &Shader) -> Result<GeometryInfo, CompileError> {
         urb_entry_size: entry_bytes.div_ceil(64),
         clip_distance_mask: ((1u32 << clip) - 1) as u8,
         cull_distance_mask: ((((1u32 << cull) - 1) << clip) & 0xff) as u8,
+        dispatch_mode: match (gen8, g.invocations > 1) {
+            (true, _) => DispatchMode::Simd8,
+            (false, false) => DispatchMode::DualObject,
+            (false, true) => DispatchMode::DualInstance,
+        },
     })
 }

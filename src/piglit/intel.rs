@@ -290,6 +290,7 @@ pub fn run_vertices(
         let layout = if simd4x2 {
             Vec4VsPayload {
                 urb_handles: handles.clone(),
+                primitive_ids: None,
                 push_constants,
                 elements,
             }

@@ -48,8 +48,10 @@ impl Context {
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         fs::limits::check_header(shader)?;
         let shader = fs::pipeline::prepare_nir(shader, opts.debug);
-        // Before Gen8 vertex threads run SIMD4x2: the vec4 backend compiles them.
-        let kernel = if shader.stage() == nir::Stage::Vertex && self.devinfo.ver < 80 {
+        // Before Gen8 vertex and geometry threads run SIMD4x2: the vec4 backend compiles
+        // them.
+        let vec4_stage = matches!(shader.stage(), nir::Stage::Vertex | nir::Stage::Geometry);
+        let kernel = if vec4_stage && self.devinfo.ver < 80 {
             let flow = self.flow16.as_ref().ok_or_else(|| {
                 CompileError::Unsupported(format!(
                     "vec4 vertex shaders on {} (the vec4 backend targets Gen7)",

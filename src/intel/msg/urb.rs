@@ -34,6 +34,8 @@ pub struct UrbDesc {
 impl UrbDesc {
     /// HWord write (`BRW_URB_OPCODE_WRITE_HWORD`).
     pub const WRITE_HWORD: u32 = 0;
+    /// OWord write (`BRW_URB_OPCODE_WRITE_OWORD`): one 128-bit slot per object.
+    pub const WRITE_OWORD: u32 = 1;
     /// Gen8 SIMD8 write (`GFX8_URB_OPCODE_SIMD8_WRITE`).
     pub const SIMD8_WRITE: u32 = 7;
     /// Gen8 SIMD8 read (`GFX8_URB_OPCODE_SIMD8_READ`).

@@ -285,10 +285,17 @@ impl VsPayload {
 }
 
 /// A Gen7 vertex-shader thread payload (SIMD4x2: one or two vertices, four channels each).
+/// A Gen7 geometry thread in dual-object dispatch has the same layout with objects (input
+/// primitives) for vertices, their output URB handles in g0, and, when the program includes
+/// them, the objects' primitive ids in g1 (dword 4o for object o) ahead of the push
+/// constants (Mesa's `vec4_gs_visitor::setup_payload`); its elements are the input
+/// vertices' pushed slots, vertex after vertex.
 #[derive(Debug, Clone, Default)]
 pub struct Vec4VsPayload {
     /// URB handle of each vertex (one or two); a lone vertex leaves channels 4–7 disabled.
     pub urb_handles: Vec<u32>,
+    /// A geometry thread's primitive id of each object, when the program reads them.
+    pub primitive_ids: Option<Vec<u32>>,
     /// Push constants, in payload order from g1.
     pub push_constants: Vec<u32>,
     /// Vertex elements the vertex fetcher pushes: `elements[e][v]` is element e of vertex v.
@@ -308,7 +315,13 @@ impl Vec4VsPayload {
         }
         t.set_grf(0, 0, &self.urb_handles)?;
         t.set_dispatch_mask(if vertices == 2 { 0xff } else { 0x0f });
-        let push = 1;
+        let mut push = 1;
+        if let Some(ids) = &self.primitive_ids {
+            for (o, id) in ids.iter().enumerate().take(vertices) {
+                t.set_grf(1, 4 * o as u32, &[*id])?;
+            }
+            push += 1;
+        }
         t.set_grf(push, 0, &self.push_constants)?;
         let start = push + regs_for_dwords(self.push_constants.len());
         for (e, per_vertex) in self.elements.iter().enumerate() {

@@ -25,7 +25,7 @@
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
 //! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
-//! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (not modelled); header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
+//! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (added from header dword 3 for object 0, 4 for object 1); opcode 1 writes one OWord slot; header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
 //! | thread spawner (7) | only as the EOT message | |
 //!
 //! Payload layouts (after the header register(s) when bit 19 is set; render-target writes
@@ -281,13 +281,20 @@ impl Thread {
     }
 
     /// Gen7 SIMD4x2 URB write (Mesa's `brw_urb_WRITE` with `BRW_URB_SWIZZLE_INTERLEAVE`, the
-    /// only URB message its vec4 vertex shaders send): after the header, data register k
-    /// holds one 128-bit slot of each vertex, vertex 0's in dwords 0–3 and vertex 1's in
-    /// 4–7, and goes to slot `2 · global offset + k` of that vertex's entry (the global
-    /// offset counts 256-bit rows; Mesa's `emit_vertex` sets it to `slot / 2`). A component
-    /// is written when its channel is enabled for the instruction and its bit in the header's
-    /// channel mask (dword 5 bits 15:8, channel c at bit 8 + c) is set; a vertex with none of
-    /// its four channels enabled (the second of a lone-vertex thread) is not written at all.
+    /// only URB message its vec4 vertex and geometry shaders send): after the header, data
+    /// register k holds one 128-bit slot of each object, object 0's in dwords 0–3 and
+    /// object 1's in 4–7. An HWord write (opcode 0) puts register k at slot
+    /// `2 · offset + k` of that object's entry, the offset counting 256-bit rows; an OWord
+    /// write (opcode 1, one data register) puts it at slot `offset`, counting 128-bit slots.
+    /// The offset is the descriptor's global offset, plus, with per-slot offsets (bit 16),
+    /// header dword 3 (object 0) or 4 (object 1). A component is written when its channel is
+    /// enabled for the instruction and its bit in the header's channel mask (dword 5 bits
+    /// 15:8, channel c at bit 8 + c) is set; an object with none of its four channels
+    /// enabled (the second of a lone-vertex thread) is not written at all.
+    ///
+    /// A header-only write that ends the thread is a Gen7 geometry thread's end: header
+    /// dword 2 holds each object's vertex count (bits 15:0 object 0, 31:16 object 1), which
+    /// the URB unit records for the entry ([`SharedFunctions::urb_vertex_count`]).
     fn urb_simd4x2_write(
         &mut self,
         m: &Msg,
@@ -296,10 +303,11 @@ impl Thread {
         let ver = self.devinfo.ver;
         let urb = UrbDesc::decode(ver, m.desc);
         let interleave = urb.swizzle == UrbDesc::SWIZZLE_INTERLEAVE;
-        if urb.opcode != UrbDesc::WRITE_HWORD || !interleave || urb.per_slot_offset || m.n != 8 {
+        let oword = urb.opcode == UrbDesc::WRITE_OWORD;
+        if !(urb.opcode == UrbDesc::WRITE_HWORD || oword) || !interleave || m.n != 8 {
             return Err(format!(
-                "unsupported: {} (Gen7 URB messages other than an interleaved SIMD4x2 HWord \
-                 write without per-slot offsets)",
+                "unsupported: {} (Gen7 URB messages other than interleaved SIMD4x2 HWord and \
+                 OWord writes)",
                 m.unknown(ver)
             ));
         }
@@ -309,10 +317,23 @@ impl Thread {
                 m.unknown(ver)
             ));
         }
-        let offset = urb.global_offset;
         let data = m.mlen.saturating_sub(1);
-        if data == 0 {
-            return Err(format!("URB write without data: {}", m.unknown(ver)));
+        if data == 0 && m.eot && !oword {
+            let counts = self.grf_dword(m.payload, 2)?;
+            for v in 0..2usize {
+                if m.mask >> (4 * v) & 0xf == 0 {
+                    continue;
+                }
+                let handle = self.grf_dword(m.payload, v)?;
+                shared.urb_vertex_count(handle, counts >> (16 * v) & 0xffff)?;
+            }
+            return Ok(());
+        }
+        if data == 0 || oword && data != 1 {
+            return Err(format!(
+                "URB write of {data} data registers: {}",
+                m.unknown(ver)
+            ));
         }
         let channel_mask = self.grf_dword(m.payload, 5)? >> 8 & 0xff;
         let enabled = m.mask & channel_mask;
@@ -321,6 +342,12 @@ impl Thread {
                 continue;
             }
             let handle = self.grf_dword(m.payload, v)?;
+            let mut offset = urb.global_offset;
+            if urb.per_slot_offset {
+                offset = offset.wrapping_add(self.grf_dword(m.payload, 3 + v)?);
+            }
+            // First dword of the write in the entry.
+            let base = if oword { 4 * offset } else { 8 * offset };
             for k in 0..data {
                 for c in 0..4 {
                     let ch = 4 * v + c;
@@ -328,7 +355,7 @@ impl Thread {
                         continue;
                     }
                     let val = self.grf_dword(m.payload + 1 + k, ch)?;
-                    let dword = 8 * offset + 4 * k as u32 + c as u32;
+                    let dword = base.wrapping_add(4 * k as u32 + c as u32);
                     shared.urb_write(handle, dword, val)?;
                 }
             }

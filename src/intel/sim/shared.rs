@@ -185,6 +185,13 @@ pub trait SharedFunctions {
             "URB write (handle {handle:#x}, dword {dword}): no URB is modelled here"
         ))
     }
+    /// The vertex count a Gen7 geometry thread gives the URB entry with handle `handle` in
+    /// the header of its last write.
+    fn urb_vertex_count(&mut self, handle: u32, count: u32) -> Result<(), String> {
+        Err(format!(
+            "URB vertex count {count} for handle {handle:#x}: no URB is modelled here"
+        ))
+    }
     /// A URB read of dword `dword` of the URB entry with handle `handle` (the input
     /// vertices of a geometry or tessellation thread).
     fn urb_read(&mut self, handle: u32, dword: u32) -> Result<u32, String> {
@@ -212,6 +219,8 @@ pub struct DefaultShared {
     pub global: BTreeMap<u64, Vec<u8>>,
     /// URB entries written, by handle: dword index to value.
     pub urb: BTreeMap<u32, BTreeMap<u32, u32>>,
+    /// Vertex counts Gen7 geometry threads gave their entries, by handle.
+    pub urb_vertex_counts: BTreeMap<u32, u32>,
     /// Coordinates each texture takes (its dimensions, plus one for arrays), where the
     /// caller knows them: see [`SharedFunctions::coordinate_count`].
     pub coordinate_counts: BTreeMap<u32, usize>,
@@ -363,6 +372,10 @@ impl SharedFunctions for DefaultShared {
 
     fn urb_write(&mut self, handle: u32, dword: u32, v: u32) -> Result<(), String> {
         self.urb.entry(handle).or_default().insert(dword, v);
+        Ok(())
+    }
+    fn urb_vertex_count(&mut self, handle: u32, count: u32) -> Result<(), String> {
+        self.urb_vertex_counts.insert(handle, count);
         Ok(())
     }
     /// Reads what a write (or the test setting up the input vertices) left; a dword never

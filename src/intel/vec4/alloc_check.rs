@@ -28,6 +28,7 @@ pub struct FinalCode<'a> {
     regs: &'a [u32],
     attr_base: u32,
     first_free: u32,
+    uniform_base: u32,
 }
 
 impl<'a> FinalCode<'a> {
@@ -44,6 +45,16 @@ impl<'a> FinalCode<'a> {
             regs,
             attr_base,
             first_free,
+            uniform_base: 1,
+        }
+    }
+
+    /// The same with push constants from GRF `base` (a geometry thread's primitive ids
+    /// come first).
+    pub fn with_uniform_base(self, base: u32) -> FinalCode<'a> {
+        FinalCode {
+            uniform_base: base,
+            ..self
         }
     }
 
@@ -66,7 +77,10 @@ impl<'a> FinalCode<'a> {
                 4 * (self.attr_base + nr),
                 self.fixed(4 * (self.attr_base + nr)),
             )),
-            File::Uniform => Some((4 * (1 + nr / 2), self.fixed(4 * (1 + nr / 2)))),
+            File::Uniform => {
+                let grf = self.uniform_base + nr / 2;
+                Some((4 * grf, self.fixed(4 * grf)))
+            }
             File::Imm | File::Null => None,
         }
     }
@@ -144,7 +158,7 @@ impl values::FinalCode for FinalCode<'_> {
 pub fn check(
     prog: &Program,
     regs: &[u32],
-    attr_base: u32,
+    (uniform_base, attr_base): (u32, u32),
     first_free: u32,
 ) -> Result<(), values::ValueError> {
     if regs.len() < prog.num_vgrfs as usize {
@@ -153,5 +167,7 @@ pub fn check(
             unit: 4 * GRFS,
         });
     }
-    values::check(&FinalCode::new(prog, regs, attr_base, first_free))
+    values::check(
+        &FinalCode::new(prog, regs, attr_base, first_free).with_uniform_base(uniform_base),
+    )
 }

@@ -12,7 +12,7 @@ use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, Simd
 use crate::intel::DevInfo;
 
 use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
-use super::urb::urb_write_desc;
+use super::urb::urb_desc;
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
 
@@ -131,9 +131,11 @@ pub fn tex_desc(ver: u32, msg: TexMsg, surface: u32, sampler: u32, mlen: u32, he
     .encode(ver)
 }
 
-/// Where the payload puts things: attribute element 0's register.
+/// Where the payload puts things: push constants and attribute element 0's register.
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
+    /// First push-constant register (g1, or g2 after a geometry thread's primitive ids).
+    pub uniform_base: u32,
     /// First attribute register.
     pub attr_base: u32,
 }
@@ -149,7 +151,11 @@ fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), Comp
             four,
         ),
         File::Attr => (layout.attr_base + s.nr, 0, four),
-        File::Uniform => (1 + s.nr / 2, (s.nr % 2) * 16, Region::new(0, 4, 1)),
+        File::Uniform => (
+            layout.uniform_base + s.nr / 2,
+            (s.nr % 2) * 16,
+            Region::new(0, 4, 1),
+        ),
         File::Fixed => (s.nr, 0, four),
         File::Null => return Ok((0, 0, four)),
         File::Imm => return Err(CompileError::Internal("immediate as a register".into())),
@@ -273,7 +279,85 @@ pub fn generate(
                 out.push(o);
                 continue;
             }
-            Op::UrbWrite { offset, mlen, eot } => {
+            Op::GsWriteOffset { hwords } => {
+                // Align1, two channels, every channel: dwords 3 and 4 of the header.
+                let d = dst_of(alloc, inst)?;
+                let s = &inst.src[0];
+                let mut o = eu::Inst::new(Opcode::Mov);
+                o.exec_size = 2;
+                o.we_all = true;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 12, RegType::UD);
+                if s.file == File::Imm {
+                    o.src = vec![EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: s.imm.wrapping_mul(hwords) as u64,
+                    })];
+                } else {
+                    let (nr, sub, _) = grf(alloc, layout, s)?;
+                    o.opcode = Opcode::Mul;
+                    o.src = vec![
+                        EuSrc::Reg(RegSrc::new(
+                            RegFile::Grf,
+                            nr,
+                            sub,
+                            RegType::UD,
+                            Region::new(8, 2, 4),
+                        )),
+                        EuSrc::Imm(Imm {
+                            ty: RegType::UW,
+                            bits: hwords as u64,
+                        }),
+                    ];
+                }
+                out.push(o);
+                continue;
+            }
+            Op::GsVertexCount => {
+                // The low words of dwords 0 and 4 of the count into words 4 and 5.
+                let d = dst_of(alloc, inst)?;
+                let s = &inst.src[0];
+                let mut o = eu::Inst::new(Opcode::Mov);
+                o.we_all = true;
+                if s.file == File::Imm {
+                    o.exec_size = 1;
+                    o.dst = Dst::reg(RegFile::Grf, d.nr, 8, RegType::UD);
+                    o.src = vec![EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: ((s.imm & 0xffff) * 0x1_0001) as u64,
+                    })];
+                } else {
+                    let (nr, sub, _) = grf(alloc, layout, s)?;
+                    o.exec_size = 2;
+                    o.dst = Dst::reg(RegFile::Grf, d.nr, 8, RegType::UW);
+                    o.src = vec![EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        sub,
+                        RegType::UW,
+                        Region::new(8, 1, 0),
+                    ))];
+                }
+                out.push(o);
+                continue;
+            }
+            Op::GsClearR0Dword2 => {
+                let mut o = eu::Inst::new(Opcode::Mov);
+                o.exec_size = 1;
+                o.we_all = true;
+                o.dst = Dst::reg(RegFile::Grf, 0, 8, RegType::UD);
+                o.src = vec![EuSrc::Imm(Imm {
+                    ty: RegType::UD,
+                    bits: 0,
+                })];
+                out.push(o);
+                continue;
+            }
+            Op::UrbWrite {
+                offset,
+                mlen,
+                eot,
+                kind,
+            } => {
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.access_mode = AccessMode::Align16;
                 e.dst = Dst::null(RegType::F);
@@ -288,7 +372,7 @@ pub fn generate(
                     )),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
-                        bits: urb_write_desc(devinfo.ver, offset, mlen, eot) as u64,
+                        bits: urb_desc(devinfo.ver, offset, mlen, eot, kind) as u64,
                     }),
                 ];
                 e.msg = Some(Message {

@@ -190,15 +190,31 @@ pub enum Op {
     /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
     UrbHeader,
     /// A SIMD4x2 interleaved URB write: `mlen` registers from the (fixed) header register
-    /// in `src[0]`, at URB row `offset`; `eot` ends the thread (and marks the VUE complete).
+    /// in `src[0]`, at URB row `offset`; `eot` ends the thread (and, in a vertex shader,
+    /// marks the VUE complete).
     UrbWrite {
-        /// Offset in 256-bit URB rows.
+        /// Offset in 256-bit URB rows (128-bit slots for an OWord write).
         offset: u32,
         /// Message length in registers, header included.
         mlen: u32,
         /// Last write: end of thread.
         eot: bool,
+        /// What kind of write (vertex, geometry vertex, control data, thread end).
+        kind: UrbKind,
     },
+    /// Geometry shaders: header dwords 3 and 4 (each object's per-slot offset, in 256-bit
+    /// rows) = x of each object's half of `src[0]` × `hwords` (Mesa's
+    /// `GS_OPCODE_SET_WRITE_OFFSET`: `mul(2)`, or `mov(2)` of the product of an immediate).
+    GsWriteOffset {
+        /// The multiplier (the output vertex size in 256-bit rows).
+        hwords: u32,
+    },
+    /// Geometry shaders: header dword 2 = the two objects' vertex counts, the low words of
+    /// x of each half of `src[0]` (Mesa's `GS_OPCODE_SET_VERTEX_COUNT`, `mov(2)` of words).
+    GsVertexCount,
+    /// Geometry shaders: g0.2 cleared, as the scratch messages built from g0 need it (Mesa's
+    /// `GS_OPCODE_SET_DWORD_2` in the prolog).
+    GsClearR0Dword2,
     /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
     /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
     PullLoad {
@@ -251,6 +267,19 @@ pub enum Op {
     Break,
     /// `continue`.
     Continue,
+}
+
+/// What a URB write is, which decides its descriptor bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UrbKind {
+    /// A vertex shader's VUE: the last write is `complete`.
+    Vertex,
+    /// A geometry shader's vertex: an HWord write with per-slot offsets.
+    GsVertex,
+    /// A geometry shader's control data (cut bits or stream ids): an OWord write.
+    GsControl,
+    /// A geometry thread's end: the header alone, with the vertex counts.
+    GsEnd,
 }
 
 /// The SIMD4x2 sampler messages the vertex stage sends (Gen5+ message types).
@@ -353,6 +382,9 @@ impl Inst {
                     | Op::UrbHeader
                     | Op::SamplerHeader { .. }
                     | Op::ScratchWrite { .. }
+                    | Op::GsWriteOffset { .. }
+                    | Op::GsVertexCount
+                    | Op::GsClearR0Dword2
             )
             || (matches!(self.op, Op::PullLoad { .. } | Op::Tex { .. })
                 && self.dst.file != File::Vgrf)
@@ -373,8 +405,9 @@ impl Inst {
             Op::Alu(Opcode::Dph) if i == 0 => 0x7,
             Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
             Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
-            // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x.
-            Op::PullLoad { .. } => 0x1,
+            // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x, as the GS
+            // header fields their counts.
+            Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount => 0x1,
             _ => 0xf,
         };
         let swizzle = self.src[i].swizzle;
@@ -500,12 +533,26 @@ impl fmt::Display for Inst {
                 msg.name(),
                 if header { " header" } else { "" }
             ),
-            Op::UrbWrite { offset, mlen, eot } => {
+            Op::UrbWrite {
+                offset,
+                mlen,
+                eot,
+                kind,
+            } => {
                 format!(
-                    "urb_write(off {offset} mlen {mlen}{})",
+                    "urb_write{}(off {offset} mlen {mlen}{})",
+                    match kind {
+                        UrbKind::Vertex => "",
+                        UrbKind::GsVertex => "_per_slot",
+                        UrbKind::GsControl => "_oword",
+                        UrbKind::GsEnd => "_gs_end",
+                    },
                     if eot { " eot" } else { "" }
                 )
             }
+            Op::GsWriteOffset { hwords } => format!("gs_write_offset(x{hwords})"),
+            Op::GsVertexCount => "gs_vertex_count".into(),
+            Op::GsClearR0Dword2 => "gs_clear_r0.2".into(),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

@@ -87,12 +87,15 @@ fn lower_with(
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
-        urb::emit_vertex(
-            p,
-            &facts.vertex.vue_map,
-            &facts.outputs,
-            &facts.output_masks,
-        );
+        match facts.gs_end {
+            Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.count),
+            None => urb::emit_vertex(
+                p,
+                &facts.vertex.vue_map,
+                &facts.outputs,
+                &facts.output_masks,
+            ),
+        }
         true
     })?;
     if optimize {
@@ -115,6 +118,7 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::SamplerHeader { offset_bits: 0 } => 4,
             ir::Op::SamplerHeader { .. } => 8,
             ir::Op::UrbHeader => 8,
+            ir::Op::GsWriteOffset { .. } | ir::Op::GsVertexCount | ir::Op::GsClearR0Dword2 => 2,
             _ => 4,
         })
         .sum()
@@ -130,7 +134,7 @@ pub fn compile(
 ) -> Result<Kernel, CompileError> {
     if devinfo.ver != 70 && devinfo.ver != 75 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex shaders on {} (the vec4 backend targets Gen7)",
+            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen7)",
             devinfo.name
         )));
     }
@@ -154,8 +158,14 @@ pub fn compile(
             hoist_consts,
         )?;
         let curb_regs = (facts.push.len() as u32).div_ceil(2);
-        let attr_base = DISPATCH_GRF_START + curb_regs;
+        let attr_base = facts.uniform_base() + curb_regs;
         let first_free = attr_base + facts.vertex.nr_attribute_slots;
+        if first_free >= urb::MSG_BASE {
+            return Err(CompileError::Unsupported(format!(
+                "a vec4 payload of {first_free} registers (pushed inputs reach the message \
+                 registers)"
+            )));
+        }
         let limit = if flags.contains(debug::Flags::SPILL_VEC4) {
             (first_free + debug::SPILL_VEC4_GRFS).min(urb::MSG_BASE)
         } else {
@@ -175,18 +185,29 @@ pub fn compile(
             hoist_consts = false;
             continue;
         }
+        if facts.geometry.is_some() && !spilled.spilled.is_empty() {
+            // Mesa compiles dual-object geometry code without spilling and falls back to
+            // single dispatch when it would spill.
+            return Err(CompileError::Unsupported(
+                "Gen7 geometry shaders in single dispatch (dual-object code would spill)".into(),
+            ));
+        }
         break (prog, facts, first_free, limit, virtual_regs, alloc, spilled);
     };
     let curb_regs = (facts.push.len() as u32).div_ceil(2);
-    let attr_base = DISPATCH_GRF_START + curb_regs;
+    let uniform_base = facts.uniform_base();
+    let attr_base = uniform_base + curb_regs;
     if !spilled.spilled.is_empty() {
         runner.show(SPILL, &prog);
         runner.check(SPILL, &prog)?;
     }
-    alloc_check::check(&prog, &alloc.regs, attr_base, first_free).map_err(|e| {
+    alloc_check::check(&prog, &alloc.regs, (uniform_base, attr_base), first_free).map_err(|e| {
         CompileError::Internal(format!("vec4 register allocation lost a value: {e}"))
     })?;
-    let layout = codegen::Layout { attr_base };
+    let layout = codegen::Layout {
+        uniform_base,
+        attr_base,
+    };
     let gen = runner.time_step("codegen", || {
         codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)
     })?;
@@ -268,7 +289,7 @@ pub fn compile(
             simd: SIMD4X2,
             offset: 0,
             size,
-            dispatch_grf_start: DISPATCH_GRF_START,
+            dispatch_grf_start: uniform_base,
             grfs_used,
             stats,
             scratch_size: spilled.scratch_bytes,
@@ -285,8 +306,8 @@ pub fn compile(
         scratch_size: spilled.scratch_bytes,
         compute: None,
         tess_eval: None,
-        vertex: Some(facts.vertex),
-        geometry: None,
+        vertex: facts.geometry.is_none().then_some(facts.vertex),
+        geometry: facts.geometry,
         relocs: Vec::new(),
         constant_data_size: shader.info.constant_data_size,
     };

@@ -216,7 +216,7 @@ mod tests {
         let good = g.clone().allocate().unwrap();
         crate::ra::check(&g, &good).unwrap();
         let regs: Vec<u32> = nodes.iter().map(|&n| grf(&good, n)).collect();
-        super::super::alloc_check::check(&prog, &regs, 1, 10).unwrap();
+        super::super::alloc_check::check(&prog, &regs, (1, 1), 10).unwrap();
 
         // v2 moved onto v0's register.
         let mut wrong = good.regs().to_vec();
@@ -233,7 +233,7 @@ mod tests {
         let (bad_graph, _) = build_graph(&prog, &cut, 10, 14);
         assert_eq!(crate::ra::check(&bad_graph, &wrong), Ok(()));
         let shared: Vec<u32> = nodes.iter().map(|&n| grf(&wrong, n)).collect();
-        let err = super::super::alloc_check::check(&prog, &shared, 1, 10).unwrap_err();
+        let err = super::super::alloc_check::check(&prog, &shared, (1, 1), 10).unwrap_err();
         let g0 = shared[0];
         assert_eq!(
             err.to_string(),

@@ -14,7 +14,7 @@ use crate::intel::eu::{Opcode, RegType};
 use crate::intel::msg::{Lengths, UrbDesc};
 use crate::intel::vue::{self, VueMap};
 
-use super::ir::{replicate, Dst, File, Inst, Op, Program, Src};
+use super::ir::{replicate, Dst, File, Inst, Op, Program, Src, UrbKind};
 
 /// First register of the message area (Mesa's `GFX7_MRF_HACK_START`).
 pub const MSG_BASE: u32 = 112;
@@ -27,12 +27,24 @@ pub const SLOTS_PER_WRITE: u32 = 12;
 /// `offset` 256-bit rows (Mesa's `urb_global_offset` on Gen7), `complete` on the last write;
 /// the encoder adds EOT from the instruction.
 pub fn urb_write_desc(ver: u32, offset: u32, mlen: u32, complete: bool) -> u32 {
+    urb_desc(ver, offset, mlen, complete, UrbKind::Vertex)
+}
+
+/// Descriptor of a URB write of `kind` (see [`urb_write_desc`]): geometry vertices take
+/// per-slot offsets from the header, control data is an OWord write, and no geometry write
+/// marks its entry complete (Mesa's `brw_urb_WRITE` with the GS flags).
+pub fn urb_desc(ver: u32, offset: u32, mlen: u32, complete: bool, kind: UrbKind) -> u32 {
     UrbDesc {
         len: Lengths::new(mlen, 0, true),
-        opcode: UrbDesc::WRITE_HWORD,
+        opcode: if kind == UrbKind::GsControl {
+            UrbDesc::WRITE_OWORD
+        } else {
+            UrbDesc::WRITE_HWORD
+        },
         global_offset: offset,
         swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
-        complete,
+        complete: complete && kind == UrbKind::Vertex,
+        per_slot_offset: kind == UrbKind::GsVertex,
         ..UrbDesc::default()
     }
     .encode(ver)
@@ -61,12 +73,97 @@ pub fn emit_vertex(
     outputs: &BTreeMap<u32, u32>,
     masks: &BTreeMap<u32, u8>,
 ) {
-    prog.insts.push(Inst::new(
+    prog.insts.push(header());
+    emit_slots(&mut prog.insts, map, outputs, masks, 0, UrbKind::Vertex);
+}
+
+/// The message header: g0 with the channel enables.
+fn header() -> Inst {
+    Inst::new(
         Op::UrbHeader,
         Dst::fixed(HEADER, RegType::UD, 0xf),
         vec![Src::reg(File::Fixed, 0, RegType::UD)],
+    )
+}
+
+/// One geometry-shader vertex (Mesa's `emit_vertex` in a `vec4_gs_visitor`): the header with
+/// each object's per-slot offset `counter × vertex size` (its vertex's place after the
+/// control-data header, whose size is the global offset), then the slots as for a vertex
+/// shader. `counter` holds each object's count of vertices emitted before this one in x.
+#[allow(clippy::too_many_arguments)]
+pub fn emit_gs_vertex(
+    out: &mut Vec<Inst>,
+    map: &VueMap,
+    outputs: &BTreeMap<u32, u32>,
+    masks: &BTreeMap<u32, u8>,
+    counter: Src,
+    vertex_hwords: u32,
+    header_hwords: u32,
+) {
+    out.push(header());
+    out.push(Inst::new(
+        Op::GsWriteOffset {
+            hwords: vertex_hwords,
+        },
+        Dst::fixed(HEADER, RegType::UD, 0xf),
+        vec![counter],
     ));
-    let out = |v: u32| outputs.get(&v).map(|&r| Src::vgrf(r, RegType::UD));
+    emit_slots(out, map, outputs, masks, header_hwords, UrbKind::GsVertex);
+}
+
+/// The end of a geometry thread: the control-data dword (`control`, x of each object's
+/// half; cut bits or stream ids) written to the start of the entry when there is one, then
+/// the header alone with each object's vertex count from x of `count`, ending the thread.
+pub fn emit_gs_end(out: &mut Vec<Inst>, control: Option<Src>, count: Src) {
+    if let Some(bits) = control {
+        out.push(header());
+        out.push(mov(
+            Dst::fixed(HEADER + 1, RegType::UD, 0xf),
+            Src {
+                swizzle: replicate(super::ir::swz_get(bits.swizzle, 0)),
+                ..bits
+            },
+        ));
+        out.push(Inst::new(
+            Op::UrbWrite {
+                offset: 0,
+                mlen: 2,
+                eot: false,
+                kind: UrbKind::GsControl,
+            },
+            Dst::null(RegType::F),
+            vec![Src::reg(File::Fixed, HEADER, RegType::F)],
+        ));
+    }
+    out.push(header());
+    out.push(Inst::new(
+        Op::GsVertexCount,
+        Dst::fixed(HEADER, RegType::UD, 0xf),
+        vec![count],
+    ));
+    out.push(Inst::new(
+        Op::UrbWrite {
+            offset: 0,
+            mlen: 1,
+            eot: true,
+            kind: UrbKind::GsEnd,
+        },
+        Dst::null(RegType::F),
+        vec![Src::reg(File::Fixed, HEADER, RegType::F)],
+    ));
+}
+
+/// The data registers and writes of `map`'s slots from row `base` on; the last write ends
+/// the thread when `kind` is a vertex shader's.
+fn emit_slots(
+    out: &mut Vec<Inst>,
+    map: &VueMap,
+    outputs: &BTreeMap<u32, u32>,
+    masks: &BTreeMap<u32, u8>,
+    base: u32,
+    kind: UrbKind,
+) {
+    let src_of = |v: u32| outputs.get(&v).map(|&r| Src::vgrf(r, RegType::UD));
     let n = map.num_slots().max(1);
     let mut slot = 0;
     while slot < n {
@@ -78,7 +175,7 @@ pub fn emit_vertex(
                 Some(vue::VARYING_SLOT_PSIZ) => {
                     // Header dwords: layer in y, viewport in z, point size in w; zero
                     // otherwise.
-                    prog.insts.push(mov(
+                    out.push(mov(
                         Dst::fixed(reg, RegType::D, 0xf),
                         Src::imm(RegType::D, 0),
                     ));
@@ -87,8 +184,8 @@ pub fn emit_vertex(
                         (vue::VARYING_SLOT_LAYER, 1),
                         (vue::VARYING_SLOT_VIEWPORT, 2),
                     ] {
-                        if let Some(s) = out(v) {
-                            prog.insts.push(mov(
+                        if let Some(s) = src_of(v) {
+                            out.push(mov(
                                 Dst::fixed(reg, RegType::UD, 1 << ch),
                                 Src {
                                     swizzle: replicate(0),
@@ -100,8 +197,8 @@ pub fn emit_vertex(
                 }
                 Some(v) => {
                     let mask = masks.get(&v).copied().unwrap_or(0xf);
-                    if let (Some(s), true) = (out(v), mask != 0) {
-                        prog.insts.push(mov(Dst::fixed(reg, RegType::UD, mask), s));
+                    if let (Some(s), true) = (src_of(v), mask != 0) {
+                        out.push(mov(Dst::fixed(reg, RegType::UD, mask), s));
                     }
                 }
                 None => {}
@@ -109,12 +206,13 @@ pub fn emit_vertex(
             used += 1;
             slot += 1;
         }
-        let eot = slot >= n;
-        prog.insts.push(Inst::new(
+        let eot = slot >= n && kind == UrbKind::Vertex;
+        out.push(Inst::new(
             Op::UrbWrite {
-                offset: first / 2,
+                offset: base + first / 2,
                 mlen: mlen_for(used),
                 eot,
+                kind,
             },
             Dst::null(RegType::F),
             vec![Src::reg(File::Fixed, HEADER, RegType::F)],
@@ -139,6 +237,19 @@ mod tests {
         assert_eq!(eot(urb_write_desc(70, 0, 7, true)), 0x8e08_c000);
         // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
         assert_eq!(urb_write_desc(70, 6, 3, false), 0x0608_4030);
+    }
+
+    #[test]
+    fn geometry_descriptors_match_mesa_assembly() {
+        // Mesa's ivb GS assembly: `0x06094000 urb MsgDesc: offset 0 write HWord per-slot
+        // interleave mlen 3`, `0x0a094008 ... offset 1 ... per-slot ... mlen 5` (after a
+        // one-row cut-bit header), `0x04084001 ... write OWord interleave mlen 2` (the cut
+        // bits) and `0x82084000 ... write HWord interleave mlen 1 { EOT }` (the thread end).
+        let eot = |d: u32| msg::with_dword3(70, d, sfid::URB, true);
+        assert_eq!(urb_desc(70, 0, 3, false, UrbKind::GsVertex), 0x0609_4000);
+        assert_eq!(urb_desc(70, 1, 5, false, UrbKind::GsVertex), 0x0a09_4008);
+        assert_eq!(urb_desc(70, 0, 2, false, UrbKind::GsControl), 0x0408_4001);
+        assert_eq!(eot(urb_desc(70, 0, 1, true, UrbKind::GsEnd)), 0x8208_4000);
     }
 
     #[test]
@@ -185,12 +296,14 @@ mod tests {
                 Op::UrbWrite {
                     offset: 0,
                     mlen: 13,
-                    eot: false
+                    eot: false,
+                    kind: UrbKind::Vertex,
                 },
                 Op::UrbWrite {
                     offset: 6,
                     mlen: 3,
-                    eot: true
+                    eot: true,
+                    kind: UrbKind::Vertex,
                 }
             ]
         );

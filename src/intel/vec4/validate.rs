@@ -15,13 +15,14 @@ use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
 use crate::intel::flow::{FlowInst, Nesting};
 
 use super::from_nir::MAX_PUSH_VEC4S;
-use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, XYZW};
+use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, UrbKind, XYZW};
 
 /// GRFs on Gen7; fixed-register operands (message registers, g0) lie below.
 const GRF_COUNT: u32 = 128;
 
-/// Vertex elements the vertex facts accept at most (`nr_attribute_slots`).
-const MAX_ATTR_SLOTS: u32 = 33;
+/// Pushed elements at most: a geometry shader's input vertices' slots, below the message
+/// registers (a vertex shader's facts accept 33).
+const MAX_ATTR_SLOTS: u32 = super::urb::MSG_BASE;
 
 /// Message registers a SIMD4x2 sampler message takes at most: a header and two parameter
 /// registers.
@@ -113,7 +114,12 @@ fn check_op(inst: &Inst) -> Option<String> {
     // be dropped silently.
     let expanded = matches!(
         inst.op,
-        Op::UrbHeader | Op::SamplerHeader { .. } | Op::UrbWrite { .. }
+        Op::UrbHeader
+            | Op::SamplerHeader { .. }
+            | Op::UrbWrite { .. }
+            | Op::GsWriteOffset { .. }
+            | Op::GsVertexCount
+            | Op::GsClearR0Dword2
     );
     if (expanded || matches!(inst.op, Op::Else | Op::EndIf | Op::Do)) && inst.pred.is_some() {
         return Some("a predicate it cannot have".into());
@@ -135,11 +141,27 @@ fn check_op(inst: &Inst) -> Option<String> {
         Op::UrbHeader | Op::SamplerHeader { .. } => count(1)
             .or_else(|| fixed_dst(inst))
             .or_else(|| (inst.src[0].file != File::Fixed).then(|| "g0 is not its source".into())),
-        Op::UrbWrite { mlen, .. } => count(1).or_else(|| null_dst(inst)).or_else(|| {
+        Op::GsWriteOffset { .. } | Op::GsVertexCount => {
+            count(1).or_else(|| fixed_dst(inst)).or_else(|| {
+                let s = &inst.src[0];
+                (!matches!(s.file, File::Vgrf | File::Imm)
+                    || s.negate
+                    || s.abs
+                    || swz_get(s.swizzle, 0) != 0)
+                    .then(|| "a count not in x of a register or an immediate".into())
+            })
+        }
+        Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
+        Op::UrbWrite {
+            mlen,
+            kind: UrbKind::GsControl,
+            ..
+        } if mlen != 2 => Some(format!("control-data write of {mlen} registers, not 2")),
+        Op::UrbWrite { mlen, kind, .. } => count(1).or_else(|| null_dst(inst)).or_else(|| {
             let s = &inst.src[0];
             if s.file != File::Fixed {
                 Some("a message not in fixed registers".into())
-            } else if mlen == 0 || mlen % 2 == 0 {
+            } else if kind != UrbKind::GsControl && (mlen == 0 || mlen % 2 == 0) {
                 Some(format!(
                     "message length {mlen} (header and whole rows: odd)"
                 ))

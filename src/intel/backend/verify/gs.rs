@@ -10,6 +10,11 @@
 //! disabled: they must write nothing); with instancing a thread runs up to eight instances of
 //! one primitive, and a primitive takes as many threads as it has groups of eight instances.
 //!
+//! A Gen7 vec4 program (SIMD4x2, dual-object dispatch) runs two primitives per thread, one
+//! per half, with every input slot pushed as a payload element (vertex after vertex) and the
+//! primitive ids in g1 when it reads them; its vertex counts come from the header of its
+//! last URB write rather than from the entry.
+//!
 //! Each channel's entry is read as the next stage would: the vertex count (dword 0 of the
 //! entry, or the program's static count), then vertex k's slot s at 16-byte unit
 //! `first vertex + k · vertex size + s`; with a cut-bit header, bit k of the header says
@@ -24,6 +29,7 @@ use crate::intel::backend::context::Context;
 use crate::intel::geometry::{ControlDataFormat, GeometryInfo};
 use crate::intel::kernel::Kernel;
 use crate::intel::sim::gs_payload::GsPayload;
+use crate::intel::sim::payload::Vec4VsPayload;
 use crate::intel::sim::Thread;
 use crate::intel::vue;
 use crate::nir::{self, interp};
@@ -65,7 +71,12 @@ pub(super) fn run_geometry_set(
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.geometry.as_ref().expect("checked by the caller");
-    let variant = kernel.variant(8).expect("checked by the caller");
+    let width = if kernel.is_simd4x2() {
+        crate::intel::kernel::SIMD4X2
+    } else {
+        8
+    };
+    let variant = kernel.variant(width).expect("checked by the caller");
     let (nssbo, _) = super::world::compute_resources(shader)?;
     if nssbo > 0 {
         return Err(VerifyOutcome::Unsupported(
@@ -116,6 +127,22 @@ pub(super) fn run_geometry_set(
         .iter()
         .map(|&(b, o)| ubo_dword(set, b, o / 4))
         .collect();
+    if kernel.is_simd4x2() {
+        let lanes = &env.geometry;
+        let (urb, counts) =
+            run_dual_object(ctx, shader, kernel, variant, set, &ubos, &push, lanes)?;
+        let empty = BTreeMap::new();
+        for (l, inv) in expected.invocations.iter().enumerate() {
+            let h = output_handle(l);
+            let entry = urb.get(&h).unwrap_or(&empty);
+            let count = counts.get(&h).copied();
+            let probe = &probe.invocations[l];
+            if let Some(fail) = compare_lane(info, inv, probe, entry, count, l, set, inexact) {
+                return Ok(Some(fail));
+            }
+        }
+        return Ok(None);
+    }
     let constant_data = constant_data(set, kernel.constant_data_size);
     let code = relocated_variant(kernel, variant)?;
     // Threads: (first lane, lanes) — eight primitives, or up to eight instances of one.
@@ -227,19 +254,104 @@ pub(super) fn run_geometry_set(
     let empty = BTreeMap::new();
     for (l, inv) in expected.invocations.iter().enumerate() {
         let entry = urb.get(&output_handle(l)).unwrap_or(&empty);
-        if let Some(fail) = compare_lane(info, inv, &probe.invocations[l], entry, l, set, inexact) {
+        let count = match info.static_vertex_count {
+            Some(c) => Some(c),
+            None => entry.get(&0).copied(),
+        };
+        let probe = &probe.invocations[l];
+        if let Some(fail) = compare_lane(info, inv, probe, entry, count, l, set, inexact) {
             return Ok(Some(fail));
         }
     }
     Ok(None)
 }
 
-/// Compares one lane's entry with what the interpreter says it emitted.
+/// URB entries and vertex counts by output handle.
+type Entries = (BTreeMap<u32, BTreeMap<u32, u32>>, BTreeMap<u32, u32>);
+
+/// Runs a SIMD4x2 dual-object program over `lanes`, two primitives per thread.
+#[allow(clippy::too_many_arguments)]
+fn run_dual_object(
+    ctx: &Context,
+    shader: &nir::Shader,
+    kernel: &Kernel,
+    variant: &crate::intel::kernel::SimdKernel,
+    set: usize,
+    ubos: &[Vec<u8>],
+    push: &[u32],
+    lanes: &[interp::GeometryLane],
+) -> Result<Entries, VerifyOutcome> {
+    let info = kernel.geometry.as_ref().expect("checked by the caller");
+    if info.invocations > 1 {
+        return Err(VerifyOutcome::Unsupported(
+            "instanced SIMD4x2 geometry programs".into(),
+        ));
+    }
+    let slots = info.input_vue_map.num_slots();
+    let stride = 2 * info.urb_read_length;
+    let constant_data = constant_data(set, kernel.constant_data_size);
+    let sim = super::vertex::Simulation {
+        ctx,
+        kernel,
+        variant,
+        ubos,
+        constant_data: &constant_data,
+        coordinate_counts: super::world::texture_coordinate_counts(shader),
+        ssbos: std::cell::RefCell::new(Vec::new()),
+    };
+    let (mut urb, mut counts) = (BTreeMap::new(), BTreeMap::new());
+    for first in (0..lanes.len()).step_by(2) {
+        let objects = first..(first + 2).min(lanes.len());
+        // Element e: slot e % stride of vertex e / stride, per object.
+        let elements = (0..stride * info.vertices_in)
+            .map(|e| {
+                let (v, s) = ((e / stride) as usize, e % stride);
+                objects
+                    .clone()
+                    .map(|p| {
+                        if s < slots {
+                            [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))
+                        } else {
+                            [0; 4]
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let payload = Vec4VsPayload {
+            urb_handles: objects.clone().map(output_handle).collect(),
+            primitive_ids: info
+                .include_primitive_id
+                .then(|| objects.clone().map(|l| lanes[l].primitive_id).collect()),
+            push_constants: push.to_vec(),
+            elements,
+        };
+        let t = sim.run(|t| payload.apply(t))?;
+        for (h, entry) in &t.shared().urb {
+            if !objects.clone().any(|l| output_handle(l) == *h) {
+                return Err(VerifyOutcome::Fail {
+                    invocation: first,
+                    output: format!("URB (set {set})"),
+                    expected: format!("writes to the entries of lanes {objects:?}"),
+                    got: format!("a write with handle {h:#x}"),
+                });
+            }
+            urb.entry(*h).or_insert_with(BTreeMap::new).extend(entry);
+        }
+        counts.extend(&t.shared().urb_vertex_counts);
+    }
+    Ok((urb, counts))
+}
+
+/// Compares one lane's entry (and the vertex count its thread gave) with what the
+/// interpreter says it emitted.
+#[allow(clippy::too_many_arguments)]
 fn compare_lane(
     info: &GeometryInfo,
     inv: &interp::InvocationResult,
     probe: &interp::InvocationResult,
     entry: &BTreeMap<u32, u32>,
+    got_count: Option<u32>,
     lane: usize,
     set: usize,
     inexact: bool,
@@ -255,10 +367,6 @@ fn compare_lane(
             expected,
             got,
         })
-    };
-    let got_count = match info.static_vertex_count {
-        Some(c) => Some(c),
-        None => entry.get(&0).copied(),
     };
     if want_count == probe_count && got_count != Some(want_count) {
         return fail(
@@ -315,11 +423,7 @@ fn compare_lane(
     }
     if info.control_data_format == ControlDataFormat::Cut && info.control_data_bits_per_vertex == 1
     {
-        let base = if info.static_vertex_count.is_some() {
-            0
-        } else {
-            8
-        };
+        let base = if info.count_in_entry() { 8 } else { 0 };
         for k in 0..count.saturating_sub(1) {
             let want = g.streams[0][k].ends_primitive;
             if probe.geometry.streams[0].get(k).map(|v| v.ends_primitive) != Some(want) {

@@ -160,6 +160,7 @@ pub(super) fn run_vertex_set(
             let count = (n - first).min(2);
             let payload = Vec4VsPayload {
                 urb_handles: (first..first + count).map(urb_handle).collect(),
+                primitive_ids: None,
                 push_constants: push.clone(),
                 elements: elements
                     .iter()

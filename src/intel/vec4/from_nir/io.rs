@@ -31,7 +31,7 @@ fn shift_swizzle(first: u32) -> u8 {
 }
 
 impl Tr<'_> {
-    fn const_u32(&self, id: SsaId) -> Option<u32> {
+    pub(super) fn const_u32(&self, id: SsaId) -> Option<u32> {
         self.imp
             .const_value(id)
             .and_then(|v| v.first().copied())
@@ -46,6 +46,18 @@ impl Tr<'_> {
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            // Geometry intrinsics in any other stage are refused below by name.
+            Intrinsic::LoadPerVertexInput if self.gs.is_some() => {
+                self.emit_load_per_vertex_input(i)
+            }
+            Intrinsic::EmitVertexWithCounter if self.gs.is_some() => self.emit_gs_emit_vertex(i),
+            Intrinsic::EndPrimitiveWithCounter if self.gs.is_some() => {
+                self.emit_gs_end_primitive(i)
+            }
+            Intrinsic::SetVertexAndPrimitiveCount if self.gs.is_some() => self.emit_gs_set_count(i),
+            Intrinsic::LoadPrimitiveId | Intrinsic::LoadInvocationId if self.gs.is_some() => {
+                self.emit_gs_system_value(i)
+            }
             other => Err(unsupported(format!(
                 "intrinsic {} in the vec4 backend",
                 other.name()

@@ -9,8 +9,12 @@
 //! instruction); any other constant is built once in a register.
 
 mod alu;
+mod gs;
+mod gs_state;
 mod io;
 mod tex;
+
+pub use gs_state::{GsEnd, GsState};
 
 use std::collections::BTreeMap;
 
@@ -48,6 +52,22 @@ pub struct Facts {
     pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
     /// Textures and samplers the sampler messages address.
     pub surfaces: crate::intel::kernel::SurfaceUse,
+    /// A geometry shader's facts (`vertex` then holds its output VUE map and pushed
+    /// elements).
+    pub geometry: Option<crate::intel::geometry::GeometryInfo>,
+    /// What a geometry thread's end writes.
+    pub gs_end: Option<GsEnd>,
+}
+
+impl Facts {
+    /// The first push-constant register: g1, after a geometry thread's primitive ids g2.
+    pub fn uniform_base(&self) -> u32 {
+        1 + u32::from(
+            self.geometry
+                .as_ref()
+                .is_some_and(|g| g.include_primitive_id),
+        )
+    }
 }
 
 fn unsupported(what: impl Into<String>) -> CompileError {
@@ -94,6 +114,8 @@ struct Tr<'a> {
     /// Push-constant copies made inside control flow, reused until the next control-flow
     /// instruction (the rest of their block, which they dominate).
     block_uniform_copies: BTreeMap<u32, u32>,
+    /// A geometry shader's state.
+    gs: Option<GsState>,
 }
 
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
@@ -110,7 +132,19 @@ pub fn from_nir(
     let imp = shader
         .entry()
         .ok_or_else(|| invalid("shader has no entry point"))?;
-    let vertex = vertex_facts(shader)?;
+    let (vertex, gs) = if shader.stage() == nir::Stage::Geometry {
+        let info = crate::intel::geometry::gen7_geometry_facts(shader)?;
+        let vertex = VertexInfo {
+            vue_map: info.vue_map.clone(),
+            nr_attribute_slots: 2 * info.urb_read_length * info.vertices_in,
+            clip_distance_mask: info.clip_distance_mask,
+            cull_distance_mask: info.cull_distance_mask,
+            ..VertexInfo::default()
+        };
+        (vertex, Some(GsState::new(info)?))
+    } else {
+        (vertex_facts(shader)?, None)
+    };
     let mut t = Tr {
         imp,
         prog: Program::default(),
@@ -129,6 +163,7 @@ pub fn from_nir(
         hoist_consts,
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
+        gs,
     };
     match binding {
         BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
@@ -148,7 +183,14 @@ pub fn from_nir(
             t.facts.ubo_ranges = ranges;
         }
     }
+    if t.gs.is_some() {
+        t.gs_prolog()?;
+    }
     t.emit_list(&imp.body)?;
+    if let Some(gs) = &t.gs {
+        t.facts.gs_end = Some(gs.end());
+        t.facts.geometry = Some(gs.info.clone());
+    }
     let mut prog = t.prog;
     prog.insts.splice(0..0, t.prelude);
     Ok((prog, t.facts))

@@ -3,7 +3,7 @@
 
 use super::validate;
 use crate::intel::eu::{CondMod, MathFn, Opcode, RegType};
-use crate::intel::vec4::ir::{replicate, Dst, File, Inst, Op, Program, Src, TexMsg};
+use crate::intel::vec4::ir::{replicate, Dst, File, Inst, Op, Program, Src, TexMsg, UrbKind};
 
 const F: RegType = RegType::F;
 
@@ -104,6 +104,7 @@ fn valid() -> Program {
                 offset: 0,
                 mlen: 3,
                 eot: true,
+                kind: UrbKind::Vertex,
             },
             Dst::null(F),
             vec![Src::reg(File::Fixed, 113, F)],
@@ -143,7 +144,7 @@ fn registers_lie_within_their_files() {
     rejects("Fixed register 128 of 128", |p| {
         p.insts[URB_HEADER + 1].dst.nr = 128
     });
-    rejects("Attr register 33 of 33", |p| p.insts[MOV].src[0].nr = 33);
+    rejects("Attr register 112 of 112", |p| p.insts[MOV].src[0].nr = 112);
     rejects("Uniform register 64 of 64", |p| {
         p.insts[ELSE + 1].src[0].nr = 64
     });
@@ -220,6 +221,7 @@ fn messages_are_whole_registers_laid_out_as_sent() {
             offset: 0,
             mlen: 2,
             eot: true,
+            kind: UrbKind::Vertex,
         }
     });
     rejects("a message not in fixed registers", |p| {

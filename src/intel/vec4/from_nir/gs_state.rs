@@ -1,0 +1,63 @@
+//! The geometry-shader state the vec4 translator carries (`gs.rs` translates the GS
+//! intrinsics with it): the program's facts, the control-data register and the vertex count
+//! the thread end writes. Kept apart from `gs.rs` so the translator's state can name it
+//! without the two files importing each other.
+
+use crate::error::CompileError;
+use crate::intel::eu::RegType;
+use crate::intel::geometry::{DispatchMode, GeometryInfo};
+
+use super::super::ir::{replicate, Src};
+
+/// What the translator keeps of a geometry shader.
+#[derive(Debug, Clone)]
+pub struct GsState {
+    /// The program's facts (VUE maps, header and vertex sizes).
+    pub info: GeometryInfo,
+    /// The control-data register (x of each object's half), when there is a header.
+    pub control: Option<u32>,
+    /// The vertex count of stream 0 `set_vertex_and_primitive_count` last gave.
+    pub count: Src,
+}
+
+/// What the thread end writes: the control data and the vertex count.
+#[derive(Debug, Clone, Copy)]
+pub struct GsEnd {
+    pub control: Option<Src>,
+    pub count: Src,
+}
+
+impl GsState {
+    /// The state at the start of `info`'s program; refuses what is not built.
+    pub fn new(info: GeometryInfo) -> Result<GsState, CompileError> {
+        if info.dispatch_mode != DispatchMode::DualObject {
+            return Err(CompileError::Unsupported(format!(
+                "Gen7 geometry shaders with {} invocations (dual-instance dispatch)",
+                info.invocations
+            )));
+        }
+        if info.control_data_header_bits() > 32 {
+            return Err(CompileError::Unsupported(format!(
+                "Gen7 geometry shaders with {} control-data bits (more than 32 are written \
+                 as vertices are emitted)",
+                info.control_data_header_bits()
+            )));
+        }
+        Ok(GsState {
+            info,
+            control: None,
+            count: Src::imm(RegType::UD, 0),
+        })
+    }
+
+    /// What the thread end writes.
+    pub fn end(&self) -> GsEnd {
+        GsEnd {
+            control: self.control.map(|r| Src {
+                swizzle: replicate(0),
+                ..Src::vgrf(r, RegType::UD)
+            }),
+            count: self.count,
+        }
+    }
+}
