@@ -1273,13 +1273,11 @@ impl<'a> Machine<'a> {
         } else {
             &mut self.results[lane].outputs
         };
-        let entry = outputs
-            .entry(slot)
-            .or_insert_with(|| OutputSlot {
-                name: io.to_string(),
-                bit_size: bits,
-                comps: [None; 8],
-            });
+        let entry = outputs.entry(slot).or_insert_with(|| OutputSlot {
+            name: io.to_string(),
+            bit_size: bits,
+            comps: [None; 8],
+        });
         for (c, &val) in v.iter().enumerate().take(8) {
             if wrmask & (1 << c) != 0 && comp + c < 8 {
                 entry.comps[comp + c] = Some(val);

@@ -58,9 +58,12 @@ mod tests {
         let shader = crate::nir::parse(include_str!("../../../examples/intel/barrier.tcs.nir"))
             .expect("the example parses");
         let vertex = |v: u32| -> VertexInputs {
-            [(1, [v as f32 + 1.0, 2.0 * v as f32, 0.5, 1.0].map(f32::to_bits))]
-                .into_iter()
-                .collect()
+            [(
+                1,
+                [v as f32 + 1.0, 2.0 * v as f32, 0.5, 1.0].map(f32::to_bits),
+            )]
+            .into_iter()
+            .collect()
         };
         let vertices: Vec<VertexInputs> = (0..4).map(vertex).collect();
         let env = Environment {
