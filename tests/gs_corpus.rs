@@ -7,36 +7,10 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
-
-use gpucc::intel::backend::{verify_kernel, BindingModel, Context, Options, VerifyOutcome};
+use common::stage_corpus::{mesa_stage_stats, Tally};
+use gpucc::intel::backend::{verify_kernel, BindingModel, Context, Options};
 use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
-
-/// Mesa's statistics of the corpus's geometry shaders: name to (instructions, spills+fills).
-fn mesa_gs_stats(path: &std::path::Path) -> HashMap<String, (u64, u64, u64)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
-    let [name, stage, ins, cyc, sp, fi] = [
-        "shader",
-        "stage",
-        "instructions",
-        "cycles",
-        "spills",
-        "fills",
-    ]
-    .map(col);
-    lines
-        .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|f| f.get(stage) == Some(&"gs"))
-        .map(|f| {
-            let num = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-            (f[name].to_string(), (num(ins), num(sp) + num(fi), num(cyc)))
-        })
-        .collect()
-}
 
 fn run(platform: &str) {
     let Some(dir) = common::shared_path("corpus/stages/bdw") else {
@@ -45,17 +19,13 @@ fn run(platform: &str) {
     let Some(csv) = common::shared_path("corpus/stages/bdw.csv") else {
         return;
     };
-    let mesa = mesa_gs_stats(&csv);
+    let mesa = mesa_stage_stats(&csv, "gs");
     let ctx = Context::new(DevInfo::from_name(platform).unwrap());
     let files = common::files_with_suffix(&dir, ".gs.nir");
-    let (mut compiled, mut passed, mut unsupported_verify) = (0, 0, 0);
-    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    // Programs refused that are not double precision (which may be refused by name).
-    let mut refused_beyond_fp64 = 0;
-    let (mut ours, mut theirs, mut ours_spills, mut theirs_spills) = (0u64, 0u64, 0u64, 0u64);
-    let (mut ours_cycles, mut theirs_cycles) = (0u64, 0u64);
-    let (mut helped, mut hurt, mut compared) = (0, 0, 0);
+    let mut t = Tally {
+        files: files.len(),
+        ..Tally::default()
+    };
     let mut options = Options::widths(&[8]);
     options.binding = BindingModel::Mesa;
     for f in &files {
@@ -64,88 +34,40 @@ fn run(platform: &str) {
         let shader = match gpucc::nir::parse(&text) {
             Ok(s) => s,
             Err(e) => {
-                failures.push(format!("{name}: {e}"));
+                t.failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
         let k = match ctx.compile(&shader, &options) {
             Ok(k) => k,
             Err(CompileError::Unsupported(w)) => {
-                if !name.contains("fp64") {
-                    refused_beyond_fp64 += 1;
-                }
-                *unsupported.entry(w).or_default() += 1;
+                t.refused(&name, w);
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{name}: {e}"));
+                t.failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        compiled += 1;
+        t.compiled += 1;
         assert!(
             k.geometry.is_some(),
             "{name}: a geometry program has GS facts"
         );
-        match verify_kernel(&ctx, &shader, &k, 8) {
-            VerifyOutcome::Pass => passed += 1,
-            VerifyOutcome::Unsupported(_) => unsupported_verify += 1,
-            other => failures.push(format!("{name}: {other:?}")),
-        }
-        let key = name.trim_end_matches(".nir");
-        if let Some(&(n, spills, cycles)) = mesa.get(key) {
+        t.verdict(&name, verify_kernel(&ctx, &shader, &k, 8));
+        if let Some(&m) = mesa.get(name.trim_end_matches(".nir")) {
             let s = &k.simd[0].stats;
+            t.compare(s, m);
             let mine = (s.spills + s.fills) as u64;
-            compared += 1;
-            ours += s.instructions as u64;
-            theirs += n;
-            ours_spills += mine;
-            theirs_spills += spills;
-            ours_cycles += s.cycles as u64;
-            theirs_cycles += cycles;
-            helped += ((s.instructions as u64) < n) as usize;
-            hurt += (s.instructions as u64 > n) as usize;
-            if s.instructions as u64 > n || mine > spills {
-                failures.push(format!(
-                    "{name}: {} instructions, {mine} spills+fills; Mesa's {n}, {spills}",
-                    s.instructions
+            if s.instructions as u64 > m.instructions || mine > m.spills_fills {
+                t.failures.push(format!(
+                    "{name}: {} instructions, {mine} spills+fills; Mesa's {}, {}",
+                    s.instructions, m.instructions, m.spills_fills
                 ));
             }
         }
     }
-    println!(
-        "{platform} gs: {compiled}/{} compiled, {passed} verified; instructions {ours} vs \
-         Mesa's {theirs} ({:.3}), helped {helped}, HURT {hurt}; spills+fills {ours_spills} vs \
-         {theirs_spills}",
-        files.len(),
-        ours as f64 / theirs.max(1) as f64
-    );
-    let mut figs = common::expect::Figures::new(&format!("{platform}.gs.corpus"));
-    figs.count("files", files.len());
-    figs.count("compiled", compiled);
-    figs.count("unsupported", unsupported.values().sum());
-    figs.count("verified", passed);
-    figs.count("verify_unsupported", unsupported_verify);
-    figs.count("refused_beyond_fp64", refused_beyond_fp64);
-    figs.count("failures", failures.len());
-    figs.count("compared_with_mesa", compared);
-    figs.count("instructions", ours as usize);
-    figs.count("mesa_instructions", theirs as usize);
-    figs.ratio("instructions_vs_mesa", ours as f64 / theirs.max(1) as f64);
-    figs.count("cycles", ours_cycles as usize);
-    figs.count("mesa_cycles", theirs_cycles as usize);
-    figs.count("helped", helped);
-    figs.count("hurt", hurt);
-    figs.count("spills_fills", ours_spills as usize);
-    figs.count("mesa_spills_fills", theirs_spills as usize);
-    for (w, n) in &unsupported {
-        figs.note(format!("{n:4} unsupported: {w}"));
-    }
-    for f in failures.iter().take(20) {
-        figs.note(f.clone());
-    }
-    figs.check();
-    assert!(failures.is_empty(), "{failures:#?}");
+    t.check(&format!("{platform}.gs.corpus"), true);
 }
 
 #[test]

@@ -8,6 +8,7 @@ pub mod etna;
 pub mod expect;
 pub mod intel_fs;
 pub mod mesa_asm;
+pub mod stage_corpus;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,152 @@
+//! The tally the stage corpus tests (`tests/gs_corpus.rs`, `tests/vec4_gs_corpus.rs`) keep
+//! over `shared/corpus/stages/<platform>`: what compiled, what was refused and why, what
+//! verified against the interpreter, and each program's statistics beside Mesa's row of the
+//! stages CSV, recorded as the figures held in tests/expectations/corpus.txt.
+
+use gpucc::intel::backend::VerifyOutcome;
+use gpucc::intel::kernel::Stats;
+use std::collections::{BTreeMap, HashMap};
+
+/// Mesa's figures of one program (a row of `shared/corpus/stages/<platform>.csv`).
+#[derive(Debug, Clone, Copy)]
+pub struct MesaRow {
+    pub instructions: u64,
+    pub spills_fills: u64,
+    pub cycles: u64,
+}
+
+/// Mesa's rows of `stage` (`gs`, `tes`, ...) in a stages CSV, by shader name.
+pub fn mesa_stage_stats(path: &std::path::Path, stage: &str) -> HashMap<String, MesaRow> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
+    let [name, stage_col, ins, cyc, sp, fi] = [
+        "shader",
+        "stage",
+        "instructions",
+        "cycles",
+        "spills",
+        "fills",
+    ]
+    .map(col);
+    lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f.get(stage_col) == Some(&stage))
+        .map(|f| {
+            let num = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            let row = MesaRow {
+                instructions: num(ins),
+                spills_fills: num(sp) + num(fi),
+                cycles: num(cyc),
+            };
+            (f[name].to_string(), row)
+        })
+        .collect()
+}
+
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub files: usize,
+    pub compiled: usize,
+    /// Compile refusals by their message.
+    pub unsupported: BTreeMap<String, usize>,
+    /// Refusals of programs that are not double precision (which may be refused by name).
+    pub refused_beyond_fp64: usize,
+    pub verified: usize,
+    /// Programs compiled that the check could not run, by its message.
+    pub verify_unsupported: BTreeMap<String, usize>,
+    pub failures: Vec<String>,
+    pub compared: usize,
+    pub ours: u64,
+    pub theirs: u64,
+    pub ours_spills: u64,
+    pub theirs_spills: u64,
+    pub ours_cycles: u64,
+    pub theirs_cycles: u64,
+    pub helped: usize,
+    pub hurt: usize,
+}
+
+impl Tally {
+    /// A compile refusal of file `name`.
+    pub fn refused(&mut self, name: &str, why: String) {
+        if !name.contains("fp64") {
+            self.refused_beyond_fp64 += 1;
+        }
+        *self.unsupported.entry(why).or_default() += 1;
+    }
+
+    /// The check's verdict on file `name`.
+    pub fn verdict(&mut self, name: &str, outcome: VerifyOutcome) {
+        match outcome {
+            VerifyOutcome::Pass => self.verified += 1,
+            VerifyOutcome::Unsupported(w) => *self.verify_unsupported.entry(w).or_default() += 1,
+            other => self.failures.push(format!("{name}: {other:?}")),
+        }
+    }
+
+    /// A compiled program's statistics beside Mesa's.
+    pub fn compare(&mut self, s: &Stats, mesa: MesaRow) {
+        let ours = s.instructions as u64;
+        self.compared += 1;
+        self.ours += ours;
+        self.theirs += mesa.instructions;
+        self.ours_spills += (s.spills + s.fills) as u64;
+        self.theirs_spills += mesa.spills_fills;
+        self.ours_cycles += s.cycles as u64;
+        self.theirs_cycles += mesa.cycles;
+        self.helped += usize::from(ours < mesa.instructions);
+        self.hurt += usize::from(ours > mesa.instructions);
+    }
+
+    /// Prints the summary, records the figures under `prefix` (cycles too when `cycles`),
+    /// and fails on a changed figure or any failure.
+    pub fn check(&self, prefix: &str, cycles: bool) {
+        let ratio = self.ours as f64 / self.theirs.max(1) as f64;
+        println!(
+            "{prefix}: {}/{} compiled, {} verified; instructions {} vs Mesa's {} ({ratio:.3}), \
+             helped {}, hurt {}; spills+fills {} vs {}",
+            self.compiled,
+            self.files,
+            self.verified,
+            self.ours,
+            self.theirs,
+            self.helped,
+            self.hurt,
+            self.ours_spills,
+            self.theirs_spills
+        );
+        let mut figs = super::expect::Figures::new(prefix);
+        figs.count("files", self.files);
+        figs.count("compiled", self.compiled);
+        figs.count("unsupported", self.unsupported.values().sum());
+        figs.count("verified", self.verified);
+        figs.count("verify_unsupported", self.verify_unsupported.values().sum());
+        figs.count("refused_beyond_fp64", self.refused_beyond_fp64);
+        figs.count("failures", self.failures.len());
+        figs.count("compared_with_mesa", self.compared);
+        figs.count("instructions", self.ours as usize);
+        figs.count("mesa_instructions", self.theirs as usize);
+        figs.ratio("instructions_vs_mesa", ratio);
+        if cycles {
+            figs.count("cycles", self.ours_cycles as usize);
+            figs.count("mesa_cycles", self.theirs_cycles as usize);
+        }
+        figs.count("helped", self.helped);
+        figs.count("hurt", self.hurt);
+        figs.count("spills_fills", self.ours_spills as usize);
+        figs.count("mesa_spills_fills", self.theirs_spills as usize);
+        for (w, n) in &self.unsupported {
+            figs.note(format!("{n:4} unsupported: {w}"));
+        }
+        for (w, n) in &self.verify_unsupported {
+            figs.note(format!("{n:4} not checked: {w}"));
+        }
+        for f in self.failures.iter().take(20) {
+            figs.note(f.clone());
+        }
+        figs.check();
+        assert!(self.failures.is_empty(), "{:#?}", self.failures);
+    }
+}
