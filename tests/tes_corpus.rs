@@ -6,33 +6,10 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
-
-use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
+use common::stage_corpus::{mesa_stage_stats, Tally};
+use gpucc::intel::backend::{verify_kernel, Context, Options};
 use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
-
-/// Mesa's instructions and spills + fills per `tes` row of the stages statistics.
-fn mesa_tes_stats(csv: &str) -> HashMap<String, (u64, u64)> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
-    let (shader, stage, insts, spills, fills) = (
-        col("shader"),
-        col("stage"),
-        col("instructions"),
-        col("spills"),
-        col("fills"),
-    );
-    lines
-        .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|r| r.get(stage) == Some(&"tes"))
-        .map(|r| {
-            let n = |i: usize| r[i].parse::<u64>().unwrap_or(0);
-            (r[shader].to_string(), (n(insts), n(spills) + n(fills)))
-        })
-        .collect()
-}
 
 fn run(platform: &str) {
     let Some(dir) = common::shared_path("corpus/stages/bdw") else {
@@ -41,14 +18,13 @@ fn run(platform: &str) {
     let Some(csv) = common::shared_path("corpus/stages/bdw.csv") else {
         return;
     };
-    let mesa = mesa_tes_stats(&std::fs::read_to_string(csv).unwrap());
+    let mesa = mesa_stage_stats(&csv, "tes");
     let ctx = Context::new(DevInfo::from_name(platform).unwrap());
     let files = common::files_with_suffix(&dir, ".tes.nir");
-    let (mut compiled, mut passed, mut unsupported_verify) = (0, 0, 0);
-    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    let (mut ours, mut theirs, mut ours_spills, mut theirs_spills) = (0u64, 0u64, 0u64, 0u64);
-    let (mut helped, mut hurt, mut compared) = (0, 0, 0);
+    let mut t = Tally {
+        files: files.len(),
+        ..Tally::default()
+    };
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -56,66 +32,30 @@ fn run(platform: &str) {
         let k = match ctx.compile(&shader, &Options::widths(&[8])) {
             Ok(k) => k,
             Err(CompileError::Unsupported(w)) => {
-                *unsupported.entry(w).or_default() += 1;
+                t.refused(&name, w);
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{name}: {e}"));
+                t.failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        compiled += 1;
+        t.compiled += 1;
         assert!(k.tess_eval.is_some(), "{name}: a TES has its facts");
-        match verify_kernel(&ctx, &shader, &k, 8) {
-            VerifyOutcome::Pass => passed += 1,
-            VerifyOutcome::Unsupported(_) => unsupported_verify += 1,
-            other => failures.push(format!("{name}: {other:?}")),
-        }
+        t.verdict(&name, verify_kernel(&ctx, &shader, &k, 8));
         // Mesa's statistics are bdw's; skl's programs are only compiled and verified.
-        let key = name.trim_end_matches(".nir");
-        if let (Some(&(n, spills)), "bdw") = (mesa.get(key), platform) {
-            let s = &k.simd[0].stats;
-            compared += 1;
-            ours += s.instructions as u64;
-            theirs += n;
-            ours_spills += (s.spills + s.fills) as u64;
-            theirs_spills += spills;
-            helped += ((s.instructions as u64) < n) as usize;
-            hurt += (s.instructions as u64 > n) as usize;
+        if let (Some(&m), "bdw") = (mesa.get(name.trim_end_matches(".nir")), platform) {
+            t.compare(&k.simd[0].stats, m);
         }
     }
-    println!(
-        "{platform} tes: {compiled}/{} compiled, {passed} verified; instructions {ours} vs \
-         Mesa's {theirs}, helped {helped}, HURT {hurt}; spills+fills {ours_spills} vs {theirs_spills}",
-        files.len()
-    );
-    let mut figs = common::expect::Figures::new(&format!("{platform}.tes.corpus"));
-    figs.count("files", files.len());
-    figs.count("compiled", compiled);
-    figs.count("unsupported", unsupported.values().sum());
-    figs.count("verified", passed);
-    figs.count("verify_unsupported", unsupported_verify);
-    figs.count("failures", failures.len());
-    figs.count("compared_with_mesa", compared);
-    figs.count("instructions", ours as usize);
-    figs.count("mesa_instructions", theirs as usize);
-    figs.count("helped", helped);
-    figs.count("hurt", hurt);
-    figs.count("spills_fills", ours_spills as usize);
-    figs.count("mesa_spills_fills", theirs_spills as usize);
-    for (w, n) in &unsupported {
-        figs.note(format!("{n:4} unsupported: {w}"));
-    }
-    for f in failures.iter().take(20) {
-        figs.note(f.clone());
-    }
-    figs.check();
-    assert!(failures.is_empty(), "{failures:#?}");
+    t.check(&format!("{platform}.tes.corpus"), false);
     assert!(
-        ours <= theirs,
-        "more instructions than Mesa: {ours} > {theirs}"
+        t.ours <= t.theirs,
+        "more instructions than Mesa: {} > {}",
+        t.ours,
+        t.theirs
     );
-    assert!(ours_spills <= theirs_spills);
+    assert!(t.ours_spills <= t.theirs_spills);
 }
 
 #[test]
