@@ -164,7 +164,7 @@ pub fn issue_time(inst: &Inst) -> u32 {
 
 /// The DAG of a run of instructions without control flow (for tests and tools).
 pub fn dependencies(devinfo: &DevInfo, prog: &Program, insts: &[Inst]) -> Dag {
-    let res = Resources::new(prog);
+    let res = Resources::new(prog, devinfo.ver);
     let lat: Vec<u32> = insts.iter().map(|i| latency(devinfo, i)).collect();
     build_dag(&res, insts, &lat)
 }
@@ -444,7 +444,7 @@ pub fn schedule_tracked(
     if mode == Mode::KeepOrder || prog.insts.is_empty() {
         return None;
     }
-    let res = Resources::new(prog);
+    let res = Resources::new(prog, devinfo.ver);
     let computed;
     let live = if needs_liveness(mode) {
         Some(match live {
@@ -537,7 +537,7 @@ pub fn pressure_of(live: &liveness::Liveness, n: usize) -> u32 {
 /// scheduling gains; it works on physical registers.
 pub fn estimate_cycles(devinfo: &DevInfo, insts: &[Inst]) -> u64 {
     let prog = Program::default();
-    let res = Resources::new(&prog);
+    let res = Resources::new(&prog, devinfo.ver);
     let mut ready_at: HashMap<u32, u64> = HashMap::default();
     let (mut reads, mut writes) = (Vec::new(), Vec::new());
     let mut time = 0u64;

@@ -36,12 +36,26 @@ impl UrbDesc {
     pub const WRITE_HWORD: u32 = 0;
     /// OWord write (`BRW_URB_OPCODE_WRITE_OWORD`): one 128-bit slot per object.
     pub const WRITE_OWORD: u32 = 1;
+    /// HWord read, Gen7+ (`BRW_URB_OPCODE_READ_HWORD`).
+    pub const READ_HWORD: u32 = 2;
+    /// OWord read, Gen7+ (`BRW_URB_OPCODE_READ_OWORD`).
+    pub const READ_OWORD: u32 = 3;
     /// Gen8 SIMD8 write (`GFX8_URB_OPCODE_SIMD8_WRITE`).
     pub const SIMD8_WRITE: u32 = 7;
     /// Gen8 SIMD8 read (`GFX8_URB_OPCODE_SIMD8_READ`).
     pub const SIMD8_READ: u32 = 8;
     /// Interleaved swizzle (`BRW_URB_SWIZZLE_INTERLEAVE`).
     pub const SWIZZLE_INTERLEAVE: u32 = 1;
+
+    /// Whether the message only reads the URB (Gen8's SIMD8 read, the Gen7+ HWord and OWord
+    /// reads) rather than writing it, updating it atomically or synchronising with the fixed
+    /// function. Gen4–6 have no read opcode.
+    pub fn reads(&self) -> bool {
+        matches!(
+            self.opcode,
+            Self::SIMD8_READ | Self::READ_HWORD | Self::READ_OWORD
+        )
+    }
 
     /// Whether opcode `op` on `ver` uses bit 15 for channel masks rather than the swizzle.
     fn masked_opcode(ver: u32, op: u32) -> bool {

@@ -3,6 +3,7 @@
 
 use crate::intel::eu::types::sfid;
 use crate::intel::eu::Opcode;
+use crate::intel::msg::UrbDesc;
 use crate::util::stamps::Stamps;
 
 use super::super::ir::{File, Inst, Op, Program, REG_SIZE};
@@ -10,23 +11,15 @@ use super::super::regalloc;
 
 /// Shared functions whose messages only read memory that the shader does not write (sampler,
 /// Gen7 sampler-cache data port, constant cache): they may move past each other and past ALU
-/// instructions. Every other message is a barrier.
+/// instructions. URB reads may too (see [`Resources::is_barrier`]); every other message is a
+/// barrier.
 const READ_ONLY_SFIDS: [u8; 3] = [sfid::SAMPLER, sfid::SAMPLER_CACHE, sfid::CONSTANT_CACHE];
-
-/// Whether nothing may move across `inst`.
-fn is_barrier(inst: &Inst) -> bool {
-    match inst.op {
-        op if op.is_flow() => true,
-        Op::Alu(Opcode::Wait | Opcode::Nop) => true,
-        Op::FbWrite { .. } => true,
-        Op::Send => inst.eot || !READ_ONLY_SFIDS.contains(&inst.sfid),
-        _ => false,
-    }
-}
 
 /// What an operand occupies, as indices into one space: VGRF pieces, then hardware GRFs, then
 /// MRFs, then the two flag subregisters.
 pub(super) struct Resources {
+    /// The generation (`DevInfo::ver`): what a message descriptor means depends on it.
+    ver: u32,
     piece_base: Vec<u32>,
     vgrf_sizes: Vec<u32>,
     fixed: u32,
@@ -40,7 +33,7 @@ const FIXED_SPACE: u32 = 256;
 const MRF_SPACE: u32 = 32;
 
 impl Resources {
-    pub(super) fn new(prog: &Program) -> Resources {
+    pub(super) fn new(prog: &Program, ver: u32) -> Resources {
         let mut piece_base = Vec::with_capacity(prog.vgrf_sizes.len());
         let mut total = 0u32;
         for &s in &prog.vgrf_sizes {
@@ -48,11 +41,29 @@ impl Resources {
             total += s;
         }
         Resources {
+            ver,
             piece_base,
             vgrf_sizes: prog.vgrf_sizes.clone(),
             fixed: total,
             mrf: total + FIXED_SPACE,
             flag: total + FIXED_SPACE + MRF_SPACE,
+        }
+    }
+
+    /// Whether nothing may move across `inst`. A URB read (the inputs a GS, TCS or TES pulls,
+    /// a TCS reading back its outputs) has no side effect, as in Mesa, where the read is a
+    /// SEND without `send_has_side_effects`: it may move past ALU instructions and other
+    /// reads, but not across a URB write, which is a barrier. Holding every read in place
+    /// would leave each one's latency exposed before its first use.
+    fn is_barrier(&self, inst: &Inst) -> bool {
+        match inst.op {
+            op if op.is_flow() => true,
+            Op::Alu(Opcode::Wait | Opcode::Nop) => true,
+            Op::FbWrite { .. } => true,
+            Op::Send if inst.eot => true,
+            Op::Send if inst.sfid == sfid::URB => !UrbDesc::decode(self.ver, inst.desc).reads(),
+            Op::Send => !READ_ONLY_SFIDS.contains(&inst.sfid),
+            _ => false,
         }
     }
 
@@ -247,7 +258,7 @@ pub(super) fn build_dag_into(
             s.reads_head[k] = NONE;
             s.write[k] = i;
         }
-        if is_barrier(inst) {
+        if res.is_barrier(inst) {
             for k in 0..s.since_barrier.len() {
                 s.edge(s.since_barrier[k], i, 0);
             }

@@ -109,6 +109,61 @@ fn dependence_edges() {
     assert_eq!(dag.parents[2], 2);
 }
 
+/// A Gen8 URB message on a one-register payload: a SIMD8 read into `rlen` registers, or (with
+/// `rlen` 0) a SIMD8 write.
+fn urb(dst: Reg, payload: Reg, rlen: u32) -> Inst {
+    use crate::intel::msg::{Lengths, UrbDesc};
+    let opcode = if rlen > 0 {
+        UrbDesc::SIMD8_READ
+    } else {
+        UrbDesc::SIMD8_WRITE
+    };
+    let desc = UrbDesc {
+        len: Lengths::new(1, rlen, true),
+        opcode,
+        ..UrbDesc::default()
+    };
+    let mut s = Inst::new(Op::Send, 8, dst, vec![payload]);
+    s.sfid = sfid::URB;
+    s.desc = desc.encode(80);
+    s.mlen = 1;
+    s.rlen = rlen as u8;
+    s
+}
+
+/// URB reads have no side effect: the second read and the ALU instruction between them
+/// depend on neither the first read nor each other, so a schedule may issue both reads before
+/// either result is used (Mesa: a URB read SEND is no scheduling barrier). A URB write is a
+/// barrier: the read after it stays after it, and everything before it stays before.
+#[test]
+fn urb_reads_move_and_urb_writes_hold() {
+    let bdw = DevInfo::from_name("bdw").unwrap();
+    let insts = vec![
+        urb(v(0), g(2), 1),                           // 0: read
+        alu(Opcode::Add, v(1), vec![v(0), imm(1.0)]), // 1
+        urb(v(2), g(3), 1),                           // 2: read
+        alu(Opcode::Mov, v(3), vec![imm(2.0)]),       // 3
+        urb(Reg::null(RegType::UW), v(3), 0),         // 4: write
+        urb(v(4), g(2), 1),                           // 5: read
+    ];
+    let p = program(5, insts.clone());
+    let dag = dependencies(bdw, &p, &insts);
+    assert!(dag.has_edge(0, 1), "the add reads the first read's result");
+    assert!(
+        !dag.has_edge(0, 2) && !dag.has_edge(1, 2),
+        "reads pass each other"
+    );
+    assert!(!dag.has_edge(2, 3));
+    for i in 0..4 {
+        assert!(dag.has_edge(i, 4), "{i} before the write");
+    }
+    assert!(
+        dag.has_edge(4, 5),
+        "the read after the write stays after it"
+    );
+    assert_eq!(dag.parents[2], 0);
+}
+
 /// Four chains `a = mov imm; b = a * a` summed in order. As written, every `a` is computed
 /// first, so five registers are live at once (a0..a3 and b0 when b0 is computed). The LIFO
 /// heuristic finishes each chain before it starts the next: a0 b0 a1 b1 s a2 b2 s2 a3 b3 s3,
