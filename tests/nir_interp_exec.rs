@@ -362,7 +362,11 @@ fn io_offsets_are_signed() {
     for inv in 0..4 {
         assert_eq!(out(&folded, inv), out(&direct, inv));
     }
-    assert_ne!(out(&folded, 0), out(&other, 0), "slot 3's inputs differ from slot 1's");
+    assert_ne!(
+        out(&folded, 0),
+        out(&other, 0),
+        "slot 3's inputs differ from slot 1's"
+    );
     let e = interp::run(&shader(&read(1, "0xfffffffe")), &env, 1).unwrap_err();
     assert!(e.message.contains("out of range"), "{e}");
 }
