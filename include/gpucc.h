@@ -2357,7 +2357,8 @@ gpucc_status gpucc_program_gs_info(const gpucc_program *program, gpucc_gs_info *
 /**
  * The varying (`VARYING_SLOT` number) in slot `slot` of a geometry program's output VUE
  * map, or -1 for a padding slot. A slot past `num_vue_slots` is
- * GPUCC_STATUS_INVALID_ARGUMENT.
+ * GPUCC_STATUS_INVALID_ARGUMENT. gpucc_program_vue_slot answers the same for a geometry
+ * program; this one also refuses a program of another stage.
  */
 gpucc_status gpucc_program_gs_vue_slot(const gpucc_program *program,
                                        uint32_t slot,
@@ -2546,14 +2547,16 @@ void gpucc_string_free(char *s);
 gpucc_status gpucc_program_vs_info(const gpucc_program *program, gpucc_vs_info *info);
 
 /**
- * The varying (`VARYING_SLOT` number) in slot `slot` of a vertex program's VUE map, or -1
- * for a padding slot. A slot past `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
+ * The varying (`VARYING_SLOT` number) in slot `slot` of the output VUE map of a vertex,
+ * tessellation-evaluation or geometry program, or -1 for a padding slot. A slot past
+ * `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
  */
 gpucc_status gpucc_program_vue_slot(const gpucc_program *program, uint32_t slot, int32_t *varying);
 
 /**
- * The VUE slot of a vertex program that holds `varying`, or -1 when the program does not
- * write it (GL then reads zeros; the driver feeds the SBE attribute a constant).
+ * The slot of the output VUE map of a vertex, tessellation-evaluation or geometry program
+ * that holds `varying`, or -1 when the program does not write it (GL then reads zeros; the
+ * driver feeds the SBE attribute a constant). Mesa: `vue_map.varying_to_slot[varying]`.
  */
 gpucc_status gpucc_program_vue_slot_of(const gpucc_program *program,
                                        uint32_t varying,

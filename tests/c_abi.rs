@@ -109,6 +109,15 @@ fn c_reads_a_geometry_programs_facts() {
 }
 
 #[test]
+fn c_binds_a_gen7_vertex_geometry_fragment_pipeline() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/intel");
+    run(
+        &common::build_c_program("bind_vs_gs_fs"),
+        &[Path::new(examples)],
+    );
+}
+
+#[test]
 fn c_binds_programs_of_both_families_from_the_info_alone() {
     run(&common::build_c_program("bind_programs"), &[]);
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::stage_corpus::{mesa_stage_stats, Tally};
+use common::stage_corpus::{mesa_stage_stats, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, BindingModel, Context, Options};
 use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
@@ -67,7 +67,13 @@ fn run(platform: &str) {
             }
         }
     }
-    t.check(&format!("{platform}.gs.corpus"), true);
+    t.check(
+        &format!("{platform}.gs.corpus"),
+        Record {
+            cycles: true,
+            ..Record::MESA
+        },
+    );
 }
 
 #[test]

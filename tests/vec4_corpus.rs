@@ -7,11 +7,9 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
-use gpucc::intel::fs::CompileError;
-
+use common::stage_corpus::{MesaRow, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
 
@@ -30,13 +28,10 @@ fn run(platform: &str) {
     };
     let ctx = Context::new(DevInfo::from_name(platform).unwrap());
     let files = common::files_with_suffix(&dir, ".vs.nir");
-    let (mut compiled, mut maps_equal, mut maps_printed) = (0, 0, 0);
-    let (mut passed, mut unsupported_verify) = (0, 0);
-    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
-    let mut verify_unsupported: BTreeMap<String, usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    let (mut ours, mut theirs, mut ours_spills, mut theirs_spills) = (0u64, 0u64, 0u64, 0u64);
-    let (mut helped, mut hurt, mut compared) = (0, 0, 0);
+    let mut t = Tally {
+        files: files.len(),
+        ..Tally::default()
+    };
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -44,94 +39,45 @@ fn run(platform: &str) {
         let k = match ctx.compile(&shader, &Options::widths(&[8]).validating()) {
             Ok(k) => k,
             Err(CompileError::Unsupported(w)) => {
-                *unsupported.entry(w).or_default() += 1;
+                t.refused(&name, w);
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{name}: {e}"));
+                t.failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        compiled += 1;
+        t.compiled += 1;
         assert!(
             k.is_simd4x2() && k.simd.len() == 1,
             "{name}: not a SIMD4x2 kernel"
         );
         assert_eq!(k.simd[0].simd, SIMD4X2);
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
-        if let Some(printed) = common::printed_vue_map(&text) {
-            maps_printed += 1;
-            if printed == v.vue_map.to_string() {
-                maps_equal += 1;
-            } else {
-                failures.push(format!(
-                    "{name}: VUE map\n{}differs from Mesa's\n{printed}",
-                    v.vue_map
-                ));
-            }
-        }
-        match verify_kernel(&ctx, &shader, &k, 8) {
-            VerifyOutcome::Pass => passed += 1,
+        t.vue_map(&name, &text, v.vue_map.to_string());
+        let outcome = match verify_kernel(&ctx, &shader, &k, 8) {
+            // Grouped by the reason, without the instruction position.
             VerifyOutcome::Unsupported(w) => {
-                unsupported_verify += 1;
-                // Group by the reason, without the instruction position.
-                let w = w.split(": ").skip(2).collect::<Vec<_>>().join(": ");
-                *verify_unsupported.entry(w).or_default() += 1;
+                VerifyOutcome::Unsupported(w.split(": ").skip(2).collect::<Vec<_>>().join(": "))
             }
-            other => failures.push(format!("{name}: {other:?}")),
-        }
-        let key = name.trim_end_matches(".nir");
-        if let Some(m) = mesa.as_ref().and_then(|m| m.get(key)) {
-            let (n, spills) = (m.instructions as u32, m.spills + m.fills);
-            let s = &k.simd[0].stats;
-            compared += 1;
-            ours += s.instructions as u64;
-            theirs += n as u64;
-            ours_spills += (s.spills + s.fills) as u64;
-            theirs_spills += spills;
-            helped += (s.instructions < n) as usize;
-            hurt += (s.instructions > n) as usize;
+            other => other,
+        };
+        t.verdict(&name, outcome);
+        if let Some(m) = mesa
+            .as_ref()
+            .and_then(|m| m.get(name.trim_end_matches(".nir")))
+        {
+            t.compare(&k.simd[0].stats, MesaRow::from(m));
         }
     }
-    println!(
-        "{platform} vec4 vs: {compiled}/{} compiled, {passed} verified, VUE maps \
-         {maps_equal}/{maps_printed}; instructions {ours} vs Mesa's {theirs} ({:.3}), helped \
-         {helped}, HURT {hurt}; spills+fills {ours_spills} vs {theirs_spills}",
-        files.len(),
-        ours as f64 / theirs.max(1) as f64
-    );
-    let mut figs = common::expect::Figures::new(&format!("{platform}.vs.vec4_corpus"));
-    figs.count("files", files.len());
-    figs.count("compiled", compiled);
-    figs.count("unsupported", unsupported.values().sum());
-    figs.count("verified", passed);
-    figs.count("verify_unsupported", unsupported_verify);
-    figs.count("failures", failures.len());
-    figs.count("vue_maps_equal_to_mesa", maps_equal);
-    figs.count("vue_maps_printed", maps_printed);
-    if mesa.is_some() {
-        figs.count("compared_with_mesa", compared);
-        figs.count("instructions", ours as usize);
-        figs.count("mesa_instructions", theirs as usize);
-        figs.ratio("instructions_vs_mesa", ours as f64 / theirs.max(1) as f64);
-        figs.count("helped", helped);
-        figs.count("hurt", hurt);
-        figs.count("spills_fills", ours_spills as usize);
-        figs.count("mesa_spills_fills", theirs_spills as usize);
-    }
-    for (w, n) in &unsupported {
-        figs.note(format!("{n:4} unsupported: {w}"));
-    }
-    for (w, n) in &verify_unsupported {
-        figs.note(format!("{n:4} not verified: {w}"));
-    }
-    for f in failures.iter().take(20) {
-        figs.note(f.clone());
-    }
-    figs.check();
+    let record = Record {
+        mesa: mesa.is_some(),
+        cycles: false,
+        vue_maps: true,
+    };
     // Nothing fails: every shader compiles or is UNSUPPORTED naming the feature, and every
     // compiled one that runs matches the interpreter.
-    assert!(failures.is_empty(), "{failures:#?}");
+    t.check(&format!("{platform}.vs.vec4_corpus"), record);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! only the fields that fit the caller's `struct_size`.
 
 use super::sized::write_sized;
-use super::status::{guard, write_out, Error, Status};
+use super::status::{guard, Error, Status};
 use crate::intel::geometry::{DispatchMode, GeometryInfo};
 use crate::intel::kernel::Kernel;
 use crate::program::{Code, Program};
@@ -160,7 +160,8 @@ pub extern "C" fn gpucc_program_gs_info(program: *const Program, info: *mut GsIn
 
 /// The varying (`VARYING_SLOT` number) in slot `slot` of a geometry program's output VUE
 /// map, or -1 for a padding slot. A slot past `num_vue_slots` is
-/// GPUCC_STATUS_INVALID_ARGUMENT.
+/// GPUCC_STATUS_INVALID_ARGUMENT. gpucc_program_vue_slot answers the same for a geometry
+/// program; this one also refuses a program of another stage.
 #[no_mangle]
 pub extern "C" fn gpucc_program_gs_vue_slot(
     program: *const Program,
@@ -168,13 +169,8 @@ pub extern "C" fn gpucc_program_gs_vue_slot(
     varying: *mut i32,
 ) -> Status {
     guard("gpucc_program_gs_vue_slot", || {
-        let (_, g) = geometry(program, "gpucc_program_gs_vue_slot")?;
-        let s = g.vue_map.slots.get(slot as usize).ok_or_else(|| {
-            Error::invalid(format!(
-                "gpucc_program_gs_vue_slot: slot {slot} of a {}-slot VUE map",
-                g.vue_map.num_slots()
-            ))
-        })?;
-        write_out(varying, s.map_or(-1, |x| x as i32), "varying")
+        const ENTRY: &str = "gpucc_program_gs_vue_slot";
+        let (_, g) = geometry(program, ENTRY)?;
+        super::stage_io::write_vue_slot(&g.vue_map, slot, varying, ENTRY)
     })
 }

@@ -1,6 +1,8 @@
 //! How an Intel vertex program's outputs meet a fragment program's inputs: the vertex
-//! program's facts and VUE map, the fragment program's input slots. A driver programs
-//! 3DSTATE_VS, the vertex elements, 3DSTATE_SBE and 3DSTATE_SBE_SWIZ from these alone.
+//! program's facts, the output VUE map of whichever stage is last before the rasteriser
+//! (vertex, tessellation-evaluation or geometry), the fragment program's input slots. A
+//! driver programs 3DSTATE_VS, the vertex elements, 3DSTATE_SBE and 3DSTATE_SBE_SWIZ from
+//! these alone.
 //!
 //! The info structs are size-prefixed: the caller sets `struct_size` to `sizeof` of the
 //! struct it was built with and the library fills only the fields that fit, so a driver
@@ -9,6 +11,7 @@
 use super::sized::write_sized;
 use super::status::{guard, write_out, Error, Status};
 use crate::intel::kernel::Kernel;
+use crate::intel::vue::VueMap;
 use crate::program::{Code, Program};
 
 /// A vertex program's binding facts (Intel, Gen8+; Mesa's `brw_vs_prog_data` and
@@ -160,8 +163,25 @@ pub extern "C" fn gpucc_program_vs_info(program: *const Program, info: *mut VsIn
     })
 }
 
-/// The varying (`VARYING_SLOT` number) in slot `slot` of a vertex program's VUE map, or -1
-/// for a padding slot. A slot past `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
+/// The output VUE map of a program that feeds the rasteriser or a later geometry stage: a
+/// vertex, tessellation-evaluation or geometry program (Mesa's `brw_vue_prog_data::vue_map`,
+/// which iris and crocus read from whichever of them is the last before the rasteriser to
+/// program 3DSTATE_SBE).
+fn output_vue_map<'a>(program: *const Program, entry: &str) -> Result<&'a VueMap, Error> {
+    let k = kernel(program, entry)?;
+    let map = k.vertex.as_ref().map(|v| &v.vue_map);
+    map.or(k.tess_eval.as_ref().map(|t| &t.vue_map))
+        .or(k.geometry.as_ref().map(|g| &g.vue_map))
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "{entry}: not a vertex, tessellation-evaluation or geometry program"
+            ))
+        })
+}
+
+/// The varying (`VARYING_SLOT` number) in slot `slot` of the output VUE map of a vertex,
+/// tessellation-evaluation or geometry program, or -1 for a padding slot. A slot past
+/// `num_vue_slots` is GPUCC_STATUS_INVALID_ARGUMENT.
 #[no_mangle]
 pub extern "C" fn gpucc_program_vue_slot(
     program: *const Program,
@@ -169,19 +189,30 @@ pub extern "C" fn gpucc_program_vue_slot(
     varying: *mut i32,
 ) -> Status {
     guard("gpucc_program_vue_slot", || {
-        let v = vertex(program, "gpucc_program_vue_slot")?;
-        let s = v.vue_map.slots.get(slot as usize).ok_or_else(|| {
-            Error::invalid(format!(
-                "gpucc_program_vue_slot: slot {slot} of a {}-slot VUE map",
-                v.vue_map.num_slots()
-            ))
-        })?;
-        write_out(varying, s.map_or(-1, |x| x as i32), "varying")
+        const ENTRY: &str = "gpucc_program_vue_slot";
+        write_vue_slot(output_vue_map(program, ENTRY)?, slot, varying, ENTRY)
     })
 }
 
-/// The VUE slot of a vertex program that holds `varying`, or -1 when the program does not
-/// write it (GL then reads zeros; the driver feeds the SBE attribute a constant).
+/// Writes the varying in `slot` of `map` (-1 for padding) to `*varying`.
+pub(super) fn write_vue_slot(
+    map: &VueMap,
+    slot: u32,
+    varying: *mut i32,
+    entry: &str,
+) -> Result<(), Error> {
+    let s = map.slots.get(slot as usize).ok_or_else(|| {
+        Error::invalid(format!(
+            "{entry}: slot {slot} of a {}-slot VUE map",
+            map.num_slots()
+        ))
+    })?;
+    write_out(varying, s.map_or(-1, |x| x as i32), "varying")
+}
+
+/// The slot of the output VUE map of a vertex, tessellation-evaluation or geometry program
+/// that holds `varying`, or -1 when the program does not write it (GL then reads zeros; the
+/// driver feeds the SBE attribute a constant). Mesa: `vue_map.varying_to_slot[varying]`.
 #[no_mangle]
 pub extern "C" fn gpucc_program_vue_slot_of(
     program: *const Program,
@@ -189,12 +220,8 @@ pub extern "C" fn gpucc_program_vue_slot_of(
     slot: *mut i32,
 ) -> Status {
     guard("gpucc_program_vue_slot_of", || {
-        let v = vertex(program, "gpucc_program_vue_slot_of")?;
-        write_out(
-            slot,
-            v.vue_map.slot_of(varying).map_or(-1, |s| s as i32),
-            "slot",
-        )
+        let map = output_vue_map(program, "gpucc_program_vue_slot_of")?;
+        write_out(slot, map.slot_of(varying).map_or(-1, |s| s as i32), "slot")
     })
 }
 

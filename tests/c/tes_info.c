@@ -62,6 +62,19 @@ int main(void)
    CHECK(t.vue_slots_valid == ((1ull << 0) | (1ull << 32)));
    CHECK(t.dispatch_mode == 3);
 
+   /* Its output VUE map, slot by slot and by varying, as a vertex program's is read. */
+   const int32_t expected_map[3] = {12 /* PSIZ */, 0 /* POS */, 32 /* VAR0 */};
+   for (uint32_t s = 0; s < 3; s++) {
+      int32_t varying = -2;
+      CHECK_STATUS(gpucc_program_vue_slot(tes, s, &varying), GPUCC_STATUS_OK, "");
+      CHECK(varying == expected_map[s]);
+   }
+   int32_t slot = -2;
+   CHECK_STATUS(gpucc_program_vue_slot_of(tes, 32, &slot), GPUCC_STATUS_OK, "");
+   CHECK(slot == 2);
+   CHECK_STATUS(gpucc_program_vue_slot_of(tes, 33, &slot), GPUCC_STATUS_OK, "");
+   CHECK(slot == -1);
+
    /* Not a TES: refused. */
    gpucc_vs_info v = {.struct_size = sizeof(v)};
    CHECK_STATUS(gpucc_program_vs_info(tes, &v), GPUCC_STATUS_INVALID_ARGUMENT, "");

@@ -1,7 +1,7 @@
-//! The tally the stage corpus tests (`tests/gs_corpus.rs`, `tests/vec4_gs_corpus.rs`) keep
-//! over `shared/corpus/stages/<platform>`: what compiled, what was refused and why, what
-//! verified against the interpreter, and each program's statistics beside Mesa's row of the
-//! stages CSV, recorded as the figures held in tests/expectations/corpus.txt.
+//! The tally the per-stage corpus tests (vertex, geometry and tessellation shaders, scalar
+//! and vec4) keep: what compiled, what was refused and why, what verified against the
+//! interpreter, the VUE maps beside those Mesa printed, and each program's statistics beside
+//! Mesa's row, recorded as the figures held in tests/expectations/corpus.txt.
 
 use gpucc::intel::backend::VerifyOutcome;
 use gpucc::intel::kernel::Stats;
@@ -13,6 +13,35 @@ pub struct MesaRow {
     pub instructions: u64,
     pub spills_fills: u64,
     pub cycles: u64,
+}
+
+impl From<&super::MesaStats> for MesaRow {
+    fn from(m: &super::MesaStats) -> MesaRow {
+        MesaRow {
+            instructions: m.instructions,
+            spills_fills: m.spills + m.fills,
+            cycles: m.cycles,
+        }
+    }
+}
+
+/// Which figures beyond the counts of compiled, refused and verified programs a test holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Record {
+    /// The comparison with Mesa's statistics (a platform without Mesa's figures leaves it out).
+    pub mesa: bool,
+    /// Estimated cycles beside Mesa's.
+    pub cycles: bool,
+    /// The VUE maps compared with the ones Mesa printed after the shader.
+    pub vue_maps: bool,
+}
+
+impl Record {
+    pub const MESA: Record = Record {
+        mesa: true,
+        cycles: false,
+        vue_maps: false,
+    };
 }
 
 /// Mesa's rows of `stage` (`gs`, `tes`, ...) in a stages CSV, by shader name.
@@ -66,6 +95,8 @@ pub struct Tally {
     pub theirs_cycles: u64,
     pub helped: usize,
     pub hurt: usize,
+    pub vue_maps_printed: usize,
+    pub vue_maps_equal: usize,
 }
 
 impl Tally {
@@ -100,16 +131,34 @@ impl Tally {
         self.hurt += usize::from(ours > mesa.instructions);
     }
 
-    /// Prints the summary, records the figures under `prefix` (cycles too when `cycles`),
-    /// and fails on a changed figure or any failure.
-    pub fn check(&self, prefix: &str, cycles: bool) {
+    /// Compares the VUE map of a compiled vertex shader with the one Mesa printed after the
+    /// shader's text (when it did); a difference is a failure.
+    pub fn vue_map(&mut self, name: &str, text: &str, ours: String) {
+        let Some(printed) = super::printed_vue_map(text) else {
+            return;
+        };
+        self.vue_maps_printed += 1;
+        if printed == ours {
+            self.vue_maps_equal += 1;
+        } else {
+            self.failures.push(format!(
+                "{name}: VUE map\n{ours}differs from Mesa's\n{printed}"
+            ));
+        }
+    }
+
+    /// Prints the summary, records the figures `record` names under `prefix`, and fails on a
+    /// changed figure or any failure.
+    pub fn check(&self, prefix: &str, record: Record) {
         let ratio = self.ours as f64 / self.theirs.max(1) as f64;
         println!(
-            "{prefix}: {}/{} compiled, {} verified; instructions {} vs Mesa's {} ({ratio:.3}), \
-             helped {}, hurt {}; spills+fills {} vs {}",
+            "{prefix}: {}/{} compiled, {} verified, VUE maps {}/{}; instructions {} vs Mesa's \
+             {} ({ratio:.3}), helped {}, hurt {}; spills+fills {} vs {}",
             self.compiled,
             self.files,
             self.verified,
+            self.vue_maps_equal,
+            self.vue_maps_printed,
             self.ours,
             self.theirs,
             self.helped,
@@ -125,18 +174,26 @@ impl Tally {
         figs.count("verify_unsupported", self.verify_unsupported.values().sum());
         figs.count("refused_beyond_fp64", self.refused_beyond_fp64);
         figs.count("failures", self.failures.len());
-        figs.count("compared_with_mesa", self.compared);
-        figs.count("instructions", self.ours as usize);
-        figs.count("mesa_instructions", self.theirs as usize);
-        figs.ratio("instructions_vs_mesa", ratio);
-        if cycles {
+        if record.vue_maps {
+            figs.count("vue_maps_equal_to_mesa", self.vue_maps_equal);
+            figs.count("vue_maps_printed", self.vue_maps_printed);
+        }
+        if record.mesa {
+            figs.count("compared_with_mesa", self.compared);
+            figs.count("instructions", self.ours as usize);
+            figs.count("mesa_instructions", self.theirs as usize);
+            figs.ratio("instructions_vs_mesa", ratio);
+            figs.count("helped", self.helped);
+            figs.count("hurt", self.hurt);
+            figs.count("spills_fills", self.ours_spills as usize);
+            figs.count("mesa_spills_fills", self.theirs_spills as usize);
+        }
+        if record.mesa && record.cycles {
             figs.count("cycles", self.ours_cycles as usize);
             figs.count("mesa_cycles", self.theirs_cycles as usize);
+            let cycles = self.ours_cycles as f64 / self.theirs_cycles.max(1) as f64;
+            figs.ratio("cycles_vs_mesa", cycles);
         }
-        figs.count("helped", self.helped);
-        figs.count("hurt", self.hurt);
-        figs.count("spills_fills", self.ours_spills as usize);
-        figs.count("mesa_spills_fills", self.theirs_spills as usize);
         for (w, n) in &self.unsupported {
             figs.note(format!("{n:4} unsupported: {w}"));
         }
