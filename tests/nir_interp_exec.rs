@@ -336,3 +336,37 @@ fn run_cli_formats_outputs() {
     );
     assert!(interp::run_cli("not nir", 1, &[]).is_err());
 }
+
+/// An I/O offset is a signed 32-bit integer added to the base, as Mesa's `nir_lower_io`
+/// leaves `index - 2` with the 2 folded into the base and brw adds the two in the URB
+/// message: base 3 + offset 0xfffffffe reads slot 1, the same value as base 1 + offset 0; a
+/// sum below slot 0 is an error, not a wrap.
+#[test]
+fn io_offsets_are_signed() {
+    let read = |base: u32, off: &str| {
+        format!(
+            "    block b0:   // preds:
+    32     %0 = load_const (0x00000000)
+    32     %1 = load_const ({off})
+    32x4   %2 = @load_input (%1) (base={base}, range=4, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=4)
+{}                // succs: b1
+    block b1:
+",
+            store("%2", "%0", "xyzw")
+        )
+    };
+    let env = Environment::default();
+    let folded = run(&shader(&read(3, "0xfffffffe")), &env, 4);
+    let direct = run(&shader(&read(1, "0x00000000")), &env, 4);
+    let other = run(&shader(&read(3, "0x00000000")), &env, 4);
+    for inv in 0..4 {
+        assert_eq!(out(&folded, inv), out(&direct, inv));
+    }
+    assert_ne!(
+        out(&folded, 0),
+        out(&other, 0),
+        "slot 3's inputs differ from slot 1's"
+    );
+    let e = interp::run(&shader(&read(1, "0xfffffffe")), &env, 1).unwrap_err();
+    assert!(e.message.contains("out of range"), "{e}");
+}

@@ -501,15 +501,17 @@ impl<'a> Machine<'a> {
         ii.int_index(kind).unwrap_or(0)
     }
 
-    /// The slot `base + offset` an input or output intrinsic addresses in `lane`. Slots are
-    /// varying locations, not NIR integers: past `u32` (or a negative base) is an error
+    /// The slot `base + offset` an input or output intrinsic addresses in `lane`. The offset
+    /// is a 32-bit NIR integer and signed: `nir_lower_io` leaves `index - k` with `k` folded
+    /// into the base (base 19, offset -16 for element `index` of an array at slot 19 - 16), and
+    /// brw adds the two in the URB message (global offset plus per-slot offset), so the slot
+    /// is their sum. Slots are varying locations: a sum below 0 or past `u32` is an error
     /// naming them, not a wrap into some other slot.
     fn io_slot(&self, ii: &IntrinsicInstr, off_src: usize, lane: usize) -> R<u32> {
         let base = self.index(ii, IndexKind::Base);
-        let off = self.scalar(self.src(ii, off_src)?, lane)? as u32;
-        u32::try_from(base)
-            .ok()
-            .and_then(|b| b.checked_add(off))
+        let off = self.scalar(self.src(ii, off_src)?, lane)? as u32 as i32;
+        base.checked_add(i64::from(off))
+            .and_then(|slot| u32::try_from(slot).ok())
             .ok_or_else(|| {
                 self.undefined(format!(
                     "{} slot base {base} + offset {off} is out of range",

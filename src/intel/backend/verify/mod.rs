@@ -353,8 +353,11 @@ pub fn verify_kernel_with(
             run_one(set)
         };
         // Likewise a TES input indexed by a uniform integer holding a float's bits reads
-        // far past the patch entry.
-        let reads_far = |w: &str| kernel.tess_eval.is_some() && w.contains("is not provided");
+        // far past the patch entry, or (added to a negative offset, `index - 16`) at no slot.
+        let reads_far = |w: &str| {
+            kernel.tess_eval.is_some()
+                && (w.contains("is not provided") || w.contains("is out of range"))
+        };
         if !memo.small_integers[set]
             && matches!(&run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit") || reads_far(w))
         {

@@ -167,7 +167,7 @@ impl Translator<'_> {
             .const_value(intrinsic_src(i, 1)?)
             .and_then(|v| v.first().copied());
         let Some(block) = block else {
-            return Err(unsupported("load_ubo with a non-constant block index"));
+            return self.emit_indexed_pull_constant(i);
         };
         let block = self.ubo_block(block)?;
         let Some(offset) = offset else {
@@ -177,7 +177,7 @@ impl Translator<'_> {
             if i.intrinsic == Intrinsic::LoadUboUniformBlockIntel && self.devinfo.ver >= 90 {
                 return self.emit_ubo_block_load(i, block, intrinsic_src(i, 1)?);
             }
-            return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
+            return self.emit_pull_constant(i, block, None, intrinsic_src(i, 1)?);
         };
         let (n, bits) = self.def_info(intrinsic_def(i)?)?;
         if bits != 32 || offset % 4 != 0 {
@@ -206,7 +206,7 @@ impl Translator<'_> {
         if (self.push_fixed && new > 0)
             || self.facts.push.len() + new > self.max_push_regs as usize * 8
         {
-            return self.emit_pull_constant(i, block, intrinsic_src(i, 1)?);
+            return self.emit_pull_constant(i, block, None, intrinsic_src(i, 1)?);
         }
         let mut out = Vec::new();
         for key in keys {
@@ -376,11 +376,14 @@ impl Translator<'_> {
     /// itself and each reply holds the four dwords from there, whatever the offset's
     /// alignment: the message is one register per eight channels, with no row index to
     /// compute, no level source and no per-component select, as Mesa's
-    /// VARYING_PULL_CONSTANT_LOAD emits it on Gen7 and Gen8.
+    /// VARYING_PULL_CONSTANT_LOAD emits it on Gen7 and Gen8. With `index` (a scalar from
+    /// [`Translator::descriptor_index`]) the message is indexed: the block is `block` plus
+    /// that run-time value.
     fn emit_pull_constant(
         &mut self,
         i: &IntrinsicInstr,
         block: u32,
+        index: Option<Reg>,
         offset: SsaId,
     ) -> Result<(), CompileError> {
         use RegType::UD;
@@ -392,7 +395,7 @@ impl Translator<'_> {
             return Err(unsupported("load_ubo of non-dword data"));
         }
         let surface = self.facts.ubo_surface_base + block;
-        if !self.facts.pull_blocks.contains(&block) {
+        if index.is_none() && !self.facts.pull_blocks.contains(&block) {
             self.facts.pull_blocks.push(block);
         }
         let off = self.comp(offset, 0)?.retype(UD);
@@ -414,10 +417,10 @@ impl Translator<'_> {
                     kind: TexKind::Ld,
                     surface: surface as u8,
                     sampler: 0,
-                    indexed: false,
+                    indexed: index.is_some(),
                 },
                 dst,
-                vec![addr],
+                std::iter::once(addr).chain(index).collect(),
             );
             // Copies out of the reply let its unused and dead components be reused early
             // (register coalescing removes the copies that cost nothing to keep).
@@ -429,6 +432,29 @@ impl Translator<'_> {
         }
         self.set(def, out);
         Ok(())
+    }
+
+    /// `load_ubo` of an element of a UBO array at a run-time block index, which GLSL
+    /// requires to be dynamically uniform: the pull-constant `ld` of
+    /// [`Self::emit_pull_constant`] with the first enabled channel's index added to the
+    /// binding-table index at run time (as brw reads such blocks through an indirect
+    /// descriptor; the index also lands in the sampler field, which `ld` does not use). Any
+    /// block the shader declares (`num_ubos`) may be read, so every one is bound as pulled.
+    fn emit_indexed_pull_constant(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if self.num_ubos == 0 {
+            return Err(CompileError::Invalid(
+                "load_ubo with a run-time block index in a shader declaring no UBO (num_ubos)"
+                    .into(),
+            ));
+        }
+        self.ubo_block(u64::from(self.num_ubos - 1))?;
+        for b in 0..self.num_ubos {
+            if !self.facts.pull_blocks.contains(&b) {
+                self.facts.pull_blocks.push(b);
+            }
+        }
+        let index = self.descriptor_index(intrinsic_src(i, 0)?)?;
+        self.emit_pull_constant(i, 0, Some(index), intrinsic_src(i, 1)?)
     }
 
     /// `load_ubo_uniform_block_intel` at a run-time offset that is the same in every

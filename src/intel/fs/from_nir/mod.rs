@@ -134,9 +134,15 @@ pub fn from_nir(
         .map(|v| v.ty.arrays.iter().product::<u32>())
         .max()
         .unwrap_or(1);
+    let num_ubos = shader
+        .info
+        .field("num_ubos")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let mut t = Translator {
         devinfo,
         sampler_array_len,
+        num_ubos,
         imp,
         width,
         prog: Program::default(),

@@ -69,13 +69,8 @@ impl Translator<'_> {
         // the surface and sampler for the whole message, as brw does, instead of one
         // predicated message per array element.
         if let Some(id) = dynamic {
-            let idx = self.in_grf(self.comp(id, 0)?.retype(RegType::UD));
-            let uniform = Reg::vgrf(self.prog.alloc(1), RegType::UD);
-            self.push(Op::Uniformize, uniform, vec![idx]);
-            params.push(Reg {
-                stride: 0,
-                ..uniform
-            });
+            let index = self.descriptor_index(id)?;
+            params.push(index);
         }
         let inst = self.push(
             Op::Tex {
@@ -97,6 +92,20 @@ impl Translator<'_> {
             .collect();
         self.set(t.def, out);
         Ok(())
+    }
+
+    /// A run-time binding-table index GLSL requires to be dynamically uniform (an element of
+    /// a sampler or UBO array) as the scalar dword an indexed message adds to its
+    /// descriptor: the first enabled channel's value (see [`Op::Uniformize`]), as brw takes
+    /// it, instead of one predicated message per array element.
+    pub(super) fn descriptor_index(&mut self, id: nir::SsaId) -> Result<Reg, CompileError> {
+        let idx = self.in_grf(self.comp(id, 0)?.retype(RegType::UD));
+        let uniform = Reg::vgrf(self.prog.alloc(1), RegType::UD);
+        self.push(Op::Uniformize, uniform, vec![idx]);
+        Ok(Reg {
+            stride: 0,
+            ..uniform
+        })
     }
 
     /// The texture and sampler indices a message can name, `candidates` consecutive ones

@@ -15,6 +15,9 @@ pub(super) struct Translator<'a> {
     pub(super) devinfo: &'static DevInfo,
     /// Longest sampler array the shader declares (texture_offset candidates).
     pub(super) sampler_array_len: u32,
+    /// The UBO blocks the shader declares (`num_ubos`): those a load with a run-time block
+    /// index can read.
+    pub(super) num_ubos: u32,
     pub(super) imp: &'a nir::Impl,
     pub(super) width: u8,
     pub(super) prog: Program,

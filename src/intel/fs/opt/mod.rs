@@ -44,6 +44,8 @@
 //! 14. [`pred_break`]: an IF holding only a BREAK or CONTINUE becomes a predicated jump;
 //! 15. [`rename`]: each later complete definition of a register outside control flow gets a
 //!     fresh register, its reads following it;
+//! 16. [`live_channel`]: in a thread dispatched packed from channel 0 (vertex, geometry,
+//!     tessellation), a Uniformize outside control flow reads channel 0, a plain copy;
 //!
 //! and after each round [`compact`] again, for the registers the round left unnamed (it does
 //! not count as progress: a renumbering enables no other rewrite).
@@ -80,6 +82,7 @@ pub mod flag_sink;
 pub mod flags;
 pub mod fold_copies;
 pub mod if_convert;
+pub mod live_channel;
 pub mod peephole_sel;
 pub mod pred_break;
 pub mod rename;
@@ -193,6 +196,10 @@ pub const ROUND: &[OptPass] = &[
     Pass {
         name: "register_renaming",
         run: |_, p| rename::register_renaming(p),
+    },
+    Pass {
+        name: "eliminate_find_live_channel",
+        run: |_, p| live_channel::eliminate_find_live_channel(p),
     },
 ];
 
