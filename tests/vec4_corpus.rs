@@ -1,9 +1,10 @@
 //! Mesa's ivb vertex-shader corpus through the vec4 (SIMD4x2) backend, on Ivy Bridge and on
-//! Haswell (which has no corpus of its own: it compiles the ivb NIR): every `*.vs.nir`
-//! compiled, its VUE map compared with the one Mesa printed after the shader, run two
-//! vertices per thread on the simulator against the interpreter, and (ivb) its instruction
-//! count compared with Mesa's vec4 statistics (shared/corpus/mesa-stats/ivb.csv, `vs` rows,
-//! simd `vec4`). Figures are held exactly in tests/expectations/corpus.txt.
+//! Haswell (which has no corpus of its own: it compiles the ivb NIR), and Mesa's snb corpus
+//! on Sandy Bridge (Gen6: message registers, align1 MATH): every `*.vs.nir` compiled, its VUE
+//! map compared with the one Mesa printed after the shader, run two vertices per thread on
+//! the simulator against the interpreter, and (ivb, snb) its instruction count compared with
+//! Mesa's vec4 statistics (shared/corpus/mesa-stats/<platform>.csv, `vs` rows, simd `vec4`).
+//! Figures are held exactly in tests/expectations/corpus.txt.
 
 mod common;
 
@@ -13,13 +14,15 @@ use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
 
-fn run(platform: &str) {
-    let Some(dir) = common::shared_path("corpus/nir/ivb") else {
+/// Compiles and verifies `corpus`'s vertex shaders on `platform`, comparing with Mesa's
+/// statistics when the corpus is the platform's own.
+fn run(platform: &str, corpus: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
         return;
     };
-    let mesa = if platform == "ivb" {
-        let Some(m) = common::mesa_vs_stats("ivb", |_| true) else {
-            common::missing("corpus/mesa-stats/ivb.csv");
+    let mesa = if platform == corpus {
+        let Some(m) = common::mesa_vs_stats(platform, |_| true) else {
+            common::missing(&format!("corpus/mesa-stats/{platform}.csv"));
             return;
         };
         Some(m)
@@ -82,12 +85,17 @@ fn run(platform: &str) {
 
 #[test]
 fn ivb_vertex_shaders_compile_simd4x2_and_verify() {
-    run("ivb");
+    run("ivb", "ivb");
 }
 
 #[test]
 fn hsw_compiles_the_ivb_vertex_shaders_simd4x2_and_verifies_them() {
-    run("hsw");
+    run("hsw", "ivb");
+}
+
+#[test]
+fn snb_vertex_shaders_compile_simd4x2_and_verify() {
+    run("snb", "snb");
 }
 
 #[test]

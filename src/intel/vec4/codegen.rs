@@ -138,10 +138,37 @@ pub struct Layout {
     pub uniform_base: u32,
     /// First attribute register.
     pub attr_base: u32,
+    /// Gen6: the fixed registers from `urb::MSG_BASE` are message registers (see
+    /// [`super::gen6`]).
+    pub mrfs: bool,
+}
+
+/// The file and number of fixed IR register `nr`: a message register on Gen6 when it is one.
+fn fixed(layout: &Layout, nr: u32) -> (RegFile, u32) {
+    match super::gen6::mrf_of(nr) {
+        Some(m) if layout.mrfs => (RegFile::Mrf, m),
+        _ => (RegFile::Grf, nr),
+    }
 }
 
 fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), CompileError> {
+    let (file, nr, sub, region) = reg(alloc, layout, s)?;
+    if file != RegFile::Grf {
+        return Err(CompileError::Internal(format!(
+            "{s} is a message register where a GRF is read"
+        )));
+    }
+    Ok((nr, sub, region))
+}
+
+/// The register file, number, subregister and region of register operand `s`.
+fn reg(
+    alloc: &[u32],
+    layout: &Layout,
+    s: &Src,
+) -> Result<(RegFile, u8, u8, Region), CompileError> {
     let four = Region::new(4, 4, 1);
+    let mut file = RegFile::Grf;
     let (nr, sub, region) = match s.file {
         File::Vgrf => (
             *alloc
@@ -156,15 +183,19 @@ fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), Comp
             (s.nr % 2) * 16,
             Region::new(0, 4, 1),
         ),
-        File::Fixed => (s.nr, 0, four),
-        File::Null => return Ok((0, 0, four)),
+        File::Fixed => {
+            let (f, nr) = fixed(layout, s.nr);
+            file = f;
+            (nr, 0, four)
+        }
+        File::Null => return Ok((RegFile::Grf, 0, 0, four)),
         File::Imm => return Err(CompileError::Internal("immediate as a register".into())),
     };
     let nr = u8::try_from(nr)
         .ok()
         .filter(|&n| n < 128)
         .ok_or_else(|| CompileError::Internal(format!("register g{nr} out of range")))?;
-    Ok((nr, sub as u8, region))
+    Ok((file, nr, sub as u8, region))
 }
 
 fn src_of(alloc: &[u32], layout: &Layout, s: &Src) -> Result<EuSrc, CompileError> {
@@ -182,16 +213,17 @@ fn src_of(alloc: &[u32], layout: &Layout, s: &Src) -> Result<EuSrc, CompileError
         r.swizzle = RegSrc::XYZW;
         return Ok(EuSrc::Reg(r));
     }
-    let (nr, sub, region) = grf(alloc, layout, s)?;
-    let mut r = RegSrc::new(RegFile::Grf, nr, sub, s.ty, region);
+    let (file, nr, sub, region) = reg(alloc, layout, s)?;
+    let mut r = RegSrc::new(file, nr, sub, s.ty, region);
     r.swizzle = s.swizzle;
     r.negate = s.negate;
     r.abs = s.abs;
     Ok(EuSrc::Reg(r))
 }
 
-fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
+fn dst_of(alloc: &[u32], layout: &Layout, inst: &Inst) -> Result<Dst, CompileError> {
     let d = &inst.dst;
+    let mut file = RegFile::Grf;
     let nr = match d.file {
         File::Null => {
             let mut n = Dst::null(d.ty);
@@ -201,7 +233,11 @@ fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
         File::Vgrf => *alloc
             .get(d.nr as usize)
             .ok_or_else(|| CompileError::Internal(format!("v{} has no register", d.nr)))?,
-        File::Fixed => d.nr,
+        File::Fixed => {
+            let (f, nr) = fixed(layout, d.nr);
+            file = f;
+            nr
+        }
         _ => {
             return Err(CompileError::Internal(format!(
                 "destination in {:?}: {inst}",
@@ -211,7 +247,7 @@ fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
     };
     let nr = u8::try_from(nr)
         .map_err(|_| CompileError::Internal(format!("register g{nr} out of range")))?;
-    let mut out = Dst::reg(RegFile::Grf, nr, 0, d.ty);
+    let mut out = Dst::reg(file, nr, 0, d.ty);
     out.writemask = d.writemask;
     Ok(out)
 }
@@ -257,8 +293,12 @@ pub fn generate(
                 continue;
             }
             Op::UrbHeader => {
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 out.push(copy_g0(d));
+                if devinfo.ver < 70 {
+                    // Gen6's URB write has no channel masks in its header.
+                    continue;
+                }
                 let mut o = eu::Inst::new(Opcode::Or);
                 o.exec_size = 1;
                 o.we_all = true;
@@ -281,7 +321,7 @@ pub fn generate(
             }
             Op::GsWriteOffset { hwords } => {
                 // Align1, two channels, every channel: dwords 3 and 4 of the header.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 let s = &inst.src[0];
                 let mut o = eu::Inst::new(Opcode::Mov);
                 o.exec_size = 2;
@@ -314,7 +354,7 @@ pub fn generate(
             }
             Op::GsVertexCount => {
                 // The low words of dwords 0 and 4 of the count into words 4 and 5.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 let s = &inst.src[0];
                 let mut o = eu::Inst::new(Opcode::Mov);
                 o.we_all = true;
@@ -361,10 +401,10 @@ pub fn generate(
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.access_mode = AccessMode::Align16;
                 e.dst = Dst::null(RegType::F);
-                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let (file, nr, _, _) = reg(alloc, layout, &inst.src[0])?;
                 e.src = vec![
                     EuSrc::Reg(RegSrc::new(
-                        RegFile::Grf,
+                        file,
                         nr,
                         0,
                         RegType::F,
@@ -386,7 +426,7 @@ pub fn generate(
             }
             Op::SamplerHeader { offset_bits } => {
                 // g0 copied whole, then (align1, one channel) the offsets in dword 2.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 out.push(copy_g0(d));
                 if offset_bits != 0 {
                     let mut o = eu::Inst::new(Opcode::Mov);
@@ -422,7 +462,7 @@ pub fn generate(
                     )));
                 }
                 let mut e = eu::Inst::new(Opcode::Send);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 let (nr, _, _) = grf(alloc, layout, first)?;
                 e.src = vec![
                     EuSrc::Reg(RegSrc::new(
@@ -472,12 +512,12 @@ pub fn generate(
             Op::ScratchRead { slot } => {
                 scratch_setup(&mut out, slot);
                 let mut e = scratch_send(scratch_read_desc(devinfo.ver));
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 e
             }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
                 let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
                 s.swizzle = 0;
@@ -498,7 +538,7 @@ pub fn generate(
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 let mut srcs: Vec<EuSrc> = inst
                     .src
                     .iter()
@@ -516,7 +556,7 @@ pub fn generate(
             }
             Op::Alu(op) => {
                 let mut e = eu::Inst::new(op);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 e.src = inst
                     .src
                     .iter()
@@ -542,6 +582,12 @@ pub fn generate(
             e.flag_nr = 0;
             e.flag_subnr = 0;
         }
+        if devinfo.ver < 70 && matches!(inst.op, Op::Math(_)) {
+            // Gen6 MATH exists in align1 only: eight channels, whole registers (the
+            // operands were made plain GRF reads by `gen6::lower_math`).
+            e.access_mode = AccessMode::Align1;
+            e.dst.writemask = 0xf;
+        }
         out.push(e);
     }
     start.push(out.len());
@@ -549,6 +595,12 @@ pub fn generate(
         let dist = |t: usize| (start[t] as i32 - start[ip] as i32) * 16;
         let e = &mut out[at];
         let has_uip = e.branch.unwrap_or_default().uip != 0;
+        // Gen6's BREAK goes on past the WHILE (Gen7's stops at it).
+        let uip = if devinfo.ver < 70 && prog.insts[ip].op == Op::Break {
+            uip + 1
+        } else {
+            uip
+        };
         e.branch = Some(Branch {
             jip: dist(jip),
             uip: if has_uip { dist(uip) } else { 0 },

@@ -24,6 +24,7 @@
 pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
+pub mod gen6;
 pub mod ir;
 pub mod liveness;
 pub mod opt;
@@ -55,6 +56,8 @@ pub const TRANSLATE: &str = "from_nir";
 pub const EMIT_VERTEX: &str = "emit_vertex";
 /// Register allocation, spilling included (the scalar backend's name for its step).
 pub const REGISTER_ALLOCATION: &str = "register_allocation";
+/// Gen6: MATH operands and destinations made plain GRFs ([`gen6::lower_math`]).
+pub const GEN6_MATH: &str = "lower_math_gen6";
 /// The IR once spilling has added its scratch reads and writes.
 pub const SPILL: &str = "spill_reg";
 
@@ -132,9 +135,17 @@ pub fn compile(
     shader: &nir::Shader,
     opts: &Options,
 ) -> Result<Kernel, CompileError> {
-    if devinfo.ver != 70 && devinfo.ver != 75 {
+    let gen6 = devinfo.ver == 60;
+    if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen7)",
+            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen6 and Gen7)",
+            devinfo.name
+        )));
+    }
+    if gen6 && shader.stage() != nir::Stage::Vertex {
+        return Err(CompileError::Unsupported(format!(
+            "{} shaders on {} (the Gen6 vec4 path builds vertex shaders)",
+            shader.stage().short_name(),
             devinfo.name
         )));
     }
@@ -157,6 +168,10 @@ pub fn compile(
             opts.binding,
             hoist_consts,
         )?;
+        if gen6 {
+            gen6::check_program(&prog)?;
+            runner.step(GEN6_MATH, &mut prog, gen6::lower_math)?;
+        }
         let curb_regs = (facts.push.len() as u32).div_ceil(2);
         let attr_base = facts.uniform_base() + curb_regs;
         let first_free = attr_base + facts.vertex.nr_attribute_slots;
@@ -185,6 +200,11 @@ pub fn compile(
             hoist_consts = false;
             continue;
         }
+        if gen6 && !spilled.spilled.is_empty() {
+            return Err(CompileError::Unsupported(
+                "Gen6 vec4 register spilling (scratch messages from MRFs)".into(),
+            ));
+        }
         if facts.geometry.is_some() && !spilled.spilled.is_empty() {
             // Mesa compiles dual-object geometry code without spilling and falls back to
             // single dispatch when it would spill.
@@ -207,6 +227,7 @@ pub fn compile(
     let layout = codegen::Layout {
         uniform_base,
         attr_base,
+        mrfs: gen6,
     };
     let gen = runner.time_step("codegen", || {
         codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)

@@ -1,0 +1,206 @@
+//! What the vec4 backend builds differently for Gen6 (Sandy Bridge) vertex shaders, and what
+//! it refuses there.
+//!
+//! Gen6 runs the same SIMD4x2 align16 program as Gen7 with these differences:
+//!
+//! - messages leave from the message registers: the IR's fixed registers from
+//!   [`MSG_BASE`](super::urb::MSG_BASE) (where Gen7 keeps its message area in GRFs, Mesa's
+//!   `GFX7_MRF_HACK_START`) are MRFs on Gen6, `m(nr - MSG_BASE)`, so the URB write's header
+//!   sits in m1 and its slots from m2 as in Mesa's gfx6 path ([`mrf_of`], used by codegen);
+//! - the URB write header is g0 alone (no channel-enable byte: Gen6's URB write has no
+//!   channel masks), and the descriptor marks the entry used (`urb::urb_desc`);
+//! - MATH is an align1 instruction taking whole GRFs without source modifiers, writing a whole
+//!   GRF ([`lower_math`], after the optimizer, which would otherwise propagate swizzles and
+//!   modifiers straight back; Mesa's `emit_math` and `fix_math_operand`);
+//! - IF and ELSE carry one jump count, and BREAK's second one points past the WHILE (the flow
+//!   templates and codegen).
+//!
+//! What is not built is refused by name ([`check_program`]): the instructions Gen7 added,
+//! integer three-source operations, pull-constant loads and sampler messages (Gen6 sends them
+//! from MRFs through the sampler-cache data port and the Gen6 sampler header), and register
+//! spilling (Gen6 scratch messages are built from MRFs too).
+
+use crate::error::CompileError;
+use crate::intel::eu::{CondMod, Opcode, RegType};
+
+use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, XYZW};
+use super::urb::MSG_BASE;
+
+/// The MRF a fixed IR register is on Gen6, or `None` for a GRF (g0 and other payload
+/// registers).
+pub fn mrf_of(nr: u32) -> Option<u32> {
+    nr.checked_sub(MSG_BASE)
+}
+
+/// Refuses, naming it, the first instruction of `prog` (freshly translated) that the Gen6
+/// path does not build.
+pub fn check_program(prog: &Program) -> Result<(), CompileError> {
+    match prog.insts.iter().find_map(unbuilt) {
+        Some(why) => Err(CompileError::Unsupported(format!(
+            "Gen6 vec4 vertex shader: {why}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What the Gen6 path does not build in `inst`, in words.
+fn unbuilt(inst: &Inst) -> Option<String> {
+    match inst.op {
+        Op::Alu(
+            o @ (Opcode::Bfrev
+            | Opcode::Bfe
+            | Opcode::Bfi1
+            | Opcode::Bfi2
+            | Opcode::Fbh
+            | Opcode::Fbl
+            | Opcode::Cbit
+            | Opcode::Addc
+            | Opcode::Subb
+            | Opcode::F32to16
+            | Opcode::F16to32
+            | Opcode::Csel),
+        ) => Some(format!("{} (no such instruction before Gen7)", o.name())),
+        Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
+            "{} on {:?} (Gen6 three-source operations are float only)",
+            o.name(),
+            inst.dst.ty
+        )),
+        Op::PullLoad { .. } => Some("pull-constant loads (Gen6 data-port messages)".into()),
+        Op::Tex { .. } | Op::SamplerHeader { .. } => {
+            Some("texturing (Gen6 sampler messages from MRFs)".into())
+        }
+        Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
+            Some("geometry shaders".into())
+        }
+        _ => None,
+    }
+}
+
+/// Whether `s` can be a Gen6 MATH operand as it is, for a MATH writing the components in
+/// `mask`: a GRF read whole (a virtual register or a vertex element; push constants are read
+/// with a zero vertical stride, which align1 MATH may not honour), without modifiers, each
+/// written component reading its own.
+fn plain_operand(s: &Src, mask: u8) -> bool {
+    matches!(s.file, File::Vgrf | File::Attr)
+        && !s.negate
+        && !s.abs
+        && (0..4).all(|c| mask & (1 << c) == 0 || swz_get(s.swizzle, c) == c)
+}
+
+/// Gen6 MATH legalisation: an operand that is not a plain GRF read is first moved into a
+/// register of its own; a MATH writing part of a register, a message register, under a
+/// predicate or with a saturate or conditional modifier computes into a fresh register and
+/// is moved from there (the move carries the write mask, predicate and modifiers). Codegen
+/// emits every MATH align1, writing its whole register: after this pass a MATH that writes
+/// part of one writes such a fresh register, which nothing else holds while it is live.
+/// Returns whether anything changed.
+pub fn lower_math(prog: &mut Program) -> bool {
+    let needs = |i: &Inst| {
+        matches!(i.op, Op::Math(_))
+            && (i.src.iter().any(|s| !plain_operand(s, i.dst.writemask)) || !plain_dst(i))
+    };
+    if !prog.insts.iter().any(needs) {
+        return false;
+    }
+    let old = std::mem::take(&mut prog.insts);
+    for mut inst in old {
+        if !needs(&inst) {
+            prog.insts.push(inst);
+            continue;
+        }
+        for k in 0..inst.src.len() {
+            let s = inst.src[k];
+            if plain_operand(&s, inst.dst.writemask) {
+                continue;
+            }
+            let tmp = prog.vgrf();
+            prog.insts.push(Inst::new(
+                Op::Alu(Opcode::Mov),
+                Dst::vgrf(tmp, s.ty, inst.dst.writemask),
+                vec![s],
+            ));
+            inst.src[k] = Src::vgrf(tmp, s.ty);
+        }
+        if plain_dst(&inst) {
+            prog.insts.push(inst);
+            continue;
+        }
+        let tmp = prog.vgrf();
+        let mut mov = Inst::new(
+            Op::Alu(Opcode::Mov),
+            inst.dst,
+            vec![Src {
+                swizzle: XYZW,
+                ..Src::vgrf(tmp, inst.dst.ty)
+            }],
+        );
+        mov.pred = inst.pred.take();
+        mov.pred_ctrl = inst.pred_ctrl;
+        mov.sat = std::mem::take(&mut inst.sat);
+        mov.cmod = std::mem::replace(&mut inst.cmod, CondMod::None);
+        // Align1 MATH writes the whole register; the temporary is this MATH's alone, so
+        // the components outside the mask are written where nothing reads them.
+        inst.dst = Dst::vgrf(tmp, inst.dst.ty, inst.dst.writemask);
+        prog.insts.push(inst);
+        prog.insts.push(mov);
+    }
+    true
+}
+
+/// Whether a MATH's destination and controls suit align1 as they are: a whole virtual
+/// register, unpredicated, without modifiers.
+fn plain_dst(i: &Inst) -> bool {
+    i.dst.file == File::Vgrf
+        && i.dst.writemask == 0xf
+        && i.pred.is_none()
+        && !i.sat
+        && i.cmod == CondMod::None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intel::eu::MathFn;
+    use crate::intel::vec4::ir::replicate;
+
+    #[test]
+    fn message_registers_map_to_mrfs() {
+        assert_eq!(mrf_of(MSG_BASE + 1), Some(1));
+        assert_eq!(mrf_of(0), None);
+    }
+
+    #[test]
+    fn a_swizzled_uniform_operand_and_a_partial_write_are_moved() {
+        let mut p = Program {
+            num_vgrfs: 1,
+            ..Program::default()
+        };
+        p.insts.push(Inst::new(
+            Op::Math(MathFn::Rsq),
+            Dst::vgrf(0, RegType::F, 0x1),
+            vec![Src::reg(File::Uniform, 0, RegType::F).swizzled(replicate(2))],
+        ));
+        assert!(lower_math(&mut p));
+        let ir = p.to_string();
+        assert_eq!(p.insts.len(), 3, "{ir}");
+        assert_eq!(p.insts[0].op, Op::Alu(Opcode::Mov));
+        assert_eq!(p.insts[1].dst, Dst::vgrf(2, RegType::F, 0x1), "{ir}");
+        assert_eq!(p.insts[1].src[0], Src::vgrf(1, RegType::F), "{ir}");
+        assert_eq!(p.insts[2].dst, Dst::vgrf(0, RegType::F, 0x1), "{ir}");
+        assert!(!lower_math(&mut p), "lowering twice changes nothing");
+    }
+
+    #[test]
+    fn a_plain_math_is_left_alone() {
+        let mut p = Program {
+            num_vgrfs: 2,
+            ..Program::default()
+        };
+        p.insts.push(Inst::new(
+            Op::Math(MathFn::Inv),
+            Dst::vgrf(0, RegType::F, 0xf),
+            vec![Src::vgrf(1, RegType::F)],
+        ));
+        assert!(!lower_math(&mut p));
+    }
+}
