@@ -11,6 +11,7 @@ use crate::intel::eu::{
 use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode};
 use crate::intel::DevInfo;
 
+use super::gen6::PULL_MSG;
 use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
 use super::urb::urb_desc;
 use super::CompileError;
@@ -129,6 +130,55 @@ pub fn tex_desc(ver: u32, msg: TexMsg, surface: u32, sampler: u32, mlen: u32, he
         return_format: 0,
     }
     .encode(ver)
+}
+
+/// Descriptor of the Gen6 sampler-cache OWord dual block read of one OWord per block from
+/// binding-table entry `surface`: header and offsets, one reply register (Mesa's gfx6
+/// pull-constant load; its snb assembly shows 0x04184000 for surface 0).
+pub fn gen6_pull_desc(surface: u32) -> u32 {
+    let len = Lengths::new(2, 1, true);
+    DataPortDesc::new(len, surface, GEN6_OWORD_DUAL_BLOCK_READ, 0).encode(60)
+}
+
+/// Gen6's data-port message type of the OWord dual block read (`GFX6_DATAPORT_READ_MESSAGE_
+/// OWORD_DUAL_BLOCK_READ`).
+const GEN6_OWORD_DUAL_BLOCK_READ: u32 = 2;
+
+/// The message of a Gen6 pull-constant load: g0 into m[`PULL_MSG`], then each vertex's
+/// offset in OWords (the IR's byte offset in x, or an immediate, divided by 16) in dwords 0
+/// and 4 of the next MRF.
+fn gen6_pull_setup(
+    out: &mut Vec<eu::Inst>,
+    alloc: &[u32],
+    layout: &Layout,
+    offset: &Src,
+) -> Result<(), CompileError> {
+    out.push(copy_g0(Dst::reg(RegFile::Mrf, PULL_MSG as u8, 0, RegType::UD)));
+    let mut o = eu::Inst::new(Opcode::Mov);
+    o.access_mode = AccessMode::Align16;
+    o.dst = Dst::reg(RegFile::Mrf, PULL_MSG as u8 + 1, 0, RegType::UD);
+    if offset.file == File::Imm {
+        o.src = vec![EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: (offset.imm / 16) as u64,
+        })];
+    } else {
+        o.opcode = Opcode::Shr;
+        let mut s = src_of(alloc, layout, offset)?;
+        if let EuSrc::Reg(r) = &mut s {
+            r.swizzle = 0;
+            r.ty = RegType::UD;
+        }
+        o.src = vec![
+            s,
+            EuSrc::Imm(Imm {
+                ty: RegType::UD,
+                bits: 4,
+            }),
+        ];
+    }
+    out.push(o);
+    Ok(())
 }
 
 /// Where the payload puts things: push constants and attribute element 0's register.
@@ -515,6 +565,30 @@ pub fn generate(
                 e.dst = dst_of(alloc, layout, inst)?;
                 e
             }
+            Op::PullLoad { surface } if devinfo.ver < 70 => {
+                gen6_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, layout, inst)?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Mrf,
+                        PULL_MSG as u8,
+                        0,
+                        RegType::F,
+                        Region::new(4, 4, 1),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: gen6_pull_desc(surface) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::DATAPORT_READ,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
+            }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
@@ -617,6 +691,14 @@ mod tests {
         // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
         // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
         assert_eq!(super::pull_load_desc(70, 0), 0x0210_7000);
+    }
+
+    #[test]
+    fn gen6_pull_load_descriptor_matches_mesa() {
+        // Mesa's snb assembly: `send(8) g7<1>F m17<4>F 0x04184000 dp_sampler MsgDesc: (bti
+        // 0, msg_ctrl 0, msg_type 2, write_commit 0) mlen 2 rlen 1`.
+        assert_eq!(super::gen6_pull_desc(0), 0x0418_4000);
+        assert_eq!(super::gen6_pull_desc(3), 0x0418_4003);
     }
 
     #[test]

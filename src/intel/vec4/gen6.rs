@@ -12,12 +12,16 @@
 //! - MATH is an align1 instruction taking whole GRFs without source modifiers, writing a whole
 //!   GRF ([`lower_math`], after the optimizer, which would otherwise propagate swizzles and
 //!   modifiers straight back; Mesa's `emit_math` and `fix_math_operand`);
+//! - a pull-constant load is the sampler-cache data port's OWord dual block read with a
+//!   header in [`PULL_MSG`] and the two vertices' offsets, in OWords, in the next MRF (Mesa's
+//!   gfx6 `generate_pull_constant_load`); an offset known at compile time is written there as
+//!   an immediate ([`fold_pull_offsets`]);
 //! - IF and ELSE carry one jump count, and BREAK's second one points past the WHILE (the flow
 //!   templates and codegen).
 //!
 //! What is not built is refused by name ([`check_program`]): the instructions Gen7 added,
-//! integer three-source operations, pull-constant loads and sampler messages (Gen6 sends them
-//! from MRFs through the sampler-cache data port and the Gen6 sampler header), and register
+//! integer three-source operations, sampler messages (Gen6 sends them from MRFs with its own
+//! sampler header), and register
 //! spilling (Gen6 scratch messages are built from MRFs too).
 
 use crate::error::CompileError;
@@ -25,6 +29,11 @@ use crate::intel::eu::{CondMod, Opcode, RegType};
 
 use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, XYZW};
 use super::urb::MSG_BASE;
+
+/// The message register of a pull-constant load's header (its offsets in the next one):
+/// past the URB write's m1..m13, so that values written straight into the VUE's message
+/// registers survive the loads between them and the write.
+pub const PULL_MSG: u32 = 14;
 
 /// The MRF a fixed IR register is on Gen6, or `None` for a GRF (g0 and other payload
 /// registers).
@@ -65,7 +74,6 @@ fn unbuilt(inst: &Inst) -> Option<String> {
             o.name(),
             inst.dst.ty
         )),
-        Op::PullLoad { .. } => Some("pull-constant loads (Gen6 data-port messages)".into()),
         Op::Tex { .. } | Op::SamplerHeader { .. } => {
             Some("texturing (Gen6 sampler messages from MRFs)".into())
         }
@@ -144,6 +152,59 @@ pub fn lower_math(prog: &mut Program) -> bool {
         prog.insts.push(inst);
         prog.insts.push(mov);
     }
+    true
+}
+
+/// Puts the compile-time offsets of pull-constant loads into the loads: a load whose offset
+/// register is written once, by a move of an immediate into its x, and read by the load
+/// alone takes the immediate, and the move goes (codegen writes the offset register of the
+/// message from it directly). Returns whether anything changed.
+pub fn fold_pull_offsets(prog: &mut Program) -> bool {
+    let n = prog.num_vgrfs as usize;
+    let (mut writes, mut reads) = (vec![0u32; n], vec![0u32; n]);
+    for i in &prog.insts {
+        if i.dst.file == File::Vgrf {
+            writes[i.dst.nr as usize] += 1;
+        }
+        for s in i.src.iter().filter(|s| s.file == File::Vgrf) {
+            reads[s.nr as usize] += 1;
+        }
+    }
+    let mut imm_of = vec![None; n];
+    let mut def_at = vec![usize::MAX; n];
+    for (ip, i) in prog.insts.iter().enumerate() {
+        if i.op == Op::Alu(Opcode::Mov)
+            && i.dst.file == File::Vgrf
+            && i.dst.writemask == 1
+            && i.src[0].file == File::Imm
+            && i.pred.is_none()
+            && !i.sat
+            && i.cmod == CondMod::None
+        {
+            imm_of[i.dst.nr as usize] = Some(i.src[0]);
+            def_at[i.dst.nr as usize] = ip;
+        }
+    }
+    let mut dead = vec![false; prog.insts.len()];
+    for inst in prog.insts.iter_mut() {
+        if !matches!(inst.op, Op::PullLoad { .. }) {
+            continue;
+        }
+        let s = inst.src[0];
+        let v = s.nr as usize;
+        if s.file != File::Vgrf || swz_get(s.swizzle, 0) != 0 || writes[v] != 1 || reads[v] != 1
+        {
+            continue;
+        }
+        if let Some(imm) = imm_of[v] {
+            inst.src[0] = imm;
+            dead[def_at[v]] = true;
+        }
+    }
+    if !dead.contains(&true) {
+        return false;
+    }
+    prog.remove_marked(&dead);
     true
 }
 

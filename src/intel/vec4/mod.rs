@@ -58,6 +58,8 @@ pub const EMIT_VERTEX: &str = "emit_vertex";
 pub const REGISTER_ALLOCATION: &str = "register_allocation";
 /// Gen6: MATH operands and destinations made plain GRFs ([`gen6::lower_math`]).
 pub const GEN6_MATH: &str = "lower_math_gen6";
+/// Gen6: compile-time pull-constant offsets into the loads ([`gen6::fold_pull_offsets`]).
+pub const GEN6_PULL: &str = "fold_pull_offsets_gen6";
 /// The IR once spilling has added its scratch reads and writes.
 pub const SPILL: &str = "spill_reg";
 
@@ -171,6 +173,7 @@ pub fn compile(
         if gen6 {
             gen6::check_program(&prog)?;
             runner.step(GEN6_MATH, &mut prog, gen6::lower_math)?;
+            runner.step(GEN6_PULL, &mut prog, gen6::fold_pull_offsets)?;
         }
         let curb_regs = (facts.push.len() as u32).div_ceil(2);
         let attr_base = facts.uniform_base() + curb_regs;
