@@ -482,7 +482,7 @@ pub fn generate(
                     let mut o = eu::Inst::new(Opcode::Mov);
                     o.exec_size = 1;
                     o.we_all = true;
-                    o.dst = Dst::reg(RegFile::Grf, d.nr, 8, RegType::UD);
+                    o.dst = Dst::reg(d.file, d.nr, 8, RegType::UD);
                     o.src = vec![EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: offset_bits as u64,
@@ -513,10 +513,10 @@ pub fn generate(
                 }
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
-                let (nr, _, _) = grf(alloc, layout, first)?;
+                let (file, nr, _, _) = reg(alloc, layout, first)?;
                 e.src = vec![
                     EuSrc::Reg(RegSrc::new(
-                        RegFile::Grf,
+                        file,
                         nr,
                         0,
                         RegType::F,

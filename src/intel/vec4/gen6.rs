@@ -19,9 +19,10 @@
 //! - IF and ELSE carry one jump count, and BREAK's second one points past the WHILE (the flow
 //!   templates and codegen).
 //!
+//! Sampler messages are Gen7's SIMD4x2 ones, sent from the MRFs.
+//!
 //! What is not built is refused by name ([`check_program`]): the instructions Gen7 added,
-//! integer three-source operations, sampler messages (Gen6 sends them from MRFs with its own
-//! sampler header), and register
+//! integer three-source operations, and register
 //! spilling (Gen6 scratch messages are built from MRFs too).
 
 use crate::error::CompileError;
@@ -74,9 +75,6 @@ fn unbuilt(inst: &Inst) -> Option<String> {
             o.name(),
             inst.dst.ty
         )),
-        Op::Tex { .. } | Op::SamplerHeader { .. } => {
-            Some("texturing (Gen6 sampler messages from MRFs)".into())
-        }
         Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
             Some("geometry shaders".into())
         }
