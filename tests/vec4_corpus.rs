@@ -30,7 +30,13 @@ fn urb_slots_written(asm: &str) -> Option<u32> {
         };
         let rest = &line[at + "urb MsgDesc: offset ".len()..];
         let offset: u32 = rest.split(' ').next()?.parse().ok()?;
-        let mlen: u32 = rest.split("mlen ").nth(1)?.split(' ').next()?.parse().ok()?;
+        let mlen: u32 = rest
+            .split("mlen ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
         end = end.max(Some(2 * offset + mlen - 1));
     }
     end

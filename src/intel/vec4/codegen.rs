@@ -153,7 +153,12 @@ fn gen6_pull_setup(
     layout: &Layout,
     offset: &Src,
 ) -> Result<(), CompileError> {
-    out.push(copy_g0(Dst::reg(RegFile::Mrf, PULL_MSG as u8, 0, RegType::UD)));
+    out.push(copy_g0(Dst::reg(
+        RegFile::Mrf,
+        PULL_MSG as u8,
+        0,
+        RegType::UD,
+    )));
     let mut o = eu::Inst::new(Opcode::Mov);
     o.access_mode = AccessMode::Align16;
     o.dst = Dst::reg(RegFile::Mrf, PULL_MSG as u8 + 1, 0, RegType::UD);
@@ -212,11 +217,7 @@ fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), Comp
 }
 
 /// The register file, number, subregister and region of register operand `s`.
-fn reg(
-    alloc: &[u32],
-    layout: &Layout,
-    s: &Src,
-) -> Result<(RegFile, u8, u8, Region), CompileError> {
+fn reg(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(RegFile, u8, u8, Region), CompileError> {
     let four = Region::new(4, 4, 1);
     let mut file = RegFile::Grf;
     let (nr, sub, region) = match s.file {
@@ -453,13 +454,7 @@ pub fn generate(
                 e.dst = Dst::null(RegType::F);
                 let (file, nr, _, _) = reg(alloc, layout, &inst.src[0])?;
                 e.src = vec![
-                    EuSrc::Reg(RegSrc::new(
-                        file,
-                        nr,
-                        0,
-                        RegType::F,
-                        Region::new(4, 4, 1),
-                    )),
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: urb_desc(devinfo.ver, offset, mlen, eot, kind) as u64,
@@ -515,13 +510,7 @@ pub fn generate(
                 e.dst = dst_of(alloc, layout, inst)?;
                 let (file, nr, _, _) = reg(alloc, layout, first)?;
                 e.src = vec![
-                    EuSrc::Reg(RegSrc::new(
-                        file,
-                        nr,
-                        0,
-                        RegType::F,
-                        Region::new(4, 4, 1),
-                    )),
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: tex_desc(

@@ -190,8 +190,7 @@ pub fn fold_pull_offsets(prog: &mut Program) -> bool {
         }
         let s = inst.src[0];
         let v = s.nr as usize;
-        if s.file != File::Vgrf || swz_get(s.swizzle, 0) != 0 || writes[v] != 1 || reads[v] != 1
-        {
+        if s.file != File::Vgrf || swz_get(s.swizzle, 0) != 0 || writes[v] != 1 || reads[v] != 1 {
             continue;
         }
         if let Some(imm) = imm_of[v] {

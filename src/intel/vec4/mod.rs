@@ -1,4 +1,5 @@
-//! The vec4 backend: Gen7 (Ivy Bridge, Haswell) vertex shaders, which the hardware runs
+//! The vec4 backend: Gen7 (Ivy Bridge, Haswell) and Gen6 (Sandy Bridge, see [`gen6`]) vertex
+//! shaders and Gen7 geometry shaders, which the hardware runs
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
@@ -9,7 +10,8 @@
 //! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`] ([`TRANSLATE`]);
 //! 2. [`urb`] appends the VUE's URB writes ([`EMIT_VERTEX`]);
 //! 3. [`opt`] removes copies, repeated expressions and dead code (the passes of
-//!    [`opt::ROUND`], to a fixed point);
+//!    [`opt::ROUND`], to a fixed point); on Gen6, [`gen6`] then refuses what it does not
+//!    build and legalises MATH ([`GEN6_MATH`]) and pull-constant offsets ([`GEN6_PULL`]);
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element), with
 //!    [`spill`] sending registers to scratch when they do not fit ([`REGISTER_ALLOCATION`]);
