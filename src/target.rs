@@ -129,11 +129,12 @@ const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Compute,
 ];
 const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
-/// Gen6 (snb): the scalar backend's fragment shaders (see `intel::fs::gen6`).
-const INTEL_GEN6: &[Stage] = &[Stage::Fragment];
+/// Gen6 (snb): the vec4 backend's vertex shaders (see `intel::vec4::gen6`) and the scalar
+/// backend's fragment shaders (see `intel::fs::gen6`).
+const INTEL_GEN6: &[Stage] = &[Stage::Vertex, Stage::Fragment];
 
 impl Target {
-    /// The shader stages this target compiles: fragment only on Gen6, nothing on Gen4-Gen5,
+    /// The shader stages this target compiles: vertex and fragment on Gen6, nothing on Gen4-Gen5,
     /// which have no backend yet.
     pub fn stages(&self) -> &'static [Stage] {
         match self {

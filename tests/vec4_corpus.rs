@@ -1,9 +1,10 @@
 //! Mesa's ivb vertex-shader corpus through the vec4 (SIMD4x2) backend, on Ivy Bridge and on
-//! Haswell (which has no corpus of its own: it compiles the ivb NIR): every `*.vs.nir`
-//! compiled, its VUE map compared with the one Mesa printed after the shader, run two
-//! vertices per thread on the simulator against the interpreter, and (ivb) its instruction
-//! count compared with Mesa's vec4 statistics (shared/corpus/mesa-stats/ivb.csv, `vs` rows,
-//! simd `vec4`). Figures are held exactly in tests/expectations/corpus.txt.
+//! Haswell (which has no corpus of its own: it compiles the ivb NIR), and Mesa's snb corpus
+//! on Sandy Bridge (Gen6: message registers, align1 MATH): every `*.vs.nir` compiled, its VUE
+//! map compared with the one Mesa printed after the shader, run two vertices per thread on
+//! the simulator against the interpreter, and (ivb, snb) its instruction count compared with
+//! Mesa's vec4 statistics (shared/corpus/mesa-stats/<platform>.csv, `vs` rows, simd `vec4`).
+//! Figures are held exactly in tests/expectations/corpus.txt.
 
 mod common;
 
@@ -13,13 +14,43 @@ use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
 
-fn run(platform: &str) {
-    let Some(dir) = common::shared_path("corpus/nir/ivb") else {
+/// Mesa's assembly of corpus file `name` (`X.vs.nir`) for `platform`, if it is there.
+fn mesa_asm(platform: &str, name: &str) -> Option<String> {
+    let dir = common::shared_path(&format!("corpus/mesa-asm/{platform}"))?;
+    std::fs::read_to_string(dir.join(format!("{}.asm", name.trim_end_matches(".nir")))).ok()
+}
+
+/// The VUE slots Mesa's interleaved URB writes in `asm` cover: each write's global offset
+/// (in rows of two slots) plus its data registers (one slot each), at most.
+fn urb_slots_written(asm: &str) -> Option<u32> {
+    let mut end = None;
+    for line in asm.lines() {
+        let Some(at) = line.find("urb MsgDesc: offset ") else {
+            continue;
+        };
+        let rest = &line[at + "urb MsgDesc: offset ".len()..];
+        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
+        let mlen: u32 = rest
+            .split("mlen ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        end = end.max(Some(2 * offset + mlen - 1));
+    }
+    end
+}
+
+/// Compiles and verifies `corpus`'s vertex shaders on `platform`, comparing with Mesa's
+/// statistics when the corpus is the platform's own.
+fn run(platform: &str, corpus: &str) {
+    let Some(dir) = common::shared_path(&format!("corpus/nir/{corpus}")) else {
         return;
     };
-    let mesa = if platform == "ivb" {
-        let Some(m) = common::mesa_vs_stats("ivb", |_| true) else {
-            common::missing("corpus/mesa-stats/ivb.csv");
+    let mesa = if platform == corpus {
+        let Some(m) = common::mesa_vs_stats(platform, |_| true) else {
+            common::missing(&format!("corpus/mesa-stats/{platform}.csv"));
             return;
         };
         Some(m)
@@ -54,7 +85,20 @@ fn run(platform: &str) {
         );
         assert_eq!(k.simd[0].simd, SIMD4X2);
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
-        t.vue_map(&name, &text, v.vue_map.to_string());
+        if common::printed_vue_map(&text).is_some() {
+            t.vue_map(&name, &text, v.vue_map.to_string());
+        } else if let Some(asm) = mesa_asm(platform, &name) {
+            // The snb dumps print no VUE map: Mesa's URB writes must then cover exactly its
+            // slots (padded to whole rows of two slots, interleaved writes).
+            t.vue_maps_printed += 1;
+            let ours = v.vue_map.num_slots().next_multiple_of(2);
+            match urb_slots_written(&asm) {
+                Some(n) if n == ours => t.vue_maps_equal += 1,
+                n => t.failures.push(format!(
+                    "{name}: VUE map of {ours} slots (padded), Mesa's URB writes cover {n:?}"
+                )),
+            }
+        }
         let outcome = match verify_kernel(&ctx, &shader, &k, 8) {
             // Grouped by the reason, without the instruction position.
             VerifyOutcome::Unsupported(w) => {
@@ -82,12 +126,17 @@ fn run(platform: &str) {
 
 #[test]
 fn ivb_vertex_shaders_compile_simd4x2_and_verify() {
-    run("ivb");
+    run("ivb", "ivb");
 }
 
 #[test]
 fn hsw_compiles_the_ivb_vertex_shaders_simd4x2_and_verifies_them() {
-    run("hsw");
+    run("hsw", "ivb");
+}
+
+#[test]
+fn snb_vertex_shaders_compile_simd4x2_and_verify() {
+    run("snb", "snb");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The Intel context: what a compiler object builds once per device, and the one place that
 //! decides which backend compiles a shader. Before Gen8 the hardware runs vertex threads
-//! SIMD4x2, so Gen7 vertex shaders go to the vec4 backend; everything else goes to the scalar
+//! SIMD4x2, so Gen6 and Gen7 vertex shaders go to the vec4 backend; everything else goes to the scalar
 //! backend, whose widths [`simd`](super::simd) chooses. Both backends take the same
 //! [`Options`] and return the same [`Kernel`].
 
@@ -19,14 +19,14 @@ use crate::nir;
 pub struct Context {
     devinfo: &'static DevInfo,
     scalar: fs::Device,
-    /// The vec4 backend's align16 templates (Gen7 vertex shaders).
+    /// The vec4 backend's align16 templates (Gen6 and Gen7 vertex shaders).
     flow16: Option<FlowTemplates>,
 }
 
 impl Context {
     /// Builds the context for `devinfo` (expensive: do it once per compiler object).
     pub fn new(devinfo: &'static DevInfo) -> Context {
-        let flow16 = if devinfo.ver == 70 || devinfo.ver == 75 {
+        let flow16 = if matches!(devinfo.ver, 60 | 70 | 75) {
             FlowTemplates::new(devinfo, true).ok()
         } else {
             None
@@ -54,7 +54,7 @@ impl Context {
         let kernel = if vec4_stage && self.devinfo.ver < 80 {
             let flow = self.flow16.as_ref().ok_or_else(|| {
                 CompileError::Unsupported(format!(
-                    "vec4 vertex shaders on {} (the vec4 backend targets Gen7)",
+                    "vec4 vertex shaders on {} (the vec4 backend targets Gen6 and Gen7)",
                     self.devinfo.name
                 ))
             })?;

@@ -11,6 +11,7 @@ use crate::intel::eu::{
 use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode};
 use crate::intel::DevInfo;
 
+use super::gen6::PULL_MSG;
 use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
 use super::urb::urb_desc;
 use super::CompileError;
@@ -131,6 +132,60 @@ pub fn tex_desc(ver: u32, msg: TexMsg, surface: u32, sampler: u32, mlen: u32, he
     .encode(ver)
 }
 
+/// Descriptor of the Gen6 sampler-cache OWord dual block read of one OWord per block from
+/// binding-table entry `surface`: header and offsets, one reply register (Mesa's gfx6
+/// pull-constant load; its snb assembly shows 0x04184000 for surface 0).
+pub fn gen6_pull_desc(surface: u32) -> u32 {
+    let len = Lengths::new(2, 1, true);
+    DataPortDesc::new(len, surface, GEN6_OWORD_DUAL_BLOCK_READ, 0).encode(60)
+}
+
+/// Gen6's data-port message type of the OWord dual block read (`GFX6_DATAPORT_READ_MESSAGE_
+/// OWORD_DUAL_BLOCK_READ`).
+const GEN6_OWORD_DUAL_BLOCK_READ: u32 = 2;
+
+/// The message of a Gen6 pull-constant load: g0 into m[`PULL_MSG`], then each vertex's
+/// offset in OWords (the IR's byte offset in x, or an immediate, divided by 16) in dwords 0
+/// and 4 of the next MRF.
+fn gen6_pull_setup(
+    out: &mut Vec<eu::Inst>,
+    alloc: &[u32],
+    layout: &Layout,
+    offset: &Src,
+) -> Result<(), CompileError> {
+    out.push(copy_g0(Dst::reg(
+        RegFile::Mrf,
+        PULL_MSG as u8,
+        0,
+        RegType::UD,
+    )));
+    let mut o = eu::Inst::new(Opcode::Mov);
+    o.access_mode = AccessMode::Align16;
+    o.dst = Dst::reg(RegFile::Mrf, PULL_MSG as u8 + 1, 0, RegType::UD);
+    if offset.file == File::Imm {
+        o.src = vec![EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: (offset.imm / 16) as u64,
+        })];
+    } else {
+        o.opcode = Opcode::Shr;
+        let mut s = src_of(alloc, layout, offset)?;
+        if let EuSrc::Reg(r) = &mut s {
+            r.swizzle = 0;
+            r.ty = RegType::UD;
+        }
+        o.src = vec![
+            s,
+            EuSrc::Imm(Imm {
+                ty: RegType::UD,
+                bits: 4,
+            }),
+        ];
+    }
+    out.push(o);
+    Ok(())
+}
+
 /// Where the payload puts things: push constants and attribute element 0's register.
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
@@ -138,10 +193,33 @@ pub struct Layout {
     pub uniform_base: u32,
     /// First attribute register.
     pub attr_base: u32,
+    /// Gen6: the fixed registers from `urb::MSG_BASE` are message registers (see
+    /// [`super::gen6`]).
+    pub mrfs: bool,
+}
+
+/// The file and number of fixed IR register `nr`: a message register on Gen6 when it is one.
+fn fixed(layout: &Layout, nr: u32) -> (RegFile, u32) {
+    match super::gen6::mrf_of(nr) {
+        Some(m) if layout.mrfs => (RegFile::Mrf, m),
+        _ => (RegFile::Grf, nr),
+    }
 }
 
 fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), CompileError> {
+    let (file, nr, sub, region) = reg(alloc, layout, s)?;
+    if file != RegFile::Grf {
+        return Err(CompileError::Internal(format!(
+            "{s} is a message register where a GRF is read"
+        )));
+    }
+    Ok((nr, sub, region))
+}
+
+/// The register file, number, subregister and region of register operand `s`.
+fn reg(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(RegFile, u8, u8, Region), CompileError> {
     let four = Region::new(4, 4, 1);
+    let mut file = RegFile::Grf;
     let (nr, sub, region) = match s.file {
         File::Vgrf => (
             *alloc
@@ -156,15 +234,19 @@ fn grf(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(u8, u8, Region), Comp
             (s.nr % 2) * 16,
             Region::new(0, 4, 1),
         ),
-        File::Fixed => (s.nr, 0, four),
-        File::Null => return Ok((0, 0, four)),
+        File::Fixed => {
+            let (f, nr) = fixed(layout, s.nr);
+            file = f;
+            (nr, 0, four)
+        }
+        File::Null => return Ok((RegFile::Grf, 0, 0, four)),
         File::Imm => return Err(CompileError::Internal("immediate as a register".into())),
     };
     let nr = u8::try_from(nr)
         .ok()
         .filter(|&n| n < 128)
         .ok_or_else(|| CompileError::Internal(format!("register g{nr} out of range")))?;
-    Ok((nr, sub as u8, region))
+    Ok((file, nr, sub as u8, region))
 }
 
 fn src_of(alloc: &[u32], layout: &Layout, s: &Src) -> Result<EuSrc, CompileError> {
@@ -182,16 +264,17 @@ fn src_of(alloc: &[u32], layout: &Layout, s: &Src) -> Result<EuSrc, CompileError
         r.swizzle = RegSrc::XYZW;
         return Ok(EuSrc::Reg(r));
     }
-    let (nr, sub, region) = grf(alloc, layout, s)?;
-    let mut r = RegSrc::new(RegFile::Grf, nr, sub, s.ty, region);
+    let (file, nr, sub, region) = reg(alloc, layout, s)?;
+    let mut r = RegSrc::new(file, nr, sub, s.ty, region);
     r.swizzle = s.swizzle;
     r.negate = s.negate;
     r.abs = s.abs;
     Ok(EuSrc::Reg(r))
 }
 
-fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
+fn dst_of(alloc: &[u32], layout: &Layout, inst: &Inst) -> Result<Dst, CompileError> {
     let d = &inst.dst;
+    let mut file = RegFile::Grf;
     let nr = match d.file {
         File::Null => {
             let mut n = Dst::null(d.ty);
@@ -201,7 +284,11 @@ fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
         File::Vgrf => *alloc
             .get(d.nr as usize)
             .ok_or_else(|| CompileError::Internal(format!("v{} has no register", d.nr)))?,
-        File::Fixed => d.nr,
+        File::Fixed => {
+            let (f, nr) = fixed(layout, d.nr);
+            file = f;
+            nr
+        }
         _ => {
             return Err(CompileError::Internal(format!(
                 "destination in {:?}: {inst}",
@@ -211,7 +298,7 @@ fn dst_of(alloc: &[u32], inst: &Inst) -> Result<Dst, CompileError> {
     };
     let nr = u8::try_from(nr)
         .map_err(|_| CompileError::Internal(format!("register g{nr} out of range")))?;
-    let mut out = Dst::reg(RegFile::Grf, nr, 0, d.ty);
+    let mut out = Dst::reg(file, nr, 0, d.ty);
     out.writemask = d.writemask;
     Ok(out)
 }
@@ -257,8 +344,12 @@ pub fn generate(
                 continue;
             }
             Op::UrbHeader => {
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 out.push(copy_g0(d));
+                if devinfo.ver < 70 {
+                    // Gen6's URB write has no channel masks in its header.
+                    continue;
+                }
                 let mut o = eu::Inst::new(Opcode::Or);
                 o.exec_size = 1;
                 o.we_all = true;
@@ -281,7 +372,7 @@ pub fn generate(
             }
             Op::GsWriteOffset { hwords } => {
                 // Align1, two channels, every channel: dwords 3 and 4 of the header.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 let s = &inst.src[0];
                 let mut o = eu::Inst::new(Opcode::Mov);
                 o.exec_size = 2;
@@ -314,7 +405,7 @@ pub fn generate(
             }
             Op::GsVertexCount => {
                 // The low words of dwords 0 and 4 of the count into words 4 and 5.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 let s = &inst.src[0];
                 let mut o = eu::Inst::new(Opcode::Mov);
                 o.we_all = true;
@@ -361,15 +452,9 @@ pub fn generate(
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.access_mode = AccessMode::Align16;
                 e.dst = Dst::null(RegType::F);
-                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                let (file, nr, _, _) = reg(alloc, layout, &inst.src[0])?;
                 e.src = vec![
-                    EuSrc::Reg(RegSrc::new(
-                        RegFile::Grf,
-                        nr,
-                        0,
-                        RegType::F,
-                        Region::new(4, 4, 1),
-                    )),
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: urb_desc(devinfo.ver, offset, mlen, eot, kind) as u64,
@@ -386,13 +471,13 @@ pub fn generate(
             }
             Op::SamplerHeader { offset_bits } => {
                 // g0 copied whole, then (align1, one channel) the offsets in dword 2.
-                let d = dst_of(alloc, inst)?;
+                let d = dst_of(alloc, layout, inst)?;
                 out.push(copy_g0(d));
                 if offset_bits != 0 {
                     let mut o = eu::Inst::new(Opcode::Mov);
                     o.exec_size = 1;
                     o.we_all = true;
-                    o.dst = Dst::reg(RegFile::Grf, d.nr, 8, RegType::UD);
+                    o.dst = Dst::reg(d.file, d.nr, 8, RegType::UD);
                     o.src = vec![EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: offset_bits as u64,
@@ -422,16 +507,10 @@ pub fn generate(
                     )));
                 }
                 let mut e = eu::Inst::new(Opcode::Send);
-                e.dst = dst_of(alloc, inst)?;
-                let (nr, _, _) = grf(alloc, layout, first)?;
+                e.dst = dst_of(alloc, layout, inst)?;
+                let (file, nr, _, _) = reg(alloc, layout, first)?;
                 e.src = vec![
-                    EuSrc::Reg(RegSrc::new(
-                        RegFile::Grf,
-                        nr,
-                        0,
-                        RegType::F,
-                        Region::new(4, 4, 1),
-                    )),
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: tex_desc(
@@ -472,12 +551,36 @@ pub fn generate(
             Op::ScratchRead { slot } => {
                 scratch_setup(&mut out, slot);
                 let mut e = scratch_send(scratch_read_desc(devinfo.ver));
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
+                e
+            }
+            Op::PullLoad { surface } if devinfo.ver < 70 => {
+                gen6_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, layout, inst)?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Mrf,
+                        PULL_MSG as u8,
+                        0,
+                        RegType::F,
+                        Region::new(4, 4, 1),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: gen6_pull_desc(surface) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::DATAPORT_READ,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
                 e
             }
             Op::PullLoad { surface } => {
                 let mut e = eu::Inst::new(Opcode::Send);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
                 let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
                 s.swizzle = 0;
@@ -498,7 +601,7 @@ pub fn generate(
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 let mut srcs: Vec<EuSrc> = inst
                     .src
                     .iter()
@@ -516,7 +619,7 @@ pub fn generate(
             }
             Op::Alu(op) => {
                 let mut e = eu::Inst::new(op);
-                e.dst = dst_of(alloc, inst)?;
+                e.dst = dst_of(alloc, layout, inst)?;
                 e.src = inst
                     .src
                     .iter()
@@ -542,6 +645,12 @@ pub fn generate(
             e.flag_nr = 0;
             e.flag_subnr = 0;
         }
+        if devinfo.ver < 70 && matches!(inst.op, Op::Math(_)) {
+            // Gen6 MATH exists in align1 only: eight channels, whole registers (the
+            // operands were made plain GRF reads by `gen6::lower_math`).
+            e.access_mode = AccessMode::Align1;
+            e.dst.writemask = 0xf;
+        }
         out.push(e);
     }
     start.push(out.len());
@@ -549,6 +658,12 @@ pub fn generate(
         let dist = |t: usize| (start[t] as i32 - start[ip] as i32) * 16;
         let e = &mut out[at];
         let has_uip = e.branch.unwrap_or_default().uip != 0;
+        // Gen6's BREAK goes on past the WHILE (Gen7's stops at it).
+        let uip = if devinfo.ver < 70 && prog.insts[ip].op == Op::Break {
+            uip + 1
+        } else {
+            uip
+        };
         e.branch = Some(Branch {
             jip: dist(jip),
             uip: if has_uip { dist(uip) } else { 0 },
@@ -565,6 +680,14 @@ mod tests {
         // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld
         // SIMD4x2 Surface = 0 Sampler = 0 mlen 1 rlen 1`.
         assert_eq!(super::pull_load_desc(70, 0), 0x0210_7000);
+    }
+
+    #[test]
+    fn gen6_pull_load_descriptor_matches_mesa() {
+        // Mesa's snb assembly: `send(8) g7<1>F m17<4>F 0x04184000 dp_sampler MsgDesc: (bti
+        // 0, msg_ctrl 0, msg_type 2, write_commit 0) mlen 2 rlen 1`.
+        assert_eq!(super::gen6_pull_desc(0), 0x0418_4000);
+        assert_eq!(super::gen6_pull_desc(3), 0x0418_4003);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The vec4 backend: Gen7 (Ivy Bridge, Haswell) vertex shaders, which the hardware runs
+//! The vec4 backend: Gen7 (Ivy Bridge, Haswell) and Gen6 (Sandy Bridge, see [`gen6`]) vertex
+//! shaders and Gen7 geometry shaders, which the hardware runs
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
@@ -9,7 +10,8 @@
 //! 1. [`from_nir`] translates the vector NIR (out of SSA) to the [`ir`] ([`TRANSLATE`]);
 //! 2. [`urb`] appends the VUE's URB writes ([`EMIT_VERTEX`]);
 //! 3. [`opt`] removes copies, repeated expressions and dead code (the passes of
-//!    [`opt::ROUND`], to a fixed point);
+//!    [`opt::ROUND`], to a fixed point); on Gen6, [`gen6`] then refuses what it does not
+//!    build and legalises MATH ([`GEN6_MATH`]) and pull-constant offsets ([`GEN6_PULL`]);
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element), with
 //!    [`spill`] sending registers to scratch when they do not fit ([`REGISTER_ALLOCATION`]);
@@ -24,6 +26,7 @@
 pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
+pub mod gen6;
 pub mod ir;
 pub mod liveness;
 pub mod opt;
@@ -55,6 +58,10 @@ pub const TRANSLATE: &str = "from_nir";
 pub const EMIT_VERTEX: &str = "emit_vertex";
 /// Register allocation, spilling included (the scalar backend's name for its step).
 pub const REGISTER_ALLOCATION: &str = "register_allocation";
+/// Gen6: MATH operands and destinations made plain GRFs ([`gen6::lower_math`]).
+pub const GEN6_MATH: &str = "lower_math_gen6";
+/// Gen6: compile-time pull-constant offsets into the loads ([`gen6::fold_pull_offsets`]).
+pub const GEN6_PULL: &str = "fold_pull_offsets_gen6";
 /// The IR once spilling has added its scratch reads and writes.
 pub const SPILL: &str = "spill_reg";
 
@@ -132,9 +139,17 @@ pub fn compile(
     shader: &nir::Shader,
     opts: &Options,
 ) -> Result<Kernel, CompileError> {
-    if devinfo.ver != 70 && devinfo.ver != 75 {
+    let gen6 = devinfo.ver == 60;
+    if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen7)",
+            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen6 and Gen7)",
+            devinfo.name
+        )));
+    }
+    if gen6 && shader.stage() != nir::Stage::Vertex {
+        return Err(CompileError::Unsupported(format!(
+            "{} shaders on {} (the Gen6 vec4 path builds vertex shaders)",
+            shader.stage().short_name(),
             devinfo.name
         )));
     }
@@ -157,6 +172,11 @@ pub fn compile(
             opts.binding,
             hoist_consts,
         )?;
+        if gen6 {
+            gen6::check_program(&prog)?;
+            runner.step(GEN6_MATH, &mut prog, gen6::lower_math)?;
+            runner.step(GEN6_PULL, &mut prog, gen6::fold_pull_offsets)?;
+        }
         let curb_regs = (facts.push.len() as u32).div_ceil(2);
         let attr_base = facts.uniform_base() + curb_regs;
         let first_free = attr_base + facts.vertex.nr_attribute_slots;
@@ -185,6 +205,11 @@ pub fn compile(
             hoist_consts = false;
             continue;
         }
+        if gen6 && !spilled.spilled.is_empty() {
+            return Err(CompileError::Unsupported(
+                "Gen6 vec4 register spilling (scratch messages from MRFs)".into(),
+            ));
+        }
         if facts.geometry.is_some() && !spilled.spilled.is_empty() {
             // Mesa compiles dual-object geometry code without spilling and falls back to
             // single dispatch when it would spill.
@@ -207,6 +232,7 @@ pub fn compile(
     let layout = codegen::Layout {
         uniform_base,
         attr_base,
+        mrfs: gen6,
     };
     let gen = runner.time_step("codegen", || {
         codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)

@@ -45,6 +45,8 @@ pub fn urb_desc(ver: u32, offset: u32, mlen: u32, complete: bool, kind: UrbKind)
         swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
         complete: complete && kind == UrbKind::Vertex,
         per_slot_offset: kind == UrbKind::GsVertex,
+        // Gen6 marks the entry used (Mesa's gfx6 URB writes all do; Gen7 has no such bit).
+        used: ver < 70,
         ..UrbDesc::default()
     }
     .encode(ver)
@@ -237,6 +239,16 @@ mod tests {
         assert_eq!(eot(urb_write_desc(70, 0, 7, true)), 0x8e08_c000);
         // A second write at row 6 (slot 12): 6 in bits 13:3, no complete bit, no EOT.
         assert_eq!(urb_write_desc(70, 6, 3, false), 0x0608_4030);
+    }
+
+    #[test]
+    fn gen6_descriptors_match_mesa_assembly() {
+        // Mesa's snb assembly: `send(8) null<1>F m1<4>F 0x8608c400 urb MsgDesc: offset 0
+        // urb_write interleave used complete mlen 3 rlen 0 { align16 1Q EOT }`, and mlen 5
+        // (0x8a08c400).
+        let eot = |d: u32| msg::with_dword3(60, d, sfid::URB, true);
+        assert_eq!(eot(urb_write_desc(60, 0, 3, true)), 0x8608_c400);
+        assert_eq!(eot(urb_write_desc(60, 0, 5, true)), 0x8a08_c400);
     }
 
     #[test]
