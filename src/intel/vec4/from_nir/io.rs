@@ -30,6 +30,17 @@ fn shift_swizzle(first: u32) -> u8 {
     })
 }
 
+/// Each element `k` of an array of `elems` with the run-time index that selects it
+/// (`k - base`), those that fit an i32.
+fn element_numbers(base: i64, elems: u32) -> impl Iterator<Item = (u32, i32)> {
+    (0..elems).filter_map(move |k| {
+        i64::from(k)
+            .checked_sub(base)
+            .and_then(|w| i32::try_from(w).ok())
+            .map(|w| (k, w))
+    })
+}
+
 impl Tr<'_> {
     pub(super) fn const_u32(&self, id: SsaId) -> Option<u32> {
         self.imp
@@ -42,6 +53,7 @@ impl Tr<'_> {
         match i.intrinsic {
             Intrinsic::DeclReg => self.emit_decl_reg(i),
             Intrinsic::LoadReg => self.emit_load_reg(i),
+            Intrinsic::LoadRegIndirect => self.emit_load_reg_indirect(i),
             Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => self.emit_store_reg(i),
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
@@ -140,36 +152,19 @@ impl Tr<'_> {
     }
 
     /// `store_reg_indirect`: the array element is chosen per vertex at run time. Register
-    /// arrays are a handful of vec4s here (the corpus's largest has four), so rather than
+    /// arrays are a handful of vec4s here (the corpus's largest has sixteen), so rather than
     /// relative addressing each element gets a compare of the index against its number and a
     /// move predicated on that compare: the two vertices of a SIMD4x2 thread may pick different
     /// elements, and the per-channel flag keeps each vertex's write to its own element.
     fn emit_store_reg_indirect(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        let id = src_at(i, 1)?;
-        let &(first, elems) = self
-            .regs
-            .get(&id.0)
-            .ok_or_else(|| invalid(format!("%{} is not a register", id.0)))?;
-        let base = i.int_index(IndexKind::Base).unwrap_or(0);
+        let (first, elems) = self.reg_array(i, 1)?;
         let mask = i.int_index(IndexKind::WriteMask).unwrap_or(1) as u8 & 0xf;
         let v = src_at(i, 0)?;
         let value = self.value_src(v, RegType::UD)?;
-        let off = src_at(i, 2)?;
-        let index = self.value_src(off, RegType::D)?;
-        let index = self.in_grf(index);
-        for k in 0..elems {
-            let Some(want) = i64::from(k)
-                .checked_sub(base)
-                .and_then(|w| i32::try_from(w).ok())
-            else {
-                continue;
-            };
-            self.push(
-                Op::Alu(Opcode::Cmp),
-                Dst::null(RegType::D),
-                vec![index, Src::imm(RegType::D, want as u32)],
-            )
-            .cmod = CondMod::Z;
+        let index = self.reg_index(i, 2)?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0);
+        for (k, want) in element_numbers(base, elems) {
+            self.select_element(index, want);
             self.push(
                 Op::Alu(Opcode::Mov),
                 Dst::vgrf(first + k, RegType::UD, mask),
@@ -178,6 +173,61 @@ impl Tr<'_> {
             .pred = Some(false);
         }
         Ok(())
+    }
+
+    /// `load_reg_indirect`, the read `emit_store_reg_indirect` mirrors: per element a compare
+    /// of the run-time index and a move predicated on it, so each vertex of the pair reads
+    /// its own element. Mesa moves such arrays to scratch memory instead
+    /// (`move_grf_array_access_to_scratch`); for arrays of a few registers the compares
+    /// are cheaper than a scratch message per access. An index outside the array reads
+    /// nothing defined, as in NIR.
+    fn emit_load_reg_indirect(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if i.int_index(IndexKind::LegacyFabs).unwrap_or(0) != 0
+            || i.int_index(IndexKind::LegacyFneg).unwrap_or(0) != 0
+        {
+            return Err(unsupported("load_reg_indirect with legacy modifiers"));
+        }
+        let (first, elems) = self.reg_array(i, 0)?;
+        let index = self.reg_index(i, 1)?;
+        let base = i.int_index(IndexKind::Base).unwrap_or(0);
+        let d = self.def_dst(def_of(i)?, RegType::UD)?;
+        for (k, want) in element_numbers(base, elems) {
+            self.select_element(index, want);
+            self.push(
+                Op::Alu(Opcode::Mov),
+                d,
+                vec![Src::vgrf(first + k, RegType::UD)],
+            )
+            .pred = Some(false);
+        }
+        Ok(())
+    }
+
+    /// The first virtual register and element count of the register array source `k`
+    /// of `i` names.
+    fn reg_array(&self, i: &IntrinsicInstr, k: usize) -> Result<(u32, u32), CompileError> {
+        let id = src_at(i, k)?;
+        self.regs
+            .get(&id.0)
+            .copied()
+            .ok_or_else(|| invalid(format!("%{} is not a register", id.0)))
+    }
+
+    /// The run-time element index, source `k` of `i`, in a register.
+    fn reg_index(&mut self, i: &IntrinsicInstr, k: usize) -> Result<Src, CompileError> {
+        let off = src_at(i, k)?;
+        let index = self.value_src(off, RegType::D)?;
+        Ok(self.in_grf(index))
+    }
+
+    /// Sets the flag where `index` (x of each vertex's half) equals `want`.
+    fn select_element(&mut self, index: Src, want: i32) {
+        self.push(
+            Op::Alu(Opcode::Cmp),
+            Dst::null(RegType::D),
+            vec![index, Src::imm(RegType::D, want as u32)],
+        )
+        .cmod = CondMod::Z;
     }
 
     fn emit_load_input(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
