@@ -55,28 +55,6 @@ fn drop_default_edge_flag(shader: &mut nir::Shader) {
     }
 }
 
-/// The VUE slots Mesa's interleaved URB writes cover: each write's global offset (in rows
-/// of two slots) plus its data registers (one slot each), at most.
-fn urb_slots_written(asm: &str) -> Option<u32> {
-    let mut end = None;
-    for line in asm.lines() {
-        let Some(at) = line.find("urb MsgDesc: offset ") else {
-            continue;
-        };
-        let rest = &line[at + "urb MsgDesc: offset ".len()..];
-        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
-        let mlen: u32 = rest
-            .split("mlen ")
-            .nth(1)?
-            .split(' ')
-            .next()?
-            .parse()
-            .ok()?;
-        end = end.max(Some(2 * offset + mlen - 1));
-    }
-    end
-}
-
 /// Runs Mesa's vertex programs for `platform` against the interpreter and records the
 /// figures.
 fn vertex_programs(platform: &str) {
@@ -131,7 +109,7 @@ fn vertex_programs(platform: &str) {
             Some(p) => failures.push(format!("{stem}: VUE map\n{map}differs from Mesa's\n{p}")),
             // The snb and g4x dumps print no VUE map: Mesa's URB writes must then cover
             // exactly its slots (padded to whole rows of two slots, interleaved writes).
-            None => match urb_slots_written(&asm) {
+            None => match mesa_asm::urb_slots_written(&asm) {
                 Some(n) if n == map.num_slots().next_multiple_of(2) => maps_equal += 1,
                 // Gen4-5 writes pad the last row only when the slot count is odd.
                 Some(n) if devinfo.ver < 60 && n == map.num_slots() => maps_equal += 1,

@@ -301,12 +301,12 @@ fn snb_math_takes_no_source_modifiers() {
     assert!(negated, "ivb folds the negation into the MATH");
 }
 
-/// Only fragment shaders are built on Gen6; a vertex shader is refused by name.
+/// Fragment and vertex shaders are built on Gen6; a tessellation shader is refused by name.
 #[test]
 fn snb_refuses_other_stages_by_name() {
-    let vs = "shader: MESA_SHADER_VERTEX\nname: v\ninputs: 0\noutputs: 0\nuniforms: 0\n\
+    let tes = "shader: MESA_SHADER_TESS_EVAL\nname: t\ninputs: 0\noutputs: 0\nuniforms: 0\n\
               decl_function main (0 params)\n\nimpl main {\n    block b0:\n    block b1:\n}\n";
-    let shader = gpucc::nir::parse(vs).unwrap();
+    let shader = gpucc::nir::parse(tes).unwrap();
     match snb().compile(&shader, &Options::widths(&[8])) {
         Err(CompileError::Unsupported(why)) => assert!(why.contains("snb"), "{why}"),
         other => panic!("expected Unsupported, got {other:?}"),

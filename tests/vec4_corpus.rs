@@ -20,28 +20,6 @@ fn mesa_asm(platform: &str, name: &str) -> Option<String> {
     std::fs::read_to_string(dir.join(format!("{}.asm", name.trim_end_matches(".nir")))).ok()
 }
 
-/// The VUE slots Mesa's interleaved URB writes in `asm` cover: each write's global offset
-/// (in rows of two slots) plus its data registers (one slot each), at most.
-fn urb_slots_written(asm: &str) -> Option<u32> {
-    let mut end = None;
-    for line in asm.lines() {
-        let Some(at) = line.find("urb MsgDesc: offset ") else {
-            continue;
-        };
-        let rest = &line[at + "urb MsgDesc: offset ".len()..];
-        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
-        let mlen: u32 = rest
-            .split("mlen ")
-            .nth(1)?
-            .split(' ')
-            .next()?
-            .parse()
-            .ok()?;
-        end = end.max(Some(2 * offset + mlen - 1));
-    }
-    end
-}
-
 /// Compiles and verifies `corpus`'s vertex shaders on `platform`, comparing with Mesa's
 /// statistics when the corpus is the platform's own.
 fn run(platform: &str, corpus: &str) {
@@ -92,7 +70,7 @@ fn run(platform: &str, corpus: &str) {
             // slots (padded to whole rows of two slots, interleaved writes).
             t.vue_maps_printed += 1;
             let ours = v.vue_map.num_slots().next_multiple_of(2);
-            match urb_slots_written(&asm) {
+            match common::mesa_asm::urb_slots_written(&asm) {
                 Some(n) if n == ours => t.vue_maps_equal += 1,
                 n => t.failures.push(format!(
                     "{name}: VUE map of {ours} slots (padded), Mesa's URB writes cover {n:?}"

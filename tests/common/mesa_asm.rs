@@ -26,3 +26,27 @@ pub fn vec4_program(text: &str) -> String {
     );
     asm
 }
+
+/// The VUE slots Mesa's interleaved URB writes in a vec4 program's assembly cover: each
+/// write's global offset (in rows of two slots) plus its data registers (one slot each), at
+/// most. `None` when no URB write names its offset.
+#[allow(dead_code)]
+pub fn urb_slots_written(asm: &str) -> Option<u32> {
+    let mut end = None;
+    for line in asm.lines() {
+        let Some(at) = line.find("urb MsgDesc: offset ") else {
+            continue;
+        };
+        let rest = &line[at + "urb MsgDesc: offset ".len()..];
+        let offset: u32 = rest.split(' ').next()?.parse().ok()?;
+        let mlen: u32 = rest
+            .split("mlen ")
+            .nth(1)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()?;
+        end = end.max(Some(2 * offset + mlen - 1));
+    }
+    end
+}

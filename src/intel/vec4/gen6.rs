@@ -56,20 +56,11 @@ pub fn check_program(prog: &Program) -> Result<(), CompileError> {
 /// What the Gen6 path does not build in `inst`, in words.
 fn unbuilt(inst: &Inst) -> Option<String> {
     match inst.op {
-        Op::Alu(
-            o @ (Opcode::Bfrev
-            | Opcode::Bfe
-            | Opcode::Bfi1
-            | Opcode::Bfi2
-            | Opcode::Fbh
-            | Opcode::Fbl
-            | Opcode::Cbit
-            | Opcode::Addc
-            | Opcode::Subb
-            | Opcode::F32to16
-            | Opcode::F16to32
-            | Opcode::Csel),
-        ) => Some(format!("{} (no such instruction before Gen7)", o.name())),
+        // The EU table says which generations have each opcode (BFE, BFREV, ADDC, F32TO16 and
+        // the rest come with Gen7; CSEL and MADM with Gen8).
+        Op::Alu(o) if o.desc().min_ver > 60 => {
+            Some(format!("{} (no such instruction before Gen7)", o.name()))
+        }
         Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
             "{} on {:?} (Gen6 three-source operations are float only)",
             o.name(),
