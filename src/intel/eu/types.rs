@@ -210,6 +210,23 @@ impl Opcode {
             .expect("every opcode has a row")
     }
 
+    /// Why Gen6 cannot run this opcode with a `dst_ty` destination, in words: an opcode that
+    /// came later (BFE, BFREV, ADDC, F32TO16 and the rest with Gen7; CSEL and MADM with Gen8,
+    /// from the table's first generation), or a three-source operation on a type other than
+    /// float.
+    pub fn missing_on_gen6(self, dst_ty: RegType) -> Option<String> {
+        if self.desc().min_ver > 60 {
+            Some(format!("{} (no such instruction before Gen7)", self.name()))
+        } else if matches!(self, Opcode::Mad | Opcode::Lrp) && dst_ty != RegType::F {
+            Some(format!(
+                "{} on {dst_ty:?} (Gen6 three-source operations are float only)",
+                self.name()
+            ))
+        } else {
+            None
+        }
+    }
+
     /// Mesa's mnemonic.
     pub fn name(self) -> &'static str {
         self.desc().name

@@ -17,7 +17,7 @@
 //! not built either: a SIMD8 program that does not fit is refused by `backend::simd`.
 
 use crate::intel::eu::types::sfid;
-use crate::intel::eu::{Opcode, RegType};
+use crate::intel::eu::Opcode;
 
 use super::ir::{File, Inst, Op, Program, REG_SIZE};
 use crate::error::CompileError;
@@ -36,16 +36,7 @@ pub fn check_program(prog: &Program) -> Result<(), CompileError> {
 /// What the Gen6 path does not build among `insts`, in words, for the first one found.
 pub fn first_unbuilt(insts: &[Inst]) -> Option<String> {
     insts.iter().find_map(|inst| match inst.op {
-        // The EU table says which generations have each opcode (BFE, BFREV, ADDC, F32TO16 and
-        // the rest come with Gen7; CSEL and MADM with Gen8).
-        Op::Alu(o) if o.desc().min_ver > 60 => {
-            Some(format!("{} (no such instruction before Gen7)", o.name()))
-        }
-        Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
-            "{} on {:?} (Gen6 three-source operations are float only)",
-            o.name(),
-            inst.dst.ty
-        )),
+        Op::Alu(o) => o.missing_on_gen6(inst.dst.ty),
         Op::Send => Some(format!(
             "{} messages (only the sampler and render-target writes are built)",
             sfid_name(inst.sfid)
@@ -217,6 +208,7 @@ pub fn plan_mrfs(prog: &Program) -> MrfPlan {
 mod tests {
     use super::*;
     use crate::intel::eu::types::sfid;
+    use crate::intel::eu::RegType;
 
     fn mov(dst: u32, src: u32) -> Inst {
         Inst::new(

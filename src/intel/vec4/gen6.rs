@@ -26,7 +26,7 @@
 //! spilling (Gen6 scratch messages are built from MRFs too).
 
 use crate::error::CompileError;
-use crate::intel::eu::{CondMod, Opcode, RegType};
+use crate::intel::eu::{CondMod, Opcode};
 
 use super::ir::{swz_get, Dst, File, Inst, Op, Program, Src, XYZW};
 use super::urb::MSG_BASE;
@@ -56,16 +56,7 @@ pub fn check_program(prog: &Program) -> Result<(), CompileError> {
 /// What the Gen6 path does not build in `inst`, in words.
 fn unbuilt(inst: &Inst) -> Option<String> {
     match inst.op {
-        // The EU table says which generations have each opcode (BFE, BFREV, ADDC, F32TO16 and
-        // the rest come with Gen7; CSEL and MADM with Gen8).
-        Op::Alu(o) if o.desc().min_ver > 60 => {
-            Some(format!("{} (no such instruction before Gen7)", o.name()))
-        }
-        Op::Alu(o @ (Opcode::Mad | Opcode::Lrp)) if inst.dst.ty != RegType::F => Some(format!(
-            "{} on {:?} (Gen6 three-source operations are float only)",
-            o.name(),
-            inst.dst.ty
-        )),
+        Op::Alu(o) => o.missing_on_gen6(inst.dst.ty),
         Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
             Some("geometry shaders".into())
         }
@@ -210,6 +201,7 @@ fn plain_dst(i: &Inst) -> bool {
 mod tests {
     use super::*;
     use crate::intel::eu::MathFn;
+    use crate::intel::eu::RegType;
     use crate::intel::vec4::ir::replicate;
 
     #[test]
