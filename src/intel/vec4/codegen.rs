@@ -12,7 +12,7 @@ use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, Simd
 use crate::intel::DevInfo;
 
 use super::gen6::PULL_MSG;
-use super::ir::{File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
+use super::ir::{replicate, swz_get, File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
 use super::urb::urb_desc;
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -303,6 +303,69 @@ fn dst_of(alloc: &[u32], layout: &Layout, inst: &Inst) -> Result<Dst, CompileErr
     Ok(out)
 }
 
+fn a0_src() -> RegSrc {
+    RegSrc::new(
+        RegFile::Arf,
+        eu::types::arf::ADDRESS,
+        0,
+        RegType::UD,
+        Region::SCALAR,
+    )
+}
+
+/// The address-register descriptor of an indexed sampler message (Mesa's `generate_tex`
+/// for a non-constant sampler index, then the descriptor ORed in as
+/// `brw_send_indirect_message` does): the index in dword `sub / 4` of g`nr` times 0x101
+/// adds it to the sampler (bits 11:8) and binding-table (7:0) indices of `desc`, masked
+/// to those twelve bits so a stray index cannot reach the message type.
+fn indexed_descriptor(desc: u32, nr: u8, sub: u8) -> Vec<eu::Inst> {
+    let a0 = || Dst::reg(RegFile::Arf, eu::types::arf::ADDRESS, 0, RegType::UD);
+    let imm = |ty, bits: u32| {
+        EuSrc::Imm(Imm {
+            ty,
+            bits: bits as u64,
+        })
+    };
+    let scalar = |op, src: Vec<EuSrc>| {
+        let mut e = eu::Inst::new(op);
+        e.exec_size = 1;
+        e.we_all = true;
+        e.dst = a0();
+        e.src = src;
+        e
+    };
+    let index = EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        nr,
+        sub,
+        RegType::UD,
+        Region::SCALAR,
+    ));
+    let base = desc & SamplerDesc::INDEX_BITS;
+    let mut v = vec![scalar(Opcode::Mul, vec![index, imm(RegType::UW, 0x101)])];
+    if base != 0 {
+        v.push(scalar(
+            Opcode::Add,
+            vec![EuSrc::Reg(a0_src()), imm(RegType::UD, base)],
+        ));
+    }
+    v.push(scalar(
+        Opcode::And,
+        vec![
+            EuSrc::Reg(a0_src()),
+            imm(RegType::UD, SamplerDesc::INDEX_BITS),
+        ],
+    ));
+    v.push(scalar(
+        Opcode::Or,
+        vec![
+            EuSrc::Reg(a0_src()),
+            imm(RegType::UD, desc & !SamplerDesc::INDEX_BITS),
+        ],
+    ));
+    v
+}
+
 /// The generated program.
 pub struct Generated {
     /// Instructions.
@@ -491,13 +554,15 @@ pub fn generate(
                 surface,
                 sampler,
                 header,
+                indexed,
             } => {
-                // The message registers are the sources, consecutive from the first.
-                let first = inst.src.first().ok_or_else(|| {
+                // The message registers are the sources, consecutive from the first; an
+                // index, when there is one, follows them.
+                let regs = &inst.src[..inst.src.len().saturating_sub(indexed as usize)];
+                let first = regs.first().ok_or_else(|| {
                     CompileError::Internal(format!("sampler message without a payload: {inst}"))
                 })?;
-                if inst
-                    .src
+                if regs
                     .iter()
                     .enumerate()
                     .any(|(k, s)| s.file != File::Fixed || s.nr != first.nr + k as u32)
@@ -506,22 +571,30 @@ pub fn generate(
                         "sampler message registers are not consecutive: {inst}"
                     )));
                 }
+                let desc = tex_desc(
+                    devinfo.ver,
+                    msg,
+                    surface,
+                    sampler,
+                    regs.len() as u32,
+                    header,
+                );
+                let desc = if indexed {
+                    let (nr, sub, _) = grf(alloc, layout, &inst.src[inst.src.len() - 1])?;
+                    out.extend(indexed_descriptor(desc, nr, sub));
+                    EuSrc::Reg(a0_src())
+                } else {
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: desc as u64,
+                    })
+                };
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
                 let (file, nr, _, _) = reg(alloc, layout, first)?;
                 e.src = vec![
                     EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
-                    EuSrc::Imm(Imm {
-                        ty: RegType::UD,
-                        bits: tex_desc(
-                            devinfo.ver,
-                            msg,
-                            surface,
-                            sampler,
-                            inst.src.len() as u32,
-                            header,
-                        ) as u64,
-                    }),
+                    desc,
                 ];
                 e.msg = Some(Message {
                     sfid: sfid::SAMPLER,
@@ -529,6 +602,68 @@ pub fn generate(
                     ex_desc: 0,
                 });
                 e
+            }
+            Op::FindLiveChannel => {
+                // x of the first half: 1 in every case, then 0 where the first vertex runs.
+                let d = dst_of(alloc, layout, inst)?;
+                for (bits, we_all) in [(1, true), (0, false)] {
+                    let mut o = eu::Inst::new(Opcode::Mov);
+                    o.access_mode = AccessMode::Align16;
+                    o.exec_size = 4;
+                    o.we_all = we_all;
+                    o.dst = Dst {
+                        writemask: 1,
+                        ..Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD)
+                    };
+                    o.src = vec![EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits,
+                    })];
+                    out.push(o);
+                }
+                continue;
+            }
+            Op::Broadcast => {
+                // f1.0 from the index in all four channels of the first half, then the
+                // second half's x where it is set, the first's elsewhere.
+                let d = dst_of(alloc, layout, inst)?;
+                let x_of = |s: &Src, half: u8| -> Result<EuSrc, CompileError> {
+                    let (nr, sub, _) = grf(alloc, layout, s)?;
+                    let mut r = RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        sub + 16 * half,
+                        RegType::UD,
+                        Region::new(4, 4, 1),
+                    );
+                    r.swizzle = replicate(swz_get(s.swizzle, 0));
+                    Ok(EuSrc::Reg(r))
+                };
+                let mut t = eu::Inst::new(Opcode::Mov);
+                t.access_mode = AccessMode::Align16;
+                t.exec_size = 4;
+                t.we_all = true;
+                t.cond_mod = CondMod::Nz;
+                t.flag_nr = 1;
+                t.dst = Dst::null(RegType::F);
+                t.src = vec![x_of(&inst.src[1], 0)?];
+                out.push(t);
+                let mut sel = eu::Inst::new(Opcode::Sel);
+                sel.access_mode = AccessMode::Align16;
+                sel.exec_size = 4;
+                sel.we_all = true;
+                sel.pred = Some(Predicate {
+                    control: 1,
+                    inverse: false,
+                });
+                sel.flag_nr = 1;
+                sel.dst = Dst {
+                    writemask: 1,
+                    ..Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD)
+                };
+                sel.src = vec![x_of(&inst.src[0], 1)?, x_of(&inst.src[0], 0)?];
+                out.push(sel);
+                continue;
             }
             Op::ScratchWrite { slot } => {
                 scratch_setup(&mut out, slot);

@@ -228,8 +228,18 @@ pub enum Op {
         /// Header dword 2: u, v, r offsets in bits 11:8, 7:4, 3:0.
         offset_bits: u32,
     },
+    /// The enabled vertex a uniform value is read from (Mesa's `FIND_LIVE_CHANNEL` in
+    /// align16): x of the destination's first half is 0 when the first vertex is enabled,
+    /// else 1. Expands to a move of 1 with every channel and a move of 0 under the mask.
+    FindLiveChannel,
+    /// x of the destination's first half = x of `src[0]`'s half that x of `src[1]`'s first
+    /// half names (0 or 1, from [`Op::FindLiveChannel`]; Mesa's SIMD4x2 `BROADCAST`: a
+    /// flag from the index in f1.0 and a predicated `sel(4)` of the two halves).
+    Broadcast,
     /// A SIMD4x2 sampler message: the message registers are the (fixed, consecutive)
     /// sources, header first when `header`; one reply register, four components per vertex.
+    /// When `indexed`, a last source (x of its first half, from [`Op::Broadcast`]) is added
+    /// to both `surface` and `sampler` through an address-register descriptor.
     Tex {
         /// Which message.
         msg: TexMsg,
@@ -239,6 +249,8 @@ pub enum Op {
         sampler: u32,
         /// A header leads the message.
         header: bool,
+        /// A run-time index is the last source.
+        indexed: bool,
     },
     /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
     /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
@@ -386,8 +398,10 @@ impl Inst {
                     | Op::GsVertexCount
                     | Op::GsClearR0Dword2
             )
-            || (matches!(self.op, Op::PullLoad { .. } | Op::Tex { .. })
-                && self.dst.file != File::Vgrf)
+            || (matches!(
+                self.op,
+                Op::PullLoad { .. } | Op::Tex { .. } | Op::FindLiveChannel | Op::Broadcast
+            ) && self.dst.file != File::Vgrf)
             || self.cmod != CondMod::None
             || self.dst.file == File::Fixed
     }
@@ -407,7 +421,10 @@ impl Inst {
             Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
             // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x, as the GS
             // header fields their counts.
-            Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount => 0x1,
+            Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::Broadcast => {
+                0x1
+            }
+            Op::Tex { indexed: true, .. } if i + 1 == self.src.len() => 0x1,
             _ => 0xf,
         };
         let swizzle = self.src[i].swizzle;
@@ -528,11 +545,15 @@ impl fmt::Display for Inst {
                 surface,
                 sampler,
                 header,
+                indexed,
             } => format!(
-                "{}(bti {surface} sampler {sampler}{})",
+                "{}(bti {surface} sampler {sampler}{}{})",
                 msg.name(),
-                if header { " header" } else { "" }
+                if header { " header" } else { "" },
+                if indexed { " +index" } else { "" }
             ),
+            Op::FindLiveChannel => "find_live_channel".into(),
+            Op::Broadcast => "broadcast".into(),
             Op::UrbWrite {
                 offset,
                 mlen,

@@ -120,6 +120,8 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::GsWriteOffset { .. }
             | Op::GsVertexCount
             | Op::GsClearR0Dword2
+            | Op::FindLiveChannel
+            | Op::Broadcast
     );
     if (expanded || matches!(inst.op, Op::Else | Op::EndIf | Op::Do)) && inst.pred.is_some() {
         return Some("a predicate it cannot have".into());
@@ -171,15 +173,20 @@ fn check_op(inst: &Inst) -> Option<String> {
                 whole_register(s)
             }
         }),
-        Op::Tex { .. } => {
-            if n == 0 || n > MAX_TEX_MLEN {
-                return Some(format!("{n} message registers"));
+        Op::Tex { indexed, .. } => {
+            let msg = &inst.src[..n.saturating_sub(indexed as usize)];
+            let m = msg.len();
+            if m == 0 || m > MAX_TEX_MLEN {
+                return Some(format!("{m} message registers"));
             }
             if inst.dst.file == File::Null {
                 return Some("a sampler message without a reply register".into());
             }
-            let first = inst.src[0].nr;
-            inst.src.iter().enumerate().find_map(|(k, s)| {
+            if indexed && inst.src[n - 1].file != File::Vgrf {
+                return Some("a sampler index outside the virtual registers".into());
+            }
+            let first = msg[0].nr;
+            msg.iter().enumerate().find_map(|(k, s)| {
                 if s.file != File::Fixed || s.nr != first + k as u32 {
                     Some("message registers not consecutive fixed registers".into())
                 } else {
@@ -187,6 +194,13 @@ fn check_op(inst: &Inst) -> Option<String> {
                 }
             })
         }
+        Op::FindLiveChannel => count(0).or_else(|| vgrf_dst(inst)),
+        Op::Broadcast => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
+            inst.src
+                .iter()
+                .any(|s| !matches!(s.file, File::Vgrf | File::Attr) || s.negate || s.abs)
+                .then(|| "a broadcast source not a plain register".into())
+        }),
         Op::PullLoad { .. } => count(1)
             .or_else(|| (inst.dst.file == File::Null).then(|| "no reply register".into()))
             .or_else(|| {
@@ -256,6 +270,10 @@ fn two_source_math(f: MathFn) -> bool {
 
 fn fixed_dst(inst: &Inst) -> Option<String> {
     (inst.dst.file != File::Fixed).then(|| "a header outside the fixed registers".into())
+}
+
+fn vgrf_dst(inst: &Inst) -> Option<String> {
+    (inst.dst.file != File::Vgrf).then(|| "a destination outside the virtual registers".into())
 }
 
 fn null_dst(inst: &Inst) -> Option<String> {

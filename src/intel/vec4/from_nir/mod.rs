@@ -116,6 +116,9 @@ struct Tr<'a> {
     block_uniform_copies: BTreeMap<u32, u32>,
     /// A geometry shader's state.
     gs: Option<GsState>,
+    /// Elements of the longest sampler array the shader declares: the textures and
+    /// samplers a run-time index may reach from its base.
+    sampler_array_len: u32,
 }
 
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
@@ -164,6 +167,13 @@ pub fn from_nir(
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
         gs,
+        sampler_array_len: shader
+            .variables
+            .iter()
+            .filter(|v| v.ty.base.contains("sampler") || v.ty.base.contains("texture"))
+            .map(|v| v.ty.arrays.iter().product::<u32>())
+            .max()
+            .unwrap_or(1),
     };
     match binding {
         BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,

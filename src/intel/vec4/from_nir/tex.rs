@@ -38,7 +38,57 @@ pub fn offset_bits(offsets: &[i32]) -> Result<u32, CompileError> {
     Ok(bits)
 }
 
+/// The element of a sampler array a texture instruction names beyond its base indices.
+enum TexIndex {
+    /// Known at compile time.
+    Const(u32),
+    /// In x of a register, the same for every vertex that runs (GLSL requires a sampler
+    /// array index to be dynamically uniform).
+    Run(Src),
+}
+
 impl Tr<'_> {
+    /// The texture and sampler offset sources: one index added to both, as NIR gives it
+    /// for an element of a sampler array (separate indices are refused by name).
+    fn tex_array_index(
+        &mut self,
+        t: &nir::TexInstr,
+        msg: TexMsg,
+    ) -> Result<Option<TexIndex>, CompileError> {
+        let tex = Self::tex_src_id(t, TexSrc::TextureOffset);
+        let smp = Self::tex_src_id(t, TexSrc::SamplerOffset);
+        let id = match (tex, smp) {
+            (None, None) => return Ok(None),
+            (Some(a), Some(b)) if a == b => a,
+            // `ld` and `resinfo` use no sampler state: the texture index alone serves.
+            (Some(a), None) if matches!(msg, TexMsg::Ld | TexMsg::Resinfo) => a,
+            _ => {
+                return Err(unsupported(
+                    "separate run-time texture and sampler indices in the vec4 backend",
+                ))
+            }
+        };
+        if let Some(k) = self.const_u32(id) {
+            return Ok(Some(TexIndex::Const(k)));
+        }
+        let v = self.value_src(id, RegType::UD)?.swizzled(replicate(0));
+        Ok(Some(TexIndex::Run(self.in_grf(v))))
+    }
+
+    /// A register whose first half's x holds `v`'s x from a vertex that runs (Mesa's
+    /// `emit_uniformize`): what an indexed message descriptor is built from.
+    pub(super) fn uniformize(&mut self, v: Src) -> Src {
+        let chan = self.prog.vgrf();
+        self.push(Op::FindLiveChannel, Dst::vgrf(chan, RegType::UD, 1), vec![]);
+        let r = self.prog.vgrf();
+        self.push(
+            Op::Broadcast,
+            Dst::vgrf(r, RegType::UD, 1),
+            vec![v, Src::vgrf(chan, RegType::UD)],
+        );
+        Src::vgrf(r, RegType::UD)
+    }
+
     fn tex_src_id(t: &nir::TexInstr, k: TexSrc) -> Option<SsaId> {
         t.srcs.iter().find(|s| s.0 == k).map(|s| s.1)
     }
@@ -54,7 +104,12 @@ impl Tr<'_> {
         let op = t.op;
         for &(k, _) in &t.srcs {
             match k {
-                TexSrc::Coord | TexSrc::Comparator | TexSrc::Lod | TexSrc::Offset => {}
+                TexSrc::Coord
+                | TexSrc::Comparator
+                | TexSrc::Lod
+                | TexSrc::Offset
+                | TexSrc::TextureOffset
+                | TexSrc::SamplerOffset => {}
                 TexSrc::Bias => {
                     return Err(invalid(
                         "a level bias in a vertex shader (only fragment shaders have an \
@@ -90,17 +145,29 @@ impl Tr<'_> {
                 )))
             }
         };
-        let surface = t.texture_index.unwrap_or(0);
-        let sampler = t.sampler_index.unwrap_or(0);
-        if surface > 255 {
+        let mut surface = t.texture_index.unwrap_or(0);
+        let mut sampler = t.sampler_index.unwrap_or(0);
+        let index = self.tex_array_index(t, msg)?;
+        let candidates = match index {
+            Some(TexIndex::Const(k)) => {
+                surface = surface.saturating_add(k);
+                sampler = sampler.saturating_add(k);
+                1
+            }
+            Some(TexIndex::Run(_)) => self.sampler_array_len.max(1),
+            None => 1,
+        };
+        let last_surface = u64::from(surface) + u64::from(candidates) - 1;
+        let last_sampler = u64::from(sampler) + u64::from(candidates) - 1;
+        if last_surface > 255 {
             return Err(CompileError::Limit(format!(
-                "texture index {surface} is past the 256 binding-table entries a sampler \
-                 message addresses"
+                "texture index {last_surface} is past the 256 binding-table entries a \
+                 sampler message addresses"
             )));
         }
-        if sampler > 15 && msg != TexMsg::Ld && msg != TexMsg::Resinfo {
+        if last_sampler > 15 && msg != TexMsg::Ld && msg != TexMsg::Resinfo {
             return Err(unsupported(format!(
-                "sampler index {sampler}: past 15 needs the sampler-state-pointer header"
+                "sampler index {last_sampler}: past 15 needs the sampler-state-pointer header"
             )));
         }
         let bits = match Self::tex_src_id(t, TexSrc::Offset) {
@@ -195,21 +262,36 @@ impl Tr<'_> {
             return Err(unsupported(format!("{bits_size}-bit texture results")));
         }
         let r = self.prog.vgrf();
+        let mut srcs: Vec<Src> = regs
+            .iter()
+            .map(|&nr| Src::reg(File::Fixed, nr, RegType::F))
+            .collect();
+        let indexed = if let Some(TexIndex::Run(v)) = index {
+            srcs.push(self.uniformize(v));
+            true
+        } else {
+            false
+        };
         self.push(
             Op::Tex {
                 msg,
                 surface,
                 sampler,
                 header: bits != 0,
+                indexed,
             },
             Dst::vgrf(r, ty, 0xf),
-            regs.iter()
-                .map(|&nr| Src::reg(File::Fixed, nr, RegType::F))
-                .collect(),
+            srcs,
         );
-        self.facts.surfaces.textures.insert(surface);
+        self.facts
+            .surfaces
+            .textures
+            .extend(surface..surface + candidates);
         if t.op.needs_sampler() {
-            self.facts.surfaces.samplers.insert(sampler);
+            self.facts
+                .surfaces
+                .samplers
+                .extend(sampler..sampler + candidates);
         }
         // resinfo replies width, height, depth, levels: query_levels is the fourth.
         let value = if op == TexOp::QueryLevels {

@@ -89,6 +89,7 @@ fn valid() -> Program {
                 surface: 0,
                 sampler: 0,
                 header: true,
+                indexed: false,
             },
             Dst::vgrf(4, F, 0xf),
             (114..117).map(|nr| Src::reg(File::Fixed, nr, F)).collect(),

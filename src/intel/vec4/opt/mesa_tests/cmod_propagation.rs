@@ -101,6 +101,7 @@ fn intervening_dest_write() {
         surface: 0,
         sampler: 0,
         header: false,
+        indexed: false,
     };
     assert_unchanged(vec![
         alu(Add, vec4_dst(0, F), &[scalar(1, F), scalar(2, F)]),
