@@ -380,12 +380,15 @@ fn every_unmodelled_form_names_its_shader_runner_command() {
         assert_eq!(o.gap(), Some(&Gap::Command(class.into())), "{line}: {o}");
     }
     // Sections and [vertex data] column types are named as shader_runner's sections.
-    let gs = RGBW.replace("[test]", "[geometry shader]\nvoid main() {}\n[test]");
-    let p = write_test("unmodelled", &gs, FS_TEX, None);
+    let tcs = RGBW.replace(
+        "[test]",
+        "[tessellation control shader]\nvoid main() {}\n[test]",
+    );
+    let p = write_test("unmodelled", &tcs, FS_TEX, None);
     let o = run("ivb", &p, Mode::Interpreter);
     assert_eq!(
         o.gap(),
-        Some(&Gap::Command("[geometry shader]".into())),
+        Some(&Gap::Command("[tessellation control shader]".into())),
         "{o}"
     );
     let vdata = RGBW.replace(
@@ -578,4 +581,122 @@ fn o_message(o: &Outcome) -> &str {
         Outcome::Fail { message, .. } => message,
         _ => "",
     }
+}
+
+/// A geometry shader between the vertex and fragment stages: each input triangle comes out
+/// with x halved, coloured by its primitive id (0 red, else green), through VARYING_SLOT_VAR0.
+const GS_HALVE: &str = "shader: MESA_SHADER_GEOMETRY
+name: g
+stage: 3
+next_stage: 4
+output_primitive: TRIANGLE_STRIP
+input_primitive: TRIANGLES
+vertices_out: 3
+invocations: 1
+vertices_in: 3
+active_stream_mask: 0x01
+inputs: 1
+outputs: 2
+uniforms: 0
+decl_var shader_in INTERP_MODE_NONE none vec4[3] gl_in (VARYING_SLOT_POS.xyzw, 1, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (VARYING_SLOT_VAR0.xyzw, 32, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:   // preds:
+    con 32     %0 = load_const (0x00000000)
+    con 32     %1 = load_const (0x00000001)
+    con 32     %2 = load_const (0x00000002)
+    con 32     %3 = load_const (0x00000003)
+    con 32x4   %4 = load_const (0x3f000000, 0x3f800000, 0x3f800000, 0x3f800000)
+    con 32x4   %5 = load_const (0x3f800000, 0x00000000, 0x00000000, 0x3f800000)
+    con 32x4   %6 = load_const (0x00000000, 0x3f800000, 0x00000000, 0x3f800000)
+    div 32     %7 = @load_primitive_id () ()
+    div 1      %8 = ieq32 %7, %0 (0x0)
+    div 32x4   %9 = bcsel %8.xxxx, %5, %6
+    div 32x4  %10 = @load_per_vertex_input (%0 (0x0), %0 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+    div 32x4  %11 = @load_per_vertex_input (%1 (0x1), %0 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+    div 32x4  %12 = @load_per_vertex_input (%2 (0x2), %0 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+    div 32x4  %13 = fmul %10, %4
+    div 32x4  %14 = fmul %11, %4
+    div 32x4  %15 = fmul %12, %4
+                @store_output (%13, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1 gs_streams(x=0 y=0 z=0 w=0), xfb(), xfb2())
+                @store_output (%9, %0 (0x0)) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1 gs_streams(x=0 y=0 z=0 w=0), xfb(), xfb2())
+                @emit_vertex_with_counter (%0 (0x0), %0 (0x0)) (stream_id=0)
+                @store_output (%14, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1 gs_streams(x=0 y=0 z=0 w=0), xfb(), xfb2())
+                @emit_vertex_with_counter (%1 (0x1), %0 (0x0)) (stream_id=0)
+                @store_output (%15, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1 gs_streams(x=0 y=0 z=0 w=0), xfb(), xfb2())
+                @emit_vertex_with_counter (%2 (0x2), %0 (0x0)) (stream_id=0)
+                @set_vertex_and_primitive_count (%3 (0x3), %1 (0x1)) (stream_id=0)
+                // succs: b1
+    block b1:
+}
+";
+
+/// colour = VARYING_SLOT_VAR0, flat.
+const FS_VAR0: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_FLAT none vec4 color (VARYING_SLOT_VAR0.xyzw, 32, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 out_color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32    %0 = load_const (0x00000000)
+    div 32x4  %1 = @load_input (%0 (0x0)) (base=32, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
+                   @store_output (%1, %0 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// `draw rect -1 -1 2 2` is a strip of two triangles: (v0, v1, v2) below the diagonal
+/// x + y = 0 is primitive 0, (v2, v1, v3) above it primitive 1 (GL hands an odd strip
+/// triangle to the geometry shader with its first two vertices swapped). Halving x leaves
+/// x in [-0.5, 0.5] drawn: window pixels 63..187 of 250. Pixel (100, 50) is at NDC
+/// (-0.196, -0.596), inside the halved lower triangle (2x + y < 0): red. Pixel (150, 200) at
+/// (0.204, 0.604) is in the upper one: green. Pixels 10 and 240 stay the clear colour.
+#[test]
+fn a_geometry_shader_reshapes_and_colours_the_primitives() {
+    let script = "[require]
+GLSL >= 1.50
+[vertex shader passthrough]
+[geometry shader]
+void main() {}
+[fragment shader]
+void main() {}
+[test]
+clear color 0.0 0.0 1.0 1.0
+clear
+draw rect -1 -1 2 2
+probe rgba 100 50 1.0 0.0 0.0 1.0
+probe rgba 150 200 0.0 1.0 0.0 1.0
+probe rgba 10 125 0.0 0.0 1.0 1.0
+probe rgba 240 125 0.0 0.0 1.0 1.0
+";
+    let p = write_test("gs", script, FS_VAR0, Some(VS_PASS));
+    std::fs::write(p.with_file_name("gs.gs.nir"), GS_HALVE).unwrap();
+    for target in ["ivb", "bdw"] {
+        for mode in [Mode::Interpreter, Mode::Simulator] {
+            let o = run(target, &p, mode);
+            assert_pass(&o);
+            let Outcome::Pass { stages } = &o else {
+                unreachable!()
+            };
+            assert!(stages.contains("gs: NIR interpreter"), "{stages}");
+        }
+    }
+    // Drawing points into a shader that takes triangles is GL's INVALID_OPERATION: a failure.
+    let points = script.replace("draw rect -1 -1 2 2", "draw arrays GL_POINTS 0 1");
+    let p = write_test("gs_points", &points, FS_VAR0, Some(VS_PASS));
+    std::fs::write(p.with_file_name("gs_points.gs.nir"), GS_HALVE).unwrap();
+    let o = run("ivb", &p, Mode::Interpreter);
+    assert!(
+        matches!(&o, Outcome::Fail { message, gap: None, .. } if message.contains("INVALID_OPERATION")),
+        "{o}"
+    );
 }

@@ -102,7 +102,16 @@ pub fn shade(
     let info = program
         .fragment_info()
         .ok_or("the program is not a fragment program")?;
+    // Mesa's barycentric modes: bit 0 perspective pixel, bit 3 non-perspective pixel; the
+    // centroid and sample modes (multisampling) are not modelled.
     let bary_pixel = info.barycentric_interp_modes & 1 != 0;
+    let bary_linear = info.barycentric_interp_modes & 8 != 0;
+    if info.barycentric_interp_modes & !9 != 0 {
+        return Err(format!(
+            "barycentric modes {:#x} (centroid or sample interpolation) are not modelled",
+            info.barycentric_interp_modes
+        ));
+    }
     let (insts, offsets) =
         crate::intel::eu::decode_program_at(dev, code).map_err(|e| format!("decode: {e}"))?;
     let per = simd as usize / 4;
@@ -141,6 +150,7 @@ pub fn shade(
         let mut t = Thread::new(dev, simd).map_err(|e| format!("simulator: {e}"))?;
         let mut pixel_mask = 0u32;
         let mut bary = Vec::with_capacity(simd as usize);
+        let mut linear = Vec::with_capacity(simd as usize);
         let mut depth = Vec::with_capacity(simd as usize);
         let mut src_w = Vec::with_capacity(simd as usize);
         for k in 0..per {
@@ -153,6 +163,8 @@ pub fn shade(
                 let (x, y) = (qx + (i & 1), qy + (i >> 1));
                 let w = tri.weights(x, y, Interp::Smooth);
                 bary.push((w[1], w[2]));
+                let l = tri.weights(x, y, Interp::NoPerspective);
+                linear.push((l[1], l[2]));
                 let fc = tri.frag_coord(x, y, 0.0);
                 depth.push(fc[2]);
                 // Source W is the interpolated clip w; the shader takes its reciprocal.
@@ -184,6 +196,17 @@ pub fn shade(
         }
         bind_uniform_buffers(&mut t, program, ubo);
         let mut next = if bary_pixel { 2 + 2 * simd / 8 } else { 2 };
+        if bary_linear {
+            // Non-perspective pixel barycentrics follow the perspective ones, in the same
+            // form: per 8 channels one register of i, then one of j.
+            for r in 0..simd / 8 {
+                let s = 8 * r as usize..8 * r as usize + 8;
+                let (i, j): (Vec<f32>, Vec<f32>) = linear[s].iter().copied().unzip();
+                t.set_grf_f32(next + 2 * r, 0, &i).map_err(sim)?;
+                t.set_grf_f32(next + 2 * r + 1, 0, &j).map_err(sim)?;
+            }
+            next += 2 * simd / 8;
+        }
         if info.uses_src_depth {
             for r in 0..simd / 8 {
                 let s = 8 * r as usize..8 * r as usize + 8;

@@ -4,6 +4,9 @@
 //! renumbers vertex attributes; arrays span several slots), so the runner reads the
 //! `io location=... slots=N` semantics of the I/O intrinsics themselves.
 
+use std::collections::BTreeMap;
+
+use crate::nir::interp::OutputSlot;
 use crate::nir::ir::{IndexValue, InstrKind, Shader};
 use crate::nir::opcodes::{IndexKind, Intrinsic};
 
@@ -80,6 +83,25 @@ pub fn slot_name(ranges: &[IoRange], slot: u32) -> Option<String> {
         .filter(|r| r.base <= slot && slot < r.base + r.slots.max(1))
         .map(|r| offset_location(&r.location, slot - r.base))
         .next()
+}
+
+/// An invocation's outputs by slot name (`ranges` of the stage's output stores), each as
+/// four raw 32-bit components (unwritten ones zero).
+pub fn named_outputs(
+    ranges: &[IoRange],
+    outputs: &BTreeMap<u32, OutputSlot>,
+) -> BTreeMap<String, [u32; 4]> {
+    let mut named: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+    for (&n, slot) in outputs {
+        let name = slot_name(ranges, n).unwrap_or_else(|| slot.name.clone());
+        let e = named.entry(name).or_insert([0; 4]);
+        for (c, v) in slot.comps.iter().take(4).enumerate() {
+            if let Some(v) = v {
+                e[c] = *v as u32;
+            }
+        }
+    }
+    named
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! derivatives), since nothing else can change the outcome.
 
 pub mod etna;
+pub mod geometry;
 pub mod intel;
 pub mod io;
 pub mod raster;

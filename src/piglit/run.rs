@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::geometry::{self, GeometryError};
 use super::io;
 use super::raster::{self, Interp, Triangle, Vertex};
 use super::script::{self, Command, Region, ShaderTest, TextureKind, VertexData};
@@ -64,6 +65,9 @@ pub enum Gap {
     /// `default uniform block` (a uniform layout or GLSL initializer in the NIR that the
     /// runner's default-block model does not take, e.g. a 64-bit initializer).
     Unmodelled(String),
+    /// A stage gpucc's backend refuses as unsupported (`fragment shader`): a feature it does
+    /// not build (64-bit arithmetic, for one), named in the message.
+    Refused(String),
 }
 
 impl Gap {
@@ -75,6 +79,7 @@ impl Gap {
             Gap::Data(d) => format!("missing data: {d}"),
             Gap::Malformed => "invalid input".to_string(),
             Gap::Unmodelled(u) => format!("not modelled: {u}"),
+            Gap::Refused(stage) => format!("refused by gpucc: {stage}"),
         }
     }
 }
@@ -165,6 +170,7 @@ impl Stop {
                     Gap::Data(d) => format!("missing data ({d}): {s}"),
                     Gap::Malformed => format!("invalid input: {s}"),
                     Gap::Unmodelled(u) => format!("not modelled ({u}): {s}"),
+                    Gap::Refused(_) => format!("refused: {s}"),
                 },
                 stages,
                 gap: Some(gap),
@@ -353,12 +359,27 @@ fn over_uniform_limit(target: Target, dir: &Path, name: &str, stage: &str) -> Op
     })
 }
 
-/// A vertex a compiled vertex program wrote, from its outputs by varying slot name.
-fn compiled_vertex(outputs: BTreeMap<String, [u32; 4]>) -> Result<Vertex, Stop> {
-    let clip = outputs
-        .get("VARYING_SLOT_POS")
-        .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
-        .map(f32::from_bits);
+/// Why a stage did not compile: a feature the backend does not build is a gap named by the
+/// stage; any other error is a failure.
+fn compile_stop(stage: &str, e: CompileError) -> Stop {
+    match e {
+        CompileError::Unsupported(_) => Stop::Error(
+            Gap::Refused(stage.to_string()),
+            format!("{stage} compile: {e}"),
+        ),
+        e => Stop::Fail(format!("{stage} compile: {e}")),
+    }
+}
+
+/// A vertex the vertex stage wrote, from its outputs by varying slot name. Its position is
+/// required only when the rasterizer reads it (`rasterized`): a geometry shader after the
+/// vertex shader reads its inputs by slot and emits positions of its own.
+fn stage_vertex(outputs: BTreeMap<String, [u32; 4]>, rasterized: bool) -> Result<Vertex, Stop> {
+    let clip = match outputs.get("VARYING_SLOT_POS") {
+        Some(p) => p.map(f32::from_bits),
+        None if !rasterized => [0.0, 0.0, 0.0, 1.0],
+        None => return Err(Stop::Fail("the vertex shader wrote no position".into())),
+    };
     Ok(Vertex {
         clip,
         outputs,
@@ -416,6 +437,11 @@ struct Runner {
     /// The vertex program on the etnaviv simulator (simulator mode), or why the vertex stage
     /// runs on the interpreter instead.
     vs_etna: Result<(&'static crate::etnaviv::specs::Specs, super::etna::Loaded), String>,
+    /// The geometry shader, run on the interpreter between the vertex stage and the
+    /// rasterizer.
+    gs: Option<Stage>,
+    /// The texture unit each of the geometry shader's sampler slots reads.
+    gs_slot_units: Vec<u32>,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -493,7 +519,13 @@ impl Runner {
         let mut fs =
             load_stage(dir, name, "fs", native_ints, packed)?.ok_or_else(|| no_nir("fs"))?;
         let mut vs = load_stage(dir, name, "vs", native_ints, packed)?;
-        for stage in std::iter::once(&fs).chain(vs.as_ref()) {
+        let mut gs = match test.has_geometry_shader {
+            true => Some(
+                load_stage(dir, name, "gs", native_ints, packed)?.ok_or_else(|| no_nir("gs"))?,
+            ),
+            false => None,
+        };
+        for stage in std::iter::once(&fs).chain(vs.as_ref()).chain(gs.as_ref()) {
             // nir_print gives only the size of a shader's constant data, not its bytes.
             if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
                 return Err(Stop::data(
@@ -521,18 +553,36 @@ impl Runner {
                 .share_initializers(&vs.shader, &fs.shader)
                 .map_err(unmodelled)?;
         }
+        if let Some(gs) = gs.as_mut() {
+            let unmodelled =
+                |e: String| Stop::Error(Gap::Unmodelled("default uniform block".into()), e);
+            gs.block
+                .share_initializers(&gs.shader, &fs.shader)
+                .map_err(unmodelled)?;
+            fs.block
+                .share_initializers(&fs.shader, &gs.shader)
+                .map_err(unmodelled)?;
+            if let Some(vs) = vs.as_mut() {
+                gs.block
+                    .share_initializers(&gs.shader, &vs.shader)
+                    .map_err(unmodelled)?;
+                vs.block
+                    .share_initializers(&vs.shader, &gs.shader)
+                    .map_err(unmodelled)?;
+            }
+        }
         let fs_exec = match (mode, target) {
             (Mode::Interpreter, _) => FsExec::Interpreter,
             (Mode::Simulator, Target::Intel(dev)) => {
                 let program = Compiler::for_target(target)
                     .compile(&fs.shader, &CompileOptions::default())
-                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                    .map_err(|e| compile_stop("fragment shader", e))?;
                 FsExec::Intel(dev, Box::new(program))
             }
             (Mode::Simulator, Target::Etnaviv(specs)) => {
                 let program = Compiler::for_target(target)
                     .compile(&fs.shader, &CompileOptions::default())
-                    .map_err(|e| Stop::Fail(format!("fragment shader compile: {e}")))?;
+                    .map_err(|e| compile_stop("fragment shader", e))?;
                 let loaded = super::etna::Loaded::new(program)
                     .map_err(|e| Stop::Fail(format!("fragment shader load: {e}")))?;
                 FsExec::Etnaviv(specs, loaded)
@@ -605,6 +655,8 @@ impl Runner {
             vs_kernel,
             vs_fallback,
             vs_etna,
+            gs,
+            gs_slot_units: Vec::new(),
             fs,
             fs_exec,
             projection: uniforms::IDENTITY,
@@ -639,7 +691,10 @@ impl Runner {
             FsExec::Intel(..) => "gpucc on the Intel simulator",
             FsExec::Etnaviv(..) => "gpucc on the etnaviv simulator",
         };
-        format!("vs: {vs}, fs: {fs}")
+        match self.gs {
+            Some(_) => format!("vs: {vs}, gs: NIR interpreter, fs: {fs}"),
+            None => format!("vs: {vs}, fs: {fs}"),
+        }
     }
 
     fn execute(&mut self, test: &ShaderTest) -> Result<(), Stop> {
@@ -657,23 +712,12 @@ impl Runner {
                     .map_err(|e| e.map(at))?,
                 Command::DrawRect { rect, tex } => {
                     let verts = self.rect_vertices(*rect, *tex)?;
-                    self.draw(&verts, &raster::strip_triangles(4))
+                    self.draw_mode(verts, "GL_TRIANGLE_STRIP")
                         .map_err(|e| e.in_draw("draw rect").map(at))?
                 }
                 Command::DrawArrays { mode, first, count } => {
                     let verts = self.array_vertices(*first, *count)?;
-                    let tris = match mode.as_str() {
-                        "GL_TRIANGLES" => raster::list_triangles(*count),
-                        "GL_TRIANGLE_STRIP" => raster::strip_triangles(*count),
-                        "GL_TRIANGLE_FAN" => raster::fan_triangles(*count),
-                        other => {
-                            return Err(Stop::command(
-                                format!("draw arrays {other}"),
-                                at(format!("draw arrays {other}")),
-                            ))
-                        }
-                    };
-                    self.draw(&verts, &tris)
+                    self.draw_mode(verts, mode)
                         .map_err(|e| e.in_draw("draw arrays").map(at))?
                 }
                 Command::Texture { unit, kind } => {
@@ -740,8 +784,15 @@ impl Runner {
     ) -> Result<(), Stop> {
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
         let mut found = false;
-        // Sampler uniforms name the texture unit their slot reads.
-        if let Some((_, slot, len)) = self.fs.block.samplers.iter().find(|s| s.0 == name) {
+        // Sampler uniforms name the texture unit their slot reads, in every stage that
+        // declares them (each stage numbers its own slots).
+        let mut sampler = false;
+        let stage_slots = std::iter::once((&self.fs, &mut self.slot_units))
+            .chain(self.gs.as_ref().map(|g| (g, &mut self.gs_slot_units)));
+        for (stage, units) in stage_slots {
+            let Some((_, slot, len)) = stage.block.samplers.iter().find(|s| s.0 == name) else {
+                continue;
+            };
             if index >= *len {
                 return Err(Stop::malformed(format!(
                     "sampler {name}[{index}] out of range"
@@ -752,16 +803,26 @@ impl Runner {
                 .and_then(|v| v.parse::<u32>().ok())
                 .ok_or_else(|| Stop::malformed(format!("sampler {name}: bad unit {values:?}")))?;
             let at = (slot + index) as usize;
-            if self.slot_units.len() <= at {
-                self.slot_units.resize(at + 1, 0);
+            if units.len() <= at {
+                units.resize(at + 1, 0);
             }
-            self.slot_units[at] = unit;
+            units[at] = unit;
+            sampler = true;
+        }
+        if sampler {
             return Ok(());
         }
-        for block in
-            std::iter::once(&mut self.fs.block).chain(self.vs.as_mut().map(|v| &mut v.block))
+        for block in std::iter::once(&mut self.fs.block)
+            .chain(self.vs.as_mut().map(|v| &mut v.block))
+            .chain(self.gs.as_mut().map(|g| &mut g.block))
         {
             let base = name.split(['[', '.']).next().unwrap_or(name);
+            if block.wide.iter().any(|o| o == base) {
+                return Err(Stop::command(
+                    "uniform (64-bit)",
+                    format!("uniform {ty} {name}: the layout of 64-bit uniforms is not modelled"),
+                ));
+            }
             if block.opaque.iter().any(|o| o == base) {
                 return Err(Stop::command(
                     "uniform (struct member)",
@@ -775,9 +836,27 @@ impl Runner {
                     .map_err(|e| Stop::command(format!("uniform {ty}"), e))?;
             }
         }
-        // A uniform the compiler removed from both stages has no storage; samplers are set
+        // A member of a named uniform block lives in a buffer the runner does not lay out
+        // (its std140 offsets are in the GLSL, not the NIR): a gap, not a silent zero.
+        let stages = std::iter::once(&self.fs)
+            .chain(self.vs.as_ref())
+            .chain(self.gs.as_ref());
+        if !found
+            && stages.clone().any(|st| {
+                st.shader
+                    .variables
+                    .iter()
+                    .any(|v| v.mode == VarMode::Ubo && v.name != "uniform_0")
+            })
+        {
+            return Err(Stop::command(
+                "uniform (named uniform block)",
+                format!("uniform {name}: a uniform block's buffer is not modelled"),
+            ));
+        }
+        // A uniform the compiler removed from every stage has no storage; samplers are set
         // with `uniform int` and need none either.
-        let _ = (ty, found);
+        let _ = (ty, stages);
         Ok(())
     }
 
@@ -898,7 +977,7 @@ impl Runner {
             Some(vs) => self.run_vs(vs, inputs)?,
         };
         for (v, vin) in out.iter_mut().zip(inputs) {
-            v.clip_distances = self.clip_distances(v, vin);
+            v.clip_distances = self.clip_distances(v, Some(vin));
         }
         Ok(out)
     }
@@ -907,16 +986,15 @@ impl Runner {
     /// writes it, else the plane applied to gl_ClipVertex, else to the eye-space position
     /// (fixed function: the object position, the modelview matrix being the identity), else
     /// to gl_Position.
-    fn clip_distances(&self, v: &Vertex, vin: &VertexIn) -> Vec<f32> {
+    fn clip_distances(&self, v: &Vertex, vin: Option<&VertexIn>) -> Vec<f32> {
         let slot = |name: &str| v.outputs.get(name).map(|c| c.map(f32::from_bits));
         let dist = slot("VARYING_SLOT_CLIP_DIST0").map(|a| {
             let b = slot("VARYING_SLOT_CLIP_DIST1").unwrap_or([0.0; 4]);
             [a, b].concat()
         });
-        let point = slot("VARYING_SLOT_CLIP_VERTEX").unwrap_or(if self.vs.is_none() {
-            vin.position
-        } else {
-            v.clip
+        let point = slot("VARYING_SLOT_CLIP_VERTEX").unwrap_or(match vin {
+            Some(vin) if self.vs.is_none() => vin.position,
+            _ => v.clip,
         });
         (0..8)
             .filter(|&i| self.clip_enabled[i])
@@ -929,6 +1007,7 @@ impl Runner {
 
     /// The vertex shader on the Intel simulator, or else on the NIR interpreter.
     fn run_vs(&self, vs: &Stage, verts: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
+        let rasterized = self.gs.is_none();
         let mut env = self.uniform_env(&vs.block);
         env.inputs = self.vs_inputs(vs, verts)?;
         if let Some((dev, kernel)) = &self.vs_kernel {
@@ -940,7 +1019,10 @@ impl Runner {
                 &self.bindings(),
             )
             .map_err(|e| Stop::Fail(format!("vertex shader on the simulator: {e}")))?;
-            return outputs.into_iter().map(compiled_vertex).collect();
+            return outputs
+                .into_iter()
+                .map(|o| stage_vertex(o, rasterized))
+                .collect();
         }
         if let Ok((specs, loaded)) = &self.vs_etna {
             let words: Vec<u32> = env
@@ -954,10 +1036,11 @@ impl Runner {
             return per_vertex
                 .into_iter()
                 .map(|regs| {
-                    compiled_vertex(
+                    stage_vertex(
                         regs.into_iter()
                             .filter_map(|(loc, v)| Some((output_name(&vs.shader, loc)?, v)))
                             .collect(),
+                        rasterized,
                     )
                 })
                 .collect();
@@ -967,25 +1050,10 @@ impl Runner {
             .map_err(|e| Stop::Fail(format!("vertex shader (NIR interpreter): {e}")))?;
         let mut out = Vec::new();
         for inv in &result.invocations {
-            let mut outputs: BTreeMap<String, [u32; 4]> = BTreeMap::new();
-            for (&n, slot) in &inv.outputs {
-                let name = io::slot_name(&out_ranges, n).unwrap_or_else(|| slot.name.clone());
-                let e = outputs.entry(name).or_insert([0; 4]);
-                for (c, v) in slot.comps.iter().take(4).enumerate() {
-                    if let Some(v) = v {
-                        e[c] = *v as u32;
-                    }
-                }
-            }
-            let clip = outputs
-                .get("VARYING_SLOT_POS")
-                .ok_or_else(|| Stop::Fail("the vertex shader wrote no position".into()))?
-                .map(f32::from_bits);
-            out.push(Vertex {
-                clip,
-                outputs,
-                clip_distances: Vec::new(),
-            });
+            out.push(stage_vertex(
+                io::named_outputs(&out_ranges, &inv.outputs),
+                rasterized,
+            )?);
         }
         Ok(out)
     }
@@ -1045,6 +1113,48 @@ impl Runner {
             }
         }
         Ok(inputs)
+    }
+
+    /// Draws the vertex stage's `verts` as primitives of `mode` (GL's name): through the
+    /// geometry shader when there is one, else as the triangles of the mode.
+    fn draw_mode(&mut self, verts: Vec<Vertex>, mode: &str) -> Result<(), Stop> {
+        let Some(gs) = &self.gs else {
+            let tris = match mode {
+                "GL_TRIANGLES" => raster::list_triangles(verts.len()),
+                "GL_TRIANGLE_STRIP" => raster::strip_triangles(verts.len()),
+                "GL_TRIANGLE_FAN" => raster::fan_triangles(verts.len()),
+                other => {
+                    return Err(Stop::command(
+                        format!("draw arrays {other}"),
+                        format!("draw arrays {other}"),
+                    ))
+                }
+            };
+            return self.draw(&verts, &tris);
+        };
+        let info = match crate::nir::geometry::GeometryInfo::of(&gs.shader.info) {
+            Some(Ok(i)) => i,
+            _ => return Err(Stop::malformed("geometry shader header")),
+        };
+        let stop = |e: GeometryError| match e {
+            GeometryError::Unmodelled(what) => Stop::command(what.clone(), what),
+            GeometryError::Fail(why) => Stop::Fail(why),
+        };
+        let prims =
+            geometry::input_primitives(mode, verts.len(), info.input_primitive).map_err(stop)?;
+        let mut env = self.uniform_env(&gs.block);
+        env.sampler = Box::new(Bindings {
+            slot_units: self.gs_slot_units.clone(),
+            texture_base: texture_base(&gs.shader),
+            ..self.bindings()
+        });
+        let header = matches!(self.target, Target::Intel(_));
+        let (mut out, tris) =
+            geometry::run_interp(&gs.shader, env, &verts, &prims, header).map_err(stop)?;
+        for v in out.iter_mut() {
+            v.clip_distances = self.clip_distances(v, None);
+        }
+        self.draw(&out, &tris)
     }
 
     /// Rasterizes `tris` (vertex indices and provoking vertex) and shades the needed pixels.

@@ -13,7 +13,8 @@ pub struct ShaderTest {
     pub size: [u32; 2],
     pub has_vertex_shader: bool,
     pub has_fragment_shader: bool,
-    /// Sections the runner does not model (geometry shaders...).
+    pub has_geometry_shader: bool,
+    /// Sections the runner does not model (tessellation shaders...).
     pub unsupported_sections: Vec<String>,
     /// The GLSL version the program uses (`#version` or the `GLSL >=` requirement, which
     /// shader_runner turns into a `#version`), times 100.
@@ -166,6 +167,7 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
         size: DEFAULT_SIZE,
         has_vertex_shader: false,
         has_fragment_shader: false,
+        has_geometry_shader: false,
         unsupported_sections: Vec::new(),
         glsl_version: 110,
         vertex_data: None,
@@ -187,6 +189,7 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
             match section.as_str() {
                 "vertex shader" | "vertex shader passthrough" => test.has_vertex_shader = true,
                 "fragment shader" => test.has_fragment_shader = true,
+                "geometry shader" => test.has_geometry_shader = true,
                 "require" | "test" => {}
                 "vertex data" => {
                     test.vertex_data = Some(VertexData {

@@ -34,6 +34,9 @@ pub struct Block {
     /// Names of struct uniforms: laid out from their initializers, but the NIR text does
     /// not name their members, so a test cannot set them by name.
     pub opaque: Vec<String>,
+    /// Names of 64-bit uniforms (double, dvec, dmat): their layout is not modelled, so a test
+    /// that sets one cannot run.
+    pub wide: Vec<String>,
     /// Sampler uniforms: name, first sampler slot, array length.
     pub samplers: Vec<(String, u32, u32)>,
     /// The storage, in dwords.
@@ -50,6 +53,7 @@ impl Block {
         let mut block = Block {
             uniforms: Vec::new(),
             opaque: Vec::new(),
+            wide: Vec::new(),
             samplers: Vec::new(),
             words: Vec::new(),
             packed,
@@ -81,6 +85,10 @@ impl Block {
             .filter(|v| v.mode == VarMode::Uniform)
         {
             let (base, rows, cols) = match v.ty.class() {
+                TypeClass::Numeric { bits: 64, .. } if v.initializer.is_none() => {
+                    block.wide.push(v.name.clone());
+                    continue;
+                }
                 TypeClass::Numeric {
                     base, rows, cols, ..
                 } => (base, u32::from(rows), u32::from(cols)),
