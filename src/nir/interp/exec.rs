@@ -507,6 +507,14 @@ impl<'a> Machine<'a> {
     fn io_slot(&self, ii: &IntrinsicInstr, off_src: usize, lane: usize) -> R<u32> {
         let base = self.index(ii, IndexKind::Base);
         let off = self.scalar(self.src(ii, off_src)?, lane)? as u32;
+        // A TCS checked on synthetic data may compute a negative offset for a load whose
+        // result it then does not use (both sides of a select hoisted): the 32-bit sum
+        // wraps, as the URB message's slot arithmetic does.
+        if self.env.tess_ctrl && self.env.robust_access {
+            if let Ok(b) = u32::try_from(base) {
+                return Ok(b.wrapping_add(off));
+            }
+        }
         u32::try_from(base)
             .ok()
             .and_then(|b| b.checked_add(off))
