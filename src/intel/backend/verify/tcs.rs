@@ -4,12 +4,14 @@
 //!
 //! Both sides see the same input patch: 32 vertices (the most a patch has; the handles of
 //! all of them are in the payload), each with [`INPUT_SLOTS`] slots of small dyadic floats,
-//! different per set, vertex, slot and component. The patch entry starts as zeros on the
-//! simulator, and the interpreter reads a component nobody wrote as its undefined bits (zero
-//! too); a second interpreter run with other undefined bits finds the components that depend
-//! on them, which are not compared. Every component the interpreter wrote must hold its
-//! value (within the math tolerance when the shader uses inexact math) and every other one
-//! must still be zero (Broadwell's thread-end write of zero to header dword 0 included).
+//! different per set, vertex, slot and component. The patch entry starts filled with
+//! [`PATCH_POISON`] on the simulator, and the interpreter reads a component nobody wrote as
+//! its undefined bits, the same pattern; a second interpreter run with other undefined bits
+//! finds the components that depend on them, which are not compared. Every component the
+//! interpreter wrote must hold its value (within the math tolerance when the shader uses
+//! inexact math) and every other one must still hold the poison, so that a write of zero
+//! (or of anything) to a wrong place shows; only header dword 0 may also be zero, the
+//! thread-end write Mesa makes there (Broadwell's "TR DS Cache Disable").
 //! SSBOs must end byte-identical. The hardware dispatches all eight channels: the check also
 //! covers the program's own disabling of the channels past the output vertex count.
 
@@ -32,10 +34,14 @@ const INPUT_VERTICES: u32 = 32;
 /// Slots of each input vertex laid in.
 const INPUT_SLOTS: u32 = 64;
 
-/// Slots of the patch URB entry laid in (zeros): past the entry itself, what a read at a
+/// Slots of the patch URB entry laid in (the poison): past the entry itself, what a read at a
 /// vertex index up to 31 reaches, as a shader indexing by a uniform may do on a path whose
 /// result it does not use (the interpreter reads undefined bits there).
 const PATCH_LAID_SLOTS: u32 = 1024;
+
+/// What the patch URB entry holds before the thread runs, and what the interpreter reads
+/// where no invocation wrote: no value a test shader computes (a float near 1.5e16).
+const PATCH_POISON: u32 = 0x5a5a_5a5a;
 
 /// The patch URB entry's handle.
 const PATCH_HANDLE: u32 = 0x20;
@@ -101,6 +107,7 @@ pub(super) fn run_tcs_set(
         tess_ctrl: true,
         simd_width: 8,
         step_limit: interp_steps,
+        undefined_bits: u64::from(PATCH_POISON) << 32 | u64::from(PATCH_POISON),
         ..Default::default()
     };
     let expected = interp::run(shader, &env, n)
@@ -148,7 +155,7 @@ pub(super) fn run_tcs_set(
     let t = sim.run(|t| {
         let urb = &mut t.shared_mut().urb;
         let laid = entry_dwords.max(4 * PATCH_LAID_SLOTS);
-        urb.insert(PATCH_HANDLE, (0..laid).map(|d| (d, 0)).collect());
+        urb.insert(PATCH_HANDLE, (0..laid).map(|d| (d, PATCH_POISON)).collect());
         for (v, comps) in vertices.iter().enumerate() {
             let entry: BTreeMap<u32, u32> = comps
                 .iter()
@@ -192,7 +199,7 @@ pub(super) fn run_tcs_set(
     let patch = &urb[&PATCH_HANDLE];
     if let Some(d) = patch
         .iter()
-        .find(|&(&d, &v)| d >= entry_dwords && v != 0)
+        .find(|&(&d, &v)| d >= entry_dwords && v != PATCH_POISON)
         .map(|(d, _)| d)
     {
         return fail(
@@ -209,7 +216,7 @@ pub(super) fn run_tcs_set(
     };
     for d in 0..entry_dwords {
         let (s, c) = (d / 4, (d % 4) as usize);
-        let got = patch.get(&d).copied().unwrap_or(0);
+        let got = patch.get(&d).copied().unwrap_or(PATCH_POISON);
         let want = expected.patch.get(&s).and_then(|o| o.comps[c]);
         let defined = probe.patch.get(&s).and_then(|o| o.comps[c]);
         match want {
@@ -224,7 +231,7 @@ pub(super) fn run_tcs_set(
             }
             // A value made of undefined bits: whatever the program left.
             Some(_) => {}
-            None if got != 0 => {
+            None if got != PATCH_POISON && !(d == 0 && got == 0) => {
                 return fail(
                     format!("{}.{} (set {set})", slot_name(s), ["x", "y", "z", "w"][c]),
                     "nothing written".into(),
