@@ -6,33 +6,11 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
-
+use common::stage_corpus::{mesa_stage_stats, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
+use gpucc::intel::eu::{self, types::sfid, Imm, Src};
 use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
-
-/// Mesa's instructions and spills + fills per `tcs` row of the stages statistics.
-fn mesa_tcs_stats(csv: &str) -> HashMap<String, (u64, u64)> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
-    let (shader, stage, insts, spills, fills) = (
-        col("shader"),
-        col("stage"),
-        col("instructions"),
-        col("spills"),
-        col("fills"),
-    );
-    lines
-        .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|r| r.get(stage) == Some(&"tcs"))
-        .map(|r| {
-            let n = |i: usize| r[i].parse::<u64>().unwrap_or(0);
-            (r[shader].to_string(), (n(insts), n(spills) + n(fills)))
-        })
-        .collect()
-}
 
 fn run(platform: &str) {
     let Some(dir) = common::shared_path("corpus/stages/bdw") else {
@@ -41,15 +19,13 @@ fn run(platform: &str) {
     let Some(csv) = common::shared_path("corpus/stages/bdw.csv") else {
         return;
     };
-    let mesa = mesa_tcs_stats(&std::fs::read_to_string(csv).unwrap());
+    let mesa = mesa_stage_stats(&csv, "tcs");
     let ctx = Context::new(DevInfo::from_name(platform).unwrap());
     let files = common::files_with_suffix(&dir, ".tcs.nir");
-    let (mut compiled, mut passed, mut unsupported_verify) = (0, 0, 0);
-    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
-    let mut unchecked: BTreeMap<String, usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    let (mut ours, mut theirs, mut ours_spills, mut theirs_spills) = (0u64, 0u64, 0u64, 0u64);
-    let (mut helped, mut hurt, mut compared) = (0, 0, 0);
+    let mut t = Tally {
+        files: files.len(),
+        ..Tally::default()
+    };
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -57,74 +33,28 @@ fn run(platform: &str) {
         let k = match ctx.compile(&shader, &Options::widths(&[8])) {
             Ok(k) => k,
             Err(CompileError::Unsupported(w)) => {
-                *unsupported.entry(w).or_default() += 1;
+                t.refused(&name, w);
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{name}: {e}"));
+                t.failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        compiled += 1;
-        assert!(k.tess_ctrl.is_some(), "{name}: a TCS has its facts");
-        match verify_kernel(&ctx, &shader, &k, 8) {
-            VerifyOutcome::Pass => passed += 1,
-            VerifyOutcome::Unsupported(w) => {
-                unsupported_verify += 1;
-                // The reason without its set-specific details.
-                let w: String = w.split(':').take(1).collect::<Vec<_>>().join(":");
-                *unchecked.entry(w).or_default() += 1;
-            }
-            other => failures.push(format!("{name}: {other:?}")),
-        }
+        t.compiled += 1;
+        let info = k.tess_ctrl.as_ref().expect("a TCS has its facts");
+        // Mesa's SINGLE_PATCH instances: eight output vertices per thread.
+        let out = shader.info.field("tcs_vertices_out").unwrap().trim();
+        let out: u32 = out.parse().unwrap();
+        assert_eq!(info.output_vertices, out, "{name}");
+        assert_eq!(info.instances, out.div_ceil(8), "{name}");
+        t.verdict(&name, verify_kernel(&ctx, &shader, &k, 8));
         // Mesa's statistics are bdw's; skl's programs are only compiled and verified.
-        let key = name.trim_end_matches(".nir");
-        if let (Some(&(n, spills)), "bdw") = (mesa.get(key), platform) {
-            let s = &k.simd[0].stats;
-            compared += 1;
-            ours += s.instructions as u64;
-            theirs += n;
-            ours_spills += (s.spills + s.fills) as u64;
-            theirs_spills += spills;
-            helped += ((s.instructions as u64) < n) as usize;
-            hurt += (s.instructions as u64 > n) as usize;
+        if let (Some(&m), "bdw") = (mesa.get(name.trim_end_matches(".nir")), platform) {
+            t.compare(&k.simd[0].stats, m);
         }
     }
-    println!(
-        "{platform} tcs: {compiled}/{} compiled, {passed} verified; instructions {ours} vs \
-         Mesa's {theirs}, helped {helped}, HURT {hurt}; spills+fills {ours_spills} vs {theirs_spills}",
-        files.len()
-    );
-    let mut figs = common::expect::Figures::new(&format!("{platform}.tcs.corpus"));
-    figs.count("files", files.len());
-    figs.count("compiled", compiled);
-    figs.count("unsupported", unsupported.values().sum());
-    figs.count("verified", passed);
-    figs.count("verify_unsupported", unsupported_verify);
-    figs.count("failures", failures.len());
-    figs.count("compared_with_mesa", compared);
-    figs.count("instructions", ours as usize);
-    figs.count("mesa_instructions", theirs as usize);
-    figs.count("helped", helped);
-    figs.count("hurt", hurt);
-    figs.count("spills_fills", ours_spills as usize);
-    figs.count("mesa_spills_fills", theirs_spills as usize);
-    for (w, n) in &unsupported {
-        figs.note(format!("{n:4} unsupported: {w}"));
-    }
-    for (w, n) in &unchecked {
-        figs.note(format!("{n:4} not checked: {w}"));
-    }
-    for f in failures.iter().take(40) {
-        figs.note(f.clone());
-    }
-    figs.check();
-    assert!(failures.is_empty(), "{failures:#?}");
-    assert!(
-        ours <= theirs,
-        "more instructions than Mesa: {ours} > {theirs}"
-    );
-    assert!(ours_spills <= theirs_spills);
+    t.check(&format!("{platform}.tcs.corpus"), Record::MESA);
 }
 
 #[test]
@@ -135,4 +65,64 @@ fn bdw_tessellation_control_shaders_compile_verify_and_match_mesa() {
 #[test]
 fn skl_tessellation_control_shaders_compile_and_verify() {
     run("skl");
+}
+
+/// The check is not blind to the patch entry's layout: the program of arb_arrays_of_arrays'
+/// tcs-tes-patch verifies as compiled, and fails with any one of its URB writes moved one
+/// slot up (a write of the right value to the wrong place) or dropped.
+#[test]
+fn a_tcs_writing_one_slot_off_or_not_at_all_fails_the_check() {
+    let Some(dir) = common::shared_path("corpus/stages/bdw") else {
+        return;
+    };
+    let path = dir.join("piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir");
+    let shader = gpucc::nir::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for platform in ["bdw", "skl"] {
+        let dev = DevInfo::from_name(platform).unwrap();
+        let ctx = Context::new(dev);
+        let k = ctx.compile(&shader, &Options::widths(&[8])).unwrap();
+        assert_eq!(verify_kernel(&ctx, &shader, &k, 8), VerifyOutcome::Pass);
+        let insts = eu::decode_program(dev, &k.code[..k.simd[0].size as usize]).unwrap();
+        // SIMD8 URB writes: opcode 7 (masked or not) in the descriptor's low bits.
+        let writes: Vec<usize> = (0..insts.len())
+            .filter(|&i| {
+                let inst = &insts[i];
+                inst.msg.is_some_and(|m| m.sfid == sfid::URB)
+                    && matches!(inst.src.get(1), Some(Src::Imm(d)) if d.bits & 0xf == 7)
+            })
+            .collect();
+        assert!(writes.len() >= 2, "{platform}: the patch and vertex writes");
+        let broken = |edit: &dyn Fn(&mut Vec<eu::Inst>)| {
+            let mut edited = insts.clone();
+            edit(&mut edited);
+            let code: Vec<u8> = eu::encode_program(dev, &edited).unwrap().concat();
+            let mut b = k.clone();
+            b.simd[0].size = code.len() as u32;
+            b.code = code;
+            verify_kernel(&ctx, &shader, &b, 8)
+        };
+        for &w in &writes {
+            let shifted = broken(&|e| {
+                let Some(Src::Imm(d)) = e[w].src.get(1).copied() else {
+                    unreachable!()
+                };
+                // The global offset, bits 14:4, one slot further.
+                e[w].src[1] = Src::Imm(Imm {
+                    bits: d.bits + (1 << 4),
+                    ..d
+                });
+            });
+            assert!(
+                matches!(shifted, VerifyOutcome::Fail { .. }),
+                "{platform}: write {w} one slot up: {shifted:?}"
+            );
+            if !insts[w].eot {
+                let dropped = broken(&|e| e[w] = eu::Inst::new(eu::Opcode::Nop));
+                assert!(
+                    matches!(dropped, VerifyOutcome::Fail { .. }),
+                    "{platform}: write {w} dropped: {dropped:?}"
+                );
+            }
+        }
+    }
 }
