@@ -75,7 +75,8 @@ fn a_tcs_writing_one_slot_off_or_not_at_all_fails_the_check() {
     let Some(dir) = common::shared_path("corpus/stages/bdw") else {
         return;
     };
-    let path = dir.join("piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir");
+    let path = dir
+        .join("piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir");
     let shader = gpucc::nir::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     for platform in ["bdw", "skl"] {
         let dev = DevInfo::from_name(platform).unwrap();

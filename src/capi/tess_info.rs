@@ -150,8 +150,7 @@ pub extern "C" fn gpucc_program_tcs_info(program: *const Program, info: *mut Tcs
             instances: t.instances,
             output_vertices: t.output_vertices,
             include_primitive_id: t.include_primitive_id as u32,
-            include_vertex_handles: crate::intel::tcs::TessCtrlInfo::INCLUDE_VERTEX_HANDLES
-                as u32,
+            include_vertex_handles: crate::intel::tcs::TessCtrlInfo::INCLUDE_VERTEX_HANDLES as u32,
             dispatch_mode: t.dispatch_mode as u32,
             dispatch_grf_start: k.simd.first().map_or(0, |s| s.dispatch_grf_start),
             urb_read_length: 0,

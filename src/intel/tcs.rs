@@ -38,7 +38,11 @@ impl TessVueMap {
     /// `patch_slots` (bit n: `VARYING_SLOT_PATCH0 + n`) a TCS writes.
     pub fn new(vertex_slots: u64, patch_slots: u32) -> TessVueMap {
         let mut slots = vec![VARYING_SLOT_TESS_LEVEL_INNER, VARYING_SLOT_TESS_LEVEL_OUTER];
-        slots.extend((0..32).filter(|b| patch_slots >> b & 1 != 0).map(|b| VARYING_SLOT_PATCH0 + b));
+        slots.extend(
+            (0..32)
+                .filter(|b| patch_slots >> b & 1 != 0)
+                .map(|b| VARYING_SLOT_PATCH0 + b),
+        );
         let num_per_patch_slots = slots.len() as u32;
         let levels = 1u64 << VARYING_SLOT_TESS_LEVEL_OUTER | 1u64 << VARYING_SLOT_TESS_LEVEL_INNER;
         let vertex = vertex_slots & !levels;

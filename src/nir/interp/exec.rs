@@ -521,13 +521,12 @@ impl<'a> Machine<'a> {
                 return Ok(b.wrapping_add(off as u32));
             }
         }
-        slot
-            .ok_or_else(|| {
-                self.undefined(format!(
-                    "{} slot base {base} + offset {off} is out of range",
-                    ii.intrinsic.name()
-                ))
-            })
+        slot.ok_or_else(|| {
+            self.undefined(format!(
+                "{} slot base {base} + offset {off} is out of range",
+                ii.intrinsic.name()
+            ))
+        })
     }
 
     /// The `component` index of an input or output intrinsic: the first channel, 0-3, of

@@ -57,6 +57,18 @@ fn input_dword(set: usize, v: u32, s: u32, c: u32) -> u32 {
     (n as f32 * 0.25 - 4.0).to_bits()
 }
 
+/// A uniform dword as the TCS check lays it: on the small-integer sets (the retries of
+/// `verify_kernel_with`, 0-4) one more, 1-5. Those sets exist for uniforms used as indices,
+/// and variable-indexing's TCS take the index modulo a uniform patch size: a zero there is
+/// an undefined division whose result addresses a URB slot far past any entry.
+fn small_integer(set: usize, dword: u32) -> u32 {
+    if set >= super::world::INPUT_SETS {
+        dword + 1
+    } else {
+        dword
+    }
+}
+
 pub(super) fn run_tcs_set(
     ctx: &Context,
     shader: &nir::Shader,
@@ -74,15 +86,6 @@ pub(super) fn run_tcs_set(
         )));
     }
     let n = info.output_vertices as usize;
-    // The small-integer sets hold zeros in uniform buffers: an integer division by one is
-    // undefined, and a vertex index made by it (variable-indexing's `umod` by the patch
-    // size) addresses slots where both interpreter runs may read the same value by chance.
-    if set >= super::world::INPUT_SETS && super::world::may_divide(shader) {
-        return Err(VerifyOutcome::Unsupported(
-            "a TCS dividing by uniforms, on the small-integer set (a zero divisor is undefined)"
-                .into(),
-        ));
-    }
     let vertices: Vec<interp::gs::VertexInputs> = (0..INPUT_VERTICES)
         .map(|v| {
             (0..INPUT_SLOTS)
@@ -91,7 +94,16 @@ pub(super) fn run_tcs_set(
         })
         .collect();
     let primitive_id = 5 + 3 * set as u32;
-    let ubos = uniform_buffers(kernel, set);
+    let ubos: Vec<Vec<u8>> = uniform_buffers(kernel, set)
+        .iter()
+        .map(|b| {
+            b.chunks(4)
+                .flat_map(|d| {
+                    small_integer(set, u32::from_le_bytes([d[0], d[1], d[2], d[3]])).to_le_bytes()
+                })
+                .collect()
+        })
+        .collect();
     let (nssbo, _) = super::world::compute_resources(shader)?;
     let ssbos: Vec<Vec<u8>> = (0..nssbo)
         .map(|b| super::world::ssbo_init(set, b))
@@ -119,7 +131,7 @@ pub(super) fn run_tcs_set(
     let push: Vec<u32> = kernel
         .push_constants
         .iter()
-        .map(|&(b, o)| ubo_dword(set, b, o / 4))
+        .map(|&(b, o)| small_integer(set, ubo_dword(set, b, o / 4)))
         .collect();
     let constant_data = constant_data(set, kernel.constant_data_size);
     let sim = Simulation {
@@ -148,24 +160,27 @@ pub(super) fn run_tcs_set(
     }
     let far = |e: VerifyOutcome| match e {
         VerifyOutcome::Fail { got, .. } if got.contains("never written") => {
-            VerifyOutcome::Unsupported(format!("a URB read past the laid-in entries is not provided: {got}"))
+            VerifyOutcome::Unsupported(format!(
+                "a URB read past the laid-in entries is not provided: {got}"
+            ))
         }
         e => e,
     };
-    let t = sim.run(|t| {
-        let urb = &mut t.shared_mut().urb;
-        let laid = entry_dwords.max(4 * PATCH_LAID_SLOTS);
-        urb.insert(PATCH_HANDLE, (0..laid).map(|d| (d, PATCH_POISON)).collect());
-        for (v, comps) in vertices.iter().enumerate() {
-            let entry: BTreeMap<u32, u32> = comps
-                .iter()
-                .flat_map(|(s, c)| (0..4).map(move |k| (4 * s + k, c[k as usize])))
-                .collect();
-            urb.insert(icp_handle(v as u32), entry);
-        }
-        payload.apply(t)
-    })
-    .map_err(far)?;
+    let t = sim
+        .run(|t| {
+            let urb = &mut t.shared_mut().urb;
+            let laid = entry_dwords.max(4 * PATCH_LAID_SLOTS);
+            urb.insert(PATCH_HANDLE, (0..laid).map(|d| (d, PATCH_POISON)).collect());
+            for (v, comps) in vertices.iter().enumerate() {
+                let entry: BTreeMap<u32, u32> = comps
+                    .iter()
+                    .flat_map(|(s, c)| (0..4).map(move |k| (4 * s + k, c[k as usize])))
+                    .collect();
+                urb.insert(icp_handle(v as u32), entry);
+            }
+            payload.apply(t)
+        })
+        .map_err(far)?;
     let urb = &t.shared().urb;
     let fail = |output: String, expected: String, got: String| {
         Ok(Some(VerifyOutcome::Fail {
@@ -188,7 +203,10 @@ pub(super) fn run_tcs_set(
     for v in 0..INPUT_VERTICES {
         let now = &urb[&icp_handle(v)];
         let laid = &vertices[v as usize];
-        if now.iter().any(|(d, x)| laid[&(d / 4)][(d % 4) as usize] != *x) {
+        if now
+            .iter()
+            .any(|(d, x)| laid[&(d / 4)][(d % 4) as usize] != *x)
+        {
             return fail(
                 format!("input vertex {v} (set {set})"),
                 "left as the VS wrote it".into(),
@@ -246,7 +264,8 @@ pub(super) fn run_tcs_set(
         if let Some(k) = (0..want.len().min(got.len()) / 4)
             .find(|&k| want[4 * k..4 * k + 4] != got[4 * k..4 * k + 4])
         {
-            let dw = |x: &[u8]| u32::from_le_bytes([x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]]);
+            let dw =
+                |x: &[u8]| u32::from_le_bytes([x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]]);
             return fail(
                 format!("SSBO {b} dword {k} (set {set})"),
                 format!("{:#010x}", dw(want)),

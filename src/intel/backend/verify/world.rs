@@ -157,19 +157,6 @@ pub(super) fn may_read_undefined(shader: &nir::Shader) -> bool {
         })
 }
 
-/// Whether `shader` has an integer division (undefined by zero).
-pub(super) fn may_divide(shader: &nir::Shader) -> bool {
-    shader
-        .functions
-        .iter()
-        .filter_map(|f| f.body.as_ref())
-        .any(|b| {
-            b.instrs
-                .iter()
-                .any(|i| matches!(&i.kind, InstrKind::Alu(a) if interp::is_division(a.op)))
-        })
-}
-
 /// Dword `dword` of UBO `block` in input set `set`: small dyadic floats, different per set,
 /// exact in every format the shaders read. Sets from [`INPUT_SETS`] on (the retries of
 /// [`verify_kernel`]) hold small integers instead.

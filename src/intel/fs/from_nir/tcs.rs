@@ -120,15 +120,17 @@ impl Translator<'_> {
     }
 
     /// A slot offset source: a constant folded into the global offset, or per-slot offsets.
-    fn tcs_offset(
-        &mut self,
-        base: u32,
-        offset: SsaId,
-    ) -> Result<(u32, Option<Reg>), CompileError> {
-        Ok(match self.imp.const_value(offset).and_then(|v| v.first().copied()) {
-            Some(c) => (base.saturating_add(c as u32), None),
-            None => (base, Some(self.comp(offset, 0)?.retype(RegType::UD))),
-        })
+    fn tcs_offset(&mut self, base: u32, offset: SsaId) -> Result<(u32, Option<Reg>), CompileError> {
+        Ok(
+            match self
+                .imp
+                .const_value(offset)
+                .and_then(|v| v.first().copied())
+            {
+                Some(c) => (base.saturating_add(c as u32), None),
+                None => (base, Some(self.comp(offset, 0)?.retype(RegType::UD))),
+            },
+        )
     }
 
     /// The components a 32-bit load asks for, checked to lie within one vec4 slot.
@@ -201,7 +203,9 @@ impl Translator<'_> {
         send.sfid = crate::intel::eu::types::sfid::URB;
         send.desc = super::urb_simd8_read_desc(global, mlen as u32, read, per_slot.is_some());
         let ty = Self::dest_type(i);
-        let regs = (first..read).map(|c| dst.reg_offset(c).retype(ty)).collect();
+        let regs = (first..read)
+            .map(|c| dst.reg_offset(c).retype(ty))
+            .collect();
         self.set(def, regs);
         Ok(())
     }
@@ -220,7 +224,10 @@ impl Translator<'_> {
         let (global, per_slot) = self.tcs_offset(base, intrinsic_src(i, off_src)?)?;
         let regs = self.urb_read_patch(global, per_slot, first + n)?;
         let ty = Self::dest_type(i);
-        let regs = regs[first as usize..].iter().map(|r| r.retype(ty)).collect();
+        let regs = regs[first as usize..]
+            .iter()
+            .map(|r| r.retype(ty))
+            .collect();
         self.set(def, regs);
         Ok(())
     }
@@ -247,7 +254,11 @@ impl Translator<'_> {
         }
         let mask = wrmask << first;
         let base = i.int_index(IndexKind::Base).unwrap_or(0).max(0) as u32;
-        let off_src = if i.intrinsic == Intrinsic::StoreOutput { 1 } else { 2 };
+        let off_src = if i.intrinsic == Intrinsic::StoreOutput {
+            1
+        } else {
+            2
+        };
         let (global, per_slot) = self.tcs_offset(base, intrinsic_src(i, off_src)?)?;
         if global > 2047 {
             return Err(unsupported(format!("a URB write at slot {global}")));
@@ -261,7 +272,11 @@ impl Translator<'_> {
         for c in 0..first + count {
             if mask >> c & 1 != 0 {
                 let r = self.comp(value, (c - first) as usize)?;
-                srcs.push(if r.file == File::Imm { r } else { r.retype(RegType::UD) });
+                srcs.push(if r.file == File::Imm {
+                    r
+                } else {
+                    r.retype(RegType::UD)
+                });
             } else {
                 srcs.push(Reg::BAD);
             }
