@@ -55,6 +55,12 @@ fn run(platform: &str) {
         }
     }
     t.check(&format!("{platform}.tcs.corpus"), Record::MESA);
+    assert!(
+        t.ours <= t.theirs,
+        "more instructions than Mesa: {} > {}",
+        t.ours,
+        t.theirs
+    );
 }
 
 #[test]
