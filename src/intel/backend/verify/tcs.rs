@@ -238,16 +238,14 @@ pub(super) fn run_tcs_set(
         let want = expected.patch.get(&s).and_then(|o| o.comps[c]);
         let defined = probe.patch.get(&s).and_then(|o| o.comps[c]);
         match want {
-            Some(w) if defined == Some(w) => {
-                if !close(w as u32, got, inexact) {
-                    return fail(
-                        format!("{}.{} (set {set})", slot_name(s), ["x", "y", "z", "w"][c]),
-                        format!("{:#010x} ({})", w as u32, f32::from_bits(w as u32)),
-                        format!("{got:#010x} ({})", f32::from_bits(got)),
-                    );
-                }
+            Some(w) if defined == Some(w) && !close(w as u32, got, inexact) => {
+                return fail(
+                    format!("{}.{} (set {set})", slot_name(s), ["x", "y", "z", "w"][c]),
+                    format!("{:#010x} ({})", w as u32, f32::from_bits(w as u32)),
+                    format!("{got:#010x} ({})", f32::from_bits(got)),
+                );
             }
-            // A value made of undefined bits: whatever the program left.
+            // A value held, or one made of undefined bits (whatever the program left).
             Some(_) => {}
             None if got != PATCH_POISON && !(d == 0 && got == 0) => {
                 return fail(
