@@ -1925,6 +1925,62 @@ typedef struct {
   uint32_t cull_distance_mask;
 } gpucc_tes_info;
 
+/**
+ * A tessellation-control program's binding facts (Intel, Gen8+: scalar SINGLE_PATCH
+ * dispatch, one patch per thread). Booleans are 0 or 1.
+ */
+typedef struct {
+  /**
+   * Set by the caller: `sizeof(gpucc_tcs_info)`.
+   */
+  uint32_t struct_size;
+  /**
+   * Threads per patch (`instances`): 3DSTATE_HS Instance Count is one less.
+   */
+  uint32_t instances;
+  /**
+   * Output vertices per patch (`nir->info.tess.tcs_vertices_out`).
+   */
+  uint32_t output_vertices;
+  /**
+   * The primitive id is in the payload (`include_primitive_id`; 3DSTATE_HS Include
+   * Primitive ID). 0 in SINGLE_PATCH dispatch, where g0.1 holds it anyway.
+   */
+  uint32_t include_primitive_id;
+  /**
+   * 3DSTATE_HS Include Vertex Handles: the input patch's URB handles in g1-g4 (always 1).
+   */
+  uint32_t include_vertex_handles;
+  /**
+   * How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH.
+   */
+  uint32_t dispatch_mode;
+  /**
+   * First GRF after the thread payload (`dispatch_grf_start_reg`): 3DSTATE_HS Dispatch
+   * GRF Start Register For URB Data.
+   */
+  uint32_t dispatch_grf_start;
+  /**
+   * Input registers pushed (`urb_read_length`; 0: the program reads its inputs from the
+   * URB).
+   */
+  uint32_t urb_read_length;
+  /**
+   * Patch URB entry size in 64-byte units (`urb_entry_size`): the patch header and
+   * varyings and every output vertex's.
+   */
+  uint32_t urb_entry_size;
+  /**
+   * Slots before the first output vertex, the two header slots included
+   * (`vue_map.num_per_patch_slots`).
+   */
+  uint32_t num_per_patch_slots;
+  /**
+   * Slots of each output vertex (`vue_map.num_per_vertex_slots`).
+   */
+  uint32_t num_per_vertex_slots;
+} gpucc_tcs_info;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2591,6 +2647,12 @@ const char *gpucc_status_name(int32_t status);
  * program's facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
  */
 gpucc_status gpucc_program_tes_info(const gpucc_program *program, gpucc_tes_info *info);
+
+/**
+ * Fills `*info` (its `struct_size` set by the caller) with a tessellation-control
+ * program's facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+ */
+gpucc_status gpucc_program_tcs_info(const gpucc_program *program, gpucc_tcs_info *info);
 
 /**
  * The library version as "MAJOR.MINOR.PATCH" (the same numbers as the GPUCC_VERSION_* macros

@@ -120,9 +120,11 @@ const INTEL_GEN7_TO_GEN9: &[Stage] = &[
     Stage::Fragment,
     Stage::Compute,
 ];
-/// Gen8+ adds the scalar tessellation-evaluation stage and runs geometry shaders SIMD8.
+/// Gen8+ adds the scalar tessellation stages (control in single-patch dispatch, evaluation)
+/// and runs geometry shaders SIMD8.
 const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Vertex,
+    Stage::TessCtrl,
     Stage::TessEval,
     Stage::Geometry,
     Stage::Fragment,

@@ -104,6 +104,11 @@ fn c_binds_a_vertex_program_to_a_fragment_program() {
 }
 
 #[test]
+fn c_reads_a_tessellation_control_programs_facts() {
+    run(&common::build_c_program("tcs_info"), &[]);
+}
+
+#[test]
 fn c_reads_a_geometry_programs_facts() {
     run(&common::build_c_program("bind_gs"), &[]);
 }

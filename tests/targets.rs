@@ -82,6 +82,7 @@ fn example(family: Family, stage: Stage) -> String {
         (Family::Intel, Stage::Fragment) => "examples/intel/gradient.fs.nir",
         (Family::Intel, Stage::Vertex) => "examples/intel/transform.vs.nir",
         (Family::Intel, Stage::Compute) => "examples/intel/double.cs.nir",
+        (_, Stage::TessCtrl) => "examples/intel/barrier.tcs.nir",
         (_, Stage::TessEval) => "examples/intel/patch.tes.nir",
         // Gen7 takes vector-form NIR, which the scalar backend compiles too.
         (_, Stage::Geometry) => "examples/intel/cut.gs.nir",
@@ -128,6 +129,7 @@ fn each_target_compiles_exactly_its_stages() {
         let compiler = Compiler::for_target(t);
         for stage in [
             Stage::Vertex,
+            Stage::TessCtrl,
             Stage::TessEval,
             Stage::Geometry,
             Stage::Fragment,

@@ -1,7 +1,9 @@
-//! A tessellation-evaluation program's facts: what a driver programs 3DSTATE_TE and
-//! 3DSTATE_DS from (Mesa's `brw_tes_prog_data` and `brw_vue_prog_data`, as iris reads them).
-//! The output VUE map is read like a vertex program's (`num_vue_slots`, the slots' varyings
-//! in `vue_slots_valid` order of brw's layout).
+//! The tessellation programs' facts. A tessellation-evaluation program's: what a driver
+//! programs 3DSTATE_TE and 3DSTATE_DS from (Mesa's `brw_tes_prog_data` and
+//! `brw_vue_prog_data`, as iris reads them); its output VUE map is read like a vertex
+//! program's (`num_vue_slots`, the slots' varyings in `vue_slots_valid` order of brw's
+//! layout). A tessellation-control program's: 3DSTATE_HS and the patch URB entry's size
+//! (Mesa's `brw_tcs_prog_data`).
 
 use super::sized::write_sized;
 use super::stage_io::kernel;
@@ -95,6 +97,83 @@ pub extern "C" fn gpucc_program_tes_info(program: *const Program, info: *mut Tes
                 dispatch_mode,
                 clip_distance_mask,
                 cull_distance_mask,
+            ]
+        )
+    })
+}
+
+/// A tessellation-control program's binding facts (Intel, Gen8+: scalar SINGLE_PATCH
+/// dispatch, one patch per thread). Booleans are 0 or 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TcsInfo {
+    /// Set by the caller: `sizeof(gpucc_tcs_info)`.
+    pub struct_size: u32,
+    /// Threads per patch (`instances`): 3DSTATE_HS Instance Count is one less.
+    pub instances: u32,
+    /// Output vertices per patch (`nir->info.tess.tcs_vertices_out`).
+    pub output_vertices: u32,
+    /// The primitive id is in the payload (`include_primitive_id`; 3DSTATE_HS Include
+    /// Primitive ID). 0 in SINGLE_PATCH dispatch, where g0.1 holds it anyway.
+    pub include_primitive_id: u32,
+    /// 3DSTATE_HS Include Vertex Handles: the input patch's URB handles in g1-g4 (always 1).
+    pub include_vertex_handles: u32,
+    /// How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH.
+    pub dispatch_mode: u32,
+    /// First GRF after the thread payload (`dispatch_grf_start_reg`): 3DSTATE_HS Dispatch
+    /// GRF Start Register For URB Data.
+    pub dispatch_grf_start: u32,
+    /// Input registers pushed (`urb_read_length`; 0: the program reads its inputs from the
+    /// URB).
+    pub urb_read_length: u32,
+    /// Patch URB entry size in 64-byte units (`urb_entry_size`): the patch header and
+    /// varyings and every output vertex's.
+    pub urb_entry_size: u32,
+    /// Slots before the first output vertex, the two header slots included
+    /// (`vue_map.num_per_patch_slots`).
+    pub num_per_patch_slots: u32,
+    /// Slots of each output vertex (`vue_map.num_per_vertex_slots`).
+    pub num_per_vertex_slots: u32,
+}
+
+/// Fills `*info` (its `struct_size` set by the caller) with a tessellation-control
+/// program's facts. A program of another stage or family is GPUCC_STATUS_INVALID_ARGUMENT.
+#[no_mangle]
+pub extern "C" fn gpucc_program_tcs_info(program: *const Program, info: *mut TcsInfo) -> Status {
+    guard("gpucc_program_tcs_info", || {
+        let k = kernel(program, "gpucc_program_tcs_info")?;
+        let t = k.tess_ctrl.as_ref().ok_or_else(|| {
+            Error::invalid("gpucc_program_tcs_info: not a tessellation-control program")
+        })?;
+        let value = TcsInfo {
+            struct_size: std::mem::size_of::<TcsInfo>() as u32,
+            instances: t.instances,
+            output_vertices: t.output_vertices,
+            include_primitive_id: t.include_primitive_id as u32,
+            include_vertex_handles: crate::intel::tcs::TessCtrlInfo::INCLUDE_VERTEX_HANDLES as u32,
+            dispatch_mode: t.dispatch_mode as u32,
+            dispatch_grf_start: k.simd.first().map_or(0, |s| s.dispatch_grf_start),
+            urb_read_length: 0,
+            urb_entry_size: t.urb_entry_size(),
+            num_per_patch_slots: t.vue_map.num_per_patch_slots,
+            num_per_vertex_slots: t.vue_map.num_per_vertex_slots,
+        };
+        write_sized!(
+            info,
+            value,
+            TcsInfo,
+            [
+                struct_size,
+                instances,
+                output_vertices,
+                include_primitive_id,
+                include_vertex_handles,
+                dispatch_mode,
+                dispatch_grf_start,
+                urb_read_length,
+                urb_entry_size,
+                num_per_patch_slots,
+                num_per_vertex_slots,
             ]
         )
     })

@@ -317,6 +317,8 @@ pub struct Kernel {
     pub geometry: Option<crate::intel::geometry::GeometryInfo>,
     /// Tessellation-evaluation facts (None for other stages).
     pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
+    /// Tessellation-control facts (`brw_tcs_prog_data`; None for other stages).
+    pub tess_ctrl: Option<crate::intel::tcs::TessCtrlInfo>,
     /// Values the driver patches into [`Kernel::code`], in code order.
     pub relocs: Vec<Reloc>,
     /// Bytes of constant data (the NIR's `constants:`) the driver must upload and point the

@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod kernel;
 pub mod msg;
 pub mod sim;
+pub mod tcs;
 pub mod tess;
 pub mod ubo_ranges;
 pub mod vec4;

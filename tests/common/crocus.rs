@@ -66,6 +66,7 @@ pub fn mesa_vec4_kernel(
         vertex: Some(vertex),
         geometry: None,
         tess_eval: None,
+        tess_ctrl: None,
         relocs: Vec::new(),
         constant_data_size: 0,
     })

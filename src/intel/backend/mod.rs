@@ -12,6 +12,7 @@ pub mod binding;
 pub mod context;
 pub mod options;
 pub mod simd;
+pub mod tcs;
 pub mod tess;
 pub mod verify;
 pub mod vertex;

@@ -49,7 +49,7 @@ pub fn compile_scalar(
     // Vertex threads are SIMD8 (eight vertices); wider widths asked for are not tried.
     if matches!(
         shader.stage(),
-        nir::Stage::Vertex | nir::Stage::TessEval | nir::Stage::Geometry
+        nir::Stage::Vertex | nir::Stage::TessEval | nir::Stage::TessCtrl | nir::Stage::Geometry
     ) {
         widths.retain(|w| *w == 8);
     }
@@ -272,6 +272,7 @@ pub fn compile_scalar(
         vertex: facts.vertex.clone(),
         geometry: facts.geometry.clone(),
         tess_eval: facts.tess_eval.clone(),
+        tess_ctrl: facts.tess_ctrl.clone(),
         relocs,
         constant_data_size: shader.info.constant_data_size,
     })

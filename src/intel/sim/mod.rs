@@ -63,6 +63,7 @@ pub mod send;
 mod send_gen4;
 mod send_gen45;
 pub mod shared;
+pub mod tcs_payload;
 pub mod tess_payload;
 pub mod thread;
 mod urb_read;

@@ -332,6 +332,7 @@ pub fn compile(
         scratch_size: spilled.scratch_bytes,
         compute: None,
         tess_eval: None,
+        tess_ctrl: None,
         vertex: facts.geometry.is_none().then_some(facts.vertex),
         geometry: facts.geometry,
         relocs: Vec::new(),

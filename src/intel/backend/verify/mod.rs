@@ -42,6 +42,7 @@ use crate::verify::MathProbes;
 use crate::verify::VerifyOutcome;
 
 mod gs;
+mod tcs;
 mod tess;
 mod vertex;
 mod world;
@@ -321,6 +322,8 @@ pub fn verify_kernel_with(
     let run_with = |set: usize, steps: u64| {
         if kernel.compute.is_some() {
             run_compute_set(ctx, shader, kernel, simd, set, steps)
+        } else if kernel.tess_ctrl.is_some() {
+            tcs::run_tcs_set(ctx, shader, kernel, set, inexact, steps)
         } else if kernel.geometry.is_some() {
             gs::run_geometry_set(ctx, shader, kernel, set, inexact, steps)
         } else if kernel.vertex.is_some() {
@@ -352,12 +355,12 @@ pub fn verify_kernel_with(
         } else {
             run_one(set)
         };
-        // Likewise a TES input indexed by a uniform integer holding a float's bits reads
-        // far past the patch entry, or (added to a negative offset, `index - 16`) at no slot.
-        let reads_far = |w: &str| {
-            kernel.tess_eval.is_some()
-                && (w.contains("is not provided") || w.contains("is out of range"))
-        };
+        // Likewise a TES or TCS input or output indexed by a uniform integer holding a
+        // float's bits reads far past the patch entry, or (added to a negative offset,
+        // `index - 16`) at no slot.
+        let tess = kernel.tess_eval.is_some() || kernel.tess_ctrl.is_some();
+        let reads_far =
+            |w: &str| tess && (w.contains("is not provided") || w.contains("is out of range"));
         if !memo.small_integers[set]
             && matches!(&run, Err(VerifyOutcome::Unsupported(w)) if w.contains("step limit") || reads_far(w))
         {

@@ -40,6 +40,8 @@ pub struct ShaderFacts {
     pub geometry: Option<crate::intel::geometry::GeometryInfo>,
     /// Tessellation-evaluation facts (None for other stages).
     pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
+    /// Tessellation-control facts (None for other stages).
+    pub tess_ctrl: Option<crate::intel::tcs::TessCtrlInfo>,
     /// Scratch bytes per thread the NIR's `load_scratch`/`store_scratch` address (register
     /// spills go after them).
     pub scratch_bytes: u32,

@@ -522,7 +522,7 @@ impl Translator<'_> {
 
     /// One SIMD8 URB write of `srcs` (the handles, `header - 1` registers of offsets and
     /// masks, the data) at global offset `offset`.
-    fn gs_urb_write(
+    pub(super) fn gs_urb_write(
         &mut self,
         srcs: Vec<Reg>,
         header: u32,

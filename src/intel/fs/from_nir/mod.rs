@@ -51,6 +51,7 @@ mod gs;
 mod gs_state;
 mod io;
 mod memory;
+mod tcs;
 mod tes;
 mod tes_reads;
 mod texture;
@@ -62,6 +63,7 @@ pub use facts::{ComputeFacts, PayloadLayout, ShaderFacts, UpperHalf};
 pub use gs::gs_payload_regs;
 pub use io::writes_dual_source;
 pub use memory::{a64_untyped_read_desc, SLM_SURFACE};
+pub use tcs::TCS_PAYLOAD_REGS;
 pub use tes::{urb_simd8_read_desc, TES_PAYLOAD_REGS};
 pub use vertex::{urb_simd8_write_desc, VS_PAYLOAD_REGS};
 
@@ -94,7 +96,9 @@ pub fn from_nir(
 ) -> Result<(Program, ShaderFacts), CompileError> {
     let stage = shader.stage();
     let compute = match stage {
-        Stage::Fragment | Stage::Vertex | Stage::Geometry | Stage::TessEval => false,
+        Stage::Fragment | Stage::Vertex | Stage::Geometry | Stage::TessEval | Stage::TessCtrl => {
+            false
+        }
         Stage::Compute => true,
         other => return Err(unsupported(format!("{} stage", other.mesa_name()))),
     };
@@ -107,6 +111,13 @@ pub fn from_nir(
     if stage == Stage::TessEval && (devinfo.ver < 80 || width != 8) {
         return Err(unsupported(format!(
             "SIMD{width} tessellation-evaluation shaders on {} (the scalar backend runs them \
+             SIMD8 on Gen8+)",
+            devinfo.name
+        )));
+    }
+    if stage == Stage::TessCtrl && (devinfo.ver < 80 || width != 8) {
+        return Err(unsupported(format!(
+            "SIMD{width} tessellation-control shaders on {} (the scalar backend runs them \
              SIMD8 on Gen8+)",
             devinfo.name
         )));
@@ -160,6 +171,7 @@ pub fn from_nir(
         local_ids: None,
         gs: None,
         tes_reads: Default::default(),
+        tcs_invocation: None,
     };
     match binding {
         BindingModel::Gpucc => {
@@ -212,6 +224,12 @@ pub fn from_nir(
         t.facts.geometry = Some(info.clone());
         t.prog.packed_dispatch = true;
         t.begin_gs(info)?;
+    } else if stage == Stage::TessCtrl {
+        t.facts.tess_ctrl = Some(crate::intel::backend::tcs::tess_ctrl_facts(shader)?);
+        t.facts.payload.num_regs = TCS_PAYLOAD_REGS;
+        t.prog.packed_dispatch = true;
+        t.start_patch_reads();
+        t.begin_tcs()?;
     } else if stage == Stage::TessEval {
         t.facts.tess_eval = Some(tess_eval_facts(shader)?);
         t.facts.payload.num_regs = TES_PAYLOAD_REGS;
@@ -257,6 +275,8 @@ pub fn from_nir(
         t.emit_urb_writes()?;
     } else if stage == Stage::Geometry {
         t.end_gs()?;
+    } else if stage == Stage::TessCtrl {
+        t.end_tcs()?;
     } else {
         t.emit_fb_writes();
         t.header_only_workaround();
@@ -519,6 +539,19 @@ impl<'a> Translator<'a> {
             Intrinsic::DeclReg => self.emit_decl_reg(i),
             Intrinsic::LoadReg => self.emit_load_reg(i),
             Intrinsic::StoreReg => self.emit_store_reg(i),
+            // Patch inputs and outputs, ids and barriers of a TCS (tcs.rs).
+            Intrinsic::LoadPerVertexInput
+            | Intrinsic::LoadOutput
+            | Intrinsic::LoadPerVertexOutput
+            | Intrinsic::StoreOutput
+            | Intrinsic::StorePerVertexOutput
+            | Intrinsic::LoadPrimitiveId
+            | Intrinsic::LoadInvocationId
+            | Intrinsic::Barrier
+                if self.facts.tess_ctrl.is_some() =>
+            {
+                self.emit_tcs_intrinsic(i)
+            }
             // Fragment payload, inputs, constants and outputs (io.rs).
             Intrinsic::LoadBarycentricPixel
             | Intrinsic::LoadBarycentricCentroid

@@ -146,7 +146,7 @@ impl Translator<'_> {
     /// A SIMD8 URB read of `comps` dwords from slot `base` (plus the per-channel slot
     /// offsets `per_slot`) of the patch URB entry, whose handle is g0.0: one register per
     /// dword, as Mesa's lowering of `SHADER_OPCODE_URB_READ_LOGICAL` sends it.
-    fn urb_read_patch(
+    pub(super) fn urb_read_patch(
         &mut self,
         base: u32,
         per_slot: Option<Reg>,

@@ -46,6 +46,8 @@ pub(super) struct Translator<'a> {
     pub(super) gs: Option<super::gs_state::GsState>,
     /// A TES's URB-read payloads, shared by the reads that can share them (tes.rs).
     pub(super) tes_reads: super::tes_reads::UrbReadPayloads,
+    /// A TCS's `gl_InvocationID` (the channel number), made at the top (tcs.rs).
+    pub(super) tcs_invocation: Option<Reg>,
 }
 
 pub(super) fn unsupported(what: impl Into<String>) -> CompileError {

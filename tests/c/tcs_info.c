@@ -1,0 +1,69 @@
+/* A Gen8+ tessellation-control program's 3DSTATE_HS facts from the program object alone.
+ * The shader: four output vertices (one SINGLE_PATCH thread, instance count 1), each copying
+ * its input vertex's position, and one patch varying (VARYING_SLOT_PATCH0). The patch URB
+ * entry: the two header slots and the patch varying (3 slots), then one slot per vertex,
+ * 7 slots of 16 bytes = 112 bytes, two 64-byte units. The payload is g0 and the four
+ * registers of input vertex handles: dispatch GRF start 5; nothing of the inputs is pushed. */
+#include "check.h"
+
+#include <stdint.h>
+
+static const char tcs_text[] =
+   "shader: MESA_SHADER_TESS_CTRL\n"
+   "name: tcs\n"
+   "outputs_written: 0\n"
+   "patch_outputs_written: 0x00000001\n"
+   "system_values_read: 0x00000000'00000000'00040000\n"
+   "tcs_vertices_out: 4\n"
+   "inputs: 1\n"
+   "outputs: 5\n"
+   "uniforms: 0\n"
+   "decl_function main (0 params)\n"
+   "\n"
+   "impl main {\n"
+   "    block b0:   // preds:\n"
+   "    32     %0 = @load_invocation_id () ()\n"
+   "    32     %1 = load_const (0x00000000)\n"
+   "    32x4   %2 = @load_per_vertex_input (%0, %1) (base=0, range=1, component=0, "
+   "dest_type=float32, io location=VARYING_SLOT_POS slots=1)\n"
+   "    @store_per_vertex_output (%2, %0, %0) (base=3, range=1, wrmask=xyzw, component=0, "
+   "src_type=float32, io location=VARYING_SLOT_POS slots=1)\n"
+   "    32x4   %3 = load_const (0x3f800000, 0x40000000, 0x40400000, 0x40800000)\n"
+   "    @store_output (%3, %1) (base=2, range=1, wrmask=xyzw, component=0, src_type=float32, "
+   "io location=VARYING_SLOT_PATCH0 slots=1, xfb(), xfb2())\n"
+   "    // succs: b1\n"
+   "    block b1:\n"
+   "}\n";
+
+int main(void)
+{
+   gpucc_compiler *compiler = NULL;
+   CHECK_STATUS(gpucc_compiler_create("bdw", &compiler), GPUCC_STATUS_OK, "");
+   gpucc_program *tcs = compile_text(compiler, tcs_text, sizeof(tcs_text) - 1);
+   if (!tcs)
+      return check_report("tcs_info");
+
+   gpucc_tcs_info t;
+   memset(&t, 0xab, sizeof(t));
+   t.struct_size = sizeof(t);
+   CHECK_STATUS(gpucc_program_tcs_info(tcs, &t), GPUCC_STATUS_OK, "");
+   CHECK(t.instances == 1);
+   CHECK(t.output_vertices == 4);
+   CHECK(t.include_primitive_id == 0);
+   CHECK(t.include_vertex_handles == 1);
+   CHECK(t.dispatch_mode == 0);
+   CHECK(t.dispatch_grf_start == 5);
+   CHECK(t.urb_read_length == 0);
+   CHECK(t.num_per_patch_slots == 3 && t.num_per_vertex_slots == 1);
+   CHECK(t.urb_entry_size == 2);
+
+   /* Not a TES, nor a vertex program: refused. */
+   gpucc_tes_info e = {.struct_size = sizeof(e)};
+   CHECK_STATUS(gpucc_program_tes_info(tcs, &e), GPUCC_STATUS_INVALID_ARGUMENT, "");
+   gpucc_vs_info v = {.struct_size = sizeof(v)};
+   CHECK_STATUS(gpucc_program_vs_info(tcs, &v), GPUCC_STATUS_INVALID_ARGUMENT, "");
+
+   gpucc_program_destroy(tcs);
+   gpucc_compiler_destroy(compiler);
+   return check_report("tcs_info");
+}
