@@ -196,6 +196,9 @@ pub struct Layout {
     /// Gen6: the fixed registers from `urb::MSG_BASE` are message registers (see
     /// [`super::gen6`]).
     pub mrfs: bool,
+    /// Attribute elements two per register, both halves reading the same copy (a geometry
+    /// thread in single or dual-instance dispatch).
+    pub interleaved: bool,
 }
 
 /// The file and number of fixed IR register `nr`: a message register on Gen6 when it is one.
@@ -227,6 +230,11 @@ fn reg(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(RegFile, u8, u8, Regi
                 .ok_or_else(|| CompileError::Internal(format!("v{} has no register", s.nr)))?,
             0,
             four,
+        ),
+        File::Attr if layout.interleaved => (
+            layout.attr_base + s.nr / 2,
+            (s.nr % 2) * 16,
+            Region::new(0, 4, 1),
         ),
         File::Attr => (layout.attr_base + s.nr, 0, four),
         File::Uniform => (
@@ -602,6 +610,28 @@ pub fn generate(
                     ex_desc: 0,
                 });
                 e
+            }
+            Op::GsInstanceId => {
+                // Align1: dwords 0–3 from g0.0, 4–7 from g0.1, shifted down to bits 4:0.
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::Shr);
+                o.exec_size = 8;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD);
+                o.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        0,
+                        0,
+                        RegType::UD,
+                        Region::new(1, 4, 0),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: 27,
+                    }),
+                ];
+                out.push(o);
+                continue;
             }
             Op::FindLiveChannel => {
                 // x of the first half: 1 in every case, then 0 where the first vertex runs.

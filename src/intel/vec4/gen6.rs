@@ -57,7 +57,10 @@ pub fn check_program(prog: &Program) -> Result<(), CompileError> {
 fn unbuilt(inst: &Inst) -> Option<String> {
     match inst.op {
         Op::Alu(o) => o.missing_on_gen6(inst.dst.ty),
-        Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
+        Op::GsWriteOffset { .. }
+        | Op::GsVertexCount
+        | Op::GsClearR0Dword2
+        | Op::GsInstanceId => {
             Some("geometry shaders".into())
         }
         _ => None,

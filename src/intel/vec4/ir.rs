@@ -215,6 +215,10 @@ pub enum Op {
     /// Geometry shaders: g0.2 cleared, as the scratch messages built from g0 need it (Mesa's
     /// `GS_OPCODE_SET_DWORD_2` in the prolog).
     GsClearR0Dword2,
+    /// Geometry shaders with instancing: each half's instance number, bits 31:27 of g0.0
+    /// (first half) and g0.1 (second), into every component of the destination's half
+    /// (Mesa's `GS_OPCODE_GET_INSTANCE_ID`, an align1 `shr(8)` of `g0<1,4,0>`).
+    GsInstanceId,
     /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
     /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
     PullLoad {
@@ -458,6 +462,9 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Virtual registers allocated so far.
     pub num_vgrfs: u32,
+    /// Attribute elements are interleaved (two per register, read with a zero vertical
+    /// stride, as push constants are): three-source instructions cannot read them.
+    pub interleaved_attrs: bool,
 }
 
 impl Program {
@@ -574,6 +581,7 @@ impl fmt::Display for Inst {
             Op::GsWriteOffset { hwords } => format!("gs_write_offset(x{hwords})"),
             Op::GsVertexCount => "gs_vertex_count".into(),
             Op::GsClearR0Dword2 => "gs_clear_r0.2".into(),
+            Op::GsInstanceId => "gs_instance_id".into(),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

@@ -120,6 +120,7 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::GsWriteOffset { .. }
             | Op::GsVertexCount
             | Op::GsClearR0Dword2
+            | Op::GsInstanceId
             | Op::FindLiveChannel
             | Op::Broadcast
     );
@@ -194,7 +195,7 @@ fn check_op(inst: &Inst) -> Option<String> {
                 }
             })
         }
-        Op::FindLiveChannel => count(0).or_else(|| vgrf_dst(inst)),
+        Op::FindLiveChannel | Op::GsInstanceId => count(0).or_else(|| vgrf_dst(inst)),
         Op::Broadcast => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
             inst.src
                 .iter()

@@ -12,8 +12,13 @@
 //!   with the vertex count from the last `set_vertex_and_primitive_count`
 //!   ([`urb::emit_gs_end`]).
 //!
-//! Refused by name: instancing (dual-instance dispatch), headers of more than 32 control
-//! bits (written as the shader goes), streams other than 0, indirect vertex indices.
+//! In single and dual-instance dispatch (a shader Mesa would have spill in dual-object
+//! mode, or one with instancing) the inputs are interleaved, two elements per payload
+//! register that both halves read (see `codegen::Layout::interleaved`), and each half's
+//! instance number is bits 31:27 of its dword of g0 ([`Op::GsInstanceId`]).
+//!
+//! Refused by name: headers of more than 32 control bits (written as the shader goes),
+//! streams other than 0, indirect vertex indices.
 
 use crate::intel::eu::{Opcode, RegType};
 use crate::intel::geometry::ControlDataFormat;
@@ -216,6 +221,17 @@ impl Tr<'_> {
             .def
             .ok_or_else(|| invalid(format!("{} has no destination", i.intrinsic.name())))?;
         match i.intrinsic {
+            crate::nir::Intrinsic::LoadInvocationId if self.gs()?.info.invocations > 1 => {
+                let r = self.prog.vgrf();
+                self.push(Op::GsInstanceId, Dst::vgrf(r, RegType::UD, 0xf), vec![]);
+                self.set(
+                    def,
+                    Val::Reg(Src {
+                        swizzle: replicate(0),
+                        ..Src::vgrf(r, RegType::UD)
+                    }),
+                )
+            }
             crate::nir::Intrinsic::LoadInvocationId => self.set(def, Val::Const(vec![0])),
             _ => {
                 if !self.gs()?.info.include_primitive_id {

@@ -30,11 +30,10 @@ pub struct GsEnd {
 impl GsState {
     /// The state at the start of `info`'s program; refuses what is not built.
     pub fn new(info: GeometryInfo) -> Result<GsState, CompileError> {
-        if info.dispatch_mode != DispatchMode::DualObject {
-            return Err(CompileError::Unsupported(format!(
-                "Gen7 geometry shaders with {} invocations (dual-instance dispatch)",
-                info.invocations
-            )));
+        if info.dispatch_mode == DispatchMode::Simd8 {
+            return Err(CompileError::Internal(
+                "SIMD8 geometry facts in the vec4 backend".into(),
+            ));
         }
         if info.control_data_header_bits() > 32 {
             return Err(CompileError::Unsupported(format!(

@@ -15,9 +15,11 @@ use crate::intel::eu::{Opcode, RegType};
 use super::super::ir::{swz_compose, File, Op, Program, Src};
 
 /// Whether `src` may stand as source `k` of an instruction of `op` with `n` sources.
-fn fits(op: Op, n: usize, k: usize, src: &Src) -> bool {
+fn fits(op: Op, n: usize, k: usize, src: &Src, interleaved: bool) -> bool {
     match op {
-        Op::Alu(o) if o.is_three_src() => src.file == File::Vgrf || src.file == File::Attr,
+        Op::Alu(o) if o.is_three_src() => {
+            src.file == File::Vgrf || (src.file == File::Attr && !interleaved)
+        }
         Op::Alu(Opcode::Mov) => true,
         Op::Alu(_) => src.file != File::Imm || (n == 2 && k == 1),
         Op::Math(_) => src.file != File::Imm,
@@ -53,6 +55,7 @@ fn takes_modifiers(op: Op) -> bool {
 
 /// Propagates copies; true when a source changed.
 pub fn copy_propagation(prog: &mut Program) -> bool {
+    let interleaved = prog.interleaved_attrs;
     let n = prog.num_vgrfs as usize;
     let mut writes = vec![0u32; n];
     let mut def_at = vec![usize::MAX; n];
@@ -145,7 +148,7 @@ pub fn copy_propagation(prog: &mut Program) -> bool {
                 } else {
                     new
                 };
-                if fits(op, count, k, &new) {
+                if fits(op, count, k, &new, interleaved) {
                     inst.src[k] = new;
                     progress = true;
                 }

@@ -114,6 +114,7 @@ fn valid() -> Program {
     Program {
         insts,
         num_vgrfs: 5,
+        interleaved_attrs: false,
     }
 }
 
