@@ -321,6 +321,44 @@ fn a0_src() -> RegSrc {
     )
 }
 
+/// The address-register descriptor of a pull-constant load at a run-time binding-table
+/// index (Mesa's `generate_pull_constant_load_gfx7` with a register surface): the index in
+/// dword `sub / 4` of g`nr`, masked to the binding-table field (bits 7:0) and added to
+/// `desc`'s entry, then the rest of `desc` ORed in.
+fn indexed_pull_descriptor(desc: u32, nr: u8, sub: u8) -> Vec<eu::Inst> {
+    let scalar = |op, src: Vec<EuSrc>| {
+        let mut e = eu::Inst::new(op);
+        e.exec_size = 1;
+        e.we_all = true;
+        e.dst = Dst::reg(RegFile::Arf, eu::types::arf::ADDRESS, 0, RegType::UD);
+        e.src = src;
+        e
+    };
+    let imm = |bits: u32| {
+        EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: bits as u64,
+        })
+    };
+    let index = EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        nr,
+        sub,
+        RegType::UD,
+        Region::SCALAR,
+    ));
+    let base = desc & 0xff;
+    let mut v = vec![scalar(Opcode::And, vec![index, imm(0xff)])];
+    if base != 0 {
+        v.push(scalar(Opcode::Add, vec![EuSrc::Reg(a0_src()), imm(base)]));
+    }
+    v.push(scalar(
+        Opcode::Or,
+        vec![EuSrc::Reg(a0_src()), imm(desc & !0xff)],
+    ));
+    v
+}
+
 /// The address-register descriptor of an indexed sampler message (Mesa's `generate_tex`
 /// for a non-constant sampler index, then the descriptor ORed in as
 /// `brw_send_indirect_message` does): the index in dword `sub / 4` of g`nr` times 0x101
@@ -719,7 +757,12 @@ pub fn generate(
                 e.dst = dst_of(alloc, layout, inst)?;
                 e
             }
-            Op::PullLoad { surface } if devinfo.ver < 70 => {
+            Op::PullLoad { indexed: true, .. } if devinfo.ver < 70 => {
+                return Err(CompileError::Unsupported(
+                    "Gen6 pull-constant loads at a run-time block index".into(),
+                ));
+            }
+            Op::PullLoad { surface, .. } if devinfo.ver < 70 => {
                 gen6_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
@@ -743,19 +786,24 @@ pub fn generate(
                 });
                 e
             }
-            Op::PullLoad { surface } => {
+            Op::PullLoad { surface, indexed } => {
+                let desc = pull_load_desc(devinfo.ver, surface);
+                let desc = if indexed {
+                    let (nr, sub, _) = grf(alloc, layout, &inst.src[1])?;
+                    out.extend(indexed_pull_descriptor(desc, nr, sub));
+                    EuSrc::Reg(a0_src())
+                } else {
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: desc as u64,
+                    })
+                };
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
                 let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
                 let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
                 s.swizzle = 0;
-                e.src = vec![
-                    EuSrc::Reg(s),
-                    EuSrc::Imm(Imm {
-                        ty: RegType::UD,
-                        bits: pull_load_desc(devinfo.ver, surface) as u64,
-                    }),
-                ];
+                e.src = vec![EuSrc::Reg(s), desc];
                 e.msg = Some(Message {
                     sfid: sfid::SAMPLER,
                     base_mrf: 0,

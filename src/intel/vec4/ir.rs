@@ -221,9 +221,14 @@ pub enum Op {
     GsInstanceId,
     /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
     /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
+    /// When `indexed`, the entry is `surface` plus x of the first half of `src[1]` (from
+    /// [`Op::Broadcast`]), put in the descriptor through the address register (a UBO array
+    /// read at a run-time block index).
     PullLoad {
-        /// Binding-table index.
+        /// Binding-table index (the base of a run-time one).
         surface: u32,
+        /// The entry is offset by `src[1]`.
+        indexed: bool,
     },
     /// The sampler message header in its (fixed) destination: g0 copied with every channel
     /// enabled, then the texel offsets `offset_bits` in dword 2 when not zero (Mesa's
@@ -543,7 +548,10 @@ impl fmt::Display for Inst {
             Op::Alu(o) => o.name().to_string(),
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
-            Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::PullLoad { surface, indexed } => format!(
+                "pull_load(bti {surface}{})",
+                if indexed { " +index" } else { "" }
+            ),
             Op::ScratchWrite { slot } => format!("scratch_write(slot {slot})"),
             Op::ScratchRead { slot } => format!("scratch_read(slot {slot})"),
             Op::SamplerHeader { offset_bits } => format!("sampler_header({offset_bits:#x})"),

@@ -202,7 +202,11 @@ fn check_op(inst: &Inst) -> Option<String> {
                 .any(|s| !matches!(s.file, File::Vgrf | File::Attr) || s.negate || s.abs)
                 .then(|| "a broadcast source not a plain register".into())
         }),
-        Op::PullLoad { .. } => count(1)
+        Op::PullLoad { indexed, .. } => count(1 + indexed as usize)
+            .or_else(|| {
+                (indexed && inst.src[1].file != File::Vgrf)
+                    .then(|| "a surface index outside the virtual registers".into())
+            })
             .or_else(|| (inst.dst.file == File::Null).then(|| "no reply register".into()))
             .or_else(|| {
                 let s = &inst.src[0];

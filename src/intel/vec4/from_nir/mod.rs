@@ -119,6 +119,8 @@ struct Tr<'a> {
     /// Elements of the longest sampler array the shader declares: the textures and
     /// samplers a run-time index may reach from its base.
     sampler_array_len: u32,
+    /// UBO blocks the shader declares (`num_ubos`): those a run-time block index may reach.
+    num_ubos: u32,
 }
 
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
@@ -182,6 +184,11 @@ pub fn from_nir(
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
         gs,
+        num_ubos: shader
+            .info
+            .field("num_ubos")
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0),
         sampler_array_len: shader
             .variables
             .iter()

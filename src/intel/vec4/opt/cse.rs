@@ -320,7 +320,10 @@ mod tests {
         pred.pred = Some(false);
         let pull = |d| {
             Inst::new(
-                Op::PullLoad { surface: 1 },
+                Op::PullLoad {
+                    surface: 1,
+                    indexed: false,
+                },
                 Dst::vgrf(d, F, 0xf),
                 vec![Src::vgrf(9, UD)],
             )
