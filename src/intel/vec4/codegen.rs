@@ -479,6 +479,28 @@ pub fn generate(
                 out.push(o);
                 continue;
             }
+            Op::UrbChannelMask { mask } => {
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::And);
+                o.exec_size = 1;
+                o.we_all = true;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 20, RegType::UD);
+                o.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        d.nr,
+                        20,
+                        RegType::UD,
+                        Region::SCALAR,
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: !(0xff00 & !(u64::from(mask) << 8)) & 0xffff_ffff,
+                    }),
+                ];
+                out.push(o);
+                continue;
+            }
             Op::GsWriteOffset { hwords } => {
                 // Align1, two channels, every channel: dwords 3 and 4 of the header.
                 let d = dst_of(alloc, layout, inst)?;

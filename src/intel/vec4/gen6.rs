@@ -61,7 +61,8 @@ fn unbuilt(inst: &Inst) -> Option<String> {
         Op::GsWriteOffset { .. }
         | Op::GsVertexCount
         | Op::GsClearR0Dword2
-        | Op::GsInstanceId => {
+        | Op::GsInstanceId
+        | Op::UrbChannelMask { .. } => {
             Some("geometry shaders".into())
         }
         _ => None,

@@ -189,6 +189,13 @@ pub enum Op {
     /// Builds the URB write header in its destination: g0 copied, then the channel-enable
     /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
     UrbHeader,
+    /// Keeps only the channels of `mask` (bit c: channel c, 0–7) in the channel-enable byte
+    /// of the URB header in the destination (dword 5 bits 15:8, `and(1)`): a control-data
+    /// write to one dword of an OWord (Mesa's `GS_OPCODE_SET_CHANNEL_MASKS`).
+    UrbChannelMask {
+        /// The channels kept.
+        mask: u8,
+    },
     /// A SIMD4x2 interleaved URB write: `mlen` registers from the (fixed) header register
     /// in `src[0]`, at URB row `offset`; `eot` ends the thread (and, in a vertex shader,
     /// marks the VUE complete).
@@ -590,6 +597,7 @@ impl fmt::Display for Inst {
             Op::GsVertexCount => "gs_vertex_count".into(),
             Op::GsClearR0Dword2 => "gs_clear_r0.2".into(),
             Op::GsInstanceId => "gs_instance_id".into(),
+            Op::UrbChannelMask { mask } => format!("urb_channel_mask({mask:#04x})"),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

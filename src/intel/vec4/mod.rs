@@ -97,7 +97,7 @@ fn lower_with(
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
         match facts.gs_end {
-            Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.count),
+            Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.control_dword, end.count),
             None => urb::emit_vertex(
                 p,
                 &facts.vertex.vue_map,

@@ -121,6 +121,7 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::GsVertexCount
             | Op::GsClearR0Dword2
             | Op::GsInstanceId
+            | Op::UrbChannelMask { .. }
             | Op::FindLiveChannel
             | Op::Broadcast
     );
@@ -155,6 +156,7 @@ fn check_op(inst: &Inst) -> Option<String> {
             })
         }
         Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
+        Op::UrbChannelMask { .. } => count(0).or_else(|| fixed_dst(inst)),
         Op::UrbWrite {
             mlen,
             kind: UrbKind::GsControl,

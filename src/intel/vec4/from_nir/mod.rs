@@ -220,7 +220,7 @@ pub fn from_nir(
     }
     t.emit_list(&imp.body)?;
     if let Some(gs) = &t.gs {
-        t.facts.gs_end = Some(gs.end());
+        t.facts.gs_end = Some(gs.end()?);
         t.facts.geometry = Some(gs.info.clone());
     }
     let mut prog = t.prog;
