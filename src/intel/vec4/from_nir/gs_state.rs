@@ -54,8 +54,7 @@ impl GsState {
     /// What the thread end writes; a header of more than 32 bits needs a constant final
     /// vertex count (the dword its last bits go to).
     pub fn end(&self) -> Result<GsEnd, CompileError> {
-        let control_dword = if self.info.control_data_header_bits() > 32 && self.control.is_some()
-        {
+        let control_dword = if self.info.control_data_header_bits() > 32 && self.control.is_some() {
             if self.count.file != super::super::ir::File::Imm {
                 return Err(CompileError::Unsupported(
                     "a run-time vertex count with more than 32 control-data bits".into(),
@@ -78,6 +77,9 @@ impl GsState {
     /// The header dword holding the control bits of the vertex before vertex `counter`
     /// (Mesa's `(vertex_count - 1) * bits_per_vertex / 32`).
     pub fn control_dword(&self, counter: u32) -> u32 {
-        counter.wrapping_sub(1).wrapping_mul(self.info.control_data_bits_per_vertex) / 32
+        counter
+            .wrapping_sub(1)
+            .wrapping_mul(self.info.control_data_bits_per_vertex)
+            / 32
     }
 }

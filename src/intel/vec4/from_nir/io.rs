@@ -364,10 +364,7 @@ impl Tr<'_> {
                 return Err(unsupported("load_ubo of non-dword data"));
             }
             Some(offset) => (Src::imm(RegType::UD, offset & !15), (offset % 16) / 4),
-            None => (
-                self.value_src(src_at(i, 1)?, RegType::UD)?.swizzled(0),
-                0,
-            ),
+            None => (self.value_src(src_at(i, 1)?, RegType::UD)?.swizzled(0), 0),
         };
         if first + n as u32 > 4 {
             return Err(unsupported("load_ubo crossing a vec4 boundary"));
