@@ -175,6 +175,7 @@ mod tests {
             ..Src::reg(File::Attr, 0, UD)
         };
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, UD, 0xf), vec![attr]),
                 inst(
@@ -198,6 +199,7 @@ mod tests {
     #[test]
     fn immediates_go_only_where_the_encoding_allows() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, UD, 0xf), vec![Src::imm(UD, 7)]),
                 inst(
@@ -221,6 +223,7 @@ mod tests {
     #[test]
     fn a_source_written_before_the_use_is_not_propagated() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -244,6 +247,7 @@ mod tests {
     #[test]
     fn conversions_are_not_copies() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -260,6 +264,7 @@ mod tests {
     #[test]
     fn vector_immediates_stay_in_their_register() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -284,6 +289,7 @@ mod tests {
     fn negate_and_abs_fold_into_float_reads() {
         let neg_attr = Src::reg(File::Attr, 0, F).negated();
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, F, 0xf), vec![neg_attr]),
                 inst(
@@ -321,6 +327,7 @@ mod tests {
     fn loop_boundaries_stop_propagation_of_registers() {
         let flow = |op| Inst::new(op, Dst::null(UD), vec![]);
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(1, UD, 0xf), vec![Src::vgrf(0, UD)]),
                 flow(Op::Do),
