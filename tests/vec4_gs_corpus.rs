@@ -62,7 +62,30 @@ fn run(platform: &str) {
             .geometry
             .as_ref()
             .expect("a geometry program has GS facts");
-        assert_eq!(g.dispatch_mode, DispatchMode::DualObject, "{name}");
+        // brw_compile_gs: instanced shaders run dual-instance; the others dual-object, or
+        // single when dual-object code would spill.
+        if g.invocations > 1 {
+            assert_eq!(g.dispatch_mode, DispatchMode::DualInstance, "{name}");
+        } else {
+            assert!(
+                matches!(
+                    g.dispatch_mode,
+                    DispatchMode::DualObject | DispatchMode::Single
+                ),
+                "{name}: {:?}",
+                g.dispatch_mode
+            );
+        }
+        assert_eq!(
+            g.invocations,
+            shader
+                .info
+                .field("invocations")
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .unwrap_or(1)
+                .max(1),
+            "{name}"
+        );
         assert!(
             k.vertex.is_none(),
             "{name}: a geometry program has no vertex facts"

@@ -120,6 +120,17 @@ impl GeometryInfo {
         self.dispatch_mode == DispatchMode::Simd8 && self.static_vertex_count.is_none()
     }
 
+    /// Whether a vec4 thread's pushed inputs are interleaved, two elements per register
+    /// (element 2n in dwords 0–3 of register n, 2n + 1 in dwords 4–7, both halves reading
+    /// the same copy): single and dual-instance dispatch, where the halves share one
+    /// primitive or one is idle (Mesa's `attributes_per_reg` of 2).
+    pub fn interleaved_inputs(&self) -> bool {
+        matches!(
+            self.dispatch_mode,
+            DispatchMode::Single | DispatchMode::DualInstance
+        )
+    }
+
     /// Bits of control data per thread (`control_data_header_size_bits`).
     pub fn control_data_header_bits(&self) -> u32 {
         self.vertices_out * self.control_data_bits_per_vertex

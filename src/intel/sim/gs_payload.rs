@@ -7,6 +7,15 @@
 //! v of the first of those registers. Push constants start after them (the dispatch GRF
 //! start), then the pushed part of the input vertices.
 
+//!
+//! A Gen7 geometry thread in single or dual-instance dispatch ([`Vec4GsInterleavedPayload`],
+//! SIMD4x2) carries one primitive: g0 dword h = half h's output URB handle with its instance
+//! number in bits 31:27 (one half only in single dispatch, channels 4–7 then disabled), g1
+//! the primitive id in dwords 0 and 4 (when included), the push constants, then the input
+//! elements interleaved: element e in dwords 4·(e % 2).. of register e / 2, read by both
+//! halves (brw's `attributes_per_reg` of 2). Dual-object threads take the vertex layout
+//! ([`super::payload::Vec4VsPayload`]).
+
 use super::payload::Layout;
 use super::thread::Thread;
 use super::SimError;
@@ -65,6 +74,52 @@ impl GsPayload {
             push_constants: push,
             attributes: start,
             end: start + self.pushed.len() as u32,
+        })
+    }
+}
+
+/// A Gen7 single or dual-instance geometry payload (see the module documentation).
+#[derive(Debug, Clone, Default)]
+pub struct Vec4GsInterleavedPayload {
+    /// Per half (one or two): its output URB handle, its instance number in bits 31:27.
+    pub urb_handles: Vec<u32>,
+    /// The primitive's id, when the program includes it.
+    pub primitive_id: Option<u32>,
+    /// Push constants, in payload order from g1 (g2 after the primitive ids).
+    pub push_constants: Vec<u32>,
+    /// The primitive's input elements (vertex after vertex, each of its pushed slots).
+    pub elements: Vec<[u32; 4]>,
+}
+
+impl Vec4GsInterleavedPayload {
+    /// Loads the payload into a thread of eight channels and sets its dispatch mask.
+    pub fn apply(&self, t: &mut Thread) -> Result<Layout, SimError> {
+        let halves = self.urb_handles.len();
+        if t.simd() != 8 || !(1..=2).contains(&halves) {
+            return Err(SimError::new(format!(
+                "SIMD4x2 geometry payloads are 8 channels with 1 or 2 halves, not SIMD{} with \
+                 {halves}",
+                t.simd()
+            )));
+        }
+        t.set_grf(0, 0, &self.urb_handles)?;
+        t.set_dispatch_mask(if halves == 2 { 0xff } else { 0x0f });
+        let mut push = 1;
+        if let Some(id) = self.primitive_id {
+            t.set_grf(1, 0, &[id])?;
+            t.set_grf(1, 4, &[id])?;
+            push += 1;
+        }
+        t.set_grf(push, 0, &self.push_constants)?;
+        let start = push + self.push_constants.len().div_ceil(8) as u32;
+        for (e, comps) in self.elements.iter().enumerate() {
+            t.set_grf(start + e as u32 / 2, 4 * (e as u32 % 2), comps)?;
+        }
+        Ok(Layout {
+            barycentric: None,
+            push_constants: push,
+            attributes: start,
+            end: start + self.elements.len().div_ceil(2) as u32,
         })
     }
 }

@@ -280,7 +280,8 @@ impl Thread {
         Ok(())
     }
 
-    /// Gen7 SIMD4x2 URB write (Mesa's `brw_urb_WRITE` with `BRW_URB_SWIZZLE_INTERLEAVE`, the
+    /// Gen7 SIMD4x2 URB write (the handles' bits 31:27, a geometry thread's instance
+    /// numbers, are not part of them; Mesa's `brw_urb_WRITE` with `BRW_URB_SWIZZLE_INTERLEAVE`, the
     /// only URB message its vec4 vertex and geometry shaders send): after the header, data
     /// register k holds one 128-bit slot of each object, object 0's in dwords 0–3 and
     /// object 1's in 4–7. An HWord write (opcode 0) puts register k at slot
@@ -324,7 +325,7 @@ impl Thread {
                 if m.mask >> (4 * v) & 0xf == 0 {
                     continue;
                 }
-                let handle = self.grf_dword(m.payload, v)?;
+                let handle = self.grf_dword(m.payload, v)? & GEN7_URB_HANDLE_MASK;
                 shared.urb_vertex_count(handle, counts >> (16 * v) & 0xffff)?;
             }
             return Ok(());
@@ -341,7 +342,7 @@ impl Thread {
             if m.mask >> (4 * v) & 0xf == 0 {
                 continue;
             }
-            let handle = self.grf_dword(m.payload, v)?;
+            let handle = self.grf_dword(m.payload, v)? & GEN7_URB_HANDLE_MASK;
             let mut offset = urb.global_offset;
             if urb.per_slot_offset {
                 offset = offset.wrapping_add(self.grf_dword(m.payload, 3 + v)?);
@@ -1244,6 +1245,10 @@ fn block_reply(m: &Msg, end: usize) -> Result<usize, String> {
 }
 
 /// Scratch bytes per thread the simulator models (the shared-function model's limit).
+/// The bits of a Gen7 URB handle in a SIMD4x2 header: a geometry thread's g0 carries each
+/// half's instance number in bits 31:27 beside it, which the URB unit ignores.
+const GEN7_URB_HANDLE_MASK: u32 = 0x07ff_ffff;
+
 const SCRATCH_MODEL_BYTES: usize = 1 << 24;
 
 /// Binding-table indices that address the thread's scratch space: Mesa's stateless BTI 253

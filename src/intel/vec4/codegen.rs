@@ -196,6 +196,9 @@ pub struct Layout {
     /// Gen6: the fixed registers from `urb::MSG_BASE` are message registers (see
     /// [`super::gen6`]).
     pub mrfs: bool,
+    /// Attribute elements two per register, both halves reading the same copy (a geometry
+    /// thread in single or dual-instance dispatch).
+    pub interleaved: bool,
 }
 
 /// The file and number of fixed IR register `nr`: a message register on Gen6 when it is one.
@@ -227,6 +230,11 @@ fn reg(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(RegFile, u8, u8, Regi
                 .ok_or_else(|| CompileError::Internal(format!("v{} has no register", s.nr)))?,
             0,
             four,
+        ),
+        File::Attr if layout.interleaved => (
+            layout.attr_base + s.nr / 2,
+            (s.nr % 2) * 16,
+            Region::new(0, 4, 1),
         ),
         File::Attr => (layout.attr_base + s.nr, 0, four),
         File::Uniform => (
@@ -311,6 +319,44 @@ fn a0_src() -> RegSrc {
         RegType::UD,
         Region::SCALAR,
     )
+}
+
+/// The address-register descriptor of a pull-constant load at a run-time binding-table
+/// index (Mesa's `generate_pull_constant_load_gfx7` with a register surface): the index in
+/// dword `sub / 4` of g`nr`, masked to the binding-table field (bits 7:0) and added to
+/// `desc`'s entry, then the rest of `desc` ORed in.
+fn indexed_pull_descriptor(desc: u32, nr: u8, sub: u8) -> Vec<eu::Inst> {
+    let scalar = |op, src: Vec<EuSrc>| {
+        let mut e = eu::Inst::new(op);
+        e.exec_size = 1;
+        e.we_all = true;
+        e.dst = Dst::reg(RegFile::Arf, eu::types::arf::ADDRESS, 0, RegType::UD);
+        e.src = src;
+        e
+    };
+    let imm = |bits: u32| {
+        EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: bits as u64,
+        })
+    };
+    let index = EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        nr,
+        sub,
+        RegType::UD,
+        Region::SCALAR,
+    ));
+    let base = desc & 0xff;
+    let mut v = vec![scalar(Opcode::And, vec![index, imm(0xff)])];
+    if base != 0 {
+        v.push(scalar(Opcode::Add, vec![EuSrc::Reg(a0_src()), imm(base)]));
+    }
+    v.push(scalar(
+        Opcode::Or,
+        vec![EuSrc::Reg(a0_src()), imm(desc & !0xff)],
+    ));
+    v
 }
 
 /// The address-register descriptor of an indexed sampler message (Mesa's `generate_tex`
@@ -428,6 +474,28 @@ pub fn generate(
                     EuSrc::Imm(Imm {
                         ty: RegType::UD,
                         bits: 0xff00,
+                    }),
+                ];
+                out.push(o);
+                continue;
+            }
+            Op::UrbChannelMask { mask } => {
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::And);
+                o.exec_size = 1;
+                o.we_all = true;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 20, RegType::UD);
+                o.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        d.nr,
+                        20,
+                        RegType::UD,
+                        Region::SCALAR,
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: !(0xff00 & !(u64::from(mask) << 8)) & 0xffff_ffff,
                     }),
                 ];
                 out.push(o);
@@ -603,6 +671,28 @@ pub fn generate(
                 });
                 e
             }
+            Op::GsInstanceId => {
+                // Align1: dwords 0–3 from g0.0, 4–7 from g0.1, shifted down to bits 4:0.
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::Shr);
+                o.exec_size = 8;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD);
+                o.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        0,
+                        0,
+                        RegType::UD,
+                        Region::new(1, 4, 0),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: 27,
+                    }),
+                ];
+                out.push(o);
+                continue;
+            }
             Op::FindLiveChannel => {
                 // x of the first half: 1 in every case, then 0 where the first vertex runs.
                 let d = dst_of(alloc, layout, inst)?;
@@ -689,7 +779,12 @@ pub fn generate(
                 e.dst = dst_of(alloc, layout, inst)?;
                 e
             }
-            Op::PullLoad { surface } if devinfo.ver < 70 => {
+            Op::PullLoad { indexed: true, .. } if devinfo.ver < 70 => {
+                return Err(CompileError::Unsupported(
+                    "Gen6 pull-constant loads at a run-time block index".into(),
+                ));
+            }
+            Op::PullLoad { surface, .. } if devinfo.ver < 70 => {
                 gen6_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
@@ -713,19 +808,24 @@ pub fn generate(
                 });
                 e
             }
-            Op::PullLoad { surface } => {
+            Op::PullLoad { surface, indexed } => {
+                let desc = pull_load_desc(devinfo.ver, surface);
+                let desc = if indexed {
+                    let (nr, sub, _) = grf(alloc, layout, &inst.src[1])?;
+                    out.extend(indexed_pull_descriptor(desc, nr, sub));
+                    EuSrc::Reg(a0_src())
+                } else {
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: desc as u64,
+                    })
+                };
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
                 let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
                 let mut s = RegSrc::new(RegFile::Grf, nr, 0, RegType::UD, Region::new(4, 4, 1));
                 s.swizzle = 0;
-                e.src = vec![
-                    EuSrc::Reg(s),
-                    EuSrc::Imm(Imm {
-                        ty: RegType::UD,
-                        bits: pull_load_desc(devinfo.ver, surface) as u64,
-                    }),
-                ];
+                e.src = vec![EuSrc::Reg(s), desc];
                 e.msg = Some(Message {
                     sfid: sfid::SAMPLER,
                     base_mrf: 0,

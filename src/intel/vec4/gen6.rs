@@ -57,9 +57,14 @@ pub fn check_program(prog: &Program) -> Result<(), CompileError> {
 fn unbuilt(inst: &Inst) -> Option<String> {
     match inst.op {
         Op::Alu(o) => o.missing_on_gen6(inst.dst.ty),
-        Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
-            Some("geometry shaders".into())
+        Op::PullLoad { indexed: true, .. } => {
+            Some("pull-constant loads at a run-time block index".into())
         }
+        Op::GsWriteOffset { .. }
+        | Op::GsVertexCount
+        | Op::GsClearR0Dword2
+        | Op::GsInstanceId
+        | Op::UrbChannelMask { .. } => Some("geometry shaders".into()),
         _ => None,
     }
 }

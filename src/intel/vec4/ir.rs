@@ -189,6 +189,13 @@ pub enum Op {
     /// Builds the URB write header in its destination: g0 copied, then the channel-enable
     /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
     UrbHeader,
+    /// Keeps only the channels of `mask` (bit c: channel c, 0–7) in the channel-enable byte
+    /// of the URB header in the destination (dword 5 bits 15:8, `and(1)`): a control-data
+    /// write to one dword of an OWord (Mesa's `GS_OPCODE_SET_CHANNEL_MASKS`).
+    UrbChannelMask {
+        /// The channels kept.
+        mask: u8,
+    },
     /// A SIMD4x2 interleaved URB write: `mlen` registers from the (fixed) header register
     /// in `src[0]`, at URB row `offset`; `eot` ends the thread (and, in a vertex shader,
     /// marks the VUE complete).
@@ -215,11 +222,20 @@ pub enum Op {
     /// Geometry shaders: g0.2 cleared, as the scratch messages built from g0 need it (Mesa's
     /// `GS_OPCODE_SET_DWORD_2` in the prolog).
     GsClearR0Dword2,
+    /// Geometry shaders with instancing: each half's instance number, bits 31:27 of g0.0
+    /// (first half) and g0.1 (second), into every component of the destination's half
+    /// (Mesa's `GS_OPCODE_GET_INSTANCE_ID`, an align1 `shr(8)` of `g0<1,4,0>`).
+    GsInstanceId,
     /// A pull-constant load: the sampler's SIMD4x2 `ld` from binding-table entry `surface`
     /// of the 16 bytes at the byte offset in `src[0]`'s x (per vertex) into the destination.
+    /// When `indexed`, the entry is `surface` plus x of the first half of `src[1]` (from
+    /// [`Op::Broadcast`]), put in the descriptor through the address register (a UBO array
+    /// read at a run-time block index).
     PullLoad {
-        /// Binding-table index.
+        /// Binding-table index (the base of a run-time one).
         surface: u32,
+        /// The entry is offset by `src[1]`.
+        indexed: bool,
     },
     /// The sampler message header in its (fixed) destination: g0 copied with every channel
     /// enabled, then the texel offsets `offset_bits` in dword 2 when not zero (Mesa's
@@ -458,6 +474,9 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Virtual registers allocated so far.
     pub num_vgrfs: u32,
+    /// Attribute elements are interleaved (two per register, read with a zero vertical
+    /// stride, as push constants are): three-source instructions cannot read them.
+    pub interleaved_attrs: bool,
 }
 
 impl Program {
@@ -536,7 +555,10 @@ impl fmt::Display for Inst {
             Op::Alu(o) => o.name().to_string(),
             Op::Math(m) => format!("math {}", m.name()),
             Op::UrbHeader => "urb_header".into(),
-            Op::PullLoad { surface } => format!("pull_load(bti {surface})"),
+            Op::PullLoad { surface, indexed } => format!(
+                "pull_load(bti {surface}{})",
+                if indexed { " +index" } else { "" }
+            ),
             Op::ScratchWrite { slot } => format!("scratch_write(slot {slot})"),
             Op::ScratchRead { slot } => format!("scratch_read(slot {slot})"),
             Op::SamplerHeader { offset_bits } => format!("sampler_header({offset_bits:#x})"),
@@ -574,6 +596,8 @@ impl fmt::Display for Inst {
             Op::GsWriteOffset { hwords } => format!("gs_write_offset(x{hwords})"),
             Op::GsVertexCount => "gs_vertex_count".into(),
             Op::GsClearR0Dword2 => "gs_clear_r0.2".into(),
+            Op::GsInstanceId => "gs_instance_id".into(),
+            Op::UrbChannelMask { mask } => format!("urb_channel_mask({mask:#04x})"),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

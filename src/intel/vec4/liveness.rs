@@ -183,6 +183,7 @@ mod tests {
                 mov(3, 0xf, Src::vgrf(0, F)), // 9
             ],
             num_vgrfs: 4,
+            interleaved_attrs: false,
         };
         let iv = intervals(&prog);
         assert_eq!(iv[0], Some((0, 9)));
@@ -208,6 +209,7 @@ mod tests {
                 flow(Op::While),                             // 7
             ],
             num_vgrfs: 3,
+            interleaved_attrs: false,
         };
         let iv = intervals(&prog);
         assert_eq!(iv[1], Some((2, 5)));
@@ -231,6 +233,7 @@ mod tests {
                 flow(Op::While), // 7
             ],
             num_vgrfs: 3,
+            interleaved_attrs: false,
         };
         let iv = intervals(&prog);
         // v1 flows around the loop (the predicated mov keeps old channels).

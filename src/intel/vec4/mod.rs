@@ -77,6 +77,7 @@ pub fn lower(
         optimize,
         binding,
         true,
+        false,
     )
 }
 
@@ -87,15 +88,16 @@ fn lower_with(
     optimize: bool,
     binding: BindingModel,
     hoist_consts: bool,
+    single: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     let (mut prog, facts) = runner.time_step(TRANSLATE, || {
-        from_nir::from_nir(shader, binding, hoist_consts)
+        from_nir::from_nir(shader, binding, hoist_consts, single)
     })?;
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
         match facts.gs_end {
-            Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.count),
+            Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.control_dword, end.count),
             None => urb::emit_vertex(
                 p,
                 &facts.vertex.vue_map,
@@ -164,6 +166,9 @@ pub fn compile(
     // Constants read inside control flow are built once at the start of the program; when
     // that makes the program spill, it is translated again with them built in their blocks.
     let mut hoist_consts = true;
+    // A geometry shader whose dual-object code would spill is compiled again for single
+    // dispatch, where spilling is allowed (Mesa's `brw_compile_gs`).
+    let mut single = false;
     let (prog, facts, first_free, limit, virtual_regs, alloc, spilled) = loop {
         let (mut prog, facts) = lower_with(
             &mut runner,
@@ -171,6 +176,7 @@ pub fn compile(
             opts.optimize,
             opts.binding,
             hoist_consts,
+            single,
         )?;
         if gen6 {
             gen6::check_program(&prog)?;
@@ -210,12 +216,16 @@ pub fn compile(
                 "Gen6 vec4 register spilling (scratch messages from MRFs)".into(),
             ));
         }
-        if facts.geometry.is_some() && !spilled.spilled.is_empty() {
+        let dual_object = facts
+            .geometry
+            .as_ref()
+            .is_some_and(|g| g.dispatch_mode == crate::intel::geometry::DispatchMode::DualObject);
+        if dual_object && !spilled.spilled.is_empty() {
             // Mesa compiles dual-object geometry code without spilling and falls back to
             // single dispatch when it would spill.
-            return Err(CompileError::Unsupported(
-                "Gen7 geometry shaders in single dispatch (dual-object code would spill)".into(),
-            ));
+            single = true;
+            hoist_consts = true;
+            continue;
         }
         break (prog, facts, first_free, limit, virtual_regs, alloc, spilled);
     };
@@ -233,6 +243,10 @@ pub fn compile(
         uniform_base,
         attr_base,
         mrfs: gen6,
+        interleaved: facts
+            .geometry
+            .as_ref()
+            .is_some_and(|g| g.interleaved_inputs()),
     };
     let gen = runner.time_step("codegen", || {
         codegen::generate(devinfo, flow, &prog, &alloc.regs, &layout)

@@ -173,6 +173,7 @@ mod tests {
                 mov(4, Src::vgrf(3, F)), // 6
             ],
             num_vgrfs: 5,
+            interleaved_attrs: false,
         };
         let iv = liveness::intervals(&prog);
         assert_eq!(iv[0], Some((0, 5)));
@@ -207,6 +208,7 @@ mod tests {
                 mov(4, Src::vgrf(3, F)),
             ],
             num_vgrfs: 5,
+            interleaved_attrs: false,
         };
         let (set, class) = reg_set();
         let grf =

@@ -116,26 +116,9 @@ pub fn emit_gs_vertex(
 /// The end of a geometry thread: the control-data dword (`control`, x of each object's
 /// half; cut bits or stream ids) written to the start of the entry when there is one, then
 /// the header alone with each object's vertex count from x of `count`, ending the thread.
-pub fn emit_gs_end(out: &mut Vec<Inst>, control: Option<Src>, count: Src) {
+pub fn emit_gs_end(out: &mut Vec<Inst>, control: Option<Src>, dword: Option<u32>, count: Src) {
     if let Some(bits) = control {
-        out.push(header());
-        out.push(mov(
-            Dst::fixed(HEADER + 1, RegType::UD, 0xf),
-            Src {
-                swizzle: replicate(super::ir::swz_get(bits.swizzle, 0)),
-                ..bits
-            },
-        ));
-        out.push(Inst::new(
-            Op::UrbWrite {
-                offset: 0,
-                mlen: 2,
-                eot: false,
-                kind: UrbKind::GsControl,
-            },
-            Dst::null(RegType::F),
-            vec![Src::reg(File::Fixed, HEADER, RegType::F)],
-        ));
+        emit_gs_control(out, bits, dword);
     }
     out.push(header());
     out.push(Inst::new(
@@ -149,6 +132,42 @@ pub fn emit_gs_end(out: &mut Vec<Inst>, control: Option<Src>, count: Src) {
             mlen: 1,
             eot: true,
             kind: UrbKind::GsEnd,
+        },
+        Dst::null(RegType::F),
+        vec![Src::reg(File::Fixed, HEADER, RegType::F)],
+    ));
+}
+
+/// A control-data write (x of each object's half of `bits`): an OWord write of the
+/// replicated dword to the start of the entry, or, with `dword` (headers of more than 32
+/// bits, written 32 bits at a time), to that dword of the header alone: the OWord `dword /
+/// 4` with only channel `dword % 4` of each object enabled in the header's channel mask
+/// (Mesa's `emit_control_data_bits` with `BRW_URB_WRITE_USE_CHANNEL_MASKS`, at a constant
+/// dword).
+pub fn emit_gs_control(out: &mut Vec<Inst>, bits: Src, dword: Option<u32>) {
+    out.push(header());
+    if let Some(d) = dword {
+        out.push(Inst::new(
+            Op::UrbChannelMask {
+                mask: 0x11 << (d % 4),
+            },
+            Dst::fixed(HEADER, RegType::UD, 0xf),
+            vec![],
+        ));
+    }
+    out.push(mov(
+        Dst::fixed(HEADER + 1, RegType::UD, 0xf),
+        Src {
+            swizzle: replicate(super::ir::swz_get(bits.swizzle, 0)),
+            ..bits
+        },
+    ));
+    out.push(Inst::new(
+        Op::UrbWrite {
+            offset: dword.map_or(0, |d| d / 4),
+            mlen: 2,
+            eot: false,
+            kind: UrbKind::GsControl,
         },
         Dst::null(RegType::F),
         vec![Src::reg(File::Fixed, HEADER, RegType::F)],

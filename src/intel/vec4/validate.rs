@@ -120,6 +120,8 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::GsWriteOffset { .. }
             | Op::GsVertexCount
             | Op::GsClearR0Dword2
+            | Op::GsInstanceId
+            | Op::UrbChannelMask { .. }
             | Op::FindLiveChannel
             | Op::Broadcast
     );
@@ -154,6 +156,7 @@ fn check_op(inst: &Inst) -> Option<String> {
             })
         }
         Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
+        Op::UrbChannelMask { .. } => count(0).or_else(|| fixed_dst(inst)),
         Op::UrbWrite {
             mlen,
             kind: UrbKind::GsControl,
@@ -194,14 +197,18 @@ fn check_op(inst: &Inst) -> Option<String> {
                 }
             })
         }
-        Op::FindLiveChannel => count(0).or_else(|| vgrf_dst(inst)),
+        Op::FindLiveChannel | Op::GsInstanceId => count(0).or_else(|| vgrf_dst(inst)),
         Op::Broadcast => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
             inst.src
                 .iter()
                 .any(|s| !matches!(s.file, File::Vgrf | File::Attr) || s.negate || s.abs)
                 .then(|| "a broadcast source not a plain register".into())
         }),
-        Op::PullLoad { .. } => count(1)
+        Op::PullLoad { indexed, .. } => count(1 + indexed as usize)
+            .or_else(|| {
+                (indexed && inst.src[1].file != File::Vgrf)
+                    .then(|| "a surface index outside the virtual registers".into())
+            })
             .or_else(|| (inst.dst.file == File::Null).then(|| "no reply register".into()))
             .or_else(|| {
                 let s = &inst.src[0];

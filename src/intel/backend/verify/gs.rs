@@ -13,7 +13,10 @@
 //! A Gen7 vec4 program (SIMD4x2, dual-object dispatch) runs two primitives per thread, one
 //! per half, with every input slot pushed as a payload element (vertex after vertex) and the
 //! primitive ids in g1 when it reads them; its vertex counts come from the header of its
-//! last URB write rather than from the entry.
+//! last URB write rather than from the entry. In dual-instance dispatch a thread runs two
+//! instances of one primitive (each half's instance number beside its URB handle in g0),
+//! in single dispatch one primitive; both take the inputs interleaved, two slots per
+//! payload register.
 //!
 //! Each channel's entry is read as the next stage would: the vertex count (dword 0 of the
 //! entry, or the program's static count), then vertex k's slot s at 16-byte unit
@@ -26,9 +29,9 @@
 use std::collections::BTreeMap;
 
 use crate::intel::backend::context::Context;
-use crate::intel::geometry::{ControlDataFormat, GeometryInfo};
+use crate::intel::geometry::{ControlDataFormat, DispatchMode, GeometryInfo};
 use crate::intel::kernel::Kernel;
-use crate::intel::sim::gs_payload::GsPayload;
+use crate::intel::sim::gs_payload::{GsPayload, Vec4GsInterleavedPayload};
 use crate::intel::sim::payload::Vec4VsPayload;
 use crate::intel::sim::Thread;
 use crate::intel::vue;
@@ -269,7 +272,8 @@ pub(super) fn run_geometry_set(
 /// URB entries and vertex counts by output handle.
 type Entries = (BTreeMap<u32, BTreeMap<u32, u32>>, BTreeMap<u32, u32>);
 
-/// Runs a SIMD4x2 dual-object program over `lanes`, two primitives per thread.
+/// Runs a SIMD4x2 program over `lanes`: two primitives per thread (dual object), two
+/// instances of one primitive (dual instance), or one primitive (single).
 #[allow(clippy::too_many_arguments)]
 fn run_dual_object(
     ctx: &Context,
@@ -282,11 +286,6 @@ fn run_dual_object(
     lanes: &[interp::GeometryLane],
 ) -> Result<Entries, VerifyOutcome> {
     let info = kernel.geometry.as_ref().expect("checked by the caller");
-    if info.invocations > 1 {
-        return Err(VerifyOutcome::Unsupported(
-            "instanced SIMD4x2 geometry programs".into(),
-        ));
-    }
     let slots = info.input_vue_map.num_slots();
     let stride = 2 * info.urb_read_length;
     let constant_data = constant_data(set, kernel.constant_data_size);
@@ -300,6 +299,56 @@ fn run_dual_object(
         ssbos: std::cell::RefCell::new(Vec::new()),
     };
     let (mut urb, mut counts) = (BTreeMap::new(), BTreeMap::new());
+    if info.interleaved_inputs() {
+        // One primitive per thread: its instances two by two (dual instance), or alone
+        // (single dispatch, where it has one).
+        let inv = info.invocations.max(1) as usize;
+        let per_thread = if info.dispatch_mode == DispatchMode::DualInstance {
+            2
+        } else {
+            1
+        };
+        for p in 0..lanes.len() / inv {
+            for first in (p * inv..(p + 1) * inv).step_by(per_thread) {
+                let halves = first..(first + per_thread).min((p + 1) * inv);
+                let elements = (0..stride * info.vertices_in)
+                    .map(|e| {
+                        let (v, s) = ((e / stride) as usize, e % stride);
+                        if s < slots {
+                            [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))
+                        } else {
+                            [0; 4]
+                        }
+                    })
+                    .collect();
+                let payload = Vec4GsInterleavedPayload {
+                    urb_handles: halves
+                        .clone()
+                        .map(|l| output_handle(l) | lanes[l].invocation_id << 27)
+                        .collect(),
+                    primitive_id: info
+                        .include_primitive_id
+                        .then_some(lanes[first].primitive_id),
+                    push_constants: push.to_vec(),
+                    elements,
+                };
+                let t = sim.run(|t| payload.apply(t))?;
+                for (h, entry) in &t.shared().urb {
+                    if !halves.clone().any(|l| output_handle(l) == *h) {
+                        return Err(VerifyOutcome::Fail {
+                            invocation: first,
+                            output: format!("URB (set {set})"),
+                            expected: format!("writes to the entries of lanes {halves:?}"),
+                            got: format!("a write with handle {h:#x}"),
+                        });
+                    }
+                    urb.entry(*h).or_insert_with(BTreeMap::new).extend(entry);
+                }
+                counts.extend(&t.shared().urb_vertex_counts);
+            }
+        }
+        return Ok((urb, counts));
+    }
     for first in (0..lanes.len()).step_by(2) {
         let objects = first..(first + 2).min(lanes.len());
         // Element e: slot e % stride of vertex e / stride, per object.

@@ -58,7 +58,9 @@ impl Tr<'_> {
     /// `src` in a register a three-source or math instruction can read (a virtual register
     /// or an attribute), copied there when it is not.
     pub(super) fn in_grf(&mut self, src: Src) -> Src {
-        if matches!(src.file, File::Vgrf | File::Attr) {
+        // Interleaved attributes are read with a zero vertical stride, which three-source
+        // instructions cannot encode: they are copied as push constants are.
+        if src.file == File::Vgrf || (src.file == File::Attr && !self.prog.interleaved_attrs) {
             return src;
         }
         if src.file == File::Uniform {

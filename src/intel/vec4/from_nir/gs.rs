@@ -12,8 +12,14 @@
 //!   with the vertex count from the last `set_vertex_and_primitive_count`
 //!   ([`urb::emit_gs_end`]).
 //!
-//! Refused by name: instancing (dual-instance dispatch), headers of more than 32 control
-//! bits (written as the shader goes), streams other than 0, indirect vertex indices.
+//! In single and dual-instance dispatch (a shader Mesa would have spill in dual-object
+//! mode, or one with instancing) the inputs are interleaved, two elements per payload
+//! register that both halves read (see `codegen::Layout::interleaved`), and each half's
+//! instance number is bits 31:27 of its dword of g0 ([`Op::GsInstanceId`]).
+//!
+//! Headers of 33 to 128 control bits are written a dword at a time as vertices are emitted
+//! (at constant counters only). Refused by name: longer headers, streams other than 0,
+//! indirect vertex indices.
 
 use crate::intel::eu::{Opcode, RegType};
 use crate::intel::geometry::ControlDataFormat;
@@ -137,6 +143,7 @@ impl Tr<'_> {
             return Ok(());
         }
         let counter = self.counter(src_at(i, 0)?)?;
+        self.flush_control_bits(counter)?;
         let gs = self.gs()?;
         let (vertex_hwords, header_hwords) = (
             gs.info.output_vertex_size_hwords,
@@ -151,6 +158,42 @@ impl Tr<'_> {
             counter,
             vertex_hwords,
             header_hwords,
+        );
+        Ok(())
+    }
+
+    /// Headers of more than 32 bits are written 32 bits at a time: before the vertex that
+    /// starts a new dword, the finished one is written and the register cleared (Mesa's
+    /// `gs_emit_vertex`); here only at constant counters.
+    fn flush_control_bits(&mut self, counter: Src) -> Result<(), CompileError> {
+        let gs = self.gs()?;
+        let (Some(control), bits) = (gs.control, gs.info.control_data_bits_per_vertex) else {
+            return Ok(());
+        };
+        if gs.info.control_data_header_bits() <= 32 {
+            return Ok(());
+        }
+        if counter.file != File::Imm {
+            return Err(unsupported(
+                "a run-time vertex counter with more than 32 control-data bits",
+            ));
+        }
+        let c = counter.imm;
+        if c % (32 / bits) != 0 {
+            return Ok(());
+        }
+        if c != 0 {
+            let dword = gs.control_dword(c);
+            urb::emit_gs_control(
+                &mut self.prog.insts,
+                Src::vgrf(control, RegType::UD).swizzled(replicate(0)),
+                Some(dword),
+            );
+        }
+        self.push(
+            Op::Alu(Opcode::Mov),
+            Dst::vgrf(control, RegType::UD, 1),
+            vec![Src::imm(RegType::UD, 0)],
         );
         Ok(())
     }
@@ -216,6 +259,17 @@ impl Tr<'_> {
             .def
             .ok_or_else(|| invalid(format!("{} has no destination", i.intrinsic.name())))?;
         match i.intrinsic {
+            crate::nir::Intrinsic::LoadInvocationId if self.gs()?.info.invocations > 1 => {
+                let r = self.prog.vgrf();
+                self.push(Op::GsInstanceId, Dst::vgrf(r, RegType::UD, 0xf), vec![]);
+                self.set(
+                    def,
+                    Val::Reg(Src {
+                        swizzle: replicate(0),
+                        ..Src::vgrf(r, RegType::UD)
+                    }),
+                )
+            }
             crate::nir::Intrinsic::LoadInvocationId => self.set(def, Val::Const(vec![0])),
             _ => {
                 if !self.gs()?.info.include_primitive_id {

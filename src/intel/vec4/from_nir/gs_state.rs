@@ -24,22 +24,23 @@ pub struct GsState {
 #[derive(Debug, Clone, Copy)]
 pub struct GsEnd {
     pub control: Option<Src>,
+    /// The header dword the control data goes to, when it has more than 32 bits.
+    pub control_dword: Option<u32>,
     pub count: Src,
 }
 
 impl GsState {
     /// The state at the start of `info`'s program; refuses what is not built.
     pub fn new(info: GeometryInfo) -> Result<GsState, CompileError> {
-        if info.dispatch_mode != DispatchMode::DualObject {
-            return Err(CompileError::Unsupported(format!(
-                "Gen7 geometry shaders with {} invocations (dual-instance dispatch)",
-                info.invocations
-            )));
+        if info.dispatch_mode == DispatchMode::Simd8 {
+            return Err(CompileError::Internal(
+                "SIMD8 geometry facts in the vec4 backend".into(),
+            ));
         }
-        if info.control_data_header_bits() > 32 {
+        if info.control_data_header_bits() > 128 {
             return Err(CompileError::Unsupported(format!(
-                "Gen7 geometry shaders with {} control-data bits (more than 32 are written \
-                 as vertices are emitted)",
+                "Gen7 geometry shaders with {} control-data bits (more than 128 take \
+                 per-slot offsets)",
                 info.control_data_header_bits()
             )));
         }
@@ -50,14 +51,35 @@ impl GsState {
         })
     }
 
-    /// What the thread end writes.
-    pub fn end(&self) -> GsEnd {
-        GsEnd {
+    /// What the thread end writes; a header of more than 32 bits needs a constant final
+    /// vertex count (the dword its last bits go to).
+    pub fn end(&self) -> Result<GsEnd, CompileError> {
+        let control_dword = if self.info.control_data_header_bits() > 32 && self.control.is_some() {
+            if self.count.file != super::super::ir::File::Imm {
+                return Err(CompileError::Unsupported(
+                    "a run-time vertex count with more than 32 control-data bits".into(),
+                ));
+            }
+            Some(self.control_dword(self.count.imm))
+        } else {
+            None
+        };
+        Ok(GsEnd {
+            control_dword,
             control: self.control.map(|r| Src {
                 swizzle: replicate(0),
                 ..Src::vgrf(r, RegType::UD)
             }),
             count: self.count,
-        }
+        })
+    }
+
+    /// The header dword holding the control bits of the vertex before vertex `counter`
+    /// (Mesa's `(vertex_count - 1) * bits_per_vertex / 32`).
+    pub fn control_dword(&self, counter: u32) -> u32 {
+        counter
+            .wrapping_sub(1)
+            .wrapping_mul(self.info.control_data_bits_per_vertex)
+            / 32
     }
 }

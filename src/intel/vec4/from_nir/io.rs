@@ -8,7 +8,7 @@
 use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
-use super::super::ir::{Dst, File, Op, Src, XYZW};
+use super::super::ir::{replicate, Dst, File, Op, Src, XYZW};
 use super::{invalid, ty_of, unsupported, CompileError, Tr, Val, MAX_PUSH_VEC4S};
 
 fn src_at(i: &IntrinsicInstr, k: usize) -> Result<SsaId, CompileError> {
@@ -263,9 +263,9 @@ impl Tr<'_> {
     }
 
     fn emit_load_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
-        let block = self
-            .const_u32(src_at(i, 0)?)
-            .ok_or_else(|| unsupported("load_ubo with a non-constant block index"))?;
+        let Some(block) = self.const_u32(src_at(i, 0)?) else {
+            return self.emit_indexed_ubo(i);
+        };
         let last = 255 - self.facts.ubo_surface_base;
         if block > last {
             return Err(unsupported(format!("UBO block index {block} over {last}")));
@@ -278,7 +278,7 @@ impl Tr<'_> {
         let Some(offset) = self.const_u32(src_at(i, 1)?) else {
             // A run-time offset: the 16 bytes from it, per vertex.
             let off = self.value_src(src_at(i, 1)?, RegType::UD)?;
-            return self.pull_load(def, block, off.swizzled(0), 0);
+            return self.pull_load(def, block, off.swizzled(0), 0, None);
         };
         if offset % 4 != 0 {
             return Err(unsupported("load_ubo of non-dword data"));
@@ -292,7 +292,13 @@ impl Tr<'_> {
         let slot = match self.push_index.get(&key) {
             Some(&s) => s,
             None if self.push_fixed || next >= MAX_PUSH_VEC4S => {
-                return self.pull_load(def, block, Src::imm(RegType::UD, offset & !15), first);
+                return self.pull_load(
+                    def,
+                    block,
+                    Src::imm(RegType::UD, offset & !15),
+                    first,
+                    None,
+                );
             }
             None => {
                 self.push_index.insert(key, next);
@@ -314,14 +320,68 @@ impl Tr<'_> {
         )
     }
 
+    /// `load_ubo` of an element of a UBO array at a run-time block index (dynamically
+    /// uniform, as GLSL requires): the index plus the first UBO's binding-table entry, taken
+    /// from a vertex that runs (Mesa's `emit_uniformize`), into the pull load's descriptor.
+    /// Any block the shader declares (`num_ubos`) may be read, so every one is pulled.
+    fn emit_indexed_ubo(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if self.num_ubos == 0 {
+            return Err(invalid(
+                "load_ubo with a run-time block index in a shader declaring no UBO (num_ubos)",
+            ));
+        }
+        let last = 255 - self.facts.ubo_surface_base;
+        if self.num_ubos - 1 > last {
+            return Err(unsupported(format!(
+                "UBO block index {} over {last}",
+                self.num_ubos - 1
+            )));
+        }
+        let def = def_of(i)?;
+        let (n, bits) = self.def_info(def)?;
+        if bits != 32 {
+            return Err(unsupported("load_ubo of non-32-bit data"));
+        }
+        let index = self
+            .value_src(src_at(i, 0)?, RegType::UD)?
+            .swizzled(replicate(0));
+        let index = self.in_grf(index);
+        let base = Src::imm(RegType::UD, self.facts.ubo_surface_base);
+        let surface = self.prog.vgrf();
+        self.push(
+            Op::Alu(Opcode::Add),
+            Dst::vgrf(surface, RegType::UD, 1),
+            vec![index, base],
+        );
+        let surface = self.uniformize(Src::vgrf(surface, RegType::UD).swizzled(replicate(0)));
+        for b in 0..self.num_ubos {
+            if !self.facts.pull_blocks.contains(&b) {
+                self.facts.pull_blocks.push(b);
+            }
+        }
+        let (offset, first) = match self.const_u32(src_at(i, 1)?) {
+            Some(offset) if offset % 4 != 0 => {
+                return Err(unsupported("load_ubo of non-dword data"));
+            }
+            Some(offset) => (Src::imm(RegType::UD, offset & !15), (offset % 16) / 4),
+            None => (self.value_src(src_at(i, 1)?, RegType::UD)?.swizzled(0), 0),
+        };
+        if first + n as u32 > 4 {
+            return Err(unsupported("load_ubo crossing a vec4 boundary"));
+        }
+        self.pull_load(def, 0, offset, first, Some(surface))
+    }
+
     /// A pull-constant load of block `block` at byte offset `offset` (a register's x or an
-    /// immediate), the value's components starting at component `first` of the 16 bytes.
+    /// immediate), the value's components starting at component `first` of the 16 bytes;
+    /// with `index`, of the binding-table entry in its x (first half) instead.
     fn pull_load(
         &mut self,
         def: SsaId,
         block: u32,
         offset: Src,
         first: u32,
+        index: Option<Src>,
     ) -> Result<(), CompileError> {
         // The message is the offset register itself: x of each vertex's half.
         let msg = self.prog.vgrf();
@@ -333,12 +393,19 @@ impl Tr<'_> {
         let r = self.prog.vgrf();
         self.push(
             Op::PullLoad {
-                surface: self.facts.ubo_surface_base + block,
+                surface: if index.is_some() {
+                    0
+                } else {
+                    self.facts.ubo_surface_base + block
+                },
+                indexed: index.is_some(),
             },
             Dst::vgrf(r, RegType::F, 0xf),
-            vec![Src::vgrf(msg, RegType::UD)],
+            std::iter::once(Src::vgrf(msg, RegType::UD))
+                .chain(index)
+                .collect(),
         );
-        if !self.facts.pull_blocks.contains(&block) {
+        if index.is_none() && !self.facts.pull_blocks.contains(&block) {
             self.facts.pull_blocks.push(block);
         }
         let swizzle = (0..4u32).fold(0u8, |s, ch| s | ((first + ch).min(3) as u8) << (2 * ch));

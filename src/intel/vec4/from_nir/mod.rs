@@ -119,6 +119,8 @@ struct Tr<'a> {
     /// Elements of the longest sampler array the shader declares: the textures and
     /// samplers a run-time index may reach from its base.
     sampler_array_len: u32,
+    /// UBO blocks the shader declares (`num_ubos`): those a run-time block index may reach.
+    num_ubos: u32,
 }
 
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
@@ -126,20 +128,31 @@ const MESA_MAX_PUSH_REGS: u32 = 32;
 
 /// Translates a vertex shader; `hoist_consts` builds the constants first read inside control
 /// flow once at the start of the program (fewer instructions, longer live ranges) rather
-/// than in each block that reads them.
+/// than in each block that reads them. `single` compiles a geometry shader without
+/// instancing for single dispatch (Mesa's fallback when dual-object code would spill).
 pub fn from_nir(
     shader: &nir::Shader,
     binding: BindingModel,
     hoist_consts: bool,
+    single: bool,
 ) -> Result<(Program, Facts), CompileError> {
     let imp = shader
         .entry()
         .ok_or_else(|| invalid("shader has no entry point"))?;
     let (vertex, gs) = if shader.stage() == nir::Stage::Geometry {
-        let info = crate::intel::geometry::gen7_geometry_facts(shader)?;
+        let mut info = crate::intel::geometry::gen7_geometry_facts(shader)?;
+        if single && info.dispatch_mode == crate::intel::geometry::DispatchMode::DualObject {
+            info.dispatch_mode = crate::intel::geometry::DispatchMode::Single;
+        }
+        let elements = 2 * info.urb_read_length * info.vertices_in;
         let vertex = VertexInfo {
             vue_map: info.vue_map.clone(),
-            nr_attribute_slots: 2 * info.urb_read_length * info.vertices_in,
+            // Payload registers of inputs: two elements per register when interleaved.
+            nr_attribute_slots: if info.interleaved_inputs() {
+                elements.div_ceil(2)
+            } else {
+                elements
+            },
             clip_distance_mask: info.clip_distance_mask,
             cull_distance_mask: info.cull_distance_mask,
             ..VertexInfo::default()
@@ -148,9 +161,13 @@ pub fn from_nir(
     } else {
         (vertex_facts(shader)?, None)
     };
+    let interleaved_attrs = gs.as_ref().is_some_and(|g| g.info.interleaved_inputs());
     let mut t = Tr {
         imp,
-        prog: Program::default(),
+        prog: Program {
+            interleaved_attrs,
+            ..Program::default()
+        },
         vals: vec![None; imp.defs.len()],
         regs: BTreeMap::new(),
         facts: Facts {
@@ -167,6 +184,11 @@ pub fn from_nir(
         block_consts: BTreeMap::new(),
         block_uniform_copies: BTreeMap::new(),
         gs,
+        num_ubos: shader
+            .info
+            .field("num_ubos")
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0),
         sampler_array_len: shader
             .variables
             .iter()
@@ -198,7 +220,7 @@ pub fn from_nir(
     }
     t.emit_list(&imp.body)?;
     if let Some(gs) = &t.gs {
-        t.facts.gs_end = Some(gs.end());
+        t.facts.gs_end = Some(gs.end()?);
         t.facts.geometry = Some(gs.info.clone());
     }
     let mut prog = t.prog;

@@ -249,6 +249,7 @@ mod tests {
             CondMod::None,
         );
         Program {
+            interleaved_attrs: false,
             insts: std::iter::once(dp3).chain(rest).collect(),
             num_vgrfs,
         }
@@ -257,6 +258,7 @@ mod tests {
     #[test]
     fn a_test_of_a_compare_result_read_by_an_if_goes() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Cmp,
@@ -377,6 +379,7 @@ mod tests {
     #[test]
     fn a_flag_read_in_between_or_a_conversion_keeps_the_test() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Add,
@@ -418,6 +421,7 @@ mod tests {
             ))
         };
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 cmp(),
                 sel(2),

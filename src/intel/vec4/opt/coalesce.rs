@@ -204,6 +204,7 @@ mod tests {
         // v1.x = dot(a.xyz, b.xyz); r0.z = v1.xxxx  →  r0.z = dot(a.xyz, b.xyz): re-swizzling
         // the sources would change the sum.
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Dp3,
@@ -229,6 +230,7 @@ mod tests {
     fn a_result_moves_into_its_register_reswizzled() {
         // v1 = a * b; r0.y = v1.x  →  r0.y = a.x * b.x (channel y computes old channel x).
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Mul,
@@ -253,6 +255,7 @@ mod tests {
     #[test]
     fn partial_writes_all_move_into_the_message_register() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(Opcode::Mov, Dst::vgrf(0, UD, 0xd), vec![Src::imm(UD, 0)]),
                 alu(
@@ -279,6 +282,7 @@ mod tests {
     fn a_vector_immediate_is_permuted_with_its_channels() {
         // v1 = [0, 1, 1, 1]VF; v0.zw = v1.xxxy  →  v0.zw = [_, _, 0, 1]VF.
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Mov,
@@ -303,6 +307,7 @@ mod tests {
     #[test]
     fn an_intervening_read_of_the_register_blocks_it() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(
                     Opcode::Add,
@@ -326,6 +331,7 @@ mod tests {
         );
         cmp.cmod = CondMod::L;
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 cmp,
                 alu(Opcode::Mov, Dst::vgrf(0, UD, 0x1), vec![Src::vgrf(1, UD)]),

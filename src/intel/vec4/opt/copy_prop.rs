@@ -15,9 +15,11 @@ use crate::intel::eu::{Opcode, RegType};
 use super::super::ir::{swz_compose, File, Op, Program, Src};
 
 /// Whether `src` may stand as source `k` of an instruction of `op` with `n` sources.
-fn fits(op: Op, n: usize, k: usize, src: &Src) -> bool {
+fn fits(op: Op, n: usize, k: usize, src: &Src, interleaved: bool) -> bool {
     match op {
-        Op::Alu(o) if o.is_three_src() => src.file == File::Vgrf || src.file == File::Attr,
+        Op::Alu(o) if o.is_three_src() => {
+            src.file == File::Vgrf || (src.file == File::Attr && !interleaved)
+        }
         Op::Alu(Opcode::Mov) => true,
         Op::Alu(_) => src.file != File::Imm || (n == 2 && k == 1),
         Op::Math(_) => src.file != File::Imm,
@@ -53,6 +55,7 @@ fn takes_modifiers(op: Op) -> bool {
 
 /// Propagates copies; true when a source changed.
 pub fn copy_propagation(prog: &mut Program) -> bool {
+    let interleaved = prog.interleaved_attrs;
     let n = prog.num_vgrfs as usize;
     let mut writes = vec![0u32; n];
     let mut def_at = vec![usize::MAX; n];
@@ -145,7 +148,7 @@ pub fn copy_propagation(prog: &mut Program) -> bool {
                 } else {
                     new
                 };
-                if fits(op, count, k, &new) {
+                if fits(op, count, k, &new, interleaved) {
                     inst.src[k] = new;
                     progress = true;
                 }
@@ -172,6 +175,7 @@ mod tests {
             ..Src::reg(File::Attr, 0, UD)
         };
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, UD, 0xf), vec![attr]),
                 inst(
@@ -195,6 +199,7 @@ mod tests {
     #[test]
     fn immediates_go_only_where_the_encoding_allows() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, UD, 0xf), vec![Src::imm(UD, 7)]),
                 inst(
@@ -218,6 +223,7 @@ mod tests {
     #[test]
     fn a_source_written_before_the_use_is_not_propagated() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -241,6 +247,7 @@ mod tests {
     #[test]
     fn conversions_are_not_copies() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -257,6 +264,7 @@ mod tests {
     #[test]
     fn vector_immediates_stay_in_their_register() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(
                     Opcode::Mov,
@@ -281,6 +289,7 @@ mod tests {
     fn negate_and_abs_fold_into_float_reads() {
         let neg_attr = Src::reg(File::Attr, 0, F).negated();
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(0, F, 0xf), vec![neg_attr]),
                 inst(
@@ -318,6 +327,7 @@ mod tests {
     fn loop_boundaries_stop_propagation_of_registers() {
         let flow = |op| Inst::new(op, Dst::null(UD), vec![]);
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 inst(Opcode::Mov, Dst::vgrf(1, UD, 0xf), vec![Src::vgrf(0, UD)]),
                 flow(Op::Do),

@@ -190,7 +190,11 @@ mod tests {
     }
 
     fn run(insts: Vec<Inst>, num_vgrfs: u32) -> (bool, String) {
-        let mut p = Program { insts, num_vgrfs };
+        let mut p = Program {
+            insts,
+            num_vgrfs,
+            interleaved_attrs: false,
+        };
         let progress = cse(&mut p);
         (progress, p.to_string())
     }
@@ -246,6 +250,7 @@ mod tests {
             ),
         ];
         let before = Program {
+            interleaved_attrs: false,
             insts: insts.clone(),
             num_vgrfs: 10,
         }
@@ -320,7 +325,10 @@ mod tests {
         pred.pred = Some(false);
         let pull = |d| {
             Inst::new(
-                Op::PullLoad { surface: 1 },
+                Op::PullLoad {
+                    surface: 1,
+                    indexed: false,
+                },
                 Dst::vgrf(d, F, 0xf),
                 vec![Src::vgrf(9, UD)],
             )

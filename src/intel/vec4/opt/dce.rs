@@ -80,6 +80,7 @@ mod tests {
     #[test]
     fn unread_writes_go_and_their_sources_follow() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 mov(0, Src::imm_f(1.0)),
                 mov(1, Src::vgrf(0, RegType::F)),
@@ -120,6 +121,7 @@ mod tests {
         );
         sel.pred = Some(false);
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![cmp(0, CondMod::L), cmp(u32::MAX, CondMod::L), sel],
             num_vgrfs: 1,
         };
@@ -143,6 +145,7 @@ mod tests {
         );
         sel.pred = Some(false);
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![cmp, sel],
             num_vgrfs: 1,
         };

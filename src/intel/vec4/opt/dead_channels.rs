@@ -87,6 +87,7 @@ mod tests {
     #[test]
     fn a_write_keeps_only_the_components_read_after_it() {
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(Opcode::Mul, 1, 0x7, vec![Src::vgrf(0, F), Src::imm_f(2.0)]),
                 // Reads only v1.x (write mask x, swizzle .xyzz).
@@ -106,6 +107,7 @@ mod tests {
         let mut cmp = alu(Opcode::Cmp, 3, 0xf, vec![Src::vgrf(0, F), Src::imm_f(0.0)]);
         cmp.cmod = CondMod::Nz;
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(Opcode::Add, 1, 0xf, vec![Src::vgrf(0, F), Src::imm_f(1.0)]),
                 alu(Opcode::Mov, 4, 0x8, vec![Src::imm_f(3.0)]), // never read
@@ -127,6 +129,7 @@ mod tests {
     fn components_live_around_a_loop_stay() {
         let flow = |op| Inst::new(op, Dst::null(F), vec![]);
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 alu(Opcode::Mov, 1, 0xf, vec![Src::imm_f(0.0)]),
                 flow(Op::Do),

@@ -48,6 +48,7 @@ mod tests {
             vec![Src::imm_f(1.0)],
         );
         let mut p = Program {
+            interleaved_attrs: false,
             insts: vec![
                 flow(Op::If),
                 mov.clone(),

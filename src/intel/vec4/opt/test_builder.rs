@@ -96,6 +96,7 @@ pub(crate) fn program(insts: Vec<Inst>) -> Program {
     Program {
         insts,
         num_vgrfs: vgrfs,
+        interleaved_attrs: false,
     }
 }
 

@@ -68,7 +68,10 @@ fn valid() -> Program {
         flow(Op::While),
         Inst::new(Op::Math(MathFn::Rsq), Dst::vgrf(2, F, 0x3), vec![v(1)]),
         Inst::new(
-            Op::PullLoad { surface: 1 },
+            Op::PullLoad {
+                surface: 1,
+                indexed: false,
+            },
             Dst::vgrf(3, F, 0xf),
             vec![v(2).swizzled(replicate(0))],
         ),
@@ -114,6 +117,7 @@ fn valid() -> Program {
     Program {
         insts,
         num_vgrfs: 5,
+        interleaved_attrs: false,
     }
 }
 
