@@ -487,6 +487,55 @@ pub fn solve_liveness(
 
 /// Implements [`FlowInst`] for an IR whose `Inst` has an `op` with the seven structured flow
 /// variants and a `pred: Option<_>`.
+#[cfg(test)]
+mod gen4_tests {
+    use super::*;
+
+    struct F(Option<Flow>);
+    impl FlowInst for F {
+        fn flow(&self) -> Option<Flow> {
+            self.0
+        }
+        fn predicated(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn gen4_jumps_follow_mesas_counts() {
+        // Mesa's g4x loop (glsl-vs-loop-300): `do`, `cmp`, `(+f0.0.x) break Jump: 4 Pop: 0`,
+        // `add`, `add`, `while Jump: -4`; inside it an IF/ELSE/ENDIF whose BREAK pops one
+        // IF, and an IF without ELSE (an IFF) after the loop.
+        use Flow::*;
+        let code = [
+            Some(Do),       // 0
+            None,           // 1
+            Some(Break),    // 2
+            None,           // 3
+            Some(If),       // 4
+            Some(Break),    // 5
+            Some(Else),     // 6
+            Some(Continue), // 7
+            Some(EndIf),    // 8
+            Some(While),    // 9
+            Some(If),       // 10
+            None,           // 11
+            Some(EndIf),    // 12
+        ];
+        let insts: Vec<F> = code.into_iter().map(F).collect();
+        let j = gen4_jumps(&insts).unwrap();
+        assert_eq!(j[2], Some((10, 0)), "BREAK past the WHILE");
+        assert_eq!(j[9], Some((1, 0)), "WHILE to after the DO");
+        assert_eq!(j[4], Some((6, 0)), "IF to its ELSE");
+        assert_eq!(j[5], Some((10, 1)), "BREAK pops the IF it is in");
+        assert_eq!(j[6], Some((9, 1)), "ELSE past the ENDIF");
+        assert_eq!(j[7], Some((9, 1)), "CONTINUE to the WHILE");
+        assert_eq!(j[8], Some((8, 1)), "ENDIF pops, no jump");
+        assert_eq!(j[10], Some((13, 0)), "IFF past its ENDIF");
+        assert_eq!(j[1], None);
+    }
+}
+
 macro_rules! impl_flow_inst {
     ($inst:ty, $op:ident) => {
         impl $crate::intel::flow::FlowInst for $inst {

@@ -255,12 +255,7 @@ fn gen4_math(
     if nops == 2 {
         let mut m = eu::Inst::new(Opcode::Mov);
         m.access_mode = AccessMode::Align16;
-        m.dst = Dst::reg(
-            RegFile::Mrf,
-            MATH_MRF as u8 + 1,
-            0,
-            inst.src[1].ty,
-        );
+        m.dst = Dst::reg(RegFile::Mrf, MATH_MRF as u8 + 1, 0, inst.src[1].ty);
         m.src = vec![src_of(alloc, layout, &inst.src[1])?];
         out.push(m);
     }
@@ -889,7 +884,9 @@ pub fn generate(
                 });
                 e
             }
-            Op::Math(f) if devinfo.ver < 60 => gen4_math(devinfo.ver, &mut out, alloc, layout, inst, f)?,
+            Op::Math(f) if devinfo.ver < 60 => {
+                gen4_math(devinfo.ver, &mut out, alloc, layout, inst, f)?
+            }
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);
@@ -995,6 +992,37 @@ mod tests {
         // 0, msg_ctrl 0, msg_type 2, write_commit 0) mlen 2 rlen 1`.
         assert_eq!(super::gen6_pull_desc(0), 0x0418_4000);
         assert_eq!(super::gen6_pull_desc(3), 0x0418_4003);
+    }
+
+    #[test]
+    fn g4x_descriptors_match_mesa() {
+        use crate::intel::eu::types::sfid;
+        use crate::intel::eu::MathFn;
+        use crate::intel::msg::{self, Lengths, MathDesc};
+        // Mesa's g4x assembly prints the whole dword (SFID in 27:24 before Gen5): `send(8)
+        // 14 g3<1>F g0<4>F 0x04211000 read MsgDesc: OWord Dual Block Read MsgCtrl = 0x0
+        // Surface = 0 mlen 2 rlen 1`, `send(8) 1 g3<1>.wF g2<4>.wF 0x01110001 math
+        // MsgDesc: inv mlen 1 rlen 1` and `send(8) 1 null<1>F g0<4>F 0x8640c400 urb
+        // MsgDesc: offset 0 urb_write interleave used complete mlen 4 rlen 0 { EOT }`.
+        let d = |desc: u32, sf: u8, eot: bool| msg::with_dword3(45, desc, sf, eot);
+        assert_eq!(
+            d(super::gen4_pull_desc(45, 0), sfid::DATAPORT_READ, false),
+            0x0421_1000
+        );
+        let inv = MathDesc {
+            len: Lengths::new(1, 1, false),
+            function: MathFn::Inv.hw() as u32,
+            ..MathDesc::default()
+        };
+        assert_eq!(d(inv.encode(45), sfid::MATH, false), 0x0111_0001);
+        let urb = crate::intel::vec4::urb::urb_desc(
+            45,
+            0,
+            4,
+            true,
+            crate::intel::vec4::ir::UrbKind::Gen4Vertex,
+        );
+        assert_eq!(d(urb, sfid::URB, true), 0x8640_c400);
     }
 
     #[test]
