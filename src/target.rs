@@ -134,15 +134,18 @@ const VIVANTE: &[Stage] = &[Stage::Vertex, Stage::Fragment];
 /// Gen6 (snb): the vec4 backend's vertex shaders (see `intel::vec4::gen6`) and the scalar
 /// backend's fragment shaders (see `intel::fs::gen6`).
 const INTEL_GEN6: &[Stage] = &[Stage::Vertex, Stage::Fragment];
+/// G4x (Gen4.5): the vec4 backend's vertex shaders (see `intel::vec4::gen4`).
+const INTEL_G4X: &[Stage] = &[Stage::Vertex];
 
 impl Target {
-    /// The shader stages this target compiles: vertex and fragment on Gen6, nothing on Gen4-Gen5,
-    /// which have no backend yet.
+    /// The shader stages this target compiles: vertex and fragment on Gen6, vertex on G4x,
+    /// nothing on Gen4 and Gen5, which have no backend yet.
     pub fn stages(&self) -> &'static [Stage] {
         match self {
             Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
             Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
             Target::Intel(d) if d.ver == 60 => INTEL_GEN6,
+            Target::Intel(d) if d.ver == 45 => INTEL_G4X,
             Target::Intel(_) => &[],
             Target::Etnaviv(_) => VIVANTE,
         }
@@ -151,8 +154,8 @@ impl Target {
     /// Why the target compiles nothing, or `None` when it compiles some stages.
     pub fn why_no_stages(&self) -> Option<&'static str> {
         match self {
-            Target::Intel(d) if d.ver < 60 => {
-                Some("Gen4-Gen5 have no backend in gpucc yet (the scalar backend starts at Gen6 fragment shaders, the vec4 one at Gen7)")
+            Target::Intel(d) if d.ver < 60 && d.ver != 45 => {
+                Some("Gen4 and Gen5 have no backend in gpucc yet (the scalar backend starts at Gen6 fragment shaders, the vec4 one at G4x vertex shaders)")
             }
             _ => None,
         }

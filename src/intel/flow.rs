@@ -17,6 +17,16 @@ pub struct FlowTemplates {
     pub(crate) while_: eu::Inst,
     pub(crate) break_: eu::Inst,
     pub(crate) cont: eu::Inst,
+    /// Gen4–5 only: DO (an instruction there) and IFF (an IF without ELSE, which jumps past
+    /// its ENDIF); their jump counts and pop counts are patched by the code generator.
+    pub(crate) gen4: Option<Gen4Flow>,
+}
+
+/// The flow instructions only Gen4–5 have.
+#[derive(Debug, Clone)]
+pub struct Gen4Flow {
+    pub(crate) do_: eu::Inst,
+    pub(crate) iff: eu::Inst,
 }
 
 impl FlowTemplates {
@@ -29,6 +39,9 @@ impl FlowTemplates {
         } else {
             ("(+f0.0)", "align1")
         };
+        if devinfo.ver < 60 {
+            return Self::gen4(devinfo, pred, mode);
+        }
         // Gen6's IF and ELSE carry one jump count (JIP); Gen7 added UIP to them.
         let (if_uip, else_uip) = if devinfo.ver >= 70 {
             (" UIP: L2", " UIP: L2")
@@ -60,8 +73,100 @@ while(8) JIP: L4 {{ {mode} 1Q }};
             while_,
             break_,
             cont,
+            gen4: None,
         })
     }
+
+    /// The Gen4–5 templates: jump counts instead of JIP/UIP, pop counts, and IF, ELSE and
+    /// ENDIF with a thread switch, as Mesa's `brw_IF`/`brw_ELSE`/`brw_ENDIF` set them before
+    /// Gen6.
+    fn gen4(devinfo: &DevInfo, pred: &str, mode: &str) -> Result<FlowTemplates, CompileError> {
+        let text = format!(
+            "{pred} if(8) Jump: 2 {{ {mode} switch }};
+else(8) Jump: 2 Pop: 1 {{ {mode} switch }};
+endif(8) Pop: 1 {{ {mode} switch }};
+do(8) {{ {mode} }};
+{pred} break(8) Jump: 3 Pop: 0 {{ {mode} }};
+cont(8) Jump: 2 Pop: 0 {{ {mode} }};
+while(8) Jump: -2 {{ {mode} }};
+{pred} iff(8) Jump: 2 {{ {mode} switch }};
+"
+        );
+        let v = eu::assemble(devinfo, &text)
+            .map_err(|e| CompileError::Internal(format!("Gen4 {mode} flow templates: {e}")))?;
+        let [if_, else_, endif, do_, break_, cont, while_, iff] = <[eu::Inst; 8]>::try_from(v)
+            .map_err(|_| {
+                CompileError::Internal(format!("Gen4 {mode} flow templates: wrong count"))
+            })?;
+        Ok(FlowTemplates {
+            if_,
+            else_,
+            endif,
+            while_,
+            break_,
+            cont,
+            gen4: Some(Gen4Flow { do_, iff }),
+        })
+    }
+}
+
+/// The Gen4–5 jump of each flow instruction of `insts` (Mesa's `patch_IF_ELSE`,
+/// `brw_patch_break_cont`, `brw_WHILE`): the instruction index it jumps to, counted from
+/// the instruction itself, and its pop count. IF goes to its ELSE (an IF without ELSE is an
+/// IFF, to after its ENDIF), ELSE to after its ENDIF, BREAK to after its loop's WHILE,
+/// CONTINUE to the WHILE, WHILE to after its DO; BREAK and CONTINUE pop the IFs open inside
+/// their loop, ELSE and ENDIF one. `None` for other instructions.
+pub fn gen4_jumps<T: FlowInst>(insts: &[T]) -> Result<Vec<Option<(usize, u8)>>, CompileError> {
+    let mut t = vec![None; insts.len()];
+    // Open IFs (index, ELSE index) and loops (DO index, IF depth, pending BREAK/CONTs).
+    let mut ifs: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut loops: Vec<(usize, u8, Vec<usize>)> = Vec::new();
+    let bad = || CompileError::Internal("unbalanced control flow".into());
+    for (ip, i) in insts.iter().enumerate() {
+        match i.flow() {
+            Some(Flow::If) => {
+                ifs.push((ip, None));
+                if let Some(l) = loops.last_mut() {
+                    l.1 += 1;
+                }
+            }
+            Some(Flow::Else) => ifs.last_mut().ok_or_else(bad)?.1 = Some(ip),
+            Some(Flow::EndIf) => {
+                let (i_ip, e_ip) = ifs.pop().ok_or_else(bad)?;
+                match e_ip {
+                    Some(e) => {
+                        t[i_ip] = Some((e, 0));
+                        t[e] = Some((ip + 1, 1));
+                    }
+                    None => t[i_ip] = Some((ip + 1, 0)),
+                }
+                t[ip] = Some((ip, 1));
+                if let Some(l) = loops.last_mut() {
+                    l.1 = l.1.checked_sub(1).ok_or_else(bad)?;
+                }
+            }
+            Some(Flow::Do) => loops.push((ip, 0, Vec::new())),
+            Some(Flow::Break | Flow::Continue) => {
+                let l = loops.last_mut().ok_or_else(bad)?;
+                t[ip] = Some((0, l.1));
+                l.2.push(ip);
+            }
+            Some(Flow::While) => {
+                let (d, _, jumps) = loops.pop().ok_or_else(bad)?;
+                t[ip] = Some((d + 1, 0));
+                for j in jumps {
+                    let brk = matches!(insts[j].flow(), Some(Flow::Break));
+                    let pop = t[j].map_or(0, |x| x.1);
+                    t[j] = Some((if brk { ip + 1 } else { ip }, pop));
+                }
+            }
+            None => {}
+        }
+    }
+    if !ifs.is_empty() || !loops.is_empty() {
+        return Err(bad());
+    }
+    Ok(t)
 }
 
 /// What both IRs tell about an instruction's place in the control flow.
@@ -382,6 +487,55 @@ pub fn solve_liveness(
 
 /// Implements [`FlowInst`] for an IR whose `Inst` has an `op` with the seven structured flow
 /// variants and a `pred: Option<_>`.
+#[cfg(test)]
+mod gen4_tests {
+    use super::*;
+
+    struct F(Option<Flow>);
+    impl FlowInst for F {
+        fn flow(&self) -> Option<Flow> {
+            self.0
+        }
+        fn predicated(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn gen4_jumps_follow_mesas_counts() {
+        // Mesa's g4x loop (glsl-vs-loop-300): `do`, `cmp`, `(+f0.0.x) break Jump: 4 Pop: 0`,
+        // `add`, `add`, `while Jump: -4`; inside it an IF/ELSE/ENDIF whose BREAK pops one
+        // IF, and an IF without ELSE (an IFF) after the loop.
+        use Flow::*;
+        let code = [
+            Some(Do),       // 0
+            None,           // 1
+            Some(Break),    // 2
+            None,           // 3
+            Some(If),       // 4
+            Some(Break),    // 5
+            Some(Else),     // 6
+            Some(Continue), // 7
+            Some(EndIf),    // 8
+            Some(While),    // 9
+            Some(If),       // 10
+            None,           // 11
+            Some(EndIf),    // 12
+        ];
+        let insts: Vec<F> = code.into_iter().map(F).collect();
+        let j = gen4_jumps(&insts).unwrap();
+        assert_eq!(j[2], Some((10, 0)), "BREAK past the WHILE");
+        assert_eq!(j[9], Some((1, 0)), "WHILE to after the DO");
+        assert_eq!(j[4], Some((6, 0)), "IF to its ELSE");
+        assert_eq!(j[5], Some((10, 1)), "BREAK pops the IF it is in");
+        assert_eq!(j[6], Some((9, 1)), "ELSE past the ENDIF");
+        assert_eq!(j[7], Some((9, 1)), "CONTINUE to the WHILE");
+        assert_eq!(j[8], Some((8, 1)), "ENDIF pops, no jump");
+        assert_eq!(j[10], Some((13, 0)), "IFF past its ENDIF");
+        assert_eq!(j[1], None);
+    }
+}
+
 macro_rules! impl_flow_inst {
     ($inst:ty, $op:ident) => {
         impl $crate::intel::flow::FlowInst for $inst {

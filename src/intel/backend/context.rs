@@ -26,7 +26,7 @@ pub struct Context {
 impl Context {
     /// Builds the context for `devinfo` (expensive: do it once per compiler object).
     pub fn new(devinfo: &'static DevInfo) -> Context {
-        let flow16 = if matches!(devinfo.ver, 60 | 70 | 75) {
+        let flow16 = if matches!(devinfo.ver, 45 | 60 | 70 | 75) {
             FlowTemplates::new(devinfo, true).ok()
         } else {
             None

@@ -8,9 +8,12 @@ use crate::intel::eu::{
     self, AccessMode, Branch, CondMod, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc,
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
-use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode};
+use crate::intel::msg::{
+    dc, DataPortDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg, SimdMode,
+};
 use crate::intel::DevInfo;
 
+use super::gen4::MATH_MRF;
 use super::gen6::PULL_MSG;
 use super::ir::{replicate, swz_get, File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
 use super::urb::urb_desc;
@@ -184,6 +187,109 @@ fn gen6_pull_setup(
     }
     out.push(o);
     Ok(())
+}
+
+/// `g0<4,4,1>F`: the source of a Gen4-5 SEND whose implied move puts the thread header in
+/// its first message register.
+fn g0_vec4() -> RegSrc {
+    RegSrc::new(RegFile::Grf, 0, 0, RegType::F, Region::new(4, 4, 1))
+}
+
+/// Descriptor of the Gen4-5 data port's OWord dual block read of one OWord per block from
+/// binding-table entry `surface` (Mesa's pre-Gen6 `generate_pull_constant_load`; its g4x
+/// assembly shows 0x04211000 for surface 0 with the SFID in bits 27:24): header and
+/// offsets, one reply register, the data cache.
+pub fn gen4_pull_desc(ver: u32, surface: u32) -> u32 {
+    Gen4DpReadDesc {
+        len: Lengths::new(2, 1, true),
+        binding_table_index: surface,
+        msg_control: 0,
+        // G45_DATAPORT_READ_MESSAGE_OWORD_DUAL_BLOCK_READ; Gen4 numbers it 1.
+        msg_type: if ver >= 45 { 2 } else { 1 },
+        target_cache: 0,
+    }
+    .encode(ver)
+}
+
+/// The offsets of a Gen4-5 pull-constant load: each vertex's byte offset (x of the IR's
+/// offset, or an immediate) into the MRF after [`PULL_MSG`], which the implied move of g0
+/// heads; all eight channels, so dwords 0 and 4 hold the two vertices'.
+fn gen4_pull_setup(
+    out: &mut Vec<eu::Inst>,
+    alloc: &[u32],
+    layout: &Layout,
+    offset: &Src,
+) -> Result<(), CompileError> {
+    let mut o = eu::Inst::new(Opcode::Mov);
+    o.access_mode = AccessMode::Align16;
+    o.dst = Dst::reg(RegFile::Mrf, PULL_MSG as u8 + 1, 0, RegType::UD);
+    if offset.file == File::Imm {
+        o.src = vec![EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: (offset.imm & !15) as u64,
+        })];
+    } else {
+        let mut s = src_of(alloc, layout, offset)?;
+        if let EuSrc::Reg(r) = &mut s {
+            r.swizzle = replicate(swz_get(offset.swizzle, 0));
+            r.ty = RegType::UD;
+        }
+        o.src = vec![s];
+    }
+    out.push(o);
+    Ok(())
+}
+
+/// A Gen4-5 math message (Mesa's `gfx4_math`): the first operand reaches m[`MATH_MRF`] by
+/// the SEND's implied move, a second one is moved into the next MRF first; the response
+/// honours the destination's write mask, saturation is the descriptor's.
+fn gen4_math(
+    ver: u32,
+    out: &mut Vec<eu::Inst>,
+    alloc: &[u32],
+    layout: &Layout,
+    inst: &Inst,
+    f: eu::MathFn,
+) -> Result<eu::Inst, CompileError> {
+    let nops = inst.src.len() as u32;
+    if nops == 2 {
+        let mut m = eu::Inst::new(Opcode::Mov);
+        m.access_mode = AccessMode::Align16;
+        m.dst = Dst::reg(RegFile::Mrf, MATH_MRF as u8 + 1, 0, inst.src[1].ty);
+        m.src = vec![src_of(alloc, layout, &inst.src[1])?];
+        out.push(m);
+    }
+    let src0 = match src_of(alloc, layout, &inst.src[0])? {
+        EuSrc::Reg(r) if r.file == RegFile::Grf && !r.negate && !r.abs => r,
+        _ => {
+            return Err(CompileError::Internal(format!(
+                "Gen4 math operand is not a plain GRF: {inst}"
+            )))
+        }
+    };
+    let mut e = eu::Inst::new(Opcode::Send);
+    e.dst = dst_of(alloc, layout, inst)?;
+    e.src = vec![
+        EuSrc::Reg(src0),
+        EuSrc::Imm(Imm {
+            ty: RegType::UD,
+            bits: MathDesc {
+                len: Lengths::new(nops, 1, false),
+                function: f.hw() as u32,
+                signed: inst.src[0].ty == RegType::D,
+                partial_precision: false,
+                saturate: inst.sat,
+                scalar: false,
+            }
+            .encode(ver) as u64,
+        }),
+    ];
+    e.msg = Some(Message {
+        sfid: sfid::MATH,
+        base_mrf: MATH_MRF as u8,
+        ex_desc: 0,
+    });
+    Ok(e)
 }
 
 /// Where the payload puts things: push constants and attribute element 0's register.
@@ -427,13 +533,24 @@ pub fn generate(
     layout: &Layout,
 ) -> Result<Generated, CompileError> {
     let targets = crate::intel::flow::targets(&prog.insts)?;
+    let gen4_jumps = match &flow.gen4 {
+        Some(_) => crate::intel::flow::gen4_jumps(&prog.insts)?,
+        None => Vec::new(),
+    };
     let mut out: Vec<eu::Inst> = Vec::with_capacity(prog.insts.len() + 2);
     let mut start = Vec::with_capacity(prog.insts.len() + 1);
     let mut jumps = Vec::new();
     for (ip, inst) in prog.insts.iter().enumerate() {
         start.push(out.len());
         let mut e = match inst.op {
-            Op::Do => continue,
+            Op::Do => match &flow.gen4 {
+                // Gen4-5: DO is an instruction (the WHILE's jump lands after it).
+                Some(g) => {
+                    out.push(g.do_.clone());
+                    continue;
+                }
+                None => continue,
+            },
             Op::If | Op::Else | Op::EndIf | Op::While | Op::Break | Op::Continue => {
                 let (tmpl, jip, uip) = match inst.op {
                     Op::If => (&flow.if_, targets[ip].0, targets[ip].1),
@@ -445,6 +562,14 @@ pub fn generate(
                 };
                 jumps.push((out.len(), ip, jip, uip));
                 let mut e = tmpl.clone();
+                if let (Some(g), Op::If) = (&flow.gen4, inst.op) {
+                    // An IF without ELSE is an IFF, which jumps past its ENDIF.
+                    let to_else = matches!(gen4_jumps[ip], Some((t, _))
+                        if prog.insts.get(t).map(|i| i.op) == Some(Op::Else));
+                    if !to_else {
+                        e = g.iff.clone();
+                    }
+                }
                 e.pred = inst.pred.map(|inv| Predicate {
                     control: if inst.op == Op::If { PRED_ALIGN16_X } else { 1 },
                     inverse: inv,
@@ -452,6 +577,8 @@ pub fn generate(
                 out.push(e);
                 continue;
             }
+            // Gen4-5: the URB write's implied move puts g0 in place.
+            Op::UrbHeader if devinfo.ver < 60 => continue,
             Op::UrbHeader => {
                 let d = dst_of(alloc, layout, inst)?;
                 out.push(copy_g0(d));
@@ -584,6 +711,12 @@ pub fn generate(
                 e.access_mode = AccessMode::Align16;
                 e.dst = Dst::null(RegType::F);
                 let (file, nr, _, _) = reg(alloc, layout, &inst.src[0])?;
+                // Gen4-5: g0 goes to the header MRF by the implied move.
+                let (file, nr, base_mrf) = if devinfo.ver < 60 {
+                    (RegFile::Grf, 0, nr)
+                } else {
+                    (file, nr, 0)
+                };
                 e.src = vec![
                     EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::F, Region::new(4, 4, 1))),
                     EuSrc::Imm(Imm {
@@ -593,7 +726,7 @@ pub fn generate(
                 ];
                 e.msg = Some(Message {
                     sfid: sfid::URB,
-                    base_mrf: 0,
+                    base_mrf,
                     ex_desc: 0,
                 });
                 e.eot = eot;
@@ -780,9 +913,28 @@ pub fn generate(
                 e
             }
             Op::PullLoad { indexed: true, .. } if devinfo.ver < 70 => {
-                return Err(CompileError::Unsupported(
-                    "Gen6 pull-constant loads at a run-time block index".into(),
-                ));
+                return Err(CompileError::Unsupported(format!(
+                    "Gen{} pull-constant loads at a run-time block index",
+                    if devinfo.ver < 60 { "4-5" } else { "6" }
+                )));
+            }
+            Op::PullLoad { surface, .. } if devinfo.ver < 60 => {
+                gen4_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, layout, inst)?;
+                e.src = vec![
+                    EuSrc::Reg(g0_vec4()),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: gen4_pull_desc(devinfo.ver, surface) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::DATAPORT_READ,
+                    base_mrf: PULL_MSG as u8,
+                    ex_desc: 0,
+                });
+                e
             }
             Op::PullLoad { surface, .. } if devinfo.ver < 70 => {
                 gen6_pull_setup(&mut out, alloc, layout, &inst.src[0])?;
@@ -833,6 +985,9 @@ pub fn generate(
                 });
                 e
             }
+            Op::Math(f) if devinfo.ver < 60 => {
+                gen4_math(devinfo.ver, &mut out, alloc, layout, inst, f)?
+            }
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);
@@ -875,12 +1030,13 @@ pub fn generate(
             inverse: inv,
         });
         e.cond_mod = inst.cmod;
-        e.saturate = inst.sat;
+        // A Gen4-5 math message saturates by its descriptor.
+        e.saturate = inst.sat && !(devinfo.ver < 60 && matches!(inst.op, Op::Math(_)));
         if inst.cmod != CondMod::None || inst.pred.is_some() {
             e.flag_nr = 0;
             e.flag_subnr = 0;
         }
-        if devinfo.ver < 70 && matches!(inst.op, Op::Math(_)) {
+        if devinfo.ver == 60 && matches!(inst.op, Op::Math(_)) {
             // Gen6 MATH exists in align1 only: eight channels, whole registers (the
             // operands were made plain GRF reads by `gen6::lower_math`).
             e.access_mode = AccessMode::Align1;
@@ -889,6 +1045,20 @@ pub fn generate(
         out.push(e);
     }
     start.push(out.len());
+    if flow.gen4.is_some() {
+        // Gen4-5 jump counts, in instructions from the jumping one (as bytes here).
+        for (at, ip, _, _) in jumps {
+            let (target, pop) = gen4_jumps[ip].ok_or_else(|| {
+                CompileError::Internal(format!("no Gen4 jump for {}", prog.insts[ip]))
+            })?;
+            out[at].branch = Some(Branch {
+                jip: (start[target] as i32 - start[ip] as i32) * 16,
+                uip: 0,
+                pop,
+            });
+        }
+        return Ok(Generated { insts: out });
+    }
     for (at, ip, jip, uip) in jumps {
         let dist = |t: usize| (start[t] as i32 - start[ip] as i32) * 16;
         let e = &mut out[at];
@@ -923,6 +1093,37 @@ mod tests {
         // 0, msg_ctrl 0, msg_type 2, write_commit 0) mlen 2 rlen 1`.
         assert_eq!(super::gen6_pull_desc(0), 0x0418_4000);
         assert_eq!(super::gen6_pull_desc(3), 0x0418_4003);
+    }
+
+    #[test]
+    fn g4x_descriptors_match_mesa() {
+        use crate::intel::eu::types::sfid;
+        use crate::intel::eu::MathFn;
+        use crate::intel::msg::{self, Lengths, MathDesc};
+        // Mesa's g4x assembly prints the whole dword (SFID in 27:24 before Gen5): `send(8)
+        // 14 g3<1>F g0<4>F 0x04211000 read MsgDesc: OWord Dual Block Read MsgCtrl = 0x0
+        // Surface = 0 mlen 2 rlen 1`, `send(8) 1 g3<1>.wF g2<4>.wF 0x01110001 math
+        // MsgDesc: inv mlen 1 rlen 1` and `send(8) 1 null<1>F g0<4>F 0x8640c400 urb
+        // MsgDesc: offset 0 urb_write interleave used complete mlen 4 rlen 0 { EOT }`.
+        let d = |desc: u32, sf: u8, eot: bool| msg::with_dword3(45, desc, sf, eot);
+        assert_eq!(
+            d(super::gen4_pull_desc(45, 0), sfid::DATAPORT_READ, false),
+            0x0421_1000
+        );
+        let inv = MathDesc {
+            len: Lengths::new(1, 1, false),
+            function: MathFn::Inv.hw() as u32,
+            ..MathDesc::default()
+        };
+        assert_eq!(d(inv.encode(45), sfid::MATH, false), 0x0111_0001);
+        let urb = crate::intel::vec4::urb::urb_desc(
+            45,
+            0,
+            4,
+            true,
+            crate::intel::vec4::ir::UrbKind::Gen4Vertex,
+        );
+        assert_eq!(d(urb, sfid::URB, true), 0x8640_c400);
     }
 
     #[test]

@@ -302,6 +302,8 @@ pub enum Op {
 pub enum UrbKind {
     /// A vertex shader's VUE: the last write is `complete`.
     Vertex,
+    /// A Gen4-5 vertex shader's VUE: as `Vertex`, the message not padded to whole rows.
+    Gen4Vertex,
     /// A geometry shader's vertex: an HWord write with per-slot offsets.
     GsVertex,
     /// A geometry shader's control data (cut bits or stream ids): an OWord write.
@@ -586,6 +588,7 @@ impl fmt::Display for Inst {
                     "urb_write{}(off {offset} mlen {mlen}{})",
                     match kind {
                         UrbKind::Vertex => "",
+                        UrbKind::Gen4Vertex => "_gen4",
                         UrbKind::GsVertex => "_per_slot",
                         UrbKind::GsControl => "_oword",
                         UrbKind::GsEnd => "_gs_end",

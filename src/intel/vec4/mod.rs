@@ -26,6 +26,7 @@
 pub mod alloc_check;
 pub mod codegen;
 pub mod from_nir;
+pub mod gen4;
 pub mod gen6;
 pub mod ir;
 pub mod liveness;
@@ -60,6 +61,8 @@ pub const EMIT_VERTEX: &str = "emit_vertex";
 pub const REGISTER_ALLOCATION: &str = "register_allocation";
 /// Gen6: MATH operands and destinations made plain GRFs ([`gen6::lower_math`]).
 pub const GEN6_MATH: &str = "lower_math_gen6";
+/// Gen4.5: math messages' operands and destinations legalised ([`gen4::lower_math`]).
+pub const GEN4_MATH: &str = "lower_math_gen4";
 /// Gen6: compile-time pull-constant offsets into the loads ([`gen6::fold_pull_offsets`]).
 pub const GEN6_PULL: &str = "fold_pull_offsets_gen6";
 /// The IR once spilling has added its scratch reads and writes.
@@ -78,6 +81,7 @@ pub fn lower(
         binding,
         true,
         false,
+        false,
     )
 }
 
@@ -89,10 +93,14 @@ fn lower_with(
     binding: BindingModel,
     hoist_consts: bool,
     single: bool,
+    gen4: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
-    let (mut prog, facts) = runner.time_step(TRANSLATE, || {
+    let (mut prog, mut facts) = runner.time_step(TRANSLATE, || {
         from_nir::from_nir(shader, binding, hoist_consts, single)
     })?;
+    if gen4 {
+        gen4_vue(&mut facts)?;
+    }
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
@@ -103,6 +111,7 @@ fn lower_with(
                 &facts.vertex.vue_map,
                 &facts.outputs,
                 &facts.output_masks,
+                gen4,
             ),
         }
         true
@@ -111,6 +120,33 @@ fn lower_with(
         opt::optimize_with(runner, &mut prog)?;
     }
     Ok((prog, facts))
+}
+
+/// The Gen4–5 VUE of a vertex shader ([`gen4`]): Mesa's pre-Gen6 layout of the varyings
+/// written, without the edge flag (crocus stores one by default; it is in the VUE only when
+/// the key asks to copy the vertex's edge flag, and brw drops the store otherwise). Point
+/// size, layer, viewport and clip distances are refused: their Gen4–5 header fields are not
+/// built.
+fn gen4_vue(facts: &mut from_nir::Facts) -> Result<(), CompileError> {
+    use crate::intel::vue::{self, VueMap};
+    const EDGE: u32 = 15;
+    let written = facts.vertex.vue_map.slots_valid & !(1u64 << EDGE);
+    for (v, what) in [
+        (vue::VARYING_SLOT_PSIZ, "point size"),
+        (vue::VARYING_SLOT_LAYER, "layer"),
+        (vue::VARYING_SLOT_VIEWPORT, "viewport index"),
+        (vue::VARYING_SLOT_CLIP_DIST0, "clip distances"),
+        (vue::VARYING_SLOT_CLIP_DIST1, "clip distances"),
+    ] {
+        if written & 1u64 << v != 0 {
+            return Err(CompileError::Unsupported(format!(
+                "Gen4-5 vec4 vertex shader: {what} (the Gen4-5 VUE header fields)"
+            )));
+        }
+    }
+    facts.vertex.vue_map = VueMap::gen4(written);
+    facts.outputs.remove(&EDGE);
+    Ok(())
 }
 
 /// A rough cycle estimate in the spirit of Mesa's: issue cost per instruction, with the
@@ -142,15 +178,17 @@ pub fn compile(
     opts: &Options,
 ) -> Result<Kernel, CompileError> {
     let gen6 = devinfo.ver == 60;
-    if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 {
+    let gen4 = devinfo.ver == 45;
+    if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 && !gen4 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex and geometry shaders on {} (the vec4 backend targets Gen6 and Gen7)",
+            "vec4 vertex and geometry shaders on {} (the vec4 backend targets G4x, Gen6 and \
+             Gen7)",
             devinfo.name
         )));
     }
-    if gen6 && shader.stage() != nir::Stage::Vertex {
+    if (gen6 || gen4) && shader.stage() != nir::Stage::Vertex {
         return Err(CompileError::Unsupported(format!(
-            "{} shaders on {} (the Gen6 vec4 path builds vertex shaders)",
+            "{} shaders on {} (the Gen4.5 and Gen6 vec4 paths build vertex shaders)",
             shader.stage().short_name(),
             devinfo.name
         )));
@@ -177,7 +215,13 @@ pub fn compile(
             opts.binding,
             hoist_consts,
             single,
+            gen4,
         )?;
+        if gen4 {
+            gen4::check_program(&prog, devinfo.ver)?;
+            runner.step(GEN4_MATH, &mut prog, gen4::lower_math)?;
+            runner.step(GEN6_PULL, &mut prog, gen6::fold_pull_offsets)?;
+        }
         if gen6 {
             gen6::check_program(&prog)?;
             runner.step(GEN6_MATH, &mut prog, gen6::lower_math)?;
@@ -211,10 +255,11 @@ pub fn compile(
             hoist_consts = false;
             continue;
         }
-        if gen6 && !spilled.spilled.is_empty() {
-            return Err(CompileError::Unsupported(
-                "Gen6 vec4 register spilling (scratch messages from MRFs)".into(),
-            ));
+        if (gen6 || gen4) && !spilled.spilled.is_empty() {
+            return Err(CompileError::Unsupported(format!(
+                "Gen{} vec4 register spilling (scratch messages from MRFs)",
+                if gen4 { "4-5" } else { "6" }
+            )));
         }
         let dual_object = facts
             .geometry
@@ -242,7 +287,7 @@ pub fn compile(
     let layout = codegen::Layout {
         uniform_base,
         attr_base,
-        mrfs: gen6,
+        mrfs: gen6 || gen4,
         interleaved: facts
             .geometry
             .as_ref()

@@ -43,7 +43,7 @@ pub fn urb_desc(ver: u32, offset: u32, mlen: u32, complete: bool, kind: UrbKind)
         },
         global_offset: offset,
         swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
-        complete: complete && kind == UrbKind::Vertex,
+        complete: complete && matches!(kind, UrbKind::Vertex | UrbKind::Gen4Vertex),
         per_slot_offset: kind == UrbKind::GsVertex,
         // Gen6 marks the entry used (Mesa's gfx6 URB writes all do; Gen7 has no such bit).
         used: ver < 70,
@@ -69,14 +69,51 @@ fn mov(dst: Dst, src: Src) -> Inst {
 /// Appends the header and the URB writes of `map`'s slots, reading each varying from its
 /// output register in `outputs`, the components in `masks` (all four when absent); the
 /// others are undefined outputs and keep whatever the message register held.
+///
+/// `gen4`: the Gen4–5 VUE (`map` from [`VueMap::gen4`]): the header slot is zero (no point
+/// size or clip flags are built), slot 1 gets the NDC position computed from the position
+/// (Mesa's `emit_ndc_computation`: `1/w` by the math unit, then `xyz × 1/w`), and the
+/// messages are not padded to whole rows.
 pub fn emit_vertex(
     prog: &mut Program,
     map: &VueMap,
     outputs: &BTreeMap<u32, u32>,
     masks: &BTreeMap<u32, u8>,
+    gen4: bool,
 ) {
+    let ndc = if gen4 {
+        outputs.get(&vue::VARYING_SLOT_POS).map(|&pos| {
+            let ndc = prog.vgrf();
+            let pos = Src::vgrf(pos, RegType::F);
+            prog.insts.push(Inst::new(
+                Op::Math(crate::intel::eu::MathFn::Inv),
+                Dst::vgrf(ndc, RegType::F, 0x8),
+                vec![pos.swizzled(replicate(3))],
+            ));
+            prog.insts.push(Inst::new(
+                Op::Alu(Opcode::Mul),
+                Dst::vgrf(ndc, RegType::F, 0x7),
+                vec![pos, Src::vgrf(ndc, RegType::F).swizzled(replicate(3))],
+            ));
+            ndc
+        })
+    } else {
+        None
+    };
     prog.insts.push(header());
-    emit_slots(&mut prog.insts, map, outputs, masks, 0, UrbKind::Vertex);
+    let (kind, gen4) = if gen4 {
+        (UrbKind::Gen4Vertex, Some(Gen4Vue { ndc }))
+    } else {
+        (UrbKind::Vertex, None)
+    };
+    emit_slots(&mut prog.insts, map, outputs, masks, 0, kind, gen4);
+}
+
+/// What a Gen4–5 VUE adds: the register holding the NDC position (slot 1), if the
+/// position is written.
+#[derive(Debug, Clone, Copy)]
+struct Gen4Vue {
+    ndc: Option<u32>,
 }
 
 /// The message header: g0 with the channel enables.
@@ -110,7 +147,15 @@ pub fn emit_gs_vertex(
         Dst::fixed(HEADER, RegType::UD, 0xf),
         vec![counter],
     ));
-    emit_slots(out, map, outputs, masks, header_hwords, UrbKind::GsVertex);
+    emit_slots(
+        out,
+        map,
+        outputs,
+        masks,
+        header_hwords,
+        UrbKind::GsVertex,
+        None,
+    );
 }
 
 /// The end of a geometry thread: the control-data dword (`control`, x of each object's
@@ -183,6 +228,7 @@ fn emit_slots(
     masks: &BTreeMap<u32, u8>,
     base: u32,
     kind: UrbKind,
+    gen4: Option<Gen4Vue>,
 ) {
     let src_of = |v: u32| outputs.get(&v).map(|&r| Src::vgrf(r, RegType::UD));
     let n = map.num_slots().max(1);
@@ -222,16 +268,29 @@ fn emit_slots(
                         out.push(mov(Dst::fixed(reg, RegType::UD, mask), s));
                     }
                 }
+                // Gen4-5: slot 1 is the NDC position.
+                None if slot == 1 => {
+                    if let Some(ndc) = gen4.and_then(|g| g.ndc) {
+                        out.push(mov(
+                            Dst::fixed(reg, RegType::F, 0xf),
+                            Src::vgrf(ndc, RegType::F),
+                        ));
+                    }
+                }
                 None => {}
             }
             used += 1;
             slot += 1;
         }
-        let eot = slot >= n && kind == UrbKind::Vertex;
+        let eot = slot >= n && matches!(kind, UrbKind::Vertex | UrbKind::Gen4Vertex);
         out.push(Inst::new(
             Op::UrbWrite {
                 offset: base + first / 2,
-                mlen: mlen_for(used),
+                mlen: if gen4.is_some() {
+                    used + 1
+                } else {
+                    mlen_for(used)
+                },
                 eot,
                 kind,
             },
@@ -299,7 +358,7 @@ mod tests {
         let outputs = BTreeMap::from([(vue::VARYING_SLOT_POS, 0), (vue::VARYING_SLOT_VAR0, 1)]);
         let masks = BTreeMap::from([(vue::VARYING_SLOT_VAR0, 0x3)]);
         let mut p = Program::default();
-        emit_vertex(&mut p, &map, &outputs, &masks);
+        emit_vertex(&mut p, &map, &outputs, &masks, false);
         let ir = p.to_string();
         assert!(ir.contains("mov g115UD, v0UD\n"), "{ir}");
         assert!(ir.contains("mov g116.xyUD, v1UD\n"), "{ir}");
@@ -314,7 +373,7 @@ mod tests {
         let map = VueMap::new(written, false);
         assert_eq!(map.num_slots(), 14);
         let mut p = Program::default();
-        emit_vertex(&mut p, &map, &BTreeMap::new(), &BTreeMap::new());
+        emit_vertex(&mut p, &map, &BTreeMap::new(), &BTreeMap::new(), false);
         let writes: Vec<Op> = p
             .insts
             .iter()

@@ -166,7 +166,9 @@ fn check_op(inst: &Inst) -> Option<String> {
             let s = &inst.src[0];
             if s.file != File::Fixed {
                 Some("a message not in fixed registers".into())
-            } else if kind != UrbKind::GsControl && (mlen == 0 || mlen % 2 == 0) {
+            } else if kind != UrbKind::GsControl
+                && (mlen == 0 || (mlen % 2 == 0 && kind != UrbKind::Gen4Vertex))
+            {
                 Some(format!(
                     "message length {mlen} (header and whole rows: odd)"
                 ))

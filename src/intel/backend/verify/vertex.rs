@@ -35,6 +35,9 @@ use super::world::{
     CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
 };
 
+/// `VARYING_SLOT_EDGE`.
+const VARYING_SLOT_EDGE: u32 = 15;
+
 /// Vertices per input set (set 1 leaves channels 3–7 of a SIMD8 thread disabled, and ends
 /// with a lone vertex in SIMD4x2).
 const VERTICES: [usize; 3] = [8, 3, 8];
@@ -243,6 +246,11 @@ pub(super) fn check_vues(
     for (v, inv) in expected.invocations.iter().enumerate().take(n) {
         let entry = urb.get(&handle(v)).unwrap_or(&empty);
         for (varying, out) in &inv.outputs {
+            // The edge flag crocus stores on Gen4-5 is in the VUE only when the driver asks
+            // to copy it (brw drops the store otherwise): a map without it does not hold it.
+            if *varying == VARYING_SLOT_EDGE && vue_map.slots_valid >> VARYING_SLOT_EDGE & 1 == 0 {
+                continue;
+            }
             // Where the component lands: (slot, dword within the slot) per component.
             let place = |c: usize| -> Option<(u32, usize)> {
                 match *varying {
