@@ -113,15 +113,9 @@ impl Target {
 /// The stages gpucc compiles for a target. This is the one table of it: the compiler refuses
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
-/// Gen7 compiles vertex and geometry shaders with the vec4 backend (SIMD4x2 threads).
+/// Gen7 compiles vertex, tessellation-evaluation and geometry shaders with the vec4 backend
+/// (SIMD4x2 threads), Gen8+ with the scalar one (SIMD8).
 const INTEL_GEN7_TO_GEN9: &[Stage] = &[
-    Stage::Vertex,
-    Stage::Geometry,
-    Stage::Fragment,
-    Stage::Compute,
-];
-/// Gen8+ adds the scalar tessellation-evaluation stage and runs geometry shaders SIMD8.
-const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Vertex,
     Stage::TessEval,
     Stage::Geometry,
@@ -138,8 +132,7 @@ impl Target {
     /// which have no backend yet.
     pub fn stages(&self) -> &'static [Stage] {
         match self {
-            Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
-            Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(d) if (70..=90).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
             Target::Intel(d) if d.ver == 60 => INTEL_GEN6,
             Target::Intel(_) => &[],
             Target::Etnaviv(_) => VIVANTE,

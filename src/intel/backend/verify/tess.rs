@@ -7,12 +7,16 @@
 //! the input slots of every invocation, since Intel-form NIR addresses TES inputs as slots of
 //! the patch entry (see `nir::interp::tess`). The points are distinct barycentric
 //! coordinates; set 1 has three points only, so disabled channels must write nothing.
+//!
+//! A Gen7 vec4 program (SIMD4x2) runs two points per thread, the points of a set as
+//! consecutive threads and a lone last point in the first half of its thread (set 1), every
+//! thread over the same patch entry.
 
 use std::collections::BTreeMap;
 
 use crate::intel::backend::context::Context;
 use crate::intel::kernel::Kernel;
-use crate::intel::sim::tess_payload::TesPayload;
+use crate::intel::sim::tess_payload::{TesPayload, Vec4TesPayload};
 use crate::nir::{self, interp};
 use crate::verify::{MathProbes, VerifyOutcome};
 
@@ -58,7 +62,12 @@ pub(super) fn run_tes_set(
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.tess_eval.as_ref().expect("checked by the caller");
-    let variant = kernel.variant(8).expect("checked by the caller");
+    let width = if kernel.is_simd4x2() {
+        crate::intel::kernel::SIMD4X2
+    } else {
+        8
+    };
+    let variant = kernel.variant(width).expect("checked by the caller");
     let n = POINTS[set % POINTS.len()];
     let patch: BTreeMap<u32, [u32; 4]> = (0..PATCH_SLOTS)
         .map(|s| (s, [0, 1, 2, 3].map(|c| patch_dword(set, s, c))))
@@ -108,28 +117,52 @@ pub(super) fn run_tes_set(
         ssbos: std::cell::RefCell::new(ssbos),
     };
     let slot = |s: u32| patch.get(&s).copied().unwrap_or_default();
-    let payload = TesPayload {
-        patch_handle: PATCH_HANDLE,
-        primitive_id,
-        coords,
-        urb_handles: (0..n).map(urb_handle).collect(),
-        push_constants: push,
-        patch_regs: (0..info.urb_read_length)
-            .map(|r| {
-                let (lo, hi) = (slot(2 * r), slot(2 * r + 1));
-                [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
-            })
-            .collect(),
-    };
+    let patch_regs: Vec<[u32; 8]> = (0..info.urb_read_length)
+        .map(|r| {
+            let (lo, hi) = (slot(2 * r), slot(2 * r + 1));
+            [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+        })
+        .collect();
     let entry: BTreeMap<u32, u32> = patch
         .iter()
         .flat_map(|(s, comps)| (0..4).map(move |c| (4 * s + c, comps[c as usize])))
         .collect();
-    let t = sim.run(|t| {
-        t.shared_mut().urb.insert(PATCH_HANDLE, entry);
-        payload.apply(t)
-    })?;
-    let mut urb = t.shared().urb.clone();
+    let mut urb: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+    if kernel.is_simd4x2() {
+        // Points 2k and 2k + 1 share thread k; a lone last point runs in the first half.
+        for first in (0..n).step_by(2) {
+            let count = (n - first).min(2);
+            let payload = Vec4TesPayload {
+                patch_handle: PATCH_HANDLE,
+                primitive_id,
+                coords: coords[first..first + count].to_vec(),
+                urb_handles: (first..first + count).map(urb_handle).collect(),
+                push_constants: push.clone(),
+                patch_regs: patch_regs.clone(),
+            };
+            let t = sim.run(|t| {
+                t.shared_mut().urb.insert(PATCH_HANDLE, entry.clone());
+                payload.apply(t)
+            })?;
+            for (h, e) in &t.shared().urb {
+                urb.entry(*h).or_default().extend(e);
+            }
+        }
+    } else {
+        let payload = TesPayload {
+            patch_handle: PATCH_HANDLE,
+            primitive_id,
+            coords,
+            urb_handles: (0..n).map(urb_handle).collect(),
+            push_constants: push,
+            patch_regs,
+        };
+        let t = sim.run(|t| {
+            t.shared_mut().urb.insert(PATCH_HANDLE, entry.clone());
+            payload.apply(t)
+        })?;
+        urb = t.shared().urb.clone();
+    }
     // What the shader wrote into the patch entry is not its output: a TES only reads it.
     if urb.remove(&PATCH_HANDLE).is_some_and(|e| {
         e.iter()
