@@ -32,6 +32,10 @@ const POINTS: [usize; 3] = [8, 3, 8];
 /// stays within (a shader reading past it fails on both sides alike, by name).
 const PATCH_SLOTS: u32 = 256;
 
+/// Where a Gen7 URB read's per-slot offset is clamped (Mesa's vec4 TES: at most
+/// `0x0fffffff`, the hardware's range).
+const CLAMPED_SLOT_OFFSET: u32 = 0x0fff_ffff;
+
 /// The patch URB entry's handle, apart from the output handles.
 const PATCH_HANDLE: u32 = 0x20;
 
@@ -123,10 +127,21 @@ pub(super) fn run_tes_set(
             [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
         })
         .collect();
-    let entry: BTreeMap<u32, u32> = patch
+    let mut entry: BTreeMap<u32, u32> = patch
         .iter()
         .flat_map(|(s, comps)| (0..4).map(move |c| (4 * s + c, comps[c as usize])))
         .collect();
+    if kernel.is_simd4x2() {
+        // A Gen7 read clamps each point's run-time slot offset to the URB's range, so an
+        // index the interpreter finds at no slot (a negative sum: its value undefined, not
+        // compared) reads the slot past the clamp on the hardware: something is there.
+        for s in 0..PATCH_SLOTS {
+            for c in 0..4 {
+                let slot = CLAMPED_SLOT_OFFSET + s;
+                entry.insert(4 * slot + c, patch_dword(set + 1, s, c));
+            }
+        }
+    }
     let mut urb: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
     if kernel.is_simd4x2() {
         // Points 2k and 2k + 1 share thread k; a lone last point runs in the first half.
@@ -164,10 +179,10 @@ pub(super) fn run_tes_set(
         urb = t.shared().urb.clone();
     }
     // What the shader wrote into the patch entry is not its output: a TES only reads it.
-    if urb.remove(&PATCH_HANDLE).is_some_and(|e| {
-        e.iter()
-            .any(|(d, v)| Some(*v) != patch.get(&(d / 4)).map(|c| c[(d % 4) as usize]))
-    }) {
+    if urb
+        .remove(&PATCH_HANDLE)
+        .is_some_and(|e| e.iter().any(|(d, v)| Some(v) != entry.get(d)))
+    {
         return Ok(Some(VerifyOutcome::Fail {
             invocation: 0,
             output: format!("patch URB entry (set {set})"),
