@@ -8,9 +8,7 @@ use crate::intel::eu::{
     self, AccessMode, Branch, CondMod, Dst, Imm, Message, Opcode, Predicate, RegFile, RegSrc,
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
-use crate::intel::msg::{
-    dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode, UrbDesc,
-};
+use crate::intel::msg::{dc, DataPortDesc, Lengths, SamplerDesc, SamplerMsg, SimdMode, UrbDesc};
 use crate::intel::DevInfo;
 
 use super::gen6::PULL_MSG;

@@ -161,7 +161,11 @@ fn check_op(inst: &Inst) -> Option<String> {
         Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
         Op::TesInputHeader | Op::TesPrimitiveId => count(0).or_else(|| vgrf_dst(inst)),
         Op::TesIndirectOffset | Op::UrbRead { .. } => {
-            let want = if inst.op == Op::TesIndirectOffset { 2 } else { 1 };
+            let want = if inst.op == Op::TesIndirectOffset {
+                2
+            } else {
+                1
+            };
             count(want).or_else(|| vgrf_dst(inst)).or_else(|| {
                 inst.src
                     .iter()

@@ -65,11 +65,7 @@ impl Tr<'_> {
             .def
             .ok_or_else(|| invalid("load_primitive_id has no destination"))?;
         let r = self.prog.vgrf();
-        self.push(
-            Op::TesPrimitiveId,
-            Dst::vgrf(r, RegType::D, 0xf),
-            vec![],
-        );
+        self.push(Op::TesPrimitiveId, Dst::vgrf(r, RegType::D, 0xf), vec![]);
         self.set(def, Val::Reg(Src::vgrf(r, RegType::D)))
     }
 
@@ -84,7 +80,9 @@ impl Tr<'_> {
             .ok_or_else(|| invalid(format!("{} has no destination", i.intrinsic.name())))?;
         let (n, bits) = self.def_info(def)?;
         if bits != 32 {
-            return Err(unsupported(format!("{bits}-bit tessellation-evaluation inputs")));
+            return Err(unsupported(format!(
+                "{bits}-bit tessellation-evaluation inputs"
+            )));
         }
         if first + n as u32 > 4 {
             return Err(invalid(format!(
