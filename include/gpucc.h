@@ -1857,7 +1857,7 @@ typedef struct {
 } gpucc_fs_input;
 
 /**
- * A tessellation-evaluation program's binding facts (Intel, Gen8+). Booleans are 0 or 1.
+ * A tessellation-evaluation program's binding facts (Intel, Gen7+). Booleans are 0 or 1.
  */
 typedef struct {
   /**
@@ -1915,7 +1915,9 @@ typedef struct {
   uint32_t vue_separate;
   /**
    * How threads run (`dispatch_mode`): 3 = DISPATCH_MODE_SIMD8 (iris programs
-   * 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH).
+   * 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH); 2 = DISPATCH_MODE_4X2_DUAL_OBJECT,
+   * a Gen7 vec4 program's two domain points per thread (Mesa's vec4 TES leaves the field
+   * unset; Gen7's 3DSTATE_DS has no dispatch mode).
    */
   uint32_t dispatch_mode;
   /**

@@ -113,15 +113,17 @@ impl Target {
 /// The stages gpucc compiles for a target. This is the one table of it: the compiler refuses
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
-/// Gen7 compiles vertex and geometry shaders with the vec4 backend (SIMD4x2 threads).
-const INTEL_GEN7_TO_GEN9: &[Stage] = &[
+/// Gen7 compiles vertex, tessellation-evaluation and geometry shaders with the vec4 backend
+/// (SIMD4x2 threads), Gen8+ with the scalar one (SIMD8).
+const INTEL_GEN7: &[Stage] = &[
     Stage::Vertex,
+    Stage::TessEval,
     Stage::Geometry,
     Stage::Fragment,
     Stage::Compute,
 ];
-/// Gen8+ adds the scalar tessellation stages (control in single-patch dispatch, evaluation)
-/// and runs geometry shaders SIMD8.
+/// Gen8+ adds the scalar tessellation-control stage (single-patch dispatch) and runs
+/// tessellation-evaluation and geometry shaders SIMD8.
 const INTEL_GEN8_TO_GEN9: &[Stage] = &[
     Stage::Vertex,
     Stage::TessCtrl,
@@ -143,7 +145,7 @@ impl Target {
     pub fn stages(&self) -> &'static [Stage] {
         match self {
             Target::Intel(d) if (80..=90).contains(&d.ver) => INTEL_GEN8_TO_GEN9,
-            Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7_TO_GEN9,
+            Target::Intel(d) if (70..=75).contains(&d.ver) => INTEL_GEN7,
             Target::Intel(d) if d.ver == 60 => INTEL_GEN6,
             Target::Intel(d) if d.ver == 45 => INTEL_G4X,
             Target::Intel(_) => &[],

@@ -10,7 +10,7 @@ use super::stage_io::kernel;
 use super::status::{guard, Error, Status};
 use crate::program::Program;
 
-/// A tessellation-evaluation program's binding facts (Intel, Gen8+). Booleans are 0 or 1.
+/// A tessellation-evaluation program's binding facts (Intel, Gen7+). Booleans are 0 or 1.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TesInfo {
@@ -44,7 +44,9 @@ pub struct TesInfo {
     /// The VUE map uses the separate-shader layout (`vue_map.separate`).
     pub vue_separate: u32,
     /// How threads run (`dispatch_mode`): 3 = DISPATCH_MODE_SIMD8 (iris programs
-    /// 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH).
+    /// 3DSTATE_DS with DISPATCH_MODE_SIMD8_SINGLE_PATCH); 2 = DISPATCH_MODE_4X2_DUAL_OBJECT,
+    /// a Gen7 vec4 program's two domain points per thread (Mesa's vec4 TES leaves the field
+    /// unset; Gen7's 3DSTATE_DS has no dispatch mode).
     pub dispatch_mode: u32,
     /// `clip_distance_mask` and `cull_distance_mask`, as for a vertex program.
     pub clip_distance_mask: u32,
@@ -73,7 +75,7 @@ pub extern "C" fn gpucc_program_tes_info(program: *const Program, info: *mut Tes
             vue_slots_valid: t.vue_map.slots_valid,
             num_vue_slots: t.vue_map.num_slots(),
             vue_separate: t.vue_map.separate as u32,
-            dispatch_mode: 3,
+            dispatch_mode: if k.is_simd4x2() { 2 } else { 3 },
             clip_distance_mask: u32::from(t.clip_distance_mask),
             cull_distance_mask: u32::from(t.cull_distance_mask),
         };

@@ -81,5 +81,26 @@ int main(void)
 
    gpucc_program_destroy(tes);
    gpucc_compiler_destroy(compiler);
+
+   /* The same shader on Gen7 (vec4, two domain points per thread): the payload is g0 and g1
+    * (points, patch handle, primitive id), so the URB data starts at g2; the same facts and
+    * VUE map otherwise. */
+   CHECK_STATUS(gpucc_compiler_create("ivb", &compiler), GPUCC_STATUS_OK, "");
+   tes = compile_text(compiler, tes_text, sizeof(tes_text) - 1);
+   if (!tes)
+      return check_report("tes_info");
+   memset(&t, 0xab, sizeof(t));
+   t.struct_size = sizeof(t);
+   CHECK_STATUS(gpucc_program_tes_info(tes, &t), GPUCC_STATUS_OK, "");
+   CHECK(t.domain == 1 && t.partitioning == 0 && t.output_topology == 2);
+   CHECK(t.include_primitive_id == 1);
+   CHECK(t.urb_read_length == 3 && t.urb_read_offset == 0);
+   CHECK(t.dispatch_grf_start == 2);
+   CHECK(t.num_vue_slots == 3 && t.urb_entry_size == 1);
+   CHECK(t.dispatch_mode == 2);
+   CHECK_STATUS(gpucc_program_vue_slot_of(tes, 32, &slot), GPUCC_STATUS_OK, "");
+   CHECK(slot == 2);
+   gpucc_program_destroy(tes);
+   gpucc_compiler_destroy(compiler);
    return check_report("tes_info");
 }

@@ -1,6 +1,7 @@
 //! The Intel context: what a compiler object builds once per device, and the one place that
 //! decides which backend compiles a shader. Before Gen8 the hardware runs vertex threads
-//! SIMD4x2, so Gen6 and Gen7 vertex shaders go to the vec4 backend; everything else goes to the scalar
+//! SIMD4x2, so Gen6 and Gen7 vertex shaders (and Gen7 geometry and tessellation-evaluation
+//! shaders) go to the vec4 backend; everything else goes to the scalar
 //! backend, whose widths [`simd`](super::simd) chooses. Both backends take the same
 //! [`Options`] and return the same [`Kernel`].
 
@@ -48,9 +49,12 @@ impl Context {
     pub fn compile(&self, shader: &nir::Shader, opts: &Options) -> Result<Kernel, CompileError> {
         fs::limits::check_header(shader)?;
         let shader = fs::pipeline::prepare_nir(shader, opts.debug);
-        // Before Gen8 vertex and geometry threads run SIMD4x2: the vec4 backend compiles
-        // them.
-        let vec4_stage = matches!(shader.stage(), nir::Stage::Vertex | nir::Stage::Geometry);
+        // Before Gen8 vertex, geometry and domain threads run SIMD4x2: the vec4 backend
+        // compiles them.
+        let vec4_stage = matches!(
+            shader.stage(),
+            nir::Stage::Vertex | nir::Stage::Geometry | nir::Stage::TessEval
+        );
         let kernel = if vec4_stage && self.devinfo.ver < 80 {
             let flow = self.flow16.as_ref().ok_or_else(|| {
                 CompileError::Unsupported(format!(

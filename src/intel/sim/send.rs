@@ -26,6 +26,7 @@
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
 //! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
 //! | URB (6, Gen7) | SIMD4x2 write HWord (0), interleaved | 2:0 opcode 0, 13:3 global offset in 256-bit rows (two slots), 14 interleave, 15 complete, 16 per-slot offsets present (added from header dword 3 for object 0, 4 for object 1); opcode 1 writes one OWord slot; header dwords 0/1 = vertex 0/1's URB handle, dword 5 bits 15:8 = channel mask (bits 11:8 vertex 0's x–w, 15:12 vertex 1's) |
+//! | URB (6, Gen7) | SIMD4x2 read OWord (3), interleaved | as the OWord write, one reply register: object 0's slot in dwords 0–3, object 1's in 4–7 (see `urb_read.rs`) |
 //! | thread spawner (7) | only as the EOT message | |
 //!
 //! Payload layouts (after the header register(s) when bit 19 is set; render-target writes
@@ -216,6 +217,9 @@ impl Thread {
                 shared.barrier()?;
             }
             sfid::URB if ver >= 80 => self.urb_msg(&m, shared)?,
+            sfid::URB if UrbDesc::decode(ver, desc).opcode == UrbDesc::READ_OWORD => {
+                self.urb_simd4x2_read(&m, shared)?
+            }
             sfid::URB => self.urb_simd4x2_write(&m, shared)?,
             sfid::THREAD_SPAWNER if inst.eot => {}
             _ => return Err(m.unknown(ver)),

@@ -81,6 +81,10 @@ impl<'a> FinalCode<'a> {
                 let grf = self.uniform_base + nr / 2;
                 Some((4 * grf, self.fixed(4 * grf)))
             }
+            File::Patch => {
+                let grf = self.attr_base + nr / 2;
+                Some((4 * grf, self.fixed(4 * grf)))
+            }
             File::Imm | File::Null => None,
         }
     }

@@ -10,6 +10,7 @@ use crate::intel::eu::{
 };
 use crate::intel::msg::{
     dc, DataPortDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg, SimdMode,
+    UrbDesc,
 };
 use crate::intel::DevInfo;
 
@@ -348,6 +349,11 @@ fn reg(alloc: &[u32], layout: &Layout, s: &Src) -> Result<(RegFile, u8, u8, Regi
             (s.nr % 2) * 16,
             Region::new(0, 4, 1),
         ),
+        File::Patch => (
+            layout.attr_base + s.nr / 2,
+            (s.nr % 2) * 16,
+            Region::new(0, 4, 1),
+        ),
         File::Fixed => {
             let (f, nr) = fixed(layout, s.nr);
             file = f;
@@ -516,6 +522,39 @@ fn indexed_descriptor(desc: u32, nr: u8, sub: u8) -> Vec<eu::Inst> {
         ],
     ));
     v
+}
+
+/// An align1 instruction of `exec_size` channels that runs whatever the execution mask
+/// (the message-header setup of Mesa's vec4 generator).
+fn align1_we_all(op: Opcode, exec_size: u8, dst: Dst, src: Vec<EuSrc>) -> eu::Inst {
+    let mut o = eu::Inst::new(op);
+    o.exec_size = exec_size;
+    o.we_all = true;
+    o.dst = dst;
+    o.src = src;
+    o
+}
+
+fn imm_ud(bits: u32) -> EuSrc {
+    EuSrc::Imm(Imm {
+        ty: RegType::UD,
+        bits: bits as u64,
+    })
+}
+
+/// Descriptor of a Gen7 SIMD4x2 URB read: an interleaved OWord read with per-slot offsets
+/// at `offset` 128-bit slots, the header alone, one reply register (Mesa's
+/// `generate_vec4_urb_read`).
+pub fn urb_read_desc(ver: u32, offset: u32) -> u32 {
+    UrbDesc {
+        len: Lengths::new(1, 1, true),
+        opcode: UrbDesc::READ_OWORD,
+        global_offset: offset,
+        swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
+        per_slot_offset: true,
+        ..UrbDesc::default()
+    }
+    .encode(ver)
 }
 
 /// The generated program.
@@ -700,6 +739,111 @@ pub fn generate(
                 })];
                 out.push(o);
                 continue;
+            }
+            Op::TesInputHeader => {
+                // Align1, every channel: zero, the channel enables in dword 5, the patch
+                // handle (g1.3, its reserved bits masked off) in dwords 0 and 1.
+                let d = dst_of(alloc, layout, inst)?;
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    8,
+                    Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD),
+                    vec![imm_ud(0)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    1,
+                    Dst::reg(RegFile::Grf, d.nr, 20, RegType::UD),
+                    vec![imm_ud(0xff00)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::And,
+                    2,
+                    Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD),
+                    vec![
+                        EuSrc::Reg(RegSrc::new(
+                            RegFile::Grf,
+                            1,
+                            12,
+                            RegType::UD,
+                            Region::SCALAR,
+                        )),
+                        imm_ud(0x1fff),
+                    ],
+                ));
+                continue;
+            }
+            Op::TesIndirectOffset => {
+                // The header copied, then x of each half of the offsets into dwords 3 and 4.
+                let d = dst_of(alloc, layout, inst)?;
+                let (h, _, _) = grf(alloc, layout, &inst.src[0])?;
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    8,
+                    Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD),
+                    vec![EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        h,
+                        0,
+                        RegType::UD,
+                        Region::new(4, 4, 1),
+                    ))],
+                ));
+                let o = &inst.src[1];
+                let (nr, sub, _) = grf(alloc, layout, o)?;
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    2,
+                    Dst::reg(RegFile::Grf, d.nr, 12, RegType::UD),
+                    vec![EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        sub + 4 * swz_get(o.swizzle, 0),
+                        RegType::UD,
+                        Region::new(4, 1, 0),
+                    ))],
+                ));
+                continue;
+            }
+            Op::TesPrimitiveId => {
+                // Align1 under the execution mask: g1.7 into every channel.
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::Mov);
+                o.exec_size = 8;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 0, RegType::D);
+                o.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    1,
+                    28,
+                    RegType::D,
+                    Region::SCALAR,
+                ))];
+                out.push(o);
+                continue;
+            }
+            Op::UrbRead { offset } => {
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, layout, inst)?;
+                let (nr, _, _) = grf(alloc, layout, &inst.src[0])?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        nr,
+                        0,
+                        RegType::UD,
+                        Region::new(4, 4, 1),
+                    )),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: urb_read_desc(devinfo.ver, offset) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::URB,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
             }
             Op::UrbWrite {
                 offset,
@@ -1080,6 +1224,13 @@ pub fn generate(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn urb_read_descriptor_matches_mesa() {
+        // Mesa's ivb TES assembly (16in-1out): `send(8) g16<1>D g15<4>UD 0x02194013 urb
+        // MsgDesc: offset 2 read OWord per-slot interleave mlen 1 rlen 1`.
+        assert_eq!(super::urb_read_desc(70, 2), 0x0219_4013);
+    }
+
     #[test]
     fn pull_load_descriptor_matches_mesa() {
         // Mesa's ivb assembly: `send(8) g5<1>F g4<4>.xUD 0x02107000 sampler MsgDesc: ld

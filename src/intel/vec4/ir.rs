@@ -33,8 +33,12 @@ pub fn swz_compose(inner: u8, outer: u8) -> u8 {
 /// built in (header, offsets, data); kept out of allocation once a program spills.
 pub const SCRATCH_MSG: u32 = 109;
 
+/// Patch slots a tessellation-evaluation thread has pushed at most (Mesa's vec4 TES pushes
+/// the first 24: twelve registers); the others are read with URB read messages.
+pub const MAX_PATCH_PUSH_SLOTS: u32 = 24;
+
 /// Where an operand lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum File {
     /// No register (a null destination).
     Null,
@@ -45,6 +49,10 @@ pub enum File {
     /// Push-constant vec4 `nr`: half `nr % 2` of payload GRF `1 + nr / 2`, read with a zero
     /// vertical stride so both vertices see it.
     Uniform,
+    /// A tessellation-evaluation thread's pushed patch slot `nr`: half `nr % 2` of payload
+    /// GRF `attr_base + nr / 2`, read with a zero vertical stride (both domain points of a
+    /// thread belong to one patch), like a push constant.
+    Patch,
     /// Immediate `imm`, the same in every channel.
     Imm,
     /// Hardware GRF `nr` (message registers, after allocation every register).
@@ -268,6 +276,24 @@ pub enum Op {
         /// A run-time index is the last source.
         indexed: bool,
     },
+    /// Tessellation evaluation: the header of the patch URB reads in the destination (Mesa's
+    /// `TES_OPCODE_CREATE_INPUT_READ_HEADER`): zero, every channel enabled in dword 5, the
+    /// patch URB handle (g1.3) in dwords 0 and 1 for both domain points.
+    TesInputHeader,
+    /// Tessellation evaluation: `src[0]`'s header copied with each point's per-slot offset
+    /// (x of each half of `src[1]`) in dwords 3 and 4 (Mesa's
+    /// `TES_OPCODE_ADD_INDIRECT_URB_OFFSET`).
+    TesIndirectOffset,
+    /// A SIMD4x2 interleaved OWord URB read with per-slot offsets, from the header in
+    /// `src[0]`: each point's slot `offset` + its per-slot offset into its half of the
+    /// destination (Mesa's `VEC4_OPCODE_URB_READ`).
+    UrbRead {
+        /// Global offset in 128-bit slots.
+        offset: u32,
+    },
+    /// Tessellation evaluation: the patch's primitive id (g1.7) in every channel (Mesa's
+    /// `TES_OPCODE_GET_PRIMITIVE_ID`, an align1 move).
+    TesPrimitiveId,
     /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
     /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
     /// message setup in the registers from [`SCRATCH_MSG`] and the send.
@@ -353,6 +379,7 @@ impl Op {
         matches!(
             self,
             Op::UrbWrite { .. }
+                | Op::UrbRead { .. }
                 | Op::PullLoad { .. }
                 | Op::Tex { .. }
                 | Op::ScratchWrite { .. }
@@ -442,6 +469,7 @@ impl Inst {
             Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::Broadcast => {
                 0x1
             }
+            Op::TesIndirectOffset if i == 1 => 0x1,
             Op::Tex { indexed: true, .. } if i + 1 == self.src.len() => 0x1,
             _ => 0xf,
         };
@@ -525,6 +553,7 @@ impl fmt::Display for Src {
             File::Vgrf => format!("v{}", self.nr),
             File::Attr => format!("attr{}", self.nr),
             File::Uniform => format!("u{}", self.nr),
+            File::Patch => format!("patch{}", self.nr),
             File::Fixed => format!("g{}", self.nr),
         };
         let body = format!("{body}{}{}", swz_text(self.swizzle), self.ty);
@@ -601,6 +630,10 @@ impl fmt::Display for Inst {
             Op::GsClearR0Dword2 => "gs_clear_r0.2".into(),
             Op::GsInstanceId => "gs_instance_id".into(),
             Op::UrbChannelMask { mask } => format!("urb_channel_mask({mask:#04x})"),
+            Op::TesInputHeader => "tes_input_header".into(),
+            Op::TesIndirectOffset => "tes_indirect_offset".into(),
+            Op::UrbRead { offset } => format!("urb_read(off {offset})"),
+            Op::TesPrimitiveId => "tes_primitive_id".into(),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

@@ -1,5 +1,5 @@
 //! The vec4 backend: Gen7 (Ivy Bridge, Haswell) and Gen6 (Sandy Bridge, see [`gen6`]) vertex
-//! shaders and Gen7 geometry shaders, which the hardware runs
+//! shaders and Gen7 geometry and tessellation-evaluation shaders, which the hardware runs
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
@@ -158,7 +158,12 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::Do => 0,
             ir::Op::Math(_) => 22,
             ir::Op::UrbWrite { .. } => 4,
-            ir::Op::PullLoad { .. } | ir::Op::Tex { .. } | ir::Op::ScratchRead { .. } => 200,
+            ir::Op::PullLoad { .. }
+            | ir::Op::Tex { .. }
+            | ir::Op::ScratchRead { .. }
+            | ir::Op::UrbRead { .. } => 200,
+            ir::Op::TesInputHeader => 6,
+            ir::Op::TesIndirectOffset => 4,
             ir::Op::ScratchWrite { .. } => 8,
             ir::Op::SamplerHeader { offset_bits: 0 } => 4,
             ir::Op::SamplerHeader { .. } => 8,
@@ -181,8 +186,8 @@ pub fn compile(
     let gen4 = devinfo.ver == 45;
     if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 && !gen4 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex and geometry shaders on {} (the vec4 backend targets G4x, Gen6 and \
-             Gen7)",
+            "vec4 vertex, geometry and tessellation-evaluation shaders on {} (the vec4 \
+             backend targets G4x, Gen6 and Gen7)",
             devinfo.name
         )));
     }
@@ -390,9 +395,9 @@ pub fn compile(
         flags: Flags::default(),
         scratch_size: spilled.scratch_bytes,
         compute: None,
-        tess_eval: None,
+        tess_eval: facts.tess_eval.clone(),
         tess_ctrl: None,
-        vertex: facts.geometry.is_none().then_some(facts.vertex),
+        vertex: (facts.geometry.is_none() && facts.tess_eval.is_none()).then_some(facts.vertex),
         geometry: facts.geometry,
         relocs: Vec::new(),
         constant_data_size: shader.info.constant_data_size,

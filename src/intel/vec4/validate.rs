@@ -101,6 +101,7 @@ fn check_nr(prog: &Program, file: File, nr: u32) -> Option<String> {
         File::Fixed => GRF_COUNT,
         File::Attr => MAX_ATTR_SLOTS,
         File::Uniform => MAX_PUSH_VEC4S,
+        File::Patch => super::ir::MAX_PATCH_PUSH_SLOTS,
         File::Null | File::Imm => return None,
     };
     (nr >= size).then(|| format!("{file:?} register {nr} of {size}"))
@@ -124,6 +125,10 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::UrbChannelMask { .. }
             | Op::FindLiveChannel
             | Op::Broadcast
+            | Op::TesInputHeader
+            | Op::TesIndirectOffset
+            | Op::UrbRead { .. }
+            | Op::TesPrimitiveId
     );
     if (expanded || matches!(inst.op, Op::Else | Op::EndIf | Op::Do)) && inst.pred.is_some() {
         return Some("a predicate it cannot have".into());
@@ -157,6 +162,20 @@ fn check_op(inst: &Inst) -> Option<String> {
         }
         Op::GsClearR0Dword2 => count(0).or_else(|| null_dst(inst)),
         Op::UrbChannelMask { .. } => count(0).or_else(|| fixed_dst(inst)),
+        Op::TesInputHeader | Op::TesPrimitiveId => count(0).or_else(|| vgrf_dst(inst)),
+        Op::TesIndirectOffset | Op::UrbRead { .. } => {
+            let want = if inst.op == Op::TesIndirectOffset {
+                2
+            } else {
+                1
+            };
+            count(want).or_else(|| vgrf_dst(inst)).or_else(|| {
+                inst.src
+                    .iter()
+                    .any(|s| s.file != File::Vgrf || s.negate || s.abs)
+                    .then(|| "a URB read header or offset not a plain virtual register".into())
+            })
+        }
         Op::UrbWrite {
             mlen,
             kind: UrbKind::GsControl,

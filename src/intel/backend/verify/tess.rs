@@ -7,12 +7,16 @@
 //! the input slots of every invocation, since Intel-form NIR addresses TES inputs as slots of
 //! the patch entry (see `nir::interp::tess`). The points are distinct barycentric
 //! coordinates; set 1 has three points only, so disabled channels must write nothing.
+//!
+//! A Gen7 vec4 program (SIMD4x2) runs two points per thread, the points of a set as
+//! consecutive threads and a lone last point in the first half of its thread (set 1), every
+//! thread over the same patch entry.
 
 use std::collections::BTreeMap;
 
 use crate::intel::backend::context::Context;
 use crate::intel::kernel::Kernel;
-use crate::intel::sim::tess_payload::TesPayload;
+use crate::intel::sim::tess_payload::{TesPayload, Vec4TesPayload};
 use crate::nir::{self, interp};
 use crate::verify::{MathProbes, VerifyOutcome};
 
@@ -27,6 +31,10 @@ const POINTS: [usize; 3] = [8, 3, 8];
 /// Slots of the patch URB entry laid in: what any slot or per-slot offset the corpus reads
 /// stays within (a shader reading past it fails on both sides alike, by name).
 const PATCH_SLOTS: u32 = 256;
+
+/// Where a Gen7 URB read's per-slot offset is clamped (Mesa's vec4 TES: at most
+/// `0x0fffffff`, the hardware's range).
+const CLAMPED_SLOT_OFFSET: u32 = 0x0fff_ffff;
 
 /// The patch URB entry's handle, apart from the output handles.
 const PATCH_HANDLE: u32 = 0x20;
@@ -58,7 +66,12 @@ pub(super) fn run_tes_set(
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.tess_eval.as_ref().expect("checked by the caller");
-    let variant = kernel.variant(8).expect("checked by the caller");
+    let width = if kernel.is_simd4x2() {
+        crate::intel::kernel::SIMD4X2
+    } else {
+        8
+    };
+    let variant = kernel.variant(width).expect("checked by the caller");
     let n = POINTS[set % POINTS.len()];
     let patch: BTreeMap<u32, [u32; 4]> = (0..PATCH_SLOTS)
         .map(|s| (s, [0, 1, 2, 3].map(|c| patch_dword(set, s, c))))
@@ -108,33 +121,68 @@ pub(super) fn run_tes_set(
         ssbos: std::cell::RefCell::new(ssbos),
     };
     let slot = |s: u32| patch.get(&s).copied().unwrap_or_default();
-    let payload = TesPayload {
-        patch_handle: PATCH_HANDLE,
-        primitive_id,
-        coords,
-        urb_handles: (0..n).map(urb_handle).collect(),
-        push_constants: push,
-        patch_regs: (0..info.urb_read_length)
-            .map(|r| {
-                let (lo, hi) = (slot(2 * r), slot(2 * r + 1));
-                [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
-            })
-            .collect(),
-    };
-    let entry: BTreeMap<u32, u32> = patch
+    let patch_regs: Vec<[u32; 8]> = (0..info.urb_read_length)
+        .map(|r| {
+            let (lo, hi) = (slot(2 * r), slot(2 * r + 1));
+            [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+        })
+        .collect();
+    let mut entry: BTreeMap<u32, u32> = patch
         .iter()
         .flat_map(|(s, comps)| (0..4).map(move |c| (4 * s + c, comps[c as usize])))
         .collect();
-    let t = sim.run(|t| {
-        t.shared_mut().urb.insert(PATCH_HANDLE, entry);
-        payload.apply(t)
-    })?;
-    let mut urb = t.shared().urb.clone();
+    if kernel.is_simd4x2() {
+        // A Gen7 read clamps each point's run-time slot offset to the URB's range, so an
+        // index the interpreter finds at no slot (a negative sum: its value undefined, not
+        // compared) reads the slot past the clamp on the hardware: something is there.
+        for s in 0..PATCH_SLOTS {
+            for c in 0..4 {
+                let slot = CLAMPED_SLOT_OFFSET + s;
+                entry.insert(4 * slot + c, patch_dword(set + 1, s, c));
+            }
+        }
+    }
+    let mut urb: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+    if kernel.is_simd4x2() {
+        // Points 2k and 2k + 1 share thread k; a lone last point runs in the first half.
+        for first in (0..n).step_by(2) {
+            let count = (n - first).min(2);
+            let payload = Vec4TesPayload {
+                patch_handle: PATCH_HANDLE,
+                primitive_id,
+                coords: coords[first..first + count].to_vec(),
+                urb_handles: (first..first + count).map(urb_handle).collect(),
+                push_constants: push.clone(),
+                patch_regs: patch_regs.clone(),
+            };
+            let t = sim.run(|t| {
+                t.shared_mut().urb.insert(PATCH_HANDLE, entry.clone());
+                payload.apply(t)
+            })?;
+            for (h, e) in &t.shared().urb {
+                urb.entry(*h).or_default().extend(e);
+            }
+        }
+    } else {
+        let payload = TesPayload {
+            patch_handle: PATCH_HANDLE,
+            primitive_id,
+            coords,
+            urb_handles: (0..n).map(urb_handle).collect(),
+            push_constants: push,
+            patch_regs,
+        };
+        let t = sim.run(|t| {
+            t.shared_mut().urb.insert(PATCH_HANDLE, entry.clone());
+            payload.apply(t)
+        })?;
+        urb = t.shared().urb.clone();
+    }
     // What the shader wrote into the patch entry is not its output: a TES only reads it.
-    if urb.remove(&PATCH_HANDLE).is_some_and(|e| {
-        e.iter()
-            .any(|(d, v)| Some(*v) != patch.get(&(d / 4)).map(|c| c[(d % 4) as usize]))
-    }) {
+    if urb
+        .remove(&PATCH_HANDLE)
+        .is_some_and(|e| e.iter().any(|(d, v)| Some(v) != entry.get(d)))
+    {
         return Ok(Some(VerifyOutcome::Fail {
             invocation: 0,
             output: format!("patch URB entry (set {set})"),

@@ -196,6 +196,23 @@ impl Tr<'_> {
                 let d = self.def_dst(a.def, UD)?;
                 self.emit_to(Op::Alu(Opcode::Mov), d, vec![s]);
             }
+            AluOp::vec2 | AluOp::vec3 | AluOp::vec4 => {
+                // One move per component: channel k reads source k's one component (scalar
+                // form NIR, as the Gen8+ TES example is written, builds vectors this way).
+                let d = self.def_dst(a.def, UD)?;
+                for k in 0..n.min(4) as usize {
+                    let mut src = a.srcs.get(k).cloned().ok_or_else(|| {
+                        CompileError::Invalid(format!("{name} is missing source {k}"))
+                    })?;
+                    src.swizzle = [src.swizzle[0]; 16];
+                    let s = self.operand(&src, 1 << k, UD, true)?;
+                    let dk = Dst {
+                        writemask: 1 << k,
+                        ..d
+                    };
+                    self.emit_to(Op::Alu(Opcode::Mov), dk, vec![s]);
+                }
+            }
             AluOp::fneg | AluOp::fabs | AluOp::fsat => {
                 let s = arg!(0, F);
                 let s = match a.op {

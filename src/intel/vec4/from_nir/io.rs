@@ -55,6 +55,11 @@ impl Tr<'_> {
             Intrinsic::LoadReg => self.emit_load_reg(i),
             Intrinsic::LoadRegIndirect => self.emit_load_reg_indirect(i),
             Intrinsic::StoreReg | Intrinsic::StoreRegIndirect => self.emit_store_reg(i),
+            Intrinsic::LoadInput | Intrinsic::LoadPerVertexInput if self.tes.is_some() => {
+                self.emit_tes_input(i)
+            }
+            Intrinsic::LoadTessCoord if self.tes.is_some() => self.emit_tes_coord(i),
+            Intrinsic::LoadPrimitiveId if self.tes.is_some() => self.emit_tes_primitive_id(i),
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::LoadUbo => self.emit_load_ubo(i),

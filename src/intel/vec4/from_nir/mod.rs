@@ -12,6 +12,7 @@ mod alu;
 mod gs;
 mod gs_state;
 mod io;
+mod tes;
 mod tex;
 
 pub use gs_state::{GsEnd, GsState};
@@ -57,11 +58,18 @@ pub struct Facts {
     pub geometry: Option<crate::intel::geometry::GeometryInfo>,
     /// What a geometry thread's end writes.
     pub gs_end: Option<GsEnd>,
+    /// A tessellation-evaluation shader's facts (`vertex` then holds its output VUE map and
+    /// its pushed patch registers).
+    pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
 }
 
 impl Facts {
-    /// The first push-constant register: g1, after a geometry thread's primitive ids g2.
+    /// The first push-constant register: g1, after a geometry thread's primitive ids g2,
+    /// after a tessellation-evaluation thread's domain points g2.
     pub fn uniform_base(&self) -> u32 {
+        if self.tess_eval.is_some() {
+            return 2;
+        }
         1 + u32::from(
             self.geometry
                 .as_ref()
@@ -116,6 +124,11 @@ struct Tr<'a> {
     block_uniform_copies: BTreeMap<u32, u32>,
     /// A geometry shader's state.
     gs: Option<GsState>,
+    /// A tessellation-evaluation shader's facts, its pushed patch registers counted as
+    /// translation finds the reads.
+    tes: Option<crate::intel::tess::TessEvalInfo>,
+    /// The header of a TES's patch URB reads, once built.
+    tes_header: Option<u32>,
     /// Elements of the longest sampler array the shader declares: the textures and
     /// samplers a run-time index may reach from its base.
     sampler_array_len: u32,
@@ -158,10 +171,29 @@ pub fn from_nir(
             ..VertexInfo::default()
         };
         (vertex, Some(GsState::new(info)?))
+    } else if shader.stage() == nir::Stage::TessEval {
+        (VertexInfo::default(), None)
     } else {
         (vertex_facts(shader)?, None)
     };
     let interleaved_attrs = gs.as_ref().is_some_and(|g| g.info.interleaved_inputs());
+    let tes = if shader.stage() == nir::Stage::TessEval {
+        let mut info = crate::intel::backend::tess::tess_eval_facts(shader)?;
+        // Counted again from the reads this backend pushes (fewer than the scalar one).
+        info.urb_read_length = 0;
+        Some(info)
+    } else {
+        None
+    };
+    let vertex = match &tes {
+        Some(info) => VertexInfo {
+            vue_map: info.vue_map.clone(),
+            clip_distance_mask: info.clip_distance_mask,
+            cull_distance_mask: info.cull_distance_mask,
+            ..VertexInfo::default()
+        },
+        None => vertex,
+    };
     let mut t = Tr {
         imp,
         prog: Program {
@@ -189,6 +221,8 @@ pub fn from_nir(
             .field("num_ubos")
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0),
+        tes,
+        tes_header: None,
         sampler_array_len: shader
             .variables
             .iter()
@@ -222,6 +256,10 @@ pub fn from_nir(
     if let Some(gs) = &t.gs {
         t.facts.gs_end = Some(gs.end()?);
         t.facts.geometry = Some(gs.info.clone());
+    }
+    if let Some(info) = t.tes.take() {
+        t.facts.vertex.nr_attribute_slots = info.urb_read_length;
+        t.facts.tess_eval = Some(info);
     }
     let mut prog = t.prog;
     prog.insts.splice(0..0, t.prelude);

@@ -63,6 +63,10 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
                         | Op::UrbHeader
                         | Op::Tex { .. }
                         | Op::SamplerHeader { .. }
+                        | Op::TesInputHeader
+                        | Op::TesIndirectOffset
+                        | Op::UrbRead { .. }
+                        | Op::TesPrimitiveId
                 )
                 || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
         {
