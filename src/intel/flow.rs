@@ -487,6 +487,31 @@ pub fn solve_liveness(
 
 /// Implements [`FlowInst`] for an IR whose `Inst` has an `op` with the seven structured flow
 /// variants and a `pred: Option<_>`.
+macro_rules! impl_flow_inst {
+    ($inst:ty, $op:ident) => {
+        impl $crate::intel::flow::FlowInst for $inst {
+            fn flow(&self) -> Option<$crate::intel::flow::Flow> {
+                use $crate::intel::flow::Flow;
+                Some(match self.op {
+                    $op::If => Flow::If,
+                    $op::Else => Flow::Else,
+                    $op::EndIf => Flow::EndIf,
+                    $op::Do => Flow::Do,
+                    $op::Break => Flow::Break,
+                    $op::Continue => Flow::Continue,
+                    $op::While => Flow::While,
+                    _ => return None,
+                })
+            }
+
+            fn predicated(&self) -> bool {
+                self.pred.is_some()
+            }
+        }
+    };
+}
+pub(crate) use impl_flow_inst;
+
 #[cfg(test)]
 mod gen4_tests {
     use super::*;
@@ -535,28 +560,3 @@ mod gen4_tests {
         assert_eq!(j[1], None);
     }
 }
-
-macro_rules! impl_flow_inst {
-    ($inst:ty, $op:ident) => {
-        impl $crate::intel::flow::FlowInst for $inst {
-            fn flow(&self) -> Option<$crate::intel::flow::Flow> {
-                use $crate::intel::flow::Flow;
-                Some(match self.op {
-                    $op::If => Flow::If,
-                    $op::Else => Flow::Else,
-                    $op::EndIf => Flow::EndIf,
-                    $op::Do => Flow::Do,
-                    $op::Break => Flow::Break,
-                    $op::Continue => Flow::Continue,
-                    $op::While => Flow::While,
-                    _ => return None,
-                })
-            }
-
-            fn predicated(&self) -> bool {
-                self.pred.is_some()
-            }
-        }
-    };
-}
-pub(crate) use impl_flow_inst;

@@ -9,8 +9,7 @@ use crate::intel::eu::{
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
 use crate::intel::msg::{
-    dc, DataPortDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg, SimdMode,
-    UrbDesc,
+    dc, DataPortDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg, SimdMode, UrbDesc,
 };
 use crate::intel::DevInfo;
 
