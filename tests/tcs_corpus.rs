@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::stage_corpus::{mesa_stage_stats, Record, Tally};
+use common::stage_corpus::{mesa_stage_stats, Compiled, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
 use gpucc::intel::eu::{self, types::sfid, Imm, Src};
-use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
 
 fn run(platform: &str) {
@@ -27,21 +26,15 @@ fn run(platform: &str) {
         ..Tally::default()
     };
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let shader = gpucc::nir::parse(&text).unwrap();
-        let k = match ctx.compile(&shader, &Options::widths(&[8])) {
-            Ok(k) => k,
-            Err(CompileError::Unsupported(w)) => {
-                t.refused(&name, w);
-                continue;
-            }
-            Err(e) => {
-                t.failures.push(format!("{name}: {e}"));
-                continue;
-            }
+        let Some(Compiled {
+            name,
+            shader,
+            kernel: k,
+            ..
+        }) = t.compile(&ctx, &Options::widths(&[8]), f)
+        else {
+            continue;
         };
-        t.compiled += 1;
         let info = k.tess_ctrl.as_ref().expect("a TCS has its facts");
         // Mesa's SINGLE_PATCH instances: eight output vertices per thread.
         let out = shader.info.field("tcs_vertices_out").unwrap().trim();

@@ -8,9 +8,8 @@
 
 mod common;
 
-use common::stage_corpus::{MesaRow, Record, Tally};
+use common::stage_corpus::{Compiled, MesaRow, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, Context, Options, VerifyOutcome};
-use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
 
@@ -42,21 +41,15 @@ fn run(platform: &str, corpus: &str) {
         ..Tally::default()
     };
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let shader = gpucc::nir::parse(&text).unwrap();
-        let k = match ctx.compile(&shader, &Options::widths(&[8]).validating()) {
-            Ok(k) => k,
-            Err(CompileError::Unsupported(w)) => {
-                t.refused(&name, w);
-                continue;
-            }
-            Err(e) => {
-                t.failures.push(format!("{name}: {e}"));
-                continue;
-            }
+        let Some(Compiled {
+            name,
+            text,
+            shader,
+            kernel: k,
+        }) = t.compile(&ctx, &Options::widths(&[8]).validating(), f)
+        else {
+            continue;
         };
-        t.compiled += 1;
         assert!(
             k.is_simd4x2() && k.simd.len() == 1,
             "{name}: not a SIMD4x2 kernel"

@@ -9,9 +9,8 @@
 
 mod common;
 
-use common::stage_corpus::{mesa_stage_stats, Record, Tally};
+use common::stage_corpus::{mesa_stage_stats, Compiled, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, BindingModel, Context, Options};
-use gpucc::intel::fs::CompileError;
 use gpucc::intel::kernel::SIMD4X2;
 use gpucc::intel::DevInfo;
 
@@ -33,30 +32,15 @@ fn run(platform: &str) {
     let mut options = Options::widths(&[8]).validating();
     options.binding = BindingModel::Mesa;
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let shader = match gpucc::nir::parse(&text) {
-            Ok(s) => s,
-            Err(e) => {
-                t.failures.push(format!("{name}: {e}"));
-                continue;
-            }
+        let Some(Compiled {
+            name,
+            shader,
+            kernel: k,
+            ..
+        }) = t.compile(&ctx, &options, f)
+        else {
+            continue;
         };
-        let k = match ctx.compile(&shader, &options) {
-            Ok(k) => k,
-            Err(CompileError::Unsupported(w)) => {
-                if list {
-                    eprintln!("unsupported {name}: {w}");
-                }
-                t.refused(&name, w);
-                continue;
-            }
-            Err(e) => {
-                t.failures.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        t.compiled += 1;
         let info = k
             .tess_eval
             .as_ref()

@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::stage_corpus::{MesaRow, Record, Tally};
+use common::stage_corpus::{Compiled, MesaRow, Record, Tally};
 use gpucc::intel::backend::{verify_kernel, Context, Options};
-use gpucc::intel::fs::CompileError;
 use gpucc::intel::DevInfo;
 
 fn run(platform: &str) {
@@ -26,21 +25,15 @@ fn run(platform: &str) {
         ..Tally::default()
     };
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let shader = gpucc::nir::parse(&text).unwrap();
-        let k = match ctx.compile(&shader, &Options::widths(&[8])) {
-            Ok(k) => k,
-            Err(CompileError::Unsupported(w)) => {
-                t.refused(&name, w);
-                continue;
-            }
-            Err(e) => {
-                t.failures.push(format!("{name}: {e}"));
-                continue;
-            }
+        let Some(Compiled {
+            name,
+            text,
+            shader,
+            kernel: k,
+        }) = t.compile(&ctx, &Options::widths(&[8]), f)
+        else {
+            continue;
         };
-        t.compiled += 1;
         let v = k.vertex.as_ref().expect("a vertex shader has vertex facts");
         t.vue_map(&name, &text, v.vue_map.to_string());
         t.verdict(&name, verify_kernel(&ctx, &shader, &k, 8));

@@ -3,9 +3,19 @@
 //! interpreter, the VUE maps beside those Mesa printed, and each program's statistics beside
 //! Mesa's row, recorded as the figures held in tests/expectations/corpus.txt.
 
-use gpucc::intel::backend::VerifyOutcome;
-use gpucc::intel::kernel::Stats;
+use gpucc::intel::backend::{Context, Options, VerifyOutcome};
+use gpucc::intel::fs::CompileError;
+use gpucc::intel::kernel::{Kernel, Stats};
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// A corpus file that compiled: its name, text, shader and kernel.
+pub struct Compiled {
+    pub name: String,
+    pub text: String,
+    pub shader: gpucc::nir::Shader,
+    pub kernel: Kernel,
+}
 
 /// Mesa's figures of one program (a row of `shared/corpus/stages/<platform>.csv`).
 #[derive(Debug, Clone, Copy)]
@@ -100,6 +110,43 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Reads, parses and compiles corpus file `path`: the program when it compiled; a parse
+    /// or compile error is a failure and a refusal is tallied by its message (printed under
+    /// `GPUCC_TEST_LIST`).
+    pub fn compile(&mut self, ctx: &Context, options: &Options, path: &Path) -> Option<Compiled> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let shader = match gpucc::nir::parse(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.failures.push(format!("{name}: {e}"));
+                return None;
+            }
+        };
+        match ctx.compile(&shader, options) {
+            Ok(kernel) => {
+                self.compiled += 1;
+                Some(Compiled {
+                    name,
+                    text,
+                    shader,
+                    kernel,
+                })
+            }
+            Err(CompileError::Unsupported(w)) => {
+                if std::env::var_os("GPUCC_TEST_LIST").is_some() {
+                    eprintln!("unsupported {name}: {w}");
+                }
+                self.refused(&name, w);
+                None
+            }
+            Err(e) => {
+                self.failures.push(format!("{name}: {e}"));
+                None
+            }
+        }
+    }
+
     /// A compile refusal of file `name`.
     pub fn refused(&mut self, name: &str, why: String) {
         if !name.contains("fp64") {
