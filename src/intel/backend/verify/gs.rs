@@ -39,8 +39,8 @@ use crate::nir::{self, interp};
 use crate::verify::VerifyOutcome;
 
 use super::world::{
-    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers,
-    CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+    close, constant_data, relocated_variant, run_and_probe, sim_error, ubo_dword, uniform_buffers,
+    CONSTANT_DATA_ADDRESS,
 };
 
 /// Primitives per input set without instancing (set 1 leaves channels 3–7 disabled).
@@ -119,11 +119,7 @@ pub(super) fn run_geometry_set(
         step_limit: interp_steps,
         ..Default::default()
     };
-    let expected = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    env.undefined_bits = UNDEFINED_PROBE;
-    let probe = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    let (expected, probe) = run_and_probe(shader, &mut env, n)?;
 
     let push: Vec<u32> = kernel
         .push_constants

@@ -25,7 +25,7 @@ use crate::verify::VerifyOutcome;
 
 use super::vertex::Simulation;
 use super::world::{
-    close, constant_data, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+    close, constant_data, run_and_probe, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS,
 };
 
 /// Vertices of the input patch.
@@ -122,11 +122,7 @@ pub(super) fn run_tcs_set(
         undefined_bits: u64::from(PATCH_POISON) << 32 | u64::from(PATCH_POISON),
         ..Default::default()
     };
-    let expected = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    env.undefined_bits = UNDEFINED_PROBE;
-    let probe = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    let (expected, probe) = run_and_probe(shader, &mut env, n)?;
 
     let push: Vec<u32> = kernel
         .push_constants

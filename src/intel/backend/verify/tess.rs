@@ -22,7 +22,7 @@ use crate::verify::{MathProbes, VerifyOutcome};
 
 use super::vertex::{check_vues, Simulation};
 use super::world::{
-    constant_data, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+    constant_data, run_and_probe, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS,
 };
 
 /// Domain points per input set (set 1 leaves channels 3–7 disabled).
@@ -98,11 +98,7 @@ pub(super) fn run_tes_set(
         step_limit: interp_steps,
         ..Default::default()
     };
-    let expected = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    env.undefined_bits = UNDEFINED_PROBE;
-    let probe = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    let (expected, probe) = run_and_probe(shader, &mut env, n)?;
 
     let push: Vec<u32> = kernel
         .push_constants

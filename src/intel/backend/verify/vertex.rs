@@ -31,8 +31,8 @@ use crate::nir::{self, interp};
 use crate::verify::{MathProbes, VerifyOutcome};
 
 use super::world::{
-    close, constant_data, relocated_variant, sim_error, ubo_dword, uniform_buffers,
-    CONSTANT_DATA_ADDRESS, UNDEFINED_PROBE,
+    close, constant_data, relocated_variant, run_and_probe, sim_error, ubo_dword, uniform_buffers,
+    CONSTANT_DATA_ADDRESS,
 };
 
 /// `VARYING_SLOT_EDGE`.
@@ -132,13 +132,7 @@ pub(super) fn run_vertex_set(
         ..Default::default()
     };
     let mut env = env;
-    let expected = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
-    // A second run with other bits in undefined values: what changes depends on them (an
-    // output left unwritten on some path) and is not compared.
-    env.undefined_bits = UNDEFINED_PROBE;
-    let probe = interp::run(shader, &env, n)
-        .map_err(|e| VerifyOutcome::Unsupported(format!("interpreter: {e}")))?;
+    let (expected, probe) = run_and_probe(shader, &mut env, n)?;
 
     let push: Vec<u32> = kernel
         .push_constants

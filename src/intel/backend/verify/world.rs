@@ -139,6 +139,22 @@ pub(super) fn sim_error(e: crate::intel::sim::SimError) -> VerifyOutcome {
 /// path), and the hardware may hold anything there, so it is not compared.
 pub(super) const UNDEFINED_PROBE: u64 = 0x3e80_0000;
 
+/// The interpreter's run of `env`, then a second with [`UNDEFINED_PROBE`] in undefined
+/// values (left in `env`): what differs between the two depends on a value no path defined
+/// (an output left unwritten on some path) and is not compared.
+pub(super) fn run_and_probe(
+    shader: &nir::Shader,
+    env: &mut interp::Environment,
+    n: usize,
+) -> Result<(interp::RunResult, interp::RunResult), VerifyOutcome> {
+    let interpreter =
+        |e: interp::InterpError| VerifyOutcome::Unsupported(format!("interpreter: {e}"));
+    let expected = interp::run(shader, env, n).map_err(interpreter)?;
+    env.undefined_bits = UNDEFINED_PROBE;
+    let probe = interp::run(shader, env, n).map_err(interpreter)?;
+    Ok((expected, probe))
+}
+
 /// Whether `shader` can read a value no instruction wrote: an `undef`, a NIR register
 /// (whose load may come before every store on some path), or an integer division (by zero,
 /// undefined). Only such shaders need the second interpreter run of [`UNDEFINED_PROBE`].
