@@ -84,13 +84,23 @@ pub fn mesa_stage_stats(path: &std::path::Path, stage: &str) -> HashMap<String, 
         .collect()
 }
 
+/// Whether corpus file `name` with NIR `text` is a double-precision test: piglit names them
+/// by `fp64`, `double` or `dvec` (the arb_tessellation_shader double tests do not say `fp64`),
+/// and a program with 64-bit values is one whatever its name.
+pub fn is_double_precision(name: &str, text: &str) -> bool {
+    ["fp64", "double", "dvec"].iter().any(|w| name.contains(w))
+        || text.contains("con 64 ")
+        || text.contains("div 64 ")
+}
+
 #[derive(Debug, Default)]
 pub struct Tally {
     pub files: usize,
     pub compiled: usize,
     /// Compile refusals by their message.
     pub unsupported: BTreeMap<String, usize>,
-    /// Refusals of programs that are not double precision (which may be refused by name).
+    /// Refusals of programs that are not double precision (which may be refused by name; see
+    /// [`is_double_precision`]).
     pub refused_beyond_fp64: usize,
     pub verified: usize,
     /// Programs compiled that the check could not run, by its message.
@@ -137,7 +147,7 @@ impl Tally {
                 if std::env::var_os("GPUCC_TEST_LIST").is_some() {
                     eprintln!("unsupported {name}: {w}");
                 }
-                self.refused(&name, w);
+                self.refused(is_double_precision(&name, &text), w);
                 None
             }
             Err(e) => {
@@ -147,9 +157,9 @@ impl Tally {
         }
     }
 
-    /// A compile refusal of file `name`.
-    pub fn refused(&mut self, name: &str, why: String) {
-        if !name.contains("fp64") {
+    /// A compile refusal, of a double-precision program or not.
+    pub fn refused(&mut self, double_precision: bool, why: String) {
+        if !double_precision {
             self.refused_beyond_fp64 += 1;
         }
         *self.unsupported.entry(why).or_default() += 1;
