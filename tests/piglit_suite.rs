@@ -66,28 +66,11 @@ fn run_suite(platform: &str, mode: Mode) {
     for l in counts.gap_lines() {
         println!("{l}");
     }
-    for (class, n) in &counts.gaps {
-        figs.count(&gap_figure(class), *n);
-    }
+    figs.gaps(&counts.gaps);
     if mode == Mode::Simulator {
         figs.count("passed_with_vs_on_simulator", vs_on_simulator);
     }
     figs.check();
-}
-
-/// The figure name of a class of tests the runner could not run: `gaps_` and the class in
-/// one word (`missing data: constant data` -> `gaps_missing_data_constant_data`).
-fn gap_figure(class: &str) -> String {
-    let word: String = class
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let word = word
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("_");
-    format!("gaps_{word}")
 }
 
 /// Every ivb test passes on the interpreter too, fs-underflow-mul-compare-zero included since

@@ -79,6 +79,24 @@ impl Figures {
         self.put(name, format!("{x:.3}"));
     }
 
+    /// The count of tests per class the piglit runner could not run, one figure per class:
+    /// `gaps_` and the class in one word (`missing data: constant data` ->
+    /// `gaps_missing_data_constant_data`), so a test that becomes unrunnable fails by name.
+    pub fn gaps(&mut self, gaps: &BTreeMap<String, usize>) {
+        for (class, n) in gaps {
+            let word: String = class
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let word = word
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join("_");
+            self.count(&format!("gaps_{word}"), *n);
+        }
+    }
+
     /// A line shown with a failure (per-shader failures, the unsupported tally), so the
     /// message says not only which figure moved but which shaders moved it.
     pub fn note(&mut self, line: impl Into<String>) {
