@@ -55,6 +55,7 @@ mod error;
 pub mod exec;
 pub mod flow;
 mod flow_gen4;
+pub mod gs_dispatch;
 pub mod gs_payload;
 mod math_gen6;
 mod mrf;

@@ -29,18 +29,15 @@
 use std::collections::BTreeMap;
 
 use crate::intel::backend::context::Context;
-use crate::intel::geometry::{ControlDataFormat, DispatchMode, GeometryInfo};
+use crate::intel::geometry::{ControlDataFormat, GeometryInfo};
 use crate::intel::kernel::Kernel;
-use crate::intel::sim::gs_payload::{GsPayload, Vec4GsInterleavedPayload};
-use crate::intel::sim::payload::Vec4VsPayload;
-use crate::intel::sim::Thread;
+use crate::intel::sim::gs_dispatch::{gs_threads, GsDraw};
 use crate::intel::vue;
 use crate::nir::{self, interp};
 use crate::verify::VerifyOutcome;
 
 use super::world::{
-    close, constant_data, relocated_variant, run_and_probe, sim_error, ubo_dword, uniform_buffers,
-    CONSTANT_DATA_ADDRESS,
+    close, constant_data, run_and_probe, ubo_dword, uniform_buffers, CONSTANT_DATA_ADDRESS,
 };
 
 /// Primitives per input set without instancing (set 1 leaves channels 3–7 disabled).
@@ -54,9 +51,12 @@ fn output_handle(l: usize) -> u32 {
     0x100 + 0x20 * l as u32
 }
 
-/// The URB handle of vertex `v` of primitive `p`: apart from every output handle.
+/// The first input vertex handle: apart from every output handle.
+const INPUT_HANDLES: u32 = 0x8000;
+
+/// The URB handle of vertex `v` of primitive `p`.
 fn input_handle(p: usize, v: usize) -> u32 {
-    0x8000 + 0x10 * (8 * p + v) as u32
+    INPUT_HANDLES + 0x10 * (8 * p + v) as u32
 }
 
 /// Component `c` of input slot `s` of vertex `v` of primitive `p` in set `set`.
@@ -93,6 +93,7 @@ pub(super) fn run_geometry_set(
         PRIMITIVES[set % 3]
     };
     let slots = info.input_vue_map.num_slots();
+    let primitive_id = |p: usize| 10 * set as u32 + p as u32;
     let vertex = |p: usize, v: usize| -> BTreeMap<u32, [u32; 4]> {
         (0..slots)
             .map(|s| (s, [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))))
@@ -103,7 +104,7 @@ pub(super) fn run_geometry_set(
             let vs = (0..info.vertices_in as usize)
                 .map(|v| vertex(p, v))
                 .collect();
-            (vs, 10 * set as u32 + p as u32)
+            (vs, primitive_id(p))
         })
         .collect();
     let lanes = interp::GeometryLane::for_primitives(&primitives, info.invocations);
@@ -126,134 +127,51 @@ pub(super) fn run_geometry_set(
         .iter()
         .map(|&(b, o)| ubo_dword(set, b, o / 4))
         .collect();
-    if kernel.is_simd4x2() {
-        let lanes = &env.geometry;
-        let (urb, counts) =
-            run_dual_object(ctx, shader, kernel, variant, set, &ubos, &push, lanes)?;
-        let empty = BTreeMap::new();
-        for (l, inv) in expected.invocations.iter().enumerate() {
-            let h = output_handle(l);
-            let entry = urb.get(&h).unwrap_or(&empty);
-            let count = counts.get(&h).copied();
-            let probe = &probe.invocations[l];
-            if let Some(fail) = compare_lane(info, inv, probe, entry, count, l, set, inexact) {
-                return Ok(Some(fail));
-            }
-        }
-        return Ok(None);
-    }
-    let constant_data = constant_data(set, kernel.constant_data_size);
-    let code = relocated_variant(kernel, variant)?;
-    // Threads: (first lane, lanes) — eight primitives, or up to eight instances of one.
-    let threads: Vec<(usize, usize)> = if instanced {
-        let inv = info.invocations as usize;
-        (0..prims)
-            .flat_map(|p| {
-                (0..inv)
-                    .step_by(8)
-                    .map(move |i| (p * inv + i, (inv - i).min(8)))
-            })
-            .collect()
-    } else {
-        vec![(0, n)]
+    let input = |p: usize, v: usize, s: u32| [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c));
+    let draw = GsDraw {
+        primitives: prims,
+        primitive_id: &primitive_id,
+        input: &input,
+        output_handle: &output_handle,
+        input_handle: &input_handle,
+        push_constants: &push,
     };
-    let mut urb: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
-    for &(first, count) in &threads {
-        let lanes = &env.geometry[first..first + count];
-        let mut t = Thread::new(ctx.devinfo(), 8)
-            .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
-        let prim_of = |l: usize| {
-            if instanced {
-                first / info.invocations as usize
-            } else {
-                first + l
-            }
-        };
-        let vertex_handles = (0..info.vertices_in as usize)
-            .map(|v| (0..count).map(|l| input_handle(prim_of(l), v)).collect())
-            .collect();
-        let push_regs = 8 * info.urb_read_length;
-        let pushed = if instanced {
-            vec![vec![0; 8]; (push_regs * info.vertices_in) as usize]
-        } else {
-            (0..info.vertices_in as usize)
-                .flat_map(|v| {
-                    (0..push_regs).map(move |k| {
-                        (0..count)
-                            .map(|l| {
-                                let s = k / 4;
-                                if s < slots {
-                                    input_value(set, prim_of(l), v, s, (k % 4) as usize)
-                                } else {
-                                    0
-                                }
-                            })
-                            .collect()
-                    })
-                })
-                .collect()
-        };
-        let payload = GsPayload {
-            urb_handles: (0..count)
-                .map(|l| output_handle(first + l) | lanes[l].invocation_id << 27)
-                .collect(),
-            primitive_ids: info
-                .include_primitive_id
-                .then(|| lanes.iter().map(|l| l.primitive_id).collect()),
-            vertex_handles,
-            instanced,
-            push_constants: push.clone(),
-            pushed,
-        };
-        let layout = payload.apply(&mut t).map_err(sim_error)?;
-        if layout.push_constants != variant.dispatch_grf_start {
-            return Err(VerifyOutcome::Fail {
-                invocation: 0,
-                output: "(payload)".into(),
-                expected: format!("dispatch GRF start {}", layout.push_constants),
-                got: format!("{}", variant.dispatch_grf_start),
-            });
-        }
-        // The input vertices' entries.
-        for l in 0..count {
-            for v in 0..info.vertices_in as usize {
-                let p = prim_of(l);
-                let entry = t.shared_mut().urb.entry(input_handle(p, v)).or_default();
-                for s in 0..slots {
-                    for c in 0..4 {
-                        entry.insert(4 * s + c as u32, input_value(set, p, v, s, c));
-                    }
-                }
-            }
-        }
-        for &b in &kernel.pull_constant_blocks {
-            t.shared_mut()
-                .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
-        }
-        t.shared_mut()
-            .map_global(CONSTANT_DATA_ADDRESS, constant_data.to_vec());
-        t.shared_mut().coordinate_counts = super::world::texture_coordinate_counts(shader);
-        t.set_step_limit(2_000_000);
-        t.run_binary(&code).map_err(sim_error)?;
+    let constant_data = constant_data(set, kernel.constant_data_size);
+    let sim = super::vertex::Simulation {
+        ctx,
+        kernel,
+        variant,
+        ubos: &ubos,
+        constant_data: &constant_data,
+        coordinate_counts: super::world::texture_coordinate_counts(shader),
+        ssbos: std::cell::RefCell::new(Vec::new()),
+    };
+    let (mut urb, mut counts) = (BTreeMap::new(), BTreeMap::new());
+    for thread in gs_threads(info, kernel.is_simd4x2(), &draw) {
+        let t = sim.run(|t| thread.apply(t))?;
         for (h, entry) in &t.shared().urb {
-            if *h >= 0x8000 {
+            if *h >= INPUT_HANDLES {
                 continue;
             }
-            if !(first..first + count).any(|l| output_handle(l) == *h) {
+            if !thread.lanes.clone().any(|l| output_handle(l) == *h) {
                 return Ok(Some(VerifyOutcome::Fail {
-                    invocation: 0,
+                    invocation: thread.lanes.start,
                     output: format!("URB (set {set})"),
-                    expected: format!("writes to the entries of lanes {first}..{}", first + count),
+                    expected: format!("writes to the entries of lanes {:?}", thread.lanes),
                     got: format!("a write with handle {h:#x}"),
                 }));
             }
-            urb.entry(*h).or_default().extend(entry);
+            urb.entry(*h).or_insert_with(BTreeMap::new).extend(entry);
         }
+        counts.extend(&t.shared().urb_vertex_counts);
     }
     let empty = BTreeMap::new();
     for (l, inv) in expected.invocations.iter().enumerate() {
-        let entry = urb.get(&output_handle(l)).unwrap_or(&empty);
+        let h = output_handle(l);
+        let entry = urb.get(&h).unwrap_or(&empty);
+        // Gen7 threads pass the count in their last URB write's header.
         let count = match info.static_vertex_count {
+            _ if kernel.is_simd4x2() => counts.get(&h).copied(),
             Some(c) => Some(c),
             None => entry.get(&0).copied(),
         };
@@ -263,129 +181,6 @@ pub(super) fn run_geometry_set(
         }
     }
     Ok(None)
-}
-
-/// URB entries and vertex counts by output handle.
-type Entries = (BTreeMap<u32, BTreeMap<u32, u32>>, BTreeMap<u32, u32>);
-
-/// Runs a SIMD4x2 program over `lanes`: two primitives per thread (dual object), two
-/// instances of one primitive (dual instance), or one primitive (single).
-#[allow(clippy::too_many_arguments)]
-fn run_dual_object(
-    ctx: &Context,
-    shader: &nir::Shader,
-    kernel: &Kernel,
-    variant: &crate::intel::kernel::SimdKernel,
-    set: usize,
-    ubos: &[Vec<u8>],
-    push: &[u32],
-    lanes: &[interp::GeometryLane],
-) -> Result<Entries, VerifyOutcome> {
-    let info = kernel.geometry.as_ref().expect("checked by the caller");
-    let slots = info.input_vue_map.num_slots();
-    let stride = 2 * info.urb_read_length;
-    let constant_data = constant_data(set, kernel.constant_data_size);
-    let sim = super::vertex::Simulation {
-        ctx,
-        kernel,
-        variant,
-        ubos,
-        constant_data: &constant_data,
-        coordinate_counts: super::world::texture_coordinate_counts(shader),
-        ssbos: std::cell::RefCell::new(Vec::new()),
-    };
-    let (mut urb, mut counts) = (BTreeMap::new(), BTreeMap::new());
-    if info.interleaved_inputs() {
-        // One primitive per thread: its instances two by two (dual instance), or alone
-        // (single dispatch, where it has one).
-        let inv = info.invocations.max(1) as usize;
-        let per_thread = if info.dispatch_mode == DispatchMode::DualInstance {
-            2
-        } else {
-            1
-        };
-        for p in 0..lanes.len() / inv {
-            for first in (p * inv..(p + 1) * inv).step_by(per_thread) {
-                let halves = first..(first + per_thread).min((p + 1) * inv);
-                let elements = (0..stride * info.vertices_in)
-                    .map(|e| {
-                        let (v, s) = ((e / stride) as usize, e % stride);
-                        if s < slots {
-                            [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))
-                        } else {
-                            [0; 4]
-                        }
-                    })
-                    .collect();
-                let payload = Vec4GsInterleavedPayload {
-                    urb_handles: halves
-                        .clone()
-                        .map(|l| output_handle(l) | lanes[l].invocation_id << 27)
-                        .collect(),
-                    primitive_id: info
-                        .include_primitive_id
-                        .then_some(lanes[first].primitive_id),
-                    push_constants: push.to_vec(),
-                    elements,
-                };
-                let t = sim.run(|t| payload.apply(t))?;
-                for (h, entry) in &t.shared().urb {
-                    if !halves.clone().any(|l| output_handle(l) == *h) {
-                        return Err(VerifyOutcome::Fail {
-                            invocation: first,
-                            output: format!("URB (set {set})"),
-                            expected: format!("writes to the entries of lanes {halves:?}"),
-                            got: format!("a write with handle {h:#x}"),
-                        });
-                    }
-                    urb.entry(*h).or_insert_with(BTreeMap::new).extend(entry);
-                }
-                counts.extend(&t.shared().urb_vertex_counts);
-            }
-        }
-        return Ok((urb, counts));
-    }
-    for first in (0..lanes.len()).step_by(2) {
-        let objects = first..(first + 2).min(lanes.len());
-        // Element e: slot e % stride of vertex e / stride, per object.
-        let elements = (0..stride * info.vertices_in)
-            .map(|e| {
-                let (v, s) = ((e / stride) as usize, e % stride);
-                objects
-                    .clone()
-                    .map(|p| {
-                        if s < slots {
-                            [0, 1, 2, 3].map(|c| input_value(set, p, v, s, c))
-                        } else {
-                            [0; 4]
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let payload = Vec4VsPayload {
-            urb_handles: objects.clone().map(output_handle).collect(),
-            primitive_ids: info
-                .include_primitive_id
-                .then(|| objects.clone().map(|l| lanes[l].primitive_id).collect()),
-            push_constants: push.to_vec(),
-            elements,
-        };
-        let t = sim.run(|t| payload.apply(t))?;
-        for (h, entry) in &t.shared().urb {
-            if !objects.clone().any(|l| output_handle(l) == *h) {
-                return Err(VerifyOutcome::Fail {
-                    invocation: first,
-                    output: format!("URB (set {set})"),
-                    expected: format!("writes to the entries of lanes {objects:?}"),
-                    got: format!("a write with handle {h:#x}"),
-                });
-            }
-            urb.entry(*h).or_insert_with(BTreeMap::new).extend(entry);
-        }
-        counts.extend(&t.shared().urb_vertex_counts);
-    }
-    Ok((urb, counts))
 }
 
 /// Compares one lane's entry (and the vertex count its thread gave) with what the
