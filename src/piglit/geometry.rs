@@ -178,39 +178,60 @@ fn strips_to_triangles(
     output: Primitive,
     lanes: &[&GeometryOutput],
 ) -> Result<(Vec<Vertex>, Vec<([usize; 3], usize)>), GeometryError> {
+    triangle_strips(output)?;
+    let ranges = io::ranges(gs, &[Intrinsic::StoreOutput]);
+    let strips = lanes.iter().flat_map(|lane| {
+        lane.strips(0).into_iter().map(|strip| {
+            lane.streams[0][strip]
+                .iter()
+                .map(|e| io::named_outputs(&ranges, &e.outputs))
+                .collect()
+        })
+    });
+    triangles_of_strips(strips)
+}
+
+/// Whether the runner can draw what a geometry shader with output primitive `output` emits.
+pub fn triangle_strips(output: Primitive) -> Result<(), GeometryError> {
     if output != Primitive::TriangleStrip {
         return Err(GeometryError::Unmodelled(format!(
             "geometry shader output {output:?} (the runner draws triangles)"
         )));
     }
-    let ranges = io::ranges(gs, &[Intrinsic::StoreOutput]);
+    Ok(())
+}
+
+/// The vertices of `strips` (each vertex: its outputs by varying name) and the triangles of
+/// each strip with their provoking vertex.
+#[allow(clippy::type_complexity)]
+pub fn triangles_of_strips(
+    strips: impl Iterator<Item = Vec<BTreeMap<String, [u32; 4]>>>,
+) -> Result<(Vec<Vertex>, Vec<([usize; 3], usize)>), GeometryError> {
     let mut verts = Vec::new();
     let mut tris = Vec::new();
-    for lane in lanes {
-        for strip in lane.strips(0) {
-            let first = verts.len();
-            for e in &lane.streams[0][strip.clone()] {
-                let outputs = io::named_outputs(&ranges, &e.outputs);
-                let clip = outputs
-                    .get("VARYING_SLOT_POS")
-                    .ok_or_else(|| {
-                        GeometryError::Fail(
-                            "the geometry shader emitted a vertex without a position".into(),
-                        )
-                    })?
-                    .map(f32::from_bits);
-                verts.push(Vertex {
-                    clip,
-                    outputs,
-                    clip_distances: Vec::new(),
-                });
-            }
-            tris.extend(
-                raster::strip_triangles(strip.len())
-                    .into_iter()
-                    .map(|(t, p)| (t.map(|i| first + i), first + p)),
-            );
+    for strip in strips {
+        let first = verts.len();
+        let len = strip.len();
+        for outputs in strip {
+            let clip = outputs
+                .get("VARYING_SLOT_POS")
+                .ok_or_else(|| {
+                    GeometryError::Fail(
+                        "the geometry shader emitted a vertex without a position".into(),
+                    )
+                })?
+                .map(f32::from_bits);
+            verts.push(Vertex {
+                clip,
+                outputs,
+                clip_distances: Vec::new(),
+            });
         }
+        tris.extend(
+            raster::strip_triangles(len)
+                .into_iter()
+                .map(|(t, p)| (t.map(|i| first + i), first + p)),
+        );
     }
     Ok((verts, tris))
 }

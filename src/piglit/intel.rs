@@ -4,6 +4,12 @@
 //! entry through the program's VUE map — the only description of the layout the fragment
 //! stage gets, as a driver programs the SBE from it.
 //!
+//! The geometry stage on the Intel simulator ([`run_geometry`]): the draw's primitives packed
+//! into threads as the GS unit packs them for the program's dispatch mode
+//! ([`crate::intel::sim::gs_dispatch`]), each input vertex laid out by the program's input
+//! VUE map from the previous stage's named outputs, and each lane's output entry read back
+//! as the clipper would: vertex count, vertices through the output VUE map, cut bits.
+//!
 //! The fragment stage on the Intel simulator: our backend's kernel, dispatched per triangle
 //! in 2×2 subspans (SIMD16 when the kernel has that variant, else SIMD8) with the payload the
 //! hardware builds: the back-facing bit (g0.0 bit 15), subspan positions and pixel mask, perspective barycentrics, source depth
@@ -14,10 +20,13 @@
 use super::raster::{Interp, Triangle, Vertex};
 use super::texture::Bindings;
 use crate::intel::devinfo::DevInfo;
+use crate::intel::geometry::ControlDataFormat;
 use crate::intel::kernel::SIMD4X2;
-use crate::intel::sim::payload::{FsPayload, Vec4VsPayload, VsPayload};
+use crate::intel::sim::gs_dispatch::{gs_threads, GsDraw};
+use crate::intel::sim::payload::{FsPayload, Layout, Vec4VsPayload, VsPayload};
 use crate::intel::sim::shared::{AtomicOp, DefaultShared, RtWrite, SharedFunctions};
 use crate::intel::sim::thread::Thread;
+use crate::intel::sim::SimError;
 use crate::intel::vue;
 use crate::nir::interp::{Sampler, TexRequest};
 use crate::nir::slots::varying_slot_name;
@@ -77,6 +86,18 @@ impl SharedFunctions for WithTextures<'_> {
     }
     fn urb_write(&mut self, handle: u32, dword: u32, v: u32) -> Result<(), String> {
         self.inner.urb_write(handle, dword, v)
+    }
+    fn urb_vertex_count(&mut self, handle: u32, count: u32) -> Result<(), String> {
+        self.inner.urb_vertex_count(handle, count)
+    }
+    fn urb_read(&mut self, handle: u32, dword: u32) -> Result<u32, String> {
+        self.inner.urb_read(handle, dword)
+    }
+    fn global_read(&mut self, addr: u64) -> Result<u32, String> {
+        self.inner.global_read(addr)
+    }
+    fn coordinate_count(&mut self, texture: u32) -> Option<usize> {
+        self.inner.coordinate_count(texture)
     }
 }
 
@@ -291,7 +312,6 @@ pub fn run_vertices(
         ubo.get(o..o + 4)
             .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
-    let sim = |e: crate::intel::sim::SimError| format!("simulator: {e}");
     let mut out = Vec::with_capacity(elements.len());
     for group in elements.chunks(per_thread) {
         let handles: Vec<u32> = (0..group.len() as u32).map(|v| 0x40 + 0x10 * v).collect();
@@ -309,66 +329,216 @@ pub fn run_vertices(
                     .collect()
             })
             .collect();
-        let mut t = Thread::new(dev, 8).map_err(sim)?;
-        let layout = if simd4x2 {
-            Vec4VsPayload {
-                urb_handles: handles.clone(),
-                primitive_ids: None,
-                push_constants,
-                elements,
-            }
-            .apply(&mut t)
-        } else {
-            VsPayload {
-                urb_handles: handles.clone(),
-                push_constants,
-                elements,
-            }
-            .apply(&mut t)
-        }
-        .map_err(sim)?;
-        if layout.push_constants != variant.dispatch_grf_start {
-            return Err(format!(
-                "push constants at g{} but the kernel's dispatch GRF start is g{}",
-                layout.push_constants, variant.dispatch_grf_start
-            ));
-        }
-        bind_uniform_buffers(&mut t, program, ubo);
-        t.set_step_limit(2_000_000);
-        let mut shared = std::mem::take(t.shared_mut());
-        t.run_with(
+        let shared = run_thread(
+            dev,
+            program,
+            variant,
             &insts,
             &offsets,
-            &mut WithTextures {
-                inner: &mut shared,
-                textures,
+            ubo,
+            textures,
+            |t| {
+                if simd4x2 {
+                    Vec4VsPayload {
+                        urb_handles: handles.clone(),
+                        primitive_ids: None,
+                        push_constants,
+                        elements,
+                    }
+                    .apply(t)
+                } else {
+                    VsPayload {
+                        urb_handles: handles.clone(),
+                        push_constants,
+                        elements,
+                    }
+                    .apply(t)
+                }
             },
-        )
-        .map_err(sim)?;
+        )?;
         for h in handles {
             let entry = shared.urb.get(&h);
             let read = |d: u32| entry.and_then(|e| e.get(&d)).copied().unwrap_or(0);
-            let mut outputs = BTreeMap::new();
-            for (slot, varying) in info.vue_map.slots.iter().enumerate() {
-                let Some(v) = *varying else { continue };
-                let at = 4 * slot as u32;
-                if v == vue::VARYING_SLOT_PSIZ {
-                    for (varying, d) in [
-                        (vue::VARYING_SLOT_LAYER, 1),
-                        (vue::VARYING_SLOT_VIEWPORT, 2),
-                        (vue::VARYING_SLOT_PSIZ, 3),
-                    ] {
-                        if info.vue_map.slots_valid & 1 << varying != 0 {
-                            let name = varying_slot_name(varying).unwrap_or_default();
-                            outputs.insert(name.to_string(), [read(at + d), 0, 0, 0]);
-                        }
-                    }
-                    continue;
+            out.push(vue_outputs(&info.vue_map, read)?);
+        }
+    }
+    Ok(out)
+}
+
+/// A vertex's outputs by varying name, read (`read` takes a dword of the vertex) at the
+/// slots `map` names: point size, layer and viewport from the header slot.
+fn vue_outputs(
+    map: &vue::VueMap,
+    read: impl Fn(u32) -> u32,
+) -> Result<BTreeMap<String, [u32; 4]>, String> {
+    let mut outputs = BTreeMap::new();
+    for (slot, varying) in map.slots.iter().enumerate() {
+        let Some(v) = *varying else { continue };
+        let at = 4 * slot as u32;
+        if v == vue::VARYING_SLOT_PSIZ {
+            for (varying, d) in [
+                (vue::VARYING_SLOT_LAYER, 1),
+                (vue::VARYING_SLOT_VIEWPORT, 2),
+                (vue::VARYING_SLOT_PSIZ, 3),
+            ] {
+                if map.slots_valid & 1 << varying != 0 {
+                    let name = varying_slot_name(varying).unwrap_or_default();
+                    outputs.insert(name.to_string(), [read(at + d), 0, 0, 0]);
                 }
-                let name = varying_slot_name(v).ok_or_else(|| format!("varying slot {v}"))?;
-                outputs.insert(name.to_string(), [0, 1, 2, 3].map(|c| read(at + c)));
             }
-            out.push(outputs);
+            continue;
+        }
+        let name = varying_slot_name(v).ok_or_else(|| format!("varying slot {v}"))?;
+        outputs.insert(name.to_string(), [0, 1, 2, 3].map(|c| read(at + c)));
+    }
+    Ok(outputs)
+}
+
+/// Runs one thread of `program` (its `variant`, decoded as `insts` at `offsets`) whose
+/// payload `load` puts in place, with the test's uniforms and textures, and returns what the
+/// shared functions hold after it (URB entries, vertex counts).
+#[allow(clippy::too_many_arguments)]
+fn run_thread(
+    dev: &'static DevInfo,
+    program: &Program,
+    variant: crate::program::KernelCode,
+    insts: &[crate::intel::eu::Inst],
+    offsets: &[usize],
+    ubo: &[u8],
+    textures: &Bindings,
+    load: impl FnOnce(&mut Thread) -> Result<Layout, SimError>,
+) -> Result<DefaultShared, String> {
+    let sim = |e: SimError| format!("simulator: {e}");
+    let mut t = Thread::new(dev, 8).map_err(sim)?;
+    let layout = load(&mut t).map_err(sim)?;
+    if layout.push_constants != variant.dispatch_grf_start {
+        return Err(format!(
+            "push constants at g{} but the kernel's dispatch GRF start is g{}",
+            layout.push_constants, variant.dispatch_grf_start
+        ));
+    }
+    bind_uniform_buffers(&mut t, program, ubo);
+    t.set_step_limit(2_000_000);
+    let mut shared = std::mem::take(t.shared_mut());
+    t.run_with(
+        insts,
+        offsets,
+        &mut WithTextures {
+            inner: &mut shared,
+            textures,
+        },
+    )
+    .map_err(sim)?;
+    Ok(shared)
+}
+
+/// One vertex a geometry shader emitted: its outputs by varying name, and whether its strip
+/// ends after it.
+pub struct EmittedVertex {
+    pub outputs: BTreeMap<String, [u32; 4]>,
+    pub ends_strip: bool,
+}
+
+/// A geometry shader's input primitive: its vertices' outputs by varying name, and its
+/// `gl_PrimitiveIDIn`.
+pub type InputPrimitive<'a> = (Vec<&'a BTreeMap<String, [u32; 4]>>, u32);
+
+/// Runs a geometry kernel over `prims` (each: the input vertices' outputs by varying name)
+/// and returns each lane's emitted vertices (primitive-major, instances inner, as GL orders
+/// them), read from its output URB entry as the next stage would: the vertex count, each
+/// vertex through the output VUE map, the cut bits ending its strips.
+pub fn run_geometry(
+    dev: &'static DevInfo,
+    program: &Program,
+    prims: &[InputPrimitive],
+    ubo: &[u8],
+    textures: &Bindings,
+) -> Result<Vec<Vec<EmittedVertex>>, String> {
+    let info = program
+        .geometry_info()
+        .ok_or("the program is not a geometry program")?;
+    let simd4x2 = program.intel_kernels().iter().any(|k| k.simd == SIMD4X2);
+    let (variant, code) = program
+        .kernel_code(if simd4x2 { SIMD4X2 } else { 8 })
+        .ok_or("the geometry program has no SIMD8 or SIMD4x2 code")?;
+    let (insts, offsets) =
+        crate::intel::eu::decode_program_at(dev, code).map_err(|e| format!("decode: {e}"))?;
+    let dword = |offset: u32| -> u32 {
+        let o = offset as usize;
+        ubo.get(o..o + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let push: Vec<u32> = program
+        .push_params()
+        .iter()
+        .map(|p| dword(p.offset))
+        .collect();
+    // Slot s of the input VUE map, from the previous stage's named outputs: the header slot
+    // holds layer, viewport and point size; a slot nobody wrote reads as zero.
+    let input = |p: usize, v: usize, s: u32| -> [u32; 4] {
+        let named = |varying: u32| {
+            varying_slot_name(varying)
+                .and_then(|n| prims[p].0[v].get(n))
+                .copied()
+                .unwrap_or([0; 4])
+        };
+        match info.input_vue_map.slots.get(s as usize).copied().flatten() {
+            Some(vue::VARYING_SLOT_PSIZ) => [
+                0,
+                named(vue::VARYING_SLOT_LAYER)[0],
+                named(vue::VARYING_SLOT_VIEWPORT)[0],
+                named(vue::VARYING_SLOT_PSIZ)[0],
+            ],
+            Some(varying) => named(varying),
+            None => [0; 4],
+        }
+    };
+    let output_handle = |l: usize| 0x40 + 0x40 * l as u32;
+    let input_handle = |p: usize, v: usize| 0x8000 + 0x10 * (8 * p + v) as u32;
+    let primitive_id = |p: usize| prims[p].1;
+    let draw = GsDraw {
+        primitives: prims.len(),
+        primitive_id: &primitive_id,
+        input: &input,
+        output_handle: &output_handle,
+        input_handle: &input_handle,
+        push_constants: &push,
+    };
+    let lanes = prims.len() * info.invocations.max(1) as usize;
+    let mut out: Vec<Vec<EmittedVertex>> = (0..lanes).map(|_| Vec::new()).collect();
+    let owords = 2 * info.output_vertex_size_hwords;
+    let first = info.first_vertex_oword();
+    for thread in gs_threads(info, simd4x2, &draw) {
+        let shared = run_thread(
+            dev,
+            program,
+            variant,
+            &insts,
+            &offsets,
+            ubo,
+            textures,
+            |t| thread.apply(t),
+        )?;
+        for l in thread.lanes.clone() {
+            let h = output_handle(l);
+            let entry = shared.urb.get(&h);
+            let read = |d: u32| entry.and_then(|e| e.get(&d)).copied().unwrap_or(0);
+            let count = match info.static_vertex_count {
+                _ if simd4x2 => shared.urb_vertex_counts.get(&h).copied().unwrap_or(0),
+                Some(c) => c,
+                None => read(0),
+            };
+            let cut_base = if info.count_in_entry() { 8 } else { 0 };
+            let cuts = info.control_data_format == ControlDataFormat::Cut
+                && info.control_data_bits_per_vertex == 1;
+            for k in 0..count.min(info.vertices_out) {
+                let base = 4 * (first + k * owords);
+                out[l].push(EmittedVertex {
+                    outputs: vue_outputs(&info.vue_map, |d| read(base + d))?,
+                    ends_strip: k + 1 == count
+                        || cuts && read(cut_base + k / 32) >> (k % 32) & 1 != 0,
+                });
+            }
         }
     }
     Ok(out)

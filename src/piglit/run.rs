@@ -437,9 +437,11 @@ struct Runner {
     /// The vertex program on the etnaviv simulator (simulator mode), or why the vertex stage
     /// runs on the interpreter instead.
     vs_etna: Result<(&'static crate::etnaviv::specs::Specs, super::etna::Loaded), String>,
-    /// The geometry shader, run on the interpreter between the vertex stage and the
-    /// rasterizer.
+    /// The geometry shader, run between the vertex stage and the rasterizer.
     gs: Option<Stage>,
+    /// The geometry program on the Intel simulator (simulator mode); otherwise the geometry
+    /// shader runs on the interpreter.
+    gs_kernel: Option<(&'static DevInfo, Box<Program>)>,
     /// The texture unit each of the geometry shader's sampler slots reads.
     gs_slot_units: Vec<u32>,
     fs: Stage,
@@ -609,6 +611,15 @@ impl Runner {
             }
             _ => None,
         };
+        let gs_kernel = match (mode, target, &gs) {
+            (Mode::Simulator, Target::Intel(dev), Some(gs)) => {
+                let program = Compiler::for_target(target)
+                    .compile(&gs.shader, &CompileOptions::default())
+                    .map_err(|e| compile_stop("geometry shader", e))?;
+                Some((dev, Box::new(program)))
+            }
+            _ => None,
+        };
         let vs_etna = match (mode, target, &vs) {
             (Mode::Simulator, Target::Etnaviv(specs), Some(vs)) => Compiler::for_target(target)
                 .compile(&vs.shader, &CompileOptions::default())
@@ -656,6 +667,7 @@ impl Runner {
             vs_fallback,
             vs_etna,
             gs,
+            gs_kernel,
             gs_slot_units: Vec::new(),
             fs,
             fs_exec,
@@ -691,8 +703,19 @@ impl Runner {
             FsExec::Intel(..) => "gpucc on the Intel simulator",
             FsExec::Etnaviv(..) => "gpucc on the etnaviv simulator",
         };
+        let gs = match &self.gs_kernel {
+            Some((_, p))
+                if p.intel_kernels()
+                    .iter()
+                    .any(|k| k.simd == crate::intel::kernel::SIMD4X2) =>
+            {
+                "gpucc on the Intel simulator (SIMD4x2)"
+            }
+            Some(_) => "gpucc on the Intel simulator",
+            None => "NIR interpreter",
+        };
         match self.gs {
-            Some(_) => format!("vs: {vs}, gs: NIR interpreter, fs: {fs}"),
+            Some(_) => format!("vs: {vs}, gs: {gs}, fs: {fs}"),
             None => format!("vs: {vs}, fs: {fs}"),
         }
     }
@@ -1143,14 +1166,46 @@ impl Runner {
         let prims =
             geometry::input_primitives(mode, verts.len(), info.input_primitive).map_err(stop)?;
         let mut env = self.uniform_env(&gs.block);
-        env.sampler = Box::new(Bindings {
+        let gs_bindings = || Bindings {
             slot_units: self.gs_slot_units.clone(),
             texture_base: texture_base(&gs.shader),
             ..self.bindings()
-        });
-        let header = matches!(self.target, Target::Intel(_));
-        let (mut out, tris) =
-            geometry::run_interp(&gs.shader, env, &verts, &prims, header).map_err(stop)?;
+        };
+        env.sampler = Box::new(gs_bindings());
+        let (mut out, tris) = match &self.gs_kernel {
+            Some((dev, program)) => {
+                geometry::triangle_strips(info.output_primitive).map_err(stop)?;
+                let inputs: Vec<_> = prims
+                    .iter()
+                    .enumerate()
+                    .map(|(id, p)| (p.iter().map(|&v| &verts[v].outputs).collect(), id as u32))
+                    .collect();
+                let lanes = super::intel::run_geometry(
+                    dev,
+                    program,
+                    &inputs,
+                    &env.uniforms,
+                    &gs_bindings(),
+                )
+                .map_err(|e| Stop::Fail(format!("geometry shader on the simulator: {e}")))?;
+                let strips = lanes.into_iter().flat_map(|lane| {
+                    let mut strips = Vec::new();
+                    let mut strip = Vec::new();
+                    for v in lane {
+                        strip.push(v.outputs);
+                        if v.ends_strip {
+                            strips.push(std::mem::take(&mut strip));
+                        }
+                    }
+                    strips
+                });
+                geometry::triangles_of_strips(strips).map_err(stop)?
+            }
+            None => {
+                let header = matches!(self.target, Target::Intel(_));
+                geometry::run_interp(&gs.shader, env, &verts, &prims, header).map_err(stop)?
+            }
+        };
         for v in out.iter_mut() {
             v.clip_distances = self.clip_distances(v, None);
         }

@@ -213,6 +213,11 @@ impl Program {
         self.kernel()?.vertex.as_ref()
     }
 
+    /// An Intel geometry program's facts (input and output VUE maps, dispatch, control data).
+    pub fn geometry_info(&self) -> Option<&crate::intel::geometry::GeometryInfo> {
+        self.kernel()?.geometry.as_ref()
+    }
+
     /// The pushed dwords of an Intel program in payload order (empty for Vivante, whose
     /// uniforms are in [`Program::etna_uniforms`]).
     pub fn push_params(&self) -> Vec<PushParam> {
