@@ -239,9 +239,18 @@ typedef enum {
   GPUCC_STAGE_COMPUTE = 2,
   GPUCC_STAGE_OTHER = 3,
   /**
-   * A geometry program (Intel Gen8+); facts from gpucc_program_gs_info.
+   * A geometry program (Intel Gen7+); facts from gpucc_program_gs_info.
    */
   GPUCC_STAGE_GEOMETRY = 4,
+  /**
+   * A tessellation-control program (Intel Gen8+); facts from gpucc_program_tcs_info.
+   * Before these two values existed such programs reported `GPUCC_STAGE_OTHER`.
+   */
+  GPUCC_STAGE_TESS_CTRL = 5,
+  /**
+   * A tessellation-evaluation program (Intel Gen7+); facts from gpucc_program_tes_info.
+   */
+  GPUCC_STAGE_TESS_EVAL = 6,
 } gpucc_stage;
 
 /**

@@ -122,6 +122,16 @@ fn c_binds_a_gen7_vertex_geometry_fragment_pipeline() {
     );
 }
 
+/// A bdw VS+TCS+TES+GS+FS pipeline bound from the five program objects alone.
+#[test]
+fn c_binds_a_gen8_five_stage_pipeline() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/intel");
+    run(
+        &common::build_c_program("bind_five_stages"),
+        &[Path::new(examples)],
+    );
+}
+
 #[test]
 fn c_binds_programs_of_both_families_from_the_info_alone() {
     run(&common::build_c_program("bind_programs"), &[]);

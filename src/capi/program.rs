@@ -19,8 +19,13 @@ pub enum Stage {
     Fragment = 1,
     Compute = 2,
     Other = 3,
-    /// A geometry program (Intel Gen8+); facts from gpucc_program_gs_info.
+    /// A geometry program (Intel Gen7+); facts from gpucc_program_gs_info.
     Geometry = 4,
+    /// A tessellation-control program (Intel Gen8+); facts from gpucc_program_tcs_info.
+    /// Before these two values existed such programs reported `GPUCC_STAGE_OTHER`.
+    TessCtrl = 5,
+    /// A tessellation-evaluation program (Intel Gen7+); facts from gpucc_program_tes_info.
+    TessEval = 6,
 }
 
 /// What a driver needs to bind a program, for both families (the parts of Mesa's
@@ -324,6 +329,8 @@ fn program_info(p: &Program) -> ProgramInfo {
         crate::nir::types::Stage::Fragment => Stage::Fragment,
         crate::nir::types::Stage::Compute => Stage::Compute,
         crate::nir::types::Stage::Geometry => Stage::Geometry,
+        crate::nir::types::Stage::TessCtrl => Stage::TessCtrl,
+        crate::nir::types::Stage::TessEval => Stage::TessEval,
         _ => Stage::Other,
     };
     let family = match p.code {
