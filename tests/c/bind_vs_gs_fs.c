@@ -26,21 +26,6 @@
 #define VARYING_SLOT_PSIZ 12
 #define VARYING_SLOT_VAR0 32
 
-static gpucc_program *
-compile_file(gpucc_compiler *compiler, const char *dir, const char *name)
-{
-   char path[4096];
-   snprintf(path, sizeof(path), "%s/%s", dir, name);
-   size_t len = 0;
-   char *text = read_file(path, &len);
-   CHECK(text != NULL);
-   if (!text)
-      return NULL;
-   gpucc_program *p = compile_text(compiler, text, len);
-   free(text);
-   return p;
-}
-
 int
 main(int argc, char **argv)
 {

@@ -105,4 +105,21 @@ compile_text(gpucc_compiler *compiler, const char *text, size_t len)
    return program;
 }
 
+/* Reads and compiles file `name` of directory `dir` (the bundled examples); NULL (and a
+ * failed check) if either fails. */
+static inline gpucc_program *
+compile_file(gpucc_compiler *compiler, const char *dir, const char *name)
+{
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s", dir, name);
+   size_t len = 0;
+   char *text = read_file(path, &len);
+   CHECK(text != NULL);
+   if (!text)
+      return NULL;
+   gpucc_program *p = compile_text(compiler, text, len);
+   free(text);
+   return p;
+}
+
 #endif
