@@ -217,7 +217,11 @@ fn compute_reductions_worked_out_by_hand_on_the_interpreter() {
             assert_eq!(dword(at + 1), t * w, "SIMD{w} {li} umin");
             assert_eq!(dword(at + 2), (sum as f32).to_bits(), "SIMD{w} {li} fadd");
             assert_eq!(dword(at + 3), evens, "SIMD{w} {li} ior");
-            assert_eq!(dword(132 + li as usize), !evens ^ xor, "SIMD{w} {li} iand ^ ixor");
+            assert_eq!(
+                dword(132 + li as usize),
+                !evens ^ xor,
+                "SIMD{w} {li} iand ^ ixor"
+            );
         }
     }
 }
@@ -229,7 +233,11 @@ fn fragment_reductions_verify_on_every_platform_and_width() {
     for p in PLATFORMS {
         let ctx = Context::new(DevInfo::from_name(p).unwrap());
         for simd in [8, 16] {
-            assert_eq!(verify(&ctx, &shader, simd), VerifyOutcome::Pass, "{p} SIMD{simd}");
+            assert_eq!(
+                verify(&ctx, &shader, simd),
+                VerifyOutcome::Pass,
+                "{p} SIMD{simd}"
+            );
         }
         assert_eq!(verify(&ctx, &simd32, 32), VerifyOutcome::Pass, "{p} SIMD32");
     }
@@ -241,7 +249,11 @@ fn compute_reductions_verify_on_every_platform_and_width() {
     for p in PLATFORMS {
         let ctx = Context::new(DevInfo::from_name(p).unwrap());
         for simd in [8, 16] {
-            assert_eq!(verify(&ctx, &shader, simd), VerifyOutcome::Pass, "{p} SIMD{simd}");
+            assert_eq!(
+                verify(&ctx, &shader, simd),
+                VerifyOutcome::Pass,
+                "{p} SIMD{simd}"
+            );
         }
     }
 }

@@ -1209,8 +1209,10 @@ impl<'a> Machine<'a> {
                             .iter()
                             .any(|&l| self.scalar(at, l).ok() != Some(idx as u64))
                         {
-                            return Err(self.undefined("read_invocation with an index that \
-                                                       is not dynamically uniform"));
+                            return Err(self.undefined(
+                                "read_invocation with an index that \
+                                                       is not dynamically uniform",
+                            ));
                         }
                         if idx >= width || !mask.get(base + idx).copied().unwrap_or(false) {
                             return Err(self.undefined(format!(
@@ -1231,9 +1233,12 @@ impl<'a> Machine<'a> {
                         Some(IndexValue::Text(t)) => t.strip_prefix("reduction_op=").unwrap_or(t),
                         _ => return Err(self.err("reduce without reduction_op")),
                     };
-                    let (op, identity) = super::subgroup::reduction(name, bits).ok_or_else(|| {
-                        self.err(format!("reduce with reduction_op={name} on {bits}-bit values"))
-                    })?;
+                    let (op, identity) =
+                        super::subgroup::reduction(name, bits).ok_or_else(|| {
+                            self.err(format!(
+                                "reduce with reduction_op={name} on {bits}-bit values"
+                            ))
+                        })?;
                     let cluster = match self.index(ii, IndexKind::ClusterSize) {
                         c if c <= 0 || c as usize >= width => width,
                         c if (c as usize).is_power_of_two() => c as usize,

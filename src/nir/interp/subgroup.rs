@@ -72,7 +72,9 @@ mod tests {
     #[test]
     fn identities_leave_every_value_alone() {
         let d = DenormMode::default();
-        for name in ["iadd", "imul", "imin", "imax", "umin", "umax", "iand", "ior", "ixor"] {
+        for name in [
+            "iadd", "imul", "imin", "imax", "umin", "umax", "iand", "ior", "ixor",
+        ] {
             let (op, id) = reduction(name, 32).unwrap();
             for x in [0u64, 1, 7, 0x8000_0000, 0xffff_ffff, 0x7fff_ffff] {
                 assert_eq!(fold(d, op, 32, &[x, id]).unwrap(), x, "{name} {x:#x}");

@@ -39,7 +39,10 @@ pub(super) fn reads_local_ids(imp: &nir::Impl) -> bool {
 pub(super) fn reads_subgroup_invocation(imp: &nir::Impl) -> bool {
     reads_any(
         imp,
-        &[Intrinsic::LoadSubgroupInvocation, Intrinsic::FirstInvocation],
+        &[
+            Intrinsic::LoadSubgroupInvocation,
+            Intrinsic::FirstInvocation,
+        ],
     )
 }
 

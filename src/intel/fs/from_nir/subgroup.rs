@@ -82,10 +82,7 @@ impl<'a> Translator<'a> {
     }
 
     /// `first_invocation`: the index of the first enabled channel, for every channel.
-    pub(super) fn emit_first_invocation(
-        &mut self,
-        i: &IntrinsicInstr,
-    ) -> Result<(), CompileError> {
+    pub(super) fn emit_first_invocation(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let chan = self.chan_index.ok_or_else(|| {
             CompileError::Internal("first_invocation without a channel index".into())
         })?;
@@ -95,10 +92,7 @@ impl<'a> Translator<'a> {
     }
 
     /// `read_first_invocation` and `read_invocation` (the latter with a constant channel).
-    pub(super) fn emit_read_invocation(
-        &mut self,
-        i: &IntrinsicInstr,
-    ) -> Result<(), CompileError> {
+    pub(super) fn emit_read_invocation(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
         let def = intrinsic_def(i)?;
         let (nc, bits) = self.def_info(def)?;
         if bits != 32 {
@@ -114,7 +108,9 @@ impl<'a> Translator<'a> {
                 .imp
                 .const_value(idx)
                 .and_then(|v| v.first().copied())
-                .ok_or_else(|| unsupported("read_invocation of a channel not known at compile time"))?;
+                .ok_or_else(|| {
+                    unsupported("read_invocation of a channel not known at compile time")
+                })?;
             if c >= u64::from(self.width) {
                 return Err(unsupported(format!(
                     "read_invocation of channel {c} in SIMD{}",
