@@ -299,6 +299,23 @@ pub fn generate(
                 e.src = srcs;
                 e
             }
+            Op::SelExec => {
+                let [value, identity] = &inst.src[..] else {
+                    return Err(CompileError::Internal(format!("sel_exec operands: {inst}")));
+                };
+                let mut all = eu::Inst::new(Opcode::Mov);
+                all.exec_size = inst.exec_size;
+                all.qtr_ctrl = q;
+                all.nib_ctrl = nib;
+                all.we_all = true;
+                all.dst = dst_of(&inst.dst)?;
+                all.src = vec![src_of(identity, inst.exec_size, false)?];
+                out.push(all);
+                let mut e = eu::Inst::new(Opcode::Mov);
+                e.dst = dst_of(&inst.dst)?;
+                e.src = vec![src_of(value, inst.exec_size, false)?];
+                e
+            }
             Op::MovRelocImm { .. } => {
                 let mut e = eu::Inst::new(Opcode::Mov);
                 e.dst = dst_of(&inst.dst)?;

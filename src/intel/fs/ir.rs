@@ -235,6 +235,11 @@ pub enum Op {
     /// dynamically uniform is still a per-channel value in NIR; this is how it becomes a
     /// scalar a message descriptor can use (Mesa's FIND_LIVE_CHANNEL + BROADCAST).
     Uniformize,
+    /// `src[0]` in the channels the execution mask enables and `src[1]` (an immediate) in
+    /// the others: a write-all MOV of `src[1]` then a masked MOV of `src[0]` (Mesa's
+    /// SEL_EXEC). One instruction, so that every pass sees one complete definition of `dst`;
+    /// the allocator keeps `dst` apart from `src[0]`, which the first MOV would overwrite.
+    SelExec,
     /// A move of a 32-bit immediate the driver patches after compilation (Mesa's
     /// MOV_RELOC_IMM), such as the address of the shader's constant data. It is not a MOV so
     /// that no pass propagates the placeholder immediate away from its relocation.
@@ -528,6 +533,7 @@ impl fmt::Display for Inst {
             Op::DdyFine => f.write_str("ddy_fine")?,
             Op::MulHigh => f.write_str("mulh")?,
             Op::Uniformize => f.write_str("uniformize")?,
+            Op::SelExec => f.write_str("sel_exec")?,
             Op::MovRelocImm { id } => write!(f, "mov_reloc_imm.id{id}")?,
             Op::If => f.write_str("if")?,
             Op::Else => f.write_str("else")?,

@@ -71,6 +71,10 @@ pub struct Environment {
     /// `load_subgroup_invocation`: invocation `i` runs in subgroup `i / width`, channel
     /// `i % width`, as a driver dispatches a workgroup's threads.
     pub simd_width: u32,
+    /// The invocations the hardware starts (empty: all of them). A fragment thread whose
+    /// dispatch leaves pixels out runs subgroup operations over the others only; the
+    /// invocations left out produce nothing.
+    pub dispatched: Vec<bool>,
     pub sampler: Box<dyn Sampler>,
     /// Out-of-bounds buffer, uniform and register accesses read zero and drop writes (as with
     /// robust buffer access) instead of failing the run. Meant for runs on synthetic data,
@@ -107,6 +111,7 @@ impl Default for Environment {
             tess_ctrl: false,
             workgroup_size: [1; 3],
             simd_width: 0,
+            dispatched: Vec::new(),
             sampler: Box::new(DefaultSampler),
             robust_access: false,
             step_limit: 1_000_000,

@@ -118,6 +118,11 @@ impl<'a> Machine<'a> {
 
     pub(super) fn run(mut self) -> R<RunResult> {
         let mut mask = vec![true; self.n];
+        if !self.env.dispatched.is_empty() {
+            for (m, &on) in mask.iter_mut().zip(&self.env.dispatched) {
+                *m = on;
+            }
+        }
         let imp = self.imp;
         self.list(&imp.body, &mut mask, None)?;
         Ok(RunResult {
@@ -1153,6 +1158,10 @@ impl<'a> Machine<'a> {
                     self.set_def(def, lane, &[self.env.tess.primitive_id as u64])?;
                 }
             }
+            Intrinsic::Reduce
+            | Intrinsic::FirstInvocation
+            | Intrinsic::ReadFirstInvocation
+            | Intrinsic::ReadInvocation => self.subgroup_op(ii, mask)?,
             Intrinsic::Barrier
             | Intrinsic::BeginInvocationInterlock
             | Intrinsic::EndInvocationInterlock => {
@@ -1160,6 +1169,99 @@ impl<'a> Machine<'a> {
             }
             _ => {
                 return Err(self.err(format!("intrinsic `{name}` is not supported")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `reduce`, `first_invocation`, `read_first_invocation`, `read_invocation` over the
+    /// running lanes of each subgroup (see [`super::subgroup`]).
+    fn subgroup_op(&mut self, ii: &IntrinsicInstr, mask: &[bool]) -> R<()> {
+        let def = ii.def;
+        let Some(d) = def else {
+            return Ok(());
+        };
+        let d = self.defn(d)?;
+        let (nc, bits) = (d.num_components as usize, d.bit_size);
+        let width = match self.env.simd_width as usize {
+            0 => self.n.next_power_of_two(),
+            w => w,
+        };
+        for sg in 0..self.n.div_ceil(width) {
+            let base = sg * width;
+            let live: Vec<usize> = (base..(base + width).min(self.n))
+                .filter(|&l| mask[l])
+                .collect();
+            let Some(&first) = live.first() else {
+                continue;
+            };
+            match ii.intrinsic {
+                Intrinsic::FirstInvocation => {
+                    for &l in &live {
+                        self.set_def(def, l, &[(first - base) as u64])?;
+                    }
+                }
+                Intrinsic::ReadFirstInvocation | Intrinsic::ReadInvocation => {
+                    let from = if ii.intrinsic == Intrinsic::ReadInvocation {
+                        let at = self.src(ii, 1)?;
+                        let idx = self.scalar(at, first)? as usize;
+                        if live
+                            .iter()
+                            .any(|&l| self.scalar(at, l).ok() != Some(idx as u64))
+                        {
+                            return Err(self.undefined(
+                                "read_invocation with an index that \
+                                                       is not dynamically uniform",
+                            ));
+                        }
+                        if idx >= width || !mask.get(base + idx).copied().unwrap_or(false) {
+                            return Err(self.undefined(format!(
+                                "read_invocation of channel {idx}, which does not run"
+                            )));
+                        }
+                        base + idx
+                    } else {
+                        first
+                    };
+                    let v = self.get(self.src(ii, 0)?, from)?;
+                    for &l in &live {
+                        self.set_def(def, l, &v[..nc])?;
+                    }
+                }
+                _ => {
+                    let name = match ii.index(IndexKind::ReductionOp) {
+                        Some(IndexValue::Text(t)) => t.strip_prefix("reduction_op=").unwrap_or(t),
+                        _ => return Err(self.err("reduce without reduction_op")),
+                    };
+                    let (op, identity) =
+                        super::subgroup::reduction(name, bits).ok_or_else(|| {
+                            self.err(format!(
+                                "reduce with reduction_op={name} on {bits}-bit values"
+                            ))
+                        })?;
+                    let cluster = match self.index(ii, IndexKind::ClusterSize) {
+                        c if c <= 0 || c as usize >= width => width,
+                        c if (c as usize).is_power_of_two() => c as usize,
+                        c => return Err(self.err(format!("reduce with cluster_size={c}"))),
+                    };
+                    let src = self.src(ii, 0)?;
+                    let mut vals = vec![[identity; 16]; width];
+                    for &l in &live {
+                        vals[l - base] = self.get(src, l)?;
+                    }
+                    let mut out = vec![[0u64; 16]; width / cluster];
+                    for (k, o) in out.iter_mut().enumerate() {
+                        for (c, oc) in o.iter_mut().enumerate().take(nc) {
+                            let part: Vec<u64> =
+                                (0..cluster).map(|i| vals[k * cluster + i][c]).collect();
+                            *oc = super::subgroup::fold(self.denorms, op, bits, &part)
+                                .map_err(|e| self.err(e))?;
+                        }
+                    }
+                    for &l in &live {
+                        self.set_def(def, l, &out[(l - base) / cluster][..nc])?;
+                    }
+                }
             }
         }
         Ok(())

@@ -19,6 +19,7 @@ pub mod gs;
 pub mod math_error;
 mod output;
 pub mod sampler;
+pub mod subgroup;
 pub mod tcs;
 pub mod tess;
 pub mod value;

@@ -407,8 +407,17 @@ fn run_set(
         robust_access: true,
         frag_coord: Some(frag_coord),
         step_limit: interp_steps,
+        simd_width: simd,
         ..Default::default()
     };
+    let mask: u32 = match set % INPUT_SETS {
+        // Whole subspans off, as the hardware dispatches them (a partly covered subspan
+        // still runs its helper pixels).
+        1 => 0x0f0f_0f0f & ((1u64 << n) - 1) as u32,
+        _ => ((1u64 << n) - 1) as u32,
+    };
+    // The pixels left out do not run: subgroup operations see the others only.
+    env.dispatched = (0..n).map(|c| mask & (1 << c) != 0).collect();
     let flat: Vec<&crate::intel::kernel::InputSlot> =
         kernel.inputs.iter().filter(|i| i.flat).collect();
     if !flat.is_empty() {
@@ -441,12 +450,6 @@ fn run_set(
         }
     };
 
-    let mask: u32 = match set % INPUT_SETS {
-        // Whole subspans off, as the hardware dispatches them (a partly covered subspan
-        // still runs its helper pixels).
-        1 => 0x0f0f_0f0f & ((1u64 << n) - 1) as u32,
-        _ => ((1u64 << n) - 1) as u32,
-    };
     let mut t = Thread::new(dev, simd)
         .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
     let payload = FsPayload {

@@ -96,6 +96,9 @@ pub(super) fn run_tes_set(
             primitive_id,
         },
         step_limit: interp_steps,
+        // A SIMD8 thread's domain points are one subgroup (SIMD4x2 refuses subgroup
+        // operations).
+        simd_width: if width == 8 { 8 } else { 0 },
         ..Default::default()
     };
     let (expected, probe) = run_and_probe(shader, &mut env, n)?;
@@ -193,6 +196,9 @@ pub(super) fn run_tes_set(
             expected: format!("writes to the entries of {n} domain points only"),
             got: format!("a write with handle {h:#x}"),
         }));
+    }
+    if let Some(fail) = super::world::compare_ssbos(&expected.ssbos, &sim.ssbos.borrow(), set) {
+        return Ok(Some(fail));
     }
     check_vues(
         &expected,

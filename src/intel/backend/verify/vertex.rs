@@ -128,6 +128,8 @@ pub(super) fn run_vertex_set(
             .collect(),
         generate_inputs: false,
         draw_parameters: (0..n).map(|v| draw_parameters(set, v)).collect(),
+        // A SIMD8 thread's vertices are one subgroup (SIMD4x2 refuses subgroup operations).
+        simd_width: if width == 8 { 8 } else { 0 },
         step_limit: interp_steps,
         ..Default::default()
     };

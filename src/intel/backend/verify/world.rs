@@ -289,3 +289,28 @@ pub(super) fn texture_coordinate_counts(
     }
     out
 }
+
+/// The first dword where the SSBOs the simulated threads left (`got`) differ from the
+/// interpreter's (`want`), as a failure naming block and dword.
+pub(super) fn compare_ssbos(
+    want: &[Vec<u8>],
+    got: &[Vec<u8>],
+    set: usize,
+) -> Option<VerifyOutcome> {
+    let word = |v: &[u8], d: usize| {
+        v.get(4 * d..4 * d + 4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    want.iter()
+        .zip(got)
+        .enumerate()
+        .find_map(|(b, (want, got))| {
+            let d = (0..want.len() / 4).find(|&d| word(want, d) != word(got, d))?;
+            Some(VerifyOutcome::Fail {
+                invocation: 0,
+                output: format!("SSBO {b} dword {d} (set {set})"),
+                expected: format!("{:#010x}", word(want, d)),
+                got: format!("{:#010x}", word(got, d)),
+            })
+        })
+}

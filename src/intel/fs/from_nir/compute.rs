@@ -34,9 +34,16 @@ pub(super) fn reads_local_ids(imp: &nir::Impl) -> bool {
 }
 
 /// Whether the shader reads its channel's subgroup invocation (after
-/// `brw_nir_lower_cs_intrinsics`, the local ids are computed from it in the NIR).
+/// `brw_nir_lower_cs_intrinsics`, the local ids are computed from it in the NIR) or the
+/// first enabled channel's (`first_invocation`, see `subgroup.rs`).
 pub(super) fn reads_subgroup_invocation(imp: &nir::Impl) -> bool {
-    reads_any(imp, &[Intrinsic::LoadSubgroupInvocation])
+    reads_any(
+        imp,
+        &[
+            Intrinsic::LoadSubgroupInvocation,
+            Intrinsic::FirstInvocation,
+        ],
+    )
 }
 
 /// The order in which brw hands out local ids to the invocations of a workgroup, numbered
@@ -215,13 +222,12 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `load_subgroup_invocation` of a compute shader (SIMD8 or SIMD16): the channel's index
-    /// in its thread, computed at the top of the shader.
+    /// `load_subgroup_invocation`: the channel's index in its thread, computed at the top of
+    /// the shader.
     pub(super) fn emit_subgroup_invocation(
         &mut self,
         i: &IntrinsicInstr,
     ) -> Result<(), CompileError> {
-        self.compute_only(i.intrinsic.name())?;
         let chan = self.chan_index.ok_or_else(|| {
             CompileError::Internal("load_subgroup_invocation without a channel index".into())
         })?;

@@ -539,21 +539,30 @@ impl Translator<'_> {
     }
 
     /// Each channel's index in the thread as a dword: the 0..7 vector immediate, plus 8 for
-    /// the second half of a SIMD16 thread, widened. Written with write-mask-all so that it
-    /// is whole wherever it is read.
+    /// the second half of a SIMD16 thread (and 16 for the upper half of a SIMD32 one),
+    /// widened. Written with write-mask-all so that it is whole wherever it is read.
     pub(super) fn emit_channel_index(&mut self) -> Reg {
         use RegType::{UD, UW};
-        let words = Reg::vgrf(self.prog.alloc(1), UW);
+        let words = Reg::vgrf(self.prog.alloc(self.width.div_ceil(16) as u32), UW);
         let m = self.alu(Opcode::Mov, words, vec![Reg::imm(RegType::V, 0x7654_3210)]);
         m.exec_size = 8;
         m.we_all = true;
-        if self.width == 16 {
+        if self.width >= 16 {
             let hi = Reg {
                 offset: 16,
                 ..words
             };
             let a = self.alu(Opcode::Add, hi, vec![words, Reg::imm(UW, 8)]);
             a.exec_size = 8;
+            a.we_all = true;
+        }
+        if self.width == 32 {
+            let hi = Reg {
+                offset: 32,
+                ..words
+            };
+            let a = self.alu(Opcode::Add, hi, vec![words, Reg::imm(UW, 16)]);
+            a.exec_size = 16;
             a.we_all = true;
         }
         let idx = self.vgrf(UD);

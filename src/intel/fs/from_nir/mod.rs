@@ -51,6 +51,7 @@ mod gs;
 mod gs_state;
 mod io;
 mod memory;
+mod subgroup;
 mod tcs;
 mod tes;
 mod tes_reads;
@@ -256,7 +257,7 @@ pub fn from_nir(
         // NIR's `scratch` bytes per invocation.
         t.facts.scratch_bytes = shader.info.scratch_size.next_multiple_of(4) * width as u32;
         t.chan_index = Some(t.emit_channel_index());
-    } else if compute && compute::reads_subgroup_invocation(imp) {
+    } else if compute::reads_subgroup_invocation(imp) {
         // At the top: a value made under control flow is not there for later blocks.
         t.chan_index = Some(t.emit_channel_index());
     }
@@ -619,6 +620,12 @@ impl<'a> Translator<'a> {
             }
             Intrinsic::LoadSubgroupId => self.emit_subgroup_id(i),
             Intrinsic::LoadSubgroupInvocation => self.emit_subgroup_invocation(i),
+            // Subgroup operations over the thread's channels (subgroup.rs).
+            Intrinsic::Reduce => self.emit_reduce(i),
+            Intrinsic::FirstInvocation => self.emit_first_invocation(i),
+            Intrinsic::ReadFirstInvocation | Intrinsic::ReadInvocation => {
+                self.emit_read_invocation(i)
+            }
             Intrinsic::LoadNumSubgroups => {
                 let [sx, sy, sz] = self.compute_only(i.intrinsic.name())?.local_size;
                 let n = (sx * sy * sz).div_ceil(self.width as u32);

@@ -23,7 +23,7 @@ pub fn dead_code_eliminate(prog: &mut Program) -> bool {
     }
     let before = prog.insts.len();
     prog.insts.retain(|inst| {
-        let removable = matches!(inst.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh)
+        let removable = matches!(inst.op, Op::Alu(_) | Op::Math(_) | Op::MulHigh | Op::SelExec)
             // A conditional modifier also writes the flag, which someone may test.
             && inst.cmod == CondMod::None
             && inst.dst.file == File::Vgrf
