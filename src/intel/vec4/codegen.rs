@@ -1459,6 +1459,23 @@ pub fn generate(
             Op::Math(f) if devinfo.ver < 60 => {
                 gen4_math(devinfo.ver, &mut out, alloc, layout, inst, f)?
             }
+            Op::MulHigh => {
+                // The low product into the accumulator, then MACH for the high dword.
+                let srcs: Vec<EuSrc> = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(alloc, layout, s))
+                    .collect::<Result<_, _>>()?;
+                let mut mul = eu::Inst::new(Opcode::Mul);
+                mul.access_mode = AccessMode::Align16;
+                mul.dst = Dst::reg(RegFile::Arf, eu::types::arf::ACCUMULATOR, 0, inst.dst.ty);
+                mul.src = srcs.clone();
+                out.push(mul);
+                let mut e = eu::Inst::new(Opcode::Mach);
+                e.dst = dst_of(alloc, layout, inst)?;
+                e.src = srcs;
+                e
+            }
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);
                 e.math_fn = Some(f);

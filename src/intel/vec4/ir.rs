@@ -194,6 +194,10 @@ pub enum Op {
     Alu(Opcode),
     /// An extended-math function.
     Math(MathFn),
+    /// The high dword of the 64-bit product of the two sources (their type, D or UD, says
+    /// signed or not): `mul` into the accumulator, then `mach` (Mesa's `imul_high` and
+    /// `umul_high` on Gen7).
+    MulHigh,
     /// Builds the URB write header in its destination: g0 copied, then the channel-enable
     /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
     UrbHeader,
@@ -517,7 +521,9 @@ impl Inst {
             Op::Alu(Opcode::Dp2) => 0x3,
             Op::Alu(Opcode::Dph) if i == 0 => 0x7,
             Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
-            Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
+            Op::Alu(_) | Op::Math(_) | Op::MulHigh if self.dst.file != File::Null => {
+                self.dst.writemask
+            }
             // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x, as the GS
             // header fields their counts.
             Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::Broadcast => {
@@ -640,6 +646,7 @@ impl fmt::Display for Inst {
         let name = match self.op {
             Op::Alu(o) => o.name().to_string(),
             Op::Math(m) => format!("math {}", m.name()),
+            Op::MulHigh => "mul_high".into(),
             Op::UrbHeader => "urb_header".into(),
             Op::PullLoad { surface, indexed } => format!(
                 "pull_load(bti {surface}{})",

@@ -137,6 +137,7 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::Barrier
             | Op::TcsReleaseInput { .. }
             | Op::TcsThreadEnd
+            | Op::MulHigh
     );
     if (expanded || matches!(inst.op, Op::Else | Op::EndIf | Op::Do)) && inst.pred.is_some() {
         return Some("a predicate it cannot have".into());
@@ -185,6 +186,18 @@ fn check_op(inst: &Inst) -> Option<String> {
             })
         }
         Op::TcsInstanceId | Op::TcsPrimitiveId => count(0).or_else(|| vgrf_dst(inst)),
+        Op::MulHigh => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
+            inst.src
+                .iter()
+                .any(|s| {
+                    !matches!(
+                        s.file,
+                        File::Vgrf | File::Attr | File::Uniform | File::Patch
+                    ) || s.ty != inst.dst.ty
+                        || !matches!(s.ty, RegType::D | RegType::UD)
+                })
+                .then(|| "a high multiply of other than D or UD registers".into())
+        }),
         Op::TcsInputHeader | Op::TcsOutputHeader { .. } => {
             let (lo, hi) = if inst.op == Op::TcsInputHeader {
                 (1, 2)
