@@ -1,5 +1,5 @@
 //! The vec4 backend: Gen7 (Ivy Bridge, Haswell) and Gen6 (Sandy Bridge, see [`gen6`]) vertex
-//! shaders and Gen7 geometry and tessellation-evaluation shaders, which the hardware runs
+//! shaders and Gen7 geometry and tessellation shaders, which the hardware runs
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
@@ -193,8 +193,8 @@ pub fn compile(
     let gen4 = devinfo.ver == 45;
     if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 && !gen4 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex, geometry and tessellation-evaluation shaders on {} (the vec4 \
-             backend targets G4x, Gen6 and Gen7)",
+            "vec4 vertex, geometry and tessellation shaders on {} (the vec4 backend \
+             targets G4x, Gen6 and Gen7)",
             devinfo.name
         )));
     }

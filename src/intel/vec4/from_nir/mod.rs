@@ -13,6 +13,7 @@ mod gs;
 mod gs_state;
 mod io;
 mod tcs;
+mod tcs_state;
 mod tes;
 mod tex;
 
@@ -71,7 +72,7 @@ impl Facts {
     /// after a tessellation-evaluation thread's domain points g2.
     pub fn uniform_base(&self) -> u32 {
         if self.tess_ctrl.is_some() {
-            return tcs::TCS_PAYLOAD_REGS;
+            return tcs_state::TCS_PAYLOAD_REGS;
         }
         if self.tess_eval.is_some() {
             return 2;
@@ -136,7 +137,7 @@ struct Tr<'a> {
     /// The header of a TES's patch URB reads, once built.
     tes_header: Option<u32>,
     /// A tessellation-control shader's state.
-    tcs: Option<tcs::TcsState>,
+    tcs: Option<tcs_state::TcsState>,
     /// Elements of the longest sampler array the shader declares: the textures and
     /// samplers a run-time index may reach from its base.
     sampler_array_len: u32,
@@ -264,7 +265,7 @@ pub fn from_nir(
     if shader.stage() == nir::Stage::TessCtrl {
         let info = crate::intel::backend::tcs::tess_ctrl_facts_simd4x2(shader)?;
         let invocation = t.prog.vgrf();
-        t.tcs = Some(tcs::TcsState { info, invocation });
+        t.tcs = Some(tcs_state::TcsState { info, invocation });
         t.tcs_prolog()?;
     }
     t.emit_list(&imp.body)?;

@@ -18,30 +18,19 @@
 //! several instances (so that no thread still reads an input vertex), the first instance
 //! releasing the input vertices two at a time, and a masked write of zero to header dword
 //! 0 with EOT. The input vertex count comes from the driver's key in Mesa; gpucc has no key
-//! field for it and takes the output vertex count ([`TessCtrlInfo::input_vertices`]).
+//! field for it and takes the output vertex count
+//! ([`TessCtrlInfo::input_vertices`](crate::intel::tcs::TessCtrlInfo::input_vertices)).
 
 use crate::intel::eu::{CondMod, Opcode, RegType};
-use crate::intel::tcs::TessCtrlInfo;
 use crate::nir::{BaseType, IndexKind, Intrinsic, IntrinsicInstr, SsaId};
 
 use super::super::ir::{replicate, Dst, File, Inst, Op, Src, UrbKind};
 use super::super::urb::HEADER;
+use super::tcs_state::TcsState;
 use super::{invalid, unsupported, CompileError, Tr, Val};
-
-/// Registers of the TCS payload before the push constants: g0 and the ICP handles.
-pub const TCS_PAYLOAD_REGS: u32 = 5;
 
 /// The largest global offset of a URB message descriptor (eleven bits).
 const MAX_GLOBAL_OFFSET: u32 = 2047;
-
-/// What translation keeps of a TCS.
-#[derive(Debug, Clone)]
-pub struct TcsState {
-    /// The facts (patch entry layout, instances).
-    pub info: TessCtrlInfo,
-    /// The register whose x holds each half's invocation id.
-    pub invocation: u32,
-}
 
 /// The swizzle that reads components `first..` into channels `0..` (an input or output
 /// read at component `first`).
