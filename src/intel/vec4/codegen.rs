@@ -888,7 +888,7 @@ pub fn generate(
                     Opcode::Shr,
                     1,
                     x(0),
-                    vec![xs.clone(), imm_ud(shift - 1)],
+                    vec![xs, imm_ud(shift - 1)],
                 ));
                 out.push(align1_we_all(Opcode::Add, 1, x(16), vec![xs, imm_ud(1)]));
                 continue;
@@ -1029,7 +1029,7 @@ pub fn generate(
                     Opcode::Shl,
                     1,
                     at(8),
-                    vec![m2.clone(), imm_ud(shift)],
+                    vec![m2, imm_ud(shift)],
                 ));
                 out.push(align1_we_all(
                     Opcode::Or,
