@@ -1937,8 +1937,9 @@ typedef struct {
 } gpucc_tes_info;
 
 /**
- * A tessellation-control program's binding facts (Intel, Gen8+: scalar SINGLE_PATCH
- * dispatch, one patch per thread). Booleans are 0 or 1.
+ * A tessellation-control program's binding facts (Intel, Gen7+: one patch per thread
+ * group; on Gen8+ scalar SINGLE_PATCH threads of eight output vertices, on Gen7 SIMD4x2
+ * threads of two, `simd4x2`). Booleans are 0 or 1.
  */
 typedef struct {
   /**
@@ -1946,7 +1947,8 @@ typedef struct {
    */
   uint32_t struct_size;
   /**
-   * Threads per patch (`instances`): 3DSTATE_HS Instance Count is one less.
+   * Threads per patch (`instances`: eight output vertices each on Gen8+, two on Gen7):
+   * 3DSTATE_HS Instance Count is one less.
    */
   uint32_t instances;
   /**
@@ -1963,7 +1965,8 @@ typedef struct {
    */
   uint32_t include_vertex_handles;
   /**
-   * How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH.
+   * How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH,
+   * which Mesa records on Gen7 too (its 3DSTATE_HS has no such field; see `simd4x2`).
    */
   uint32_t dispatch_mode;
   /**
@@ -1990,6 +1993,17 @@ typedef struct {
    * Slots of each output vertex (`vue_map.num_per_vertex_slots`).
    */
   uint32_t num_per_vertex_slots;
+  /**
+   * 1 on Gen7: SIMD4x2 threads, output vertices `2i` and `2i + 1` in instance `i`
+   * (3DSTATE_HS as crocus programs it); 0 on Gen8+ (SIMD8).
+   */
+  uint32_t simd4x2;
+  /**
+   * Gen7: the input patch size the program assumes, whose vertex URB handles its first
+   * instance releases at the end (Mesa's `key->input_vertices`): gpucc takes the output
+   * vertex count, so a draw's patch size must match it. 0 on Gen8+ (nothing released).
+   */
+  uint32_t input_vertices;
 } gpucc_tcs_info;
 
 #ifdef __cplusplus

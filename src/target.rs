@@ -113,10 +113,11 @@ impl Target {
 /// The stages gpucc compiles for a target. This is the one table of it: the compiler refuses
 /// every other stage by name before a backend runs, `gpucc targets` prints it, and README's
 /// target table is checked against that listing.
-/// Gen7 compiles vertex, tessellation-evaluation and geometry shaders with the vec4 backend
-/// (SIMD4x2 threads), Gen8+ with the scalar one (SIMD8).
+/// Gen7 compiles vertex, tessellation-control, tessellation-evaluation and geometry shaders
+/// with the vec4 backend (SIMD4x2 threads), Gen8+ with the scalar one (SIMD8).
 const INTEL_GEN7: &[Stage] = &[
     Stage::Vertex,
+    Stage::TessCtrl,
     Stage::TessEval,
     Stage::Geometry,
     Stage::Fragment,

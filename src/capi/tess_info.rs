@@ -104,14 +104,16 @@ pub extern "C" fn gpucc_program_tes_info(program: *const Program, info: *mut Tes
     })
 }
 
-/// A tessellation-control program's binding facts (Intel, Gen8+: scalar SINGLE_PATCH
-/// dispatch, one patch per thread). Booleans are 0 or 1.
+/// A tessellation-control program's binding facts (Intel, Gen7+: one patch per thread
+/// group; on Gen8+ scalar SINGLE_PATCH threads of eight output vertices, on Gen7 SIMD4x2
+/// threads of two, `simd4x2`). Booleans are 0 or 1.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TcsInfo {
     /// Set by the caller: `sizeof(gpucc_tcs_info)`.
     pub struct_size: u32,
-    /// Threads per patch (`instances`): 3DSTATE_HS Instance Count is one less.
+    /// Threads per patch (`instances`: eight output vertices each on Gen8+, two on Gen7):
+    /// 3DSTATE_HS Instance Count is one less.
     pub instances: u32,
     /// Output vertices per patch (`nir->info.tess.tcs_vertices_out`).
     pub output_vertices: u32,
@@ -120,7 +122,8 @@ pub struct TcsInfo {
     pub include_primitive_id: u32,
     /// 3DSTATE_HS Include Vertex Handles: the input patch's URB handles in g1-g4 (always 1).
     pub include_vertex_handles: u32,
-    /// How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH.
+    /// How threads run (`brw_vue_prog_data::dispatch_mode`): 0 = DISPATCH_MODE_TCS_SINGLE_PATCH,
+    /// which Mesa records on Gen7 too (its 3DSTATE_HS has no such field; see `simd4x2`).
     pub dispatch_mode: u32,
     /// First GRF after the thread payload (`dispatch_grf_start_reg`): 3DSTATE_HS Dispatch
     /// GRF Start Register For URB Data.
@@ -136,6 +139,13 @@ pub struct TcsInfo {
     pub num_per_patch_slots: u32,
     /// Slots of each output vertex (`vue_map.num_per_vertex_slots`).
     pub num_per_vertex_slots: u32,
+    /// 1 on Gen7: SIMD4x2 threads, output vertices `2i` and `2i + 1` in instance `i`
+    /// (3DSTATE_HS as crocus programs it); 0 on Gen8+ (SIMD8).
+    pub simd4x2: u32,
+    /// Gen7: the input patch size the program assumes, whose vertex URB handles its first
+    /// instance releases at the end (Mesa's `key->input_vertices`): gpucc takes the output
+    /// vertex count, so a draw's patch size must match it. 0 on Gen8+ (nothing released).
+    pub input_vertices: u32,
 }
 
 /// Fills `*info` (its `struct_size` set by the caller) with a tessellation-control
@@ -159,6 +169,8 @@ pub extern "C" fn gpucc_program_tcs_info(program: *const Program, info: *mut Tcs
             urb_entry_size: t.urb_entry_size(),
             num_per_patch_slots: t.vue_map.num_per_patch_slots,
             num_per_vertex_slots: t.vue_map.num_per_vertex_slots,
+            simd4x2: k.is_simd4x2() as u32,
+            input_vertices: t.input_vertices,
         };
         write_sized!(
             info,
@@ -176,6 +188,8 @@ pub extern "C" fn gpucc_program_tcs_info(program: *const Program, info: *mut Tcs
                 urb_entry_size,
                 num_per_patch_slots,
                 num_per_vertex_slots,
+                simd4x2,
+                input_vertices,
             ]
         )
     })

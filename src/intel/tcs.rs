@@ -12,7 +12,9 @@ pub const VARYING_SLOT_PATCH0: u32 = 64;
 /// "Dispatch Mode").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TcsDispatchMode {
-    /// `DISPATCH_MODE_TCS_SINGLE_PATCH` (0): what Gen8/9 use.
+    /// `DISPATCH_MODE_TCS_SINGLE_PATCH` (0): what Gen8/9 use, and what Mesa records for
+    /// Gen7's vec4 TCS too (Gen7's 3DSTATE_HS has no dispatch mode: its threads are SIMD4x2,
+    /// two output vertices each).
     #[default]
     SinglePatch = 0,
     /// `DISPATCH_MODE_TCS_MULTI_PATCH` (2): Gen12+, not built.
@@ -69,14 +71,19 @@ pub struct TessCtrlInfo {
     /// Output vertices per patch (`nir->info.tess.tcs_vertices_out`; iris programs the
     /// tessellator's input patch size from it through the TES).
     pub output_vertices: u32,
-    /// Threads per patch, eight output vertices each (`instances`: 3DSTATE_HS "Instance
-    /// Count" is one less).
+    /// Threads per patch, eight output vertices each on Gen8/9 and two on Gen7 (`instances`:
+    /// 3DSTATE_HS "Instance Count" is one less).
     pub instances: u32,
     /// The dispatch mode (`brw_vue_prog_data::dispatch_mode`).
     pub dispatch_mode: TcsDispatchMode,
     /// The primitive id in the MULTI_PATCH payload (`include_primitive_id`: 3DSTATE_HS
     /// "Include Primitive ID"); false in SINGLE_PATCH, where the id is g0.1 anyway.
     pub include_primitive_id: bool,
+    /// Gen7: the input patch's vertex count the program assumes (Mesa's
+    /// `key->input_vertices`): the vertices whose URB handles the first instance releases
+    /// at the end of the patch. gpucc's key has no such field; it is the output vertex
+    /// count. 0 on Gen8/9, where the program releases nothing.
+    pub input_vertices: u32,
 }
 
 impl TessCtrlInfo {

@@ -1,11 +1,16 @@
-/* A Gen8+ tessellation-control program's 3DSTATE_HS facts from the program object alone.
+/* A tessellation-control program's 3DSTATE_HS facts from the program object alone, on a
+ * Gen8+ target and on Ivy Bridge.
  * The shader: four output vertices (one SINGLE_PATCH thread, instance count 1), each copying
  * its input vertex's position, and one patch varying (VARYING_SLOT_PATCH0). The patch URB
  * entry: the two header slots and the patch varying (3 slots), then one slot per vertex,
  * 7 slots of 16 bytes = 112 bytes, two 64-byte units. The payload is g0 and the four
- * registers of input vertex handles: dispatch GRF start 5; nothing of the inputs is pushed. */
+ * registers of input vertex handles: dispatch GRF start 5; nothing of the inputs is pushed.
+ * On Ivy Bridge the vec4 backend runs SIMD4x2 threads of two output vertices: two instance
+ * threads, the same patch entry and payload, and the input patch taken as four vertices (the
+ * handles the first instance releases). */
 #include "check.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 static const char tcs_text[] =
@@ -63,7 +68,41 @@ int main(void)
    gpucc_vs_info v = {.struct_size = sizeof(v)};
    CHECK_STATUS(gpucc_program_vs_info(tcs, &v), GPUCC_STATUS_INVALID_ARGUMENT, "");
 
+   CHECK(t.simd4x2 == 0 && t.input_vertices == 0);
+
    gpucc_program_destroy(tcs);
    gpucc_compiler_destroy(compiler);
+
+   gpucc_compiler *ivb = NULL;
+   CHECK_STATUS(gpucc_compiler_create("ivb", &ivb), GPUCC_STATUS_OK, "");
+   gpucc_program *tcs7 = compile_text(ivb, tcs_text, sizeof(tcs_text) - 1);
+   if (!tcs7)
+      return check_report("tcs_info");
+   memset(&t, 0xab, sizeof(t));
+   t.struct_size = sizeof(t);
+   CHECK_STATUS(gpucc_program_tcs_info(tcs7, &t), GPUCC_STATUS_OK, "");
+   CHECK(t.simd4x2 == 1);
+   CHECK(t.instances == 2);
+   CHECK(t.output_vertices == 4);
+   CHECK(t.input_vertices == 4);
+   CHECK(t.include_primitive_id == 0);
+   CHECK(t.include_vertex_handles == 1);
+   CHECK(t.dispatch_mode == 0);
+   CHECK(t.dispatch_grf_start == 5);
+   CHECK(t.urb_read_length == 0);
+   CHECK(t.num_per_patch_slots == 3 && t.num_per_vertex_slots == 1);
+   CHECK(t.urb_entry_size == 2);
+
+   /* An older caller's struct, cut after num_per_vertex_slots: the new fields stay as the
+    * caller left them. */
+   gpucc_tcs_info old;
+   memset(&old, 0xab, sizeof(old));
+   old.struct_size = (uint32_t)offsetof(gpucc_tcs_info, simd4x2);
+   CHECK_STATUS(gpucc_program_tcs_info(tcs7, &old), GPUCC_STATUS_OK, "");
+   CHECK(old.instances == 2 && old.num_per_vertex_slots == 1);
+   CHECK(old.simd4x2 == 0xabababab && old.input_vertices == 0xabababab);
+
+   gpucc_program_destroy(tcs7);
+   gpucc_compiler_destroy(ivb);
    return check_report("tcs_info");
 }

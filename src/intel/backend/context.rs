@@ -53,7 +53,7 @@ impl Context {
         // compiles them.
         let vec4_stage = matches!(
             shader.stage(),
-            nir::Stage::Vertex | nir::Stage::Geometry | nir::Stage::TessEval
+            nir::Stage::Vertex | nir::Stage::Geometry | nir::Stage::TessEval | nir::Stage::TessCtrl
         );
         let kernel = if vec4_stage && self.devinfo.ver < 80 {
             let flow = self.flow16.as_ref().ok_or_else(|| {

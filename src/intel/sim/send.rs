@@ -309,6 +309,24 @@ impl Thread {
         let urb = UrbDesc::decode(ver, m.desc);
         let interleave = urb.swizzle == UrbDesc::SWIZZLE_INTERLEAVE;
         let oword = urb.opcode == UrbDesc::WRITE_OWORD;
+        if oword && !interleave && m.n == 8 && m.header && m.rlen == 0 && m.mlen == 2 {
+            // Not interleaved: the first handle's entry takes the data register's two
+            // OWords, each dword enabled by its bit of the channel mask (a Gen7 TCS's
+            // thread end, Mesa's `TCS_OPCODE_THREAD_END`).
+            let channel_mask = self.grf_dword(m.payload, 5)? >> 8 & 0xff;
+            if m.mask == 0 {
+                return Ok(());
+            }
+            let handle = self.grf_dword(m.payload, 0)? & GEN7_URB_HANDLE_MASK;
+            let base = 4 * urb.global_offset;
+            for c in 0..8u32 {
+                if channel_mask >> c & 1 != 0 {
+                    let val = self.grf_dword(m.payload + 1, c as usize)?;
+                    shared.urb_write(handle, base.wrapping_add(c), val)?;
+                }
+            }
+            return Ok(());
+        }
         if !(urb.opcode == UrbDesc::WRITE_HWORD || oword) || !interleave || m.n != 8 {
             return Err(format!(
                 "unsupported: {} (Gen7 URB messages other than interleaved SIMD4x2 HWord and \

@@ -1,9 +1,11 @@
-//! The Gen8/9 SIMD8 SINGLE_PATCH tessellation-control thread payload, in the layout Mesa's
-//! `tcs_thread_payload` expects (one patch, output vertex c in channel c):
+//! The tessellation-control thread payload: Gen8/9 SIMD8 SINGLE_PATCH, in the layout Mesa's
+//! `tcs_thread_payload` expects (one patch, output vertex c in channel c), and Gen7's
+//! SIMD4x2 one (output vertices `2i` and `2i + 1` of instance `i` in the two halves), the
+//! same registers with the instance number in g0.2 bits 22:16 on Ivy Bridge:
 //!
 //! | register | contents |
 //! |---|---|
-//! | g0 | thread header: dword 0 = the patch URB entry's handle, dword 1 = the primitive id, dword 2 bits 23:17 = the instance number |
+//! | g0 | thread header: dword 0 = the patch URB entry's handle, dword 1 = the primitive id, dword 2 bits 23:17 = the instance number (Ivy Bridge: bits 22:16; the barrier id, bits 15:12 or 16:13 on Gen7, is 0) |
 //! | g1–g4 | the input patch's vertex (ICP) URB handles: dword v of g1 + v / 8 = vertex v's |
 //! | next | push constants, 8 dwords per register (the dispatch GRF start) |
 //!
@@ -39,10 +41,11 @@ impl TcsPayload {
                 self.instance
             )));
         }
+        let shift = if t.devinfo().ver == 70 { 16 } else { 17 };
         t.set_grf(
             0,
             0,
-            &[self.patch_handle, self.primitive_id, self.instance << 17],
+            &[self.patch_handle, self.primitive_id, self.instance << shift],
         )?;
         for (k, chunk) in self.icp_handles.chunks(8).enumerate() {
             t.set_grf(1 + k as u32, 0, chunk)?;

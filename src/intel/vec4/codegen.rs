@@ -9,7 +9,8 @@ use crate::intel::eu::{
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
 use crate::intel::msg::{
-    dc, DataPortDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg, SimdMode, UrbDesc,
+    dc, DataPortDesc, GatewayDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg,
+    SimdMode, UrbDesc,
 };
 use crate::intel::DevInfo;
 
@@ -556,6 +557,46 @@ pub fn urb_read_desc(ver: u32, offset: u32) -> u32 {
     .encode(ver)
 }
 
+/// Dword `k` of g0 as a scalar source.
+fn g0_dword(k: u8) -> EuSrc {
+    EuSrc::Reg(RegSrc::new(
+        RegFile::Grf,
+        0,
+        4 * k,
+        RegType::UD,
+        Region::SCALAR,
+    ))
+}
+
+/// Descriptor of a TCS input release (Mesa's `TCS_OPCODE_RELEASE_INPUT`): an OWord read
+/// marked complete, the header alone, no reply; interleaved over two ICP handles unless the
+/// vertex is `unpaired`.
+pub fn tcs_release_desc(ver: u32, unpaired: bool) -> u32 {
+    UrbDesc {
+        len: Lengths::new(1, 0, true),
+        opcode: UrbDesc::READ_OWORD,
+        swizzle: if unpaired {
+            0
+        } else {
+            UrbDesc::SWIZZLE_INTERLEAVE
+        },
+        complete: true,
+        ..UrbDesc::default()
+    }
+    .encode(ver)
+}
+
+/// Descriptor of a TCS thread's last message (Mesa's `TCS_OPCODE_THREAD_END`): an OWord
+/// write of the header and one register, not interleaved, at offset 0 (the encoder adds EOT).
+pub fn tcs_thread_end_desc(ver: u32) -> u32 {
+    UrbDesc {
+        len: Lengths::new(2, 0, true),
+        opcode: UrbDesc::WRITE_OWORD,
+        ..UrbDesc::default()
+    }
+    .encode(ver)
+}
+
 /// The generated program.
 pub struct Generated {
     /// Instructions.
@@ -818,6 +859,293 @@ pub fn generate(
                     Region::SCALAR,
                 ))];
                 out.push(o);
+                continue;
+            }
+            Op::TcsInstanceId => {
+                // The instance number from g0.2 (bits 22:16 on Ivy Bridge, 23:17 on Haswell),
+                // doubled, in x of the first half; one more in x of the second.
+                let d = dst_of(alloc, layout, inst)?;
+                let (mask, shift) = if devinfo.ver == 70 {
+                    (0x007f_0000, 16)
+                } else {
+                    (0x00fe_0000, 17)
+                };
+                let x = |sub: u8| Dst::reg(RegFile::Grf, d.nr, sub, RegType::UD);
+                let xs = EuSrc::Reg(RegSrc::new(
+                    RegFile::Grf,
+                    d.nr,
+                    0,
+                    RegType::UD,
+                    Region::SCALAR,
+                ));
+                out.push(align1_we_all(
+                    Opcode::And,
+                    1,
+                    x(0),
+                    vec![g0_dword(2), imm_ud(mask)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::Shr,
+                    1,
+                    x(0),
+                    vec![xs, imm_ud(shift - 1)],
+                ));
+                out.push(align1_we_all(Opcode::Add, 1, x(16), vec![xs, imm_ud(1)]));
+                continue;
+            }
+            Op::TcsPrimitiveId => {
+                // Align1 under the execution mask: g0.1 into every channel.
+                let d = dst_of(alloc, layout, inst)?;
+                let mut o = eu::Inst::new(Opcode::Mov);
+                o.exec_size = 8;
+                o.dst = Dst::reg(RegFile::Grf, d.nr, 0, RegType::UD);
+                o.src = vec![g0_dword(1)];
+                out.push(o);
+                continue;
+            }
+            Op::TcsInputHeader | Op::TcsOutputHeader { .. } => {
+                let d = dst_of(alloc, layout, inst)?;
+                let (file, nr) = (d.file, d.nr);
+                let at = |sub: u8| Dst::reg(file, nr, sub, RegType::UD);
+                out.push(align1_we_all(Opcode::Mov, 8, at(0), vec![imm_ud(0)]));
+                let offset = match inst.op {
+                    Op::TcsOutputHeader { mask } => {
+                        let m = u32::from(mask & 0xf);
+                        out.push(align1_we_all(
+                            Opcode::Mov,
+                            1,
+                            at(20),
+                            vec![imm_ud(m << 8 | m << 12)],
+                        ));
+                        out.push(align1_we_all(Opcode::Mov, 2, at(0), vec![g0_dword(0)]));
+                        inst.src.first()
+                    }
+                    _ => {
+                        out.push(align1_we_all(Opcode::Mov, 1, at(20), vec![imm_ud(0xff00)]));
+                        let v = &inst.src[0];
+                        if v.file == File::Imm {
+                            let handle = EuSrc::Reg(RegSrc::new(
+                                RegFile::Grf,
+                                (1 + v.imm / 8) as u8,
+                                (4 * (v.imm % 8)) as u8,
+                                RegType::UD,
+                                Region::SCALAR,
+                            ));
+                            out.push(align1_we_all(Opcode::Mov, 2, at(0), vec![handle]));
+                        } else {
+                            // Each half's handle through the address register: the byte
+                            // address of g1.0 plus four bytes per vertex.
+                            let (vn, vsub, _) = grf(alloc, layout, v)?;
+                            let vsub = vsub + 4 * swz_get(v.swizzle, 0);
+                            for half in 0..2u8 {
+                                let a0 =
+                                    Dst::reg(RegFile::Arf, eu::types::arf::ADDRESS, 0, RegType::UW);
+                                let mut a0s = a0_src();
+                                a0s.ty = RegType::UW;
+                                out.push(align1_we_all(
+                                    Opcode::Add,
+                                    1,
+                                    a0,
+                                    vec![
+                                        EuSrc::Reg(RegSrc::new(
+                                            RegFile::Grf,
+                                            vn,
+                                            vsub + 16 * half,
+                                            RegType::UW,
+                                            Region::SCALAR,
+                                        )),
+                                        EuSrc::Imm(Imm {
+                                            ty: RegType::UW,
+                                            bits: 8,
+                                        }),
+                                    ],
+                                ));
+                                out.push(align1_we_all(
+                                    Opcode::Shl,
+                                    1,
+                                    a0,
+                                    vec![
+                                        EuSrc::Reg(a0s),
+                                        EuSrc::Imm(Imm {
+                                            ty: RegType::UW,
+                                            bits: 2,
+                                        }),
+                                    ],
+                                ));
+                                let mut value =
+                                    RegSrc::new(RegFile::Grf, 0, 0, RegType::UD, Region::SCALAR);
+                                value.indirect = Some(eu::Indirect {
+                                    addr_subnr: 0,
+                                    offset: 0,
+                                });
+                                out.push(align1_we_all(
+                                    Opcode::Mov,
+                                    1,
+                                    at(4 * half),
+                                    vec![EuSrc::Reg(value)],
+                                ));
+                            }
+                        }
+                        inst.src.get(1)
+                    }
+                };
+                if let Some(o) = offset {
+                    let (on, osub, _) = grf(alloc, layout, o)?;
+                    out.push(align1_we_all(
+                        Opcode::Mov,
+                        2,
+                        at(12),
+                        vec![EuSrc::Reg(RegSrc::new(
+                            RegFile::Grf,
+                            on,
+                            osub + 4 * swz_get(o.swizzle, 0),
+                            RegType::UD,
+                            Region::new(4, 1, 0),
+                        ))],
+                    ));
+                }
+                continue;
+            }
+            Op::TcsBarrierHeader { instances } => {
+                // Dword 2: the barrier id (g0.2 bits 15:12 on Ivy Bridge, 16:13 on Haswell)
+                // moved to bits 27:24, the thread count at 9 and the enable bit 15.
+                let d = dst_of(alloc, layout, inst)?;
+                let (file, nr) = (d.file, d.nr);
+                let at = |sub: u8| Dst::reg(file, nr, sub, RegType::UD);
+                let m2 = EuSrc::Reg(RegSrc::new(file, nr, 8, RegType::UD, Region::SCALAR));
+                let (mask, shift) = if devinfo.ver == 70 {
+                    (0xf000, 12)
+                } else {
+                    (0x1_e000, 11)
+                };
+                out.push(align1_we_all(Opcode::Mov, 8, at(0), vec![imm_ud(0)]));
+                out.push(align1_we_all(
+                    Opcode::And,
+                    1,
+                    at(8),
+                    vec![g0_dword(2), imm_ud(mask)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::Shl,
+                    1,
+                    at(8),
+                    vec![m2, imm_ud(shift)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::Or,
+                    1,
+                    at(8),
+                    vec![m2, imm_ud(instances << 9 | 1 << 15)],
+                ));
+                continue;
+            }
+            Op::Barrier => {
+                let (file, nr, _, _) = reg(alloc, layout, &inst.src[0])?;
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.we_all = true;
+                e.dst = Dst::null(RegType::UW);
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(8, 8, 1))),
+                    imm_ud(
+                        GatewayDesc {
+                            len: Lengths::new(1, 0, false),
+                            subfunction: GatewayDesc::BARRIER,
+                        }
+                        .encode(devinfo.ver),
+                    ),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::GATEWAY,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                out.push(e);
+                // WAIT n0: stall until the gateway signals that every thread arrived.
+                let mut w = eu::Inst::new(Opcode::Wait);
+                let n0 = eu::types::arf::NOTIFICATION_COUNT;
+                w.exec_size = 1;
+                w.we_all = true;
+                w.dst = Dst::reg(RegFile::Arf, n0, 0, RegType::UD);
+                w.src = vec![EuSrc::Reg(RegSrc::new(
+                    RegFile::Arf,
+                    n0,
+                    0,
+                    RegType::UD,
+                    Region::new(0, 1, 0),
+                ))];
+                out.push(w);
+                continue;
+            }
+            Op::TcsReleaseInput { vertex, unpaired } => {
+                let d = dst_of(alloc, layout, inst)?;
+                let (file, nr) = (d.file, d.nr);
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    8,
+                    Dst::reg(file, nr, 0, RegType::UD),
+                    vec![imm_ud(0)],
+                ));
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    2,
+                    Dst::reg(file, nr, 0, RegType::UD),
+                    vec![EuSrc::Reg(RegSrc::new(
+                        RegFile::Grf,
+                        (1 + vertex / 8) as u8,
+                        (4 * (vertex % 8)) as u8,
+                        RegType::UD,
+                        Region::new(2, 2, 1),
+                    ))],
+                ));
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.access_mode = AccessMode::Align16;
+                e.dst = Dst::null(RegType::F);
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(4, 4, 1))),
+                    imm_ud(tcs_release_desc(devinfo.ver, unpaired)),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::URB,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                out.push(e);
+                continue;
+            }
+            Op::TcsThreadEnd => {
+                // Zero written to dword 0 of the patch entry alone (channel x of the first
+                // OWord enabled), ending the thread.
+                let d = dst_of(alloc, layout, inst)?;
+                let (file, nr) = (d.file, d.nr);
+                let at = |n: u8, sub: u8| Dst::reg(file, n, sub, RegType::UD);
+                out.push(align1_we_all(Opcode::Mov, 8, at(nr, 0), vec![imm_ud(0)]));
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    1,
+                    at(nr, 20),
+                    vec![imm_ud(0x100)],
+                ));
+                out.push(align1_we_all(Opcode::Mov, 1, at(nr, 0), vec![g0_dword(0)]));
+                out.push(align1_we_all(
+                    Opcode::Mov,
+                    8,
+                    at(nr + 1, 0),
+                    vec![imm_ud(0)],
+                ));
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.access_mode = AccessMode::Align16;
+                e.dst = Dst::null(RegType::F);
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(4, 4, 1))),
+                    imm_ud(tcs_thread_end_desc(devinfo.ver)),
+                ];
+                e.msg = Some(Message {
+                    sfid: sfid::URB,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e.eot = true;
+                out.push(e);
                 continue;
             }
             Op::UrbRead { offset } => {
@@ -1130,6 +1458,23 @@ pub fn generate(
             }
             Op::Math(f) if devinfo.ver < 60 => {
                 gen4_math(devinfo.ver, &mut out, alloc, layout, inst, f)?
+            }
+            Op::MulHigh => {
+                // The low product into the accumulator, then MACH for the high dword.
+                let srcs: Vec<EuSrc> = inst
+                    .src
+                    .iter()
+                    .map(|s| src_of(alloc, layout, s))
+                    .collect::<Result<_, _>>()?;
+                let mut mul = eu::Inst::new(Opcode::Mul);
+                mul.access_mode = AccessMode::Align16;
+                mul.dst = Dst::reg(RegFile::Arf, eu::types::arf::ACCUMULATOR, 0, inst.dst.ty);
+                mul.src = srcs.clone();
+                out.push(mul);
+                let mut e = eu::Inst::new(Opcode::Mach);
+                e.dst = dst_of(alloc, layout, inst)?;
+                e.src = srcs;
+                e
             }
             Op::Math(f) => {
                 let mut e = eu::Inst::new(Opcode::Math);

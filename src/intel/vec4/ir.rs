@@ -194,6 +194,10 @@ pub enum Op {
     Alu(Opcode),
     /// An extended-math function.
     Math(MathFn),
+    /// The high dword of the 64-bit product of the two sources (their type, D or UD, says
+    /// signed or not): `mul` into the accumulator, then `mach` (Mesa's `imul_high` and
+    /// `umul_high` on Gen7).
+    MulHigh,
     /// Builds the URB write header in its destination: g0 copied, then the channel-enable
     /// byte 0xff00 ORed into dword 5 (Mesa's `or(1) g.5 g0.5 0xff00`).
     UrbHeader,
@@ -294,6 +298,50 @@ pub enum Op {
     /// Tessellation evaluation: the patch's primitive id (g1.7) in every channel (Mesa's
     /// `TES_OPCODE_GET_PRIMITIVE_ID`, an align1 move).
     TesPrimitiveId,
+    /// Tessellation control: each half's invocation (output vertex) in its x: `2i` and
+    /// `2i + 1` for instance `i`, from g0.2 bits 22:16 (Ivy Bridge) or 23:17 (Haswell)
+    /// (Mesa's `TCS_OPCODE_GET_INSTANCE_ID`).
+    TcsInstanceId,
+    /// Tessellation control: the patch's primitive id (g0.1) in every channel (Mesa's
+    /// `TCS_OPCODE_GET_PRIMITIVE_ID`).
+    TcsPrimitiveId,
+    /// Tessellation control: the header of a URB read from input vertices (Mesa's
+    /// `VEC4_TCS_OPCODE_SET_INPUT_URB_OFFSETS`): every channel enabled, dwords 0 and 1 the
+    /// ICP handles of the vertex each half names (`src[0]`: an immediate, or x of each
+    /// half, gathered through the address register), dwords 3 and 4 each half's per-slot
+    /// offset (x of each half of `src[1]`) when there is a second source.
+    TcsInputHeader,
+    /// Tessellation control: the header of a URB read or write of the patch entry (Mesa's
+    /// `VEC4_TCS_OPCODE_SET_OUTPUT_URB_OFFSETS`): the channels of `mask` enabled in both
+    /// halves, the patch handle (g0.0) in dwords 0 and 1, each half's per-slot offset (x of
+    /// each half of `src[0]`) in dwords 3 and 4 when there is a source.
+    TcsOutputHeader {
+        /// The components written (bit c: component c).
+        mask: u8,
+    },
+    /// Tessellation control: the barrier message header (Mesa's
+    /// `TCS_OPCODE_CREATE_BARRIER_HEADER`): the barrier id from g0.2, the thread count
+    /// `instances` and the enable bit in dword 2.
+    TcsBarrierHeader {
+        /// Threads per patch meeting at the barrier.
+        instances: u32,
+    },
+    /// A message-gateway barrier from the header in `src[0]` (Mesa's `SHADER_OPCODE_BARRIER`).
+    Barrier,
+    /// Tessellation control: the input vertices `vertex` and `vertex + 1` released (Mesa's
+    /// `TCS_OPCODE_RELEASE_INPUT`: a URB OWord read marked complete, no reply, from their two
+    /// ICP handles; one handle, not interleaved, when `unpaired`). The header is built in
+    /// the (fixed) destination.
+    TcsReleaseInput {
+        /// The first vertex of the pair.
+        vertex: u32,
+        /// The last vertex of an odd count, alone.
+        unpaired: bool,
+    },
+    /// Tessellation control: the end of the thread (Mesa's `TCS_OPCODE_THREAD_END`): a
+    /// masked OWord write of zero to header dword 0 of the patch entry, with EOT; the message
+    /// is built in the (fixed) destination and the register after it.
+    TcsThreadEnd,
     /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
     /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
     /// message setup in the registers from [`SCRATCH_MSG`] and the send.
@@ -336,6 +384,9 @@ pub enum UrbKind {
     GsControl,
     /// A geometry thread's end: the header alone, with the vertex counts.
     GsEnd,
+    /// A tessellation-control write to the patch entry: an OWord write with per-slot
+    /// offsets and channel masks, the header and one data register.
+    TcsOutput,
 }
 
 /// The SIMD4x2 sampler messages the vertex stage sends (Gen5+ message types).
@@ -384,6 +435,9 @@ impl Op {
                 | Op::Tex { .. }
                 | Op::ScratchWrite { .. }
                 | Op::ScratchRead { .. }
+                | Op::Barrier
+                | Op::TcsReleaseInput { .. }
+                | Op::TcsThreadEnd
         )
     }
 
@@ -442,6 +496,10 @@ impl Inst {
                     | Op::GsWriteOffset { .. }
                     | Op::GsVertexCount
                     | Op::GsClearR0Dword2
+                    | Op::Barrier
+                    | Op::TcsBarrierHeader { .. }
+                    | Op::TcsReleaseInput { .. }
+                    | Op::TcsThreadEnd
             )
             || (matches!(
                 self.op,
@@ -463,13 +521,16 @@ impl Inst {
             Op::Alu(Opcode::Dp2) => 0x3,
             Op::Alu(Opcode::Dph) if i == 0 => 0x7,
             Op::Alu(Opcode::Dph | Opcode::Send) => 0xf,
-            Op::Alu(_) | Op::Math(_) if self.dst.file != File::Null => self.dst.writemask,
+            Op::Alu(_) | Op::Math(_) | Op::MulHigh if self.dst.file != File::Null => {
+                self.dst.writemask
+            }
             // The sampler's SIMD4x2 `ld` takes its offset from each vertex's x, as the GS
             // header fields their counts.
             Op::PullLoad { .. } | Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::Broadcast => {
                 0x1
             }
             Op::TesIndirectOffset if i == 1 => 0x1,
+            Op::TcsInputHeader | Op::TcsOutputHeader { .. } => 0x1,
             Op::Tex { indexed: true, .. } if i + 1 == self.src.len() => 0x1,
             _ => 0xf,
         };
@@ -585,6 +646,7 @@ impl fmt::Display for Inst {
         let name = match self.op {
             Op::Alu(o) => o.name().to_string(),
             Op::Math(m) => format!("math {}", m.name()),
+            Op::MulHigh => "mul_high".into(),
             Op::UrbHeader => "urb_header".into(),
             Op::PullLoad { surface, indexed } => format!(
                 "pull_load(bti {surface}{})",
@@ -621,6 +683,7 @@ impl fmt::Display for Inst {
                         UrbKind::GsVertex => "_per_slot",
                         UrbKind::GsControl => "_oword",
                         UrbKind::GsEnd => "_gs_end",
+                        UrbKind::TcsOutput => "_tcs",
                     },
                     if eot { " eot" } else { "" }
                 )
@@ -634,6 +697,17 @@ impl fmt::Display for Inst {
             Op::TesIndirectOffset => "tes_indirect_offset".into(),
             Op::UrbRead { offset } => format!("urb_read(off {offset})"),
             Op::TesPrimitiveId => "tes_primitive_id".into(),
+            Op::TcsInstanceId => "tcs_instance_id".into(),
+            Op::TcsPrimitiveId => "tcs_primitive_id".into(),
+            Op::TcsInputHeader => "tcs_input_header".into(),
+            Op::TcsOutputHeader { mask } => format!("tcs_output_header({mask:#x})"),
+            Op::TcsBarrierHeader { instances } => format!("tcs_barrier_header({instances})"),
+            Op::Barrier => "barrier".into(),
+            Op::TcsReleaseInput { vertex, unpaired } => format!(
+                "tcs_release_input({vertex}{})",
+                if unpaired { " unpaired" } else { "" }
+            ),
+            Op::TcsThreadEnd => "tcs_thread_end".into(),
             Op::If => "if".into(),
             Op::Else => "else".into(),
             Op::EndIf => "endif".into(),

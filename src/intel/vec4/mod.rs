@@ -1,5 +1,5 @@
 //! The vec4 backend: Gen7 (Ivy Bridge, Haswell) and Gen6 (Sandy Bridge, see [`gen6`]) vertex
-//! shaders and Gen7 geometry and tessellation-evaluation shaders, which the hardware runs
+//! shaders and Gen7 geometry and tessellation shaders, which the hardware runs
 //! SIMD4x2 — two vertices per thread, four components each, every instruction align16 with
 //! swizzles and write masks (Mesa's `brw_vec4*` backend).
 //!
@@ -104,6 +104,10 @@ fn lower_with(
     runner.show(TRANSLATE, &prog);
     runner.check(TRANSLATE, &prog)?;
     runner.step(EMIT_VERTEX, &mut prog, |p| {
+        if facts.tess_ctrl.is_some() {
+            // The thread end of a TCS is part of the translation.
+            return false;
+        }
         match facts.gs_end {
             Some(end) => urb::emit_gs_end(&mut p.insts, end.control, end.control_dword, end.count),
             None => urb::emit_vertex(
@@ -164,6 +168,9 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             | ir::Op::UrbRead { .. } => 200,
             ir::Op::TesInputHeader => 6,
             ir::Op::TesIndirectOffset => 4,
+            ir::Op::TcsInputHeader | ir::Op::TcsOutputHeader { .. } => 6,
+            ir::Op::Barrier => 50,
+            ir::Op::TcsReleaseInput { .. } | ir::Op::TcsThreadEnd => 12,
             ir::Op::ScratchWrite { .. } => 8,
             ir::Op::SamplerHeader { offset_bits: 0 } => 4,
             ir::Op::SamplerHeader { .. } => 8,
@@ -186,8 +193,8 @@ pub fn compile(
     let gen4 = devinfo.ver == 45;
     if devinfo.ver != 70 && devinfo.ver != 75 && !gen6 && !gen4 {
         return Err(CompileError::Unsupported(format!(
-            "vec4 vertex, geometry and tessellation-evaluation shaders on {} (the vec4 \
-             backend targets G4x, Gen6 and Gen7)",
+            "vec4 vertex, geometry and tessellation shaders on {} (the vec4 backend \
+             targets G4x, Gen6 and Gen7)",
             devinfo.name
         )));
     }
@@ -396,8 +403,11 @@ pub fn compile(
         scratch_size: spilled.scratch_bytes,
         compute: None,
         tess_eval: facts.tess_eval.clone(),
-        tess_ctrl: None,
-        vertex: (facts.geometry.is_none() && facts.tess_eval.is_none()).then_some(facts.vertex),
+        tess_ctrl: facts.tess_ctrl.clone(),
+        vertex: (facts.geometry.is_none()
+            && facts.tess_eval.is_none()
+            && facts.tess_ctrl.is_none())
+        .then_some(facts.vertex),
         geometry: facts.geometry,
         relocs: Vec::new(),
         constant_data_size: shader.info.constant_data_size,

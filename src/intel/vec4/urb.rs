@@ -36,7 +36,7 @@ pub fn urb_write_desc(ver: u32, offset: u32, mlen: u32, complete: bool) -> u32 {
 pub fn urb_desc(ver: u32, offset: u32, mlen: u32, complete: bool, kind: UrbKind) -> u32 {
     UrbDesc {
         len: Lengths::new(mlen, 0, true),
-        opcode: if kind == UrbKind::GsControl {
+        opcode: if matches!(kind, UrbKind::GsControl | UrbKind::TcsOutput) {
             UrbDesc::WRITE_OWORD
         } else {
             UrbDesc::WRITE_HWORD
@@ -44,7 +44,7 @@ pub fn urb_desc(ver: u32, offset: u32, mlen: u32, complete: bool, kind: UrbKind)
         global_offset: offset,
         swizzle: UrbDesc::SWIZZLE_INTERLEAVE,
         complete: complete && matches!(kind, UrbKind::Vertex | UrbKind::Gen4Vertex),
-        per_slot_offset: kind == UrbKind::GsVertex,
+        per_slot_offset: matches!(kind, UrbKind::GsVertex | UrbKind::TcsOutput),
         // Gen6 marks the entry used (Mesa's gfx6 URB writes all do; Gen7 has no such bit).
         used: ver < 70,
         ..UrbDesc::default()
@@ -340,6 +340,14 @@ mod tests {
         assert_eq!(urb_desc(70, 1, 5, false, UrbKind::GsVertex), 0x0a09_4008);
         assert_eq!(urb_desc(70, 0, 2, false, UrbKind::GsControl), 0x0408_4001);
         assert_eq!(eot(urb_desc(70, 0, 1, true, UrbKind::GsEnd)), 0x8208_4000);
+    }
+
+    #[test]
+    fn tcs_output_descriptors_match_mesa_assembly() {
+        // Mesa's ivb TCS assembly (tcs-tes-patch): `0x04094031 urb MsgDesc: offset 6 write
+        // OWord per-slot interleave mlen 2 rlen 0` and `0x04094009 ... offset 1 ...`.
+        assert_eq!(urb_desc(70, 6, 2, false, UrbKind::TcsOutput), 0x0409_4031);
+        assert_eq!(urb_desc(70, 1, 2, false, UrbKind::TcsOutput), 0x0409_4009);
     }
 
     #[test]

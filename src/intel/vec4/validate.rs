@@ -129,6 +129,15 @@ fn check_op(inst: &Inst) -> Option<String> {
             | Op::TesIndirectOffset
             | Op::UrbRead { .. }
             | Op::TesPrimitiveId
+            | Op::TcsInstanceId
+            | Op::TcsPrimitiveId
+            | Op::TcsInputHeader
+            | Op::TcsOutputHeader { .. }
+            | Op::TcsBarrierHeader { .. }
+            | Op::Barrier
+            | Op::TcsReleaseInput { .. }
+            | Op::TcsThreadEnd
+            | Op::MulHigh
     );
     if (expanded || matches!(inst.op, Op::Else | Op::EndIf | Op::Do)) && inst.pred.is_some() {
         return Some("a predicate it cannot have".into());
@@ -176,16 +185,54 @@ fn check_op(inst: &Inst) -> Option<String> {
                     .then(|| "a URB read header or offset not a plain virtual register".into())
             })
         }
+        Op::TcsInstanceId | Op::TcsPrimitiveId => count(0).or_else(|| vgrf_dst(inst)),
+        Op::MulHigh => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
+            inst.src
+                .iter()
+                .any(|s| {
+                    !matches!(
+                        s.file,
+                        File::Vgrf | File::Attr | File::Uniform | File::Patch
+                    ) || s.ty != inst.dst.ty
+                        || !matches!(s.ty, RegType::D | RegType::UD)
+                })
+                .then(|| "a high multiply of other than D or UD registers".into())
+        }),
+        Op::TcsInputHeader | Op::TcsOutputHeader { .. } => {
+            let (lo, hi) = if inst.op == Op::TcsInputHeader {
+                (1, 2)
+            } else {
+                (0, 1)
+            };
+            if n < lo || n > hi {
+                return Some(format!("{n} sources, not {lo} to {hi}"));
+            }
+            if !matches!(inst.dst.file, File::Vgrf | File::Fixed) || inst.dst.writemask != 0xf {
+                return Some("a header not written whole to a register".into());
+            }
+            inst.src.iter().enumerate().find_map(|(k, s)| {
+                let imm_ok = inst.op == Op::TcsInputHeader && k == 0;
+                (!(s.file == File::Vgrf || (imm_ok && s.file == File::Imm)) || s.negate || s.abs)
+                    .then(|| "a vertex or offset not a plain virtual register".into())
+            })
+        }
+        Op::TcsBarrierHeader { .. } | Op::TcsReleaseInput { .. } | Op::TcsThreadEnd => {
+            count(0).or_else(|| fixed_dst(inst))
+        }
+        Op::Barrier => count(1).or_else(|| null_dst(inst)).or_else(|| {
+            (inst.src[0].file != File::Fixed)
+                .then(|| "a barrier header not in a fixed register".into())
+        }),
         Op::UrbWrite {
             mlen,
-            kind: UrbKind::GsControl,
+            kind: UrbKind::GsControl | UrbKind::TcsOutput,
             ..
-        } if mlen != 2 => Some(format!("control-data write of {mlen} registers, not 2")),
+        } if mlen != 2 => Some(format!("OWord write of {mlen} registers, not 2")),
         Op::UrbWrite { mlen, kind, .. } => count(1).or_else(|| null_dst(inst)).or_else(|| {
             let s = &inst.src[0];
             if s.file != File::Fixed {
                 Some("a message not in fixed registers".into())
-            } else if kind != UrbKind::GsControl
+            } else if !matches!(kind, UrbKind::GsControl | UrbKind::TcsOutput)
                 && (mlen == 0 || (mlen % 2 == 0 && kind != UrbKind::Gen4Vertex))
             {
                 Some(format!(

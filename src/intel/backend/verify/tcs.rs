@@ -11,7 +11,9 @@
 //! interpreter wrote must hold its value (within the math tolerance when the shader uses
 //! inexact math) and every other one must still hold the poison, so that a write of zero
 //! (or of anything) to a wrong place shows; only header dword 0 may also be zero, the
-//! thread-end write Mesa makes there (Broadwell's "TR DS Cache Disable").
+//! thread-end write Mesa makes there (Broadwell's "TR DS Cache Disable"; Gen7's thread end).
+//! A Gen7 (SIMD4x2) TCS runs its instance threads, two output vertices each, over the one
+//! patch entry, in turn between barriers: each runs until it ends or reaches a barrier.
 //! SSBOs must end byte-identical. The hardware dispatches all eight channels: the check also
 //! covers the program's own disabling of the channels past the output vertex count.
 
@@ -78,10 +80,16 @@ pub(super) fn run_tcs_set(
     interp_steps: u64,
 ) -> Result<Option<VerifyOutcome>, VerifyOutcome> {
     let info = kernel.tess_ctrl.as_ref().expect("checked by the caller");
-    let variant = kernel.variant(8).expect("checked by the caller");
-    if info.instances != 1 {
+    let simd4x2 = kernel.is_simd4x2();
+    let width = if simd4x2 {
+        crate::intel::kernel::SIMD4X2
+    } else {
+        8
+    };
+    let variant = kernel.variant(width).expect("checked by the caller");
+    if info.instances != 1 && !simd4x2 {
         return Err(VerifyOutcome::Unsupported(format!(
-            "a TCS of {} instance threads",
+            "a SIMD8 TCS of {} instance threads",
             info.instances
         )));
     }
@@ -139,12 +147,12 @@ pub(super) fn run_tcs_set(
         coordinate_counts: super::world::texture_coordinate_counts(shader),
         ssbos: std::cell::RefCell::new(ssbos),
     };
-    let payload = TcsPayload {
+    let payload = |instance: u32| TcsPayload {
         patch_handle: PATCH_HANDLE,
         primitive_id,
-        instance: 0,
+        instance,
         icp_handles: (0..INPUT_VERTICES).map(icp_handle).collect(),
-        push_constants: push,
+        push_constants: push.clone(),
     };
     let entry_dwords = 4 * info.vue_map.entry_slots(info.output_vertices);
     // An output slot indexed by a uniform integer holding a float's bits lies far past the
@@ -163,7 +171,10 @@ pub(super) fn run_tcs_set(
         e => e,
     };
     let t = sim
-        .run(|t| {
+        .run_instances(info.instances as usize, |t, instance| {
+            if instance > 0 {
+                return payload(instance as u32).apply(t);
+            }
             let urb = &mut t.shared_mut().urb;
             let laid = entry_dwords.max(4 * PATCH_LAID_SLOTS);
             urb.insert(PATCH_HANDLE, (0..laid).map(|d| (d, PATCH_POISON)).collect());
@@ -174,7 +185,7 @@ pub(super) fn run_tcs_set(
                     .collect();
                 urb.insert(icp_handle(v as u32), entry);
             }
-            payload.apply(t)
+            payload(0).apply(t)
         })
         .map_err(far)?;
     let urb = &t.shared().urb;

@@ -324,6 +324,31 @@ impl Simulation<'_> {
         &self,
         load: impl FnOnce(&mut Thread) -> Result<Layout, crate::intel::sim::SimError>,
     ) -> Result<Thread, VerifyOutcome> {
+        let mut t = self.run_prepared(load)?;
+        t.set_step_limit(2_000_000);
+        t.run_binary(&relocated_variant(self.kernel, self.variant)?)
+            .map_err(sim_error)?;
+        self.keep_ssbos(&t);
+        Ok(t)
+    }
+
+    /// The SSBO contents a run left, kept for the next thread.
+    fn keep_ssbos(&self, t: &Thread) {
+        let base = self.kernel.ssbo_surface_base;
+        for (b, bytes) in self.ssbos.borrow_mut().iter_mut().enumerate() {
+            if let Some(now) = t.shared().buffers.get(&(base + b as u32)) {
+                bytes.clone_from(now);
+            }
+        }
+    }
+
+    /// A thread with its payload loaded by `load` and the shared functions bound (buffers,
+    /// constants), after checking that the payload's push constants start where the kernel
+    /// expects them; not yet run.
+    fn run_prepared(
+        &self,
+        load: impl FnOnce(&mut Thread) -> Result<Layout, crate::intel::sim::SimError>,
+    ) -> Result<Thread, VerifyOutcome> {
         let mut t = Thread::new(self.ctx.devinfo(), 8)
             .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
         let layout = load(&mut t).map_err(sim_error)?;
@@ -348,14 +373,77 @@ impl Simulation<'_> {
         for (b, bytes) in self.ssbos.borrow().iter().enumerate() {
             t.shared_mut().bind_buffer(base + b as u32, bytes.clone());
         }
-        t.set_step_limit(2_000_000);
-        t.run_binary(&relocated_variant(self.kernel, self.variant)?)
-            .map_err(sim_error)?;
-        for (b, bytes) in self.ssbos.borrow_mut().iter_mut().enumerate() {
-            if let Some(now) = t.shared().buffers.get(&(base + b as u32)) {
-                bytes.clone_from(now);
+        Ok(t)
+    }
+
+    /// Runs `n` threads of one patch that share the shared functions (the URB, buffers),
+    /// each loaded by `load` with its index: the first runs until it ends or sends a barrier
+    /// message, then the next, round after round, so that every thread reaches a barrier
+    /// before any passes it. Returns the first thread, holding the shared state.
+    pub(super) fn run_instances(
+        &self,
+        n: usize,
+        load: impl Fn(&mut Thread, usize) -> Result<Layout, crate::intel::sim::SimError>,
+    ) -> Result<Thread, VerifyOutcome> {
+        const STEP_LIMIT: u64 = 2_000_000;
+        if n == 1 {
+            return self.run(|t| load(t, 0));
+        }
+        let first = self.run_prepared(|t| load(t, 0))?;
+        let mut threads = vec![first];
+        for k in 1..n {
+            let mut t = Thread::new(self.ctx.devinfo(), 8)
+                .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: {e}")))?;
+            load(&mut t, k).map_err(sim_error)?;
+            threads.push(t);
+        }
+        let bytes = relocated_variant(self.kernel, self.variant)?;
+        let (insts, offsets) = crate::intel::eu::decode_program_at(self.ctx.devinfo(), &bytes)
+            .map_err(|e| VerifyOutcome::Unsupported(format!("simulator: decode: {e}")))?;
+        let mut shared = std::mem::take(threads[0].shared_mut());
+        let mut pcs: Vec<Option<usize>> = vec![Some(0); n];
+        let mut steps = 0u64;
+        loop {
+            let alive = pcs.iter().filter(|p| p.is_some()).count();
+            if alive == 0 {
+                break;
+            }
+            let mut waiting = 0;
+            for (k, t) in threads.iter_mut().enumerate() {
+                while let Some(pc) = pcs[k] {
+                    if pc >= insts.len() {
+                        return Err(sim_error(crate::intel::sim::SimError::new(format!(
+                            "instance thread {k} ran past its end without EOT"
+                        ))));
+                    }
+                    let barriers = shared.barriers;
+                    pcs[k] = t
+                        .step_with(&insts, &offsets, pc, &mut shared)
+                        .map_err(sim_error)?;
+                    steps += 1;
+                    if steps > STEP_LIMIT {
+                        return Err(VerifyOutcome::Unsupported(format!(
+                            "the instance threads outrun the step limit ({STEP_LIMIT})"
+                        )));
+                    }
+                    if shared.barriers != barriers {
+                        waiting += 1;
+                        break;
+                    }
+                }
+            }
+            if waiting > 0 && waiting < alive {
+                return Err(VerifyOutcome::Fail {
+                    invocation: 0,
+                    output: "(barrier)".into(),
+                    expected: "every instance thread at each barrier".into(),
+                    got: format!("{waiting} of {alive} threads wait at a barrier"),
+                });
             }
         }
+        *threads[0].shared_mut() = shared;
+        let t = threads.swap_remove(0);
+        self.keep_ssbos(&t);
         Ok(t)
     }
 }

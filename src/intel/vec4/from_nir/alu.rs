@@ -526,6 +526,25 @@ impl Tr<'_> {
                 let d = self.def_dst(a.def, F)?;
                 self.emit_to(Op::Math(f), d, vec![x]);
             }
+            AluOp::udiv | AluOp::umod => {
+                // The math unit's unsigned integer division (Mesa's INT_QUOTIENT and
+                // INT_REMAINDER with UD operands).
+                let f = if a.op == AluOp::udiv {
+                    MathFn::IntDivQuotient
+                } else {
+                    MathFn::IntDivRemainder
+                };
+                let (x, y) = (reg_arg!(0, UD), reg_arg!(1, UD));
+                let d = self.def_dst(a.def, UD)?;
+                self.emit_to(Op::Math(f), d, vec![x, y]);
+            }
+            AluOp::umul_high | AluOp::imul_high => {
+                // MUL into the accumulator, MACH for the high dword (Mesa's vec4 code).
+                let ty = if a.op == AluOp::umul_high { UD } else { D };
+                let (x, y) = (reg_arg!(0, ty), reg_arg!(1, ty));
+                let d = self.def_dst(a.def, ty)?;
+                self.emit_to(Op::MulHigh, d, vec![x, y]);
+            }
             AluOp::fpow => {
                 let (x, y) = (reg_arg!(0, F), reg_arg!(1, F));
                 let d = self.def_dst(a.def, F)?;

@@ -50,6 +50,11 @@ impl Tr<'_> {
     }
 
     pub(super) fn emit_intrinsic(&mut self, i: &IntrinsicInstr) -> Result<(), CompileError> {
+        if self.tcs.is_some() {
+            if let Some(r) = self.emit_tcs_intrinsic(i) {
+                return r;
+            }
+        }
         match i.intrinsic {
             Intrinsic::DeclReg => self.emit_decl_reg(i),
             Intrinsic::LoadReg => self.emit_load_reg(i),

@@ -12,6 +12,8 @@ mod alu;
 mod gs;
 mod gs_state;
 mod io;
+mod tcs;
+mod tcs_state;
 mod tes;
 mod tex;
 
@@ -61,12 +63,17 @@ pub struct Facts {
     /// A tessellation-evaluation shader's facts (`vertex` then holds its output VUE map and
     /// its pushed patch registers).
     pub tess_eval: Option<crate::intel::tess::TessEvalInfo>,
+    /// A tessellation-control shader's facts (its thread end is part of the program).
+    pub tess_ctrl: Option<crate::intel::tcs::TessCtrlInfo>,
 }
 
 impl Facts {
     /// The first push-constant register: g1, after a geometry thread's primitive ids g2,
     /// after a tessellation-evaluation thread's domain points g2.
     pub fn uniform_base(&self) -> u32 {
+        if self.tess_ctrl.is_some() {
+            return tcs_state::TCS_PAYLOAD_REGS;
+        }
         if self.tess_eval.is_some() {
             return 2;
         }
@@ -129,6 +136,8 @@ struct Tr<'a> {
     tes: Option<crate::intel::tess::TessEvalInfo>,
     /// The header of a TES's patch URB reads, once built.
     tes_header: Option<u32>,
+    /// A tessellation-control shader's state.
+    tcs: Option<tcs_state::TcsState>,
     /// Elements of the longest sampler array the shader declares: the textures and
     /// samplers a run-time index may reach from its base.
     sampler_array_len: u32,
@@ -171,7 +180,7 @@ pub fn from_nir(
             ..VertexInfo::default()
         };
         (vertex, Some(GsState::new(info)?))
-    } else if shader.stage() == nir::Stage::TessEval {
+    } else if matches!(shader.stage(), nir::Stage::TessEval | nir::Stage::TessCtrl) {
         (VertexInfo::default(), None)
     } else {
         (vertex_facts(shader)?, None)
@@ -223,6 +232,7 @@ pub fn from_nir(
             .unwrap_or(0),
         tes,
         tes_header: None,
+        tcs: None,
         sampler_array_len: shader
             .variables
             .iter()
@@ -252,7 +262,18 @@ pub fn from_nir(
     if t.gs.is_some() {
         t.gs_prolog()?;
     }
+    if shader.stage() == nir::Stage::TessCtrl {
+        let info = crate::intel::backend::tcs::tess_ctrl_facts_simd4x2(shader)?;
+        let invocation = t.prog.vgrf();
+        t.tcs = Some(tcs_state::TcsState { info, invocation });
+        t.tcs_prolog()?;
+    }
     t.emit_list(&imp.body)?;
+    if let Some(st) = &t.tcs {
+        let info = st.info.clone();
+        t.tcs_end()?;
+        t.facts.tess_ctrl = Some(info);
+    }
     if let Some(gs) = &t.gs {
         t.facts.gs_end = Some(gs.end()?);
         t.facts.geometry = Some(gs.info.clone());

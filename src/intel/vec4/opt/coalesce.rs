@@ -67,13 +67,23 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
                         | Op::TesIndirectOffset
                         | Op::UrbRead { .. }
                         | Op::TesPrimitiveId
+                        | Op::TcsInstanceId
+                        | Op::TcsPrimitiveId
+                        | Op::TcsInputHeader
+                        | Op::TcsOutputHeader { .. }
                 )
                 || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
         {
             return false;
         }
         if i.op.is_flow()
-            || matches!(i.op, Op::UrbWrite { .. } | Op::PullLoad { .. })
+            || matches!(
+                i.op,
+                Op::UrbWrite { .. }
+                    | Op::PullLoad { .. }
+                    | Op::TcsReleaseInput { .. }
+                    | Op::TcsThreadEnd
+            )
             || (i.dst.file == dst.file && i.dst.nr == dst.nr)
             || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr)
         {
@@ -153,7 +163,13 @@ pub fn register_coalesce(prog: &mut Program) -> bool {
         let touched = prog.insts[p + 1..q].iter().enumerate().any(|(k, i)| {
             !removed[p + 1 + k]
                 && (i.op.is_flow()
-                    || matches!(i.op, Op::UrbWrite { .. } | Op::PullLoad { .. })
+                    || matches!(
+                        i.op,
+                        Op::UrbWrite { .. }
+                            | Op::PullLoad { .. }
+                            | Op::TcsReleaseInput { .. }
+                            | Op::TcsThreadEnd
+                    )
                     || (i.dst.file == dst.file && i.dst.nr == dst.nr)
                     || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr))
         });
