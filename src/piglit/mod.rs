@@ -17,6 +17,7 @@ pub mod io;
 pub mod raster;
 pub mod run;
 pub mod script;
+pub mod tessellation;
 pub mod tessellator;
 pub mod texture;
 pub mod uniforms;

@@ -223,12 +223,7 @@ fn ring(t: &mut Tessellation, corners: &[[f32; 3]], s: &[Vec<f32>]) -> Ring {
     (0..corners.len())
         .map(|k| {
             let next = (k + 1) % corners.len();
-            edge_points(
-                t,
-                (ids[k], corners[k]),
-                (ids[next], corners[next]),
-                &s[k],
-            )
+            edge_points(t, (ids[k], corners[k]), (ids[next], corners[next]), &s[k])
         })
         .collect()
 }
@@ -308,12 +303,7 @@ fn quads(spacing: Spacing, outer: [f32; 4], inner: [f32; 2]) -> Tessellation {
     // Counter-clockwise from (0, 0): v = 0 (outer[1]), u = 1 (outer[2]), v = 1 (outer[3]),
     // u = 0 (outer[0]); the last two run against their parameter.
     let rect = |u0: f32, v0: f32, u1: f32, v1: f32| {
-        [
-            [u0, v0, 0.0],
-            [u1, v0, 0.0],
-            [u1, v1, 0.0],
-            [u0, v1, 0.0],
-        ]
+        [[u0, v0, 0.0], [u1, v0, 0.0], [u1, v1, 0.0], [u0, v1, 0.0]]
     };
     let outer_s: Vec<Vec<f32>> = [edges[1], edges[2], edges[3], edges[0]]
         .iter()
@@ -449,7 +439,10 @@ mod tests {
         let e = Edge::new(3.0, Spacing::FractionalEven);
         let x = [0, 1, 2, 3, 4].map(|q| e.at(q));
         let want = [0.0, 1.0 / 6.0, 0.5, 5.0 / 6.0, 1.0];
-        assert!(x.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{x:?}");
+        assert!(
+            x.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6),
+            "{x:?}"
+        );
     }
 
     /// All levels one: the single triangle (0, 0, 1), (1, 0, 0), (0, 1, 0).
@@ -515,11 +508,7 @@ mod tests {
         let t = tessellate(layout(Domain::Quads, Spacing::Equal), [1.0; 4], [1.0; 2]);
         assert_eq!(t.triangles.len(), 2);
         covers(&t, 2.0);
-        let t = tessellate(
-            layout(Domain::Quads, Spacing::Equal),
-            [1.0; 4],
-            [3.0, 2.0],
-        );
+        let t = tessellate(layout(Domain::Quads, Spacing::Equal), [1.0; 4], [3.0, 2.0]);
         assert_eq!(t.triangles.len(), 6);
         assert!(has(&t, [1.0 / 3.0, 0.5, 0.0]) && has(&t, [2.0 / 3.0, 0.5, 0.0]));
         covers(&t, 2.0);
@@ -552,12 +541,16 @@ mod tests {
     #[test]
     fn an_outer_level_at_or_below_zero_or_nan_discards_the_patch() {
         let l = layout(Domain::Triangles, Spacing::Equal);
-        assert!(tessellate(l, [1.0, 0.0, 1.0, 0.0], [1.0; 2]).coords.is_empty());
+        assert!(tessellate(l, [1.0, 0.0, 1.0, 0.0], [1.0; 2])
+            .coords
+            .is_empty());
         assert!(tessellate(l, [1.0, 1.0, f32::NAN, 0.0], [1.0; 2])
             .coords
             .is_empty());
         // outer[3] is not a triangle's: ignored.
-        assert!(!tessellate(l, [1.0, 1.0, 1.0, -1.0], [1.0; 2]).coords.is_empty());
+        assert!(!tessellate(l, [1.0, 1.0, 1.0, -1.0], [1.0; 2])
+            .coords
+            .is_empty());
     }
 
     #[test]
@@ -570,6 +563,17 @@ mod tests {
         let t = tessellate(l, [2.0; 4], [2.0; 2]);
         assert_eq!(t.points.len(), 9);
         assert!(t.triangles.is_empty());
+    }
+
+    /// piglit's tessinner-tessouter-inputs-tris levels: outer (2, 4, 7), inner 5.
+    #[test]
+    fn uneven_outer_levels_cover_the_triangle() {
+        let t = tessellate(
+            layout(Domain::Triangles, Spacing::Equal),
+            [2.0, 4.0, 7.0, 6.0],
+            [5.0, 3.0],
+        );
+        covers(&t, 1.0);
     }
 
     /// Fractional spacings still cover the domain.
