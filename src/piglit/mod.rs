@@ -6,7 +6,9 @@
 //! The pieces: [`script`] reads the test, [`uniforms`] lays out each stage's default uniform
 //! block from the NIR's `decl_var` lines, [`raster`] sets up the rectangle's triangles and
 //! interpolates varyings, [`geometry`] assembles a draw's primitives for a geometry shader
-//! and turns the strips it emits back into triangles, and [`run`] executes draws and probes. The framebuffer is RGBA8
+//! and turns the strips it emits back into triangles, [`tessellation`] runs a patch draw's
+//! control and evaluation shaders around [`tessellator`] (GL's primitive generation), and
+//! [`run`] executes draws and probes. The framebuffer is RGBA8
 //! unorm; only pixels some probe reads are shaded (with the rest of their 2×2 quad, for
 //! derivatives), since nothing else can change the outcome.
 

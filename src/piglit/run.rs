@@ -543,14 +543,14 @@ impl Runner {
                 false => Ok(None),
             }
         };
-        let mut tcs = load_tess(test.has_tess_ctrl_shader, "tcs")?;
-        let mut tes = load_tess(test.has_tess_eval_shader, "tes")?;
-        if tcs.is_some() && tes.is_none() {
+        if test.has_tess_ctrl_shader && !test.has_tess_eval_shader {
             return Err(Stop::command(
                 "[tessellation control shader] without an evaluation shader",
                 "patches the control shader passes on with no evaluation shader after it",
             ));
         }
+        let mut tcs = load_tess(test.has_tess_ctrl_shader, "tcs")?;
+        let mut tes = load_tess(test.has_tess_eval_shader, "tes")?;
         for stage in std::iter::once(&fs)
             .chain(vs.as_ref())
             .chain(gs.as_ref())
@@ -1260,7 +1260,7 @@ impl Runner {
         let stop = |e: TessError| match e {
             TessError::Unmodelled(what) => Stop::command(what.clone(), what),
             TessError::Fail(why) => Stop::Fail(why),
-            TessError::Data(why) => Stop::data("NIR of the control shader for the draw", why),
+            TessError::Data(class, why) => Stop::data(&class, why),
         };
         let env = |eval: bool| {
             let (stage, units) = match (eval, &self.tcs, &self.tes) {
@@ -1278,7 +1278,7 @@ impl Runner {
         };
         let Some(tes) = &self.tes else {
             return Err(Stop::Fail(
-                "a patch draw without an evaluation shader".into(),
+                "draw GL_PATCHES without an evaluation shader (GL: INVALID_OPERATION)".into(),
             ));
         };
         let stages = tessellation::Stages {

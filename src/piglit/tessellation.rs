@@ -33,8 +33,9 @@ pub enum TessError {
     Unmodelled(String),
     /// The draw is wrong for the program (GL would raise an error), or a shader failed.
     Fail(String),
-    /// The corpus lacks what running the draw needs (the detail says what).
-    Data(String),
+    /// The corpus lacks what running the draw needs: the class as [`super::Gap::Data`]
+    /// names it, and the detail.
+    Data(String, String),
 }
 
 /// The patch state `patch parameter` sets (GL's defaults: three vertices, levels one).
@@ -158,6 +159,15 @@ fn tcs_domain(tcs: &Shader) -> Domain {
     }
 }
 
+/// GL's name of a domain.
+fn domain_name(domain: Domain) -> &'static str {
+    match domain {
+        Domain::Triangles => "triangles",
+        Domain::Quads => "quads",
+        Domain::Isolines => "isolines",
+    }
+}
+
 /// The levels (GL's outer 0-3, inner 0-1) a control shader's patch entry holds, or the
 /// name of a level `domain` needs that its NIR does not write in any layout.
 fn tcs_levels(
@@ -182,11 +192,16 @@ fn tcs_levels(
                 .map(|(k, _)| format!("gl_TessLevelInner[{k}]"))
         });
     if let Some(level) = missing {
-        return Err(TessError::Data(format!(
-            "the control shader's NIR was compiled for the {written_as:?} domain (the driver's \
+        return Err(TessError::Data(
+            format!("control shader NIR for the {} domain", domain_name(domain)),
+            format!(
+                "the control shader's NIR was compiled for the {} domain (the driver's \
              guess before an evaluation shader is bound), which drops its writes of {level}; \
-             the evaluation shader tessellates {domain:?}"
-        )));
+             the evaluation shader tessellates {}",
+                domain_name(written_as),
+                domain_name(domain)
+            ),
+        ));
     }
     Ok(levels(entry, written_as))
 }
