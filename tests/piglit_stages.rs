@@ -2,8 +2,8 @@
 //! shared/corpus/stages, from Debian's `piglit` package through
 //! scripts/fetch-piglit-stages.sh) run end to end on ivb, hsw, bdw and skl with the NIR Mesa
 //! 23.3 produced for every stage (captured on ivb, which hsw shares, and on bdw, which skl
-//! shares): vertex and fragment stages compiled on the simulator, the geometry stage on the
-//! interpreter. The pass/fail/skip counts and the count per class of test the runner cannot
+//! shares): vertex and fragment stages compiled on the simulator, the geometry and
+//! tessellation stages on the interpreter (the tessellator between the latter two). The pass/fail/skip counts and the count per class of test the runner cannot
 //! run are held exactly in tests/expectations/corpus.txt (`<platform>.piglit_stages.*`), so a
 //! test that regresses or becomes unrunnable fails by name.
 //!
@@ -59,6 +59,7 @@ fn run(platform: &str, corpus: &str) {
     let mut counts = piglit::Counts::default();
     let mut figs = common::expect::Figures::new(&format!("{platform}.piglit_stages"));
     let mut through_gs = 0;
+    let mut through_tes = 0;
     for t in &tests {
         let o = piglit::run_test(platform, t, &nir_dir, Mode::Simulator);
         counts.add(&o);
@@ -66,6 +67,9 @@ fn run(platform: &str, corpus: &str) {
             Outcome::Pass { stages } => {
                 if stages.contains("gs: ") {
                     through_gs += 1;
+                }
+                if stages.contains("tes: ") {
+                    through_tes += 1;
                 }
             }
             _ => {
@@ -87,6 +91,7 @@ fn run(platform: &str, corpus: &str) {
     figs.count("tests", tests.len());
     figs.count("passed", counts.passed);
     figs.count("passed_through_gs", through_gs);
+    figs.count("passed_through_tes", through_tes);
     figs.count("failed", counts.failed);
     figs.count("skipped", counts.skipped);
     figs.gaps(&counts.gaps);
