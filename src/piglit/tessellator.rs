@@ -131,8 +131,8 @@ pub fn tessellate(layout: Layout, outer: [f32; 4], inner: [f32; 2]) -> Tessellat
         Domain::Quads => 4,
         Domain::Isolines => 2,
     };
-    // `!(x > 0)` also holds for NaN.
-    if outer[..used].iter().any(|&l| !(l > 0.0)) {
+    // A NaN level discards the patch too.
+    if outer[..used].iter().any(|&l| l.is_nan() || l <= 0.0) {
         return Tessellation::default();
     }
     let mut t = match layout.domain {
