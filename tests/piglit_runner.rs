@@ -356,8 +356,10 @@ fn unmodelled_texture_parameter_fails_as_cannot_run() {
 fn every_unmodelled_form_names_its_shader_runner_command() {
     let cases = [
         ("texparameter 2D swizzle_r red", "texparameter swizzle_r"),
-        ("draw rect ortho patch 0 0 4 4", "draw rect ortho patch"),
-        ("draw rect patch -1 -1 2 2", "draw rect patch"),
+        (
+            "draw instanced rect ortho patch 2 0 0 4 4",
+            "draw instanced rect ortho patch",
+        ),
         ("draw instanced rect -1 -1 2 2 4", "draw instanced rect"),
         ("texture rgbw 0 (4, 1) GL_R32F", "texture rgbw GL_R32F"),
         ("texture rgbw 2DArray 0 (4, 4, 2)", "texture rgbw 2DArray"),
@@ -379,7 +381,8 @@ fn every_unmodelled_form_names_its_shader_runner_command() {
         let o = run("ivb", &p, Mode::Interpreter);
         assert_eq!(o.gap(), Some(&Gap::Command(class.into())), "{line}: {o}");
     }
-    // Sections and [vertex data] column types are named as shader_runner's sections.
+    // Sections and [vertex data] column types are named as shader_runner's sections; a
+    // control shader needs an evaluation shader after it.
     let tcs = RGBW.replace(
         "[test]",
         "[tessellation control shader]\nvoid main() {}\n[test]",
@@ -388,7 +391,9 @@ fn every_unmodelled_form_names_its_shader_runner_command() {
     let o = run("ivb", &p, Mode::Interpreter);
     assert_eq!(
         o.gap(),
-        Some(&Gap::Command("[tessellation control shader]".into())),
+        Some(&Gap::Command(
+            "[tessellation control shader] without an evaluation shader".into()
+        )),
         "{o}"
     );
     let vdata = RGBW.replace(
@@ -705,4 +710,188 @@ probe rgba 240 125 0.0 0.0 1.0 1.0
         matches!(&o, Outcome::Fail { message, gap: None, .. } if message.contains("INVALID_OPERATION")),
         "{o}"
     );
+}
+
+/// A tessellation control shader in Intel form for the quads domain: four output vertices,
+/// each copying its input vertex's position (input VUE slot 1) into the patch entry; every
+/// invocation writes the levels (outer 2, 2, 2, 2 into slot 1, reversed; inner 2, 2 into
+/// slot 0's z and w) and the patch varying (0, 1, 0, 1). The entry's layout
+/// (`brw_compute_tess_vue_map`): inner levels, outer levels, the patch varying in slot 2,
+/// then one slot per vertex, the position of vertex v in slot 3 + v.
+const TCS_QUADS: &str = "shader: MESA_SHADER_TESS_CTRL
+name: c
+stage: 1
+next_stage: 2
+outputs_written: 0,26-27
+patch_outputs_written: 0x00000001
+primitive_mode: 2
+tcs_vertices_out: 4
+inputs: 1
+outputs: 4
+uniforms: 0
+decl_var shader_in INTERP_MODE_NONE none vec4[32] gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4[4] gl_Position#0 (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_var patch shader_out INTERP_MODE_NONE none vec4 gl_TessLevelOuter (VARYING_SLOT_TESS_LEVEL_OUTER.xyzw, 26, 0)
+decl_var patch shader_out INTERP_MODE_NONE none vec2 gl_TessLevelInner (VARYING_SLOT_TESS_LEVEL_INNER.xy, 27, 0)
+decl_var patch shader_out INTERP_MODE_NONE none vec4 pcolor (64.xyzw, 64, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32     %0 = load_const (0x00000000)
+    con 32x4   %1 = load_const (0x40000000, 0x40000000, 0x40000000, 0x40000000)
+    con 32x4   %2 = load_const (0x00000000, 0x3f800000, 0x00000000, 0x3f800000)
+    div 32     %3 = @load_invocation_id () ()
+    div 32x4   %4 = @load_per_vertex_input (%3, %0 (0x0)) (base=1, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+                    @store_per_vertex_output (%4, %3, %3) (base=3, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1)
+                    @store_output (%1, %0 (0x0)) (base=1, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_TESS_LEVEL_OUTER slots=1, xfb(), xfb2())
+                    @store_output (%1, %0 (0x0)) (base=0, range=1, wrmask=zw, component=0, src_type=float32, io location=VARYING_SLOT_TESS_LEVEL_INNER slots=1, xfb(), xfb2())
+                    @store_output (%2, %0 (0x0)) (base=2, range=1, wrmask=xyzw, component=0, src_type=float32, io location=64 slots=1, xfb(), xfb2())
+                    // succs: b1
+    block b1:
+}
+";
+
+/// The quads-domain evaluation shader over that entry: the position runs from vertex 0's
+/// (slot 3) to vertex 3's (slot 6) with (u, v); VARYING_SLOT_VAR0 = (u·v, the patch
+/// varying's y, 0, 1).
+const TES_QUADS: &str = "shader: MESA_SHADER_TESS_EVAL
+name: e
+stage: 2
+next_stage: 4
+inputs_read: 0
+outputs_written: 0,32
+patch_inputs_read: 0x00000001
+primitive_mode: 2
+spacing: 1
+ccw: true
+inputs: 2
+outputs: 2
+uniforms: 0
+decl_var shader_in INTERP_MODE_NONE none vec4[4] gl_Position (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_var patch shader_in INTERP_MODE_NONE none vec4 pcolor (64.xyzw, 64, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 gl_Position#0 (VARYING_SLOT_POS.xyzw, 0, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 color (VARYING_SLOT_VAR0.xyzw, 32, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    con 32     %0 = load_const (0x00000000)
+    con 32     %1 = load_const (0x00000003)
+    con 32     %2 = load_const (0x3f800000)
+    div 32x3   %3 = @load_tess_coord () ()
+    con 32x4   %4 = @load_per_vertex_input (%0 (0x0), %0 (0x0)) (base=3, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+    con 32x4   %5 = @load_per_vertex_input (%1 (0x3), %0 (0x0)) (base=6, range=1, component=0, dest_type=float32, io location=VARYING_SLOT_POS slots=1)
+    con 32x4   %6 = @load_input (%0 (0x0)) (base=2, range=1, component=0, dest_type=float32, io location=64 slots=1)
+    con 32     %7 = fsub %5.x, %4.x
+    con 32     %8 = fsub %5.y, %4.y
+    div 32     %9 = ffma %7, %3.x, %4.x
+    div 32    %10 = ffma %8, %3.y, %4.y
+    div 32x4  %11 = vec4 %9, %10, %4.z, %4.w
+    div 32    %12 = fmul %3.x, %3.y
+    div 32x4  %13 = vec4 %12, %6.y, %0 (0x0), %2 (0x3f800000)
+                    @store_output (%11, %0 (0x0)) (base=0, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_POS slots=1, xfb(), xfb2())
+                    @store_output (%13, %0 (0x0)) (base=32, range=1, wrmask=xyzw, component=0, src_type=float32, io location=VARYING_SLOT_VAR0 slots=1, xfb(), xfb2())
+                    // succs: b1
+    block b1:
+}
+";
+
+/// colour = VARYING_SLOT_VAR0, smooth.
+const FS_VAR0_SMOOTH: &str = "shader: MESA_SHADER_FRAGMENT
+name: t
+inputs: 1
+outputs: 1
+uniforms: 0
+decl_var shader_in INTERP_MODE_SMOOTH none vec4 color (VARYING_SLOT_VAR0.xyzw, 32, 0)
+decl_var shader_out INTERP_MODE_NONE none vec4 out_color (FRAG_RESULT_COLOR.xyzw, 4, 0)
+decl_function main (0 params)
+
+impl main {
+    block b0:  // preds:
+    div 32x2  %1 = @load_barycentric_pixel () (interp_mode=1)
+    con 32    %2 = load_const (0x00000000)
+    div 32x4  %3 = @load_interpolated_input (%1, %2 (0x0)) (base=32, component=0, dest_type=float32, io location=VARYING_SLOT_VAR0 slots=1)
+                   @store_output (%3, %2 (0x0)) (base=4, range=1, wrmask=xyzw, component=0, src_type=float32, io location=FRAG_RESULT_COLOR slots=1, xfb(), xfb2())
+                   // succs: b1
+    block b1:
+}
+";
+
+/// `draw rect patch -1 -1 2 2` through VS → TCS → TES → FS. The patch's vertex 0 is (-1, -1)
+/// and vertex 3 (1, 1), so the domain point (u, v) lands at window (250u, 250v), and red is
+/// u·v at the tessellation's points, linear in between.
+///
+/// Quads with all levels 2: the points are u, v ∈ {0, ½, 1}, and the only inner point, the
+/// centre, fans out to the eight boundary segments. Pixel (74, 24), (u, v) = (0.298, 0.098),
+/// lies in the fan triangle (0, 0), (½, 0), (½, ½) whose u·v values 0, 0, ¼ interpolate to
+/// v / 2 = 0.049. Pixel (224, 74), (0.898, 0.298), lies in (1, 0), (1, ½), (½, ½) with values
+/// 0, ½, ¼: -½ + u/2 + v = 0.247. With all levels 1 there is one triangle pair, both pixels
+/// fall in (0, 0), (1, 0), (1, 1) with values 0, 0, 1, and red is v: 0.098 and 0.298. The
+/// patch varying's y (1) is green.
+#[test]
+fn a_tessellated_patch_is_drawn_through_the_control_and_evaluation_shaders() {
+    let script = "[require]
+GLSL >= 1.50
+GL_ARB_tessellation_shader
+[vertex shader passthrough]
+[tessellation control shader]
+void main() {}
+[tessellation evaluation shader]
+void main() {}
+[fragment shader]
+void main() {}
+[test]
+clear color 0.0 0.0 1.0 1.0
+clear
+draw rect patch -1 -1 2 2
+probe rgba 74 24 0.049 1.0 0.0 1.0
+probe rgba 224 74 0.247 1.0 0.0 1.0
+";
+    let p = write_test("tess", script, FS_VAR0_SMOOTH, Some(VS_PASS));
+    std::fs::write(p.with_file_name("tess.tcs.nir"), TCS_QUADS).unwrap();
+    std::fs::write(p.with_file_name("tess.tes.nir"), TES_QUADS).unwrap();
+    for target in ["ivb", "bdw"] {
+        for mode in [Mode::Interpreter, Mode::Simulator] {
+            let o = run(target, &p, mode);
+            assert_pass(&o);
+            let Outcome::Pass { stages } = &o else {
+                unreachable!()
+            };
+            assert!(stages.contains("tcs: NIR interpreter"), "{stages}");
+        }
+    }
+    // Without a control shader the default levels apply; this evaluation shader makes green
+    // itself (the patch varying has no writer).
+    let tes = TES_QUADS.replace("%6.y,", "%2 (0x3f800000),");
+    for (levels, red) in [("2", ["0.049", "0.247"]), ("1", ["0.098", "0.298"])] {
+        let script = format!(
+            "[require]
+GLSL >= 1.50
+GL_ARB_tessellation_shader
+[vertex shader passthrough]
+[tessellation evaluation shader]
+void main() {{}}
+[fragment shader]
+void main() {{}}
+[test]
+clear color 0.0 0.0 1.0 1.0
+clear
+patch parameter default level outer {levels} {levels} {levels} {levels}
+patch parameter default level inner {levels} {levels}
+patch parameter vertices 4
+draw arrays GL_PATCHES 0 4
+probe rgba 74 24 {} 1.0 0.0 1.0
+probe rgba 224 74 {} 1.0 0.0 1.0
+",
+            red[0], red[1]
+        );
+        let script = script.replace("[vertex shader passthrough]", "[vertex shader passthrough]\n[vertex data]\npiglit_vertex/float/2\n-1 -1\n1 -1\n-1 1\n1 1");
+        let name = format!("tess_default_{levels}");
+        let p = write_test(&name, &script, FS_VAR0_SMOOTH, Some(VS_PASS));
+        std::fs::write(p.with_file_name(format!("{name}.tes.nir")), &tes).unwrap();
+        for target in ["ivb", "bdw"] {
+            assert_pass(&run(target, &p, Mode::Simulator));
+        }
+    }
 }

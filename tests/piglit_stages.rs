@@ -2,8 +2,9 @@
 //! shared/corpus/stages, from Debian's `piglit` package through
 //! scripts/fetch-piglit-stages.sh) run end to end on ivb, hsw, bdw and skl with the NIR Mesa
 //! 23.3 produced for every stage (captured on ivb, which hsw shares, and on bdw, which skl
-//! shares): vertex, geometry and fragment stages compiled by gpucc and run on the
-//! simulator. The pass/fail/skip counts and the count per class of test the runner cannot
+//! shares): vertex, geometry and fragment stages compiled by gpucc and run on the simulator,
+//! the tessellation stages on the interpreter (the tessellator between them). The
+//! pass/fail/skip counts and the count per class of test the runner cannot
 //! run are held exactly in tests/expectations/corpus.txt (`<platform>.piglit_stages.*`), so a
 //! test that regresses or becomes unrunnable fails by name.
 //!
@@ -59,6 +60,7 @@ fn run(platform: &str, corpus: &str) {
     let mut counts = piglit::Counts::default();
     let mut figs = common::expect::Figures::new(&format!("{platform}.piglit_stages"));
     let mut gs_on_simulator = 0;
+    let mut through_tes = 0;
     for t in &tests {
         let o = piglit::run_test(platform, t, &nir_dir, Mode::Simulator);
         counts.add(&o);
@@ -66,6 +68,9 @@ fn run(platform: &str, corpus: &str) {
             Outcome::Pass { stages } => {
                 if stages.contains("gs: gpucc on the Intel simulator") {
                     gs_on_simulator += 1;
+                }
+                if stages.contains("tes: ") {
+                    through_tes += 1;
                 }
             }
             _ => {
@@ -87,6 +92,7 @@ fn run(platform: &str, corpus: &str) {
     figs.count("tests", tests.len());
     figs.count("passed", counts.passed);
     figs.count("passed_with_gs_on_simulator", gs_on_simulator);
+    figs.count("passed_through_tes", through_tes);
     figs.count("failed", counts.failed);
     figs.count("skipped", counts.skipped);
     figs.gaps(&counts.gaps);

@@ -134,7 +134,7 @@ pub fn run_interp(
 /// stage's outputs name them: the clip-distance array (compact: eight floats in two slots,
 /// read through one range) and, with `vue_header` (Intel), the VUE header that
 /// `VARYING_SLOT_PSIZ` names (point size in w, layer in y, viewport index in z).
-fn per_vertex_inputs(
+pub(super) fn per_vertex_inputs(
     gs: &Shader,
     verts: &[Vertex],
     vue_header: bool,

@@ -6,8 +6,10 @@
 //! The pieces: [`script`] reads the test, [`uniforms`] lays out each stage's default uniform
 //! block from the NIR's `decl_var` lines, [`raster`] sets up the rectangle's triangles and
 //! interpolates varyings, [`geometry`] assembles a draw's primitives for a geometry shader
-//! and turns the strips it emits back into triangles, [`intel`] and [`etna`] run the compiled
-//! stages on the simulators, and [`run`] executes draws and probes. The framebuffer is RGBA8
+//! and turns the strips it emits back into triangles, [`tessellation`] runs a patch draw's
+//! control and evaluation shaders around [`tessellator`] (GL's primitive generation),
+//! [`intel`] and [`etna`] run the compiled stages on the simulators, and [`run`] executes
+//! draws and probes. The framebuffer is RGBA8
 //! unorm; only pixels some probe reads are shaded (with the rest of their 2×2 quad, for
 //! derivatives), since nothing else can change the outcome.
 
@@ -18,6 +20,8 @@ pub mod io;
 pub mod raster;
 pub mod run;
 pub mod script;
+pub mod tessellation;
+pub mod tessellator;
 pub mod texture;
 pub mod uniforms;
 

@@ -40,12 +40,19 @@ pub enum Interp {
     Flat,
 }
 
-/// The window position of a clip-space position (viewport = the whole window, depth 0..1).
+/// Sub-pixel precision of window x and y: 8 bits, as Intel's rasterizer snaps vertices.
+pub const SUBPIXEL_STEPS: f32 = 256.0;
+
+/// The window position of a clip-space position (viewport = the whole window, depth 0..1),
+/// x and y snapped to the sub-pixel grid ([`SUBPIXEL_STEPS`]). Snapping is what keeps a
+/// tessellated edge's T-junctions closed: a vertex on a ±45° edge between grid points stays
+/// exactly on it, where float error would leave a crack a pixel centre can fall into.
 pub fn window(clip: [f32; 4], size: [u32; 2]) -> [f32; 4] {
     let inv_w = 1.0 / clip[3];
+    let snap = |v: f32| (v * SUBPIXEL_STEPS).round() / SUBPIXEL_STEPS;
     [
-        (clip[0] * inv_w + 1.0) * 0.5 * size[0] as f32,
-        (clip[1] * inv_w + 1.0) * 0.5 * size[1] as f32,
+        snap((clip[0] * inv_w + 1.0) * 0.5 * size[0] as f32),
+        snap((clip[1] * inv_w + 1.0) * 0.5 * size[1] as f32),
         (clip[2] * inv_w + 1.0) * 0.5,
         inv_w,
     ]

@@ -9,6 +9,7 @@ use super::geometry::{self, GeometryError};
 use super::io;
 use super::raster::{self, Interp, Triangle, Vertex};
 use super::script::{self, Command, Region, ShaderTest, TextureKind, VertexData};
+use super::tessellation::{self, PatchState, TessError};
 use super::texture::{Bindings, Texture};
 use super::uniforms::{self, Block};
 use crate::compiler::{CompileError, CompileOptions, Compiler};
@@ -444,6 +445,14 @@ struct Runner {
     gs_kernel: Option<(&'static DevInfo, Box<Program>)>,
     /// The texture unit each of the geometry shader's sampler slots reads.
     gs_slot_units: Vec<u32>,
+    /// The tessellation control and evaluation shaders, run on the interpreter between the
+    /// vertex stage and the geometry stage or rasterizer (see [`tessellation`]), the
+    /// texture unit each of their sampler slots reads, and the `patch parameter` state.
+    tcs: Option<Stage>,
+    tes: Option<Stage>,
+    tcs_slot_units: Vec<u32>,
+    tes_slot_units: Vec<u32>,
+    patch: PatchState,
     fs: Stage,
     fs_exec: FsExec,
     projection: [[f32; 4]; 4],
@@ -527,7 +536,29 @@ impl Runner {
             ),
             false => None,
         };
-        for stage in std::iter::once(&fs).chain(vs.as_ref()).chain(gs.as_ref()) {
+        let load_tess = |has: bool, stage: &str| -> Result<Option<Stage>, Stop> {
+            match has {
+                true => Ok(Some(
+                    load_stage(dir, name, stage, native_ints, packed)?
+                        .ok_or_else(|| no_nir(stage))?,
+                )),
+                false => Ok(None),
+            }
+        };
+        if test.has_tess_ctrl_shader && !test.has_tess_eval_shader {
+            return Err(Stop::command(
+                "[tessellation control shader] without an evaluation shader",
+                "patches the control shader passes on with no evaluation shader after it",
+            ));
+        }
+        let mut tcs = load_tess(test.has_tess_ctrl_shader, "tcs")?;
+        let mut tes = load_tess(test.has_tess_eval_shader, "tes")?;
+        for stage in std::iter::once(&fs)
+            .chain(vs.as_ref())
+            .chain(gs.as_ref())
+            .chain(tcs.as_ref())
+            .chain(tes.as_ref())
+        {
             // nir_print gives only the size of a shader's constant data, not its bytes.
             if stage.shader.info.constant_data_size > 0 && reads_constant_data(&stage.shader) {
                 return Err(Stop::data(
@@ -571,6 +602,30 @@ impl Runner {
                 vs.block
                     .share_initializers(&vs.shader, &gs.shader)
                     .map_err(unmodelled)?;
+            }
+        }
+        if tes.is_some() {
+            // The linker gives a uniform one storage for the whole program.
+            let unmodelled =
+                |e: String| Stop::Error(Gap::Unmodelled("default uniform block".into()), e);
+            let shaders: Vec<Shader> = std::iter::once(&fs)
+                .chain(vs.as_ref())
+                .chain(gs.as_ref())
+                .chain(tcs.as_ref())
+                .chain(tes.as_ref())
+                .map(|s| s.shader.clone())
+                .collect();
+            for st in std::iter::once(&mut fs)
+                .chain(vs.as_mut())
+                .chain(gs.as_mut())
+                .chain(tcs.as_mut())
+                .chain(tes.as_mut())
+            {
+                for other in &shaders {
+                    st.block
+                        .share_initializers(&st.shader, other)
+                        .map_err(unmodelled)?;
+                }
             }
         }
         let fs_exec = match (mode, target) {
@@ -669,6 +724,11 @@ impl Runner {
             gs,
             gs_kernel,
             gs_slot_units: Vec::new(),
+            tcs,
+            tes,
+            tcs_slot_units: Vec::new(),
+            tes_slot_units: Vec::new(),
+            patch: PatchState::default(),
             fs,
             fs_exec,
             projection: uniforms::IDENTITY,
@@ -714,9 +774,14 @@ impl Runner {
             Some(_) => "gpucc on the Intel simulator",
             None => "NIR interpreter",
         };
+        let tess = match (&self.tcs, &self.tes) {
+            (Some(_), _) => ", tcs: NIR interpreter, tes: NIR interpreter",
+            (None, Some(_)) => ", tes: NIR interpreter",
+            _ => "",
+        };
         match self.gs {
-            Some(_) => format!("vs: {vs}, gs: {gs}, fs: {fs}"),
-            None => format!("vs: {vs}, fs: {fs}"),
+            Some(_) => format!("vs: {vs}{tess}, gs: {gs}, fs: {fs}"),
+            None => format!("vs: {vs}{tess}, fs: {fs}"),
         }
     }
 
@@ -737,6 +802,24 @@ impl Runner {
                     let verts = self.rect_vertices(*rect, *tex)?;
                     self.draw_mode(verts, "GL_TRIANGLE_STRIP")
                         .map_err(|e| e.in_draw("draw rect").map(at))?
+                }
+                Command::DrawRectPatch(rect) => {
+                    // piglit_draw_rect_custom: one patch of the four corners.
+                    let verts = self.rect_vertices(*rect, None)?;
+                    let state = PatchState {
+                        vertices: 4,
+                        ..self.patch
+                    };
+                    self.draw_patches(verts, "GL_PATCHES", state)
+                        .map_err(|e| e.in_draw("draw rect patch").map(at))?
+                }
+                Command::PatchVertices(n) => self.patch.vertices = *n,
+                Command::PatchDefaultLevel { outer, values } => {
+                    if *outer {
+                        self.patch.default_outer.copy_from_slice(&values[..4]);
+                    } else {
+                        self.patch.default_inner.copy_from_slice(&values[..2]);
+                    }
                 }
                 Command::DrawArrays { mode, first, count } => {
                     let verts = self.array_vertices(*first, *count)?;
@@ -811,7 +894,9 @@ impl Runner {
         // declares them (each stage numbers its own slots).
         let mut sampler = false;
         let stage_slots = std::iter::once((&self.fs, &mut self.slot_units))
-            .chain(self.gs.as_ref().map(|g| (g, &mut self.gs_slot_units)));
+            .chain(self.gs.as_ref().map(|g| (g, &mut self.gs_slot_units)))
+            .chain(self.tcs.as_ref().map(|t| (t, &mut self.tcs_slot_units)))
+            .chain(self.tes.as_ref().map(|t| (t, &mut self.tes_slot_units)));
         for (stage, units) in stage_slots {
             let Some((_, slot, len)) = stage.block.samplers.iter().find(|s| s.0 == name) else {
                 continue;
@@ -838,6 +923,8 @@ impl Runner {
         for block in std::iter::once(&mut self.fs.block)
             .chain(self.vs.as_mut().map(|v| &mut v.block))
             .chain(self.gs.as_mut().map(|g| &mut g.block))
+            .chain(self.tcs.as_mut().map(|t| &mut t.block))
+            .chain(self.tes.as_mut().map(|t| &mut t.block))
         {
             let base = name.split(['[', '.']).next().unwrap_or(name);
             if block.wide.iter().any(|o| o == base) {
@@ -863,7 +950,9 @@ impl Runner {
         // (its std140 offsets are in the GLSL, not the NIR): a gap, not a silent zero.
         let stages = std::iter::once(&self.fs)
             .chain(self.vs.as_ref())
-            .chain(self.gs.as_ref());
+            .chain(self.gs.as_ref())
+            .chain(self.tcs.as_ref())
+            .chain(self.tes.as_ref());
         if !found
             && stages.clone().any(|st| {
                 st.shader
@@ -1030,7 +1119,7 @@ impl Runner {
 
     /// The vertex shader on the Intel simulator, or else on the NIR interpreter.
     fn run_vs(&self, vs: &Stage, verts: &[VertexIn]) -> Result<Vec<Vertex>, Stop> {
-        let rasterized = self.gs.is_none();
+        let rasterized = self.gs.is_none() && self.tes.is_none();
         let mut env = self.uniform_env(&vs.block);
         env.inputs = self.vs_inputs(vs, verts)?;
         if let Some((dev, kernel)) = &self.vs_kernel {
@@ -1141,6 +1230,9 @@ impl Runner {
     /// Draws the vertex stage's `verts` as primitives of `mode` (GL's name): through the
     /// geometry shader when there is one, else as the triangles of the mode.
     fn draw_mode(&mut self, verts: Vec<Vertex>, mode: &str) -> Result<(), Stop> {
+        if self.tes.is_some() {
+            return self.draw_patches(verts, mode, self.patch);
+        }
         let Some(gs) = &self.gs else {
             let tris = match mode {
                 "GL_TRIANGLES" => raster::list_triangles(verts.len()),
@@ -1165,6 +1257,32 @@ impl Runner {
         };
         let prims =
             geometry::input_primitives(mode, verts.len(), info.input_primitive).map_err(stop)?;
+        let (mut out, tris) = self.geometry_stage(gs, &verts, &prims)?;
+        for v in out.iter_mut() {
+            v.clip_distances = self.clip_distances(v, None);
+        }
+        self.draw(&out, &tris)
+    }
+
+    /// Runs the geometry shader `gs` over `prims` (indices into `verts`, numbered by
+    /// `gl_PrimitiveIDIn`): compiled on the Intel simulator when the runner has its program,
+    /// else on the interpreter; returns the vertices of the strips it emits and their
+    /// triangles.
+    #[allow(clippy::type_complexity)]
+    fn geometry_stage(
+        &self,
+        gs: &Stage,
+        verts: &[Vertex],
+        prims: &[Vec<usize>],
+    ) -> Result<(Vec<Vertex>, Vec<([usize; 3], usize)>), Stop> {
+        let info = match crate::nir::geometry::GeometryInfo::of(&gs.shader.info) {
+            Some(Ok(i)) => i,
+            _ => return Err(Stop::malformed("geometry shader header")),
+        };
+        let stop = |e: GeometryError| match e {
+            GeometryError::Unmodelled(what) => Stop::command(what.clone(), what),
+            GeometryError::Fail(why) => Stop::Fail(why),
+        };
         let mut env = self.uniform_env(&gs.block);
         let gs_bindings = || Bindings {
             slot_units: self.gs_slot_units.clone(),
@@ -1172,7 +1290,7 @@ impl Runner {
             ..self.bindings()
         };
         env.sampler = Box::new(gs_bindings());
-        let (mut out, tris) = match &self.gs_kernel {
+        Ok(match &self.gs_kernel {
             Some((dev, program)) => {
                 geometry::triangle_strips(info.output_primitive).map_err(stop)?;
                 let inputs: Vec<_> = prims
@@ -1203,7 +1321,92 @@ impl Runner {
             }
             None => {
                 let header = matches!(self.target, Target::Intel(_));
-                geometry::run_interp(&gs.shader, env, &verts, &prims, header).map_err(stop)?
+                geometry::run_interp(&gs.shader, env, verts, prims, header).map_err(stop)?
+            }
+        })
+    }
+
+    /// Draws the vertex stage's `verts` through the tessellation stages (see
+    /// [`tessellation`]), then the geometry shader when there is one, then the rasterizer.
+    fn draw_patches(
+        &mut self,
+        verts: Vec<Vertex>,
+        mode: &str,
+        state: PatchState,
+    ) -> Result<(), Stop> {
+        let stop = |e: TessError| match e {
+            TessError::Unmodelled(what) => Stop::command(what.clone(), what),
+            TessError::Fail(why) => Stop::Fail(why),
+            TessError::Data(class, why) => Stop::data(&class, why),
+        };
+        let env = |eval: bool| {
+            let (stage, units) = match (eval, &self.tcs, &self.tes) {
+                (false, Some(tcs), _) => (tcs, &self.tcs_slot_units),
+                (_, _, Some(tes)) => (tes, &self.tes_slot_units),
+                _ => (&self.fs, &self.slot_units),
+            };
+            let mut env = self.uniform_env(&stage.block);
+            env.sampler = Box::new(Bindings {
+                slot_units: units.clone(),
+                texture_base: texture_base(&stage.shader),
+                ..self.bindings()
+            });
+            env
+        };
+        let Some(tes) = &self.tes else {
+            return Err(Stop::Fail(
+                "draw GL_PATCHES without an evaluation shader (GL: INVALID_OPERATION)".into(),
+            ));
+        };
+        let stages = tessellation::Stages {
+            tcs: self.tcs.as_ref().map(|s| &s.shader),
+            tes: &tes.shader,
+            env: &env,
+            vue_header: matches!(self.target, Target::Intel(_)),
+            rasterized: self.gs.is_none(),
+        };
+        let prims = tessellation::run(&stages, &state, &verts, mode).map_err(stop)?;
+        let (mut out, tris) = match &self.gs {
+            None if !prims.lines.is_empty() => {
+                return Err(Stop::command(
+                    "draw tessellated isolines",
+                    "the runner rasterizes triangles only",
+                ))
+            }
+            None if !prims.points.is_empty() => {
+                return Err(Stop::command(
+                    "draw tessellated points",
+                    "the runner rasterizes triangles only",
+                ))
+            }
+            None => (prims.vertices, prims.triangles),
+            Some(gs) => {
+                use crate::nir::geometry::{GeometryInfo, Primitive};
+                let input = match GeometryInfo::of(&gs.shader.info) {
+                    Some(Ok(i)) => i.input_primitive,
+                    _ => return Err(Stop::malformed("geometry shader header")),
+                };
+                let (class, list): (Primitive, Vec<Vec<usize>>) = if !prims.lines.is_empty() {
+                    (
+                        Primitive::Lines,
+                        prims.lines.iter().map(|l| l.to_vec()).collect(),
+                    )
+                } else if !prims.points.is_empty() {
+                    (
+                        Primitive::Points,
+                        prims.points.iter().map(|&p| vec![p]).collect(),
+                    )
+                } else {
+                    let t = prims.triangles.iter().map(|(t, _)| t.to_vec()).collect();
+                    (Primitive::Triangles, t)
+                };
+                if class != input && !list.is_empty() {
+                    return Err(Stop::Fail(format!(
+                        "tessellated {class:?} into a geometry shader taking {input:?} \
+                         (GL: INVALID_OPERATION)"
+                    )));
+                }
+                self.geometry_stage(gs, &prims.vertices, &list)?
             }
         };
         for v in out.iter_mut() {

@@ -14,6 +14,8 @@ pub struct ShaderTest {
     pub has_vertex_shader: bool,
     pub has_fragment_shader: bool,
     pub has_geometry_shader: bool,
+    pub has_tess_ctrl_shader: bool,
+    pub has_tess_eval_shader: bool,
     /// Sections the runner does not model (tessellation shaders...).
     pub unsupported_sections: Vec<String>,
     /// The GLSL version the program uses (`#version` or the `GLSL >=` requirement, which
@@ -78,6 +80,16 @@ pub enum Command {
         rect: [f32; 4],
         /// `draw rect tex`: the texture coordinates' rectangle.
         tex: Option<[f32; 4]>,
+    },
+    /// `draw rect [ortho] patch x y w h` (NDC): the rectangle's corners as one patch of
+    /// four vertices (`piglit_draw_rect_custom` with patches).
+    DrawRectPatch([f32; 4]),
+    /// `patch parameter vertices N`.
+    PatchVertices(usize),
+    /// `patch parameter default level outer a b c d` / `... inner a b`.
+    PatchDefaultLevel {
+        outer: bool,
+        values: Vec<f32>,
     },
     /// `draw arrays MODE first count`.
     DrawArrays {
@@ -168,6 +180,8 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
         has_vertex_shader: false,
         has_fragment_shader: false,
         has_geometry_shader: false,
+        has_tess_ctrl_shader: false,
+        has_tess_eval_shader: false,
         unsupported_sections: Vec::new(),
         glsl_version: 110,
         vertex_data: None,
@@ -190,6 +204,8 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                 "vertex shader" | "vertex shader passthrough" => test.has_vertex_shader = true,
                 "fragment shader" => test.has_fragment_shader = true,
                 "geometry shader" => test.has_geometry_shader = true,
+                "tessellation control shader" => test.has_tess_ctrl_shader = true,
+                "tessellation evaluation shader" => test.has_tess_eval_shader = true,
                 "require" | "test" => {}
                 "vertex data" => {
                     test.vertex_data = Some(VertexData {
@@ -228,7 +244,7 @@ pub fn parse(text: &str) -> Result<ShaderTest, ScriptError> {
                 let cmd = match parse_command(line, test.size) {
                     Ok(c) => c,
                     // A form of a command the parser does not take (a format word, a
-                    // command of its own such as `draw rect ortho patch`) is unmodelled,
+                    // command of its own such as `draw instanced rect`) is unmodelled,
                     // not malformed; a modelled form with wrong numbers is malformed.
                     Err(_) if unmodelled_form(line) => Command::Unsupported(line.to_string()),
                     Err(e) => return Err(err(e)),
@@ -326,6 +342,23 @@ fn parse_command(line: &str, size: [u32; 2]) -> Result<Command, String> {
                     .map(str::to_string)
                     .collect(),
             }
+        }
+        ["draw", "rect", "ortho", "patch", r @ ..] => {
+            let v = nums(r, 4)?;
+            let (sx, sy) = (2.0 / size[0] as f32, 2.0 / size[1] as f32);
+            Command::DrawRectPatch([v[0] * sx - 1.0, v[1] * sy - 1.0, v[2] * sx, v[3] * sy])
+        }
+        ["draw", "rect", "patch", r @ ..] => {
+            let v = nums(r, 4)?;
+            Command::DrawRectPatch([v[0], v[1], v[2], v[3]])
+        }
+        ["patch", "parameter", "vertices", n] => {
+            Command::PatchVertices(n.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?)
+        }
+        ["patch", "parameter", "default", "level", which @ ("outer" | "inner"), r @ ..] => {
+            let outer = *which == "outer";
+            let v = nums(r, if outer { 4 } else { 2 })?;
+            Command::PatchDefaultLevel { outer, values: v }
         }
         ["draw", "rect", "ortho", r @ ..] => {
             let v = nums(r, 4)?;
@@ -603,7 +636,10 @@ const MODELLED: &[&str] = &[
     "draw rect",
     "draw rect ortho",
     "draw rect tex",
+    "draw rect patch",
+    "draw rect ortho patch",
     "draw arrays",
+    "patch parameter",
     "texture rgbw",
     "texture miptree",
     "texture checkerboard",
@@ -926,7 +962,8 @@ mod tests {
         // or a command the parser does not model, is an unmodelled form.
         assert!(!unmodelled_form("probe rgba 1 2 0 1"));
         assert!(unmodelled_form("texture rgbw 0 (8, 8) GL_R32F"));
-        assert!(unmodelled_form("draw rect ortho patch 0 0 4 4"));
+        assert!(unmodelled_form("draw instanced rect ortho patch 2 0 0 4 4"));
+        assert!(!unmodelled_form("draw rect ortho patch 0 0 4 4"));
     }
 
     #[test]
