@@ -18,12 +18,18 @@ use std::path::PathBuf;
 use gpucc::piglit::{self, Mode, Outcome};
 
 /// The fetched tests, fetching them first if needed; `None` after reporting them missing.
+/// The four platform tests run in parallel: one of them fetches while the others wait for it
+/// (two scripts writing the same directory at once fail).
 fn fetched(shared: &std::path::Path) -> Option<PathBuf> {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
-    let dest = target.join("piglit-stages");
-    if !dest.join(".complete").exists() {
+    static FETCHED: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let result = FETCHED.get_or_init(|| {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+        let dest = target.join("piglit-stages");
+        if dest.join(".complete").exists() {
+            return Ok(dest);
+        }
         let status = std::process::Command::new("bash")
             .arg(concat!(
                 env!("CARGO_MANIFEST_DIR"),
@@ -33,15 +39,21 @@ fn fetched(shared: &std::path::Path) -> Option<PathBuf> {
             .arg(shared)
             .arg(&dest)
             .status();
-        if !matches!(status, Ok(s) if s.success()) {
-            common::missing(&format!(
-                "the piglit stage tests could not be fetched into {} ({status:?})",
+        match status {
+            Ok(s) if s.success() => Ok(dest),
+            other => Err(format!(
+                "the piglit stage tests could not be fetched into {} ({other:?})",
                 dest.display()
-            ));
-            return None;
+            )),
+        }
+    });
+    match result {
+        Ok(dest) => Some(dest.clone()),
+        Err(why) => {
+            common::missing(why);
+            None
         }
     }
-    Some(dest)
 }
 
 /// Runs the tests on `platform` with the NIR captured for `corpus` (hsw shares ivb's, skl
