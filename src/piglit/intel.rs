@@ -432,28 +432,25 @@ fn run_thread(
     Ok(shared)
 }
 
-/// One vertex a geometry shader emitted: its outputs by varying name, and whether its strip
-/// ends after it.
-pub struct EmittedVertex {
-    pub outputs: BTreeMap<String, [u32; 4]>,
-    pub ends_strip: bool,
-}
+/// An emitted strip: each vertex's outputs by varying name.
+pub type Strip = Vec<BTreeMap<String, [u32; 4]>>;
 
 /// A geometry shader's input primitive: its vertices' outputs by varying name, and its
 /// `gl_PrimitiveIDIn`.
 pub type InputPrimitive<'a> = (Vec<&'a BTreeMap<String, [u32; 4]>>, u32);
 
 /// Runs a geometry kernel over `prims` (each: the input vertices' outputs by varying name)
-/// and returns each lane's emitted vertices (primitive-major, instances inner, as GL orders
-/// them), read from its output URB entry as the next stage would: the vertex count, each
-/// vertex through the output VUE map, the cut bits ending its strips.
+/// and returns the strips the lanes emitted (primitive-major, instances inner, as GL orders
+/// them; each vertex its outputs by varying name), read from each output URB entry as the
+/// next stage would: the vertex count, each vertex through the output VUE map, the cut bits
+/// ending its strips.
 pub fn run_geometry(
     dev: &'static DevInfo,
     program: &Program,
     prims: &[InputPrimitive],
     ubo: &[u8],
     textures: &Bindings,
-) -> Result<Vec<Vec<EmittedVertex>>, String> {
+) -> Result<Vec<Strip>, String> {
     let info = program
         .geometry_info()
         .ok_or("the program is not a geometry program")?;
@@ -504,10 +501,13 @@ pub fn run_geometry(
         input_handle: &input_handle,
         push_constants: &push,
     };
-    let lanes = prims.len() * info.invocations.max(1) as usize;
-    let mut out: Vec<Vec<EmittedVertex>> = (0..lanes).map(|_| Vec::new()).collect();
     let owords = 2 * info.output_vertex_size_hwords;
     let first = info.first_vertex_oword();
+    let cut_base = if info.count_in_entry() { 8 } else { 0 };
+    let cuts = info.control_data_format == ControlDataFormat::Cut
+        && info.control_data_bits_per_vertex == 1;
+    // The threads come in lane order, so the strips do.
+    let mut strips = Vec::new();
     for thread in gs_threads(info, simd4x2, &draw) {
         let shared = run_thread(
             dev,
@@ -528,20 +528,18 @@ pub fn run_geometry(
                 Some(c) => c,
                 None => read(0),
             };
-            let cut_base = if info.count_in_entry() { 8 } else { 0 };
-            let cuts = info.control_data_format == ControlDataFormat::Cut
-                && info.control_data_bits_per_vertex == 1;
-            for k in 0..count.min(info.vertices_out) {
+            let count = count.min(info.vertices_out);
+            let mut strip = Vec::new();
+            for k in 0..count {
                 let base = 4 * (first + k * owords);
-                out[l].push(EmittedVertex {
-                    outputs: vue_outputs(&info.vue_map, |d| read(base + d))?,
-                    ends_strip: k + 1 == count
-                        || cuts && read(cut_base + k / 32) >> (k % 32) & 1 != 0,
-                });
+                strip.push(vue_outputs(&info.vue_map, |d| read(base + d))?);
+                if k + 1 == count || cuts && read(cut_base + k / 32) >> (k % 32) & 1 != 0 {
+                    strips.push(std::mem::take(&mut strip));
+                }
             }
         }
     }
-    Ok(out)
+    Ok(strips)
 }
 
 /// Binds the uniform buffers the program pulls from, at the binding-table entries it names.

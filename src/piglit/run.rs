@@ -1298,7 +1298,7 @@ impl Runner {
                     .enumerate()
                     .map(|(id, p)| (p.iter().map(|&v| &verts[v].outputs).collect(), id as u32))
                     .collect();
-                let lanes = super::intel::run_geometry(
+                let strips = super::intel::run_geometry(
                     dev,
                     program,
                     &inputs,
@@ -1306,18 +1306,7 @@ impl Runner {
                     &gs_bindings(),
                 )
                 .map_err(|e| Stop::Fail(format!("geometry shader on the simulator: {e}")))?;
-                let strips = lanes.into_iter().flat_map(|lane| {
-                    let mut strips = Vec::new();
-                    let mut strip = Vec::new();
-                    for v in lane {
-                        strip.push(v.outputs);
-                        if v.ends_strip {
-                            strips.push(std::mem::take(&mut strip));
-                        }
-                    }
-                    strips
-                });
-                geometry::triangles_of_strips(strips).map_err(stop)?
+                geometry::triangles_of_strips(strips.into_iter()).map_err(stop)?
             }
             None => {
                 let header = matches!(self.target, Target::Intel(_));
