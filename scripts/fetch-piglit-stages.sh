@@ -32,30 +32,47 @@ trap 'rm -rf "$work"' EXIT
     apt-get update -qq && apt-get download piglit >/dev/null
   }
 )
-dpkg-deb -x "$work"/piglit_*.deb "$work/x"
-root=$(find "$work/x" -type d -name piglit -path '*/lib/*' | head -n1)
-[ -n "$root" ] || { echo "the piglit package has no lib/piglit tree" >&2; exit 1; }
+deb=$(ls "$work"/piglit_*.deb)
+
+# The corpus names of every test the stage corpus has NIR for.
+ls "$stages" | sed -n 's/\.\(vs\|tcs\|tes\|gs\|fs\)\.nir$//p' | sort -u >"$work/wanted"
+
+# Unpacking the whole package takes over 2 GB (its generated tests), more than a CI machine
+# may have free, so only the wanted members are extracted: the member list is matched
+# against the wanted names first. A test in tests/ is taken over one of the same name in
+# generated_tests/, and spaces in piglit's names read as `_`.
+dpkg-deb --fsys-tarfile "$deb" | tar -t >"$work/members"
+awk -v wanted="$work/wanted" '
+  BEGIN { while ((getline line < wanted) > 0) want[line] = 1 }
+  match($0, /\/lib\/[^\/]*\/piglit\/(tests|generated_tests)\//) && /\.shader_test$/ {
+    head = substr($0, RSTART, RLENGTH)
+    rel = substr($0, RSTART + RLENGTH)
+    sub(/\.shader_test$/, "", rel)
+    key = rel
+    gsub(/\//, "__", key)
+    gsub(/ /, "_", key)
+    key = "piglit__" key
+    if (!(key in want)) next
+    if (head ~ /\/generated_tests\/$/) { if (!(key in gen)) gen[key] = $0 }
+    else if (!(key in own)) own[key] = $0
+  }
+  END {
+    for (k in want) {
+      if (k in own) print own[k] "\t" k
+      else if (k in gen) print gen[k] "\t" k
+    }
+  }' "$work/members" | sort -t "$(printf '\t')" -k2 >"$work/chosen"
+[ -s "$work/chosen" ] || { echo "the piglit package has none of the corpus's tests" >&2; exit 1; }
+cut -f1 "$work/chosen" >"$work/extract"
+mkdir -p "$work/x"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work/x" --verbatim-files-from -T "$work/extract"
 
 found=0
-missing=()
-# Every test the stage corpus has NIR for, by its corpus name.
-for name in $(ls "$stages" | sed -n 's/\.\(vs\|tcs\|tes\|gs\|fs\)\.nir$//p' | sort -u); do
-  rel=${name#piglit__}
-  rel=${rel//__//}
-  src=""
-  for dir in tests generated_tests; do
-    if [ -f "$root/$dir/$rel.shader_test" ]; then
-      src="$root/$dir/$rel.shader_test"
-      break
-    fi
-  done
-  if [ -z "$src" ]; then
-    missing+=("$rel")
-    continue
-  fi
-  cp "$src" "$dest/$name.shader_test"
+while IFS=$'\t' read -r member key; do
+  cp "$work/x/$member" "$dest/$key.shader_test"
   found=$((found + 1))
-done
+done <"$work/chosen"
+mapfile -t missing < <(cut -f2 "$work/chosen" | sort | comm -23 "$work/wanted" - | sed 's/^piglit__//; s/__/\//g')
 echo "piglit stage tests: $found copied to $dest, ${#missing[@]} not in the package"
 for m in "${missing[@]}"; do echo "  missing: $m"; done
 touch "$dest/.complete"
