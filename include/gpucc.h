@@ -1605,6 +1605,17 @@ typedef struct {
    * length 0 pushes nothing.
    */
   uint32_t ubo_ranges[4][3];
+  /**
+   * Intel TCS (`brw_tcs_prog_key::input_vertices`): the vertices of the input patch, 1 to
+   * 32 (crocus puts the draw's `vertices_per_patch` there). A backend field: on Gen7 the
+   * program's thread end releases exactly these input vertices' URB handles (pairs, the
+   * last alone when odd, as `TCS_OPCODE_RELEASE_INPUT`); the NIR at the hand-over already
+   * has `load_patch_vertices_in` lowered with it. On Gen8/9 (SINGLE_PATCH dispatch, where
+   * iris passes 0) it changes nothing. 0: not given; a Gen7 program then releases as many
+   * input vertices as it has output vertices, right only when the two are equal. Another
+   * stage's key with it set is UNSUPPORTED. Added after `ubo_ranges`.
+   */
+  uint32_t tcs_input_vertices;
 } gpucc_compile_options;
 
 /**
@@ -1999,9 +2010,10 @@ typedef struct {
    */
   uint32_t simd4x2;
   /**
-   * Gen7: the input patch size the program assumes, whose vertex URB handles its first
-   * instance releases at the end (Mesa's `key->input_vertices`): gpucc takes the output
-   * vertex count, so a draw's patch size must match it. 0 on Gen8+ (nothing released).
+   * Gen7: the input patch size the program was built for, whose vertex URB handles its
+   * first instance releases at the end (Mesa's `key->input_vertices`): the compile key's
+   * `tcs_input_vertices`, or without it the output vertex count. A draw whose patch size
+   * differs needs another variant, as with Mesa. 0 on Gen8+ (nothing released).
    */
   uint32_t input_vertices;
 } gpucc_tcs_info;

@@ -99,6 +99,7 @@ impl Compiler {
                 }
                 opts.binding = options.binding;
                 opts.input_slots_valid = options.key.input_slots_valid;
+                opts.tcs_input_vertices = options.key.tcs_input_vertices;
                 ctx.compile(shader, &opts)
                     .map(|kernel| Program::intel(self.target, shader.stage(), kernel))
             }
@@ -160,6 +161,7 @@ impl Compiler {
                     let layout = intel::backend::Layout {
                         binding: options.binding,
                         input_slots_valid: options.key.input_slots_valid,
+                        tcs_input_vertices: options.key.tcs_input_vertices,
                     };
                     match intel::backend::verify_laid_out(ctx, shader, w, layout, &mut memo) {
                         VerifyOutcome::Pass => {}

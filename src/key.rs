@@ -150,6 +150,13 @@ pub struct Key {
     /// (`etna_nir_lower_texture`, before the hand-over); with [`Key::apply_nir_keys`] not
     /// implemented.
     pub sample_tex_compare: bool,
+    /// Intel TCS, `brw_tcs_prog_key::input_vertices`: the vertices of the input patch
+    /// (crocus: `vertices_per_patch` of the draw). A backend field: Mesa lowers
+    /// `load_patch_vertices_in` with it before the hand-over, and on Gen7 the vec4 backend's
+    /// thread end releases exactly these input vertices' URB handles (in pairs, the last one
+    /// alone when odd). On Gen8/9 (SINGLE_PATCH, where iris passes 0) it changes nothing.
+    /// None: taken as the output vertex count on Gen7 (right only when the two are equal).
+    pub tcs_input_vertices: Option<u32>,
 }
 
 /// Which backend family a key is applied for.
@@ -389,6 +396,21 @@ impl Key {
         if let Some(v) = self.input_slots_valid {
             intel_fs("input_slots_valid", &format!("{v:#x}"))?;
         }
+        if let Some(n) = self.tcs_input_vertices {
+            if family != Family::Intel || stage != Stage::TessCtrl {
+                return Err(unsupported(
+                    "tcs_input_vertices",
+                    n,
+                    "an Intel tessellation-control key (brw_tcs_prog_key), not one for this \
+                     target and stage",
+                ));
+            }
+            if !(1..=32).contains(&n) {
+                return Err(CompileError::Invalid(format!(
+                    "compile key tcs_input_vertices={n}: a patch has 1 to 32 vertices"
+                )));
+            }
+        }
         if self.multisample_fbo != 0 {
             let v = self.multisample_fbo;
             intel_fs("multisample_fbo", &v)?;
@@ -554,6 +576,7 @@ impl Key {
             "alpha_test_replicate_alpha" => self.alpha_test_replicate_alpha = flag()?,
             "tex_swizzle_mask" => self.tex_swizzle_mask = number,
             "sample_tex_compare" => self.sample_tex_compare = flag()?,
+            "tcs_input_vertices" => self.tcs_input_vertices = (number != 0).then_some(number),
             _ => {
                 return Err(format!(
                     "unknown key {name:?} (known: {})",
@@ -603,7 +626,7 @@ fn later_color_target(shader: &nir::Shader) -> Option<u32> {
 }
 
 /// The field names [`Key::set`] accepts.
-pub const NAMES: [&str; 21] = [
+pub const NAMES: [&str; 22] = [
     "nr_color_regions",
     "flat_shade",
     "persample_interp",
@@ -625,6 +648,7 @@ pub const NAMES: [&str; 21] = [
     "alpha_test_replicate_alpha",
     "tex_swizzle_mask",
     "sample_tex_compare",
+    "tcs_input_vertices",
 ];
 
 /// The colour slots `flat_shade` affects. Mesa's brw names COL0 and COL1 only (the back

@@ -122,6 +122,16 @@ fn c_binds_a_gen7_vertex_geometry_fragment_pipeline() {
     );
 }
 
+/// An ivb VS+TCS+TES+FS pipeline bound from the four program objects alone.
+#[test]
+fn c_binds_a_gen7_tessellation_pipeline() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/intel");
+    run(
+        &common::build_c_program("bind_ivb_tess"),
+        &[Path::new(examples)],
+    );
+}
+
 /// A bdw VS+TCS+TES+GS+FS pipeline bound from the five program objects alone.
 #[test]
 fn c_binds_a_gen8_five_stage_pipeline() {

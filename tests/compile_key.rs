@@ -1050,3 +1050,79 @@ fn no_effect_keys_on_final_form_corpus_nir_change_nothing() {
         assert!(compared > 20, "{platform}: {compared} shaders compared");
     }
 }
+
+/// A Gen7 TCS of three output vertices (examples/intel/relay.tcs.nir).
+const RELAY_TCS: &str = include_str!("../examples/intel/relay.tcs.nir");
+
+/// The input-release messages of a Gen7 TCS, from its disassembly: URB reads marked complete
+/// with no reply, (interleaved: a pair of vertices, single: one vertex).
+fn releases(p: &Program) -> (usize, usize) {
+    let asm = p.asm_text();
+    let names: Vec<&str> = asm
+        .lines()
+        .filter(|l| l.contains("urb MsgDesc") && l.contains("read OWord") && l.contains("complete"))
+        .filter(|l| l.contains("rlen 0"))
+        .collect();
+    let paired = names.iter().filter(|l| l.contains("interleave")).count();
+    (paired, names.len() - paired)
+}
+
+#[test]
+fn tcs_input_vertices_decides_the_input_vertices_a_gen7_tcs_releases() {
+    for target in ["ivb", "hsw"] {
+        // Mesa's rule (`TCS_OPCODE_RELEASE_INPUT` in vec4_tcs_visitor::emit_thread_end): the
+        // input vertices in pairs, the last one alone when their number is odd.
+        for n in [1u32, 2, 3, 4, 5, 8, 31, 32] {
+            let k = key(&[("tcs_input_vertices", &n.to_string())]);
+            let p = compile(target, RELAY_TCS, k.clone())
+                .unwrap_or_else(|e| panic!("{target} input_vertices={n}: {e}"));
+            assert_eq!(
+                releases(&p),
+                (n as usize / 2, n as usize % 2),
+                "{target} input_vertices={n}"
+            );
+            let Code::Intel(kernel) = &p.code else {
+                panic!("{target}: not an Intel program")
+            };
+            assert_eq!(kernel.tess_ctrl.as_ref().unwrap().input_vertices, n);
+            // The simulator records each release: the check requires vertices 0..n once each.
+            let c = Compiler::new(target).unwrap();
+            assert_eq!(
+                c.verify_keyed(&parse(RELAY_TCS), &k, &[8]),
+                VerifyOutcome::Pass,
+                "{target} input_vertices={n}"
+            );
+        }
+        // Without the key the program releases as many as it outputs (3: a pair, then one).
+        let p = compile(target, RELAY_TCS, Key::default()).unwrap();
+        assert_eq!(releases(&p), (1, 1), "{target} without the key");
+    }
+}
+
+#[test]
+fn tcs_input_vertices_changes_nothing_on_gen8_single_patch() {
+    // iris passes 0 for a SINGLE_PATCH TCS, and brw's scalar TCS does not read the field
+    // there: the program is the same with or without it, and releases nothing.
+    for target in ["bdw", "skl"] {
+        let with = compile(target, RELAY_TCS, key(&[("tcs_input_vertices", "5")])).unwrap();
+        let without = compile(target, RELAY_TCS, Key::default()).unwrap();
+        assert_eq!(with.bytes, without.bytes, "{target}");
+        assert_eq!(releases(&with), (0, 0), "{target}");
+    }
+}
+
+#[test]
+fn tcs_input_vertices_outside_a_tcs_or_a_patch_is_refused() {
+    let e = compile("ivb", INTEL_COLOR_FS, key(&[("tcs_input_vertices", "3")])).unwrap_err();
+    assert!(
+        matches!(&e, CompileError::Unsupported(m) if m.contains("tcs_input_vertices=3")),
+        "{e}"
+    );
+    let e = compile("ivb", RELAY_TCS, key(&[("tcs_input_vertices", "33")])).unwrap_err();
+    assert!(
+        matches!(&e, CompileError::Invalid(m) if m.contains("tcs_input_vertices=33")),
+        "{e}"
+    );
+    let e = compile("gc2000", ETNA_COLOR_FS, key(&[("tcs_input_vertices", "3")])).unwrap_err();
+    assert!(e.to_string().contains("tcs_input_vertices=3"), "{e}");
+}

@@ -199,6 +199,15 @@ pub struct CompileOptionsC {
     /// length}` (the `load_ubo` block operand, first 32-byte register, registers); a range of
     /// length 0 pushes nothing.
     pub ubo_ranges: [[u32; 3]; 4],
+    /// Intel TCS (`brw_tcs_prog_key::input_vertices`): the vertices of the input patch, 1 to
+    /// 32 (crocus puts the draw's `vertices_per_patch` there). A backend field: on Gen7 the
+    /// program's thread end releases exactly these input vertices' URB handles (pairs, the
+    /// last alone when odd, as `TCS_OPCODE_RELEASE_INPUT`); the NIR at the hand-over already
+    /// has `load_patch_vertices_in` lowered with it. On Gen8/9 (SINGLE_PATCH dispatch, where
+    /// iris passes 0) it changes nothing. 0: not given; a Gen7 program then releases as many
+    /// input vertices as it has output vertices, right only when the two are equal. Another
+    /// stage's key with it set is UNSUPPORTED. Added after `ubo_ranges`.
+    pub tcs_input_vertices: u32,
 }
 
 impl Default for CompileOptionsC {
@@ -232,6 +241,7 @@ impl Default for CompileOptionsC {
             sample_tex_compare: 0,
             ubo_ranges_given: 0,
             ubo_ranges: [[0; 3]; 4],
+            tcs_input_vertices: 0,
         }
     }
 }
@@ -362,6 +372,7 @@ fn convert(o: &CompileOptionsC) -> Result<CompileOptions, Error> {
     k.front_ccw = flag("front_ccw", o.front_ccw)?;
     k.color_outputs_valid = o.color_outputs_valid;
     k.input_slots_valid = (o.input_slots_valid != 0).then_some(o.input_slots_valid);
+    k.tcs_input_vertices = (o.tcs_input_vertices != 0).then_some(o.tcs_input_vertices);
     if o.multisample_fbo > 2 {
         return Err(Error::invalid(format!(
             "gpucc_compile: key multisample_fbo={} is no enum brw_sometimes (0 BRW_NEVER, 1 \

@@ -142,9 +142,10 @@ pub struct TcsInfo {
     /// 1 on Gen7: SIMD4x2 threads, output vertices `2i` and `2i + 1` in instance `i`
     /// (3DSTATE_HS as crocus programs it); 0 on Gen8+ (SIMD8).
     pub simd4x2: u32,
-    /// Gen7: the input patch size the program assumes, whose vertex URB handles its first
-    /// instance releases at the end (Mesa's `key->input_vertices`): gpucc takes the output
-    /// vertex count, so a draw's patch size must match it. 0 on Gen8+ (nothing released).
+    /// Gen7: the input patch size the program was built for, whose vertex URB handles its
+    /// first instance releases at the end (Mesa's `key->input_vertices`): the compile key's
+    /// `tcs_input_vertices`, or without it the output vertex count. A draw whose patch size
+    /// differs needs another variant, as with Mesa. 0 on Gen8+ (nothing released).
     pub input_vertices: u32,
 }
 

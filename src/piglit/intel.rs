@@ -93,6 +93,9 @@ impl SharedFunctions for WithTextures<'_> {
     fn urb_read(&mut self, handle: u32, dword: u32) -> Result<u32, String> {
         self.inner.urb_read(handle, dword)
     }
+    fn urb_release(&mut self, handle: u32) -> Result<(), String> {
+        self.inner.urb_release(handle)
+    }
     fn global_read(&mut self, addr: u64) -> Result<u32, String> {
         self.inner.global_read(addr)
     }

@@ -7,7 +7,7 @@
  * registers of input vertex handles: dispatch GRF start 5; nothing of the inputs is pushed.
  * On Ivy Bridge the vec4 backend runs SIMD4x2 threads of two output vertices: two instance
  * threads, the same patch entry and payload, and the input patch taken as four vertices (the
- * handles the first instance releases). */
+ * handles the first instance releases) without a key, three with `tcs_input_vertices` = 3. */
 #include "check.h"
 
 #include <stddef.h>
@@ -101,6 +101,30 @@ int main(void)
    CHECK_STATUS(gpucc_program_tcs_info(tcs7, &old), GPUCC_STATUS_OK, "");
    CHECK(old.instances == 2 && old.num_per_vertex_slots == 1);
    CHECK(old.simd4x2 == 0xabababab && old.input_vertices == 0xabababab);
+
+   /* crocus keys the TCS with the draw's patch size (`key.input_vertices`): three input
+    * vertices for four output vertices. The program is built for three. */
+   gpucc_shader *shader = NULL;
+   CHECK_STATUS(gpucc_shader_from_nir_text(tcs_text, sizeof(tcs_text) - 1, &shader), GPUCC_STATUS_OK,
+                "");
+   gpucc_compile_options opts;
+   memset(&opts, 0, sizeof(opts));
+   opts.struct_size = sizeof(opts);
+   opts.tcs_input_vertices = 3;
+   gpucc_program *keyed = NULL;
+   CHECK_STATUS(gpucc_compile(ivb, shader, &opts, &keyed), GPUCC_STATUS_OK, "");
+   if (keyed) {
+      memset(&t, 0xab, sizeof(t));
+      t.struct_size = sizeof(t);
+      CHECK_STATUS(gpucc_program_tcs_info(keyed, &t), GPUCC_STATUS_OK, "");
+      CHECK(t.input_vertices == 3 && t.output_vertices == 4 && t.instances == 2);
+      gpucc_program_destroy(keyed);
+   }
+   /* A patch has at most 32 vertices. */
+   opts.tcs_input_vertices = 33;
+   CHECK_STATUS(gpucc_compile(ivb, shader, &opts, &keyed), GPUCC_STATUS_INVALID_ARGUMENT,
+                "tcs_input_vertices=33");
+   gpucc_shader_destroy(shader);
 
    gpucc_program_destroy(tcs7);
    gpucc_compiler_destroy(ivb);

@@ -22,6 +22,9 @@ pub struct Options {
     /// Fragment: the previous stage's VUE map `slots_valid` (the key's `input_slots_valid`),
     /// which lays out more than 16 inputs as brw's `calculate_urb_setup` does.
     pub input_slots_valid: Option<u64>,
+    /// Tessellation control: the input patch's vertices (the key's `tcs_input_vertices`),
+    /// whose URB handles a Gen7 program releases; None takes the output vertex count.
+    pub tcs_input_vertices: Option<u32>,
 }
 
 impl Default for Options {
@@ -40,6 +43,7 @@ impl Options {
             optimize: true,
             binding: Default::default(),
             input_slots_valid: None,
+            tcs_input_vertices: None,
         }
     }
 

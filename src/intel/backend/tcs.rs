@@ -26,10 +26,13 @@ pub fn tess_ctrl_facts(shader: &Shader) -> Result<TessCtrlInfo, CompileError> {
 /// The facts of a tessellation-control shader in Intel form for the Gen7 vec4 backend: two
 /// output vertices per SIMD4x2 thread, `ceil(vertices / 2)` instances. The input vertex
 /// count (Mesa's `key->input_vertices`, the handles the program releases) is not in the
-/// NIR; it is taken as the output vertex count.
-pub fn tess_ctrl_facts_simd4x2(shader: &Shader) -> Result<TessCtrlInfo, CompileError> {
+/// NIR: it comes from the key, and without one is taken as the output vertex count.
+pub fn tess_ctrl_facts_simd4x2(
+    shader: &Shader,
+    input_vertices: Option<u32>,
+) -> Result<TessCtrlInfo, CompileError> {
     let mut info = facts(shader, 2)?;
-    info.input_vertices = info.output_vertices;
+    info.input_vertices = input_vertices.unwrap_or(info.output_vertices);
     Ok(info)
 }
 

@@ -199,6 +199,13 @@ pub trait SharedFunctions {
             "URB read (handle {handle:#x}, dword {dword}): no URB is modelled here"
         ))
     }
+    /// The release of the URB entry with handle `handle` by a thread done with it (a Gen7
+    /// TCS's input vertices): a handle released twice, or never, leaks or corrupts the URB.
+    fn urb_release(&mut self, handle: u32) -> Result<(), String> {
+        Err(format!(
+            "URB release of handle {handle:#x}: no URB is modelled here"
+        ))
+    }
 }
 
 /// The default, deterministic shared functions (see the module documentation).
@@ -221,6 +228,8 @@ pub struct DefaultShared {
     pub urb: BTreeMap<u32, BTreeMap<u32, u32>>,
     /// Vertex counts Gen7 geometry threads gave their entries, by handle.
     pub urb_vertex_counts: BTreeMap<u32, u32>,
+    /// URB handles released, in order (repeats kept, so a double release shows).
+    pub urb_released: Vec<u32>,
     /// Coordinates each texture takes (its dimensions, plus one for arrays), where the
     /// caller knows them: see [`SharedFunctions::coordinate_count`].
     pub coordinate_counts: BTreeMap<u32, usize>,
@@ -376,6 +385,10 @@ impl SharedFunctions for DefaultShared {
     }
     fn urb_vertex_count(&mut self, handle: u32, count: u32) -> Result<(), String> {
         self.urb_vertex_counts.insert(handle, count);
+        Ok(())
+    }
+    fn urb_release(&mut self, handle: u32) -> Result<(), String> {
+        self.urb_released.push(handle);
         Ok(())
     }
     /// Reads what a write (or the test setting up the input vertices) left; a dword never

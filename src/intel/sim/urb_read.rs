@@ -15,7 +15,8 @@
 //! with per-slot offsets (bit 16), dwords 3 and 4 their offsets in 128-bit slots, added to
 //! the descriptor's global offset (bits 13:3, 128-bit slots). The one reply register holds
 //! object 0's slot in dwords 0–3 and object 1's in 4–7; an object with none of its four
-//! channels enabled reads nothing.
+//! channels enabled reads nothing. The same read marked complete with no reply releases
+//! entries instead (header dwords 0 and 1 interleaved, dword 0 alone otherwise).
 
 use super::send::Msg;
 use super::shared::SharedFunctions;
@@ -80,7 +81,17 @@ impl Thread {
         let urb = UrbDesc::decode(ver, m.desc);
         if urb.complete && m.rlen == 0 && m.header && m.mlen == 1 && m.n == 8 {
             // A read marked complete without a reply releases the entries it names (a
-            // Gen7 TCS's input vertices, Mesa's `TCS_OPCODE_RELEASE_INPUT`): nothing is read.
+            // Gen7 TCS's input vertices, Mesa's `TCS_OPCODE_RELEASE_INPUT`): nothing is
+            // read. Interleaved, header dwords 0 and 1 name two entries; otherwise dword 0
+            // names one.
+            let named = if urb.swizzle == UrbDesc::SWIZZLE_INTERLEAVE {
+                2
+            } else {
+                1
+            };
+            for k in 0..named {
+                shared.urb_release(self.grf_dword(m.payload, k)?)?;
+            }
             return Ok(());
         }
         if !m.header || m.n != 8 || m.mlen != 1 || m.rlen != 1 {

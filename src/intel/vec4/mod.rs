@@ -74,11 +74,15 @@ pub fn lower(
     optimize: bool,
     binding: BindingModel,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
+    let opts = Options {
+        optimize,
+        binding,
+        ..Options::default()
+    };
     lower_with(
         &mut Runner::quiet(validate::validate),
         shader,
-        optimize,
-        binding,
+        &opts,
         true,
         false,
         false,
@@ -89,14 +93,13 @@ pub fn lower(
 fn lower_with(
     runner: &mut Runner<ir::Program>,
     shader: &nir::Shader,
-    optimize: bool,
-    binding: BindingModel,
+    opts: &Options,
     hoist_consts: bool,
     single: bool,
     gen4: bool,
 ) -> Result<(ir::Program, from_nir::Facts), CompileError> {
     let (mut prog, mut facts) = runner.time_step(TRANSLATE, || {
-        from_nir::from_nir(shader, binding, hoist_consts, single)
+        from_nir::from_nir(shader, opts, hoist_consts, single)
     })?;
     if gen4 {
         gen4_vue(&mut facts)?;
@@ -120,7 +123,7 @@ fn lower_with(
         }
         true
     })?;
-    if optimize {
+    if opts.optimize {
         opt::optimize_with(runner, &mut prog)?;
     }
     Ok((prog, facts))
@@ -220,15 +223,7 @@ pub fn compile(
     // dispatch, where spilling is allowed (Mesa's `brw_compile_gs`).
     let mut single = false;
     let (prog, facts, first_free, limit, virtual_regs, alloc, spilled) = loop {
-        let (mut prog, facts) = lower_with(
-            &mut runner,
-            shader,
-            opts.optimize,
-            opts.binding,
-            hoist_consts,
-            single,
-            gen4,
-        )?;
+        let (mut prog, facts) = lower_with(&mut runner, shader, opts, hoist_consts, single, gen4)?;
         if gen4 {
             gen4::check_program(&prog, devinfo.ver)?;
             runner.step(GEN4_MATH, &mut prog, gen4::lower_math)?;

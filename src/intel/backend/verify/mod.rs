@@ -249,17 +249,19 @@ pub fn verify_bound(
 ) -> VerifyOutcome {
     let layout = Layout {
         binding,
-        input_slots_valid: None,
+        ..Layout::default()
     };
     verify_laid_out(ctx, shader, simd, layout, memo)
 }
 
-/// Where a program's bindings and inputs go: the binding model, and the previous stage's
-/// varyings that lay out more than 16 fragment inputs (the key's `input_slots_valid`).
+/// Where a program's bindings and inputs go: the binding model, the previous stage's
+/// varyings that lay out more than 16 fragment inputs (the key's `input_slots_valid`), and a
+/// tessellation-control shader's input patch size (the key's `tcs_input_vertices`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Layout {
     pub binding: BindingModel,
     pub input_slots_valid: Option<u64>,
+    pub tcs_input_vertices: Option<u32>,
 }
 
 /// [`verify_bound`] with the fragment inputs laid out by `layout.input_slots_valid` too.
@@ -273,6 +275,7 @@ pub fn verify_laid_out(
     let mut options = Options::widths(&[simd]).validating();
     options.binding = layout.binding;
     options.input_slots_valid = layout.input_slots_valid;
+    options.tcs_input_vertices = layout.tcs_input_vertices;
     let kernel = match ctx.compile(shader, &options) {
         Ok(k) => k,
         Err(CompileError::Unsupported(f)) => return VerifyOutcome::Unsupported(f),

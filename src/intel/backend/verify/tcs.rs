@@ -14,7 +14,8 @@
 //! thread-end write Mesa makes there (Broadwell's "TR DS Cache Disable"; Gen7's thread end).
 //! A Gen7 (SIMD4x2) TCS runs its instance threads, two output vertices each, over the one
 //! patch entry, in turn between barriers: each runs until it ends or reaches a barrier.
-//! SSBOs must end byte-identical. The hardware dispatches all eight channels: the check also
+//! SSBOs must end byte-identical, and a Gen7 program must have released the URB handles of
+//! the input patch's vertices (the key's count) once each. The hardware dispatches all eight channels: the check also
 //! covers the program's own disabling of the channels past the output vertex count.
 
 use std::collections::BTreeMap;
@@ -205,6 +206,30 @@ pub(super) fn run_tcs_set(
             format!("URB (set {set})"),
             "writes to the patch entry only".into(),
             format!("an entry with handle {h:#x}"),
+        );
+    }
+    // A Gen7 thread releases each input vertex of the patch once (the key's input vertex
+    // count, Mesa's `key->input_vertices`); a Gen8+ thread releases none (the hardware does).
+    let mut released = t.shared().urb_released.clone();
+    released.sort_unstable();
+    let want: Vec<u32> = (0..info.input_vertices).map(icp_handle).collect();
+    if released != want {
+        let show = |h: &[u32]| {
+            let names: Vec<String> = h
+                .iter()
+                .map(
+                    |&h| match (0..INPUT_VERTICES).find(|&v| icp_handle(v) == h) {
+                        Some(v) => format!("vertex {v}"),
+                        None => format!("handle {h:#x}"),
+                    },
+                )
+                .collect();
+            format!("[{}]", names.join(", "))
+        };
+        return fail(
+            format!("input URB handles released (set {set})"),
+            show(&want),
+            show(&released),
         );
     }
     for v in 0..INPUT_VERTICES {

@@ -148,16 +148,18 @@ struct Tr<'a> {
 /// Mesa's vec4 push block (`setup_push_ranges`): 32 registers.
 const MESA_MAX_PUSH_REGS: u32 = 32;
 
-/// Translates a vertex shader; `hoist_consts` builds the constants first read inside control
+/// Translates a vertex shader (of the options, the binding model and a TCS's input patch
+/// size matter here); `hoist_consts` builds the constants first read inside control
 /// flow once at the start of the program (fewer instructions, longer live ranges) rather
 /// than in each block that reads them. `single` compiles a geometry shader without
 /// instancing for single dispatch (Mesa's fallback when dual-object code would spill).
 pub fn from_nir(
     shader: &nir::Shader,
-    binding: BindingModel,
+    opts: &crate::intel::backend::Options,
     hoist_consts: bool,
     single: bool,
 ) -> Result<(Program, Facts), CompileError> {
+    let binding = opts.binding;
     let imp = shader
         .entry()
         .ok_or_else(|| invalid("shader has no entry point"))?;
@@ -263,7 +265,8 @@ pub fn from_nir(
         t.gs_prolog()?;
     }
     if shader.stage() == nir::Stage::TessCtrl {
-        let info = crate::intel::backend::tcs::tess_ctrl_facts_simd4x2(shader)?;
+        let info =
+            crate::intel::backend::tcs::tess_ctrl_facts_simd4x2(shader, opts.tcs_input_vertices)?;
         let invocation = t.prog.vgrf();
         t.tcs = Some(tcs_state::TcsState { info, invocation });
         t.tcs_prolog()?;
