@@ -73,7 +73,10 @@ mod tests {
         assert_eq!(aop_for_nir("cmpxchg", false), None);
         assert_eq!(aop_for_nir("fadd", false), None);
         assert_eq!(aop_for_nir_constant("iadd", false, Some(1)), Some(5));
-        assert_eq!(aop_for_nir_constant("iadd", false, Some(0xffff_ffff)), Some(6));
+        assert_eq!(
+            aop_for_nir_constant("iadd", false, Some(0xffff_ffff)),
+            Some(6)
+        );
         assert_eq!(aop_for_nir_constant("iadd", false, Some(2)), Some(7));
         assert_eq!(aop_for_nir_constant("umax", false, Some(1)), Some(12));
     }

@@ -27,13 +27,12 @@ mod urb;
 #[cfg(test)]
 mod tests;
 
+pub use atomic::{aop, aop_for_nir, aop_for_nir_constant};
 pub use dataport::{
     a64_oword_block_read, a64_untyped_read, dc, dword_scattered, fence, oword_block,
-    oword_block_dwords_code, oword_block_size, untyped_atomic, untyped_atomic_simd4x2, untyped_surface,
-    DataPortDesc,
-    DpControl, Gen4DpReadDesc, Gen4DpWriteDesc, OwordBlock,
+    oword_block_dwords_code, oword_block_size, untyped_atomic, untyped_atomic_simd4x2,
+    untyped_surface, DataPortDesc, DpControl, Gen4DpReadDesc, Gen4DpWriteDesc, OwordBlock,
 };
-pub use atomic::{aop, aop_for_nir, aop_for_nir_constant};
 pub use fields::Lengths;
 pub use misc::{
     ex_mlen, split_dword3, with_dword3, GatewayDesc, MathDesc, PixelInterpDesc, SpawnerDesc,

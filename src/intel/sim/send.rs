@@ -974,7 +974,11 @@ impl Thread {
                 "unsupported: {} (a SIMD4x2 atomic of {} payload registers{})",
                 m.unknown(ver),
                 m.mlen,
-                if m.dp.simd8() { " with the SIMD8 bit" } else { "" }
+                if m.dp.simd8() {
+                    " with the SIMD8 bit"
+                } else {
+                    ""
+                }
             ));
         }
         for h in 0..2 {

@@ -9,8 +9,8 @@ use crate::intel::eu::{
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
 use crate::intel::msg::{
-    self, dc, DataPortDesc, GatewayDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg,
-    SimdMode, UrbDesc,
+    self, dc, DataPortDesc, GatewayDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc,
+    SamplerMsg, SimdMode, UrbDesc,
 };
 use crate::intel::DevInfo;
 
@@ -1462,7 +1462,8 @@ pub fn generate(
                 })?;
                 let returns = inst.dst.file != File::Null;
                 let len = Lengths::new(inst.src.len() as u32, returns as u32, false);
-                let (sf, desc) = msg::untyped_atomic_simd4x2(devinfo.ver, len, surface, aop, returns);
+                let (sf, desc) =
+                    msg::untyped_atomic_simd4x2(devinfo.ver, len, surface, aop, returns);
                 let mut e = eu::Inst::new(Opcode::Send);
                 e.dst = dst_of(alloc, layout, inst)?;
                 // Only x: on Ivy Bridge the enabled channels are the message's (0 and 4).
