@@ -9,6 +9,24 @@ pub const UBO_SURFACE_BASE: u32 = 64;
 /// Binding-table index of SSBO block 0 under gpucc's own layout (untyped surface messages).
 pub const SSBO_SURFACE_BASE: u32 = 128;
 
+/// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`): SSBO slots
+/// end below it.
+pub const SLM_SURFACE_INDEX: u32 = 254;
+
+/// The binding-table index of SSBO block `block` when block 0 sits at `base`; an error
+/// naming the last block there is room for when it would reach the shared-local-memory
+/// slot.
+pub fn ssbo_binding_table_index(base: u32, block: u64) -> Result<u32, String> {
+    let room = SLM_SURFACE_INDEX.saturating_sub(base);
+    if block >= u64::from(room) {
+        return Err(format!(
+            "SSBO block {block} (at most {})",
+            room.saturating_sub(1)
+        ));
+    }
+    Ok(base + block as u32)
+}
+
 /// Intel: where a program's surfaces sit in the binding table and how it pushes uniform
 /// data. Vivante programs are the same under both (sampler units and the uniform file are
 /// Mesa's already).

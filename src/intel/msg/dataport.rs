@@ -289,6 +289,33 @@ pub fn untyped_atomic(
     )
 }
 
+/// A SIMD4x2 untyped atomic on `ver`, as the vec4 backend sends it in align16: Haswell's
+/// own SIMD4x2 message on data cache 1 (x of each half of the payload registers is one
+/// vertex's address and operands); Ivy Bridge has none and sends the SIMD8 message, whose
+/// channels the destination's write mask (.x) narrows to dwords 0 and 4 (Mesa's
+/// `brw_untyped_atomic` in align16).
+pub fn untyped_atomic_simd4x2(
+    ver: u32,
+    len: Lengths,
+    bti: u32,
+    op: u32,
+    returns: bool,
+) -> (u8, DataPortDesc) {
+    if ver >= 75 {
+        (
+            sfid::DATA_CACHE_1,
+            DataPortDesc::new(
+                len,
+                bti,
+                dc::P1_UNTYPED_ATOMIC_SIMD4X2,
+                DpControl::atomic(op, false, returns),
+            ),
+        )
+    } else {
+        untyped_atomic(ver, len, bti, op, true, returns)
+    }
+}
+
 /// A memory fence (type 7 on the data cache and the render cache): the thread header as
 /// payload, and with `commit` a one-register reply.
 pub fn fence(commit: bool) -> DataPortDesc {

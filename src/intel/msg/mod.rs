@@ -15,6 +15,7 @@
 //! so the disassembler can print a descriptor no backend would build. Encoding asserts (in
 //! debug builds) that every field fits its bits.
 
+mod atomic;
 mod dataport;
 mod fields;
 mod misc;
@@ -26,10 +27,11 @@ mod urb;
 #[cfg(test)]
 mod tests;
 
+pub use atomic::{aop, aop_for_nir, aop_for_nir_constant};
 pub use dataport::{
     a64_oword_block_read, a64_untyped_read, dc, dword_scattered, fence, oword_block,
-    oword_block_dwords_code, oword_block_size, untyped_atomic, untyped_surface, DataPortDesc,
-    DpControl, Gen4DpReadDesc, Gen4DpWriteDesc, OwordBlock,
+    oword_block_dwords_code, oword_block_size, untyped_atomic, untyped_atomic_simd4x2,
+    untyped_surface, DataPortDesc, DpControl, Gen4DpReadDesc, Gen4DpWriteDesc, OwordBlock,
 };
 pub use fields::Lengths;
 pub use misc::{

@@ -22,6 +22,7 @@
 //! | data 1 (12, Gen8+) | A64 untyped surface read (0x11) | 7:0 binding table (253), 11:8 disabled components, 13:12 SIMD mode (1 = SIMD16, 2 = SIMD8); per-channel 64-bit addresses (one qword each, no header) |
 //! | data 1 (12, Gen9+) | A64 OWord block read (0x14) | 7:0 binding table (253 or 255, stateless), 10:8 block size as for const, 11 = address only dword aligned (unaligned read; 0: OWord aligned), 13:12 zero; header dwords 1:0 = the 64-bit address (Gen9 `load_global_constant_uniform_block_intel`) |
 //! | data (10, Gen7) / data 1 (12, HSW+) | untyped atomic (6 / 2) | 7:0 binding table, 11:8 `BRW_AOP_*`, 12 SIMD8, 13 return data |
+//! | data 1 (12, HSW) | SIMD4x2 untyped atomic (3) | 7:0 binding table, 11:8 `BRW_AOP_*`, 13 return data; register 0 dword 4h = vertex h's address, register 1 dwords 4h and 4h + 1 its operands, the old value back in dword 4h (the vec4 backend's; Ivy Bridge sends the SIMD8 message with the destination masked to .x) |
 //! | gateway (3) | barrier | 2:0 = 4 |
 //! | URB (6, Gen8+) | SIMD8 write (7) | 14:4 global offset in 16-byte slots, 15 channel masks present, 17 per-slot offsets present; header = per-channel URB handles |
 //! | URB (6, Gen8+) | SIMD8 read (8) | as the write; reply register k = dword k of each channel's slot (see `urb_read.rs`) |
@@ -845,6 +846,9 @@ impl Thread {
         }
         let ty = m.dp.msg_type;
         let port1 = m.sfid == sfid::DATA_CACHE_1;
+        if port1 && ver >= 75 && ty == dc::P1_UNTYPED_ATOMIC_SIMD4X2 {
+            return self.untyped_atomic_simd4x2(m, shared);
+        }
         let (read, write, atomic) = if ver >= 75 {
             (
                 port1 && ty == dc::P1_UNTYPED_SURFACE_READ,
@@ -950,6 +954,56 @@ impl Thread {
             return Ok(());
         }
         Err(m.unknown(ver))
+    }
+
+    /// Haswell's SIMD4x2 untyped atomic (data cache 1, type 3), the vec4 backend's: one
+    /// atomic per vertex half whose channels are enabled, the address in dword 4h of the
+    /// first payload register, the operands in dwords 4h and 4h + 1 of the second, the old
+    /// value back in dword 4h of the response.
+    fn untyped_atomic_simd4x2(
+        &mut self,
+        m: &Msg,
+        shared: &mut dyn SharedFunctions,
+    ) -> Result<(), String> {
+        let ver = self.devinfo.ver;
+        let op = AtomicOp::from_hw(m.dp.atomic_op()).ok_or_else(|| m.unknown(ver))?;
+        let first = m.payload + m.header as usize;
+        let regs = 1 + usize::from(op.operands() > 0);
+        if m.mlen != regs + m.header as usize || m.dp.simd8() {
+            return Err(format!(
+                "unsupported: {} (a SIMD4x2 atomic of {} payload registers{})",
+                m.unknown(ver),
+                m.mlen,
+                if m.dp.simd8() {
+                    " with the SIMD8 bit"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for h in 0..2 {
+            if m.mask >> (4 * h) & 0xf == 0 {
+                continue;
+            }
+            let addr = self.grf_dword(first, 4 * h)?;
+            let a = if op.operands() >= 1 {
+                self.grf_dword(first + 1, 4 * h)?
+            } else {
+                0
+            };
+            let b = if op.operands() >= 2 {
+                self.grf_dword(first + 1, 4 * h + 1)?
+            } else {
+                0
+            };
+            let old = shared.untyped_atomic(m.dp.binding_table_index, addr, op, a, b)?;
+            if m.dp.atomic_returns() {
+                if let Some(dst) = m.dst {
+                    self.set_grf_dword(dst, 4 * h, old)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// OWord dual block read (type 2) / write (type 10) of one OWord per block, the vec4

@@ -9,8 +9,8 @@ use crate::intel::eu::{
     RegType, Region, Src as EuSrc, ThreadCtrl,
 };
 use crate::intel::msg::{
-    dc, DataPortDesc, GatewayDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc, SamplerMsg,
-    SimdMode, UrbDesc,
+    self, dc, DataPortDesc, GatewayDesc, Gen4DpReadDesc, Lengths, MathDesc, SamplerDesc,
+    SamplerMsg, SimdMode, UrbDesc,
 };
 use crate::intel::DevInfo;
 
@@ -1451,6 +1451,33 @@ pub fn generate(
                 e.src = vec![EuSrc::Reg(s), desc];
                 e.msg = Some(Message {
                     sfid: sfid::SAMPLER,
+                    base_mrf: 0,
+                    ex_desc: 0,
+                });
+                e
+            }
+            Op::UntypedAtomic { surface, aop } => {
+                let first = inst.src.first().ok_or_else(|| {
+                    CompileError::Internal(format!("atomic without a payload: {inst}"))
+                })?;
+                let returns = inst.dst.file != File::Null;
+                let len = Lengths::new(inst.src.len() as u32, returns as u32, false);
+                let (sf, desc) =
+                    msg::untyped_atomic_simd4x2(devinfo.ver, len, surface, aop, returns);
+                let mut e = eu::Inst::new(Opcode::Send);
+                e.dst = dst_of(alloc, layout, inst)?;
+                // Only x: on Ivy Bridge the enabled channels are the message's (0 and 4).
+                e.dst.writemask = 0x1;
+                let (file, nr, _, _) = reg(alloc, layout, first)?;
+                e.src = vec![
+                    EuSrc::Reg(RegSrc::new(file, nr, 0, RegType::UD, Region::new(4, 4, 1))),
+                    EuSrc::Imm(Imm {
+                        ty: RegType::UD,
+                        bits: desc.encode(devinfo.ver) as u64,
+                    }),
+                ];
+                e.msg = Some(Message {
+                    sfid: sf,
                     base_mrf: 0,
                     ex_desc: 0,
                 });

@@ -57,6 +57,7 @@ fn unbuilt(inst: &Inst, ver: u32) -> Option<String> {
         }
         Op::FindLiveChannel | Op::Broadcast => Some("run-time uniform indices".into()),
         Op::ScratchRead { .. } | Op::ScratchWrite { .. } => Some("scratch access".into()),
+        Op::UntypedAtomic { .. } => Some("ssbo_atomic (a Gen7+ data-cache message)".into()),
         Op::GsWriteOffset { .. } | Op::GsVertexCount | Op::GsClearR0Dword2 => {
             Some("geometry shaders".into())
         }

@@ -60,6 +60,7 @@ fn unbuilt(inst: &Inst) -> Option<String> {
         Op::PullLoad { indexed: true, .. } => {
             Some("pull-constant loads at a run-time block index".into())
         }
+        Op::UntypedAtomic { .. } => Some("ssbo_atomic (a Gen7+ data-cache message)".into()),
         Op::GsWriteOffset { .. }
         | Op::GsVertexCount
         | Op::GsClearR0Dword2

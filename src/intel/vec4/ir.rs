@@ -342,6 +342,18 @@ pub enum Op {
     /// masked OWord write of zero to header dword 0 of the patch entry, with EOT; the message
     /// is built in the (fixed) destination and the register after it.
     TcsThreadEnd,
+    /// An untyped atomic on binding-table entry `surface` (Mesa's
+    /// `VEC4_OPCODE_UNTYPED_ATOMIC`): the message registers are the (fixed, consecutive)
+    /// sources, the address in x of each half, then for an operation with an operand that
+    /// operand in x of each half of the next; the old value into x of each half of the
+    /// destination, or nothing to a null destination. Codegen picks the message: Haswell's
+    /// SIMD4x2 atomic, Ivy Bridge's SIMD8 one narrowed to channels 0 and 4 by the `.x` mask.
+    UntypedAtomic {
+        /// Binding-table index.
+        surface: u32,
+        /// The operation (`BRW_AOP_*`, [`crate::intel::msg::aop`]).
+        aop: u32,
+    },
     /// Register spilling: writes all of `src[0]` to scratch slot `slot` (an OWord per vertex,
     /// at OWords `2 slot` and `2 slot + 1`) with an OWord dual block write; expands to the
     /// message setup in the registers from [`SCRATCH_MSG`] and the send.
@@ -438,6 +450,7 @@ impl Op {
                 | Op::Barrier
                 | Op::TcsReleaseInput { .. }
                 | Op::TcsThreadEnd
+                | Op::UntypedAtomic { .. }
         )
     }
 
@@ -500,6 +513,7 @@ impl Inst {
                     | Op::TcsBarrierHeader { .. }
                     | Op::TcsReleaseInput { .. }
                     | Op::TcsThreadEnd
+                    | Op::UntypedAtomic { .. }
             )
             || (matches!(
                 self.op,
@@ -653,6 +667,9 @@ impl fmt::Display for Inst {
                 if indexed { " +index" } else { "" }
             ),
             Op::ScratchWrite { slot } => format!("scratch_write(slot {slot})"),
+            Op::UntypedAtomic { surface, aop } => {
+                format!("untyped_atomic(bti {surface} op {aop})")
+            }
             Op::ScratchRead { slot } => format!("scratch_read(slot {slot})"),
             Op::SamplerHeader { offset_bits } => format!("sampler_header({offset_bits:#x})"),
             Op::Tex {

@@ -37,7 +37,7 @@ pub mod urb;
 pub mod validate;
 
 use crate::debug;
-use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE};
+use crate::intel::backend::binding::BindingModel;
 use crate::intel::backend::options::Options;
 use crate::intel::eu;
 use crate::intel::flow::FlowTemplates;
@@ -168,7 +168,8 @@ fn estimate_cycles(prog: &ir::Program) -> u32 {
             ir::Op::PullLoad { .. }
             | ir::Op::Tex { .. }
             | ir::Op::ScratchRead { .. }
-            | ir::Op::UrbRead { .. } => 200,
+            | ir::Op::UrbRead { .. }
+            | ir::Op::UntypedAtomic { .. } => 200,
             ir::Op::TesInputHeader => 6,
             ir::Op::TesIndirectOffset => 4,
             ir::Op::TcsInputHeader | ir::Op::TcsOutputHeader { .. } => 6,
@@ -391,7 +392,7 @@ pub fn compile(
         num_render_targets: 0,
         pull_constant_blocks: facts.pull_blocks.clone(),
         ubo_surface_base: facts.ubo_surface_base,
-        ssbo_surface_base: SSBO_SURFACE_BASE,
+        ssbo_surface_base: facts.ssbo_surface_base,
         ubo_ranges: facts.ubo_ranges.clone(),
         surfaces: facts.surfaces.clone(),
         flags: Flags::default(),

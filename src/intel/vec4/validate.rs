@@ -265,6 +265,22 @@ fn check_op(inst: &Inst) -> Option<String> {
                 }
             })
         }
+        Op::UntypedAtomic { aop, .. } => {
+            // The address, and the operand of all but increment and decrement.
+            let want = 1 + usize::from(!matches!(aop, 5 | 6 | 15));
+            count(want)
+                .or_else(|| {
+                    (!matches!(inst.dst.file, File::Null | File::Vgrf) || inst.dst.writemask != 1)
+                        .then(|| "an atomic's old value not to x of a register or null".into())
+                })
+                .or_else(|| {
+                    let first = inst.src[0].nr;
+                    inst.src.iter().enumerate().find_map(|(k, s)| {
+                        (s.file != File::Fixed || s.nr != first + k as u32)
+                            .then(|| "message registers not consecutive fixed registers".into())
+                    })
+                })
+        }
         Op::FindLiveChannel | Op::GsInstanceId => count(0).or_else(|| vgrf_dst(inst)),
         Op::Broadcast => count(2).or_else(|| vgrf_dst(inst)).or_else(|| {
             inst.src

@@ -52,7 +52,7 @@ impl MemoryModes {
 }
 
 /// Binding-table index of shared local memory (Mesa's `BRW_SLM_SURFACE_INDEX`).
-pub const SLM_SURFACE: u32 = 254;
+pub const SLM_SURFACE: u32 = crate::intel::backend::binding::SLM_SURFACE_INDEX;
 
 /// Descriptor of a Gen8 SIMD8 A64 untyped surface read of `n` dwords per channel (data
 /// cache 1, the stateless surface): two registers of 64-bit addresses in, `n` registers
@@ -158,19 +158,8 @@ impl Translator<'_> {
             i.intrinsic,
             Intrinsic::SsboAtomicSwap | Intrinsic::SharedAtomicSwap
         );
-        let aop = match (op.as_str(), swap) {
-            ("iadd", false) => 7,
-            ("imin", false) => 11,
-            ("umin", false) => 13,
-            ("imax", false) => 10,
-            ("umax", false) => 12,
-            ("iand", false) => 1,
-            ("ior", false) => 2,
-            ("ixor", false) => 3,
-            ("xchg", false) => 4,
-            ("cmpxchg", true) => 14,
-            (other, _) => return Err(unsupported(format!("{name} with atomic_op={other}"))),
-        };
+        let aop = msg::aop_for_nir(&op, swap)
+            .ok_or_else(|| unsupported(format!("{name} with atomic_op={op}")))?;
         let offset = self.comp(intrinsic_src(i, first)?, 0)?;
         let mut data = vec![self.comp(intrinsic_src(i, first + 1)?, 0)?];
         if swap {
@@ -370,14 +359,10 @@ impl Translator<'_> {
             .and_then(|v| v.first().copied())
             .ok_or_else(|| unsupported("SSBO access with a non-constant block index"))?;
         let base = self.facts.ssbo_surface_base;
-        if b >= (SLM_SURFACE - base) as u64 {
-            return Err(unsupported(format!(
-                "SSBO block {b} (at most {})",
-                SLM_SURFACE - base - 1
-            )));
-        }
+        let index = crate::intel::backend::binding::ssbo_binding_table_index(base, b)
+            .map_err(unsupported)?;
         self.facts.surfaces.ssbo_blocks.insert(b as u32);
-        Ok(base + b as u32)
+        Ok(index)
     }
 
     /// Per-channel byte addresses `offset + base` in a register of their own (a message

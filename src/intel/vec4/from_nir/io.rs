@@ -68,6 +68,7 @@ impl Tr<'_> {
             Intrinsic::LoadInput => self.emit_load_input(i),
             Intrinsic::StoreOutput => self.emit_store_output(i),
             Intrinsic::LoadUbo => self.emit_load_ubo(i),
+            Intrinsic::SsboAtomic => self.emit_ssbo_atomic(i),
             // Geometry intrinsics in any other stage are refused below by name.
             Intrinsic::LoadPerVertexInput if self.gs.is_some() => {
                 self.emit_load_per_vertex_input(i)

@@ -12,6 +12,7 @@ mod alu;
 mod gs;
 mod gs_state;
 mod io;
+mod ssbo;
 mod tcs;
 mod tcs_state;
 mod tes;
@@ -21,7 +22,7 @@ pub use gs_state::{GsEnd, GsState};
 
 use std::collections::BTreeMap;
 
-use crate::intel::backend::binding::{BindingModel, UBO_SURFACE_BASE};
+use crate::intel::backend::binding::{BindingModel, SSBO_SURFACE_BASE, UBO_SURFACE_BASE};
 use crate::intel::backend::vertex::vertex_facts;
 use crate::intel::eu::{CondMod, Opcode, RegType};
 use crate::intel::kernel::VertexInfo;
@@ -51,6 +52,9 @@ pub struct Facts {
     pub pull_blocks: Vec<u32>,
     /// Binding-table slot of UBO block 0: 64 in gpucc's binding model, 0 in Mesa's.
     pub ubo_surface_base: u32,
+    /// Binding-table slot of SSBO block 0: 128 in gpucc's binding model, 0 in Mesa's (the
+    /// block index is the driver's slot).
+    pub ssbo_surface_base: u32,
     /// Mesa's binding model: the pushed UBO ranges, whose vec4s `push` lists in order.
     pub ubo_ranges: Vec<crate::intel::ubo_ranges::UboRange>,
     /// Textures and samplers the sampler messages address.
@@ -244,7 +248,10 @@ pub fn from_nir(
             .unwrap_or(1),
     };
     match binding {
-        BindingModel::Gpucc => t.facts.ubo_surface_base = UBO_SURFACE_BASE,
+        BindingModel::Gpucc => {
+            t.facts.ubo_surface_base = UBO_SURFACE_BASE;
+            t.facts.ssbo_surface_base = SSBO_SURFACE_BASE;
+        }
         BindingModel::Mesa | BindingModel::MesaDriverRanges(_) => {
             // The vec4 backend serves Gen7 only, crocus's GPUs: three ranges, as brw's
             // analysis keeps them there (see `ubo_ranges::mesa_max_ranges`).

@@ -71,6 +71,7 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
                         | Op::TcsPrimitiveId
                         | Op::TcsInputHeader
                         | Op::TcsOutputHeader { .. }
+                        | Op::UntypedAtomic { .. }
                 )
                 || i.src.iter().any(|s| s.file == File::Vgrf && s.nr == a))
         {
@@ -83,6 +84,7 @@ fn rename_all(prog: &mut Program, removed: &[bool], a: u32, q: usize) -> bool {
                     | Op::PullLoad { .. }
                     | Op::TcsReleaseInput { .. }
                     | Op::TcsThreadEnd
+                    | Op::UntypedAtomic { .. }
             )
             || (i.dst.file == dst.file && i.dst.nr == dst.nr)
             || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr)
@@ -169,6 +171,7 @@ pub fn register_coalesce(prog: &mut Program) -> bool {
                             | Op::PullLoad { .. }
                             | Op::TcsReleaseInput { .. }
                             | Op::TcsThreadEnd
+                            | Op::UntypedAtomic { .. }
                     )
                     || (i.dst.file == dst.file && i.dst.nr == dst.nr)
                     || i.src.iter().any(|s| s.file == dst.file && s.nr == dst.nr))
