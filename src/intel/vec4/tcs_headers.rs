@@ -237,3 +237,6 @@ pub fn reuse_write_header(prog: &mut Program) -> bool {
     prog.remove_marked(&removed);
     progress
 }
+
+#[cfg(test)]
+mod tests;
