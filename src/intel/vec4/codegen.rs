@@ -16,7 +16,10 @@ use crate::intel::DevInfo;
 
 use super::gen4::MATH_MRF;
 use super::gen6::PULL_MSG;
-use super::ir::{replicate, swz_get, File, Inst, Op, Program, Src, TexMsg, SCRATCH_MSG};
+use super::ir::{
+    replicate, swz_get, File, Inst, Op, Program, Src, TexMsg, HEADER_BASE, HEADER_MASK,
+    HEADER_OFFSETS, SCRATCH_MSG,
+};
 use super::urb::urb_desc;
 use super::CompileError;
 use crate::intel::flow::FlowTemplates;
@@ -907,18 +910,31 @@ pub fn generate(
                 let d = dst_of(alloc, layout, inst)?;
                 let (file, nr) = (d.file, d.nr);
                 let at = |sub: u8| Dst::reg(file, nr, sub, RegType::UD);
-                out.push(align1_we_all(Opcode::Mov, 8, at(0), vec![imm_ud(0)]));
+                let held = match inst.op {
+                    Op::TcsOutputHeader { held, .. } if held & HEADER_BASE != 0 => held,
+                    _ => 0,
+                };
+                if held == 0 {
+                    out.push(align1_we_all(Opcode::Mov, 8, at(0), vec![imm_ud(0)]));
+                }
                 let offset = match inst.op {
-                    Op::TcsOutputHeader { mask } => {
+                    Op::TcsOutputHeader { mask, .. } => {
                         let m = u32::from(mask & 0xf);
-                        out.push(align1_we_all(
-                            Opcode::Mov,
-                            1,
-                            at(20),
-                            vec![imm_ud(m << 8 | m << 12)],
-                        ));
-                        out.push(align1_we_all(Opcode::Mov, 2, at(0), vec![g0_dword(0)]));
-                        inst.src.first()
+                        if held & HEADER_MASK == 0 {
+                            out.push(align1_we_all(
+                                Opcode::Mov,
+                                1,
+                                at(20),
+                                vec![imm_ud(m << 8 | m << 12)],
+                            ));
+                        }
+                        if held == 0 {
+                            out.push(align1_we_all(Opcode::Mov, 2, at(0), vec![g0_dword(0)]));
+                        } else if held & HEADER_OFFSETS == 0 && inst.src.is_empty() {
+                            // Another header's per-slot offsets cleared.
+                            out.push(align1_we_all(Opcode::Mov, 2, at(12), vec![imm_ud(0)]));
+                        }
+                        inst.src.first().filter(|_| held & HEADER_OFFSETS == 0)
                     }
                     _ => {
                         out.push(align1_we_all(Opcode::Mov, 1, at(20), vec![imm_ud(0xff00)]));

@@ -29,6 +29,16 @@ pub fn swz_compose(inner: u8, outer: u8) -> u8 {
     })
 }
 
+/// [`Op::TcsOutputHeader`]'s destination already holds zero, the patch handle in dwords 0
+/// and 1 and a channel mask in dword 5.
+pub const HEADER_BASE: u8 = 1;
+/// [`Op::TcsOutputHeader`]'s destination already holds its channel mask (with
+/// [`HEADER_BASE`]).
+pub const HEADER_MASK: u8 = 2;
+/// [`Op::TcsOutputHeader`]'s destination already holds its per-slot offsets in dwords 3 and
+/// 4: the same source's, or zero when it has none (with [`HEADER_BASE`]).
+pub const HEADER_OFFSETS: u8 = 4;
+
 /// The three registers below the URB message registers that spill and fill messages are
 /// built in (header, offsets, data); kept out of allocation once a program spills.
 pub const SCRATCH_MSG: u32 = 109;
@@ -318,6 +328,10 @@ pub enum Op {
     TcsOutputHeader {
         /// The components written (bit c: component c).
         mask: u8,
+        /// What the (fixed) destination already holds from the header before it, which is
+        /// not written again ([`HEADER_BASE`], [`HEADER_MASK`], [`HEADER_OFFSETS`]; see
+        /// `tcs_headers`); 0 builds the whole header.
+        held: u8,
     },
     /// Tessellation control: the barrier message header (Mesa's
     /// `TCS_OPCODE_CREATE_BARRIER_HEADER`): the barrier id from g0.2, the thread count
@@ -717,7 +731,10 @@ impl fmt::Display for Inst {
             Op::TcsInstanceId => "tcs_instance_id".into(),
             Op::TcsPrimitiveId => "tcs_primitive_id".into(),
             Op::TcsInputHeader => "tcs_input_header".into(),
-            Op::TcsOutputHeader { mask } => format!("tcs_output_header({mask:#x})"),
+            Op::TcsOutputHeader { mask, held: 0 } => format!("tcs_output_header({mask:#x})"),
+            Op::TcsOutputHeader { mask, held } => {
+                format!("tcs_output_header({mask:#x} held {held:#x})")
+            }
             Op::TcsBarrierHeader { instances } => format!("tcs_barrier_header({instances})"),
             Op::Barrier => "barrier".into(),
             Op::TcsReleaseInput { vertex, unpaired } => format!(

@@ -12,6 +12,8 @@
 //! 3. [`opt`] removes copies, repeated expressions and dead code (the passes of
 //!    [`opt::ROUND`], to a fixed point); on Gen6, [`gen6`] then refuses what it does not
 //!    build and legalises MATH ([`GEN6_MATH`]) and pull-constant offsets ([`GEN6_PULL`]);
+//!    for a tessellation-control shader, [`tcs_headers`] then drops the URB headers built
+//!    again ([`TCS_READ_HEADERS`], [`TCS_WRITE_HEADER`]);
 //! 4. [`regalloc`] gives every virtual register one GRF after the payload (g0, push
 //!    constants two vec4s per register from g1, one register per vertex element), with
 //!    [`spill`] sending registers to scratch when they do not fit ([`REGISTER_ALLOCATION`]);
@@ -33,6 +35,7 @@ pub mod liveness;
 pub mod opt;
 pub mod regalloc;
 pub mod spill;
+pub mod tcs_headers;
 pub mod urb;
 pub mod validate;
 
@@ -65,6 +68,10 @@ pub const GEN6_MATH: &str = "lower_math_gen6";
 pub const GEN4_MATH: &str = "lower_math_gen4";
 /// Gen6: compile-time pull-constant offsets into the loads ([`gen6::fold_pull_offsets`]).
 pub const GEN6_PULL: &str = "fold_pull_offsets_gen6";
+/// Tessellation control: read headers built again dropped ([`tcs_headers`]).
+pub const TCS_READ_HEADERS: &str = "tcs_share_read_headers";
+/// Tessellation control: write headers reduced to what changed ([`tcs_headers`]).
+pub const TCS_WRITE_HEADER: &str = "tcs_reuse_write_header";
 /// The IR once spilling has added its scratch reads and writes.
 pub const SPILL: &str = "spill_reg";
 
@@ -125,6 +132,10 @@ fn lower_with(
     })?;
     if opts.optimize {
         opt::optimize_with(runner, &mut prog)?;
+        if facts.tess_ctrl.is_some() {
+            runner.step(TCS_READ_HEADERS, &mut prog, tcs_headers::share_read_headers)?;
+            runner.step(TCS_WRITE_HEADER, &mut prog, tcs_headers::reuse_write_header)?;
+        }
     }
     Ok((prog, facts))
 }

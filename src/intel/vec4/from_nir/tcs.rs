@@ -295,7 +295,7 @@ impl Tr<'_> {
         let (slot, indirect) = self.tcs_offset(i, k)?;
         let h = self.prog.vgrf();
         self.push(
-            Op::TcsOutputHeader { mask: 0xf },
+            Op::TcsOutputHeader { mask: 0xf, held: 0 },
             Dst::vgrf(h, RegType::UD, 0xf),
             indirect.into_iter().collect(),
         );
@@ -332,7 +332,7 @@ impl Tr<'_> {
         let v = self.value_src(value, RegType::UD)?;
         let v = v.swizzled(to_component(first));
         self.push(
-            Op::TcsOutputHeader { mask },
+            Op::TcsOutputHeader { mask, held: 0 },
             Dst::fixed(HEADER, RegType::UD, 0xf),
             indirect.into_iter().collect(),
         );
