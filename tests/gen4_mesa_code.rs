@@ -11,8 +11,11 @@
 //!   index.
 //! - **Fragment shaders** run whole on a synthetic payload (random GRFs, every pixel lit),
 //!   as `isim_corpus.rs` does for ivb and bdw: every program must reach EOT or stop with a
-//!   named reason. Their outputs are not compared: the Gen4–6 FS payload (setup data for
-//!   each input, the push layout) is not derived from the NIR here.
+//!   named reason. Then they go through gpucc's fragment check against the interpreter
+//!   with kernel facts derived from the NIR: on snb the Gen6 payload and input order gpucc
+//!   computes for ivb, no push constants; on g4x the Gen4 payload, input order and pushed
+//!   UBO ranges of crocus's precompile key ([`fs_kernel_gen4`]). A mismatch must be one of
+//!   the differences of the check's world that [`outside_the_check`] names.
 //!
 //! Figures are held exactly in tests/expectations/corpus.txt (`snb.gen4sim.*`,
 //! `g4x.gen4sim.*`).
@@ -27,7 +30,7 @@ use std::collections::BTreeMap;
 
 use gpucc::intel::backend::{verify_kernel, Context, VerifyOutcome};
 use gpucc::intel::eu;
-use gpucc::intel::kernel::Kernel;
+use gpucc::intel::kernel::{InputSlot, Kernel};
 use gpucc::intel::sim::Thread;
 use gpucc::intel::vue::VueMap;
 use gpucc::intel::DevInfo;
@@ -273,6 +276,9 @@ fn fs_kernel(
     let variant = facts
         .variant(simd)
         .ok_or_else(|| format!("facts: no SIMD{simd} variant"))?;
+    if devinfo.ver < 60 {
+        return fs_kernel_gen4(devinfo, asm, simd, shader, facts);
+    }
     let (code, entry) = mesa_code(devinfo, asm, simd, variant.dispatch_grf_start)?;
     Ok(Kernel {
         platform: devinfo.name,
@@ -284,6 +290,60 @@ fn fs_kernel(
         ubo_ranges: Vec::new(),
         relocs: Vec::new(),
         constant_data_size: 0,
+        ..facts
+    })
+}
+
+/// The Gen4–5 fragment kernel: Mesa's `setup_fs_payload_gfx4` with crocus's precompile key
+/// (`iz_lookup` 0: g0 and g1, then two registers of source depth when the shader reads
+/// gl_FragCoord), the UBO ranges crocus pushes (as for the g4x vertex shaders), and the
+/// attribute setup of `calculate_urb_setup` before Gen6: one slot per varying of the key's
+/// `input_slots_valid` (crocus's precompile: the inputs read and the position) in slot
+/// order, point size left out, the point coordinate moved to the end. The position's slot
+/// is where the shader interpolates z and w from.
+fn fs_kernel_gen4(
+    devinfo: &DevInfo,
+    asm: &str,
+    simd: u32,
+    shader: &nir::Shader,
+    facts: Kernel,
+) -> Result<Kernel, String> {
+    let frag_coord = shader.entry().is_some_and(|imp| {
+        imp.instrs.iter().any(|i| {
+            matches!(&i.kind, InstrKind::Intrinsic(i) if i.intrinsic.name() == "load_frag_coord")
+        })
+    });
+    let (code, entry) = mesa_code(devinfo, asm, simd, 2 + 2 * frag_coord as u32)?;
+    let number = |s: &InputSlot| nir::slots::slot_number(&s.location).unwrap_or(u32::MAX);
+    let mut read: Vec<InputSlot> = facts
+        .inputs
+        .iter()
+        .filter(|s| s.read && s.location != "VARYING_SLOT_PSIZ")
+        .cloned()
+        .collect();
+    read.sort_by_key(|s| (s.location == "VARYING_SLOT_PNTC", number(s)));
+    let mut inputs = vec![InputSlot {
+        base: u32::MAX,
+        location: "VARYING_SLOT_POS".into(),
+        flat: false,
+        noperspective: false,
+        read: false,
+    }];
+    inputs.extend(read);
+    let mut flags = facts.flags.clone();
+    flags.uses_src_depth_w = frag_coord;
+    Ok(Kernel {
+        platform: devinfo.name,
+        simd: vec![entry],
+        code,
+        push_constants: push_layout(&mesa_push_ranges(shader)),
+        pull_constant_blocks: ubo_blocks(shader),
+        ubo_surface_base: 0,
+        ubo_ranges: Vec::new(),
+        relocs: Vec::new(),
+        constant_data_size: 0,
+        inputs,
+        flags,
         ..facts
     })
 }
@@ -372,8 +432,9 @@ fn fragment_matches(platform: &str) {
 /// not of the simulator, when it is one of the three the snb corpus has:
 ///
 /// - gl_FrontFacing: Mesa's Gen6+ code computes it as `-g0.0:W >> 15`, which relies on
-///   g0.0's low 15 bits being non-zero (other fields of the thread header); the synthetic
-///   payload has zero there.
+///   g0.0's low 15 bits being non-zero (other fields of the thread header), its Gen4–5 code
+///   as `-g1.6:D >> 31` with the same reliance on g1.6; the synthetic payload has zero
+///   there.
 /// - derivatives: Mesa's Gen6 `dFdx`/`dFdy` are coarse (one difference per subspan), the
 ///   interpreter's per pixel; piglit's accuracy tests tell them apart.
 /// - a loop that outruns the step limit: Mesa tests a boolean uniform with `mov.nz` (any
@@ -390,7 +451,7 @@ fn outside_the_check(shader: &nir::Shader, outcome: &VerifyOutcome) -> Option<&'
             if uses(
                 &|k| matches!(k, InstrKind::Intrinsic(i) if i.intrinsic.name() == "load_front_face"),
             ) {
-                Some("front facing from g0.0")
+                Some("front facing from the payload header")
             } else if uses(&|k| matches!(k, InstrKind::Alu(a) if a.op.name().starts_with("fdd"))) {
                 Some("coarse derivatives")
             } else {
@@ -419,6 +480,11 @@ fn snb_mesa_fragment_programs_run_to_eot() {
 #[test]
 fn g4x_mesa_vertex_programs_match_the_interpreter() {
     vertex_programs("g4x");
+}
+
+#[test]
+fn g4x_mesa_fragment_programs_match_the_interpreter() {
+    fragment_matches("g4x");
 }
 
 #[test]
