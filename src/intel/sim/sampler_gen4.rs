@@ -97,7 +97,9 @@ impl Thread {
             Kind::Resinfo => 0,
             _ => 3,
         };
-        let ncoord = shared.coordinate_count(texture).map_or(slots, |n| n.min(slots));
+        let ncoord = shared
+            .coordinate_count(texture)
+            .map_or(slots, |n| n.min(slots));
         let mut replies = Vec::new();
         for c in 0..simd {
             if m.mask >> c & 1 == 0 {
