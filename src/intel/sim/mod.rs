@@ -32,8 +32,8 @@
 //!   thread payloads as Mesa's backends expect them (the Gen7 forms serve Gen4–6 too).
 //! - **Gen4–Gen6**: the MRF file, compr4 and the Gen4–5 implied move (`mrf`), Gen6 MATH's
 //!   operand rules (`math_gen6`), Gen4–5 jump counts (`flow_gen4`; Gen6 uses [`flow`]), and
-//!   the messages of that era (`send_gen4`, `send_gen45`). Gen4 sampler messages are not
-//!   modelled yet.
+//!   the messages of that era (`send_gen4`, `send_gen45`, `sampler_gen4` for the Gen4/G45
+//!   sampler).
 //!
 //! Outside the model (each an "unsupported: …" error naming the instruction):
 //! JMPI/CALL/RET/GOTO and the other unstructured jumps, align16 double-precision operands,
@@ -60,6 +60,7 @@ pub mod gs_payload;
 mod math_gen6;
 mod mrf;
 pub mod payload;
+mod sampler_gen4;
 pub mod send;
 mod send_gen4;
 mod send_gen45;

@@ -15,7 +15,8 @@
 //!   each half.
 //! - **the implied move**: a Gen4–5 SEND whose src0 is a GRF copies that register into the
 //!   message's first MRF (the instruction's base MRF field) before the message goes out;
-//!   Mesa relies on it to put the g0 header in place. Gen6 has no implied move (Mesa's
+//!   Mesa relies on it to put the g0 header in place. It moves one register unless the SEND
+//!   is compressed. Gen6 has no implied move (Mesa's
 //!   `gfx6_resolve_implied_move` emits the MOV itself), and a Gen6 SEND reads its payload
 //!   from src0's own file.
 
@@ -94,11 +95,20 @@ impl Thread {
     ) -> Result<(), String> {
         let first = self.mrf_storage_reg(mrf)? * REG_SIZE;
         let size = src0.ty.size() as usize;
-        let end = first + inst.exec_size as usize * size;
+        // Only a compressed SEND (compression control 2) moves two registers: an
+        // uncompressed SIMD16 one of a 32-bit type moves the header register alone (Mesa's
+        // Gen4 varying pull-constant load, `send(16)` of g0 as F, keeps its offsets in the
+        // next MRF).
+        let channels = if inst.qtr_ctrl != 2 {
+            (inst.exec_size as usize).min(REG_SIZE / size)
+        } else {
+            inst.exec_size as usize
+        };
+        let end = first + channels * size;
         if end > self.grf.len() {
             return Err(format!("implied move into m{mrf} runs past the last MRF"));
         }
-        for i in 0..inst.exec_size as u32 {
+        for i in 0..channels as u32 {
             let loc = self.src_loc(inst, src0, i)?;
             let v = self.read_raw(loc, size)?;
             self.write_raw(Loc::Grf(first + i as usize * size), size, v)?;

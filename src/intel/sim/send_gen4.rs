@@ -3,6 +3,7 @@
 //!
 //! | SFID | message | notes |
 //! |---|---|---|
+//! | sampler (2), Gen4–4.5 | sample, sample_b, sample_l, sample_c, sample_b_c, sample_l_c, sample_d, ld, resinfo told apart by type, width and length | [`super::sampler_gen4`] |
 //! | sampler (2), Gen5–6 | sample, sample_b, sample_l, sample_c, sample_d, sample_b_c, sample_l_c, ld, resinfo in SIMD8/SIMD16; SIMD4x2 as on Gen7 | parameter layout below |
 //! | render cache (5), Gen6 | render-target write (type 12) | as on Gen7 (header of two registers optional) |
 //! | render cache (5), Gen6 | OWord dual block read (2) / write (9) on the scratch surface (255) | block offsets in OWords in m(n+1) dwords 0 and 4 (Mesa's vec4 scratch) |
@@ -65,6 +66,7 @@ impl Thread {
         let outside = |what: &str| format!("unsupported: {} ({what})", m.unknown(ver));
         match m.sfid {
             sfid::SAMPLER if ver >= 50 => self.sampler_gen5(m, shared),
+            sfid::SAMPLER => self.sampler_gen4(m, shared),
             sfid::DATAPORT_WRITE if ver >= 60 => match m.dp.msg_type {
                 t if t == RenderTargetWriteDesc::msg_type(ver) => self.rt_write(m, shared, ctx),
                 gen6::OWORD_DUAL_BLOCK_WRITE => self.oword_dual_block(m, shared, true),

@@ -2,8 +2,8 @@
 //!
 //! | SFID | message | notes |
 //! |---|---|---|
-//! | math (1) | extended math: function 3:0, signed 4, saturate 6, scalar 7 | operands one register per 8 channels, src1 after src0's registers; results to the response registers (two per 8 channels for INT DIV quotient and remainder) |
-//! | write (5) | render-target write (type 4; control 2:0 = 0 SIMD16, 4 SIMD8; bit 3 last) | two header registers, then r g b a per 8 channels; SIMD16: r g b a of channels 0–7, then of 8–15 (what Mesa's `compr4` MOVs build) |
+//! | math (1) | extended math: function 3:0, signed 4, saturate 6, scalar 7 | operands one register per 8 channels, src1 after src0's registers; results to the response registers (two per 8 channels for INT DIV quotient and remainder); a compressed SIMD16 SEND of a one-register unary message is two messages, the second half's operand and result one register further |
+//! | write (5) | render-target write (type 4; control 2:0 = 0 SIMD16, 4 SIMD8; bit 3 last) | two header registers (the pixel mask in dword 0 bits 15:0: Mesa's discard writes it into g0 before the implied move), then r g b a per 8 channels; SIMD16: r g b a of channels 0–7, then of 8–15 (what Mesa's `compr4` MOVs build); then the shader's depth, one register per 8 channels, when it writes one |
 //! | write (5) | OWord dual block write (type 1) | scratch: block offsets in bytes in m(n+1) dwords 0 and 4 |
 //! | read (4) | OWord block read (0) | header dword 2 = offset in bytes (Mesa's FS pull constants) |
 //! | read (4) | OWord dual block read (G45: 2) | offsets in bytes in m(n+1) dwords 0 and 4: scratch (surface 255) or a constant buffer (vec4 pull constants) |
@@ -50,7 +50,15 @@ impl Thread {
             return Err(format!("math message of mlen {} rlen {}", m.mlen, m.rlen));
         }
         let dst = m.dst.ok_or("math message without a response register")?;
-        let channels = m.n.min(8 * per_op as u32).min(8 * per_result as u32);
+        // A compressed SIMD16 message of one operand register is two messages of eight
+        // channels, the second's operand and result one register further (Mesa's SIMD16
+        // math on Gen4: the implied move fills both halves' registers).
+        let halves = m.n == 16 && nops == 1 && !both && per_op == 1 && per_result == 1;
+        let channels = if halves {
+            16
+        } else {
+            m.n.min(8 * per_op as u32).min(8 * per_result as u32)
+        };
         let mut out = Vec::new();
         for c in 0..channels {
             if m.mask >> c & 1 == 0 {
@@ -84,7 +92,12 @@ impl Thread {
                 let v = alu::math_float(f, x, y)
                     .ok_or_else(|| format!("unsupported: math function `{}`", f.name()))?
                     as f32;
-                let v = if md.saturate { v.clamp(0.0, 1.0) } else { v };
+                // Saturation takes NaN to 0, as the ALU's does.
+                let v = match md.saturate {
+                    true if v.is_nan() => 0.0,
+                    true => v.clamp(0.0, 1.0),
+                    false => v,
+                };
                 vec![v.to_bits()]
             };
             out.push((r, d, vals));
@@ -119,10 +132,12 @@ impl Thread {
                     }
                 };
                 let rpp = simd as usize / 8;
-                if m.mlen != 2 + 4 * rpp {
+                // Four colour components, then the computed depth when the shader writes it.
+                let with_depth = m.mlen == 2 + 5 * rpp;
+                if m.mlen != 2 + 4 * rpp && !with_depth {
                     return Err(format!(
                         "unsupported: render-target write of mlen {} (supported: two header \
-                         registers and four colour components)",
+                         registers, four colour components and an optional depth)",
                         m.mlen
                     ));
                 }
@@ -136,13 +151,27 @@ impl Thread {
                     }
                     color.push(px);
                 }
+                let depth = if with_depth {
+                    let at = first + 4 * rpp;
+                    let mut d = Vec::new();
+                    for c in 0..simd as usize {
+                        d.push(f32::from_bits(self.grf_dword(at + c / 8, c % 8)?));
+                    }
+                    Some(d)
+                } else {
+                    None
+                };
+                // The pixels written are those of the header's g0 part (dword 0 bits 15:0,
+                // the dispatch mask as the thread received it, or what the shader left
+                // there after a discard) that the instruction enables.
+                let header_mask = self.grf_dword(m.payload, 0)? & 0xffff;
                 let w = RtWrite {
                     target: wd.binding_table_index,
                     simd,
-                    pixel_mask: m.mask,
+                    pixel_mask: m.mask & header_mask >> m.base,
                     color,
                     color1: None,
-                    depth: None,
+                    depth,
                     last: wd.msg_control & 8 != 0,
                 };
                 shared.render_target_write(&w)?;

@@ -13,6 +13,9 @@
 //! - interpolated inputs: the interpreter's generated value `0.5 + s/4 + c/16 + x/8 + y/32` is
 //!   linear in the pixel position, so the simulator gets barycentrics (i, j) = (x, y) and plane
 //!   coefficients (1/8, 1/32, 0.5 + s/4 + c/16) — exact in binary, so PLN reproduces it exactly;
+//!   on Gen4-5, where the shader interpolates itself from pixel deltas to an origin and
+//!   divides by an interpolated w, the origin is (0, 0) and the input slot named
+//!   `VARYING_SLOT_POS` gives z = 0.5 and w = 1;
 //! - flat inputs: one value per slot component for every pixel, given to both;
 //! - push constants: the UBO dwords the kernel's push layout names, from per-set patterns;
 //! - constant data (read through the `CONST_DATA_ADDR` relocations): a synthetic pattern of
@@ -470,11 +473,28 @@ fn run_set(
         t.shared_mut()
             .bind_constants(kernel.ubo_surface_base + b, ubos[b as usize].clone());
     }
+    let gen4 = dev.ver < 60;
+    // Gen4-5 (Mesa's setup_fs_payload_gfx4): g1 dwords 0 and 1 hold the x and y of the
+    // attributes' origin (the shader interpolates from pixel - origin: 0 here, so the
+    // deltas are the pixel positions), then two registers of source depth when the shader reads
+    // gl_FragCoord; no barycentrics.
+    if gen4 {
+        t.set_grf_f32(1, 0, &[0.0, 0.0]).map_err(sim_error)?;
+        // g0 dword 0 bits 15:0: the dispatch mask (Mesa's discard starts from it, and the
+        // render-target write takes its pixel mask from there).
+        t.set_grf(0, 0, &[mask & 0xffff]).map_err(sim_error)?;
+    }
     // The payload comes in runs of 16 channels (Mesa's setup_fs_payload_gfx6): after g0
     // and one pixel-info register per run, each run's barycentric sets, source depth and W.
-    let runs = simd.div_ceil(16);
+    let runs = if gen4 { 0 } else { simd.div_ceil(16) };
     let run_width = simd.min(16);
-    let mut next = 1 + runs;
+    let mut next = 1 + simd.div_ceil(16);
+    if gen4 && kernel.flags.uses_src_depth_w {
+        for r in 0..2 {
+            t.set_grf_f32(next + r, 0, &[0.5; 8]).map_err(sim_error)?;
+        }
+        next += 2;
+    }
     for run in 0..runs {
         for _ in 0..kernel.flags.barycentric_modes.count_ones() {
             for k in 0..run_width as usize {
@@ -516,7 +536,13 @@ fn run_set(
             let reg = attr_start + 2 * slot as u32 + c / 2;
             let d = 4 * (c % 2);
             let base = f32::from_bits(flat_value(inp.base, c));
-            if inp.flat {
+            if gen4 && inp.location == "VARYING_SLOT_POS" {
+                // Gen4-5 interpolate z and w from the position: constant 0.5 and 1, so
+                // that 1/w, which perspective inputs are multiplied by, is 1.
+                let v = [0.0, 0.0, 0.5, 1.0][c as usize];
+                t.set_grf_f32(reg, d, &[0.0, 0.0]).map_err(sim_error)?;
+                t.set_grf_f32(reg, d + 3, &[v]).map_err(sim_error)?;
+            } else if inp.flat {
                 t.set_grf(reg, d + 3, &[flat_value(inp.base, c)])
                     .map_err(sim_error)?;
             } else {
