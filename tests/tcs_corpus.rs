@@ -71,17 +71,16 @@ fn skl_tessellation_control_shaders_compile_and_verify() {
 /// slot up (a write of the right value to the wrong place) or dropped.
 #[test]
 fn a_tcs_writing_one_slot_off_or_not_at_all_fails_the_check() {
-    let Some(dir) = common::shared_path("corpus/stages/bdw") else {
+    let Some((shader, programs)) = common::stage_corpus::verified_stage_programs(
+        "bdw",
+        "piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir",
+        &["bdw", "skl"],
+        Default::default(),
+    ) else {
         return;
     };
-    let path = dir
-        .join("piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir");
-    let shader = gpucc::nir::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for platform in ["bdw", "skl"] {
-        let dev = DevInfo::from_name(platform).unwrap();
-        let ctx = Context::new(dev);
-        let k = ctx.compile(&shader, &Options::widths(&[8])).unwrap();
-        assert_eq!(verify_kernel(&ctx, &shader, &k, 8), VerifyOutcome::Pass);
+    for (dev, ctx, k) in programs {
+        let platform = dev.name;
         let insts = eu::decode_program(dev, &k.code[..k.simd[0].size as usize]).unwrap();
         // SIMD8 URB writes: opcode 7 (masked or not) in the descriptor's low bits.
         let writes: Vec<usize> = (0..insts.len())

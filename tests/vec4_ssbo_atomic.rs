@@ -164,19 +164,16 @@ fn a_tes_atomic_add_returns_the_old_value_per_point_and_leaves_the_sum() {
 /// the descriptor: the TCS check compares the SSBO too.
 #[test]
 fn a_vec4_tcs_with_a_wrong_atomic_fails_the_check() {
-    let Some(dir) = common::shared_path("corpus/stages/ivb") else {
+    let Some((shader, programs)) = common::stage_corpus::verified_stage_programs(
+        "ivb",
+        "piglit__spec__arb_tessellation_shader__execution__invocation-counting-odd.tcs.nir",
+        &["ivb", "hsw"],
+        BindingModel::Mesa,
+    ) else {
         return;
     };
-    let path = dir
-        .join("piglit__spec__arb_tessellation_shader__execution__invocation-counting-odd.tcs.nir");
-    let shader = gpucc::nir::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for platform in ["ivb", "hsw"] {
-        let dev = DevInfo::from_name(platform).unwrap();
-        let ctx = Context::new(dev);
-        let mut options = Options::widths(&[8]);
-        options.binding = BindingModel::Mesa;
-        let k = ctx.compile(&shader, &options).unwrap();
-        assert_eq!(verify_kernel(&ctx, &shader, &k, 8), VerifyOutcome::Pass);
+    for (dev, ctx, k) in programs {
+        let platform = dev.name;
         // Increment (5) becomes decrement (6).
         let dec = with_atomic_desc(dev, &k, |d| {
             assert_eq!(d >> 8 & 0xf, 5, "{platform}: Mesa's inc for an add of 1");

@@ -90,20 +90,17 @@ fn hsw_vec4_tcs_corpus() {
 /// dropped.
 #[test]
 fn a_vec4_tcs_writing_one_slot_off_or_not_at_all_fails_the_check() {
-    let Some(dir) = common::shared_path("corpus/stages/ivb") else {
+    let Some((shader, programs)) = common::stage_corpus::verified_stage_programs(
+        "ivb",
+        "piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir",
+        &["ivb", "hsw"],
+        BindingModel::Mesa,
+    ) else {
         return;
     };
-    let path = dir
-        .join("piglit__spec__arb_arrays_of_arrays__execution__tessellation__tcs-tes-patch.tcs.nir");
-    let shader = gpucc::nir::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for platform in ["ivb", "hsw"] {
-        let dev = DevInfo::from_name(platform).unwrap();
-        let ctx = Context::new(dev);
-        let mut options = Options::widths(&[8]);
-        options.binding = BindingModel::Mesa;
-        let k = ctx.compile(&shader, &options).unwrap();
+    for (dev, ctx, k) in programs {
+        let platform = dev.name;
         assert_eq!(k.tess_ctrl.as_ref().unwrap().instances, 2);
-        assert_eq!(verify_kernel(&ctx, &shader, &k, 8), VerifyOutcome::Pass);
         let insts = eu::decode_program(dev, &k.code[..k.simd[0].size as usize]).unwrap();
         // Patch writes: URB OWord writes (opcode 1, bits 2:0) with per-slot offsets (bit 16),
         // not EOT.

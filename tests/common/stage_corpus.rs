@@ -264,3 +264,38 @@ impl Tally {
         assert!(self.failures.is_empty(), "{:#?}", self.failures);
     }
 }
+
+/// One platform's compile of a corpus program: its device, context and kernel.
+pub type PlatformProgram = (&'static gpucc::intel::DevInfo, Context, Kernel);
+
+/// A program of the stage corpus of `corpus_platform` (`ivb` or `bdw`) compiled for each of
+/// `platforms` at SIMD8 under `binding`, after checking it verifies as compiled: what the
+/// tests that break one instruction of a real program start from. `None` (reported) without
+/// the shared data.
+pub fn verified_stage_programs(
+    corpus_platform: &str,
+    file: &str,
+    platforms: &[&str],
+    binding: gpucc::intel::backend::BindingModel,
+) -> Option<(gpucc::nir::Shader, Vec<PlatformProgram>)> {
+    let dir = super::shared_path(&format!("corpus/stages/{corpus_platform}"))?;
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let shader = gpucc::nir::parse(&text).unwrap();
+    let programs = platforms
+        .iter()
+        .map(|platform| {
+            let dev = gpucc::intel::DevInfo::from_name(platform).unwrap();
+            let ctx = Context::new(dev);
+            let mut options = Options::widths(&[8]);
+            options.binding = binding;
+            let k = ctx.compile(&shader, &options).unwrap();
+            assert_eq!(
+                gpucc::intel::backend::verify_kernel(&ctx, &shader, &k, 8),
+                VerifyOutcome::Pass,
+                "{platform}: {file} as compiled"
+            );
+            (dev, ctx, k)
+        })
+        .collect();
+    Some((shader, programs))
+}

@@ -447,14 +447,7 @@ impl Thread {
                 Ok(f32::from_bits(reg(r, k)?) as f64)
             };
             let d = |k: usize| -> Result<f64, String> { Ok(reg(0, k)? as i32 as f64) };
-            let mut req = TexRequest {
-                op: TexOp::Tex,
-                texture,
-                sampler,
-                offset: texel_offsets.clone(),
-                integer,
-                ..TexRequest::default()
-            };
+            let mut req = TexRequest::sample(texture, sampler, &texel_offsets, integer);
             *result = Some(match ty {
                 7 => match shared.buffer_texel(texture, reg(0, 0)? as i32 as i64) {
                     Some(t) => t,
@@ -731,14 +724,7 @@ impl Thread {
             let d = |p: usize| -> Result<i64, String> {
                 Ok(self.param(first, rpp, p, c)? as i32 as i64)
             };
-            let mut req = TexRequest {
-                op: TexOp::Tex,
-                texture,
-                sampler,
-                offset: texel_offsets.clone(),
-                integer,
-                ..TexRequest::default()
-            };
+            let mut req = TexRequest::sample(texture, sampler, &texel_offsets, integer);
             let mut out_int = integer;
             let result: [u32; 4] = match ty {
                 0..=6 => {

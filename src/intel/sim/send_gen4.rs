@@ -215,14 +215,7 @@ impl Thread {
             }
             let raw = |p: usize| self.param(first, rpp, p, c);
             let f = |p: usize| -> Result<f64, String> { Ok(f32::from_bits(raw(p)?) as f64) };
-            let mut req = TexRequest {
-                op: TexOp::Tex,
-                texture,
-                sampler: sd.sampler,
-                offset: texel_offsets.clone(),
-                integer,
-                ..TexRequest::default()
-            };
+            let mut req = TexRequest::sample(texture, sd.sampler, &texel_offsets, integer);
             let result = match ty {
                 10 => {
                     let s = shared.texture_size(texture, raw(0)?);

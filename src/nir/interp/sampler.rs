@@ -38,6 +38,22 @@ pub struct TexRequest {
     pub ddy: Vec<f64>,
 }
 
+impl TexRequest {
+    /// A plain sample (`tex`) of `texture` with `sampler`, the texel offsets and result type
+    /// given: what a hardware sampler message starts from before its type says which
+    /// parameters (coordinates, level, bias, reference, gradients) follow.
+    pub fn sample(texture: u32, sampler: u32, offset: &[i64], integer: bool) -> TexRequest {
+        TexRequest {
+            op: TexOp::Tex,
+            texture,
+            sampler,
+            offset: offset.to_vec(),
+            integer,
+            ..TexRequest::default()
+        }
+    }
+}
+
 /// Texture data and queries as the shader sees them.
 pub trait Sampler {
     /// The four result components for a sampling or fetch op, as f64 (converted to the
